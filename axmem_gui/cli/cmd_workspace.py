@@ -1,0 +1,9 @@
+"""`axmem init` and `axmem info` (filled in with the store)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    del sub

@@ -1,0 +1,62 @@
+"""The `axmem` command: a thin argparse front over services.
+
+Each command group lives in its own module under `axmem_gui.cli` and exposes
+`register(subparsers)`; `COMMAND_MODULES` lists them in help order. A handler gets the
+parsed args and returns the exit code. User-facing errors (`AxmemError`) become one line
+on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from axmem_gui import __version__
+from axmem_gui.core.errors import AxmemError
+
+COMMAND_MODULES: tuple[str, ...] = (
+    "axmem_gui.cli.cmd_workspace",
+)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors as `axmem: error: ...` with exit code 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="axmem",
+        description="Ax Memory & Skills Studio, headless: render, search, lint, import, "
+        "export, suites, sessions and context maps.",
+    )
+    parser.add_argument("--version", action="version", version=f"axmem {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        code = handler(args)
+    except AxmemError as exc:
+        print(f"axmem: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        print("axmem: interrupted", file=sys.stderr)
+        return 130
+    return int(code or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
