@@ -1,0 +1,35 @@
+"""Where a command's catalog comes from: a catalog JSON file or a workspace."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from axmem_gui.core.catalog import Catalog, catalog_from_json_text
+from axmem_gui.core.errors import InputError
+
+
+def read_catalog_file(path: Path) -> Catalog:
+    """Read an Ax catalog JSON file; every failure is an InputError naming the file."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: catalog file not found") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, expected a catalog JSON file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not valid UTF-8 (byte {exc.start})") from None
+    return catalog_from_json_text(text, str(path))
+
+
+def resolve_catalog(catalog_path: Path | None, workspace_path: Path | None) -> Catalog:
+    """The catalog named by `--catalog FILE` or, failing that, by `--workspace PATH`
+    (the default workspace when both are absent)."""
+    if catalog_path is not None:
+        return read_catalog_file(catalog_path)
+    from axmem_gui.services.workspace import load_workspace_catalog
+
+    return load_workspace_catalog(workspace_path)

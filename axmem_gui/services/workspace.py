@@ -1,0 +1,140 @@
+"""Opening, creating and seeding workspaces; where the default workspace lives."""
+
+from __future__ import annotations
+
+import json
+import os
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from axmem_gui.core.catalog import Catalog, catalog_from_json_value
+from axmem_gui.core.errors import InputError, WorkspaceError
+from axmem_gui.store import WORKSPACE_SUFFIX, Workspace
+
+APP_NAME = "axmem"
+#: Overrides the data folder (tests, portable installs).
+DATA_DIR_ENV = "AXMEM_DATA_DIR"
+
+
+def data_dir() -> Path:
+    override = os.environ.get(DATA_DIR_ENV)
+    if override:
+        return Path(override)
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def default_workspace_path() -> Path:
+    return data_dir() / f"default{WORKSPACE_SUFFIX}"
+
+
+def open_workspace(path: Path | str | None = None, *, read_only: bool = False) -> Workspace:
+    """Open `path`, or the default workspace (created and seeded on first use)."""
+    if path is None:
+        return open_default_workspace(read_only=read_only)
+    return Workspace.open(Path(path), read_only=read_only)
+
+
+def open_default_workspace(*, read_only: bool = False) -> Workspace:
+    path = default_workspace_path()
+    if path.exists():
+        return Workspace.open(path, read_only=read_only)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WorkspaceError(f"{path.parent}: cannot create the data folder: {exc}") from None
+    return init_workspace(path, sample=True)
+
+
+def init_workspace(path: Path | str, *, sample: bool = False) -> Workspace:
+    """Create a new workspace at `path` (refuses to overwrite an existing file)."""
+    p = Path(path)
+    if p.exists() and p.stat().st_size > 0:
+        raise WorkspaceError(f"{p}: already exists; choose another name or open it")
+    tmp = p.with_name(p.name + ".creating")
+    tmp.unlink(missing_ok=True)
+    # Build the new file aside and move it into place, so a crash never leaves a
+    # half-seeded workspace under the real name.
+    ws = Workspace.open(tmp, create=True)
+    try:
+        if sample:
+            seed_sample(ws)
+    except BaseException:
+        ws.close()
+        tmp.unlink(missing_ok=True)
+        raise
+    ws.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    ws.close()
+    for suffix in ("-wal", "-shm"):
+        Path(str(tmp) + suffix).unlink(missing_ok=True)
+    os.replace(tmp, p)
+    return Workspace.open(p)
+
+
+def _sample_files() -> dict[str, Any]:
+    folder = resources.files("axmem_gui") / "sample"
+    out: dict[str, Any] = {}
+    if not folder.is_dir():
+        return out
+    for item in folder.iterdir():
+        if item.name.endswith(".json"):
+            out[item.name] = json.loads(item.read_text(encoding="utf-8"))
+    return out
+
+
+def seed_sample(ws: Workspace) -> None:
+    """Fill a workspace with the shipped sample: catalog, scenarios, suites, agents and
+    recorded sessions, in one transaction."""
+    files = _sample_files()
+    if "catalog.json" not in files:
+        raise WorkspaceError("the sample catalog is missing from this installation")
+    catalog = catalog_from_json_value(files["catalog.json"], "sample/catalog.json")
+    batch = ws.new_batch_id()
+    with ws.transaction():
+        for skill in catalog.skills:
+            ws.skills.upsert(skill, batch=batch)
+        for memory in catalog.memories:
+            ws.memories.upsert(memory, batch=batch)
+        for filename, repo in (
+            ("scenarios.json", ws.scenarios),
+            ("suites.json", ws.suites),
+            ("agents.json", ws.agents),
+        ):
+            for doc in files.get(filename, []):
+                repo.save(str(doc["name"]), doc)
+        for name in sorted(files):
+            if name.endswith(".axsession.json"):
+                _seed_session(ws, files[name])
+
+
+def _seed_session(ws: Workspace, doc: dict[str, Any]) -> None:
+    ws.sessions.save(doc)
+    agent = doc.get("agent")
+    agent_name = str(agent.get("name", "")) if isinstance(agent, dict) else str(agent or "")
+    for snap in doc.get("contextMapSnapshots", []) or []:
+        if isinstance(snap, dict) and isinstance(snap.get("state"), dict):
+            ws.contextmaps.add(
+                agent_name,
+                snap["state"],
+                label=str(snap.get("label", "")),
+                session_id=str(doc["id"]),
+                update_info=snap.get("update"),
+            )
+
+
+def load_workspace_catalog(path: Path | str | None) -> Catalog:
+    with open_workspace(path) as ws:
+        return ws.catalog()
+
+
+def describe_workspace(path: Path | str | None) -> dict[str, Any]:
+    with open_workspace(path) as ws:
+        return ws.info()
+
+
+def require_suffix(path: Path) -> Path:
+    if path.suffix != WORKSPACE_SUFFIX:
+        raise InputError(f"{path}: a workspace file name must end in {WORKSPACE_SUFFIX}")
+    return path

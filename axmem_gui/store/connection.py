@@ -1,0 +1,215 @@
+"""Opening a workspace file: identify it, refuse what is not ours, migrate what is old.
+
+Every check that can fail runs before anything is written, so a file we refuse is left
+byte-for-byte untouched.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from axmem_gui.core.errors import WorkspaceError
+from axmem_gui.store import schema
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+@dataclass(frozen=True)
+class OpenedDatabase:
+    db: Database
+    read_only: bool
+    schema_version: int
+    backup_path: Path | None
+
+
+def _utc_stamp() -> str:
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+def _check_header(path: Path) -> None:
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(len(SQLITE_MAGIC))
+    except PermissionError:
+        raise WorkspaceError(f"{path}: cannot read the workspace (permission denied)") from None
+    except IsADirectoryError:
+        raise WorkspaceError(f"{path}: is a directory, not a workspace file") from None
+    except OSError as exc:
+        raise WorkspaceError(f"{path}: cannot read the workspace: {exc.strerror}") from None
+    if len(head) == 0:
+        return  # an empty file is treated as a new workspace
+    if head != SQLITE_MAGIC:
+        raise WorkspaceError(
+            f"{path}: not an Ax Memory & Skills Studio workspace (not an SQLite database)"
+        )
+
+
+def _applied(conn: sqlite3.Connection) -> list[str]:
+    row = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type='table' AND name='_sqlite_migrations'"
+    ).fetchone()
+    if row is None:
+        return []
+    return [
+        r[0]
+        for r in conn.execute(
+            "SELECT name FROM _sqlite_migrations WHERE migration_set = ? ORDER BY id",
+            [schema.MIGRATION_SET],
+        )
+    ]
+
+
+def _inspect(path: Path) -> tuple[bool, list[str]]:
+    """(is_empty_database, applied_migrations) read through a read-only connection."""
+    conn = _read_only_connection(path)
+    try:
+        try:
+            tables = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'"
+                )
+            ]
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            applied = _applied(conn)
+        except sqlite3.DatabaseError as exc:
+            raise WorkspaceError(
+                f"{path}: the workspace file is damaged or not a database ({exc})"
+            ) from None
+    finally:
+        conn.close()
+    if not tables:
+        return True, []
+    if app_id != schema.APPLICATION_ID or not applied:
+        raise WorkspaceError(
+            f"{path}: an SQLite database, but not an Ax Memory & Skills Studio workspace"
+        )
+    return False, applied
+
+
+def _check_version(path: Path, applied: list[str]) -> int:
+    known = schema.known_migration_names()
+    unknown = [name for name in applied if name not in known]
+    if unknown:
+        raise WorkspaceError(
+            f"{path}: this workspace was written by a newer version of Ax Memory & Skills "
+            f"Studio (schema {len(applied)}, this version reads up to {len(known)}); "
+            "update the app to open it. The file was not modified."
+        )
+    return len(applied)
+
+
+def _backup(path: Path, version: int) -> Path:
+    target = path.with_name(f"{path.name}.v{version}-{_utc_stamp()}.bak")
+    src = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        dst = sqlite3.connect(str(target))
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+    except sqlite3.Error as exc:
+        raise WorkspaceError(
+            f"{path}: could not write a backup before upgrading ({exc}); nothing was changed"
+        ) from None
+    finally:
+        src.close()
+    return target
+
+
+def _writable(path: Path) -> bool:
+    if path.exists():
+        return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+    return os.access(path.parent, os.W_OK)
+
+
+def _read_only_connection(path: Path) -> sqlite3.Connection:
+    """mode=ro first; a WAL file on read-only media may need immutable=1 (no -shm file
+    can be created there), which is safe because nobody can write that medium either."""
+    base = path.resolve().as_uri()
+    try:
+        conn = sqlite3.connect(f"{base}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise WorkspaceError(f"{path}: cannot open the workspace: {exc}") from None
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError:
+        conn.close()  # typically: WAL file on media where no -shm can be created
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise WorkspaceError(
+            f"{path}: the workspace file is damaged or not a database ({exc})"
+        ) from None
+    try:
+        return sqlite3.connect(f"{base}?immutable=1", uri=True)
+    except sqlite3.Error as exc:
+        raise WorkspaceError(f"{path}: cannot open the read-only workspace: {exc}") from None
+
+
+def _configure(db: Database, read_only: bool) -> None:
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute("PRAGMA busy_timeout = 5000")
+    if not read_only:
+        db.execute("PRAGMA journal_mode = WAL")
+        # FULL: a committed edit survives power loss too, not only a killed process.
+        db.execute("PRAGMA synchronous = FULL")
+
+
+def open_database(path: Path, *, create: bool, read_only: bool = False) -> OpenedDatabase:
+    """Open (or create) the workspace at `path`, migrating it if it is older.
+
+    Raises WorkspaceError, leaving the file untouched, for files that are not ours,
+    damaged, or written by a newer version."""
+    path = Path(path)
+    exists = path.exists()
+    if not exists and not create:
+        raise WorkspaceError(f"{path}: no such workspace")
+    if not exists and not path.parent.exists():
+        raise WorkspaceError(f"{path}: the folder {path.parent} does not exist")
+    if exists:
+        _check_header(path)
+        empty, applied = _inspect(path) if path.stat().st_size > 0 else (True, [])
+        version = _check_version(path, applied)
+    else:
+        empty, applied, version = True, [], 0
+    if empty and not create:
+        raise WorkspaceError(f"{path}: an empty database, not a workspace")
+
+    read_only = read_only or not _writable(path)
+    latest = schema.latest_version()
+    if read_only:
+        if empty:
+            raise WorkspaceError(f"{path}: cannot create a workspace here (read-only)")
+        if version < latest:
+            raise WorkspaceError(
+                f"{path}: this workspace needs an upgrade (schema {version} to {latest}) "
+                "but the file is read-only; copy it somewhere writable to open it"
+            )
+        db = Database(_read_only_connection(path))
+        _configure(db, read_only=True)
+        return OpenedDatabase(db, True, version, None)
+
+    backup_path = None
+    if not empty and version < latest:
+        backup_path = _backup(path, version)
+    try:
+        db = Database(path)
+    except sqlite3.Error as exc:
+        raise WorkspaceError(f"{path}: cannot open the workspace: {exc}") from None
+    try:
+        _configure(db, read_only=False)
+        if empty:
+            db.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
+        schema.migrations.apply(db)
+        db.execute(f"PRAGMA user_version = {latest}")
+    except sqlite3.Error as exc:
+        db.close()
+        raise WorkspaceError(f"{path}: could not prepare the workspace: {exc}") from None
+    return OpenedDatabase(db, False, latest, backup_path)

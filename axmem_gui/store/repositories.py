@@ -1,0 +1,604 @@
+"""Repositories: the only place that speaks SQL. Each write that belongs together runs
+in one transaction (`Database.atomic`, savepoints when nested)."""
+
+from __future__ import annotations
+
+import builtins
+import sqlite3
+from collections.abc import Callable, Iterator
+from typing import Any, Generic, TypeVar
+
+from sqlite_utils import Database
+
+from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.core.errors import WorkspaceError
+from axmem_gui.store.records import (
+    ContextMapSnapshot,
+    Document,
+    EntryMeta,
+    Revision,
+    SessionSummary,
+    StoredMemory,
+    StoredSkill,
+    dumps,
+    loads,
+    memory_from_value,
+    memory_to_row,
+    now_iso,
+    skill_from_value,
+    skill_to_row,
+)
+
+
+class ConflictError(WorkspaceError):
+    """The entry changed since the caller read it (another window or instance)."""
+
+    def __init__(self, kind: str, entry_id: str, expected: int, actual: int | None) -> None:
+        where = "was deleted" if actual is None else f"is now at revision {actual}"
+        super().__init__(
+            f"{kind} '{entry_id}' was changed elsewhere: you edited revision {expected}, "
+            f"it {where}. Reload it, then apply your change again."
+        )
+        self.kind = kind
+        self.entry_id = entry_id
+        self.expected = expected
+        self.actual = actual
+
+
+class ReadOnlyError(WorkspaceError):
+    pass
+
+
+E = TypeVar("E", Skill, Memory)
+
+
+class _EntryRepository(Generic[E]):
+    """Skills and memories share the same life: unique id, revision, full history."""
+
+    table: str
+    kind: str
+    columns: tuple[str, ...]
+
+    def __init__(self, db: Database, read_only: bool) -> None:
+        self._db = db
+        self._read_only = read_only
+
+    # --- conversion hooks -------------------------------------------------------------
+    def _to_row(self, entry: E) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _from_value(self, value: dict[str, Any]) -> E:
+        raise NotImplementedError
+
+    # --- reads ------------------------------------------------------------------------
+    def _select(self) -> str:
+        cols = ", ".join(self.columns)
+        return f"SELECT {cols}, tags, revision, created_at, updated_at FROM {self.table}"
+
+    def _value(self, row: sqlite3.Row | tuple[Any, ...]) -> tuple[dict[str, Any], EntryMeta]:
+        n = len(self.columns)
+        value = dict(zip(self.columns, row[:n], strict=True))
+        value["tags"] = loads(row[n]) or []
+        meta = EntryMeta(revision=row[n + 1], created_at=row[n + 2], updated_at=row[n + 3])
+        return value, meta
+
+    def count(self) -> int:
+        return int(self._db.execute(f"SELECT count(*) FROM {self.table}").fetchone()[0])
+
+    def ids(self) -> list[str]:
+        return [r[0] for r in self._db.execute(f"SELECT id FROM {self.table} ORDER BY pk")]
+
+    def all(self) -> list[E]:
+        """Entries in catalog order (insertion order)."""
+        rows = self._db.execute(f"{self._select()} ORDER BY pk").fetchall()
+        return [self._from_value(self._value(r)[0]) for r in rows]
+
+    def get(self, entry_id: str) -> E | None:
+        found = self._get_value(entry_id)
+        return None if found is None else self._from_value(found[0])
+
+    def revision_of(self, entry_id: str) -> int | None:
+        row = self._db.execute(
+            f"SELECT revision FROM {self.table} WHERE id = ?", [entry_id]
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    def _get_value(self, entry_id: str) -> tuple[dict[str, Any], EntryMeta] | None:
+        row = self._db.execute(f"{self._select()} WHERE id = ?", [entry_id]).fetchone()
+        return None if row is None else self._value(row)
+
+    def page(
+        self, offset: int, limit: int, *, text_filter: str = "", order_by: str = "pk"
+    ) -> list[tuple[E, EntryMeta]]:
+        """One page for lazy views; `text_filter` matches id and text case-insensitively."""
+        allowed = {"pk", "id", "updated_at", *self.columns}
+        column = order_by.removesuffix(" desc")
+        if column not in allowed:
+            raise ValueError(f"cannot order by {order_by!r}")
+        direction = "DESC" if order_by.endswith(" desc") else "ASC"
+        where_params: tuple[str, list[Any]] = self._filter_sql(text_filter)
+        where, params = where_params
+        args: list[Any] = list(params)
+        args.extend((limit, offset))
+        sql = f"{self._select()}{where} ORDER BY {column} {direction}, pk LIMIT ? OFFSET ?"
+        rows = self._db.execute(sql, args).fetchall()
+        out = []
+        for r in rows:
+            value, meta = self._value(r)
+            out.append((self._from_value(value), meta))
+        return out
+
+    def count_filtered(self, text_filter: str = "") -> int:
+        where, params = self._filter_sql(text_filter)
+        return int(
+            self._db.execute(f"SELECT count(*) FROM {self.table}{where}", params).fetchone()[0]
+        )
+
+    def _filter_sql(self, text_filter: str) -> tuple[str, list[Any]]:
+        if not text_filter:
+            return "", []
+        like = "%" + text_filter.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        parts = [f"{c} LIKE ? ESCAPE '\\'" for c in (*self.columns, "tags")]
+        return " WHERE " + " OR ".join(parts), [like] * len(parts)
+
+    def history(self, entry_id: str) -> list[Revision]:
+        rows = self._db.execute(
+            "SELECT pk, kind, entry_id, revision, op, before, after, at, batch FROM revisions "
+            "WHERE kind = ? AND entry_id = ? ORDER BY pk",
+            [self.kind, entry_id],
+        ).fetchall()
+        return [
+            Revision(r[0], r[1], r[2], r[3], r[4], loads(r[5]), loads(r[6]), r[7], r[8])
+            for r in rows
+        ]
+
+    # --- writes -----------------------------------------------------------------------
+    def _guard(self) -> None:
+        if self._read_only:
+            raise ReadOnlyError("this workspace is open read-only; changes are disabled")
+
+    def _log(
+        self,
+        entry_id: str,
+        revision: int,
+        op: str,
+        before: dict[str, Any] | None,
+        after: dict[str, Any] | None,
+        batch: str | None,
+        at: str,
+    ) -> None:
+        self._db.execute(
+            "INSERT INTO revisions (kind, entry_id, revision, op, before, after, at, batch) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                self.kind,
+                entry_id,
+                revision,
+                op,
+                None if before is None else dumps(before),
+                None if after is None else dumps(after),
+                at,
+                batch,
+            ],
+        )
+
+    def upsert(
+        self,
+        entry: E,
+        *,
+        expected_revision: int | None = None,
+        batch: str | None = None,
+        op: str | None = None,
+    ) -> int:
+        """Create or replace the entry with this id; returns its new revision.
+
+        With `expected_revision`, refuse (ConflictError) if someone else changed it since;
+        `expected_revision=0` means "must not exist yet"."""
+        self._guard()
+        row: dict[str, Any] = self._to_row(entry)
+        with self._db.atomic():
+            current = self._get_value(entry.id)
+            actual = None if current is None else current[1].revision
+            if expected_revision is not None and (actual or 0) != expected_revision:
+                raise ConflictError(self.kind, entry.id, expected_revision, actual)
+            at = now_iso()
+            cols: list[str] = list(self.columns)
+            if current is None:
+                placeholders = ", ".join("?" for _ in cols)
+                self._db.execute(
+                    f"INSERT INTO {self.table} ({', '.join(cols)}, tags, created_at, "
+                    f"updated_at, revision) VALUES ({placeholders}, ?, ?, ?, 1)",
+                    [*[row[c] for c in cols], dumps(row["tags"]), at, at],
+                )
+                self._log(entry.id, 1, op or "create", None, row, batch, at)
+                return 1
+            before = current[0]
+            if before == row:
+                return current[1].revision
+            revision = current[1].revision + 1
+            sets = ", ".join(f"{c} = ?" for c in cols)
+            self._db.execute(
+                f"UPDATE {self.table} SET {sets}, tags = ?, updated_at = ?, revision = ? "
+                "WHERE id = ?",
+                [*[row[c] for c in cols], dumps(row["tags"]), at, revision, entry.id],
+            )
+            self._log(entry.id, revision, op or "update", before, row, batch, at)
+            return revision
+
+    def delete(
+        self, entry_id: str, *, expected_revision: int | None = None, batch: str | None = None
+    ) -> bool:
+        self._guard()
+        with self._db.atomic():
+            current = self._get_value(entry_id)
+            if current is None:
+                if expected_revision is not None:
+                    raise ConflictError(self.kind, entry_id, expected_revision, None)
+                return False
+            if expected_revision is not None and current[1].revision != expected_revision:
+                raise ConflictError(self.kind, entry_id, expected_revision, current[1].revision)
+            self._db.execute(f"DELETE FROM {self.table} WHERE id = ?", [entry_id])
+            self._log(
+                entry_id, current[1].revision + 1, "delete", current[0], None, batch, now_iso()
+            )
+            return True
+
+    def rename(self, old_id: str, new_id: str, *, batch: str | None = None) -> None:
+        """Change an entry's id, keeping its history under both ids."""
+        self._guard()
+        with self._db.atomic():
+            current = self._get_value(old_id)
+            if current is None:
+                raise WorkspaceError(f"{self.kind} '{old_id}' does not exist")
+            if self._get_value(new_id) is not None:
+                raise WorkspaceError(f"{self.kind} '{new_id}' already exists")
+            at = now_iso()
+            revision = current[1].revision + 1
+            self._db.execute(
+                f"UPDATE {self.table} SET id = ?, updated_at = ?, revision = ? WHERE id = ?",
+                [new_id, at, revision, old_id],
+            )
+            after = dict(current[0], id=new_id)
+            self._log(old_id, revision, "rename", current[0], after, batch, at)
+            self._log(new_id, revision, "rename", current[0], after, batch, at)
+
+    def restore(self, revision: Revision, *, batch: str | None = None) -> int:
+        """Bring back the value an entry had after (or, for a delete, before) a revision."""
+        value = revision.after if revision.after is not None else revision.before
+        if value is None:
+            raise WorkspaceError("that revision holds no value to restore")
+        return self.upsert(self._from_value(value), batch=batch, op="restore")
+
+
+class SkillRepository(_EntryRepository[Skill]):
+    table = "skills"
+    kind = "skill"
+    columns = ("id", "name", "description", "content")
+
+    def _to_row(self, entry: Skill) -> dict[str, Any]:
+        return skill_to_row(entry)
+
+    def _from_value(self, value: dict[str, Any]) -> Skill:
+        return skill_from_value(value)
+
+    def stored(self, entry_id: str) -> StoredSkill | None:
+        found = self._get_value(entry_id)
+        return None if found is None else StoredSkill(skill_from_value(found[0]), found[1])
+
+
+class MemoryRepository(_EntryRepository[Memory]):
+    table = "memories"
+    kind = "memory"
+    columns = ("id", "content")
+
+    def _to_row(self, entry: Memory) -> dict[str, Any]:
+        return memory_to_row(entry)
+
+    def _from_value(self, value: dict[str, Any]) -> Memory:
+        return memory_from_value(value)
+
+    def stored(self, entry_id: str) -> StoredMemory | None:
+        found = self._get_value(entry_id)
+        return None if found is None else StoredMemory(memory_from_value(found[0]), found[1])
+
+
+class RevisionLog:
+    """Workspace-wide history queries (batches, recent changes)."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def batch(self, batch: str) -> list[Revision]:
+        rows = self._db.execute(
+            "SELECT pk, kind, entry_id, revision, op, before, after, at, batch FROM revisions "
+            "WHERE batch = ? ORDER BY pk",
+            [batch],
+        ).fetchall()
+        return [
+            Revision(r[0], r[1], r[2], r[3], r[4], loads(r[5]), loads(r[6]), r[7], r[8])
+            for r in rows
+        ]
+
+    def count(self) -> int:
+        return int(self._db.execute("SELECT count(*) FROM revisions").fetchone()[0])
+
+
+class DocumentRepository:
+    """Named JSON documents: scenarios, suites, agent configs."""
+
+    def __init__(self, db: Database, table: str, read_only: bool) -> None:
+        self._db = db
+        self._table = table
+        self._read_only = read_only
+
+    def list(self) -> builtins.list[str]:
+        return [r[0] for r in self._db.execute(f"SELECT name FROM {self._table} ORDER BY name")]
+
+    def count(self) -> int:
+        return int(self._db.execute(f"SELECT count(*) FROM {self._table}").fetchone()[0])
+
+    def document(self, name: str) -> Document | None:
+        row = self._db.execute(
+            f"SELECT name, data, revision, created_at, updated_at FROM {self._table} "
+            "WHERE name = ?",
+            [name],
+        ).fetchone()
+        if row is None:
+            return None
+        return Document(row[0], loads(row[1]), row[2], row[3], row[4])
+
+    def get(self, name: str) -> dict[str, Any] | None:
+        doc = self.document(name)
+        return None if doc is None else doc.data
+
+    def save(self, name: str, data: dict[str, Any], *, expected_revision: int | None = None) -> int:
+        if self._read_only:
+            raise ReadOnlyError("this workspace is open read-only; changes are disabled")
+        with self._db.atomic():
+            current = self.document(name)
+            actual = None if current is None else current.revision
+            if expected_revision is not None and (actual or 0) != expected_revision:
+                raise ConflictError(self._table.rstrip("s"), name, expected_revision, actual)
+            at = now_iso()
+            if current is None:
+                self._db.execute(
+                    f"INSERT INTO {self._table} (name, data, created_at, updated_at, revision) "
+                    "VALUES (?, ?, ?, ?, 1)",
+                    [name, dumps(data), at, at],
+                )
+                return 1
+            self._db.execute(
+                f"UPDATE {self._table} SET data = ?, updated_at = ?, revision = revision + 1 "
+                "WHERE name = ?",
+                [dumps(data), at, name],
+            )
+            return current.revision + 1
+
+    def delete(self, name: str) -> bool:
+        if self._read_only:
+            raise ReadOnlyError("this workspace is open read-only; changes are disabled")
+        with self._db.atomic():
+            cur = self._db.execute(f"DELETE FROM {self._table} WHERE name = ?", [name])
+            return cur.rowcount > 0
+
+
+class SuiteRepository(DocumentRepository):
+    def record_run(self, name: str, passed: int, failed: int, result: dict[str, Any]) -> None:
+        if self._read_only:
+            return  # results of a read-only workspace live only in memory
+        with self._db.atomic():
+            self._db.execute(
+                "INSERT INTO suite_runs (suite_name, run_at, passed, failed, result) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [name, now_iso(), passed, failed, dumps(result)],
+            )
+
+    def last_run(self, name: str) -> dict[str, Any] | None:
+        row = self._db.execute(
+            "SELECT result FROM suite_runs WHERE suite_name = ? ORDER BY pk DESC LIMIT 1", [name]
+        ).fetchone()
+        return None if row is None else dict(loads(row[0]))
+
+
+_EXCHANGE_KEYS = ("exchanges",)
+
+
+class SessionRepository:
+    """Recorded agent sessions. The session document is stored without its exchanges;
+    each model exchange is a row of its own (ordered by seq) so long sessions page well."""
+
+    def __init__(self, db: Database, read_only: bool) -> None:
+        self._db = db
+        self._read_only = read_only
+
+    def save(self, doc: dict[str, Any]) -> str:
+        if self._read_only:
+            raise ReadOnlyError("this workspace is open read-only; changes are disabled")
+        session_id = doc.get("id")
+        if not isinstance(session_id, str) or not session_id:
+            raise WorkspaceError("a session needs a non-empty string 'id'")
+        exchanges = doc.get("exchanges") or []
+        head = {k: v for k, v in doc.items() if k not in _EXCHANGE_KEYS}
+        provider = doc.get("provider") if isinstance(doc.get("provider"), dict) else {}
+        assert isinstance(provider, dict)
+        with self._db.atomic():
+            self._db.execute("DELETE FROM sessions WHERE id = ?", [session_id])
+            cur = self._db.execute(
+                "INSERT INTO sessions (id, name, agent, provider, model, status, created_at, doc) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    session_id,
+                    str(doc.get("name") or ""),
+                    str(_agent_name(doc)),
+                    str(provider.get("name") or provider.get("provider") or ""),
+                    str(provider.get("model") or doc.get("model") or ""),
+                    str(doc.get("status") or "complete"),
+                    str(doc.get("created_at") or doc.get("createdAt") or now_iso()),
+                    dumps(head),
+                ],
+            )
+            session_pk = cur.lastrowid
+            for seq, exchange in enumerate(exchanges):
+                usage = exchange.get("usage") if isinstance(exchange, dict) else None
+                usage = usage if isinstance(usage, dict) else {}
+                self._db.execute(
+                    "INSERT INTO session_exchanges (session_pk, seq, stage, digest, duration_ms, "
+                    "prompt_tokens, completion_tokens, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        session_pk,
+                        seq,
+                        str(exchange.get("stage") or "") if isinstance(exchange, dict) else "",
+                        str(exchange.get("digest") or "") if isinstance(exchange, dict) else "",
+                        _number(exchange, "duration_ms", "durationMs"),
+                        _int(usage.get("prompt_tokens", usage.get("promptTokens"))),
+                        _int(usage.get("completion_tokens", usage.get("completionTokens"))),
+                        dumps(exchange),
+                    ],
+                )
+        return session_id
+
+    def get(self, session_id: str) -> dict[str, Any] | None:
+        row = self._db.execute("SELECT pk, doc FROM sessions WHERE id = ?", [session_id]).fetchone()
+        if row is None:
+            return None
+        doc = dict(loads(row[1]))
+        doc["exchanges"] = [
+            loads(r[0])
+            for r in self._db.execute(
+                "SELECT data FROM session_exchanges WHERE session_pk = ? ORDER BY seq", [row[0]]
+            )
+        ]
+        return doc
+
+    def list(self) -> builtins.list[SessionSummary]:
+        rows = self._db.execute(
+            "SELECT s.id, s.name, s.agent, s.provider, s.model, s.status, s.created_at, "
+            "(SELECT count(*) FROM session_exchanges e WHERE e.session_pk = s.pk) "
+            "FROM sessions s ORDER BY s.created_at, s.pk"
+        ).fetchall()
+        return [SessionSummary(*r) for r in rows]
+
+    def count(self) -> int:
+        return int(self._db.execute("SELECT count(*) FROM sessions").fetchone()[0])
+
+    def delete(self, session_id: str) -> bool:
+        if self._read_only:
+            raise ReadOnlyError("this workspace is open read-only; changes are disabled")
+        with self._db.atomic():
+            return self._db.execute("DELETE FROM sessions WHERE id = ?", [session_id]).rowcount > 0
+
+
+def _agent_name(doc: dict[str, Any]) -> str:
+    agent = doc.get("agent")
+    if isinstance(agent, dict):
+        return str(agent.get("name") or "")
+    return str(agent or "")
+
+
+def _number(obj: Any, *keys: str) -> float | None:
+    if not isinstance(obj, dict):
+        return None
+    for key in keys:
+        value = obj.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+    timing = obj.get("timing")
+    if isinstance(timing, dict):
+        return _number(timing, *keys)
+    return None
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+class ContextMapRepository:
+    """Snapshots of context maps over time, per agent config and per session."""
+
+    def __init__(self, db: Database, read_only: bool) -> None:
+        self._db = db
+        self._read_only = read_only
+
+    def add(
+        self,
+        agent: str,
+        state: dict[str, Any],
+        *,
+        label: str = "",
+        session_id: str | None = None,
+        update_info: dict[str, Any] | None = None,
+    ) -> int:
+        if self._read_only:
+            raise ReadOnlyError("this workspace is open read-only; changes are disabled")
+        with self._db.atomic():
+            cur = self._db.execute(
+                "INSERT INTO contextmap_snapshots (agent, session_id, label, created_at, state, "
+                "update_info) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    agent,
+                    session_id,
+                    label,
+                    now_iso(),
+                    dumps(state),
+                    None if update_info is None else dumps(update_info),
+                ],
+            )
+            return int(cur.lastrowid or 0)
+
+    def list(self, agent: str | None = None) -> builtins.list[ContextMapSnapshot]:
+        sql = (
+            "SELECT pk, agent, session_id, label, created_at, state, update_info "
+            "FROM contextmap_snapshots"
+        )
+        params: builtins.list[Any] = []
+        if agent is not None:
+            sql += " WHERE agent = ?"
+            params.append(agent)
+        rows = self._db.execute(sql + " ORDER BY pk", params).fetchall()
+        return [
+            ContextMapSnapshot(r[0], r[1], r[2], r[3], r[4], loads(r[5]), loads(r[6])) for r in rows
+        ]
+
+    def get(self, pk: int) -> ContextMapSnapshot | None:
+        for snap in self._iter_where("pk = ?", [pk]):
+            return snap
+        return None
+
+    def _iter_where(self, where: str, params: builtins.list[Any]) -> Iterator[ContextMapSnapshot]:
+        rows = self._db.execute(
+            "SELECT pk, agent, session_id, label, created_at, state, update_info "
+            f"FROM contextmap_snapshots WHERE {where} ORDER BY pk",
+            params,
+        ).fetchall()
+        for r in rows:
+            yield ContextMapSnapshot(r[0], r[1], r[2], r[3], r[4], loads(r[5]), loads(r[6]))
+
+    def count(self) -> int:
+        return int(self._db.execute("SELECT count(*) FROM contextmap_snapshots").fetchone()[0])
+
+
+class SettingsRepository:
+    """Workspace-level settings (travel with the file; app settings live in QSettings)."""
+
+    def __init__(self, db: Database, read_only: bool) -> None:
+        self._db = db
+        self._read_only = read_only
+
+    def get(self, key: str, default: Any = None) -> Any:
+        row = self._db.execute(
+            "SELECT value FROM workspace_settings WHERE key = ?", [key]
+        ).fetchone()
+        return default if row is None else loads(row[0])
+
+    def set(self, key: str, value: Any) -> None:
+        if self._read_only:
+            raise ReadOnlyError("this workspace is open read-only; changes are disabled")
+        with self._db.atomic():
+            self._db.execute(
+                "INSERT INTO workspace_settings (key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                [key, dumps(value)],
+            )
+
+
+Listener = Callable[[], None]

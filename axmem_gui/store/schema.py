@@ -1,0 +1,144 @@
+"""Workspace schema: append-only migrations, applied on open.
+
+Never edit a migration once released: add a new one at the end. The schema version of a
+workspace is the number of migrations applied to it (also mirrored in PRAGMA user_version
+so other tools can read it without knowing our tables).
+"""
+
+from __future__ import annotations
+
+from sqlite_utils import Database, Migrations
+
+MIGRATION_SET = "axmem"
+#: PRAGMA application_id of every workspace file: "AXMM" in ASCII.
+APPLICATION_ID = 0x41584D4D
+
+migrations = Migrations(MIGRATION_SET)
+
+
+@migrations(name="m001_catalog")
+def m001_catalog(db: Database) -> None:
+    db.executescript(
+        """
+        CREATE TABLE skills (
+            pk INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            name TEXT NOT NULL,
+            description TEXT NOT NULL DEFAULT '',
+            content TEXT NOT NULL DEFAULT '',
+            tags TEXT NOT NULL DEFAULT '[]',
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            revision INTEGER NOT NULL DEFAULT 1
+        );
+        CREATE TABLE memories (
+            pk INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            content TEXT NOT NULL DEFAULT '',
+            tags TEXT NOT NULL DEFAULT '[]',
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            revision INTEGER NOT NULL DEFAULT 1
+        );
+        -- Every change keeps the full previous and new value, so history, diff and
+        -- restore never depend on anything else.
+        CREATE TABLE revisions (
+            pk INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL,
+            entry_id TEXT NOT NULL,
+            revision INTEGER NOT NULL,
+            op TEXT NOT NULL CHECK (op IN ('create', 'update', 'delete', 'restore', 'rename')),
+            before TEXT,
+            after TEXT,
+            at TEXT NOT NULL,
+            batch TEXT
+        );
+        CREATE INDEX revisions_entry ON revisions (kind, entry_id, pk);
+        CREATE INDEX revisions_batch ON revisions (batch);
+        CREATE TABLE workspace_settings (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        """
+    )
+
+
+@migrations(name="m002_documents")
+def m002_documents(db: Database) -> None:
+    # Scenarios, retrieval suites and agent configs are JSON documents owned by core/;
+    # the store keeps them whole, keyed by a user-visible unique name.
+    for table in ("scenarios", "suites", "agents"):
+        db.execute(
+            f"""
+            CREATE TABLE {table} (
+                pk INTEGER PRIMARY KEY,
+                name TEXT NOT NULL UNIQUE,
+                data TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                revision INTEGER NOT NULL DEFAULT 1
+            )
+            """
+        )
+    db.executescript(
+        """
+        CREATE TABLE suite_runs (
+            pk INTEGER PRIMARY KEY,
+            suite_name TEXT NOT NULL,
+            run_at TEXT NOT NULL,
+            passed INTEGER NOT NULL,
+            failed INTEGER NOT NULL,
+            result TEXT NOT NULL
+        );
+        CREATE INDEX suite_runs_suite ON suite_runs (suite_name, pk);
+        """
+    )
+
+
+@migrations(name="m003_sessions")
+def m003_sessions(db: Database) -> None:
+    db.executescript(
+        """
+        CREATE TABLE sessions (
+            pk INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            name TEXT NOT NULL DEFAULT '',
+            agent TEXT NOT NULL DEFAULT '',
+            provider TEXT NOT NULL DEFAULT '',
+            model TEXT NOT NULL DEFAULT '',
+            status TEXT NOT NULL DEFAULT 'complete',
+            created_at TEXT NOT NULL,
+            doc TEXT NOT NULL
+        );
+        CREATE TABLE session_exchanges (
+            pk INTEGER PRIMARY KEY,
+            session_pk INTEGER NOT NULL REFERENCES sessions (pk) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            stage TEXT NOT NULL DEFAULT '',
+            digest TEXT NOT NULL DEFAULT '',
+            duration_ms REAL,
+            prompt_tokens INTEGER,
+            completion_tokens INTEGER,
+            data TEXT NOT NULL,
+            UNIQUE (session_pk, seq)
+        );
+        CREATE TABLE contextmap_snapshots (
+            pk INTEGER PRIMARY KEY,
+            agent TEXT NOT NULL DEFAULT '',
+            session_id TEXT REFERENCES sessions (id) ON DELETE SET NULL,
+            label TEXT NOT NULL DEFAULT '',
+            created_at TEXT NOT NULL,
+            state TEXT NOT NULL,
+            update_info TEXT
+        );
+        CREATE INDEX contextmap_snapshots_agent ON contextmap_snapshots (agent, pk);
+        """
+    )
+
+
+def known_migration_names() -> list[str]:
+    return [m.name for m in migrations._migrations]
+
+
+def latest_version() -> int:
+    return len(known_migration_names())

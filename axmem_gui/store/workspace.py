@@ -1,0 +1,125 @@
+"""The workspace: one SQLite file (`.axmem`) holding catalogs, scenarios, suites, agent
+configs, recorded sessions and context map snapshots."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+
+from axmem_gui.core.catalog import Catalog
+from axmem_gui.store.connection import open_database
+from axmem_gui.store.repositories import (
+    ContextMapRepository,
+    DocumentRepository,
+    MemoryRepository,
+    RevisionLog,
+    SessionRepository,
+    SettingsRepository,
+    SkillRepository,
+    SuiteRepository,
+)
+
+WORKSPACE_SUFFIX = ".axmem"
+
+
+@dataclass(frozen=True)
+class WorkspaceCounts:
+    skills: int
+    memories: int
+    scenarios: int
+    suites: int
+    agents: int
+    sessions: int
+    contextmaps: int
+
+    def to_json(self) -> dict[str, int]:
+        return dict(self.__dict__)
+
+
+class Workspace:
+    """An open workspace. Not thread-safe: each thread opens its own."""
+
+    def __init__(
+        self, path: Path, db: Database, read_only: bool, schema_version: int, backup: Path | None
+    ) -> None:
+        self.path = path
+        self.db = db
+        self.read_only = read_only
+        self.schema_version = schema_version
+        self.backup_path = backup
+        self.skills = SkillRepository(db, read_only)
+        self.memories = MemoryRepository(db, read_only)
+        self.revisions = RevisionLog(db)
+        self.scenarios = DocumentRepository(db, "scenarios", read_only)
+        self.suites = SuiteRepository(db, "suites", read_only)
+        self.agents = DocumentRepository(db, "agents", read_only)
+        self.sessions = SessionRepository(db, read_only)
+        self.contextmaps = ContextMapRepository(db, read_only)
+        self.settings = SettingsRepository(db, read_only)
+
+    @classmethod
+    def open(cls, path: Path | str, *, create: bool = False, read_only: bool = False) -> Workspace:
+        """Open a workspace file; with `create`, a missing or empty file becomes a new one.
+
+        Raises WorkspaceError (file untouched) for foreign, damaged or newer files."""
+        p = Path(path)
+        opened = open_database(p, create=create, read_only=read_only)
+        return cls(p, opened.db, opened.read_only, opened.schema_version, opened.backup_path)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Workspace]:
+        """All or nothing; nests (inner blocks are savepoints)."""
+        with self.db.atomic():
+            yield self
+
+    @staticmethod
+    def new_batch_id() -> str:
+        return uuid.uuid4().hex
+
+    def catalog(self) -> Catalog:
+        return Catalog(skills=tuple(self.skills.all()), memories=tuple(self.memories.all()))
+
+    def counts(self) -> WorkspaceCounts:
+        return WorkspaceCounts(
+            skills=self.skills.count(),
+            memories=self.memories.count(),
+            scenarios=self.scenarios.count(),
+            suites=self.suites.count(),
+            agents=self.agents.count(),
+            sessions=self.sessions.count(),
+            contextmaps=self.contextmaps.count(),
+        )
+
+    def data_version(self) -> int:
+        """Changes when another connection commits: cheap polling for external edits."""
+        return int(self.db.execute("PRAGMA data_version").fetchone()[0])
+
+    def integrity_check(self) -> str:
+        return str(self.db.execute("PRAGMA integrity_check").fetchone()[0])
+
+    def info(self) -> dict[str, Any]:
+        return {
+            "path": str(self.path),
+            "schema_version": self.schema_version,
+            "read_only": self.read_only,
+            "counts": self.counts().to_json(),
+        }
+
+    def close(self) -> None:
+        try:
+            if not self.read_only:
+                self.db.execute("PRAGMA optimize")
+        finally:
+            self.db.close()
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

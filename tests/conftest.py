@@ -1,0 +1,36 @@
+"""Shared test setup: headless Qt, and a private data folder so no test touches the
+user's real default workspace or settings."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+#: The read-only reference material that CI lays beside the clone.
+SHARED_DIR = REPO_ROOT.parent / "shared"
+
+
+@pytest.fixture(autouse=True)
+def private_data_dir(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Path]:
+    data = tmp_path_factory.mktemp("axmem-data")
+    monkeypatch.setenv("AXMEM_DATA_DIR", str(data))
+    monkeypatch.setenv("AXMEM_SETTINGS_DIR", str(data / "settings"))
+    yield data
+
+
+@pytest.fixture
+def shared_dir() -> Path:
+    if not SHARED_DIR.is_dir():
+        pytest.fail(
+            f"reference material not found at {SHARED_DIR}: CI lays shared/ beside the clone"
+        )
+    return SHARED_DIR
