@@ -16,9 +16,7 @@ from collections.abc import Sequence
 from axmem_gui import __version__
 from axmem_gui.core.errors import AxmemError
 
-COMMAND_MODULES: tuple[str, ...] = (
-    "axmem_gui.cli.cmd_workspace",
-)
+COMMAND_MODULES: tuple[str, ...] = ("axmem_gui.cli.cmd_workspace",)
 
 
 class _Parser(argparse.ArgumentParser):

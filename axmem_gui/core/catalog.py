@@ -88,9 +88,7 @@ def _str_field(obj: Mapping[str, Any], key: str, where: str, required: bool) -> 
         return ""
     value = obj[key]
     if not isinstance(value, str):
-        raise InputError(
-            f"{where}: field '{key}' must be a string, got {type(value).__name__}"
-        )
+        raise InputError(f"{where}: field '{key}' must be a string, got {type(value).__name__}")
     return value
 
 
