@@ -1,0 +1,5 @@
+"""`python -m axmem_gui` starts the desktop app."""
+
+from axmem_gui.app import main
+
+raise SystemExit(main())

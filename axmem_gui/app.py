@@ -1,0 +1,96 @@
+"""Composition root of the desktop app: QApplication, the workspace, services, MainWindow."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from axmem_gui import __version__
+from axmem_gui.core.errors import AxmemError
+
+
+def _parse(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="axmem-gui", description="Ax Memory & Skills Studio (desktop app)"
+    )
+    parser.add_argument("path", nargs="?", type=Path, help="workspace to open (.axmem)")
+    parser.add_argument("--workspace", "-w", type=Path, help="workspace to open (same as PATH)")
+    parser.add_argument(
+        "--self-test",
+        action="store_true",
+        help="open the workspace, show the main window, optionally save a screenshot, exit",
+    )
+    parser.add_argument("--screenshot", type=Path, metavar="OUT.png", help="with --self-test")
+    parser.add_argument("--version", action="version", version=f"axmem-gui {__version__}")
+    return parser.parse_args(list(argv))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parse(sys.argv[1:] if argv is None else argv)
+    target = args.workspace or args.path
+
+    from PySide6.QtGui import QUndoStack
+    from PySide6.QtWidgets import QApplication
+
+    from axmem_gui.services.workspace import init_workspace, open_workspace
+    from axmem_gui.store import Workspace
+    from axmem_gui.ui.controller import WorkspaceController
+    from axmem_gui.ui.dialogs import ErrorDialog
+    from axmem_gui.ui.main_window import MainWindow
+    from axmem_gui.ui.settings import AppSettings
+    from axmem_gui.ui.theme import apply_theme
+    from axmem_gui.ui.wiring import install_features
+
+    app = QApplication.instance() or QApplication(["axmem-gui"])
+    assert isinstance(app, QApplication)
+    app.setApplicationName("Ax Memory & Skills Studio")
+    app.setOrganizationName("axmem")
+    app.setApplicationVersion(__version__)
+    app.setDesktopFileName("io.github.axmem.Studio")
+    settings = AppSettings()
+    apply_theme(app, settings.theme())
+
+    try:
+        workspace = open_workspace(target)
+    except AxmemError as exc:
+        print(f"axmem-gui: error: {exc}", file=sys.stderr)
+        if not args.self_test:
+            ErrorDialog.show(None, "Cannot open workspace", str(exc))
+        return 2
+
+    controller = WorkspaceController(workspace)
+    undo_stack = QUndoStack()
+
+    def create(path: Path) -> Workspace:
+        return init_workspace(path)
+
+    window = MainWindow(controller, settings, undo_stack, Workspace.open, create)
+    install_features(window)
+    window.show()
+
+    if args.self_test:
+        return _self_test(app, window, args.screenshot)
+    code = app.exec()
+    controller.close()
+    return int(code)
+
+
+def _self_test(app: object, window: object, screenshot: Path | None) -> int:
+    from PySide6.QtWidgets import QApplication, QMainWindow
+
+    assert isinstance(app, QApplication) and isinstance(window, QMainWindow)
+    for _ in range(5):
+        app.processEvents()
+    if screenshot is not None:
+        if not window.grab().save(str(screenshot)):
+            print(f"axmem-gui: error: cannot write screenshot {screenshot}", file=sys.stderr)
+            return 2
+        print(f"screenshot saved to {screenshot}")
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,70 @@
+"""The open workspace as the UI sees it: one owner, change notifications, and polling
+for changes made by another app instance or the CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from axmem_gui.store import Workspace, WorkspaceCounts
+
+EXTERNAL_POLL_MS = 1500
+
+
+class WorkspaceController(QObject):
+    """Owns the GUI thread's connection. Views read through `workspace` and call
+    `notify_changed()` after they write, so every view refreshes from one signal."""
+
+    opened = Signal()
+    changed = Signal(str)  # what changed: "skills", "memories", "scenarios", ... or "*"
+    externally_changed = Signal()
+
+    def __init__(self, workspace: Workspace, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._ws = workspace
+        self._seen_version = workspace.data_version()
+        self._timer = QTimer(self)
+        self._timer.setInterval(EXTERNAL_POLL_MS)
+        self._timer.timeout.connect(self.check_external_changes)
+        self._timer.start()
+
+    @property
+    def workspace(self) -> Workspace:
+        return self._ws
+
+    @property
+    def path(self) -> Path:
+        return self._ws.path
+
+    @property
+    def read_only(self) -> bool:
+        return self._ws.read_only
+
+    def counts(self) -> WorkspaceCounts:
+        return self._ws.counts()
+
+    def replace(self, workspace: Workspace) -> None:
+        old = self._ws
+        self._ws = workspace
+        self._seen_version = workspace.data_version()
+        old.close()
+        self.opened.emit()
+        self.changed.emit("*")
+
+    def notify_changed(self, what: str = "*") -> None:
+        self._seen_version = self._ws.data_version()
+        self.changed.emit(what)
+
+    def check_external_changes(self) -> bool:
+        version = self._ws.data_version()
+        if version == self._seen_version:
+            return False
+        self._seen_version = version
+        self.externally_changed.emit()
+        self.changed.emit("*")
+        return True
+
+    def close(self) -> None:
+        self._timer.stop()
+        self._ws.close()

@@ -1,0 +1,40 @@
+"""Small dialogs with an `ask(...)` classmethod so tests can replace them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+from axmem_gui.store import WORKSPACE_SUFFIX
+
+WORKSPACE_FILTER = f"Ax workspaces (*{WORKSPACE_SUFFIX});;All files (*)"
+
+
+class OpenWorkspaceDialog:
+    @classmethod
+    def ask(cls, parent: QWidget | None, start: str = "") -> Path | None:
+        name, _ = QFileDialog.getOpenFileName(parent, "Open workspace", start, WORKSPACE_FILTER)
+        return Path(name) if name else None
+
+
+class NewWorkspaceDialog:
+    @classmethod
+    def ask(cls, parent: QWidget | None, start: str = "") -> Path | None:
+        name, _ = QFileDialog.getSaveFileName(parent, "New workspace", start, WORKSPACE_FILTER)
+        if not name:
+            return None
+        path = Path(name)
+        return (
+            path
+            if path.suffix == WORKSPACE_SUFFIX
+            else path.with_name(path.name + WORKSPACE_SUFFIX)
+        )
+
+
+class ErrorDialog:
+    """Errors name the file, entry and field; never a traceback."""
+
+    @classmethod
+    def show(cls, parent: QWidget | None, title: str, message: str) -> None:
+        QMessageBox.warning(parent, title, message)

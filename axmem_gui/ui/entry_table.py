@@ -1,0 +1,143 @@
+"""Lazy table models over the skills and memories tables (smooth at 100,000 rows)."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+
+from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.store.records import EntryMeta
+from axmem_gui.store.repositories import MemoryRepository, SkillRepository
+
+PAGE = 256
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class EntryRole(IntEnum):
+    EntryId = Qt.ItemDataRole.UserRole + 1
+    Entry = Qt.ItemDataRole.UserRole + 2
+    Revision = Qt.ItemDataRole.UserRole + 3
+
+
+def _one_line(text: str, limit: int = 160) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+class EntryTableModel(QAbstractTableModel):
+    """Rows are fetched page by page as the view scrolls (`canFetchMore`/`fetchMore`)."""
+
+    def __init__(self, repo: SkillRepository | MemoryRepository) -> None:
+        super().__init__()
+        self._repo = repo
+        self._rows: list[tuple[Skill | Memory, EntryMeta]] = []
+        self._total = 0
+        self._filter = ""
+        self._order = "pk"
+        self._fetching = False
+        self.columns: tuple[tuple[str, str], ...] = (
+            (("id", "Id"), ("name", "Name"), ("description", "Description"), ("tags", "Tags"))
+            if isinstance(repo, SkillRepository)
+            else (("id", "Id"), ("content", "Content"), ("tags", "Tags"))
+        )
+        self.reload()
+
+    # loading ------------------------------------------------------------------------
+    def set_repository(self, repo: SkillRepository | MemoryRepository) -> None:
+        self._repo = repo
+        self.reload()
+
+    def set_filter(self, text: str) -> None:
+        if text != self._filter:
+            self._filter = text
+            self.reload()
+
+    def reload(self) -> None:
+        self.beginResetModel()
+        self._total = self._repo.count_filtered(self._filter)
+        self._rows = []
+        self._fetch(PAGE)
+        self.endResetModel()
+
+    def _fetch(self, n: int) -> int:
+        page = self._repo.page(len(self._rows), n, text_filter=self._filter, order_by=self._order)
+        self._rows.extend(page)  # type: ignore[arg-type]
+        return len(page)
+
+    def total(self) -> int:
+        return self._total
+
+    def canFetchMore(self, parent: _Index = QModelIndex()) -> bool:  # noqa: B008
+        return not parent.isValid() and not self._fetching and len(self._rows) < self._total
+
+    def fetchMore(self, parent: _Index = QModelIndex()) -> None:  # noqa: B008
+        # Views and testers may call back into fetchMore while rows are being inserted.
+        if parent.isValid() or self._fetching:
+            return
+        self._fetching = True
+        try:
+            self._fetch_next_page()
+        finally:
+            self._fetching = False
+
+    def _fetch_next_page(self) -> None:
+        start = len(self._rows)
+        want = min(PAGE, self._total - start)
+        if want <= 0:
+            return
+        page = self._repo.page(start, want, text_filter=self._filter, order_by=self._order)
+        if not page:
+            self._total = start
+            return
+        self.beginInsertRows(QModelIndex(), start, start + len(page) - 1)
+        self._rows.extend(page)  # type: ignore[arg-type]
+        self.endInsertRows()
+
+    # model API ----------------------------------------------------------------------
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        horizontal = orientation == Qt.Orientation.Horizontal
+        if role == Qt.ItemDataRole.DisplayRole and horizontal and 0 <= section < len(self.columns):
+            return self.columns[section][1]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        entry, meta = self._rows[index.row()]
+        if role == EntryRole.EntryId:
+            return entry.id
+        if role == EntryRole.Entry:
+            return entry
+        if role == EntryRole.Revision:
+            return meta.revision
+        key = self.columns[index.column()][0] if 0 <= index.column() < len(self.columns) else ""
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            value = getattr(entry, key, "")
+            if key == "tags":
+                return ", ".join(value)
+            text = str(value)
+            return _one_line(text) if role == Qt.ItemDataRole.DisplayRole else text[:2000]
+        return None
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if not 0 <= column < len(self.columns) or self.columns[column][0] == "tags":
+            return
+        key = self.columns[column][0]
+        self._order = key + (" desc" if order == Qt.SortOrder.DescendingOrder else "")
+        self.reload()
+
+    def row_of_id(self, entry_id: str) -> int:
+        for i, (entry, _) in enumerate(self._rows):
+            if entry.id == entry_id:
+                return i
+        return -1

@@ -1,0 +1,85 @@
+"""The navigator: the workspace's sections with counts and badges."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+
+from axmem_gui.store import WorkspaceCounts
+
+
+class NavRole(IntEnum):
+    Key = Qt.ItemDataRole.UserRole + 1
+    Count = Qt.ItemDataRole.UserRole + 2
+    Badge = Qt.ItemDataRole.UserRole + 3
+
+
+@dataclass
+class Section:
+    key: str
+    title: str
+    count: int = 0
+    badge: str = ""
+
+
+SECTIONS = (
+    ("skills", "Skills"),
+    ("memories", "Memories"),
+    ("scenarios", "Scenarios"),
+    ("suites", "Suites"),
+    ("sessions", "Sessions"),
+    ("contextmaps", "Context maps"),
+)
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class NavigatorModel(QAbstractListModel):
+    def __init__(self) -> None:
+        super().__init__()
+        self._sections = [Section(k, t) for k, t in SECTIONS]
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._sections)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._sections):
+            return None
+        s = self._sections[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            badge = f"  {s.badge}" if s.badge else ""
+            return f"{s.title}  {s.count:,}{badge}"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{s.count:,} {s.title.lower()}" + (f" — {s.badge}" if s.badge else "")
+        if role == NavRole.Key:
+            return s.key
+        if role == NavRole.Count:
+            return s.count
+        if role == NavRole.Badge:
+            return s.badge
+        return None
+
+    def row_of(self, key: str) -> int:
+        for i, s in enumerate(self._sections):
+            if s.key == key:
+                return i
+        raise KeyError(key)
+
+    def set_counts(self, counts: WorkspaceCounts) -> None:
+        values = counts.to_json()
+        for i, s in enumerate(self._sections):
+            new = int(values.get(s.key, 0))
+            if new != s.count:
+                s.count = new
+                idx = self.index(i)
+                self.dataChanged.emit(idx, idx)
+
+    def set_badge(self, key: str, badge: str) -> None:
+        row = self.row_of(key)
+        if self._sections[row].badge != badge:
+            self._sections[row].badge = badge
+            idx = self.index(row)
+            self.dataChanged.emit(idx, idx)

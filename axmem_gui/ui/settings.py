@@ -1,0 +1,86 @@
+"""Typed application settings (QSettings INI at an injectable path).
+
+Workspace-level settings live in the workspace file; these are per user and machine:
+window layout, recent files, preferences."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+from PySide6.QtCore import QByteArray, QSettings
+
+SETTINGS_DIR_ENV = "AXMEM_SETTINGS_DIR"
+MAX_RECENT = 10
+
+
+def default_settings_path() -> Path:
+    override = os.environ.get(SETTINGS_DIR_ENV)
+    base = Path(override) if override else Path(platformdirs.user_config_dir("axmem", False))
+    return base / "axmem-gui.ini"
+
+
+class AppSettings:
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or default_settings_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._s = QSettings(str(self.path), QSettings.Format.IniFormat)
+
+    def sync(self) -> None:
+        self._s.sync()
+
+    # window layout ------------------------------------------------------------------
+    def window_geometry(self) -> QByteArray | None:
+        value = self._s.value("window/geometry")
+        return value if isinstance(value, QByteArray) else None
+
+    def set_window_geometry(self, value: QByteArray) -> None:
+        self._s.setValue("window/geometry", value)
+
+    def window_state(self) -> QByteArray | None:
+        value = self._s.value("window/state")
+        return value if isinstance(value, QByteArray) else None
+
+    def set_window_state(self, value: QByteArray) -> None:
+        self._s.setValue("window/state", value)
+
+    # recent workspaces --------------------------------------------------------------
+    def recent_files(self) -> list[str]:
+        value = self._s.value("files/recent", [])
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list):
+            return []
+        return [str(v) for v in value if isinstance(v, str) and v][:MAX_RECENT]
+
+    def add_recent_file(self, path: str) -> None:
+        items = [p for p in self.recent_files() if p != path]
+        self._s.setValue("files/recent", [path, *items][:MAX_RECENT])
+
+    def remove_recent_file(self, path: str) -> None:
+        self._s.setValue("files/recent", [p for p in self.recent_files() if p != path])
+
+    def last_workspace(self) -> str | None:
+        value = self._s.value("files/last")
+        return value if isinstance(value, str) and value else None
+
+    def set_last_workspace(self, path: str) -> None:
+        self._s.setValue("files/last", path)
+
+    # preferences --------------------------------------------------------------------
+    def theme(self) -> str:
+        """'system', 'light' or 'dark'."""
+        value = self._s.value("ui/theme", "system")
+        return value if value in ("system", "light", "dark") else "system"
+
+    def set_theme(self, value: str) -> None:
+        if value not in ("system", "light", "dark"):
+            raise ValueError(value)
+        self._s.setValue("ui/theme", value)
+
+    def show_whitespace(self) -> bool:
+        return str(self._s.value("ui/showWhitespace", "false")).lower() == "true"
+
+    def set_show_whitespace(self, value: bool) -> None:
+        self._s.setValue("ui/showWhitespace", value)

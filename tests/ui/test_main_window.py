@@ -1,0 +1,138 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from PySide6.QtGui import QImage
+
+from axmem_gui.core.catalog import Skill
+from axmem_gui.store import Workspace
+from axmem_gui.ui.dialogs import ErrorDialog, NewWorkspaceDialog, OpenWorkspaceDialog
+from axmem_gui.ui.main_window import MainWindow
+from axmem_gui.ui.navigator import NavRole
+
+
+def test_navigator_shows_sections_with_counts(window: MainWindow) -> None:
+    model = window.nav_model
+    keys = [model.index(r).data(NavRole.Key) for r in range(model.rowCount())]
+    assert keys == ["skills", "memories", "scenarios", "suites", "sessions", "contextmaps"]
+    counts = window.controller.counts()
+    assert model.index(0).data(NavRole.Count) == counts.skills >= 12
+    assert model.index(1).data(NavRole.Count) == counts.memories >= 12
+    assert f"{counts.skills} skills" in window.counts_label.text()
+    assert str(window.controller.path) in window.path_label.text()
+
+
+def test_navigating_switches_pages(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.show_section("memories")
+    assert window.stack.currentWidget() is window.memories_page
+    window.show_section("sessions")
+    assert window.stack.currentWidget() is window.sessions_page
+    assert window.current_section() == "sessions"
+
+
+def test_skills_table_lists_and_filters(window: MainWindow) -> None:
+    page = window.skills_page
+    assert page.model.rowCount() == window.controller.counts().skills
+    page.filter_edit.setText("release-checklist")
+    assert page.model.rowCount() >= 1
+    assert page.select_id("release-checklist")
+    assert "Release checklist" in page.detail.toPlainText()
+    page.filter_edit.setText("no-such-thing-anywhere")
+    assert page.model.rowCount() == 0
+
+
+def test_external_change_is_detected(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    before = window.controller.counts().skills
+    with Workspace.open(window.controller.path) as other:
+        other.skills.upsert(Skill("added-elsewhere", "Added elsewhere", "", "x"))
+    with qtbot.waitSignal(window.controller.externally_changed, timeout=5000):
+        pass
+    assert window.skills_page.model.total() == before + 1
+    assert f"{before + 1} skills" in window.counts_label.text()
+
+
+def test_open_recent_and_new(window: MainWindow, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    target = tmp_path / "fresh.axmem"
+    monkeypatch.setattr(NewWorkspaceDialog, "ask", classmethod(lambda cls, *a: target))
+    window.new_workspace()
+    assert window.controller.path == target
+    assert window.controller.counts().skills == 0
+    assert window.skills_page.stack.currentWidget() is window.skills_page.empty
+    recent = window.settings.recent_files()
+    assert recent[0] == str(target.resolve())
+    assert len(recent) >= 2
+
+
+def test_bad_file_shows_clear_error_and_keeps_workspace(
+    window: MainWindow, tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    bad = tmp_path / "bad.axmem"
+    bad.write_text("not sqlite")
+    shown: list[str] = []
+    monkeypatch.setattr(OpenWorkspaceDialog, "ask", classmethod(lambda cls, *a: bad))
+    monkeypatch.setattr(
+        ErrorDialog, "show", classmethod(lambda cls, parent, title, msg: shown.append(msg))
+    )
+    current = window.controller.path
+    window.open_workspace_dialog()
+    assert shown and "not an SQLite database" in shown[0] and str(bad) in shown[0]
+    assert window.controller.path == current
+    assert bad.read_text() == "not sqlite"
+
+
+def test_read_only_banner(qtbot, sample_path: Path, settings) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QUndoStack
+
+    from axmem_gui.ui.controller import WorkspaceController
+
+    controller = WorkspaceController(Workspace.open(sample_path, read_only=True))
+    win = MainWindow(controller, settings, QUndoStack(), Workspace.open, Workspace.open)
+    qtbot.addWidget(win)
+    win.show()
+    assert win.readonly_banner.isVisible()
+    assert "read-only" in win.counts_label.text()
+    controller.close()
+
+
+def test_layout_persists(window: MainWindow, settings) -> None:  # type: ignore[no-untyped-def]
+    window.bench_dock.hide()
+    window.save_layout()
+    assert settings.window_state() is not None
+    assert settings.window_geometry() is not None
+
+
+def test_self_test_screenshot(tmp_path: Path, sample_path: Path) -> None:
+    out = tmp_path / "shot.png"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "axmem_gui",
+            "--self-test",
+            "--screenshot",
+            str(out),
+            "--workspace",
+            str(sample_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    image = QImage(str(out))
+    assert not image.isNull() and image.width() >= 800 and image.height() >= 500
+
+
+def test_self_test_refuses_foreign_file(tmp_path: Path) -> None:
+    bad = tmp_path / "x.axmem"
+    bad.write_bytes(b"\x00" * 10)
+    proc = subprocess.run(
+        [sys.executable, "-m", "axmem_gui", "--self-test", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert "not an SQLite database" in proc.stderr and "Traceback" not in proc.stderr
