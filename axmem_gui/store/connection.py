@@ -16,6 +16,7 @@ from sqlite_utils import Database
 
 from axmem_gui.core.errors import WorkspaceError
 from axmem_gui.store import schema
+from axmem_gui.store.repositories import explain_sqlite_error
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -157,7 +158,8 @@ def _configure(db: Database, read_only: bool) -> None:
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA busy_timeout = 5000")
     if not read_only:
-        db.execute("PRAGMA journal_mode = WAL")
+        if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            db.execute("PRAGMA journal_mode = WAL")
         # FULL: a committed edit survives power loss too, not only a killed process.
         db.execute("PRAGMA synchronous = FULL")
 
@@ -207,9 +209,13 @@ def open_database(path: Path, *, create: bool, read_only: bool = False) -> Opene
         _configure(db, read_only=False)
         if empty:
             db.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
-        schema.migrations.apply(db)
-        db.execute(f"PRAGMA user_version = {latest}")
+        if schema.migrations.pending(db):
+            schema.migrations.apply(db)
+        if db.execute("PRAGMA user_version").fetchone()[0] != latest:
+            db.execute(f"PRAGMA user_version = {latest}")
     except sqlite3.Error as exc:
         db.close()
-        raise WorkspaceError(f"{path}: could not prepare the workspace: {exc}") from None
+        raise WorkspaceError(
+            f"{path}: could not prepare the workspace: {explain_sqlite_error(exc)}"
+        ) from None
     return OpenedDatabase(db, False, latest, backup_path)

@@ -4,9 +4,10 @@ in one transaction (`Database.atomic`, savepoints when nested)."""
 from __future__ import annotations
 
 import builtins
+import functools
 import sqlite3
 from collections.abc import Callable, Iterator
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, ParamSpec, TypeVar
 
 from sqlite_utils import Database
 
@@ -47,6 +48,37 @@ class ConflictError(WorkspaceError):
 
 class ReadOnlyError(WorkspaceError):
     pass
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def explain_sqlite_error(exc: sqlite3.Error) -> str:
+    """A message a user can act on, for the SQLite errors a write can meet."""
+    text = str(exc).lower()
+    if "full" in text:
+        return "the disk is full: the change was not saved (nothing was lost); free some space"
+    if "locked" in text or "busy" in text:
+        return "another program is writing this workspace; the change was not saved, try again"
+    if "readonly" in text or "read-only" in text:
+        return "the workspace file cannot be written (read-only); the change was not saved"
+    if "disk i/o" in text or "malformed" in text or "not a database" in text:
+        return f"the workspace file could not be written ({exc}); the change was not saved"
+    return f"the change was not saved: {exc}"
+
+
+def translate_errors(fn: Callable[P, R]) -> Callable[P, R]:
+    """Turn SQLite failures of a write into WorkspaceError (the transaction rolled back)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except sqlite3.Error as exc:
+            raise WorkspaceError(explain_sqlite_error(exc)) from exc
+
+    return wrapper
 
 
 E = TypeVar("E", Skill, Memory)
@@ -182,6 +214,7 @@ class _EntryRepository(Generic[E]):
             ],
         )
 
+    @translate_errors
     def upsert(
         self,
         entry: E,
@@ -225,6 +258,7 @@ class _EntryRepository(Generic[E]):
             self._log(entry.id, revision, op or "update", before, row, batch, at)
             return revision
 
+    @translate_errors
     def delete(
         self, entry_id: str, *, expected_revision: int | None = None, batch: str | None = None
     ) -> bool:
@@ -243,6 +277,7 @@ class _EntryRepository(Generic[E]):
             )
             return True
 
+    @translate_errors
     def rename(self, old_id: str, new_id: str, *, batch: str | None = None) -> None:
         """Change an entry's id, keeping its history under both ids."""
         self._guard()
@@ -351,6 +386,7 @@ class DocumentRepository:
         doc = self.document(name)
         return None if doc is None else doc.data
 
+    @translate_errors
     def save(self, name: str, data: dict[str, Any], *, expected_revision: int | None = None) -> int:
         if self._read_only:
             raise ReadOnlyError("this workspace is open read-only; changes are disabled")
@@ -374,6 +410,7 @@ class DocumentRepository:
             )
             return current.revision + 1
 
+    @translate_errors
     def delete(self, name: str) -> bool:
         if self._read_only:
             raise ReadOnlyError("this workspace is open read-only; changes are disabled")
@@ -383,6 +420,7 @@ class DocumentRepository:
 
 
 class SuiteRepository(DocumentRepository):
+    @translate_errors
     def record_run(self, name: str, passed: int, failed: int, result: dict[str, Any]) -> None:
         if self._read_only:
             return  # results of a read-only workspace live only in memory
@@ -411,6 +449,7 @@ class SessionRepository:
         self._db = db
         self._read_only = read_only
 
+    @translate_errors
     def save(self, doc: dict[str, Any]) -> str:
         if self._read_only:
             raise ReadOnlyError("this workspace is open read-only; changes are disabled")
@@ -481,6 +520,7 @@ class SessionRepository:
     def count(self) -> int:
         return int(self._db.execute("SELECT count(*) FROM sessions").fetchone()[0])
 
+    @translate_errors
     def delete(self, session_id: str) -> bool:
         if self._read_only:
             raise ReadOnlyError("this workspace is open read-only; changes are disabled")
@@ -519,6 +559,7 @@ class ContextMapRepository:
         self._db = db
         self._read_only = read_only
 
+    @translate_errors
     def add(
         self,
         agent: str,
@@ -590,6 +631,7 @@ class SettingsRepository:
         ).fetchone()
         return default if row is None else loads(row[0])
 
+    @translate_errors
     def set(self, key: str, value: Any) -> None:
         if self._read_only:
             raise ReadOnlyError("this workspace is open read-only; changes are disabled")

@@ -3,6 +3,7 @@ configs, recorded sessions and context map snapshots."""
 
 from __future__ import annotations
 
+import sqlite3
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,6 +14,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from axmem_gui.core.catalog import Catalog
+from axmem_gui.core.errors import WorkspaceError
 from axmem_gui.store.connection import open_database
 from axmem_gui.store.repositories import (
     ContextMapRepository,
@@ -23,6 +25,7 @@ from axmem_gui.store.repositories import (
     SettingsRepository,
     SkillRepository,
     SuiteRepository,
+    explain_sqlite_error,
 )
 
 WORKSPACE_SUFFIX = ".axmem"
@@ -74,9 +77,13 @@ class Workspace:
 
     @contextmanager
     def transaction(self) -> Iterator[Workspace]:
-        """All or nothing; nests (inner blocks are savepoints)."""
-        with self.db.atomic():
-            yield self
+        """All or nothing; nests (inner blocks are savepoints). SQLite failures surface
+        as WorkspaceError with a message the user can act on."""
+        try:
+            with self.db.atomic():
+                yield self
+        except sqlite3.Error as exc:
+            raise WorkspaceError(explain_sqlite_error(exc)) from exc
 
     @staticmethod
     def new_batch_id() -> str:

@@ -207,3 +207,34 @@ def test_read_only_open_refuses_writes(tmp_path: Path) -> None:
         assert w.skills.get("a") == Skill("a", "A", "", "x")
         with pytest.raises(ReadOnlyError):
             w.skills.upsert(Skill("b", "B", "", "y"))
+
+
+def test_disk_full_rolls_back_with_clear_message(tmp_path: Path) -> None:
+    path = tmp_path / "full.axmem"
+    with Workspace.open(path, create=True) as w:
+        w.skills.upsert(Skill("kept", "Kept", "", "safe"))
+    with Workspace.open(path) as w:
+        pages = w.db.execute("PRAGMA page_count").fetchone()[0]
+        # The file may not grow past a few more pages: what a full disk looks like.
+        w.db.execute(f"PRAGMA max_page_count = {pages + 3}")
+        with pytest.raises(WorkspaceError, match="disk is full"), w.transaction():
+            for i in range(500):
+                w.skills.upsert(Skill(f"big-{i}", "Big", "", "x" * 4000))
+        assert w.skills.ids() == ["kept"]
+    with Workspace.open(path) as w:
+        assert w.integrity_check() == "ok"
+        assert w.skills.ids() == ["kept"]
+
+
+def test_locked_workspace_reports_clearly(tmp_path: Path) -> None:
+    path = tmp_path / "locked.axmem"
+    Workspace.open(path, create=True).close()
+    holder = sqlite3.connect(path)
+    holder.execute("BEGIN IMMEDIATE")
+    holder.execute("INSERT INTO workspace_settings (key, value) VALUES ('x', '1')")
+    with Workspace.open(path) as w:
+        w.db.execute("PRAGMA busy_timeout = 50")
+        with pytest.raises(WorkspaceError, match="another program is writing"):
+            w.skills.upsert(Skill("a", "A", "", "x"))
+    holder.rollback()
+    holder.close()
