@@ -1,0 +1,379 @@
+"""Agent sessions from the command line: run, replay, rerun, diff, whatif, sessions.
+
+Exit codes: `replay` 0 identical / 1 different; `run` and `rerun` 0 when the session is
+complete, 1 when it ended early (the partial session is still written); 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from axmem_gui.cli.common import add_workspace_arg, print_json, read_text_file
+from axmem_gui.core.errors import InputError
+from axmem_gui.core.session.compare import render_comparison
+from axmem_gui.core.session.format import session_summary
+from axmem_gui.core.session.whatif import render_whatif
+from axmem_gui.engine.clients import RunProgress
+from axmem_gui.engine.providers import STRUCTURED_OUTPUT_MODES, ProviderSettings
+from axmem_gui.engine.search import BACKENDS
+from axmem_gui.services import sessions
+from axmem_gui.services.providers import check_connection
+from axmem_gui.services.workspace import open_workspace
+
+
+def _parse_inputs(pairs: list[str], inputs_file: Path | None) -> list[dict[str, Any]]:
+    """`--input key=value` (value `@path` reads a UTF-8 file) for one forward, or
+    `--inputs-file` with an object (one forward) or a list of objects (several)."""
+    if inputs_file is not None and pairs:
+        raise InputError("give either --input or --inputs-file, not both")
+    if inputs_file is not None:
+        text = read_text_file(inputs_file, "inputs file")
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{inputs_file}: not valid JSON ({exc.msg})") from None
+        items = value if isinstance(value, list) else [value]
+        for i, item in enumerate(items):
+            if not isinstance(item, dict):
+                raise InputError(f"{inputs_file}: [{i}] must be an object of input values")
+        return [dict(item) for item in items]
+    values: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise InputError(f"--input {pair!r}: expected key=value (or key=@file)")
+        if value.startswith("@"):
+            value = read_text_file(Path(value[1:]), f"value file for input '{key}'")
+        values[key] = value
+    if not values:
+        raise InputError("no inputs: give --input key=value (repeatable) or --inputs-file FILE")
+    return [values]
+
+
+def _settings(args: argparse.Namespace) -> ProviderSettings:
+    return ProviderSettings(
+        provider=args.provider,
+        model=args.model,
+        base_url=args.base_url,
+        structured_output=args.structured_output,
+        api_key_env=args.api_key_env,
+        timeout_s=args.timeout,
+        max_retries=args.max_retries,
+    )
+
+
+def _progress(quiet: bool) -> Any:
+    if quiet:
+        return None
+
+    def report(event: RunProgress) -> None:
+        if event.kind in ("call_finished", "forward_finished"):
+            print(f"axmem: {event.message}", file=sys.stderr)
+
+    return report
+
+
+def _read_context_map(path: Path | None) -> Any:
+    if path is None:
+        return None
+    text = read_text_file(path, "context map")
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return text  # a map given as its Markdown text
+    if isinstance(value, dict) and value.get("format") == "axsession":
+        # Continue from where a recorded session left its map.
+        doc = sessions.read_session_file(path)
+        maps = [f.get("context_map_after") for f in doc["forwards"] if f.get("context_map_after")]
+        if not maps:
+            raise InputError(f"{path}: this session has no context map")
+        value = maps[-1]
+    if isinstance(value, dict) and isinstance(value.get("state"), dict):
+        value = value["state"]
+    if not isinstance(value, dict) or not isinstance(value.get("text"), str):
+        raise InputError(f"{path}: expected a context map snapshot with a 'text' field")
+    return value
+
+
+def _finish_run(doc: dict[str, Any], args: argparse.Namespace) -> int:
+    if args.output is not None:
+        sessions.write_session_file(doc, args.output)
+        where = str(args.output)
+    if args.output is None or getattr(args, "save", False):
+        with open_workspace(args.workspace) as ws:
+            sessions.save_session(ws, doc)
+        where = f"workspace session {doc['id']}" if args.output is None else where
+    calls = len(doc["exchanges"])
+    if doc["status"] == "complete":
+        print(f"recorded {calls} model calls: {where}")
+        for fw in doc["forwards"]:
+            print(f"forward {fw['index'] + 1}: {json.dumps(fw['output'], ensure_ascii=False)}")
+        return 0
+    error = doc.get("error") or {}
+    print(f"axmem: run ended early: {error.get('message')}", file=sys.stderr)
+    print(f"partial session ({calls} model calls) kept, marked incomplete: {where}")
+    return 1
+
+
+def _run(args: argparse.Namespace) -> int:
+    inputs = _parse_inputs(args.input or [], args.inputs_file)
+    settings = _settings(args)
+    with open_workspace(args.workspace, read_only=True) as ws:
+        config = sessions.agent_from_workspace(ws, args.agent)
+        catalog = ws.catalog()
+    doc = sessions.run_agent(
+        config,
+        catalog,
+        inputs,
+        settings,
+        context_map=_read_context_map(args.context_map),
+        name=args.name or "",
+        search=args.search,
+        progress=_progress(args.quiet),
+    )
+    return _finish_run(doc, args)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    doc = sessions.read_session_file(args.file)
+    report = sessions.replay(doc)
+    if args.json:
+        print_json(report.to_json())
+    else:
+        sys.stdout.write(report.render())
+    return 0 if report.identical else 1
+
+
+def _catalog_arg(args: argparse.Namespace) -> Any:
+    if args.catalog is not None:
+        from axmem_gui.services.catalogs import read_catalog_file
+
+        return read_catalog_file(args.catalog)
+    if args.workspace is not None:
+        with open_workspace(args.workspace, read_only=True) as ws:
+            return ws.catalog()
+    return None
+
+
+def _rerun(args: argparse.Namespace) -> int:
+    doc = sessions.read_session_file(args.file)
+    catalog = _catalog_arg(args)
+    new = sessions.rerun_session(
+        doc,
+        _settings(args),
+        catalog=catalog,
+        search=args.search,
+        progress=_progress(args.quiet),
+        name=args.name or "",
+    )
+    args.save = False
+    return _finish_run(new, args)
+
+
+def _diff(args: argparse.Namespace) -> int:
+    a = sessions.read_session_file(args.a)
+    b = sessions.read_session_file(args.b)
+    comparison = sessions.compare(a, b)
+    if args.json:
+        print_json(comparison.to_json())
+    else:
+        sys.stdout.write(render_comparison(comparison))
+    return 0
+
+
+def _whatif(args: argparse.Namespace) -> int:
+    doc = sessions.read_session_file(args.file)
+    catalog = _catalog_arg(args)
+    if catalog is None:
+        with open_workspace(None, read_only=True) as ws:
+            catalog = ws.catalog()
+    report = sessions.whatif(doc, catalog, args.search)
+    if args.json:
+        print_json(report.to_json())
+    else:
+        sys.stdout.write(render_whatif(report))
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    with open_workspace(args.workspace, read_only=True) as ws:
+        items = sessions.list_sessions(ws)
+    if args.json:
+        print_json(items)
+        return 0
+    if not items:
+        print("no sessions yet: record one with `axmem run` or import a .axsession.json")
+        return 0
+    for s in items:
+        print(
+            f"{s['id']}  {s['status']:<10}  {s['agent']:<20}  {s['provider']}/{s['model']}  "
+            f"{s['exchanges']} calls  {s['created_at']}  {s['name']}"
+        )
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    with open_workspace(args.workspace, read_only=True) as ws:
+        sessions.export_session(ws, args.id, args.output)
+    print(f"exported session {args.id} to {args.output}")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    doc = sessions.read_session_file(args.file)
+    with open_workspace(args.workspace) as ws:
+        session_id = sessions.save_session(ws, doc)
+    s = session_summary(doc)
+    print(f"imported session {session_id} ({s['agent']}, {s['exchanges']} model calls)")
+    return 0
+
+
+def _test_connection(args: argparse.Namespace) -> int:
+    report = check_connection(_settings(args))
+    if args.json:
+        print_json(report.to_json())
+    else:
+        state = "ok" if report.ok else "FAILED"
+        print(f"{state}: {report.message} ({report.latency_ms:.0f} ms, model {report.model})")
+    return 0 if report.ok else 1
+
+
+def _add_provider_args(p: argparse.ArgumentParser, required: bool = True) -> None:
+    p.add_argument(
+        "--provider",
+        required=required,
+        metavar="P",
+        help="openai, anthropic, google-gemini, openai-compatible, ollama, "
+        "llama-cpp, lm-studio, vllm (or any axllm profile)",
+    )
+    p.add_argument("--model", metavar="M", help="model name")
+    p.add_argument("--base-url", metavar="URL", help="server URL, e.g. http://127.0.0.1:8080/v1")
+    p.add_argument(
+        "--api-key-env",
+        metavar="VAR",
+        help="environment variable holding the API key (default: OS keyring, "
+        "then the provider's usual variable)",
+    )
+    p.add_argument(
+        "--structured-output",
+        choices=STRUCTURED_OUTPUT_MODES,
+        default="auto",
+        help="structured-output mode the model supports (default: axllm's choice)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=120.0,
+        metavar="S",
+        help="seconds to wait for one model reply (default 120)",
+    )
+    p.add_argument(
+        "--max-retries",
+        type=int,
+        default=2,
+        metavar="N",
+        help="retries on HTTP 429/5xx and network errors (default 2)",
+    )
+
+
+def _add_run_output(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "-o", "--output", type=Path, metavar="OUT", help="write the session here (.axsession.json)"
+    )
+    p.add_argument("--name", help="session name")
+    p.add_argument(
+        "--search",
+        choices=BACKENDS,
+        default=None,
+        help="who answers discover/recall (default: axmem-ax, the Ax-exact search)",
+    )
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("run", help="run a workspace agent live and record the session")
+    add_workspace_arg(p)
+    p.add_argument("--agent", required=True, metavar="NAME", help="agent config name")
+    p.add_argument(
+        "--input",
+        action="append",
+        metavar="KEY=VALUE",
+        help="an input value (repeatable); KEY=@FILE reads the value from a file",
+    )
+    p.add_argument(
+        "--inputs-file",
+        type=Path,
+        metavar="FILE",
+        help="JSON object of inputs, or a list of them for several forwards",
+    )
+    p.add_argument(
+        "--context-map",
+        type=Path,
+        metavar="FILE",
+        help="context map to start from (snapshot JSON or Markdown text)",
+    )
+    p.add_argument(
+        "--save",
+        action="store_true",
+        help="also store the session in the workspace (default when no -o)",
+    )
+    _add_provider_args(p)
+    _add_run_output(p)
+    p.set_defaults(handler=_run)
+
+    p = sub.add_parser("replay", help="replay a recorded session offline and check it")
+    p.add_argument("file", type=Path, metavar="FILE", help=".axsession.json file")
+    p.add_argument("--json", action="store_true", help="machine-readable report")
+    p.set_defaults(handler=_replay)
+
+    p = sub.add_parser("rerun", help="run a session's inputs again on another model/catalog")
+    p.add_argument("file", type=Path, metavar="FILE", help=".axsession.json file")
+    add_workspace_arg(p)
+    p.add_argument(
+        "--catalog",
+        type=Path,
+        metavar="FILE",
+        help="catalog JSON to use instead of the recorded one",
+    )
+    _add_provider_args(p)
+    _add_run_output(p)
+    p.set_defaults(handler=_rerun)
+
+    p = sub.add_parser("diff", help="compare two sessions call by call")
+    p.add_argument("a", type=Path, metavar="A")
+    p.add_argument("b", type=Path, metavar="B")
+    p.add_argument("--json", action="store_true", help="machine-readable comparison")
+    p.set_defaults(handler=_diff)
+
+    p = sub.add_parser("whatif", help="recompute a session's discover/recall on a catalog")
+    p.add_argument("file", type=Path, metavar="FILE")
+    add_workspace_arg(p)
+    p.add_argument("--catalog", type=Path, metavar="FILE", help="catalog JSON file")
+    p.add_argument("--search", choices=BACKENDS, default=None, help="search backend")
+    p.add_argument("--json", action="store_true", help="machine-readable report")
+    p.set_defaults(handler=_whatif)
+
+    p = sub.add_parser("test-connection", help="send one tiny request to a model provider")
+    _add_provider_args(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=_test_connection)
+
+    p = sub.add_parser("sessions", help="sessions stored in the workspace")
+    ss = p.add_subparsers(dest="sessions_command", metavar="ACTION", required=True)
+    q = ss.add_parser("list", help="list stored sessions")
+    add_workspace_arg(q)
+    q.add_argument("--json", action="store_true")
+    q.set_defaults(handler=_list)
+    q = ss.add_parser("export", help="write a stored session to a .axsession.json file")
+    add_workspace_arg(q)
+    q.add_argument("id", metavar="ID")
+    q.add_argument("-o", "--output", type=Path, required=True, metavar="FILE")
+    q.set_defaults(handler=_export)
+    q = ss.add_parser("import", help="validate and store a .axsession.json file")
+    add_workspace_arg(q)
+    q.add_argument("file", type=Path, metavar="FILE")
+    q.set_defaults(handler=_import)

@@ -1,0 +1,200 @@
+"""Serve a recording back in order and say exactly where a replay stops matching.
+
+The engine's replay client asks the cursor for the next recorded model exchange with the
+request the agent is about to send; the cursor compares digests and, at the first
+difference, keeps a `Divergence` with a unified diff of the recorded and the new request.
+Host search calls (discover/recall) are served the same way from the recorded results.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from axmem_gui.core.session.digest import request_digest, short_digest
+from axmem_gui.core.session.stages import message_text, stage_of_request
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """The first point where a replay differs from its recording."""
+
+    index: int  # model call number (0-based), or search call number for kind "search"
+    kind: str  # "prompt" | "extra_call" | "missing_calls" | "search"
+    message: str
+    recorded_stage: str | None = None
+    replay_stage: str | None = None
+    forward: int | None = None
+    diff: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+class ReplayDivergence(Exception):
+    """Raised into the agent run to stop it at the first difference."""
+
+    def __init__(self, divergence: Divergence) -> None:
+        super().__init__(divergence.message)
+        self.divergence = divergence
+
+
+def request_as_text(request: Mapping[str, Any]) -> str:
+    """A request rendered for reading and diffing: every message, then the tools/format."""
+    lines: list[str] = []
+    prompt = request.get("chat_prompt")
+    for i, message in enumerate(prompt if isinstance(prompt, list) else []):
+        if not isinstance(message, Mapping):
+            continue
+        lines.append(f"=== message {i}: {message.get('role')} ===")
+        lines.extend(message_text(message.get("content")).split("\n"))
+    for key in ("functions", "response_format"):
+        value = request.get(key)
+        if value:
+            lines.append(f"=== {key} ===")
+            lines.extend(
+                json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True).split("\n")
+            )
+    return "\n".join(lines) + "\n"
+
+
+def request_diff(
+    recorded: Mapping[str, Any],
+    replayed: Mapping[str, Any],
+    label: str = "call",
+    sides: tuple[str, str] = ("recorded", "replayed"),
+) -> str:
+    """Unified diff of the message texts (and tools/format) of two requests."""
+    return "".join(
+        difflib.unified_diff(
+            request_as_text(recorded).splitlines(keepends=True),
+            request_as_text(replayed).splitlines(keepends=True),
+            fromfile=f"{sides[0]} {label}",
+            tofile=f"{sides[1]} {label}",
+            n=3,
+        )
+    )
+
+
+class ReplayCursor:
+    """Recorded model exchanges, handed out in order with a digest check."""
+
+    def __init__(self, exchanges: Sequence[Mapping[str, Any]]) -> None:
+        self._exchanges = list(exchanges)
+        self.position = 0
+        self.divergence: Divergence | None = None
+
+    @property
+    def total(self) -> int:
+        return len(self._exchanges)
+
+    @property
+    def remaining(self) -> int:
+        return len(self._exchanges) - self.position
+
+    def _diverge(self, divergence: Divergence) -> ReplayDivergence:
+        if self.divergence is None:
+            self.divergence = divergence
+        return ReplayDivergence(self.divergence)
+
+    def take(self, request: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The recorded exchange for this request; raises ReplayDivergence on a mismatch
+        (and on every later call, so the run stops quickly)."""
+        if self.divergence is not None:
+            raise ReplayDivergence(self.divergence)
+        stage = stage_of_request(request)
+        if self.position >= len(self._exchanges):
+            raise self._diverge(
+                Divergence(
+                    index=self.position,
+                    kind="extra_call",
+                    message=(
+                        f"call #{self.position} ({stage}) was not in the recording, which "
+                        f"has {len(self._exchanges)} call(s)"
+                    ),
+                    replay_stage=stage,
+                    diff=request_diff({}, request, f"call #{self.position}"),
+                )
+            )
+        recorded = self._exchanges[self.position]
+        digest = request_digest(request)
+        if digest != recorded.get("digest"):
+            rec_request = recorded.get("request")
+            rec_request = rec_request if isinstance(rec_request, Mapping) else {}
+            rec_stage = str(recorded.get("stage"))
+            raise self._diverge(
+                Divergence(
+                    index=self.position,
+                    kind="prompt",
+                    message=(
+                        f"call #{self.position} ({rec_stage}) differs from the recording: "
+                        f"recorded digest {short_digest(str(recorded.get('digest')))}, "
+                        f"replay {short_digest(digest)}"
+                    ),
+                    recorded_stage=rec_stage,
+                    replay_stage=stage,
+                    forward=_int_or_none(recorded.get("forward")),
+                    diff=request_diff(rec_request, request, f"call #{self.position} ({rec_stage})"),
+                )
+            )
+        self.position += 1
+        return recorded
+
+    def finish(self) -> Divergence | None:
+        """After the run: a divergence, or recorded calls the replay never made."""
+        if self.divergence is None and self.position < len(self._exchanges):
+            nxt = self._exchanges[self.position]
+            self.divergence = Divergence(
+                index=self.position,
+                kind="missing_calls",
+                message=(
+                    f"the replay made {self.position} call(s) but the recording has "
+                    f"{len(self._exchanges)}; call #{self.position} ({nxt.get('stage')}) "
+                    "never happened"
+                ),
+                recorded_stage=str(nxt.get("stage")),
+                forward=_int_or_none(nxt.get("forward")),
+            )
+        return self.divergence
+
+
+class SearchCursor:
+    """Recorded host search calls (discover/recall), served back in order."""
+
+    def __init__(self, searches: Sequence[Mapping[str, Any]]) -> None:
+        self._searches = list(searches)
+        self.position = 0
+        self.divergence: Divergence | None = None
+
+    def take(self, kind: str, queries: Sequence[str]) -> list[dict[str, Any]]:
+        if self.divergence is not None:
+            raise ReplayDivergence(self.divergence)
+        wanted = f"{kind}({json.dumps(list(queries), ensure_ascii=False)})"
+        if self.position >= len(self._searches):
+            self.divergence = Divergence(
+                index=self.position,
+                kind="search",
+                message=f"search call #{self.position} {wanted} was not in the recording",
+            )
+            raise ReplayDivergence(self.divergence)
+        recorded = self._searches[self.position]
+        rec_queries = recorded.get("searches")
+        if recorded.get("kind") != kind or list(rec_queries or []) != list(queries):
+            got = f"{recorded.get('kind')}({json.dumps(rec_queries, ensure_ascii=False)})"
+            self.divergence = Divergence(
+                index=self.position,
+                kind="search",
+                message=f"search call #{self.position}: recorded {got}, replay {wanted}",
+                forward=_int_or_none(recorded.get("forward")),
+            )
+            raise ReplayDivergence(self.divergence)
+        self.position += 1
+        results = recorded.get("results")
+        return [dict(r) for r in results] if isinstance(results, list) else []
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

@@ -1,0 +1,89 @@
+"""Build a real axllm AxAgent from an agent config, a catalog and a context map.
+
+The JSON part of the options (what decides the prompts) is kept separate from the
+callables (runtime, observers, host search) so a session can record exactly the former and
+a replay can rebuild the same agent around its own callables.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import axllm
+from axllm import AxQuickJsCodeRuntime
+
+from axmem_gui.core.catalog import Catalog
+from axmem_gui.core.errors import InputError
+from axmem_gui.core.session.agent_config import AgentConfig
+
+OBSERVER_KINDS = ("loaded_skills", "loaded_memories", "used_skills", "used_memories")
+
+
+def agent_options(
+    config: AgentConfig, catalog: Catalog, context_map: Mapping[str, Any] | str | None
+) -> dict[str, Any]:
+    """The JSON-only axllm options for this agent (recorded in the session as is)."""
+    options: dict[str, Any] = {
+        "contextFields": list(config.context_fields),
+        "skillsCatalog": [s.to_ax() for s in catalog.skills],
+        "memoriesCatalog": [m.to_ax() for m in catalog.memories],
+        "directResponse": config.direct_response,
+        "relevanceRanking": config.relevance_ranking
+        if isinstance(config.relevance_ranking, bool)
+        else dict(config.relevance_ranking),
+    }
+    if config.instruction:
+        options["instruction"] = config.instruction
+    if config.context_map is not None:
+        cm: dict[str, Any] = config.context_map.to_json()
+        if context_map is not None:
+            cm["map"] = copy.deepcopy(
+                dict(context_map) if isinstance(context_map, Mapping) else context_map
+            )
+        options["contextMap"] = cm
+    return options
+
+
+def forward_options(config: AgentConfig) -> dict[str, Any]:
+    return {"max_actor_steps": config.max_actor_steps}
+
+
+Observer = Callable[[str, Any], None]
+
+
+def build_agent(
+    config: AgentConfig,
+    options: Mapping[str, Any],
+    *,
+    observe: Observer,
+    search: Any | None = None,
+) -> Any:
+    """An AxAgent with a fresh QuickJS runtime. `observe(kind, payload)` receives every
+    loaded/used callback; `search` (with on_skills_search/on_memories_search) answers
+    discover and recall when given."""
+    opts = copy.deepcopy(dict(options))
+    if config.runtime != "quickjs":
+        raise InputError(f"runtime '{config.runtime}' is not supported")
+    opts["runtime"] = AxQuickJsCodeRuntime()  # type: ignore[no-untyped-call]
+    for kind in OBSERVER_KINDS:
+        # Always installed: a used() callback also switches usage tracking on, so the
+        # prompts are the same whether or not anyone listens.
+        opts[f"on_{kind}"] = _observer(observe, kind)
+    if search is not None:
+        if opts.get("skillsCatalog"):
+            opts["on_skills_search"] = search.on_skills_search
+        if opts.get("memoriesCatalog"):
+            opts["on_memories_search"] = search.on_memories_search
+    try:
+        return axllm.agent(config.signature, opts)
+    except (ValueError, TypeError, RuntimeError) as exc:
+        raise InputError(f"agent '{config.name}': axllm cannot build it: {exc}") from None
+
+
+def _observer(observe: Observer, kind: str) -> Callable[[Any], None]:
+    def callback(payload: Any) -> None:
+        observe(kind, copy.deepcopy(payload))
+
+    return callback

@@ -1,0 +1,239 @@
+"""Model providers through axllm: the choices a user has, and building a client.
+
+API keys are handed in by the caller (services resolve them from the OS keyring or an
+environment variable); this module never stores or logs them. Local OpenAI-compatible
+servers get a placeholder key because axllm refuses to send a request without one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import axllm
+
+from axmem_gui.core.errors import InputError
+from axmem_gui.core.session.redact import redact_headers
+from axmem_gui.engine.errors import describe_failure
+
+STRUCTURED_OUTPUT_MODES = ("auto", "native", "function", "json_object")
+#: Sent to keyless local servers; not a secret.
+PLACEHOLDER_KEY = "not-needed"
+
+
+@dataclass(frozen=True)
+class ProviderInfo:
+    name: str  # the axllm profile
+    label: str
+    key_env: tuple[str, ...]  # environment variables axllm itself would read
+    default_base_url: str | None
+    local: bool  # keyless local server: a placeholder key is fine
+    needs_base_url: bool = False
+
+
+PROVIDERS: dict[str, ProviderInfo] = {
+    p.name: p
+    for p in (
+        ProviderInfo("openai", "OpenAI", ("OPENAI_API_KEY",), None, False),
+        ProviderInfo("anthropic", "Anthropic", ("ANTHROPIC_API_KEY",), None, False),
+        ProviderInfo(
+            "google-gemini", "Google Gemini", ("GOOGLE_API_KEY", "GEMINI_API_KEY"), None, False
+        ),
+        ProviderInfo(
+            "openai-compatible",
+            "OpenAI-compatible server",
+            ("OPENAI_API_KEY",),
+            None,
+            True,
+            needs_base_url=True,
+        ),
+        ProviderInfo("ollama", "Ollama", (), "http://localhost:11434/v1", True),
+        ProviderInfo("llama-cpp", "llama.cpp server", (), "http://localhost:8080/v1", True),
+        ProviderInfo("lm-studio", "LM Studio", (), "http://localhost:1234/v1", True),
+        ProviderInfo("vllm", "vLLM", (), "http://localhost:8000/v1", True),
+    )
+}
+
+
+@dataclass(frozen=True)
+class ProviderSettings:
+    """Everything needed to reach a model, except the key itself."""
+
+    provider: str
+    model: str | None = None
+    base_url: str | None = None
+    structured_output: str = "auto"
+    api_key_env: str | None = None  # an environment variable the user named
+    timeout_s: float = 120.0
+    max_retries: int = 2  # request-layer retries on 429/5xx/network errors
+
+    def __post_init__(self) -> None:
+        if self.structured_output not in STRUCTURED_OUTPUT_MODES:
+            raise InputError(
+                f"structured output mode '{self.structured_output}' is not one of "
+                f"{', '.join(STRUCTURED_OUTPUT_MODES)}"
+            )
+        if self.structured_output != "auto" and not self.model:
+            raise InputError("a structured output mode needs a model name (--model)")
+        if self.timeout_s <= 0:
+            raise InputError("the request timeout must be positive")
+        if self.max_retries < 0:
+            raise InputError("max retries must be 0 or more")
+
+    @property
+    def info(self) -> ProviderInfo | None:
+        return PROVIDERS.get(self.provider)
+
+    def to_json(self) -> dict[str, Any]:
+        """For the session file: the choices, never a key."""
+        return {
+            "name": self.provider,
+            "model": self.model,
+            "base_url": self.base_url,
+            "structured_output": self.structured_output,
+            "api_key_env": self.api_key_env,
+            "timeout_s": self.timeout_s,
+            "max_retries": self.max_retries,
+        }
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> ProviderSettings:
+        return cls(
+            provider=str(value.get("name") or value.get("provider") or ""),
+            model=value.get("model") if isinstance(value.get("model"), str) else None,
+            base_url=value.get("base_url") if isinstance(value.get("base_url"), str) else None,
+            structured_output=str(value.get("structured_output") or "auto"),
+            api_key_env=value.get("api_key_env")
+            if isinstance(value.get("api_key_env"), str)
+            else None,
+            timeout_s=float(value.get("timeout_s") or 120.0),
+            max_retries=int(value.get("max_retries", 2) or 0),
+        )
+
+
+def provider_names() -> list[str]:
+    return list(PROVIDERS)
+
+
+def model_choices(provider: str) -> list[str]:
+    """Known model names for a provider (empty for servers that host any model)."""
+    for entry in axllm.get_supported_ai_models():
+        if entry.get("name") == provider:
+            return [str(m.get("name")) for m in entry.get("models") or [] if m.get("name")]
+    return []
+
+
+def make_client(
+    settings: ProviderSettings,
+    api_key: str | None,
+    *,
+    transport: Callable[[Mapping[str, Any]], Any] | None = None,
+    on_http_attempt: Callable[[dict[str, Any]], None] | None = None,
+) -> Any:
+    """An axllm client for these settings. `on_http_attempt` sees method and URL of every
+    HTTP attempt (retries included); it never sees headers."""
+    info = settings.info
+    base_url = settings.base_url or (info.default_base_url if info else None)
+    if info is not None and info.needs_base_url and not base_url:
+        raise InputError(f"provider '{settings.provider}' needs a base URL (--base-url)")
+    key = api_key or (PLACEHOLDER_KEY if info is None or info.local else None)
+    if not key:
+        known = info.key_env if info else ()
+        names = " or ".join((settings.api_key_env,) if settings.api_key_env else known)
+        label = info.label if info else settings.provider
+        raise InputError(
+            f"no API key for {label}: store one in the OS keyring (service 'axmem') "
+            f"or set {names or 'an environment variable'} and name it with --api-key-env"
+        )
+    kwargs: dict[str, Any] = {
+        "api_key": key,
+        "timeout": settings.timeout_s,
+        "options": {"retry": {"maxRetries": settings.max_retries}},
+    }
+    if settings.model:
+        kwargs["model"] = settings.model
+    if base_url:
+        kwargs["base_url"] = base_url
+    if settings.structured_output != "auto":
+        kwargs["model_info"] = [
+            {
+                "name": settings.model,
+                "supported": {"structuredOutputModes": [settings.structured_output]},
+            }
+        ]
+    if transport is not None:
+        kwargs["transport"] = transport
+    if on_http_attempt is not None:
+
+        def observe(context: Mapping[str, Any]) -> dict[str, str]:
+            on_http_attempt({"method": context.get("method"), "url": context.get("url")})
+            return {}  # adds no header: the key travels the normal way
+
+        kwargs["credential_provider"] = observe
+    try:
+        return axllm.ai(settings.provider, **kwargs)
+    except ValueError as exc:
+        raise InputError(
+            f"unknown provider '{settings.provider}' ({exc}); known: {', '.join(PROVIDERS)}"
+        ) from None
+    except axllm.AxAIServiceError as exc:
+        message = describe_failure(exc).message
+        raise InputError(f"cannot set up {settings.provider}: {message}") from None
+
+
+def request_headers(client: Any) -> dict[str, str]:
+    """The HTTP headers the client sends, credential values redacted (for the record).
+    Reads axllm's private `_headers()`; an empty dict when that is unavailable."""
+    fn = getattr(client, "_headers", None)
+    try:
+        headers = fn() if callable(fn) else {}
+    except Exception:  # a private helper: never let it break a run
+        return {}
+    return redact_headers(headers) if isinstance(headers, Mapping) else {}
+
+
+@dataclass(frozen=True)
+class ConnectionReport:
+    ok: bool
+    message: str
+    latency_ms: float
+    model: str | None
+    reply: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def test_connection(client: Any) -> ConnectionReport:
+    """One tiny chat request: does the server answer, and with which model?"""
+    started = time.perf_counter()
+    request = {
+        "chat_prompt": [{"role": "user", "content": "Reply with the single word: ok"}],
+        "model_config": {"max_tokens": 8, "temperature": 0},
+    }
+    model = getattr(client, "model", None)
+    try:
+        response = client.chat(request, {})
+    except Exception as exc:  # every failure becomes a message for the dialog
+        return ConnectionReport(
+            False,
+            describe_failure(exc).message,
+            round((time.perf_counter() - started) * 1000, 1),
+            model,
+        )
+    results = response.get("results") if isinstance(response, Mapping) else None
+    first = results[0] if isinstance(results, list) and results else {}
+    reply = first.get("content") if isinstance(first, Mapping) else None
+    return ConnectionReport(
+        True,
+        "connected",
+        round((time.perf_counter() - started) * 1000, 1),
+        model,
+        reply if isinstance(reply, str) else "",
+    )
+
+
+# pytest would collect `test_connection` from modules that import it by name.
+test_connection.__test__ = False  # type: ignore[attr-defined]

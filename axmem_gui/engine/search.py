@@ -1,0 +1,160 @@
+"""Who answers discover() and recall() in a run, and the record of each call.
+
+Live runs install axllm's host search callbacks (`on_skills_search`,
+`on_memories_search`) so OUR search answers, the same one the preview and the retrieval
+bench use; every call and its results are recorded. Replays serve the recorded results
+back (the recording, not today's search code, decides what a replay loads).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from axmem_gui.core.catalog import Catalog, Memory, Skill
+from axmem_gui.core.errors import InputError
+from axmem_gui.core.session.replay_cursor import SearchCursor
+from axmem_gui.core.session.retrieval import AxExactBackend
+from axmem_gui.core.session.whatif import RetrievalBackend
+
+
+def _axllm_agent_module() -> Any:
+    # `axllm.agent` the attribute is the factory function; the module holds the ranker.
+    return importlib.import_module("axllm.agent")
+
+
+class AxllmBuiltinBackend:
+    """axllm's own catalog ranker (the Python port's; it differs from Ax TS in tokenising
+    and ordering, see reference/ax-render-search.md §7). A fallback and a comparison
+    point, reached through axllm private helpers."""
+
+    name = "axllm-builtin"
+    profile: str | None = None
+
+    def discover(self, catalog: Catalog, searches: Sequence[str]) -> list[Skill]:
+        found = _axllm_agent_module()._agent_catalog_skill_search(
+            [s.to_ax() for s in catalog.skills], list(searches)
+        )
+        ids = [r.get("id") for r in found]
+        return [s for i in ids if (s := catalog.skill(str(i))) is not None]
+
+    def recall(
+        self, catalog: Catalog, searches: Sequence[str], loaded_ids: Sequence[str]
+    ) -> list[Memory]:
+        found = _axllm_agent_module()._agent_catalog_memory_search(
+            [m.to_ax() for m in catalog.memories],
+            list(searches),
+            [{"id": i} for i in loaded_ids],
+        )
+        ids = [r.get("id") for r in found]
+        return [m for i in ids if (m := catalog.memory(str(i))) is not None]
+
+
+class CallableBackend:
+    """A RetrievalBackend over two plain functions (how core.ax's search is adapted)."""
+
+    def __init__(
+        self,
+        name: str,
+        profile: str | None,
+        discover: Callable[[Catalog, Sequence[str]], Sequence[Skill]],
+        recall: Callable[[Catalog, Sequence[str], Sequence[str]], Sequence[Memory]],
+    ) -> None:
+        self.name = name
+        self.profile = profile
+        self._discover = discover
+        self._recall = recall
+
+    def discover(self, catalog: Catalog, searches: Sequence[str]) -> list[Skill]:
+        return list(self._discover(catalog, searches))
+
+    def recall(
+        self, catalog: Catalog, searches: Sequence[str], loaded_ids: Sequence[str]
+    ) -> list[Memory]:
+        return list(self._recall(catalog, searches, loaded_ids))
+
+
+def default_backend() -> RetrievalBackend:
+    """The app's Ax-exact search (the one the preview and the bench use)."""
+    return AxExactBackend()
+
+
+BACKENDS = ("axmem-ax", "axllm-builtin")
+
+
+def backend_named(name: str | None) -> RetrievalBackend:
+    if name in (None, "", "default", AxExactBackend.name):
+        return AxExactBackend()
+    if name == AxllmBuiltinBackend.name:
+        return AxllmBuiltinBackend()
+    raise InputError(f"unknown search backend '{name}' (known: {', '.join(BACKENDS)})")
+
+
+def skill_result(skill: Skill) -> dict[str, str]:
+    # What Ax hands to Loaded Skills and onLoadedSkills: id, name, content (untrimmed).
+    return {"id": skill.id, "name": skill.name, "content": skill.content}
+
+
+def memory_result(memory: Memory) -> dict[str, str]:
+    return {"id": memory.id, "content": memory.content}
+
+
+Locator = Callable[[], Mapping[str, Any]]
+
+
+class RecordingSearch:
+    """Host search callbacks for a live run: the backend answers, each call is recorded
+    with the model call (stage, turn) whose code made it."""
+
+    def __init__(self, backend: RetrievalBackend, catalog: Catalog, locate: Locator) -> None:
+        self.backend = backend
+        self.catalog = catalog
+        self.locate = locate
+        self.calls: list[dict[str, Any]] = []
+
+    def _record(
+        self,
+        kind: str,
+        searches: Sequence[Any],
+        results: list[dict[str, str]],
+        loaded: list[str] | None = None,
+    ) -> None:
+        entry: dict[str, Any] = {"kind": kind, **self.locate()}
+        entry["searches"] = [str(s) for s in searches]
+        if loaded is not None:
+            entry["already_loaded"] = loaded
+        entry["results"] = results
+        self.calls.append(entry)
+
+    def on_skills_search(self, searches: Sequence[Any]) -> list[dict[str, str]]:
+        queries = [str(s) for s in searches or []]
+        results = [skill_result(s) for s in self.backend.discover(self.catalog, queries)]
+        self._record("discover", queries, results)
+        return [dict(r) for r in results]
+
+    def on_memories_search(
+        self, searches: Sequence[Any], already_loaded: Sequence[Any]
+    ) -> list[dict[str, str]]:
+        queries = [str(s) for s in searches or []]
+        loaded = [
+            str(m.get("id")) for m in already_loaded or [] if isinstance(m, Mapping) and m.get("id")
+        ]
+        results = [memory_result(m) for m in self.backend.recall(self.catalog, queries, loaded)]
+        self._record("recall", queries, results, loaded)
+        return [dict(r) for r in results]
+
+
+class StubSearch:
+    """Host search callbacks for a replay: the recorded results, in order."""
+
+    def __init__(self, cursor: SearchCursor) -> None:
+        self.cursor = cursor
+
+    def on_skills_search(self, searches: Sequence[Any]) -> list[dict[str, Any]]:
+        return self.cursor.take("discover", [str(s) for s in searches or []])
+
+    def on_memories_search(
+        self, searches: Sequence[Any], already_loaded: Sequence[Any]
+    ) -> list[dict[str, Any]]:
+        return self.cursor.take("recall", [str(s) for s in searches or []])

@@ -1,0 +1,26 @@
+"""Versions that decide whether a recording can be replayed (prompts change between
+axllm releases, so digests do)."""
+
+from __future__ import annotations
+
+import platform
+from importlib.metadata import PackageNotFoundError, version
+
+from axmem_gui import __version__
+
+
+def package_version(name: str) -> str:
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return "missing"
+
+
+def runtime_versions(ax_profile: str | None = None) -> dict[str, str | None]:
+    return {
+        "app": __version__,
+        "axllm": package_version("axllm"),
+        "quickjs": package_version("quickjs"),
+        "python": platform.python_version(),
+        "ax_profile": ax_profile,
+    }

@@ -1,0 +1,97 @@
+"""Provider choices for the UI and CLI: resolve the API key, build a client, test it."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from axmem_gui.core.session.redact import redact_url, scrub_secrets
+from axmem_gui.engine.providers import (
+    PROVIDERS,
+    ConnectionReport,
+    ProviderInfo,
+    ProviderSettings,
+    make_client,
+    model_choices,
+    provider_names,
+    request_headers,
+)
+from axmem_gui.engine.providers import test_connection as _test_connection
+from axmem_gui.services.secrets import env_api_key, get_api_key
+
+__all__ = [
+    "PROVIDERS",
+    "ConnectionReport",
+    "ProviderInfo",
+    "ProviderSettings",
+    "ResolvedClient",
+    "build_client",
+    "check_connection",
+    "model_choices",
+    "provider_names",
+    "resolve_api_key",
+]
+
+
+@dataclass(frozen=True)
+class ResolvedKey:
+    value: str | None = field(repr=False)
+    source: dict[str, str]  # {"kind": "env", "name": VAR} | keyring | provider-env | none
+
+
+def resolve_api_key(settings: ProviderSettings) -> ResolvedKey:
+    """Where the key comes from, in order: the environment variable the user named, the OS
+    keyring (service "axmem", user = provider), the provider's usual variable
+    (OPENAI_API_KEY, ...), else none (local servers then get a placeholder)."""
+    if settings.api_key_env:
+        return ResolvedKey(
+            env_api_key(settings.api_key_env), {"kind": "env", "name": settings.api_key_env}
+        )
+    stored = get_api_key(settings.provider)
+    if stored:
+        return ResolvedKey(stored, {"kind": "keyring", "service": "axmem"})
+    info = PROVIDERS.get(settings.provider)
+    for variable in info.key_env if info else ():
+        if os.environ.get(variable):
+            return ResolvedKey(os.environ[variable], {"kind": "env", "name": variable})
+    return ResolvedKey(None, {"kind": "none"})
+
+
+@dataclass
+class ResolvedClient:
+    client: Any
+    provider_json: dict[str, Any]  # for the session file: choices and key source, no key
+    secrets: tuple[str, ...] = field(repr=False)  # scrubbed from anything written
+    http_attempts: list[dict[str, Any]] = field(default_factory=list)
+
+
+def build_client(
+    settings: ProviderSettings,
+    *,
+    transport: Callable[[Mapping[str, Any]], Any] | None = None,
+) -> ResolvedClient:
+    key = resolve_api_key(settings)
+    attempts: list[dict[str, Any]] = []
+    client = make_client(settings, key.value, transport=transport, on_http_attempt=attempts.append)
+    info = settings.info
+    source = (
+        key.source if key.value or not (info is None or info.local) else {"kind": "placeholder"}
+    )
+    provider_json = {
+        **settings.to_json(),
+        "api_key_source": source,
+        "request_headers": request_headers(client),
+    }
+    if provider_json.get("base_url") is None and getattr(client, "base_url", None):
+        provider_json["base_url"] = redact_url(str(client.base_url))
+    return ResolvedClient(client, provider_json, tuple(v for v in (key.value,) if v), attempts)
+
+
+def check_connection(settings: ProviderSettings) -> ConnectionReport:
+    """The "test connection" button: one tiny request with these settings."""
+    resolved = build_client(settings)
+    report = _test_connection(resolved.client)
+    message = scrub_secrets(report.message, resolved.secrets)
+    return ConnectionReport(report.ok, message, report.latency_ms, report.model, report.reply)

@@ -1,0 +1,250 @@
+"""Agent sessions as use cases: run live, replay offline, rerun, compare, what-if, and
+keep sessions in the workspace or in `.axsession.json` files.
+
+Every function takes plain data (and a cancel token / progress callback for the slow ones)
+so the GUI's task runner can call it from a worker thread.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from axmem_gui.core.catalog import Catalog, catalog_from_json_value
+from axmem_gui.core.errors import AxmemError, InputError
+from axmem_gui.core.session.agent_config import (
+    AgentConfig,
+    agent_config_from_json,
+    check_inputs,
+    select_catalog,
+)
+from axmem_gui.core.session.compare import SessionComparison, compare_sessions
+from axmem_gui.core.session.format import (
+    FILE_SUFFIX,
+    session_from_json_text,
+    session_summary,
+    session_to_json_text,
+)
+from axmem_gui.core.session.whatif import RetrievalBackend, WhatIfReport, whatif_retrieval
+from axmem_gui.engine.clients import CancelLike, ProgressCallback
+from axmem_gui.engine.providers import ProviderSettings
+from axmem_gui.engine.recorder import RunRequest, record_session
+from axmem_gui.engine.replay import ReplayReport, check_replayable
+from axmem_gui.engine.replay import replay_session as _replay
+from axmem_gui.engine.search import backend_named
+from axmem_gui.services.providers import build_client
+
+Transport = Callable[[Mapping[str, Any]], Any]
+
+# ------------------------------------------------------------------ files ---
+
+
+def read_session_file(path: Path) -> dict[str, Any]:
+    """Load and validate a `.axsession.json` file; InputError names the file and field."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: session file not found") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, expected a session file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not valid UTF-8 (byte {exc.start})") from None
+    return session_from_json_text(text, str(path))
+
+
+def write_session_file(doc: Mapping[str, Any], path: Path) -> None:
+    """Write atomically (a temp file renamed into place): never a half-written session."""
+    text = session_to_json_text(doc)
+    tmp = path.with_name(path.name + ".part")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise InputError(f"{path}: cannot write the session: {exc.strerror}") from None
+
+
+def default_file_name(doc: Mapping[str, Any]) -> str:
+    return f"session-{doc.get('id')}{FILE_SUFFIX}"
+
+
+# ------------------------------------------------------------------- runs ---
+
+
+def agent_from_workspace(ws: Any, name: str) -> AgentConfig:
+    value = ws.agents.get(name)
+    if value is None:
+        known = ", ".join(ws.agents.list()) or "none"
+        raise InputError(f"no agent named '{name}' in {ws.path} (agents: {known})")
+    return agent_config_from_json(value, f"{ws.path}: agent")
+
+
+def run_agent(
+    config: AgentConfig,
+    catalog: Catalog,
+    inputs: Sequence[Mapping[str, Any]],
+    settings: ProviderSettings,
+    *,
+    context_map: Mapping[str, Any] | str | None = None,
+    name: str = "",
+    search: RetrievalBackend | str | None = None,
+    cancel: CancelLike = None,
+    progress: ProgressCallback | None = None,
+    transport: Transport | None = None,
+    origin: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Run `config` live over its share of `catalog`, one forward per inputs mapping, and
+    return the recorded session (status "incomplete" with the error if it failed)."""
+    if not inputs:
+        raise InputError("a run needs inputs for at least one forward")
+    for i, values in enumerate(inputs):
+        check_inputs(config, values, f"inputs of forward {i + 1}")
+    backend = search if not isinstance(search, str | type(None)) else backend_named(search)
+    resolved = build_client(settings, transport=transport)
+    request = RunRequest(
+        config=config,
+        catalog=select_catalog(catalog, config),
+        inputs=tuple(dict(v) for v in inputs),
+        context_map=context_map,
+        name=name,
+        origin=dict(origin or {"kind": "live"}),
+    )
+    return record_session(
+        request,
+        resolved.client,
+        resolved.provider_json,
+        backend=backend,
+        cancel=cancel,
+        progress=progress,
+        secrets=resolved.secrets,
+        http_attempts=resolved.http_attempts,
+    )
+
+
+def run_workspace_agent(
+    ws: Any,
+    agent_name: str,
+    inputs: Sequence[Mapping[str, Any]],
+    settings: ProviderSettings,
+    **kwargs: Any,
+) -> dict[str, Any]:
+    """`run_agent` with the agent config and catalog taken from the workspace."""
+    config = agent_from_workspace(ws, agent_name)
+    return run_agent(config, ws.catalog(), inputs, settings, **kwargs)
+
+
+def session_catalog(doc: Mapping[str, Any]) -> Catalog:
+    return catalog_from_json_value(doc.get("catalog"), f"session {doc.get('id')}: catalog")
+
+
+def rerun_session(
+    doc: Mapping[str, Any],
+    settings: ProviderSettings,
+    *,
+    catalog: Catalog | None = None,
+    search: RetrievalBackend | str | None = None,
+    cancel: CancelLike = None,
+    progress: ProgressCallback | None = None,
+    transport: Transport | None = None,
+    name: str = "",
+) -> dict[str, Any]:
+    """Run a recorded session's inputs again, as a new session: on another provider/model,
+    and/or over another catalog (default: the recorded one). It starts from the same
+    context map the recording started from."""
+    config = agent_config_from_json(doc.get("agent"), f"session {doc.get('id')}: agent")
+    forwards = [f for f in doc.get("forwards") or [] if isinstance(f, Mapping)]
+    if not forwards:
+        raise InputError(f"session {doc.get('id')} has no forwards to rerun")
+    first_map = forwards[0].get("context_map_before")
+    return run_agent(
+        config,
+        catalog if catalog is not None else session_catalog(doc),
+        [dict(f.get("inputs") or {}) for f in forwards],
+        settings,
+        context_map=first_map if isinstance(first_map, Mapping) else None,
+        name=name or f"rerun of {doc.get('name') or doc.get('id')}",
+        search=search,
+        cancel=cancel,
+        progress=progress,
+        transport=transport,
+        origin={
+            "kind": "rerun",
+            "source_session": doc.get("id"),
+            "catalog": "recorded" if catalog is None else "given",
+        },
+    )
+
+
+def replay(
+    doc: Mapping[str, Any],
+    *,
+    cancel: CancelLike = None,
+    progress: ProgressCallback | None = None,
+) -> ReplayReport:
+    """Offline replay (no network). Raises ReplayRefused (an AxmemError) when the recording
+    needs another axllm version."""
+    return _replay(doc, cancel=cancel, progress=progress)
+
+
+def can_replay(doc: Mapping[str, Any]) -> str | None:
+    """None when `doc` can be replayed here, else why not (for a disabled button)."""
+    try:
+        check_replayable(doc)
+    except AxmemError as exc:
+        return str(exc)
+    return None
+
+
+def compare(a: Mapping[str, Any], b: Mapping[str, Any]) -> SessionComparison:
+    return compare_sessions(a, b)
+
+
+def whatif(
+    doc: Mapping[str, Any],
+    catalog: Catalog | None = None,
+    search: RetrievalBackend | str | None = None,
+) -> WhatIfReport:
+    """Recompute the session's discover/recall calls against `catalog` (default: the
+    recorded one) with no model call."""
+    backend = search if not isinstance(search, str | type(None)) else backend_named(search)
+    return whatif_retrieval(doc, catalog if catalog is not None else session_catalog(doc), backend)
+
+
+# -------------------------------------------------------------- workspace ---
+
+
+def list_sessions(ws: Any) -> list[dict[str, Any]]:
+    return [s.to_json() if hasattr(s, "to_json") else dict(s) for s in ws.sessions.list()]
+
+
+def get_session(ws: Any, session_id: str) -> dict[str, Any]:
+    doc = ws.sessions.get(session_id)
+    if doc is None:
+        raise InputError(f"no session '{session_id}' in {ws.path}")
+    return dict(doc)
+
+
+def save_session(ws: Any, doc: Mapping[str, Any]) -> str:
+    return str(ws.sessions.save(dict(doc)))
+
+
+def export_session(ws: Any, session_id: str, path: Path) -> None:
+    doc = get_session(ws, session_id)
+    # What the store gives back must still be a valid file (and fails loudly if not).
+    checked = session_from_json_text(session_to_json_text(doc), f"session {session_id}")
+    write_session_file(checked, path)
+
+
+def import_session(ws: Any, path: Path) -> str:
+    """Validate and store a session file; an existing session with that id is replaced."""
+    return save_session(ws, read_session_file(path))
+
+
+def summary(doc: Mapping[str, Any]) -> dict[str, Any]:
+    return session_summary(doc)

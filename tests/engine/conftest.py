@@ -1,0 +1,149 @@
+"""Shared pieces for the session engine tests: a fake OpenAI-compatible server on
+127.0.0.1 (started and stopped per test), a small catalog and agent, and a recorded
+two-forward session."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from axmem_gui.core.catalog import Catalog, Memory, Skill
+from axmem_gui.core.session.agent_config import AgentConfig, agent_config_from_json
+from axmem_gui.engine.providers import ProviderSettings
+from axmem_gui.services import sessions
+from tests.fakes.fake_openai_server import FakeOpenAIServer
+
+AGENT_JSON: dict[str, Any] = {
+    "name": "triage",
+    "signature": "document:string, query:string -> answer:string",
+    "instruction": "Answer questions about incident notes.",
+    "contextFields": ["document"],
+    "catalog": {"skills": "all", "memories": "all"},
+    "contextMap": {"maxChars": 1500, "infiniteEvolve": True},
+    "relevanceRanking": True,
+    "maxActorSteps": 6,
+    "runtime": "quickjs",
+}
+
+DOCUMENT = (
+    "INC-1 | SEV3 | search | slow autocomplete\n"
+    "INC-2 | SEV1 | checkout | payments failing for EU cards\n"
+    "INC-3 | SEV2 | search | stale index"
+)
+INPUTS = (
+    {"document": DOCUMENT, "query": "Which incident is the most severe and who owns checkout?"},
+    {"document": DOCUMENT, "query": "Which incidents affect the search service?"},
+)
+
+
+def make_catalog() -> Catalog:
+    return Catalog(
+        skills=(
+            Skill(
+                "incident-triage",
+                "Incident triage",
+                "How to read incident notes and rank severity",
+                "# Incident triage\n- Each line is `<id> | <severity> | <service> | <note>`.\n"
+                "- SEV1 is the most severe incident.",
+                ("incident",),
+            ),
+            Skill(
+                "release-notes",
+                "Release notes style",
+                "How to write release notes",
+                "# Release notes\nUse short bullet points.",
+                ("release",),
+            ),
+            Skill(
+                "search-tuning",
+                "Search tuning",
+                "Fixing a stale search index and slow autocomplete",
+                "# Search tuning\n1. Rebuild the index.\n2. Warm the autocomplete cache.",
+                ("search",),
+            ),
+        ),
+        memories=(
+            Memory(
+                "mem-checkout-owner", "The checkout service owner is team-payments.", ("people",)
+            ),
+            Memory("mem-search-owner", "The search service owner is team-discovery.", ("people",)),
+            Memory("mem-user-pref", "The user prefers one-sentence answers.", ("prefs",)),
+            Memory("mem-sev-policy", "A SEV1 incident pages the checkout on-call at once.", ()),
+        ),
+    )
+
+
+@pytest.fixture
+def catalog() -> Catalog:
+    return make_catalog()
+
+
+@pytest.fixture
+def config() -> AgentConfig:
+    return agent_config_from_json(copy.deepcopy(AGENT_JSON), "test agent")
+
+
+@pytest.fixture
+def server() -> Iterator[FakeOpenAIServer]:
+    srv = FakeOpenAIServer().start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def settings_for(
+    server: FakeOpenAIServer, model: str = "scripted-a", **kw: Any
+) -> ProviderSettings:
+    kw.setdefault("max_retries", 0)
+    kw.setdefault("timeout_s", 10.0)
+    return ProviderSettings("openai-compatible", model, base_url=server.base_url, **kw)
+
+
+def record(
+    server: FakeOpenAIServer,
+    config: AgentConfig,
+    catalog: Catalog,
+    inputs: tuple[dict[str, Any], ...] = INPUTS,
+    **kw: Any,
+) -> dict[str, Any]:
+    settings = kw.pop("settings", None) or settings_for(server)
+    return sessions.run_agent(config, catalog, list(inputs), settings, **kw)
+
+
+@pytest.fixture(scope="module")
+def recorded_once() -> Iterator[tuple[dict[str, Any], int]]:
+    """One recording shared by a module's tests (each test gets its own deep copy)."""
+    srv = FakeOpenAIServer().start()
+    try:
+        config = agent_config_from_json(copy.deepcopy(AGENT_JSON), "test agent")
+        doc = record(srv, config, make_catalog())
+        yield doc, len(srv.requests)
+    finally:
+        srv.stop()
+
+
+@pytest.fixture
+def recorded(recorded_once: tuple[dict[str, Any], int]) -> dict[str, Any]:
+    return copy.deepcopy(recorded_once[0])
+
+
+@pytest.fixture
+def workspace_path(tmp_path: Any) -> Any:
+    """A real workspace file holding the test agent and catalog."""
+    from axmem_gui.services.workspace import init_workspace
+
+    path = tmp_path / "test.axmem"
+    ws = init_workspace(path)
+    try:
+        for skill in make_catalog().skills:
+            ws.skills.upsert(skill)
+        for memory in make_catalog().memories:
+            ws.memories.upsert(memory)
+        ws.agents.save(AGENT_JSON["name"], copy.deepcopy(AGENT_JSON))
+    finally:
+        ws.close()
+    return path

@@ -1,0 +1,55 @@
+"""The shipped sample session replays identically offline, and is what the generator
+records today."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from axmem_gui.core.session.format import session_from_json_text
+from axmem_gui.engine.sample_session import SAMPLE_FILE, main, record_sample_session
+from axmem_gui.services import sessions
+
+
+@pytest.fixture(scope="module")
+def sample() -> dict[str, Any]:
+    text = (resources.files("axmem_gui") / "sample" / SAMPLE_FILE).read_text(encoding="utf-8")
+    return session_from_json_text(text, SAMPLE_FILE)
+
+
+def test_sample_session_replays_identically_offline(
+    sample: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import socket
+
+    def no_network(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the sample replay tried to reach the network")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    report = sessions.replay(sample)
+    assert report.identical, report.render()
+    assert report.calls_replayed == len(sample["exchanges"])
+
+
+def test_sample_shows_two_context_map_updates(sample: dict[str, Any]) -> None:
+    assert sample["status"] == "complete" and len(sample["forwards"]) == 2
+    updates = [f["context_map_update"] for f in sample["forwards"]]
+    assert [u["status"] for u in updates] == ["updated", "updated"]
+    assert [u["step"] for u in updates] == [1, 2]
+    assert updates[1]["changed"] and updates[1]["item_tags"]
+    assert len(sample["contextMapSnapshots"]) == 3
+    assert sample["provider"]["api_key_source"] == {"kind": "placeholder"}
+
+
+def test_committed_sample_matches_the_generator(sample: dict[str, Any], tmp_path: Path) -> None:
+    """If this fails, the prompts or the search changed: regenerate the sample with
+    `python -m axmem_gui.engine.sample_session` and commit it."""
+    fresh = record_sample_session()
+    assert [e["digest"] for e in fresh["exchanges"]] == [e["digest"] for e in sample["exchanges"]]
+    assert [f["output"] for f in fresh["forwards"]] == [f["output"] for f in sample["forwards"]]
+    out = tmp_path / "s.axsession.json"
+    assert main(["-o", str(out)]) == 0
+    assert sessions.read_session_file(out)["id"] == sample["id"]

@@ -1,0 +1,161 @@
+"""A fake OpenAI-compatible chat-completions server on 127.0.0.1 for provider tests.
+
+A real threaded HTTP server on an ephemeral port. Replies come from the app's scripted
+model (prompt-driven, deterministic). A fault plan makes chosen requests fail the way real
+servers do: HTTP 500, 429 with Retry-After, a reply slower than the client's timeout,
+malformed JSON, or a connection dropped half-way through the body. Every request is logged
+with its headers so tests can check what went over the wire.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from axmem_gui.engine.scripted_model import openai_response
+
+FAULTS = ("500", "429", "timeout", "malformed", "drop", "401", "401-echo")
+
+
+@dataclass
+class WireRequest:
+    number: int
+    path: str
+    headers: dict[str, str]
+    body: Any
+
+
+@dataclass
+class FakeServerState:
+    faults: dict[int, str] = field(default_factory=dict)  # request number (1-based) -> fault
+    fault_always: str | None = None
+    retry_after: str = "7"
+    slow_seconds: float = 3.0
+    requests: list[WireRequest] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    state: FakeServerState
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def _send(self, status: int, payload: bytes, headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def _json(self, status: int, obj: Any, headers: dict[str, str] | None = None) -> None:
+        self._send(status, json.dumps(obj).encode(), headers)
+
+    def do_GET(self) -> None:
+        if self.path.rstrip("/").endswith("/models"):
+            self._json(200, {"object": "list", "data": [{"id": "scripted-a", "object": "model"}]})
+        else:
+            self._json(404, {"error": {"message": "not found"}})
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length)
+        try:
+            body = json.loads(raw or b"{}")
+        except json.JSONDecodeError:
+            self._json(400, {"error": {"message": "request body is not JSON"}})
+            return
+        state = self.server.state
+        with state.lock:
+            number = len(state.requests) + 1
+            state.requests.append(WireRequest(number, self.path, dict(self.headers), body))
+            fault = state.fault_always or state.faults.get(number)
+        if not self.path.rstrip("/").endswith("/chat/completions"):
+            self._json(404, {"error": {"message": "only /v1/chat/completions"}})
+            return
+        if fault == "500":
+            self._json(500, {"error": {"message": "internal error (fake)", "type": "server_error"}})
+            return
+        if fault == "401":
+            self._json(401, {"error": {"message": "invalid api key (fake)"}})
+            return
+        if fault == "401-echo":
+            # Some servers quote the credential they refused; it must not leak into files.
+            sent = self.headers.get("Authorization", "")
+            self._json(401, {"error": {"message": f"invalid api key: {sent}"}})
+            return
+        if fault == "429":
+            self._json(
+                429,
+                {"error": {"message": "rate limit reached (fake)", "type": "rate_limit"}},
+                {"Retry-After": state.retry_after},
+            )
+            return
+        if fault == "timeout":
+            time.sleep(state.slow_seconds)
+        reply = json.dumps(openai_response(body, number)).encode()
+        if fault == "malformed":
+            self._send(200, b'{"id": "chatcmpl-broken", "choices": [ {"index": 0, "mess')
+            return
+        if fault == "drop":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(reply)))
+            self.end_headers()
+            self.wfile.write(reply[: len(reply) // 3])
+            self.wfile.flush()
+            self.close_connection = True
+            self.connection.shutdown(2)  # SHUT_RDWR: the peer sees the connection drop
+            return
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            self._send(200, reply)  # may fail when the client gave up (timeout fault)
+
+
+class FakeOpenAIServer:
+    """Start with `start()`, stop with `stop()`; `base_url` ends in /v1."""
+
+    def __init__(self) -> None:
+        self.state = FakeServerState()
+        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server.state = self.state
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def start(self) -> FakeOpenAIServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+    def reset(self) -> None:
+        with self.state.lock:
+            self.state.requests.clear()
+            self.state.faults.clear()
+            self.state.fault_always = None
+
+    @property
+    def requests(self) -> list[WireRequest]:
+        with self.state.lock:
+            return list(self.state.requests)
