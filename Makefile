@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 export QT_QPA_PLATFORM ?= $(if $(DISPLAY)$(WAYLAND_DISPLAY),,offscreen)
 
-.PHONY: run test test-long lint contract typecheck pytest venv dist dist-check bench clean
+.PHONY: run test test-long lint contract typecheck pytest venv dist dist-check icons bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,3 +42,30 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache
+
+# Packaging (packaging/, docs/axmem-packaging.md). `make dist` builds the one-folder bundle
+# dist/axmem-gui/ (programs axmem-gui and axmem); `make dist-check` builds it and runs the
+# packaging tests against it, bundle self-test included, with the desktop-file validators
+# required. `make icons` renders the icon PNGs and stages the freedesktop files in
+# build/desktop/ (run build/desktop/install-desktop.sh to add the app to the menu).
+DIST_STAMP := $(VENV)/.dist-stamp
+DESKTOP_TOOLS := desktop-file-validate appstreamcli update-mime-database
+
+$(DIST_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[test,dist]"
+	touch $(DIST_STAMP)
+
+icons: $(STAMP)
+	$(BIN)/python packaging/stage_desktop.py build/desktop
+
+dist: $(DIST_STAMP) icons
+	$(BIN)/pyinstaller --noconfirm --clean --log-level WARN \
+		--distpath dist --workpath build/pyinstaller packaging/axmem.spec
+	@du -sh dist/axmem-gui
+
+dist-check: dist
+	@for tool in $(DESKTOP_TOOLS); do command -v $$tool >/dev/null || { \
+		echo "dist-check needs $$tool: apt-get install desktop-file-utils appstream shared-mime-info" >&2; \
+		exit 1; }; done
+	AXMEM_REQUIRE_VALIDATORS=1 AXMEM_BUNDLE=dist/axmem-gui QT_QPA_PLATFORM=offscreen \
+		$(BIN)/python -m pytest -q -m "slow or not slow" tests/packaging

@@ -1,0 +1,24 @@
+"""Entry point of the PyInstaller bundle: one program, two executables.
+
+The bundle holds `axmem-gui` (the desktop app) and `axmem` (the CLI), built from this one
+script so they share a single analysis; the name the program was started as picks which.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def main() -> int:
+    if Path(sys.executable).stem.lower() == "axmem":
+        from axmem_gui.cli.main import main as cli_main
+
+        return cli_main()
+    from axmem_gui.app import main as gui_main
+
+    return gui_main()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
