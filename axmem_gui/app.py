@@ -10,12 +10,20 @@ from pathlib import Path
 from axmem_gui import __version__
 from axmem_gui.core.errors import AxmemError
 
+SESSION_SUFFIX = ".axsession.json"
+
 
 def _parse(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="axmem-gui", description="Ax Memory & Skills Studio (desktop app)"
     )
-    parser.add_argument("path", nargs="?", type=Path, help="workspace to open (.axmem)")
+    parser.add_argument(
+        "path",
+        nargs="?",
+        type=Path,
+        help="workspace to open (.axmem), or a session (.axsession.json) to import into the "
+        "default workspace and show",
+    )
     parser.add_argument("--workspace", "-w", type=Path, help="workspace to open (same as PATH)")
     parser.add_argument(
         "--self-test",
@@ -30,6 +38,9 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parse(sys.argv[1:] if argv is None else argv)
     target = args.workspace or args.path
+    session_file: Path | None = None
+    if target is not None and target.name.endswith(SESSION_SUFFIX):
+        session_file, target = target, args.workspace if args.workspace != target else None
 
     from PySide6.QtGui import QUndoStack
     from PySide6.QtWidgets import QApplication
@@ -54,6 +65,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         workspace = open_workspace(target)
+        imported = None
+        if session_file is not None:
+            from axmem_gui.services.sessions import import_session
+
+            imported = import_session(workspace, session_file)
     except AxmemError as exc:
         print(f"axmem-gui: error: {exc}", file=sys.stderr)
         if not args.self_test:
@@ -69,6 +85,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     window = MainWindow(controller, settings, undo_stack, Workspace.open, create)
     install_features(window)
     window.show()
+    if imported is not None:
+        window.show_section("sessions")
+        window.statusBar().showMessage(f"Imported session {imported} from {session_file}", 8000)
 
     if args.self_test:
         return _self_test(app, window, args.screenshot)

@@ -136,3 +136,34 @@ def test_self_test_refuses_foreign_file(tmp_path: Path) -> None:
     )
     assert proc.returncode == 2
     assert "not an SQLite database" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_opening_a_session_file_imports_it_into_the_default_workspace(
+    tmp_path: Path, private_data_dir: Path
+) -> None:
+    from axmem_gui.services.workspace import default_workspace_path
+
+    sample = Path(__file__).resolve().parents[2] / "axmem_gui" / "sample"
+    session_file = next(sample.glob("*.axsession.json"))
+    copy = tmp_path / "mine.axsession.json"
+    copy.write_bytes(session_file.read_bytes())
+    proc = subprocess.run(
+        [sys.executable, "-m", "axmem_gui", "--self-test", str(copy)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    with Workspace.open(default_workspace_path()) as ws:
+        assert ws.sessions.count() >= 1
+
+    broken = tmp_path / "broken.axsession.json"
+    broken.write_text("{not json")
+    proc = subprocess.run(
+        [sys.executable, "-m", "axmem_gui", "--self-test", str(broken)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert str(broken) in proc.stderr and "Traceback" not in proc.stderr
