@@ -26,7 +26,7 @@ class WorkspaceController(QObject):
         self._seen_version = workspace.data_version()
         self._timer = QTimer(self)
         self._timer.setInterval(EXTERNAL_POLL_MS)
-        self._timer.timeout.connect(self.check_external_changes)
+        self._timer.timeout.connect(self._poll)
         self._timer.start()
 
     @property
@@ -55,6 +55,10 @@ class WorkspaceController(QObject):
     def notify_changed(self, what: str = "*") -> None:
         self._seen_version = self._ws.data_version()
         self.changed.emit(what)
+
+    def _poll(self) -> None:
+        # Slots return None: PySide6 leaks references to values returned from slots.
+        self.check_external_changes()
 
     def check_external_changes(self) -> bool:
         version = self._ws.data_version()

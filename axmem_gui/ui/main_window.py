@@ -33,6 +33,10 @@ WorkspaceOpener = Callable[[Path], Workspace]
 WorkspaceCreator = Callable[[Path], Workspace]
 
 
+def _call(slot: Callable[[], object]) -> None:
+    slot()
+
+
 class MainWindow(QMainWindow):
     workspace_opened = Signal(str)
 
@@ -160,7 +164,7 @@ class MainWindow(QMainWindow):
         act = QAction(text, self)
         if shortcut is not None:
             act.setShortcut(QKeySequence(shortcut))
-        act.triggered.connect(lambda _checked=False: slot())
+        act.triggered.connect(lambda _checked=False: _call(slot))
         menu.addAction(act)
         return act
 
@@ -315,7 +319,11 @@ class MainWindow(QMainWindow):
             act.triggered.connect(lambda _c=False, p=path: self._open_recent(p))
         self.recent_menu.addSeparator()
         clear = self.recent_menu.addAction("Clear list")
-        clear.triggered.connect(lambda: [self.settings.remove_recent_file(p) for p in recent])
+        clear.triggered.connect(self._clear_recent)
+
+    def _clear_recent(self) -> None:
+        for path in self.settings.recent_files():
+            self.settings.remove_recent_file(path)
 
     def _open_recent(self, path: str) -> None:
         if not Path(path).exists():

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
-from PySide6.QtCore import QItemSelection, QStringListModel, Qt, Signal
-from PySide6.QtGui import QFont, QFontDatabase, QKeySequence, QShortcut
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QStringListModel, Qt, Signal
+from PySide6.QtGui import QAction, QFont, QFontDatabase, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -16,13 +16,22 @@ from PySide6.QtWidgets import (
     QSplitter,
     QStackedWidget,
     QTableView,
+    QToolBar,
     QVBoxLayout,
     QWidget,
 )
 
 from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.store.records import EntryMeta
 from axmem_gui.store.repositories import MemoryRepository, SkillRepository
+from axmem_gui.ui.editor.form import EntryForm
 from axmem_gui.ui.entry_table import EntryRole, EntryTableModel
+
+#: How far `select_id` pages through a lazy table looking for an entry before it gives up
+#: and shows the entry in the form only (keeps Ctrl+N and undo quick at 100,000 rows).
+SELECT_FETCH_LIMIT = 10_000
+#: Up to this many selected rows are selected again after a reload.
+RESELECT_LIMIT = 2_000
 
 
 def monospace_font() -> QFont:
@@ -37,24 +46,63 @@ def empty_state(text: str) -> QLabel:
     return label
 
 
+class CatalogTableModel(EntryTableModel):
+    """The lazy entry table, plus refreshing edited rows in place (no reset: scroll
+    position, selection and loaded pages stay)."""
+
+    def refresh_entries(self, repo: SkillRepository | MemoryRepository, ids: Iterable[str]) -> bool:
+        """Re-read the loaded rows of `ids`. False when a row is gone (reload instead)."""
+        wanted = set(ids)
+        rows = [r for r, (entry, _) in enumerate(self._rows) if entry.id in wanted]
+        for row in rows:
+            found = stored_value(repo, self._rows[row][0].id)
+            if found is None:
+                return False
+            self._rows[row] = found
+            last = self.columnCount() - 1
+            self.dataChanged.emit(self.index(row, 0), self.index(row, last))
+        return True
+
+
+def stored_value(
+    repo: SkillRepository | MemoryRepository, entry_id: str
+) -> tuple[Skill | Memory, EntryMeta] | None:
+    if isinstance(repo, SkillRepository):
+        skill = repo.stored(entry_id)
+        return None if skill is None else (skill.skill, skill.meta)
+    memory = repo.stored(entry_id)
+    return None if memory is None else (memory.memory, memory.meta)
+
+
 class CatalogPage(QWidget):
-    """Skills or memories: filter, lazy table, and the selected entry's raw text."""
+    """Skills or memories: filter, lazy table with multi-select, and the entry form."""
 
     current_changed = Signal(str)
+    #: The Delete key in the table (deleting is undoable, so no confirmation).
+    delete_requested = Signal()
 
     def __init__(self, kind: str, repo: SkillRepository | MemoryRepository) -> None:
         super().__init__()
         self.kind = kind
-        self.model = EntryTableModel(repo)
+        self.repo = repo
+        self.model = CatalogTableModel(repo)
+        self._expected_updates: set[str] | None = None
+
+        self.toolbar = QToolBar()
+        self.toolbar.setObjectName("catalogToolbar")
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.filter_edit = QLineEdit()
         self.filter_edit.setPlaceholderText(f"Filter {kind} by id, text or tag  (Ctrl+F)")
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.textChanged.connect(self.model.set_filter)
         QShortcut(QKeySequence.StandardKey.Find, self, self.filter_edit.setFocus)
+        self.selection_label = QLabel()
+        self.selection_label.setObjectName("selectionCount")
 
         self.table = QTableView()
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         # No sort indicator at first: rows stay in catalog order until a header is clicked.
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
@@ -63,16 +111,20 @@ class CatalogPage(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        widths = (200, 200, 420) if kind == "skills" else (200, 560)
+        widths = (170, 160, 260) if kind == "skills" else (170, 320)
         for column, width in enumerate(widths):
             self.table.setColumnWidth(column, width)
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
+        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._on_selection())
+        self.delete_key_action = QAction("Delete", self.table)
+        self.delete_key_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
+        self.delete_key_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.delete_key_action.triggered.connect(self._on_delete_key)
+        self.table.addAction(self.delete_key_action)
 
-        self.detail = QPlainTextEdit()
-        self.detail.setReadOnly(True)
-        self.detail.setProperty("exactText", True)
-        self.detail.setFont(monospace_font())
-        self.detail.setPlaceholderText(f"Select one of the {kind} to see its exact text.")
+        self.form = EntryForm(kind)
+        #: The selected entry's text (kept for callers of the former read-only view).
+        self.detail: QPlainTextEdit = self.form.content.edit
 
         self.empty = empty_state(
             f"No {kind} yet — import a catalog (File > Import) or create one with Ctrl+N."
@@ -81,63 +133,158 @@ class CatalogPage(QWidget):
         self.stack.addWidget(self.table)
         self.stack.addWidget(self.empty)
 
-        split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(self.stack)
-        split.addWidget(self.detail)
-        split.setSizes([400, 200])
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.setSpacing(4)
+        left_layout.addWidget(self.filter_edit)
+        left_layout.addWidget(self.stack, 1)
+        left_layout.addWidget(self.selection_label)
+        self.split = QSplitter(Qt.Orientation.Horizontal)
+        self.split.setChildrenCollapsible(False)
+        self.split.addWidget(left)
+        self.split.addWidget(self.form)
+        self.split.setStretchFactor(0, 3)
+        self.split.setStretchFactor(1, 2)
+        self.split.setSizes([560, 520])
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.filter_edit)
-        layout.addWidget(split)
+        layout.setContentsMargins(4, 2, 4, 4)
+        layout.setSpacing(2)
+        layout.addWidget(self.toolbar)
+        layout.addWidget(self.split, 1)
         self._update_empty()
         self.model.modelReset.connect(self._update_empty)
+        self.model.modelReset.connect(self._update_selection_label)
+        self._update_selection_label()
 
+    def _on_delete_key(self) -> None:
+        # A slot, not a lambda returning emit()'s bool: PySide6 6.12 mis-counts returned values.
+        self.delete_requested.emit()
+
+    # data ---------------------------------------------------------------------------
     def set_repository(self, repo: SkillRepository | MemoryRepository) -> None:
+        self.repo = repo
+        self._expected_updates = None
+        # Another workspace: typing not yet committed belonged to the old one (whose
+        # connection is already closed), so it is dropped rather than written here.
+        self.form.discard_pending()
+        self.form.load(None)
         self.model.set_repository(repo)
 
+    def expect_update(self, ids: Iterable[str] | None) -> None:
+        """The next `reload()` follows an edit of these existing entries only (None: no
+        hint, reload everything)."""
+        self._expected_updates = None if ids is None else set(ids)
+
     def reload(self) -> None:
+        expected, self._expected_updates = self._expected_updates, None
+        if expected is not None and self.model.refresh_entries(self.repo, expected):
+            self._reload_form()
+            return
         current = self.current_id()
+        selected = self.selected_ids()
+        scroll = self.table.verticalScrollBar().value()
         self.model.reload()
-        if current is not None:
-            self.select_id(current)
+        self._reselect(selected if len(selected) <= RESELECT_LIMIT else [], current)
+        self.table.verticalScrollBar().setValue(scroll)
+        self._reload_form()
+
+    def _reselect(self, ids: list[str], current: str | None) -> None:
+        if current is not None and not self.select_id(current):
+            self.show_entry(current)
+        if len(ids) <= 1:
+            return
+        wanted = set(ids)
+        selection = QItemSelection()
+        for row in range(self.model.rowCount()):
+            if self.model.index(row, 0).data(EntryRole.EntryId) in wanted:
+                selection.select(self.model.index(row, 0), self.model.index(row, 0))
+        flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+        self.table.selectionModel().select(selection, flags)
+
+    def _reload_form(self) -> None:
+        entry = self.form.entry
+        self.show_entry(None if entry is None else entry.id)
+
+    def show_entry(self, entry_id: str | None) -> None:
+        """Show the stored entry (or nothing) in the form, whatever the table shows."""
+        found = None if entry_id is None else stored_value(self.repo, entry_id)
+        if found is None:
+            self.form.load(None)
+            return
+        self.form.load(found[0], found[1].revision)
 
     def _update_empty(self) -> None:
         empty = self.model.total() == 0 and not self.filter_edit.text()
         self.stack.setCurrentWidget(self.empty if empty else self.table)
 
+    # selection ----------------------------------------------------------------------
     def current_id(self) -> str | None:
+        """The entry shown in the form (the current row of the selection)."""
+        if self.form.entry is not None:
+            return self.form.entry.id
         rows = self.table.selectionModel().selectedRows()
         if not rows:
             return None
         value = rows[0].data(EntryRole.EntryId)
         return str(value) if value is not None else None
 
-    def select_id(self, entry_id: str) -> bool:
+    def selected_ids(self) -> list[str]:
+        rows = sorted(r.row() for r in self.table.selectionModel().selectedRows())
+        ids = [str(self.model.index(r, 0).data(EntryRole.EntryId)) for r in rows]
+        if not ids and self.form.entry is not None:
+            ids = [self.form.entry.id]
+        return ids
+
+    def select_id(self, entry_id: str, fetch_limit: int = SELECT_FETCH_LIMIT) -> bool:
         while (row := self.model.row_of_id(entry_id)) < 0 and self.model.canFetchMore():
+            if self.model.rowCount() >= fetch_limit:
+                break
             self.model.fetchMore()
         if row < 0:
             return False
-        self.table.selectRow(row)
-        self.table.scrollTo(self.model.index(row, 0))
+        index = self.model.index(row, 0)
+        selection = self.table.selectionModel()
+        selection.setCurrentIndex(
+            index,
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows,
+        )
+        self.table.scrollTo(index)
         return True
 
+    def focus_entry(self, entry_id: str) -> None:
+        """Bring an entry into view after a command (created, restored, renamed, undone)."""
+        if self.current_row_id() != entry_id and not self.select_id(entry_id):
+            self.table.clearSelection()
+        self.show_entry(entry_id)
+
+    def current_row_id(self) -> str | None:
+        index = self.table.currentIndex()
+        if not index.isValid() or not self.table.selectionModel().isRowSelected(index.row()):
+            return None
+        value = index.data(EntryRole.EntryId)
+        return None if value is None else str(value)
+
     def _on_selection(self, *_: QItemSelection) -> None:
-        rows = self.table.selectionModel().selectedRows()
-        if not rows:
-            self.detail.clear()
+        self._update_selection_label()
+        entry_id = self.current_row_id()
+        if entry_id is None:
+            rows = self.table.selectionModel().selectedRows()
+            entry_id = None if not rows else str(rows[0].data(EntryRole.EntryId))
+        if entry_id is None:
             return
-        entry = rows[0].data(EntryRole.Entry)
-        self.detail.setPlainText(_describe(entry))
-        self.current_changed.emit(str(rows[0].data(EntryRole.EntryId)))
+        if self.form.entry is None or self.form.entry.id != entry_id:
+            self.show_entry(entry_id)
+            self.current_changed.emit(entry_id)
 
-
-def _describe(entry: Skill | Memory) -> str:
-    if isinstance(entry, Skill):
-        head = f"id: {entry.id}\nname: {entry.name}\ndescription: {entry.description}\n"
-    else:
-        head = f"id: {entry.id}\n"
-    tags = f"tags: {', '.join(entry.tags)}\n" if entry.tags else ""
-    return f"{head}{tags}\n{entry.content}"
+    def _update_selection_label(self) -> None:
+        count = len(self.table.selectionModel().selectedRows())
+        total = self.model.total()
+        text = f"{total:,} {self.kind}"
+        if count > 1:
+            text += f" · {count:,} selected"
+        self.selection_label.setText(text)
 
 
 class NamedListPage(QWidget):

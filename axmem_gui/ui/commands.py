@@ -1,0 +1,401 @@
+"""Undoable edits to skills and memories: every user edit is one QUndoCommand on the
+window's QUndoStack, and every redo/undo writes to the store at once (no Save step).
+
+Commands hold plain data (entries, ids, revisions) and an `EditContext`; they touch no
+widget, so tests drive them with a real workspace and no window. Each write names the
+revision the command last saw (`expected_revision`), so a change made meanwhile by another
+window or instance raises ConflictError, which the context resolves (reload theirs /
+overwrite with mine). A command that cannot apply marks itself obsolete and QUndoStack
+drops it, so the stack never claims a state the store does not have.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Protocol
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand
+
+from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.core.errors import WorkspaceError
+from axmem_gui.store import Workspace
+from axmem_gui.store.repositories import ConflictError, MemoryRepository, SkillRepository
+
+Entry = Skill | Memory
+#: Catalog kinds as the controller names them in `notify_changed`.
+KINDS = ("skills", "memories")
+NOUN = {"skills": "skill", "memories": "memory"}
+
+
+class Resolution(Enum):
+    THEIRS = "theirs"  # keep what the store holds now; drop this edit
+    MINE = "mine"  # write this edit over theirs
+
+
+class EditContext(Protocol):
+    @property
+    def workspace(self) -> Workspace: ...
+
+    def entries_changed(self, kind: str, ids: Sequence[str], structural: bool) -> None: ...
+
+    def resolve_conflict(self, error: ConflictError) -> Resolution: ...
+
+    def report_error(self, message: str) -> None: ...
+
+    def focus(self, kind: str, entry_id: str) -> None: ...
+
+
+class _Controller(Protocol):
+    @property
+    def workspace(self) -> Workspace: ...
+
+    def notify_changed(self, what: str = "*") -> None: ...
+
+
+class EditSession(QObject):
+    """The EditContext of a window: writes through the controller's workspace, tells the
+    views what changed, and asks the user about conflicts (through injected callables)."""
+
+    #: kind, ids, structural (ids added/removed) — emitted before `controller.changed`.
+    entries_changing = Signal(str, list, bool)
+    #: kind — emitted after `controller.changed` has been handled.
+    entries_changed_done = Signal(str)
+    focus_requested = Signal(str, str)
+    error_reported = Signal(str)
+
+    def __init__(
+        self,
+        controller: _Controller,
+        resolver: Callable[[ConflictError], Resolution] | None = None,
+    ) -> None:
+        super().__init__()
+        self._controller = controller
+        self.resolver = resolver or (lambda _err: Resolution.THEIRS)
+
+    @property
+    def workspace(self) -> Workspace:
+        return self._controller.workspace
+
+    def repository(self, kind: str) -> SkillRepository | MemoryRepository:
+        return repository(self.workspace, kind)
+
+    def entries_changed(self, kind: str, ids: Sequence[str], structural: bool) -> None:
+        self.entries_changing.emit(kind, list(ids), structural)
+        self._controller.notify_changed(kind)
+        self.entries_changed_done.emit(kind)
+
+    def resolve_conflict(self, error: ConflictError) -> Resolution:
+        return self.resolver(error)
+
+    def report_error(self, message: str) -> None:
+        self.error_reported.emit(message)
+
+    def focus(self, kind: str, entry_id: str) -> None:
+        self.focus_requested.emit(kind, entry_id)
+
+
+def repository(ws: Workspace, kind: str) -> SkillRepository | MemoryRepository:
+    if kind == "skills":
+        return ws.skills
+    if kind == "memories":
+        return ws.memories
+    raise ValueError(f"not a catalog kind: {kind!r}")
+
+
+def stored_entry(ws: Workspace, kind: str, entry_id: str) -> tuple[Entry, int] | None:
+    """The entry and its revision, or None when absent."""
+    repo = repository(ws, kind)
+    if isinstance(repo, SkillRepository):
+        skill = repo.stored(entry_id)
+        return None if skill is None else (skill.skill, skill.meta.revision)
+    memory = repo.stored(entry_id)
+    return None if memory is None else (memory.memory, memory.meta.revision)
+
+
+@dataclass(frozen=True)
+class EntryChange:
+    """One entry's value before and after the command (None = absent)."""
+
+    entry_id: str
+    before: Entry | None
+    after: Entry | None
+
+
+_Pick = Callable[[EntryChange], Entry | None]
+
+
+class ReplaceEntriesCommand(QUndoCommand):
+    """Make entries equal to `after` (redo) or `before` (undo), in one transaction.
+
+    Covers create (before None), delete (after None), field edits, bulk tags and restores.
+    With `merge_key`, consecutive commands with the same key (one field of one entry)
+    merge into one undo step: typing is committed every pause but undone as one edit."""
+
+    def __init__(
+        self,
+        ctx: EditContext,
+        kind: str,
+        changes: Sequence[EntryChange],
+        revisions: dict[str, int],
+        text: str,
+        *,
+        op: str | None = None,
+        merge_key: str | None = None,
+        focus_id: str | None = None,
+    ) -> None:
+        super().__init__(text)
+        self.ctx = ctx
+        self.kind = kind
+        self.changes = tuple(changes)
+        #: The revision each entry has as this command last left it (0 = absent).
+        self.revisions = dict(revisions)
+        self.op = op
+        self.merge_key = merge_key
+        self.focus_id = focus_id
+        self.failed = False
+        self._first = True
+        self._structural = any((c.before is None) != (c.after is None) for c in self.changes)
+
+    def id(self) -> int:
+        if self.merge_key is None:
+            return -1
+        return zlib.crc32(f"{self.kind}\0{self.merge_key}".encode()) & 0x7FFFFFFF
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        if (
+            not isinstance(other, ReplaceEntriesCommand)
+            or other.failed
+            or other.kind != self.kind
+            or other.merge_key is None
+            or other.merge_key != self.merge_key
+            or len(self.changes) != 1
+            or len(other.changes) != 1
+        ):
+            return False
+        first, last = self.changes[0], other.changes[0]
+        self.changes = (EntryChange(first.entry_id, first.before, last.after),)
+        self.revisions = dict(other.revisions)
+        self._first = False
+        if first.before == last.after:
+            # Typed and then typed back: nothing left to undo.
+            self.setObsolete(True)
+        return True
+
+    def redo(self) -> None:
+        self._apply(lambda c: c.after, lambda c: c.before, self.op)
+
+    def undo(self) -> None:
+        # The store's history knows create/update/delete/restore/rename; an undo is an
+        # update (or create/delete) like any other write.
+        self._apply(lambda c: c.before, lambda c: c.after, None)
+
+    def _apply(self, pick: _Pick, present: _Pick, op: str | None) -> None:
+        try:
+            try:
+                self.revisions = self._write(pick, present, op, check=True)
+            except ConflictError as err:
+                if self.ctx.resolve_conflict(err) is not Resolution.MINE:
+                    self._give_up()
+                    return
+                self.revisions = self._write(pick, present, op, check=False)
+        except WorkspaceError as err:
+            self.ctx.report_error(str(err))
+            self._give_up()
+            return
+        self._first = False
+        self._announce(pick)
+
+    def _expected_revision(self, change: EntryChange, present: _Pick) -> int:
+        """The revision to write over, after checking the store still holds what this
+        command left there. The first redo checks the revision the user saw; later
+        undo/redo compare values, because other commands of the same stack move the
+        revision number of the same entry without changing what this command expects."""
+        known = self.revisions.get(change.entry_id, 0)
+        if self._first:
+            return known
+        found = stored_entry(self.ctx.workspace, self.kind, change.entry_id)
+        value, actual = (None, 0) if found is None else found
+        if value != present(change):
+            raise ConflictError(
+                NOUN[self.kind], change.entry_id, known, None if found is None else actual
+            )
+        return actual
+
+    def _write(self, pick: _Pick, present: _Pick, op: str | None, *, check: bool) -> dict[str, int]:
+        ws = self.ctx.workspace
+        repo = repository(ws, self.kind)
+        batch = ws.new_batch_id() if len(self.changes) > 1 else None
+        out: dict[str, int] = {}
+        with ws.transaction():
+            for change in self.changes:
+                target = pick(change)
+                expected = self._expected_revision(change, present) if check else None
+                if target is None:
+                    if expected != 0:
+                        repo.delete(change.entry_id, expected_revision=expected, batch=batch)
+                    out[change.entry_id] = 0
+                else:
+                    out[change.entry_id] = repo.upsert(
+                        target,  # type: ignore[arg-type]
+                        expected_revision=expected,
+                        batch=batch,
+                        op=op,
+                    )
+        return out
+
+    def _give_up(self) -> None:
+        self.failed = True
+        self.setObsolete(True)
+        # The views show the store's value again (theirs, or the unchanged one).
+        self.ctx.entries_changed(self.kind, [c.entry_id for c in self.changes], True)
+
+    def _announce(self, pick: _Pick) -> None:
+        ids = [c.entry_id for c in self.changes]
+        self.ctx.entries_changed(self.kind, ids, self._structural)
+        focus = self.focus_id
+        present = {c.entry_id for c in self.changes if pick(c) is not None}
+        if focus is not None and focus in present:
+            self.ctx.focus(self.kind, focus)
+
+
+class RenameEntryCommand(QUndoCommand):
+    """Change an entry's id (the store keeps its history under both ids)."""
+
+    def __init__(self, ctx: EditContext, kind: str, old_id: str, new_id: str) -> None:
+        super().__init__(f"Rename {NOUN[kind]} '{old_id}' to '{new_id}'")
+        self.ctx = ctx
+        self.kind = kind
+        self.old_id = old_id
+        self.new_id = new_id
+        self.failed = False
+
+    def redo(self) -> None:
+        self._rename(self.old_id, self.new_id)
+
+    def undo(self) -> None:
+        self._rename(self.new_id, self.old_id)
+
+    def _rename(self, source: str, target: str) -> None:
+        try:
+            repository(self.ctx.workspace, self.kind).rename(source, target)
+        except WorkspaceError as err:
+            self.ctx.report_error(str(err))
+            self.failed = True
+            self.setObsolete(True)
+            self.ctx.entries_changed(self.kind, [source, target], True)
+            return
+        self.ctx.entries_changed(self.kind, [source, target], True)
+        self.ctx.focus(self.kind, target)
+
+
+# builders: read the current store state, return a command ready to push ---------------
+def _noun(kind: str, count: int) -> str:
+    return NOUN[kind] if count == 1 else kind
+
+
+def create_command(ctx: EditContext, kind: str, entry: Entry) -> ReplaceEntriesCommand:
+    return ReplaceEntriesCommand(
+        ctx,
+        kind,
+        [EntryChange(entry.id, None, entry)],
+        {entry.id: 0},
+        f"New {NOUN[kind]} '{entry.id}'",
+        focus_id=entry.id,
+    )
+
+
+def edit_command(
+    ctx: EditContext, kind: str, before: Entry, after: Entry, revision: int, field: str
+) -> ReplaceEntriesCommand:
+    """One field edit of one entry, from the revision the editor showed."""
+    return ReplaceEntriesCommand(
+        ctx,
+        kind,
+        [EntryChange(before.id, before, after)],
+        {before.id: revision},
+        f"Edit {field} of '{before.id}'",
+        merge_key=f"{before.id}\0{field}",
+        focus_id=before.id,
+    )
+
+
+def delete_command(ctx: EditContext, kind: str, ids: Iterable[str]) -> ReplaceEntriesCommand | None:
+    changes, revisions = [], {}
+    for entry_id in dict.fromkeys(ids):
+        found = stored_entry(ctx.workspace, kind, entry_id)
+        if found is not None:
+            changes.append(EntryChange(entry_id, found[0], None))
+            revisions[entry_id] = found[1]
+    if not changes:
+        return None
+    first = changes[0].entry_id
+    text = (
+        f"Delete {NOUN[kind]} '{first}'" if len(changes) == 1 else f"Delete {len(changes):,} {kind}"
+    )
+    # Undoing a delete brings the (first) entry back into view.
+    return ReplaceEntriesCommand(ctx, kind, changes, revisions, text, focus_id=first)
+
+
+def tag_command(
+    ctx: EditContext, kind: str, ids: Iterable[str], tag: str, *, add: bool
+) -> ReplaceEntriesCommand | None:
+    """Add or remove `tag` on each entry; entries it would not change are left out."""
+    changes, revisions = [], {}
+    for entry_id in dict.fromkeys(ids):
+        found = stored_entry(ctx.workspace, kind, entry_id)
+        if found is None:
+            continue
+        entry, revision = found
+        has = tag in entry.tags
+        if add == has:
+            continue
+        tags = (*entry.tags, tag) if add else tuple(t for t in entry.tags if t != tag)
+        changes.append(EntryChange(entry_id, entry, replace(entry, tags=tags)))
+        revisions[entry_id] = revision
+    if not changes:
+        return None
+    verb = "Add tag" if add else "Remove tag"
+    return ReplaceEntriesCommand(
+        ctx,
+        kind,
+        changes,
+        revisions,
+        f"{verb} '{tag}' {'to' if add else 'from'} {len(changes):,} {_noun(kind, len(changes))}",
+    )
+
+
+def restore_command(
+    ctx: EditContext, kind: str, value: Entry, revision_label: str
+) -> ReplaceEntriesCommand:
+    """Bring an entry back to `value` (taken from its history)."""
+    found = stored_entry(ctx.workspace, kind, value.id)
+    before, revision = (None, 0) if found is None else found
+    return ReplaceEntriesCommand(
+        ctx,
+        kind,
+        [EntryChange(value.id, before, value)],
+        {value.id: revision},
+        f"Restore '{value.id}' to {revision_label}",
+        op="restore",
+        focus_id=value.id,
+    )
+
+
+def unique_id(ws: Workspace, kind: str, base: str) -> str:
+    repo = repository(ws, kind)
+    if repo.revision_of(base) is None:
+        return base
+    n = 2
+    while repo.revision_of(f"{base}-{n}") is not None:
+        n += 1
+    return f"{base}-{n}"
+
+
+def new_entry(ws: Workspace, kind: str) -> Entry:
+    if kind == "skills":
+        return Skill(unique_id(ws, kind, "new-skill"), "New skill")
+    return Memory(unique_id(ws, kind, "new-memory"), "")

@@ -1,0 +1,84 @@
+"""Small dialogs of the catalog editor, each behind an `ask(...)` classmethod so tests can
+replace them."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
+
+from axmem_gui.store.repositories import ConflictError
+from axmem_gui.ui.commands import Resolution
+
+
+class ConflictDialog:
+    """Another window or instance changed the entry since this one read it."""
+
+    @classmethod
+    def ask(cls, parent: QWidget | None, error: ConflictError) -> Resolution:
+        box = QMessageBox(parent)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle("Changed elsewhere")
+        box.setText(
+            f"The {error.kind} '{error.entry_id}' was changed in another window or program."
+        )
+        gone = error.actual is None
+        box.setInformativeText(
+            ("It has been deleted there. " if gone else "")
+            + "Reload theirs to drop your change and show the stored value, or overwrite "
+            "with mine to keep your change (theirs stays in the entry's history)."
+        )
+        box.setDetailedText(str(error))
+        theirs = box.addButton("Reload theirs", QMessageBox.ButtonRole.RejectRole)
+        mine = box.addButton("Overwrite with mine", QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(theirs)
+        box.exec()
+        return Resolution.MINE if box.clickedButton() is mine else Resolution.THEIRS
+
+
+class RenameDialog:
+    @classmethod
+    def ask(cls, parent: QWidget | None, kind_label: str, old_id: str) -> str | None:
+        text, ok = QInputDialog.getText(
+            parent,
+            f"Rename {kind_label}",
+            f"New id for '{old_id}' (the history stays with the entry):",
+            QLineEdit.EchoMode.Normal,
+            old_id,
+        )
+        return text if ok else None
+
+
+class TagDialog:
+    @classmethod
+    def ask(
+        cls, parent: QWidget | None, adding: bool, count: int, known_tags: list[str]
+    ) -> str | None:
+        noun = "entry" if count == 1 else "entries"
+        title = "Add tag" if adding else "Remove tag"
+        label = (
+            f"Tag to add to {count:,} selected {noun}:"
+            if adding
+            else f"Tag to remove from {count:,} selected {noun}:"
+        )
+        text, ok = QInputDialog.getItem(parent, title, label, known_tags, 0, True)
+        return text if ok else None
+
+
+class OpenLinkDialog:
+    @classmethod
+    def ask(cls, parent: QWidget | None, target: str) -> bool:
+        answer = QMessageBox.question(
+            parent,
+            "Open link",
+            f"Open this link in your browser?\n\n{target}",
+            QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        return answer == QMessageBox.StandardButton.Open
+
+    @classmethod
+    def refuse(cls, parent: QWidget | None, target: str) -> None:
+        QMessageBox.information(
+            parent,
+            "Link not opened",
+            f"Only web and mail links open from the preview. The target is:\n\n{target}",
+        )

@@ -1,0 +1,221 @@
+"""The content editor: markdown source with highlighting, counters, the unsearched tail
+shaded, and a live preview beside it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QTextCursor, QTextFormat
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QSplitter,
+    QTextEdit,
+    QToolButton,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
+
+from axmem_gui.ui.editor.colors import unsearched_background
+from axmem_gui.ui.editor.highlighter import MarkdownHighlighter
+from axmem_gui.ui.editor.preview import SafeMarkdownBrowser
+from axmem_gui.ui.editor.text_metrics import SEARCH_CONTENT_CUT, content_counts, unsearched_range
+
+UNSEARCHED_TIP = (
+    f"Beyond the first {SEARCH_CONTENT_CUT} UTF-16 units: Ax's search (discover and recall) "
+    "never indexes this part. It is still shown to the model when the entry is loaded, so put "
+    "the words people search for near the top."
+)
+
+
+def exact_text(edit: QPlainTextEdit) -> str:
+    """The document's text exactly: `toPlainText()` would turn non-breaking spaces into
+    plain ones, which would silently change what Ax renders."""
+    return edit.document().toRawText().replace("\u2029", "\n")
+
+
+class ContentEdit(QPlainTextEdit):
+    """Markdown source. Positions are UTF-16 units, like Ax's own counting."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("contentEdit")
+        self.setProperty("exactText", True)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        # The window's one undo stack owns undo; the widget's own history would fork it.
+        self.setUndoRedoEnabled(False)
+        self.setTabChangesFocus(False)
+        self.highlighter = MarkdownHighlighter(self.document(), self.palette())
+        self.unsearched: tuple[int, int] | None = None
+        self.textChanged.connect(self.update_shading)
+
+    def text(self) -> str:
+        return exact_text(self)
+
+    def set_text_keeping_cursor(self, text: str) -> None:
+        """Replace the text; the cursor goes to the first changed place (where an undo
+        or a reload made its change), not to the start."""
+        old = self.text()
+        if old == text:
+            return
+        common = 0
+        for a, b in zip(old, text, strict=False):
+            if a != b:
+                break
+            common += 1
+        bar = self.verticalScrollBar().value()
+        self.setPlainText(text)
+        cursor = self.textCursor()
+        cursor.setPosition(min(_utf16_index(text, common), self.document().characterCount() - 1))
+        self.setTextCursor(cursor)
+        self.verticalScrollBar().setValue(bar)
+
+    def update_shading(self) -> None:
+        span = unsearched_range(self.text())
+        self.unsearched = span
+        if span is None:
+            self.setExtraSelections([])
+            return
+        selection = QTextEdit.ExtraSelection()
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(span[0])
+        cursor.setPosition(
+            min(span[1], self.document().characterCount() - 1), QTextCursor.MoveMode.KeepAnchor
+        )
+        selection.cursor = cursor  # type: ignore[attr-defined]
+        selection.format.setBackground(unsearched_background(self.palette()))  # type: ignore[attr-defined]
+        selection.format.setProperty(QTextFormat.Property.FullWidthSelection, False)  # type: ignore[attr-defined]
+        self.setExtraSelections([selection])
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # Shift+Enter would insert U+2028 (a line separator) that Ax would see as-is.
+        shift = event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+        enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        if shift and enter and not self.isReadOnly():
+            self.textCursor().insertText("\n")
+            return
+        super().keyPressEvent(event)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and self.unsearched is not None:
+            pos = event.pos()  # type: ignore[attr-defined]
+            at = self.cursorForPosition(pos).position()
+            if at >= self.unsearched[0]:
+                QToolTip.showText(event.globalPos(), UNSEARCHED_TIP, self)  # type: ignore[attr-defined]
+            else:
+                QToolTip.hideText()
+            return True
+        return super().event(event)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self.highlighter.set_palette(self.palette())
+            self.update_shading()
+
+
+def _utf16_index(text: str, index: int) -> int:
+    head = text[:index]
+    return len(head) + sum(1 for c in head if ord(c) >= 0x10000)
+
+
+class MarkdownEditor(QWidget):
+    """Source over preview, with the counters line between them."""
+
+    #: The user changed the text (not emitted for `set_text`).
+    edited = Signal()
+    focus_left = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.edit = ContentEdit()
+        self.preview = SafeMarkdownBrowser()
+        self.counts = QLabel()
+        self.counts.setObjectName("contentCounts")
+        self.counts.setToolTip(UNSEARCHED_TIP)
+        self.link_status = QLabel()
+        self.link_status.setObjectName("linkStatus")
+        self.link_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.preview.link_hovered.connect(self._show_link)
+        self.preview_toggle = QToolButton()
+        self.preview_toggle.setText("Preview")
+        self.preview_toggle.setCheckable(True)
+        self.preview_toggle.setChecked(True)
+        self.preview_toggle.setToolTip("Show or hide the rendered preview")
+        self.preview_toggle.toggled.connect(self._toggle_preview)
+
+        bar = QHBoxLayout()
+        bar.setContentsMargins(0, 0, 0, 0)
+        bar.addWidget(self.counts, 1)
+        bar.addWidget(self.preview_toggle)
+        preview_box = QWidget()
+        preview_layout = QVBoxLayout(preview_box)
+        preview_layout.setContentsMargins(0, 0, 0, 0)
+        preview_layout.setSpacing(2)
+        preview_layout.addWidget(self.preview, 1)
+        preview_layout.addWidget(self.link_status)
+        self.preview_box = preview_box
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.setChildrenCollapsible(False)
+        self.split.addWidget(self.edit)
+        self.split.addWidget(preview_box)
+        self.split.setSizes([320, 220])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.split, 1)
+        layout.addLayout(bar)
+
+        self._loading = False
+        self.edit.textChanged.connect(self._on_text_changed)
+        self.edit.installEventFilter(self)
+        self._show_link("")
+        self._refresh_counts()
+
+    # API ----------------------------------------------------------------------------
+    def text(self) -> str:
+        return self.edit.text()
+
+    def set_text(self, text: str) -> None:
+        """Show `text` without counting it as a user edit."""
+        self._loading = True
+        try:
+            self.edit.set_text_keeping_cursor(text)
+        finally:
+            self._loading = False
+        self._refresh_counts()
+        self.preview.set_markdown_source(text, immediately=True)
+
+    def set_read_only(self, read_only: bool) -> None:
+        self.edit.setReadOnly(read_only)
+
+    # internals ----------------------------------------------------------------------
+    def _on_text_changed(self) -> None:
+        self._refresh_counts()
+        if self._loading:
+            return
+        if self.preview_box.isVisibleTo(self):
+            self.preview.set_markdown_source(self.edit.text())
+        self.edited.emit()
+
+    def _refresh_counts(self) -> None:
+        counts = content_counts(self.edit.text())
+        self.counts.setText(counts.summary())
+        self.counts.setProperty("beyondCut", bool(counts.unsearched))
+        self.counts.style().unpolish(self.counts)
+        self.counts.style().polish(self.counts)
+
+    def _show_link(self, target: str) -> None:
+        hint = f"Link: {target}  — click to open (you will be asked)" if target else ""
+        self.link_status.setText(hint)
+
+    def _toggle_preview(self, shown: bool) -> None:
+        self.preview_box.setVisible(shown)
+        if shown:
+            self.preview.set_markdown_source(self.edit.text(), immediately=True)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.edit and event.type() == QEvent.Type.FocusOut:
+            self.focus_left.emit()
+        return super().eventFilter(watched, event)
