@@ -94,6 +94,7 @@ class _EntryRepository(Generic[E]):
     def __init__(self, db: Database, read_only: bool) -> None:
         self._db = db
         self._read_only = read_only
+        self._pending_pk: int | None = None
 
     # --- conversion hooks -------------------------------------------------------------
     def _to_row(self, entry: E) -> dict[str, Any]:
@@ -199,9 +200,10 @@ class _EntryRepository(Generic[E]):
         batch: str | None,
         at: str,
     ) -> None:
+        entry_pk, self._pending_pk = self._pending_pk, None
         self._db.execute(
-            "INSERT INTO revisions (kind, entry_id, revision, op, before, after, at, batch) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO revisions (kind, entry_id, revision, op, before, after, at, batch, "
+            "entry_pk) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 self.kind,
                 entry_id,
@@ -211,8 +213,26 @@ class _EntryRepository(Generic[E]):
                 None if after is None else dumps(after),
                 at,
                 batch,
+                entry_pk,
             ],
         )
+
+    def _free_former_pk(self, entry_id: str) -> int | None:
+        """The row key the entry had when it was last deleted, if nobody took it since:
+        re-creating it there keeps its place in catalog order."""
+        row = self._db.execute(
+            "SELECT entry_pk FROM revisions WHERE kind = ? AND entry_id = ? AND op = 'delete' "
+            "ORDER BY pk DESC LIMIT 1",
+            [self.kind, entry_id],
+        ).fetchone()
+        if row is None or row[0] is None:
+            return None
+        taken = self._db.execute(f"SELECT 1 FROM {self.table} WHERE pk = ?", [row[0]]).fetchone()
+        return None if taken else int(row[0])
+
+    def _log_position(self, pk: int) -> None:
+        """Called right before `_log` of a delete: remembers where the entry stood."""
+        self._pending_pk = pk
 
     @translate_errors
     def upsert(
@@ -239,9 +259,15 @@ class _EntryRepository(Generic[E]):
             if current is None:
                 placeholders = ", ".join("?" for _ in cols)
                 self._db.execute(
-                    f"INSERT INTO {self.table} ({', '.join(cols)}, tags, created_at, "
-                    f"updated_at, revision) VALUES ({placeholders}, ?, ?, ?, 1)",
-                    [*[row[c] for c in cols], dumps(row["tags"]), at, at],
+                    f"INSERT INTO {self.table} (pk, {', '.join(cols)}, tags, created_at, "
+                    f"updated_at, revision) VALUES (?, {placeholders}, ?, ?, ?, 1)",
+                    [
+                        self._free_former_pk(entry.id),
+                        *[row[c] for c in cols],
+                        dumps(row["tags"]),
+                        at,
+                        at,
+                    ],
                 )
                 self._log(entry.id, 1, op or "create", None, row, batch, at)
                 return 1
@@ -271,7 +297,11 @@ class _EntryRepository(Generic[E]):
                 return False
             if expected_revision is not None and current[1].revision != expected_revision:
                 raise ConflictError(self.kind, entry_id, expected_revision, current[1].revision)
+            pk = self._db.execute(
+                f"SELECT pk FROM {self.table} WHERE id = ?", [entry_id]
+            ).fetchone()[0]
             self._db.execute(f"DELETE FROM {self.table} WHERE id = ?", [entry_id])
+            self._log_position(pk)
             self._log(
                 entry_id, current[1].revision + 1, "delete", current[0], None, batch, now_iso()
             )
@@ -496,6 +526,11 @@ class SessionRepository:
                 )
         return session_id
 
+    def head(self, session_id: str) -> dict[str, Any] | None:
+        """The session document without its exchanges (cheap for large sessions)."""
+        row = self._db.execute("SELECT doc FROM sessions WHERE id = ?", [session_id]).fetchone()
+        return None if row is None else dict(loads(row[0]))
+
     def get(self, session_id: str) -> dict[str, Any] | None:
         row = self._db.execute("SELECT pk, doc FROM sessions WHERE id = ?", [session_id]).fetchone()
         if row is None:
@@ -616,6 +651,14 @@ class ContextMapRepository:
 
     def count(self) -> int:
         return int(self._db.execute("SELECT count(*) FROM contextmap_snapshots").fetchone()[0])
+
+    @translate_errors
+    def delete(self, pk: int) -> bool:
+        if self._read_only:
+            raise ReadOnlyError("this workspace is open read-only; changes are disabled")
+        with self._db.atomic():
+            cur = self._db.execute("DELETE FROM contextmap_snapshots WHERE pk = ?", [pk])
+            return cur.rowcount > 0
 
 
 class SettingsRepository:

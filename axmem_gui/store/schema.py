@@ -136,6 +136,13 @@ def m003_sessions(db: Database) -> None:
     )
 
 
+@migrations(name="m004_revision_position")
+def m004_revision_position(db: Database) -> None:
+    # Where a deleted entry stood in catalog order, so undo and restore put it back there
+    # (Ax renders and searches in catalog order).
+    db.execute("ALTER TABLE revisions ADD COLUMN entry_pk INTEGER")
+
+
 def known_migration_names() -> list[str]:
     return [m.name for m in migrations._migrations]
 

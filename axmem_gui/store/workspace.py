@@ -122,6 +122,8 @@ class Workspace:
         try:
             if not self.read_only:
                 self.db.execute("PRAGMA optimize")
+        except sqlite3.Error:
+            pass  # only a statistics refresh; never block closing (e.g. another writer)
         finally:
             self.db.close()
 

@@ -238,3 +238,22 @@ def test_locked_workspace_reports_clearly(tmp_path: Path) -> None:
             w.skills.upsert(Skill("a", "A", "", "x"))
     holder.rollback()
     holder.close()
+
+
+def test_deleted_entry_comes_back_in_its_catalog_position(ws: Workspace) -> None:
+    for name in ("a", "b", "c"):
+        ws.skills.upsert(Skill(name, name.upper(), "", "x"))
+    ws.skills.delete("b")
+    ws.skills.upsert(Skill("d", "D", "", "x"))
+    ws.skills.upsert(Skill("b", "B", "", "x"))  # undo of the delete
+    assert ws.skills.ids() == ["a", "b", "c", "d"]
+    ws.skills.delete("c")
+    ws.skills.restore(ws.skills.history("c")[-1])
+    assert ws.skills.ids() == ["a", "b", "c", "d"]
+
+
+def test_snapshot_delete_and_session_head(ws: Workspace) -> None:
+    pk = ws.contextmaps.add("ops", {"text": "x"})
+    assert ws.contextmaps.delete(pk) and ws.contextmaps.count() == 0
+    ws.sessions.save({"id": "s", "name": "n", "exchanges": [{"stage": "x"}]})
+    assert ws.sessions.head("s") == {"id": "s", "name": "n"}
