@@ -23,6 +23,9 @@ class Skill:
     description: str = ""
     content: str = ""
     tags: tuple[str, ...] = ()
+    #: What the skill carries beyond Ax's fields (e.g. SKILL.md frontmatter keys and
+    #: resource files, see core/formats/extra.py); never shown to Ax.
+    extra: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
     def to_ax(self) -> dict[str, str]:
         """The entry as Ax's `skillsCatalog` expects it (description omitted when empty)."""

@@ -109,6 +109,7 @@ def skill_to_row(skill: Skill) -> dict[str, Any]:
         "description": skill.description,
         "content": skill.content,
         "tags": list(skill.tags),
+        "extra": dict(skill.extra),
     }
 
 
@@ -123,6 +124,7 @@ def skill_from_value(value: dict[str, Any]) -> Skill:
         description=value.get("description", ""),
         content=value.get("content", ""),
         tags=tuple(value.get("tags", ())),
+        extra=dict(value.get("extra") or {}),
     )
 
 

@@ -90,6 +90,8 @@ class _EntryRepository(Generic[E]):
     table: str
     kind: str
     columns: tuple[str, ...]
+    #: JSON-valued columns and their empty value.
+    json_columns: dict[str, Any] = {"tags": []}  # noqa: RUF012 - read-only class constant
 
     def __init__(self, db: Database, read_only: bool) -> None:
         self._db = db
@@ -105,14 +107,16 @@ class _EntryRepository(Generic[E]):
 
     # --- reads ------------------------------------------------------------------------
     def _select(self) -> str:
-        cols = ", ".join(self.columns)
-        return f"SELECT {cols}, tags, revision, created_at, updated_at FROM {self.table}"
+        cols = ", ".join((*self.columns, *self.json_columns))
+        return f"SELECT {cols}, revision, created_at, updated_at FROM {self.table}"
 
     def _value(self, row: sqlite3.Row | tuple[Any, ...]) -> tuple[dict[str, Any], EntryMeta]:
         n = len(self.columns)
         value = dict(zip(self.columns, row[:n], strict=True))
-        value["tags"] = loads(row[n]) or []
-        meta = EntryMeta(revision=row[n + 1], created_at=row[n + 2], updated_at=row[n + 3])
+        for i, (name, empty) in enumerate(self.json_columns.items()):
+            value[name] = loads(row[n + i]) or type(empty)()
+        m = n + len(self.json_columns)
+        meta = EntryMeta(revision=row[m], created_at=row[m + 1], updated_at=row[m + 2])
         return value, meta
 
     def count(self) -> int:
@@ -255,19 +259,15 @@ class _EntryRepository(Generic[E]):
             if expected_revision is not None and (actual or 0) != expected_revision:
                 raise ConflictError(self.kind, entry.id, expected_revision, actual)
             at = now_iso()
-            cols: list[str] = list(self.columns)
+            cols: list[str] = [*self.columns, *self.json_columns]
+            values: list[Any] = [row[c] for c in self.columns]
+            values.extend(dumps(row[c]) for c in self.json_columns)
             if current is None:
                 placeholders = ", ".join("?" for _ in cols)
                 self._db.execute(
-                    f"INSERT INTO {self.table} (pk, {', '.join(cols)}, tags, created_at, "
-                    f"updated_at, revision) VALUES (?, {placeholders}, ?, ?, ?, 1)",
-                    [
-                        self._free_former_pk(entry.id),
-                        *[row[c] for c in cols],
-                        dumps(row["tags"]),
-                        at,
-                        at,
-                    ],
+                    f"INSERT INTO {self.table} (pk, {', '.join(cols)}, created_at, "
+                    f"updated_at, revision) VALUES (?, {placeholders}, ?, ?, 1)",
+                    [self._free_former_pk(entry.id), *values, at, at],
                 )
                 self._log(entry.id, 1, op or "create", None, row, batch, at)
                 return 1
@@ -277,9 +277,8 @@ class _EntryRepository(Generic[E]):
             revision = current[1].revision + 1
             sets = ", ".join(f"{c} = ?" for c in cols)
             self._db.execute(
-                f"UPDATE {self.table} SET {sets}, tags = ?, updated_at = ?, revision = ? "
-                "WHERE id = ?",
-                [*[row[c] for c in cols], dumps(row["tags"]), at, revision, entry.id],
+                f"UPDATE {self.table} SET {sets}, updated_at = ?, revision = ? WHERE id = ?",
+                [*values, at, revision, entry.id],
             )
             self._log(entry.id, revision, op or "update", before, row, batch, at)
             return revision
@@ -339,6 +338,7 @@ class SkillRepository(_EntryRepository[Skill]):
     table = "skills"
     kind = "skill"
     columns = ("id", "name", "description", "content")
+    json_columns = {"tags": [], "extra": {}}  # noqa: RUF012 - read-only class constant
 
     def _to_row(self, entry: Skill) -> dict[str, Any]:
         return skill_to_row(entry)

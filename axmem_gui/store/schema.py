@@ -143,6 +143,13 @@ def m004_revision_position(db: Database) -> None:
     db.execute("ALTER TABLE revisions ADD COLUMN entry_pk INTEGER")
 
 
+@migrations(name="m005_skill_extra")
+def m005_skill_extra(db: Database) -> None:
+    # What a skill carries beyond Ax's fields (SKILL.md frontmatter keys, resource files),
+    # kept so folders round-trip through the workspace.
+    db.execute("ALTER TABLE skills ADD COLUMN extra TEXT NOT NULL DEFAULT '{}'")
+
+
 def known_migration_names() -> list[str]:
     return [m.name for m in migrations._migrations]
 

@@ -1,0 +1,103 @@
+"""Reading input files defensively: size limits checked before reading, no blocking on
+FIFOs or devices, binary and non-UTF-8 files refused with a message naming the file.
+
+These are the only functions in `core/formats` that touch the file system, and only to
+read the paths they are given."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+MIB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    """Guards against inputs that would exhaust memory or never end."""
+
+    #: Largest single file (catalog file, SKILL.md or resource).
+    max_file_bytes: int = 16 * MIB
+    #: Largest sum of file sizes read for one source path (a skills folder with resources).
+    max_total_bytes: int = 256 * MIB
+    #: Deepest folder nesting followed under a skills folder.
+    max_depth: int = 24
+    #: Most files read for one source path.
+    max_files: int = 20_000
+
+
+class ReadFailure(Exception):
+    """A file could not be read; the message is meant for the user (without the path)."""
+
+
+def describe_os_error(exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "symlink loop (too many levels of symbolic links)"
+    if isinstance(exc, FileNotFoundError):
+        return "not found (or a broken symlink)"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    return f"cannot read: {exc.strerror or exc}"
+
+
+def human_size(n: int) -> str:
+    if n >= MIB:
+        return f"{n / MIB:.1f} MiB"
+    if n >= 1024:
+        return f"{n / 1024:.1f} KiB"
+    return f"{n} bytes"
+
+
+def stat_regular_file(path: Path) -> os.stat_result:
+    """stat (following symlinks) and insist on a regular file: reading a FIFO or a device
+    would block or never end."""
+    try:
+        st = path.stat()
+    except OSError as exc:
+        raise ReadFailure(describe_os_error(exc)) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise ReadFailure("is a folder, expected a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise ReadFailure("not a regular file (device, socket or pipe)")
+    return st
+
+
+def read_bytes_limited(path: Path, max_bytes: int) -> bytes:
+    """The file's bytes, refusing before reading when it is larger than `max_bytes`
+    (and again while reading, in case it grows)."""
+    st = stat_regular_file(path)
+    if st.st_size > max_bytes:
+        raise ReadFailure(
+            f"file is too large ({human_size(st.st_size)}; the limit is {human_size(max_bytes)})"
+        )
+    try:
+        with path.open("rb") as fh:
+            data = fh.read(max_bytes + 1)
+    except OSError as exc:
+        raise ReadFailure(describe_os_error(exc)) from None
+    if len(data) > max_bytes:
+        raise ReadFailure(f"file grew beyond the limit of {human_size(max_bytes)} while reading")
+    return data
+
+
+def decode_text(data: bytes) -> str:
+    """UTF-8 text, refusing binary data (NUL bytes) and invalid UTF-8 with the position."""
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise ReadFailure(f"looks like a binary file (NUL byte at offset {nul})")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ReadFailure(f"not valid UTF-8 (byte offset {exc.start}, line {line})") from None
+
+
+def read_text_limited(path: Path, max_bytes: int) -> str:
+    return decode_text(read_bytes_limited(path, max_bytes))
+
+
+def is_executable(st: os.stat_result) -> bool:
+    return bool(st.st_mode & stat.S_IXUSR)

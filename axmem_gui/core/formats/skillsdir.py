@@ -1,0 +1,362 @@
+"""Agent Skills folders: `<root>/<id>/SKILL.md` plus resource files.
+
+Reading (`read_skills_path`) accepts a SKILL.md file, one skill folder, or a folder of
+skill folders at any depth (a folder holding a SKILL.md is a skill; everything under it
+is that skill's resources). Hidden entries (`.git`, `.github`, ...) and OS clutter
+(`.DS_Store`, `__pycache__`) are skipped. Symlinks are followed; a symlink that leads back
+to a folder being walked, a broken symlink, an unreadable file, a FIFO or device, or a file
+over the size limit is an error naming the file and skill. A top-level `memories.jsonl`
+holds memories (the skills-dir export writes one when there are memories).
+
+Writing (`skills_dir_files`) is pure: it returns the files to create. A skill's folder
+is its id when the id is a portable folder name (see `is_portable_folder_name`);
+otherwise the folder gets a slug and SKILL.md records the exact id in `metadata.ax-id`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import unicodedata
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from axmem_gui.core.formats.fileio import (
+    ReadFailure,
+    ReadLimits,
+    describe_os_error,
+    human_size,
+    is_executable,
+    read_bytes_limited,
+    read_text_limited,
+    stat_regular_file,
+)
+from axmem_gui.core.formats.jsonl import read_jsonl, write_jsonl
+from axmem_gui.core.formats.model import (
+    CatalogDoc,
+    ImportedSkill,
+    Origin,
+    SkillResource,
+    SourceCatalog,
+)
+from axmem_gui.core.formats.skillmd import (
+    SKILL_FILE,
+    SkillMdError,
+    imported_from_parsed,
+    parse_skill_md,
+    render_skill_md,
+)
+from axmem_gui.core.formats.values import Collector, has_lone_surrogate, report_duplicate_ids
+
+MEMORIES_FILE = "memories.jsonl"
+IGNORED_NAMES = frozenset(
+    {".git", ".hg", ".svn", ".DS_Store", "Thumbs.db", "desktop.ini", "__pycache__"}
+)
+_WINDOWS_RESERVED = frozenset(
+    {"CON", "PRN", "AUX", "NUL"}
+    | {f"COM{i}" for i in range(1, 10)}
+    | {f"LPT{i}" for i in range(1, 10)}
+)
+_FORBIDDEN_CHARS = frozenset('<>:"/\\|?*')
+_MAX_NAME_BYTES = 200
+
+
+def _skipped(name: str) -> bool:
+    return name in IGNORED_NAMES or name.startswith(".")
+
+
+@dataclass
+class _Budget:
+    limits: ReadLimits
+    total_bytes: int = 0
+    files: int = 0
+
+    def take(self, size: int) -> None:
+        self.files += 1
+        self.total_bytes += size
+        if self.files > self.limits.max_files:
+            raise ReadFailure(f"more than {self.limits.max_files} files under this path")
+        if self.total_bytes > self.limits.max_total_bytes:
+            raise ReadFailure(
+                f"the files under this path exceed {human_size(self.limits.max_total_bytes)} "
+                "in total"
+            )
+
+
+@dataclass
+class _Walk:
+    c: Collector
+    limits: ReadLimits
+    budget: _Budget
+    keep_duplicates: bool = False
+    skill_folders: list[Path] = field(default_factory=list)
+
+
+def _scandir_sorted(folder: Path) -> list[os.DirEntry[str]]:
+    with os.scandir(folder) as it:
+        return sorted(it, key=lambda e: e.name)
+
+
+def _real(path: Path | str) -> str:
+    return os.path.realpath(path)
+
+
+def _find_skill_folders(walk: _Walk, folder: Path, depth: int, ancestors: frozenset[str]) -> None:
+    try:
+        entries = _scandir_sorted(folder)
+    except OSError as exc:
+        walk.c.error(describe_os_error(exc), file=str(folder))
+        return
+    for entry in entries:
+        if _skipped(entry.name):
+            continue
+        path = Path(entry.path)
+        try:
+            st = path.stat()
+        except OSError as exc:
+            if entry.is_symlink():
+                walk.c.warn(f"skipped: {describe_os_error(exc)}", file=str(path))
+            continue
+        if not stat.S_ISDIR(st.st_mode):
+            continue
+        real = _real(path)
+        if real in ancestors:
+            walk.c.error(f"symlink loop: leads back to {real}", file=str(path))
+            continue
+        if (path / SKILL_FILE).exists():
+            walk.skill_folders.append(path)
+        elif depth < walk.limits.max_depth:
+            _find_skill_folders(walk, path, depth + 1, ancestors | {real})
+
+
+def folder_skill_id(folder: Path) -> str:
+    # NFC: macOS may hand back decomposed names for a folder we wrote composed.
+    return unicodedata.normalize("NFC", os.path.basename(os.path.abspath(folder)))
+
+
+def _resource_files(
+    walk: _Walk, skill_folder: Path, entry: str
+) -> Iterator[tuple[str, Path, os.stat_result]]:
+    """(relative posix path, path, stat) of each resource file under a skill folder."""
+    stack: list[tuple[Path, tuple[str, ...], frozenset[str]]] = [
+        (skill_folder, (), frozenset({_real(skill_folder)}))
+    ]
+    while stack:
+        folder, parts, ancestors = stack.pop()
+        try:
+            entries = _scandir_sorted(folder)
+        except OSError as exc:
+            walk.c.error(describe_os_error(exc), entry, file=str(folder))
+            continue
+        subfolders = []
+        for item in entries:
+            if item.name in IGNORED_NAMES or (not parts and item.name == SKILL_FILE):
+                continue
+            path = Path(item.path)
+            rel = "/".join((*parts, item.name))
+            if has_lone_surrogate(rel):
+                walk.c.error("file name is not valid UTF-8", entry, file=str(path))
+                continue
+            try:
+                st = path.stat()
+            except OSError as exc:
+                walk.c.error(describe_os_error(exc), entry, file=str(path))
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                real = _real(path)
+                if real in ancestors:
+                    walk.c.error(f"symlink loop: leads back to {real}", entry, file=str(path))
+                elif len(parts) >= walk.limits.max_depth:
+                    walk.c.error("folders nested too deeply", entry, file=str(path))
+                else:
+                    subfolders.append((path, (*parts, item.name), ancestors | {real}))
+            elif stat.S_ISREG(st.st_mode):
+                yield rel, path, st
+            else:
+                walk.c.error("not a regular file (device, socket or pipe)", entry, file=str(path))
+        stack.extend(reversed(subfolders))
+
+
+def _read_resources(walk: _Walk, folder: Path, entry: str) -> tuple[SkillResource, ...]:
+    out = []
+    for rel, path, st in _resource_files(walk, folder, entry):
+        try:
+            walk.budget.take(st.st_size)
+            data = read_bytes_limited(path, walk.limits.max_file_bytes)
+        except ReadFailure as exc:
+            walk.c.error(str(exc), entry, file=str(path))
+            continue
+        out.append(SkillResource(rel, data, is_executable(st)))
+    return tuple(sorted(out, key=lambda r: r.path))
+
+
+def _read_skill_folder(walk: _Walk, folder: Path) -> tuple[ImportedSkill, Origin] | None:
+    skill_id = folder_skill_id(folder)
+    entry = f"skill '{skill_id}'"
+    skill_md = folder / SKILL_FILE
+    errors_before = walk.c.error_count
+    parsed = None
+    try:
+        walk.budget.take(stat_regular_file(skill_md).st_size)
+        text = read_text_limited(skill_md, walk.limits.max_file_bytes)
+        parsed = parse_skill_md(text)
+    except ReadFailure as exc:
+        walk.c.error(str(exc), entry, file=str(skill_md))
+    except SkillMdError as exc:
+        walk.c.error(exc.message, entry, exc.field, file=str(skill_md))
+    resources = _read_resources(walk, folder, entry)
+    if parsed is None or walk.c.error_count > errors_before:
+        return None
+    imported = imported_from_parsed(parsed, skill_id)
+    imported = ImportedSkill(imported.skill, imported.frontmatter, resources, imported.layout)
+    if imported.id != skill_id:
+        entry = f"skill '{imported.id}'"
+    return imported, Origin(str(skill_md), entry)
+
+
+def read_skills_path(
+    path: Path, limits: ReadLimits | None = None, *, keep_duplicates: bool = False
+) -> SourceCatalog:
+    """Read a SKILL.md, a skill folder or a folder of skill folders. Never raises for bad
+    content; every problem names the file and the skill."""
+    limits = limits or ReadLimits()
+    source = str(path)
+    c = Collector(source)
+    walk = _Walk(c, limits, _Budget(limits), keep_duplicates)
+    root_is_catalog = False
+    try:
+        st = path.stat()
+    except OSError as exc:
+        c.error(describe_os_error(exc))
+        return SourceCatalog(source, "skills-dir", problems=tuple(c.problems))
+    if stat.S_ISREG(st.st_mode) and path.name == SKILL_FILE:
+        walk.skill_folders.append(path.parent)
+    elif stat.S_ISDIR(st.st_mode) and (path / SKILL_FILE).exists():
+        walk.skill_folders.append(path)
+    elif stat.S_ISDIR(st.st_mode):
+        root_is_catalog = True
+        _find_skill_folders(walk, path, 0, frozenset({_real(path)}))
+    else:
+        c.error(f"expected a {SKILL_FILE} file or a folder of skill folders")
+    found = [r for r in (_read_skill_folder(walk, f) for f in walk.skill_folders) if r]
+    memories: SourceCatalog | None = None
+    if root_is_catalog and (path / MEMORIES_FILE).exists():
+        memories = _read_memories(walk, path / MEMORIES_FILE)
+    if root_is_catalog and not walk.skill_folders and memories is None and not c.problems:
+        c.error(f"no {SKILL_FILE} found in this folder or below it")
+    if not keep_duplicates:
+        bad = report_duplicate_ids([s.id for s, _ in found], [o for _, o in found], "skill", c)
+        found = [f for i, f in enumerate(found) if i not in bad]
+    return SourceCatalog(
+        source=source,
+        format="skills-dir",
+        doc=CatalogDoc(
+            skills=tuple(s for s, _ in found),
+            memories=memories.doc.memories if memories else (),
+        ),
+        skill_origins=tuple(o for _, o in found),
+        memory_origins=memories.memory_origins if memories else (),
+        problems=tuple(c.problems) + (memories.problems if memories else ()),
+    )
+
+
+def _read_memories(walk: _Walk, path: Path) -> SourceCatalog | None:
+    try:
+        walk.budget.take(stat_regular_file(path).st_size)
+        text = read_text_limited(path, walk.limits.max_file_bytes)
+    except ReadFailure as exc:
+        walk.c.error(str(exc), file=str(path))
+        return None
+    return read_jsonl(text, str(path), keep_duplicates=walk.keep_duplicates)
+
+
+# --- writing --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OutputFile:
+    """A file to create under the export folder (`path` relative, `/`-separated)."""
+
+    path: str
+    data: bytes
+    executable: bool = False
+
+
+def is_portable_folder_name(name: str) -> bool:
+    """Whether `name` survives as a folder name on Linux, macOS and Windows and reads
+    back as the same string (which the skills-dir reader then uses as the id)."""
+    if not name or name in (".", "..") or _skipped(name):
+        return False
+    if len(name.encode("utf-8")) > _MAX_NAME_BYTES:
+        return False
+    if name != name.strip() or name.endswith("."):
+        return False
+    if any(ch in _FORBIDDEN_CHARS or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in name):
+        return False
+    if has_lone_surrogate(name) or unicodedata.normalize("NFC", name) != name:
+        return False
+    if name.split(".")[0].upper() in _WINDOWS_RESERVED:
+        return False
+    return name.casefold() != MEMORIES_FILE
+
+
+def _slug(skill_id: str) -> str:
+    ascii_text = unicodedata.normalize("NFKD", skill_id).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9._-]+", "-", ascii_text.lower()).strip("-._")[:60].strip("-._")
+    return slug or "skill"
+
+
+def _folder_key(name: str) -> str:
+    # Case-insensitive and normalization-insensitive file systems (macOS, Windows)
+    # would put two such names in one folder.
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def assign_folder_names(ids: Sequence[str]) -> list[tuple[str, str | None]]:
+    """(folder name, id to record in metadata.ax-id or None) for each id, in order.
+    Portable ids keep their name; the rest get a unique slug."""
+    taken: set[str] = set()
+    result: list[tuple[str, str | None] | None] = [None] * len(ids)
+    for i, skill_id in enumerate(ids):
+        key = _folder_key(skill_id)
+        if is_portable_folder_name(skill_id) and key not in taken:
+            taken.add(key)
+            result[i] = (skill_id, None)
+    for i, skill_id in enumerate(ids):
+        if result[i] is not None:
+            continue
+        base = _slug(skill_id)
+        candidate, n = base, 1
+        while _folder_key(candidate) in taken or not is_portable_folder_name(candidate):
+            n += 1
+            candidate = f"{base}-{n}"
+        taken.add(_folder_key(candidate))
+        result[i] = (candidate, skill_id)
+    return [r for r in result if r is not None]
+
+
+def _check_resource_path(rel: str, skill_id: str) -> None:
+    parts = rel.split("/")
+    if not rel or rel.startswith("/") or any(p in ("", ".", "..") for p in parts):
+        raise ValueError(f"skill '{skill_id}': resource path '{rel}' is not a relative path")
+    if "\\" in rel or "\0" in rel:
+        raise ValueError(f"skill '{skill_id}': resource path '{rel}' has forbidden characters")
+    if rel == SKILL_FILE:
+        raise ValueError(f"skill '{skill_id}': a resource cannot be named {SKILL_FILE}")
+
+
+def skills_dir_files(doc: CatalogDoc) -> list[OutputFile]:
+    """Every file of a skills-dir export, in a stable order."""
+    files: list[OutputFile] = []
+    names = assign_folder_names([s.id for s in doc.skills])
+    for imported, (folder, stored_id) in zip(doc.skills, names, strict=True):
+        text = render_skill_md(imported, stored_id)
+        files.append(OutputFile(f"{folder}/{SKILL_FILE}", text.encode("utf-8")))
+        for res in imported.resources:
+            _check_resource_path(res.path, imported.id)
+            files.append(OutputFile(f"{folder}/{res.path}", res.data, res.executable))
+    if doc.memories:
+        files.append(OutputFile(MEMORIES_FILE, write_jsonl(doc.memories).encode("utf-8")))
+    return files

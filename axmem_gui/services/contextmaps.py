@@ -1,0 +1,469 @@
+"""Context-map use cases: the timeline of an agent's map, user edits, import and export.
+
+The timeline of an agent config is every snapshot the workspace holds for it, across its
+sessions and, within a session, before and after each update. Most come from the snapshot
+table (filled when a session is recorded or seeded). A session stored without rows there
+(imported with `axmem sessions import`, say) still shows: its entries are read from the
+session document and carry no `pk`.
+
+User edits never rewrite history: each edit returns a new `StoredContextMap`, computed with
+core's own operations so the text is exactly what Ax would have written, and saving stores
+it as a new snapshot labelled "edited" that names the snapshot it was based on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from axmem_gui.core.contextmap import (
+    AddOperation,
+    DeleteOperation,
+    MapShape,
+    ReplaceOperation,
+    StoredContextMap,
+    parse_json_text,
+    parse_map,
+    section_for_name,
+    stored_map_from_json_value,
+    stored_map_from_text,
+)
+from axmem_gui.core.contextmap.diff import format_score
+from axmem_gui.core.contextmap.text import js_trim
+from axmem_gui.core.contextmap.update import apply_operations
+from axmem_gui.core.errors import InputError, WorkspaceError
+from axmem_gui.store import Workspace
+
+EDITED_LABEL = "edited"
+IMPORTED_LABEL = "imported"
+SNAPSHOT_FILE_FILTERS = ("json", "md", "txt")
+# Characters that end a line for Ax (JS `.` refuses them): an item must stay on one line.
+_LINE_BREAKS = re.compile("[\r\n\u2028\u2029]+")
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    """One snapshot of an agent's map, as the timeline lists it."""
+
+    key: str
+    pk: int | None
+    agent: str
+    session_id: str | None
+    session_name: str
+    label: str
+    created_at: str
+    stored: StoredContextMap
+    update: Mapping[str, Any] | None
+
+    @property
+    def step(self) -> int:
+        return self.stored.state.steps
+
+    @property
+    def chars(self) -> int:
+        return self.stored.state.chars
+
+    @property
+    def based_on(self) -> str | None:
+        """The key of the snapshot an edited snapshot was made from, when known."""
+        info = self.update or {}
+        base = info.get("basedOn")
+        if isinstance(base, Mapping) and isinstance(base.get("key"), str):
+            return str(base["key"])
+        return None
+
+
+def snapshot_key(pk: int) -> str:
+    return f"snapshot:{pk}"
+
+
+# --- the timeline ------------------------------------------------------------------------
+
+
+def _read_state(value: object, source: str) -> StoredContextMap | None:
+    try:
+        return stored_map_from_json_value(value, source)
+    except InputError:
+        # A snapshot the core cannot read is left out rather than breaking the whole view;
+        # `axmem contextmap show` on its exported state names the problem.
+        return None
+
+
+def _session_docs_without_rows(ws: Workspace, stored_sessions: set[str]) -> list[dict[str, Any]]:
+    docs = []
+    for summary in ws.sessions.list():
+        if summary.id in stored_sessions:
+            continue
+        doc = ws.sessions.get(summary.id)
+        if doc is not None and session_map_snapshots(doc):
+            docs.append(doc)
+    return docs
+
+
+def session_map_snapshots(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """`[{label, state, update?}]` of a session document, from `contextMapSnapshots` or,
+    for a document without that list, from each forward's map before/after."""
+    listed = doc.get("contextMapSnapshots")
+    if isinstance(listed, list) and listed:
+        return [s for s in listed if isinstance(s, dict) and isinstance(s.get("state"), dict)]
+    out: list[dict[str, Any]] = []
+    for fw in doc.get("forwards") or []:
+        if not isinstance(fw, dict):
+            continue
+        n = int(fw.get("index", len(out))) + 1
+        if not out and isinstance(fw.get("context_map_before"), dict):
+            out.append({"label": f"before forward {n}", "state": fw["context_map_before"]})
+        if isinstance(fw.get("context_map_after"), dict):
+            out.append(
+                {
+                    "label": f"after forward {n}",
+                    "state": fw["context_map_after"],
+                    "update": fw.get("context_map_update"),
+                }
+            )
+    return out
+
+
+def _session_agent(doc: Mapping[str, Any]) -> str:
+    agent = doc.get("agent")
+    if isinstance(agent, Mapping):
+        return str(agent.get("name") or "")
+    return str(agent or "")
+
+
+def map_agents(ws: Workspace) -> list[str]:
+    """Agent names with a context map: from snapshots, agent configs and sessions."""
+    snapshots = ws.contextmaps.list()
+    names = {snap.agent for snap in snapshots}
+    for name in ws.agents.list():
+        config = ws.agents.get(name) or {}
+        if config.get("contextMap") is not None or config.get("context_map") is not None:
+            names.add(name)
+    stored_sessions = {s.session_id for s in snapshots if s.session_id}
+    names.update(_session_agent(doc) for doc in _session_docs_without_rows(ws, stored_sessions))
+    return sorted(names, key=lambda n: (n == "", n.lower()))
+
+
+def timeline(ws: Workspace, agent: str) -> list[TimelineEntry]:
+    """Every snapshot of `agent`'s map, oldest first: sessions in the order they ran (their
+    snapshots in recorded order), then snapshots made outside a session (imported, edited)
+    by the time they were made."""
+    sessions = {s.id: s for s in ws.sessions.list()}
+    entries: list[tuple[tuple[str, int, int], TimelineEntry]] = []
+    stored_sessions: set[str] = set()
+    for snap in ws.contextmaps.list():
+        if snap.session_id:
+            stored_sessions.add(snap.session_id)
+        if snap.agent != agent:
+            continue
+        stored = _read_state(snap.state, f"snapshot {snap.pk}")
+        if stored is None:
+            continue
+        session = sessions.get(snap.session_id or "")
+        when = session.created_at if session is not None else snap.created_at
+        entries.append(
+            (
+                (when, 0, snap.pk),
+                TimelineEntry(
+                    key=snapshot_key(snap.pk),
+                    pk=snap.pk,
+                    agent=snap.agent,
+                    session_id=snap.session_id,
+                    session_name=(session.name or session.id) if session else "",
+                    label=snap.label,
+                    created_at=snap.created_at,
+                    stored=stored,
+                    update=snap.update_info,
+                ),
+            )
+        )
+    for doc in _session_docs_without_rows(ws, stored_sessions):
+        if _session_agent(doc) != agent:
+            continue
+        session_id = str(doc.get("id", ""))
+        when = str(doc.get("created_at") or "")
+        for i, recorded in enumerate(session_map_snapshots(doc)):
+            stored = _read_state(recorded["state"], f"session {session_id}: snapshot {i}")
+            if stored is None:
+                continue
+            update = recorded.get("update")
+            entries.append(
+                (
+                    (when, 1, i),
+                    TimelineEntry(
+                        key=f"session:{session_id}:{i}",
+                        pk=None,
+                        agent=agent,
+                        session_id=session_id,
+                        session_name=str(doc.get("name") or session_id),
+                        label=str(recorded.get("label", "")),
+                        created_at=when,
+                        stored=stored,
+                        update=update if isinstance(update, Mapping) else None,
+                    ),
+                )
+            )
+    entries.sort(key=lambda pair: pair[0])
+    return [entry for _, entry in entries]
+
+
+def previous_key(entries: Sequence[TimelineEntry], index: int) -> str | None:
+    """What "the previous snapshot" of entry `index` is: the one an edit was based on,
+    else the one listed before it."""
+    based_on = entries[index].based_on
+    if based_on is not None and any(e.key == based_on for e in entries):
+        return based_on
+    return entries[index - 1].key if index > 0 else None
+
+
+# --- describing an update ----------------------------------------------------------------
+
+
+def _operation_line(op: object) -> str:
+    if not isinstance(op, Mapping):
+        return f"  (not an operation) {json.dumps(op, ensure_ascii=False)}"
+    kind = str(op.get("type", "?")).upper()
+    item = op.get("itemId", op.get("item_id"))
+    content = op.get("content")
+    if kind == "ADD":
+        return f"  ADD to {op.get('section', '?')}: {content}"
+    if kind == "DELETE":
+        return f"  DELETE {item}"
+    if kind == "REPLACE":
+        return f"  REPLACE {item}: {content}"
+    return f"  {kind} {json.dumps(dict(op), ensure_ascii=False)}"
+
+
+def _id_list(info: Mapping[str, Any], *keys: str) -> list[str]:
+    for key in keys:
+        value = info.get(key)
+        if isinstance(value, list):
+            return [str(v) for v in value]
+    return []
+
+
+def describe_update(info: Mapping[str, Any] | None) -> list[str]:
+    """What caused a snapshot, in lines: the update's status, diagnosis, item tags and
+    operations (from a recorded session, `axmem contextmap apply --result`, an edit or an
+    import)."""
+    if not info:
+        return ["No update recorded for this snapshot (the map as it was)."]
+    lines: list[str] = []
+    kind = info.get("kind")
+    if kind == "edit":
+        base = info.get("basedOn")
+        label = base.get("label") if isinstance(base, Mapping) else None
+        lines.append(f"Edited by hand from “{label or 'a snapshot'}”:")
+        lines += [f"  {edit}" for edit in info.get("edits") or []]
+        return lines
+    if kind == "import":
+        lines.append(f"Imported from {info.get('source', 'a file')} ({info.get('shape', '?')}).")
+        return lines
+    status = info.get("status")
+    if status:
+        step = info.get("step")
+        lines.append(f"Status: {status}" + (f" (step {step})" if step is not None else ""))
+    if info.get("skipReason"):
+        lines.append(f"Skipped: {info['skipReason']}")
+    diagnosis = info.get("diagnosis")
+    if isinstance(diagnosis, str) and diagnosis.strip():
+        lines.append(f"Diagnosis: {diagnosis.strip()}")
+    tags = info.get("item_tags", info.get("itemTags"))
+    if isinstance(tags, Mapping) and tags:
+        lines.append("Item tags: " + ", ".join(f"{k} {v}" for k, v in tags.items()))
+    operations = info.get("operations")
+    if isinstance(operations, list):
+        lines.append(f"Operations ({len(operations)}):" if operations else "Operations: none")
+        lines += [_operation_line(op) for op in operations]
+    effects = [
+        ("added", _id_list(info, "added", "addedItemIds")),
+        ("removed", _id_list(info, "removed")),
+        ("changed", _id_list(info, "changed")),
+        ("evicted", _id_list(info, "evicted")),
+    ]
+    shown = [f"{name} {', '.join(ids)}" for name, ids in effects if ids]
+    if shown:
+        lines.append("Result: " + "; ".join(shown))
+    dropped = info.get("dropped")
+    if isinstance(dropped, list) and dropped:
+        lines.append("Dropped by Ax:")
+        lines += [f"  #{d.get('index')}: {d.get('reason')}" for d in dropped if isinstance(d, dict)]
+    errors = info.get("errors")
+    if isinstance(errors, list) and errors:
+        lines += [f"Error: {e}" for e in errors]
+    return lines or ["No details recorded for this update."]
+
+
+# --- edits (each returns a new map; history is never rewritten) ---------------------------
+
+
+def _one_line(content: str, what: str) -> str:
+    # Trimmed as JavaScript trims: Ax would not see an item whose text is only JS whitespace.
+    text = js_trim(_LINE_BREAKS.sub(" ", content))
+    if not text:
+        raise InputError(f"{what}: the item text must not be empty")
+    return text
+
+
+def _require_item(stored: StoredContextMap, item_id: str) -> None:
+    if item_id not in parse_map(stored.state.text).item_ids:
+        raise InputError(f"no item '{item_id}' in this map")
+
+
+def _with_text(
+    stored: StoredContextMap, text: str, scores: Mapping[str, float]
+) -> StoredContextMap:
+    return stored.with_state(replace(stored.state, text=text, scores=dict(scores)))
+
+
+def edit_item_text(stored: StoredContextMap, item_id: str, content: str) -> StoredContextMap:
+    """Replace an item's text, as a Cartographer REPLACE would (its score stays)."""
+    _require_item(stored, item_id)
+    op = ReplaceOperation(item_id, _one_line(content, item_id))
+    text, _, _ = apply_operations(stored.state.text, [(0, op)])
+    return _with_text(stored, text, stored.state.scores)
+
+
+def add_item(stored: StoredContextMap, section: str, content: str) -> tuple[StoredContextMap, str]:
+    """Add an item to a section, as a Cartographer ADD would; returns the new item's id."""
+    found = section_for_name(section)
+    if found is None:
+        raise InputError(f"unknown section {section!r}")
+    op = AddOperation(found.name, _one_line(content, found.name))
+    text, applied, _ = apply_operations(stored.state.text, [(0, op)])
+    return _with_text(stored, text, stored.state.scores), applied[0].item_id
+
+
+def delete_item(stored: StoredContextMap, item_id: str) -> StoredContextMap:
+    """Delete an item, as a Cartographer DELETE would, and drop its score: Ax numbers the
+    next ADD from the highest id left in the map, so a kept score could land on a new item."""
+    _require_item(stored, item_id)
+    text, _, _ = apply_operations(stored.state.text, [(0, DeleteOperation(item_id))])
+    scores = {k: v for k, v in stored.state.scores.items() if k != item_id}
+    return _with_text(stored, text, scores)
+
+
+def set_score(stored: StoredContextMap, item_id: str, score: float | None) -> StoredContextMap:
+    """Set an item's score, or clear it (None: unscored, which Ax counts as 0)."""
+    _require_item(stored, item_id)
+    scores = dict(stored.state.scores)
+    if score is None:
+        scores.pop(item_id, None)
+    else:
+        scores[item_id] = int(score) if float(score).is_integer() else float(score)
+    return stored.with_state(replace(stored.state, scores=scores))
+
+
+def set_evolution(
+    stored: StoredContextMap, infinite_evolve: bool, evolve_steps: int | None
+) -> StoredContextMap:
+    """Keep evolving forever, or freeze after `evolve_steps` updates (Ax skips the update
+    once `steps >= evolveSteps`; 0 or the current step count freezes it now)."""
+    if infinite_evolve:
+        return stored.with_state(replace(stored.state, infinite_evolve=True, evolve_steps=None))
+    if evolve_steps is None or evolve_steps < 0:
+        raise InputError("evolveSteps must be a non-negative integer when infiniteEvolve is off")
+    return stored.with_state(
+        replace(stored.state, infinite_evolve=False, evolve_steps=int(evolve_steps))
+    )
+
+
+def set_max_chars(stored: StoredContextMap, max_chars: int) -> StoredContextMap:
+    if max_chars <= 0:
+        raise InputError(f"maxChars must be a positive integer, got {max_chars}")
+    return stored.with_state(replace(stored.state, max_chars=int(max_chars)))
+
+
+def describe_score(score: float | None) -> str:
+    return "unscored" if score is None else format_score(score)
+
+
+def save_edited(
+    ws: Workspace,
+    agent: str,
+    stored: StoredContextMap,
+    base: TimelineEntry,
+    edits: Iterable[str],
+) -> int:
+    """Store an edited map as a new snapshot (same shape as its base); returns its pk."""
+    return ws.contextmaps.add(
+        agent,
+        stored.to_json_value(),
+        label=EDITED_LABEL,
+        session_id=None,
+        update_info={
+            "kind": "edit",
+            "status": "edited",
+            "basedOn": {"key": base.key, "pk": base.pk, "label": base.label},
+            "edits": list(edits),
+        },
+    )
+
+
+# --- files -------------------------------------------------------------------------------
+
+
+def read_snapshot_file(path: Path) -> StoredContextMap:
+    """A TS `AxAgentContextMapSnapshot` or axllm `context_map` dict (`.json`, shape
+    detected), or map text (any other suffix). Errors name the file and field."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: snapshot file not found") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, expected a snapshot file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read snapshot file: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not valid UTF-8 (byte {exc.start})") from None
+    if path.suffix.lower() == ".json":
+        return stored_map_from_json_value(parse_json_text(text, str(path)), str(path))
+    return stored_map_from_text(text)
+
+
+def import_snapshot(ws: Workspace, agent: str, path: Path) -> int:
+    """Read a snapshot file and store it as a new snapshot of `agent`; returns its pk."""
+    stored = read_snapshot_file(path)
+    return ws.contextmaps.add(
+        agent,
+        stored.to_json_value(),
+        label=IMPORTED_LABEL,
+        update_info={"kind": "import", "source": path.name, "shape": stored.shape.value},
+    )
+
+
+def snapshot_value(stored: StoredContextMap, shape: MapShape) -> dict[str, object]:
+    """The map in `shape`. Converting to a TS snapshot drops `evolveSteps` while the map
+    evolves forever, as `AxAgentContextMap` does."""
+    state = stored.state
+    if shape is MapShape.TS_SNAPSHOT:
+        if state.infinite_evolve:
+            state = replace(state, evolve_steps=None)
+        return StoredContextMap(state, MapShape.TS_SNAPSHOT).to_json_value()
+    if stored.shape is MapShape.AXLLM:
+        return stored.to_json_value()
+    return StoredContextMap(state, MapShape.AXLLM).to_json_value()
+
+
+def export_snapshot(stored: StoredContextMap, shape: MapShape, path: Path) -> None:
+    """Write the map in `shape` as JSON, atomically (a failed write leaves no half file)."""
+    text = json.dumps(snapshot_value(stored, shape), ensure_ascii=False, indent=2) + "\n"
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError as exc:
+        raise WorkspaceError(f"{path}: cannot write snapshot file: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise WorkspaceError(f"{path}: cannot write snapshot file: {exc.strerror}") from None

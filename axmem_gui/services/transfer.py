@@ -1,0 +1,436 @@
+"""Import and export use cases, shared by the CLI and the GUI.
+
+Import is two steps so a dialog can show what will happen before it happens:
+
+    plan = plan_import(ws, paths, policy="skip")        # reads files, writes nothing
+    result = apply_import(ws, plan, progress=..., cancel=...)   # one transaction
+
+`apply_import` refuses a plan with errors, re-checks that the entries it will replace did
+not change since planning, and writes everything in one transaction: an error, a cancel or
+a crash leaves the workspace as it was. `ImportResult.changes` lists each entry's value
+before and after, which is what an undo step needs (`undo_import` does exactly that).
+
+Progress callbacks get a `Progress(done, total, message)`; a cancel token is a
+`threading.Event` (or anything with `is_set()`) or a no-argument callable returning True
+to cancel. Both are plain Python so the GUI's task runner can wrap them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.core.errors import AxmemError, InputError, WorkspaceError
+from axmem_gui.core.formats import (
+    CatalogDoc,
+    FormatName,
+    ImportedSkill,
+    ImportPlan,
+    Policy,
+    Problem,
+    ReadLimits,
+    SourceCatalog,
+    build_plan,
+    extra_value,
+    imported_from_extra,
+    read_source,
+    skills_dir_files,
+    write_ax_json,
+    write_jsonl,
+    write_ts_module,
+)
+from axmem_gui.core.formats.plan import EntryKind, PlanItem
+from axmem_gui.core.formats.skillsdir import OutputFile
+from axmem_gui.store import Workspace
+
+#: Whether the workspace can keep a skill's SKILL.md extras (frontmatter keys, resource
+#: files, layout). Needs `Skill.extra`; until then those extras survive file-to-file
+#: conversion but not a trip through the workspace.
+STORE_KEEPS_SKILL_EXTRA = "extra" in {f.name for f in dataclasses.fields(Skill)}
+
+
+class _IsSet(Protocol):
+    def is_set(self) -> bool: ...
+
+
+CancelToken = _IsSet | Callable[[], bool] | None
+
+
+@dataclass(frozen=True)
+class Progress:
+    done: int
+    total: int
+    message: str
+
+
+ProgressFn = Callable[[Progress], None]
+
+
+class ImportCancelled(AxmemError):
+    def __init__(self) -> None:
+        super().__init__("import cancelled; nothing was changed")
+
+
+def is_cancelled(cancel: CancelToken) -> bool:
+    if cancel is None:
+        return False
+    is_set = getattr(cancel, "is_set", None)
+    if callable(is_set):
+        return bool(is_set())
+    return bool(cancel())  # type: ignore[operator]
+
+
+def _report(progress: ProgressFn | None, done: int, total: int, message: str) -> None:
+    if progress is not None:
+        progress(Progress(done, total, message))
+
+
+def format_problems(problems: Sequence[Problem], limit: int = 50) -> str:
+    lines = [f"  {p}" for p in problems[:limit]]
+    if len(problems) > limit:
+        lines.append(f"  ... and {len(problems) - limit} more")
+    return "\n".join(lines)
+
+
+# --- workspace <-> format entries -------------------------------------------------------
+
+
+def skill_to_store(imported: ImportedSkill) -> Skill:
+    if STORE_KEEPS_SKILL_EXTRA:
+        return dataclasses.replace(imported.skill, extra=extra_value(imported))
+    return imported.skill
+
+
+def skill_from_store(skill: Skill) -> ImportedSkill:
+    extra: Any = getattr(skill, "extra", None)
+    if extra:
+        stripped = dataclasses.replace(skill, extra={})
+        return imported_from_extra(stripped, extra)
+    return ImportedSkill(skill=skill)
+
+
+def workspace_doc(ws: Workspace) -> CatalogDoc:
+    return CatalogDoc(
+        skills=tuple(skill_from_store(s) for s in ws.skills.all()),
+        memories=tuple(ws.memories.all()),
+    )
+
+
+# --- import -----------------------------------------------------------------------------
+
+
+def read_sources(
+    paths: Sequence[Path | str],
+    *,
+    fmt: FormatName | None = None,
+    limits: ReadLimits | None = None,
+    progress: ProgressFn | None = None,
+    cancel: CancelToken = None,
+) -> list[SourceCatalog]:
+    """Read every path (nothing is written). Problems are inside the results."""
+    out = []
+    total = len(paths)
+    for i, raw in enumerate(paths):
+        if is_cancelled(cancel):
+            raise ImportCancelled()
+        path = Path(raw)
+        _report(progress, i, total, f"reading {path}")
+        out.append(read_source(path, fmt, limits))
+    _report(progress, total, total, "read")
+    return out
+
+
+def plan_from_sources(
+    ws: Workspace,
+    sources: Sequence[SourceCatalog],
+    policy: Policy = "skip",
+    *,
+    overrides: dict[tuple[EntryKind, str], Policy] | None = None,
+) -> ImportPlan:
+    """Re-plan already read sources (cheap: a dialog can call it on every policy change)."""
+    doc = workspace_doc(ws)
+    return build_plan(
+        sources,
+        {s.id: s for s in doc.skills},
+        {m.id: m for m in doc.memories},
+        policy,
+        overrides=overrides,
+        compare_extra=STORE_KEEPS_SKILL_EXTRA,
+    )
+
+
+def plan_import(
+    ws: Workspace,
+    paths: Sequence[Path | str],
+    policy: Policy = "skip",
+    *,
+    fmt: FormatName | None = None,
+    limits: ReadLimits | None = None,
+    overrides: dict[tuple[EntryKind, str], Policy] | None = None,
+    progress: ProgressFn | None = None,
+    cancel: CancelToken = None,
+) -> ImportPlan:
+    sources = read_sources(paths, fmt=fmt, limits=limits, progress=progress, cancel=cancel)
+    return plan_from_sources(ws, sources, policy, overrides=overrides)
+
+
+@dataclass(frozen=True)
+class AppliedChange:
+    """One entry the import wrote: its value before (None = it did not exist) and after."""
+
+    kind: EntryKind
+    id: str
+    action: str
+    before: Skill | Memory | None
+    after: Skill | Memory
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "id": self.id, "action": self.action}
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    plan: ImportPlan
+    batch: str | None
+    changes: tuple[AppliedChange, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "batch": self.batch,
+            "changes": [c.to_json() for c in self.changes],
+            "plan": self.plan.to_json(),
+        }
+
+
+def _repo(ws: Workspace, kind: EntryKind) -> Any:
+    return ws.skills if kind == "skill" else ws.memories
+
+
+def _stored_value(item: PlanItem) -> Skill | Memory:
+    entry = item.entry_to_write()
+    return skill_to_store(entry) if isinstance(entry, ImportedSkill) else entry
+
+
+def _check_not_stale(ws: Workspace, item: PlanItem) -> Skill | Memory | None:
+    """The entry's current value, after checking it is what the plan saw: an update
+    expects the planned value, an add or keep-both expects no entry under the target id."""
+    current: Skill | Memory | None = _repo(ws, item.kind).get(item.target_id)
+    expected = item.existing if item.action == "update" else None
+    now = skill_from_store(current) if isinstance(current, Skill) else current
+    if now != expected:
+        raise WorkspaceError(
+            f"{item.kind} '{item.target_id}' changed since the import was planned; "
+            "plan the import again"
+        )
+    return current
+
+
+def apply_import(
+    ws: Workspace,
+    plan: ImportPlan,
+    *,
+    progress: ProgressFn | None = None,
+    cancel: CancelToken = None,
+) -> ImportResult:
+    """Write the plan's adds, updates and keep-boths in one transaction."""
+    if not plan.ok:
+        raise InputError(
+            f"{len(plan.errors)} problem(s) in the input; nothing was imported:\n"
+            + format_problems(plan.errors)
+        )
+    writes = plan.writes
+    if not writes:
+        return ImportResult(plan, None, ())
+    batch = ws.new_batch_id()
+    changes: list[AppliedChange] = []
+    total = len(writes)
+    with ws.transaction():
+        for i, item in enumerate(writes):
+            if is_cancelled(cancel):
+                raise ImportCancelled()
+            _report(progress, i, total, f"{item.action} {item.kind} '{item.target_id}'")
+            before = _check_not_stale(ws, item)
+            after = _stored_value(item)
+            _repo(ws, item.kind).upsert(after, batch=batch)
+            changes.append(AppliedChange(item.kind, item.target_id, item.action, before, after))
+        if is_cancelled(cancel):
+            raise ImportCancelled()
+    _report(progress, total, total, "imported")
+    return ImportResult(plan, batch, tuple(changes))
+
+
+def undo_import(ws: Workspace, result: ImportResult) -> None:
+    """Put every entry the import touched back as it was, in one transaction."""
+    batch = ws.new_batch_id()
+    with ws.transaction():
+        for change in reversed(result.changes):
+            repo = _repo(ws, change.kind)
+            if change.before is None:
+                repo.delete(change.id, batch=batch)
+            else:
+                repo.upsert(change.before, batch=batch)
+
+
+def import_paths(
+    ws: Workspace,
+    paths: Sequence[Path | str],
+    policy: Policy = "skip",
+    *,
+    dry_run: bool = False,
+    fmt: FormatName | None = None,
+    limits: ReadLimits | None = None,
+    progress: ProgressFn | None = None,
+    cancel: CancelToken = None,
+) -> tuple[ImportPlan, ImportResult | None]:
+    """Plan, then (unless `dry_run` or the plan has errors) apply. The CLI's path."""
+    plan = plan_import(ws, paths, policy, fmt=fmt, limits=limits, progress=progress, cancel=cancel)
+    if dry_run or not plan.ok:
+        return plan, None
+    return plan, apply_import(ws, plan, progress=progress, cancel=cancel)
+
+
+# --- export -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    format: FormatName
+    out: Path
+    files: tuple[Path, ...]
+    skills: int
+    memories: int
+    warnings: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": self.format,
+            "out": str(self.out),
+            "files": [str(f) for f in self.files],
+            "skills": self.skills,
+            "memories": self.memories,
+            "warnings": list(self.warnings),
+        }
+
+
+def export_warnings(doc: CatalogDoc, fmt: FormatName) -> list[str]:
+    warnings = []
+    if fmt in ("ax-json", "ts"):
+        carrying = [s.id for s in doc.skills if s.has_extra]
+        if carrying:
+            warnings.append(
+                f"{len(carrying)} skill(s) carry SKILL.md extras (frontmatter keys or "
+                f"resource files) that {fmt} cannot hold, e.g. '{carrying[0]}'; export as "
+                "skills-dir to keep them"
+            )
+    if fmt == "jsonl" and doc.skills:
+        warnings.append(
+            f"{len(doc.skills)} skill(s) not exported: JSON Lines files hold memories only"
+        )
+    return warnings
+
+
+def render_text(doc: CatalogDoc, fmt: FormatName) -> str:
+    if fmt == "ax-json":
+        return write_ax_json(doc)
+    if fmt == "ts":
+        return write_ts_module(doc)
+    if fmt == "jsonl":
+        return write_jsonl(doc.memories)
+    raise ValueError(f"{fmt} is not a single-file format")
+
+
+def _write_file_atomically(path: Path, data: bytes) -> None:
+    if path.is_dir():
+        raise InputError(f"{path}: is a folder; give a file name to export to")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(f"{parent}: folder not found")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def _materialize(root: Path, files: Sequence[OutputFile]) -> None:
+    resolved_root = root.resolve()
+    for f in files:
+        target = root.joinpath(*f.path.split("/"))
+        if not target.resolve().is_relative_to(resolved_root):
+            raise InputError(f"refusing to write outside the export folder: {f.path}")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(f.data)
+        mode = 0o755 if f.executable else 0o644
+        os.chmod(target, mode)
+
+
+def _write_skills_dir(out: Path, files: Sequence[OutputFile], force: bool) -> list[Path]:
+    if out.exists() and not out.is_dir():
+        raise InputError(f"{out}: exists and is not a folder")
+    top_names = sorted({f.path.split("/")[0] for f in files})
+    if out.is_dir() and not force:
+        clashes = [n for n in top_names if (out / n).exists()]
+        if clashes:
+            raise InputError(
+                f"{out}: already holds {', '.join(clashes[:5])}"
+                f"{' ...' if len(clashes) > 5 else ''}; use --force to replace them"
+            )
+    parent = out if out.is_dir() else out.parent
+    if not parent.is_dir():
+        raise InputError(f"{parent}: folder not found")
+    # Build everything aside, then move it into place: a failure while writing files
+    # (disk full, permissions) leaves the destination untouched.
+    staging = Path(tempfile.mkdtemp(prefix=".axmem-export-", dir=parent))
+    try:
+        _materialize(staging, files)
+        if not out.exists():
+            os.rename(staging, out)
+        else:
+            trash = staging / ".replaced"
+            trash.mkdir()
+            for name in top_names:
+                target = out / name
+                if target.exists() or target.is_symlink():
+                    os.rename(target, trash / name)
+                os.rename(staging / name, target)
+    except OSError as exc:
+        raise InputError(f"{out}: cannot write the export: {exc.strerror or exc}") from None
+    finally:
+        if staging.exists() and staging != out:
+            shutil.rmtree(staging, ignore_errors=True)
+    return [out / name for name in top_names]
+
+
+def export_doc(
+    doc: CatalogDoc, fmt: FormatName, out: Path | str, *, force: bool = False
+) -> ExportResult:
+    """Write `doc` in `fmt` to `out` (a file, or a folder for skills-dir)."""
+    out = Path(out)
+    warnings = export_warnings(doc, fmt)
+    if fmt == "skills-dir":
+        try:
+            files = skills_dir_files(doc)
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
+        written = _write_skills_dir(out, files, force)
+    else:
+        _write_file_atomically(out, render_text(doc, fmt).encode("utf-8"))
+        written = [out]
+    skills = 0 if fmt == "jsonl" else len(doc.skills)
+    return ExportResult(fmt, out, tuple(written), skills, len(doc.memories), tuple(warnings))
+
+
+def export_workspace(
+    ws: Workspace, fmt: FormatName, out: Path | str, *, force: bool = False
+) -> ExportResult:
+    return export_doc(workspace_doc(ws), fmt, out, force=force)

@@ -1,0 +1,39 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QUndoStack
+
+from axmem_gui.store import Workspace
+from axmem_gui.ui.contextmap import ContextMapPage
+from axmem_gui.ui.controller import WorkspaceController
+from tests.ui.contextmap.maps import Stored, store_history
+
+
+@dataclass
+class PageEnv:
+    page: ContextMapPage
+    controller: WorkspaceController
+    stack: QUndoStack
+    history: list[Stored]
+
+    @property
+    def ws(self) -> Workspace:
+        return self.controller.workspace
+
+
+@pytest.fixture
+def env(qtbot, tmp_path: Path) -> Iterator[PageEnv]:  # type: ignore[no-untyped-def]
+    ws = Workspace.open(tmp_path / "maps.axmem", create=True)
+    stored = store_history(ws)
+    controller = WorkspaceController(ws)
+    stack = QUndoStack()
+    page = ContextMapPage(controller, stack)
+    qtbot.addWidget(page)
+    page.resize(1100, 700)
+    page.show()
+    yield PageEnv(page, controller, stack, stored)
+    controller.close()
