@@ -15,6 +15,9 @@ from typing import Any
 
 from axmem_gui.core.formats.values import KeyedDict
 
+#: ASCII digits only: str.isdigit() also accepts "²", "٣" and other Unicode digits.
+_DIGITS = "0123456789"
+_DIGIT_SET = frozenset(_DIGITS)
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v"}
 _LINE_TERMINATORS = "\n\r\u2028\u2029"
 _NUMBER = re.compile(
@@ -83,10 +86,10 @@ def decode_escapes(raw: str, pos: int) -> str:
         if e in _SIMPLE_ESCAPES:
             out.append(_SIMPLE_ESCAPES[e])
             i += 1
-        elif e == "0" and not (i + 1 < n and raw[i + 1].isdigit()):
+        elif e == "0" and not (i + 1 < n and raw[i + 1] in _DIGITS):
             out.append("\0")
             i += 1
-        elif e.isdigit():
+        elif e and e in _DIGITS:
             raise TsSyntaxError("octal escapes are not allowed in a module", pos)
         elif e == "x":
             out.append(chr(_hex(raw, i + 1, 2, pos)))
@@ -157,7 +160,7 @@ class _Lexer:
             return self._string(ch)
         if ch == "`":
             return self._template()
-        if ch.isdigit() or (ch == "." and text[start + 1 : start + 2].isdigit()):
+        if ch in _DIGITS or (ch == "." and text[start + 1 : start + 2] in _DIGIT_SET):
             m = _NUMBER.match(text, start)
             assert m is not None
             self.i = m.end()
