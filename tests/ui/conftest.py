@@ -4,7 +4,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QEvent
 from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QApplication
 
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
@@ -37,7 +39,12 @@ def window(qtbot, sample_path: Path, settings: AppSettings) -> Iterator[MainWind
         lambda p: init_workspace(p),
     )
     install_features(win)
-    qtbot.addWidget(win)
     win.show()
+    qtbot.waitExposed(win)
     yield win
+    # Destroy the window (and every timer of its features) before the workspace closes,
+    # so no debounced refresh can run against a closed connection.
+    win.close()
+    win.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     controller.close()

@@ -6,6 +6,8 @@ treats them as untrusted: raw HTML is shown as text, never interpreted, and the 
 
 from __future__ import annotations
 
+import html
+
 import markdown
 from pygments.formatters import HtmlFormatter
 
@@ -24,9 +26,53 @@ def _converter() -> markdown.Markdown:
     return md
 
 
+#: The preview renders at most this much; the rest is noted, not rendered.
+MAX_PREVIEW_CHARS = 100_000
+#: Python-Markdown recurses per nesting level and backtracks on nested brackets; input
+#: nested deeper than this is shown as plain text so the preview never freezes or crashes.
+MAX_NESTING = 48
+
+
+def _too_deep(text: str) -> bool:
+    depth = deepest = 0
+    for ch in text:
+        if ch == "[":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch == "]" and depth:
+            depth -= 1
+        elif ch == "\n":
+            depth = 0
+    if deepest > MAX_NESTING:
+        return True
+    for line in text.splitlines():
+        stripped = line.lstrip(" \t>")
+        prefix = line[: len(line) - len(stripped)]
+        if prefix.count(">") > MAX_NESTING or len(prefix.expandtabs(4)) > MAX_NESTING * 4:
+            return True
+    return False
+
+
+def _plain(text: str) -> str:
+    return f"<pre>{html.escape(text)}</pre>"
+
+
 def render_markdown(text: str) -> str:
-    """The HTML body for `text`; raw HTML in `text` comes out escaped."""
-    return _converter().convert(text)
+    """The HTML body for `text`; raw HTML in `text` comes out escaped. Untrusted input
+    that is huge or pathologically nested is bounded (truncated, or shown as plain text)."""
+    note = ""
+    if len(text) > MAX_PREVIEW_CHARS:
+        text = text[:MAX_PREVIEW_CHARS]
+        note = (
+            f"<p><i>The preview shows the first {MAX_PREVIEW_CHARS:,} characters; "
+            "the editor holds the whole text.</i></p>"
+        )
+    if _too_deep(text):
+        return _plain(text) + note
+    try:
+        return _converter().convert(text) + note
+    except RecursionError:
+        return _plain(text) + note
 
 
 def code_style_css(dark: bool) -> str:

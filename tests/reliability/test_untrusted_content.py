@@ -1,0 +1,73 @@
+"""Issue: untrusted content. Markdown from other people renders inert, loads nothing, opens
+no link without a click and a confirmation, and huge or pathologically nested content
+neither freezes nor crashes the preview."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from PySide6.QtCore import QUrl
+
+from axmem_gui.ui.editor import preview
+from axmem_gui.ui.editor.dialogs import OpenLinkDialog
+from axmem_gui.ui.editor.markdown_render import MAX_PREVIEW_CHARS, render_markdown
+
+HOSTILE = (
+    "<script>alert(1)</script>\n\n<iframe src='http://127.0.0.1:9/'></iframe>\n\n"
+    "<img src=x onerror=alert(1)>\n\n<style>body{display:none}</style>\n\n"
+    "[js](javascript:alert(1)) [local](file:///etc/passwd) ![remote](http://127.0.0.1:9/a.png)"
+)
+
+
+def test_raw_html_is_escaped_text() -> None:
+    out = render_markdown(HOSTILE)
+    for tag in ("<script", "<iframe", "<img src=x", "<style"):
+        assert tag not in out
+    assert "&lt;iframe" in out and "&lt;script&gt;" in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "".join("  " * i + "- item\n" for i in range(600)),
+        ">" * 5000 + " deep quote",
+        "[" * 30000 + "x" + "]" * 30000,
+        "*a " * 40000,
+        "`" * 50000,
+        ("| a | b |\n|---|---|\n" + "| 1 | 2 |\n" * 20000),
+    ],
+    ids=["nested-list", "nested-quote", "nested-brackets", "emphasis", "backticks", "table"],
+)
+def test_pathological_markdown_renders_quickly(text: str) -> None:
+    start = time.perf_counter()
+    out = render_markdown(text)
+    elapsed = time.perf_counter() - start
+    assert out
+    # Generous bound for a shared CI core; typical figures are well under 0.2 s.
+    assert elapsed < 3.0, f"render took {elapsed:.2f} s"
+
+
+def test_huge_content_is_truncated_with_a_note() -> None:
+    out = render_markdown("word " * (MAX_PREVIEW_CHARS // 2))
+    assert f"first {MAX_PREVIEW_CHARS:,} characters" in out
+
+
+def test_only_web_links_can_open_and_only_after_confirmation(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QWidget
+
+    asked: list[str] = []
+    refused: list[str] = []
+    opened: list[str] = []
+    monkeypatch.setattr(
+        OpenLinkDialog, "ask", classmethod(lambda cls, p, u: asked.append(u) or False)
+    )
+    monkeypatch.setattr(OpenLinkDialog, "refuse", classmethod(lambda cls, p, u: refused.append(u)))
+    monkeypatch.setattr(preview.QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    for url in ("javascript:alert(1)", "file:///etc/passwd", "data:text/html,hi"):
+        assert not preview.open_link(parent, QUrl(url))
+    assert len(refused) == 3 and not asked and not opened
+    assert not preview.open_link(parent, QUrl("https://example.org/"))  # user said no
+    assert asked == ["https://example.org/"] and not opened
