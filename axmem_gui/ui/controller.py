@@ -19,10 +19,12 @@ class WorkspaceController(QObject):
     opened = Signal()
     changed = Signal(str)  # what changed: "skills", "memories", "scenarios", ... or "*"
     externally_changed = Signal()
+    closing = Signal()  # stop timers and jobs that would read the workspace
 
     def __init__(self, workspace: Workspace, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._ws = workspace
+        self._closed = False
         self._seen_version = workspace.data_version()
         self._timer = QTimer(self)
         self._timer.setInterval(EXTERNAL_POLL_MS)
@@ -69,6 +71,14 @@ class WorkspaceController(QObject):
         self.changed.emit("*")
         return True
 
+    @property
+    def is_closed(self) -> bool:
+        return self._closed
+
     def close(self) -> None:
+        if self._closed:
+            return
+        self.closing.emit()
+        self._closed = True
         self._timer.stop()
         self._ws.close()
