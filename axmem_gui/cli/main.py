@@ -16,7 +16,15 @@ from collections.abc import Sequence
 from axmem_gui import __version__
 from axmem_gui.core.errors import AxmemError
 
-COMMAND_MODULES: tuple[str, ...] = ("axmem_gui.cli.cmd_workspace",)
+COMMAND_MODULES: tuple[str, ...] = (
+    "axmem_gui.cli.cmd_workspace",
+    "axmem_gui.cli.cmd_contextmap",
+    "axmem_gui.cli.cmd_suite",
+    "axmem_gui.cli.cmd_transfer",
+    "axmem_gui.cli.cmd_lint",
+    "axmem_gui.cli.cmd_sessions",
+    "axmem_gui.cli.cmd_ax",
+)
 
 
 class _Parser(argparse.ArgumentParser):

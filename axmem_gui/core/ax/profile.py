@@ -1,0 +1,139 @@
+"""Ax version profiles: the data (not code) that makes rendering and search Ax-exact.
+
+A profile is `profiles/ax-<version>.json`, produced from the published npm package by
+`tools/ax_profile/build_profile.py` and shipped as package data. Code in `core/ax` reads
+every Ax constant and wording from the profile, so supporting another Ax release means
+generating another profile (and checking the golden tests), not editing code.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from axmem_gui.core.errors import InputError
+
+DEFAULT_AX_VERSION = "24.0.21"
+
+
+@dataclass(frozen=True)
+class RankDefaults:
+    top_k: float
+    min_score: float
+    margin_ratio: float
+    min_docs: float
+
+
+@dataclass(frozen=True)
+class StageField:
+    """One input field of a stage signature; `when` names the mode that adds it."""
+
+    name: str | None  # None stands for the agent's own (non-context) inputs
+    when: str | None = None
+
+
+@dataclass(frozen=True)
+class AxProfile:
+    version: str
+    package: str
+    stopwords: frozenset[str]
+    punctuation: str
+    diacritic_range: tuple[int, int]
+    rank_defaults: RankDefaults
+    skill_name_weight: int
+    skill_description_weight: int
+    skill_content_chars: int
+    skill_search_top_k: int
+    skill_index_line: str
+    skill_index_description: str
+    skill_loaded_block: str
+    skill_block_separator: str
+    memory_content_chars: int
+    memory_search_top_k: int
+    memory_hint_snippet_chars: int
+    memory_block: str
+    memory_block_separator: str
+    hint_formats: dict[str, str]
+    hint_section_separator: str
+    templates: dict[str, dict[str, str]]
+    stage_fields: dict[str, tuple[StageField, ...]]
+    javascript_aliases: frozenset[str]
+    javascript_code_field: str
+    code_field_suffix: str
+    fallback_code_field: str
+    default_runtime_language: str
+    raw: dict[str, Any]
+
+
+def _stage_fields(raw: dict[str, Any]) -> dict[str, tuple[StageField, ...]]:
+    out: dict[str, tuple[StageField, ...]] = {}
+    for stage, fields in raw.items():
+        out[stage] = tuple(
+            StageField(name=None if f.get("agentInputs") else f["name"], when=f.get("when"))
+            for f in fields
+        )
+    return out
+
+
+def profile_from_json(data: dict[str, Any]) -> AxProfile:
+    ranker, skills = data["ranker"], data["skills"]
+    memories, hints = data["memories"], data["hints"]
+    defaults = ranker["defaults"]
+    runtime = data["runtime"]
+    return AxProfile(
+        version=data["profile"].removeprefix("ax-"),
+        package=data["package"],
+        stopwords=frozenset(data["stopwords"]),
+        punctuation=ranker["punctuation"],
+        diacritic_range=(ranker["diacriticRange"][0], ranker["diacriticRange"][1]),
+        rank_defaults=RankDefaults(
+            top_k=defaults["topK"],
+            min_score=defaults["minScore"],
+            margin_ratio=defaults["marginRatio"],
+            min_docs=defaults["minDocs"],
+        ),
+        skill_name_weight=skills["nameWeight"],
+        skill_description_weight=skills["descriptionWeight"],
+        skill_content_chars=skills["contentChars"],
+        skill_search_top_k=skills["searchTopK"],
+        skill_index_line=skills["indexLine"],
+        skill_index_description=skills["indexDescription"],
+        skill_loaded_block=skills["loadedBlock"],
+        skill_block_separator=skills["blockSeparator"],
+        memory_content_chars=memories["contentChars"],
+        memory_search_top_k=memories["searchTopK"],
+        memory_hint_snippet_chars=memories["hintSnippetChars"],
+        memory_block=memories["block"],
+        memory_block_separator=memories["blockSeparator"],
+        hint_formats={
+            k: hints[k] for k in ("moduleLine", "skillLine", "memoryLine", "memorySnippet")
+        },
+        hint_section_separator=hints["sectionSeparator"],
+        templates={stage: dict(parts) for stage, parts in data["templates"].items()},
+        stage_fields=_stage_fields(data["stageFields"]),
+        javascript_aliases=frozenset(runtime["javascriptAliases"]),
+        javascript_code_field=runtime["javascriptCodeField"],
+        code_field_suffix=runtime["codeFieldSuffix"],
+        fallback_code_field=runtime["fallbackCodeField"],
+        default_runtime_language=runtime["defaultLanguage"],
+        raw=data,
+    )
+
+
+def available_versions() -> list[str]:
+    folder = resources.files("axmem_gui.core.ax").joinpath("profiles")
+    names = [p.name for p in folder.iterdir() if p.name.startswith("ax-")]
+    return sorted(n.removeprefix("ax-").removesuffix(".json") for n in names)
+
+
+@lru_cache(maxsize=8)
+def load_profile(version: str = DEFAULT_AX_VERSION) -> AxProfile:
+    """The profile for Ax `version` (package data); InputError if there is none."""
+    resource = resources.files("axmem_gui.core.ax").joinpath("profiles", f"ax-{version}.json")
+    if not resource.is_file():
+        known = ", ".join(available_versions()) or "none"
+        raise InputError(f"no Ax profile for version {version!r} (available: {known})")
+    return profile_from_json(json.loads(resource.read_text(encoding="utf-8")))

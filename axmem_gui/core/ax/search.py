@@ -1,0 +1,366 @@
+"""Ax's built-in catalog search: `discover({ skills })`, `recall([...])` and the advisory
+relevance hints, over either the plain ranker or the inverted index.
+
+- discover: each search string (trimmed, exact duplicates removed) ranks ALL catalog
+  skills with topK 2 and no guards; the union of ids in first-seen order maps to catalog
+  entries (last entry wins for a repeated id). Loaded skills are not excluded.
+- recall: candidates are the catalog memories whose id (exact, untrimmed) is not already
+  loaded; each search string ranks the candidates (N and df over the candidates only)
+  with topK 3 and no guards; union in first-seen order.
+- hints: the task ranks all skills, and the memories not yet loaded, with the strict
+  default guards (or the agent's relevanceRanking object).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from axmem_gui.core.ax.documents import memory_document, skill_document
+from axmem_gui.core.ax.index import SearchIndex
+from axmem_gui.core.ax.jstext import collapse_whitespace, js_trim, utf16_len, utf16_slice
+from axmem_gui.core.ax.profile import AxProfile, load_profile
+from axmem_gui.core.ax.ranking import (
+    RankDocument,
+    RankOptions,
+    RankResult,
+    rank_documents,
+)
+from axmem_gui.core.ax.render import MemoryHint, SkillHint, render_relevance_hints
+from axmem_gui.core.ax.tokenize import Tokenizer
+from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.core.errors import AxmemError
+
+
+class PolicyError(AxmemError):
+    """The `[POLICY] ...` error Ax raises for a malformed discover/recall argument."""
+
+
+class Ranker(Protocol):
+    """Ranks a fixed document set (minus excluded ids) like `rankDocuments`."""
+
+    def rank(
+        self, query: str, options: RankOptions, exclude_ids: frozenset[str] = frozenset()
+    ) -> RankResult: ...
+
+
+class PlainRanker:
+    """The obviously-correct ranker: rebuilds every document for every query."""
+
+    def __init__(self, docs: Sequence[RankDocument], tokenizer: Tokenizer) -> None:
+        self.docs = list(docs)
+        self.tokenizer = tokenizer
+
+    def rank(
+        self, query: str, options: RankOptions, exclude_ids: frozenset[str] = frozenset()
+    ) -> RankResult:
+        docs = [d for d in self.docs if d.id not in exclude_ids] if exclude_ids else self.docs
+        return rank_documents(query, docs, options, self.tokenizer)
+
+
+def normalize_search_input(value: Any, primitive: str) -> tuple[str, ...]:
+    """`normalizeSkillsInput` / `normalizeMemoriesInput`: trimmed, non-empty, deduped.
+
+    `primitive` is the call as Ax names it in errors: `discover({ skills })` or
+    `recall(...)`.
+    """
+    collected: list[str] = []
+
+    def push(item: Any) -> None:
+        if not isinstance(item, str):
+            raise PolicyError(
+                f"[POLICY] {primitive} expects a string or string[] of search queries."
+            )
+        trimmed = js_trim(item)
+        if not trimmed:
+            raise PolicyError(f"[POLICY] {primitive} entries must be non-empty strings.")
+        collected.append(trimmed)
+
+    if isinstance(value, str):
+        push(value)
+    elif isinstance(value, list | tuple):
+        if not value:
+            raise PolicyError(f"[POLICY] {primitive} requires at least one search query.")
+        for item in value:
+            push(item)
+    else:
+        raise PolicyError(f"[POLICY] {primitive} expects a string or string[] of search queries.")
+    return tuple(dict.fromkeys(collected))
+
+
+DISCOVER = "discover({ skills })"
+RECALL = "recall(...)"
+
+
+@dataclass(frozen=True)
+class SearchCall:
+    """One discover or recall call: per search string the ranking, and the union."""
+
+    domain: str  # "skills" | "memories"
+    queries: tuple[str, ...]
+    per_query: tuple[RankResult, ...]
+    result_ids: tuple[str, ...]
+    already_loaded_ids: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"queries": list(self.queries)}
+        if self.domain == "memories":
+            out["alreadyLoadedIds"] = list(self.already_loaded_ids)
+        out["perQuery"] = [r.to_json() for r in self.per_query]
+        out["resultIds"] = list(self.result_ids)
+        return out
+
+
+def _union(results: Iterable[RankResult]) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for result in results:
+        for entry in result.ranked:
+            seen.setdefault(entry.id)
+    return tuple(seen)
+
+
+class SkillSearch:
+    """Discover and the skills hint over one skills catalog."""
+
+    def __init__(
+        self,
+        skills: Sequence[Skill],
+        profile: AxProfile,
+        ranker: Ranker | None = None,
+        tokenizer: Tokenizer | None = None,
+    ) -> None:
+        self.skills = list(skills)
+        self.profile = profile
+        self.tokenizer = tokenizer or Tokenizer(profile)
+        self.ranker: Ranker = ranker or PlainRanker(
+            [skill_document(s, profile) for s in self.skills], self.tokenizer
+        )
+        self._by_id: dict[str, Skill] = {s.id: s for s in self.skills}  # last entry wins
+
+    @classmethod
+    def indexed(
+        cls, skills: Sequence[Skill], profile: AxProfile, tokenizer: Tokenizer | None = None
+    ) -> SkillSearch:
+        """Backed by a `SearchIndex` (fast on big catalogs, same results)."""
+        tokenizer = tokenizer or Tokenizer(profile)
+        index = SearchIndex(tokenizer, (skill_document(s, profile) for s in skills))
+        return cls(skills, profile, index, tokenizer)
+
+    def discover(self, searches: Any) -> tuple[SearchCall, list[Skill]]:
+        """One `discover({ skills: searches })`; raises PolicyError like Ax."""
+        queries = normalize_search_input(searches, DISCOVER)
+        options = RankOptions.best_effort(self.profile.skill_search_top_k)
+        per_query = tuple(self.ranker.rank(q, options) for q in queries)
+        ids = _union(per_query)
+        call = SearchCall("skills", queries, per_query, ids)
+        return call, [self._by_id[i] for i in ids if i in self._by_id]
+
+    def hint(self, task: str, options: RankOptions) -> tuple[RankResult, list[SkillHint]]:
+        result = self.ranker.rank(task, options)
+        hints = [
+            SkillHint(e.id, self._by_id[e.id].name if e.id in self._by_id else e.id, e.score)
+            for e in result.ranked
+        ]
+        return result, hints
+
+
+class MemorySearch:
+    """Recall and the memories hint over one memories catalog."""
+
+    def __init__(
+        self,
+        memories: Sequence[Memory],
+        profile: AxProfile,
+        ranker: Ranker | None = None,
+        tokenizer: Tokenizer | None = None,
+    ) -> None:
+        self.memories = list(memories)
+        self.profile = profile
+        self.tokenizer = tokenizer or Tokenizer(profile)
+        self.ranker: Ranker = ranker or PlainRanker(
+            [memory_document(m, profile) for m in self.memories], self.tokenizer
+        )
+        self._by_id: dict[str, Memory] = {m.id: m for m in self.memories}  # last entry wins
+
+    @classmethod
+    def indexed(
+        cls, memories: Sequence[Memory], profile: AxProfile, tokenizer: Tokenizer | None = None
+    ) -> MemorySearch:
+        """Backed by a `SearchIndex` (fast on big catalogs, same results)."""
+        tokenizer = tokenizer or Tokenizer(profile)
+        index = SearchIndex(tokenizer, (memory_document(m, profile) for m in memories))
+        return cls(memories, profile, index, tokenizer)
+
+    def _candidates_by_id(self, exclude: frozenset[str]) -> dict[str, Memory]:
+        # Exclusion is by id, so the last candidate with an id is the last catalog entry
+        # with it; callers only look up ids that were ranked (never excluded ones).
+        del exclude
+        return self._by_id
+
+    def recall(
+        self, searches: Any, already_loaded_ids: Iterable[str] = ()
+    ) -> tuple[SearchCall, list[Memory]]:
+        """One `recall(searches)` with those memory ids already in `inputs.memories`."""
+        queries = normalize_search_input(searches, RECALL)
+        loaded = tuple(already_loaded_ids)
+        exclude = frozenset(loaded)
+        options = RankOptions.best_effort(self.profile.memory_search_top_k)
+        per_query = tuple(self.ranker.rank(q, options, exclude) for q in queries)
+        ids = _union(per_query)
+        call = SearchCall("memories", queries, per_query, ids, loaded)
+        if not ids:
+            return call, []
+        by_id = self._candidates_by_id(exclude)
+        return call, [by_id[i] for i in ids if i in by_id]
+
+    def snippet(self, content: str) -> str:
+        return utf16_slice(
+            js_trim(collapse_whitespace(content)), self.profile.memory_hint_snippet_chars
+        )
+
+    def hint(
+        self, task: str, options: RankOptions, already_loaded_ids: Iterable[str] = ()
+    ) -> tuple[RankResult, list[MemoryHint]]:
+        exclude = frozenset(already_loaded_ids)
+        result = self.ranker.rank(task, options, exclude)
+        if not result.ranked:
+            return result, []
+        by_id = self._candidates_by_id(exclude)
+        hints = [
+            MemoryHint(e.id, self.snippet(by_id[e.id].content if e.id in by_id else ""), e.score)
+            for e in result.ranked
+        ]
+        return result, hints
+
+
+@dataclass(frozen=True)
+class DomainHint:
+    """One domain's hint: the ranking and the shortlist (empty = suppressed)."""
+
+    domain: str
+    task_chars: int
+    result: RankResult
+    skills: tuple[SkillHint, ...] = ()
+    memories: tuple[MemoryHint, ...] = ()
+
+    @property
+    def shortlist(self) -> tuple[SkillHint | MemoryHint, ...]:
+        return self.skills if self.domain == "skills" else self.memories
+
+    @property
+    def suppressed(self) -> bool:
+        return not self.shortlist
+
+    def event(self) -> dict[str, Any]:
+        """The `relevance_ranking` context event Ax emits for this domain."""
+        return {
+            "stage": "executor",
+            "domain": self.domain,
+            "taskChars": self.task_chars,
+            "suppressed": self.suppressed,
+            "shortlist": [{"id": h.id, "score": h.score} for h in self.shortlist],
+        }
+
+
+@dataclass(frozen=True)
+class RelevanceHints:
+    enabled: bool
+    skills: DomainHint | None = None
+    memories: DomainHint | None = None
+
+    def text(self, profile: AxProfile) -> str | None:
+        """The `Relevance Hints` field value (None: field omitted)."""
+        if not self.enabled:
+            return None
+        return render_relevance_hints(
+            profile,
+            skills=self.skills.skills if self.skills else (),
+            memories=self.memories.memories if self.memories else (),
+        )
+
+    def events(self) -> list[dict[str, Any]]:
+        return [d.event() for d in (self.skills, self.memories) if d is not None]
+
+
+def relevance_options(
+    relevance_ranking: bool | Mapping[str, Any] | None,
+    profile: AxProfile,
+    source: str = "relevanceRanking",
+) -> RankOptions | None:
+    """None when hints are disabled (`false`), else the ranker options to use."""
+    if relevance_ranking is False:
+        return None
+    if isinstance(relevance_ranking, Mapping):
+        return RankOptions.from_js(relevance_ranking, profile, source)
+    return RankOptions.strict(profile)
+
+
+def compute_relevance_hints(
+    task: str,
+    skill_search: SkillSearch | None,
+    memory_search: MemorySearch | None,
+    options: RankOptions | None,
+    loaded_memory_ids: Iterable[str] = (),
+) -> RelevanceHints:
+    """The executor's advisory hints for `task` (skills: all entries; memories: the ones
+    not already in `inputs.memories`)."""
+    if options is None:
+        return RelevanceHints(enabled=False)
+    task_chars = utf16_len(task)
+    skills = memories = None
+    if skill_search is not None and skill_search.skills:
+        result, skill_hints = skill_search.hint(task, options)
+        skills = DomainHint("skills", task_chars, result, skills=tuple(skill_hints))
+    if memory_search is not None and memory_search.memories:
+        result, memory_hints = memory_search.hint(task, options, loaded_memory_ids)
+        memories = DomainHint("memories", task_chars, result, memories=tuple(memory_hints))
+    enabled = skills is not None or memories is not None
+    return RelevanceHints(enabled=enabled, skills=skills, memories=memories)
+
+
+# --------------------------------------------------------------------------- shortcuts
+
+_LAST_SKILL_SEARCH: list[tuple[Sequence[Skill], AxProfile, SkillSearch]] = []
+_LAST_MEMORY_SEARCH: list[tuple[Sequence[Memory], AxProfile, MemorySearch]] = []
+
+
+def _skill_search_for(skills: Sequence[Skill], profile: AxProfile) -> SkillSearch:
+    # Callers (suites, what-if) search the same catalog many times in a row: keep the
+    # index built for the last catalog seen. Only tuples (immutable) are kept.
+    last = _LAST_SKILL_SEARCH[0] if _LAST_SKILL_SEARCH else None
+    if last is not None and last[0] is skills and last[1] is profile:
+        return last[2]
+    search = SkillSearch.indexed(skills, profile)
+    if isinstance(skills, tuple):
+        _LAST_SKILL_SEARCH[:] = [(skills, profile, search)]
+    return search
+
+
+def _memory_search_for(memories: Sequence[Memory], profile: AxProfile) -> MemorySearch:
+    last = _LAST_MEMORY_SEARCH[0] if _LAST_MEMORY_SEARCH else None
+    if last is not None and last[0] is memories and last[1] is profile:
+        return last[2]
+    search = MemorySearch.indexed(memories, profile)
+    if isinstance(memories, tuple):
+        _LAST_MEMORY_SEARCH[:] = [(memories, profile, search)]
+    return search
+
+
+def discover_ids(
+    skills: Sequence[Skill], searches: Any, profile: AxProfile | None = None
+) -> tuple[str, ...]:
+    """Ids one `discover({ skills: searches })` loads (PolicyError for bad input)."""
+    search = _skill_search_for(skills, profile or load_profile())
+    return search.discover(searches)[0].result_ids
+
+
+def recall_ids(
+    memories: Sequence[Memory],
+    searches: Any,
+    already_loaded_ids: Iterable[str] = (),
+    profile: AxProfile | None = None,
+) -> tuple[str, ...]:
+    """Ids one `recall(searches)` loads with those memories already loaded."""
+    search = _memory_search_for(memories, profile or load_profile())
+    return search.recall(searches, already_loaded_ids)[0].result_ids

@@ -1,0 +1,453 @@
+"""Turn-by-turn simulation of what an Ax agent with catalogs shows the model.
+
+A `Scenario` is the agent's task, its constructor skills, the forward-time memories, the
+`relevanceRanking` option and, per executor turn, the `discover({ skills })` and `recall`
+calls the model makes. `simulate` replays it the way `@ax-llm/ax` runs it (distiller ->
+executor): the stage prompts' skills sections, and for each executor turn the
+`Loaded Skills`, `Memories` and `Relevance Hints` field values, plus the payloads of
+`onLoadedSkills`, `onLoadedMemories` and the `relevance_ranking` context events.
+
+Conventions of the reference oracle (golden data) that a scenario can override: the
+agent signature is `query:string -> answer:string` with the task as `query`; the distiller
+forwards with `final('-', {})`, so the executor request is `-`; hints rank the executor's
+string inputs joined by a space (`<task> -`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from axmem_gui.core.ax.profile import AxProfile
+from axmem_gui.core.ax.render import (
+    SkillsSection,
+    StageConfig,
+    field_title,
+    render_loaded_skills,
+    render_memory_entries,
+    render_skills_section,
+    stage_input_fields,
+)
+from axmem_gui.core.ax.search import (
+    MemorySearch,
+    PolicyError,
+    RelevanceHints,
+    SearchCall,
+    SkillSearch,
+    compute_relevance_hints,
+    relevance_options,
+)
+from axmem_gui.core.ax.state import LoadedSkills, MemoryEntry, merge_memories
+from axmem_gui.core.catalog import Catalog
+from axmem_gui.core.errors import InputError
+
+#: The query the golden oracle used when a case has no task (any 4-character text without
+#: search terms gives the same result: `taskChars` 6, every hint suppressed).
+DEFAULT_TASK = "task"
+#: What the oracle's distiller forwarded as `executorRequest` (`final('-', {})`).
+DEFAULT_EXECUTOR_REQUEST = "-"
+
+_SCENARIO_KEYS = {
+    "task",
+    "presetSkills",
+    "preloadedMemories",
+    "turns",
+    "discoverCalls",
+    "recallCalls",
+    "relevanceRanking",
+    "executorRequest",
+    "runtime",
+    # a golden case is a scenario plus its catalog and labels
+    "id",
+    "note",
+    "skills",
+    "memories",
+    "skillsCatalog",
+    "memoriesCatalog",
+}
+_RANKING_KEYS = {"topK", "minScore", "marginRatio", "minDocs"}
+
+
+SearchArg = str | tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ScenarioTurn:
+    """The calls the model makes in one executor turn (None: no such call)."""
+
+    discover: SearchArg | None = None
+    recall: SearchArg | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"discover": _arg_json(self.discover), "recall": _arg_json(self.recall)}
+
+
+def _arg_json(arg: SearchArg | None) -> Any:
+    return list(arg) if isinstance(arg, tuple) else arg
+
+
+@dataclass(frozen=True)
+class Scenario:
+    task: str | None = None
+    preset_skills: tuple[Mapping[str, Any], ...] = ()
+    preloaded_memories: tuple[Mapping[str, Any], ...] = ()
+    turns: tuple[ScenarioTurn, ...] = ()
+    relevance_ranking: bool | Mapping[str, Any] = True
+    executor_request: str = DEFAULT_EXECUTOR_REQUEST
+    runtime: str = "JavaScript"
+
+    @property
+    def query(self) -> str:
+        return DEFAULT_TASK if self.task is None else self.task
+
+    def rank_task(self) -> str:
+        """The text the executor's hints rank: its string inputs joined by one space."""
+        return f"{self.query} {self.executor_request}"
+
+    @classmethod
+    def from_json(cls, value: Any, source: str = "scenario") -> Scenario:
+        """Validate a scenario object; InputError names the key and position."""
+        if not isinstance(value, dict):
+            raise InputError(f"{source}: a scenario must be an object, got {type(value).__name__}")
+        unknown = sorted(set(value) - _SCENARIO_KEYS)
+        if unknown:
+            raise InputError(f"{source}: unknown key(s) {', '.join(map(repr, unknown))}")
+        task = value.get("task")
+        if task is not None and not isinstance(task, str):
+            raise InputError(f"{source}: 'task' must be a string, got {type(task).__name__}")
+        if "turns" in value and ("discoverCalls" in value or "recallCalls" in value):
+            raise InputError(f"{source}: give either 'turns' or 'discoverCalls'/'recallCalls'")
+        if "turns" in value:
+            turns = _turns(value["turns"], source)
+        else:
+            turns = _turns_from_calls(value.get("discoverCalls"), value.get("recallCalls"), source)
+        return cls(
+            task=task,
+            preset_skills=_objects(value.get("presetSkills"), "presetSkills", source),
+            preloaded_memories=_objects(
+                value.get("preloadedMemories"), "preloadedMemories", source
+            ),
+            turns=turns,
+            relevance_ranking=_relevance(value.get("relevanceRanking"), source),
+            executor_request=_string(value, "executorRequest", DEFAULT_EXECUTOR_REQUEST, source),
+            runtime=_string(value, "runtime", "JavaScript", source),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.task is not None:
+            out["task"] = self.task
+        out["presetSkills"] = [dict(s) for s in self.preset_skills]
+        out["preloadedMemories"] = [dict(m) for m in self.preloaded_memories]
+        out["turns"] = [t.to_json() for t in self.turns]
+        rr = self.relevance_ranking
+        out["relevanceRanking"] = dict(rr) if isinstance(rr, Mapping) else rr
+        if self.executor_request != DEFAULT_EXECUTOR_REQUEST:
+            out["executorRequest"] = self.executor_request
+        if self.runtime != "JavaScript":
+            out["runtime"] = self.runtime
+        return out
+
+
+def _string(value: Mapping[str, Any], key: str, default: str, source: str) -> str:
+    raw = value.get(key)
+    if raw is None:
+        return default
+    if not isinstance(raw, str):
+        raise InputError(f"{source}: '{key}' must be a string, got {type(raw).__name__}")
+    return raw
+
+
+def _objects(raw: Any, key: str, source: str) -> tuple[Mapping[str, Any], ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise InputError(f"{source}: '{key}' must be a list, got {type(raw).__name__}")
+    for i, item in enumerate(raw):
+        if not isinstance(item, dict):
+            raise InputError(
+                f"{source}: {key}[{i}] must be an object, got {type(item).__name__}"
+            )
+    return tuple(raw)
+
+
+def _search_arg(raw: Any, where: str) -> SearchArg | None:
+    if raw is None or isinstance(raw, str):
+        return raw
+    if isinstance(raw, list):
+        for i, item in enumerate(raw):
+            if not isinstance(item, str):
+                raise InputError(
+                    f"{where}[{i}] must be a string, got {type(item).__name__}"
+                )
+        return tuple(raw)
+    raise InputError(f"{where} must be a string, a list of strings or null")
+
+
+def _turns(raw: Any, source: str) -> tuple[ScenarioTurn, ...]:
+    if not isinstance(raw, list):
+        raise InputError(f"{source}: 'turns' must be a list, got {type(raw).__name__}")
+    out = []
+    for i, turn in enumerate(raw):
+        where = f"{source}: turns[{i}]"
+        if not isinstance(turn, dict):
+            raise InputError(f"{where} must be an object, got {type(turn).__name__}")
+        unknown = sorted(set(turn) - {"discover", "recall"})
+        if unknown:
+            raise InputError(f"{where}: unknown key(s) {', '.join(map(repr, unknown))}")
+        out.append(
+            ScenarioTurn(
+                discover=_search_arg(turn.get("discover"), f"{where}.discover"),
+                recall=_search_arg(turn.get("recall"), f"{where}.recall"),
+            )
+        )
+    return tuple(out)
+
+
+def _turns_from_calls(discover: Any, recall: Any, source: str) -> tuple[ScenarioTurn, ...]:
+    lists: dict[str, list[SearchArg | None]] = {}
+    for key, raw in (("discoverCalls", discover), ("recallCalls", recall)):
+        if raw is None:
+            lists[key] = []
+        elif not isinstance(raw, list):
+            raise InputError(f"{source}: '{key}' must be a list, got {type(raw).__name__}")
+        else:
+            lists[key] = [_search_arg(c, f"{source}: {key}[{i}]") for i, c in enumerate(raw)]
+    count = max(len(lists["discoverCalls"]), len(lists["recallCalls"]))
+    return tuple(
+        ScenarioTurn(
+            discover=lists["discoverCalls"][i] if i < len(lists["discoverCalls"]) else None,
+            recall=lists["recallCalls"][i] if i < len(lists["recallCalls"]) else None,
+        )
+        for i in range(count)
+    )
+
+
+def _relevance(raw: Any, source: str) -> bool | Mapping[str, Any]:
+    if raw is None:
+        return True
+    if isinstance(raw, bool):
+        return raw
+    if not isinstance(raw, dict):
+        raise InputError(
+            f"{source}: 'relevanceRanking' must be true, false or an object, "
+            f"got {type(raw).__name__}"
+        )
+    for key in sorted(set(raw) & _RANKING_KEYS):
+        item = raw[key]
+        if item is not None and (isinstance(item, bool) or not isinstance(item, int | float)):
+            raise InputError(
+                f"{source}: relevanceRanking.{key} must be a number, got {type(item).__name__}"
+            )
+    return dict(raw)
+
+
+# --------------------------------------------------------------------------- simulation
+
+
+@dataclass(frozen=True)
+class TurnView:
+    """One executor turn: the field values the model sees, then the calls it makes."""
+
+    index: int
+    loaded_skills: str | None
+    memories: str | None
+    relevance_hints: str | None
+    discover: SearchCall | None = None
+    recall: SearchCall | None = None
+    errors: tuple[str, ...] = ()
+
+    def fields_json(self) -> dict[str, str | None]:
+        return {
+            "loadedSkills": self.loaded_skills,
+            "memories": self.memories,
+            "relevanceHints": self.relevance_hints,
+        }
+
+
+@dataclass(frozen=True)
+class Simulation:
+    scenario: Scenario
+    executor_section: SkillsSection | None
+    distiller_section: SkillsSection | None
+    executor_field_titles: tuple[str, ...]
+    distiller_field_titles: tuple[str, ...]
+    hints: RelevanceHints
+    hints_text: str | None
+    turns: tuple[TurnView, ...]
+    on_loaded_skills: tuple[tuple[dict[str, str], ...], ...]
+    on_loaded_memories: tuple[tuple[dict[str, str], ...], ...]
+    has_skills_catalog: bool
+    has_memories_catalog: bool
+    final_loaded_skills: str | None
+    final_memories: str | None
+    errors: tuple[str, ...] = field(default=())
+
+    @property
+    def skill_calls(self) -> list[SearchCall]:
+        return [t.discover for t in self.turns if t.discover is not None]
+
+    @property
+    def memory_calls(self) -> list[SearchCall]:
+        return [t.recall for t in self.turns if t.recall is not None]
+
+    def end_to_end_json(self) -> dict[str, Any]:
+        """What the model saw, in the shape of the golden `endToEnd`."""
+        ex, di = self.executor_section, self.distiller_section
+        return {
+            "errors": list(self.errors),
+            "executorSystemAvailableSkills": ex.index_block if ex else None,
+            "distillerSystemAvailableSkills": di.index_block if di else None,
+            "executorSystemHasLikelyRelevant": self.hints.enabled,
+            "executorFieldTitles": list(self.executor_field_titles),
+            "distillerFieldTitles": list(self.distiller_field_titles),
+            "executorSystemSkillsSection": ex.text if ex else None,
+            "distillerSystemSkillsSection": di.text if di else None,
+            "executorTurns": [t.fields_json() for t in self.turns],
+            "onLoadedSkills": [list(p) for p in self.on_loaded_skills],
+            "onLoadedMemories": [list(p) for p in self.on_loaded_memories],
+            "relevanceRankingEvents": self.hints.events(),
+        }
+
+    def internals_json(self) -> dict[str, Any]:
+        """Search internals, in the shape of the golden `internals`."""
+        skills: dict[str, Any] = {}
+        if self.has_skills_catalog:
+            ex, di = self.executor_section, self.distiller_section
+            skills["executorDefinitionBlock"] = ex.definition_block if ex else None
+            skills["distillerDefinitionBlock"] = di.definition_block if di else None
+            skills["calls"] = [c.to_json() for c in self.skill_calls]
+        skills["finalLoadedRendered"] = self.final_loaded_skills
+        memories: dict[str, Any] = {}
+        if self.has_memories_catalog:
+            memories["calls"] = [c.to_json() for c in self.memory_calls]
+            memories["finalRendered"] = self.final_memories
+        hints: dict[str, Any]
+        if self.scenario.relevance_ranking is False:
+            hints = {"disabled": True, "rendered": None}
+        else:
+            skill_hints = self.hints.skills.skills if self.hints.skills else ()
+            memory_hints = self.hints.memories.memories if self.hints.memories else ()
+            hints = {
+                "skills": [h.to_json() for h in skill_hints],
+                "memories": [h.to_json() for h in memory_hints],
+                "rendered": self.hints_text,
+            }
+        return {"skills": skills, "memories": memories, "hints": hints}
+
+
+def simulate(
+    catalog: Catalog,
+    scenario: Scenario,
+    profile: AxProfile,
+    *,
+    skill_search: SkillSearch | None = None,
+    memory_search: MemorySearch | None = None,
+) -> Simulation:
+    """Replay `scenario` against `catalog` as Ax would (see module docstring)."""
+    skills, memories = catalog.skills, catalog.memories
+    skill_search = skill_search or (SkillSearch(skills, profile) if skills else None)
+    memory_search = memory_search or (MemorySearch(memories, profile) if memories else None)
+    options = relevance_options(scenario.relevance_ranking, profile)
+    hints_on = options is not None and (len(skills) > 0 or len(memories) > 0)
+    config = StageConfig(
+        runtime_language=scenario.runtime,
+        memories_mode=len(memories) > 0,
+        relevance_hints=hints_on,
+    )
+    loaded = LoadedSkills().ingest(scenario.preset_skills)
+    executor_section = render_skills_section(
+        skills, "executor", profile, config, preset_skills_loaded=len(loaded) > 0
+    )
+    distiller_section = render_skills_section(skills, "distiller", profile, config)
+    merged: tuple[MemoryEntry, ...] = merge_memories(None, scenario.preloaded_memories)
+    hints = compute_relevance_hints(
+        scenario.rank_task(), skill_search, memory_search, options, [m.id for m in merged]
+    )
+    hints_text = hints.text(profile)
+
+    turns: list[TurnView] = []
+    skills_payloads: list[tuple[dict[str, str], ...]] = []
+    memories_payloads: list[tuple[dict[str, str], ...]] = []
+    all_errors: list[str] = []
+    for index in range(len(scenario.turns) + 1):
+        view = TurnView(
+            index,
+            render_loaded_skills(loaded, profile),
+            render_memory_entries(merged, profile),
+            hints_text,
+        )
+        if index == len(scenario.turns):
+            turns.append(view)
+            break
+        step = scenario.turns[index]
+        errors: list[str] = []
+        discover_call = recall_call = None
+        if step.discover is not None:
+            try:
+                if skill_search is None:
+                    raise PolicyError("discover({ skills }) is not available: no skills catalog")
+                discover_call, found = skill_search.discover(_arg_json(step.discover))
+            except PolicyError as exc:
+                errors.append(str(exc))
+            else:
+                if found:
+                    payload = tuple(
+                        {"id": s.id, "name": s.name, "content": s.content} for s in found
+                    )
+                    skills_payloads.append(payload)
+                    loaded = loaded.ingest(payload)
+        if step.recall is not None:
+            try:
+                if memory_search is None:
+                    raise PolicyError("recall(...) is not available: no memories catalog")
+                recall_call, recalled = memory_search.recall(
+                    _arg_json(step.recall), [m.id for m in merged]
+                )
+            except PolicyError as exc:
+                errors.append(str(exc))
+            else:
+                if recalled:
+                    mem_payload = tuple({"id": m.id, "content": m.content} for m in recalled)
+                    memories_payloads.append(mem_payload)
+                    merged = merge_memories(merged, mem_payload)
+        all_errors.extend(errors)
+        turns.append(
+            TurnView(
+                view.index,
+                view.loaded_skills,
+                view.memories,
+                view.relevance_hints,
+                discover_call,
+                recall_call,
+                tuple(errors),
+            )
+        )
+
+    return Simulation(
+        scenario=scenario,
+        executor_section=executor_section,
+        distiller_section=distiller_section,
+        executor_field_titles=_titles(profile, "executor", config),
+        distiller_field_titles=_titles(profile, "distiller", config),
+        hints=hints,
+        hints_text=hints_text,
+        turns=tuple(turns),
+        on_loaded_skills=tuple(skills_payloads),
+        on_loaded_memories=tuple(memories_payloads),
+        has_skills_catalog=len(skills) > 0,
+        has_memories_catalog=len(memories) > 0,
+        final_loaded_skills=render_loaded_skills(loaded, profile),
+        final_memories=render_memory_entries(merged, profile),
+        errors=tuple(all_errors),
+    )
+
+
+def _titles(profile: AxProfile, stage: str, config: StageConfig) -> tuple[str, ...]:
+    return tuple(field_title(name) for name in stage_input_fields(profile, stage, config))
+
+
+def scenario_catalog_json(value: Mapping[str, Any]) -> dict[str, Sequence[Any]]:
+    """The catalog part of a golden case (`skills`/`memories`)."""
+    return {"skills": value.get("skills") or [], "memories": value.get("memories") or []}
