@@ -8,6 +8,7 @@ Every job has an id so the UI can drop results of jobs it no longer cares about.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import threading
 import traceback
@@ -72,17 +73,23 @@ class _Runnable(QRunnable):
         try:
             result = self._job(self._ctx)
         except Cancelled:
-            self._signals.cancelled.emit(self._ctx.job_id)
+            self._emit(self._signals.cancelled, self._ctx.job_id)
         except AxmemError as exc:
-            self._signals.failed.emit(self._ctx.job_id, str(exc))
+            self._emit(self._signals.failed, self._ctx.job_id, str(exc))
         except Exception as exc:  # report, never crash the app
             detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-            self._signals.failed.emit(self._ctx.job_id, f"Unexpected error: {detail}")
+            self._emit(self._signals.failed, self._ctx.job_id, f"Unexpected error: {detail}")
         else:
             if self._ctx.cancelled:
-                self._signals.cancelled.emit(self._ctx.job_id)
+                self._emit(self._signals.cancelled, self._ctx.job_id)
             else:
-                self._signals.finished.emit(self._ctx.job_id, result)
+                self._emit(self._signals.finished, self._ctx.job_id, result)
+
+    @staticmethod
+    def _emit(signal: Any, *args: object) -> None:
+        # The runner may be destroyed while the job ran: then nobody wants the result.
+        with contextlib.suppress(RuntimeError):
+            signal.emit(*args)
 
 
 class TaskRunner(QObject):
