@@ -1,0 +1,220 @@
+"""Qt models over lint findings: the workspace table (dock) and one entry's list (form)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import IntEnum
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+
+from axmem_gui.core.lint import Finding
+from axmem_gui.core.lint.model import SEVERITY_ORDER
+from axmem_gui.ui.lint.severity import severity_icon
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class FindingRole(IntEnum):
+    Finding = Qt.ItemDataRole.UserRole + 1
+    Severity = Qt.ItemDataRole.UserRole + 2
+    Kind = Qt.ItemDataRole.UserRole + 3
+    EntryId = Qt.ItemDataRole.UserRole + 4
+    Code = Qt.ItemDataRole.UserRole + 5
+    #: What a column sorts by (severity sorts error < warning < info, not by name).
+    SortKey = Qt.ItemDataRole.UserRole + 6
+
+
+class FindingColumn(IntEnum):
+    Severity = 0
+    Code = 1
+    Entry = 2
+    Message = 3
+    Hint = 4
+
+
+HEADERS = ("Severity", "Code", "Entry", "Message", "Hint")
+
+
+def entry_label(f: Finding) -> str:
+    if f.entry_id is None:
+        return "catalog"
+    return f"{f.kind} '{f.entry_id}'"
+
+
+def tooltip(f: Finding) -> str:
+    lines = [f"{f.severity}: {f.message}", f"Hint: {f.hint}"]
+    if f.field:
+        lines.append(f"Field: {f.field}")
+    if f.related:
+        lines.append("Related: " + ", ".join(f"'{r}'" for r in f.related))
+    lines.append(f"[{f.code}]")
+    return "\n".join(lines)
+
+
+def _common_role(f: Finding, role: int) -> tuple[bool, Any]:
+    """Roles every view of a finding answers the same way."""
+    if role == FindingRole.Finding:
+        return True, f
+    if role == FindingRole.Severity:
+        return True, f.severity
+    if role == FindingRole.Kind:
+        return True, f.kind
+    if role == FindingRole.EntryId:
+        return True, f.entry_id
+    if role == FindingRole.Code:
+        return True, f.code
+    if role == Qt.ItemDataRole.ToolTipRole:
+        return True, tooltip(f)
+    return False, None
+
+
+class FindingsModel(QAbstractTableModel):
+    """Every finding of the workspace, in the report's order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._findings: tuple[Finding, ...] = ()
+
+    def set_findings(self, findings: Sequence[Finding]) -> None:
+        self.beginResetModel()
+        self._findings = tuple(findings)
+        self.endResetModel()
+
+    def finding(self, row: int) -> Finding:
+        return self._findings[row]
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._findings)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if (
+            orientation == Qt.Orientation.Horizontal
+            and role == Qt.ItemDataRole.DisplayRole
+            and 0 <= section < len(HEADERS)
+        ):
+            return HEADERS[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._findings):
+            return None
+        f = self._findings[index.row()]
+        known, value = _common_role(f, role)
+        if known:
+            return value
+        column = index.column()
+        if role == Qt.ItemDataRole.DecorationRole and column == FindingColumn.Severity:
+            return severity_icon(f.severity)
+        if role == FindingRole.SortKey:
+            if column == FindingColumn.Severity:
+                return SEVERITY_ORDER[f.severity] * 1_000_000 + index.row()
+            return self._text(f, column)
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(f, column)
+        return None
+
+    @staticmethod
+    def _text(f: Finding, column: int) -> str:
+        if column == FindingColumn.Severity:
+            return f.severity
+        if column == FindingColumn.Code:
+            return f.code
+        if column == FindingColumn.Entry:
+            return entry_label(f)
+        if column == FindingColumn.Message:
+            return f.message
+        if column == FindingColumn.Hint:
+            return f.hint
+        return ""
+
+
+SEVERITY_FILTERS: dict[str, frozenset[str] | None] = {
+    "All severities": None,
+    "Errors": frozenset({"error"}),
+    "Errors and warnings": frozenset({"error", "warning"}),
+    "Warnings": frozenset({"warning"}),
+    "Info": frozenset({"info"}),
+}
+
+
+class FindingsFilterModel(QSortFilterProxyModel):
+    """Severity choice plus free text over code, entry, message and hint."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._severities: frozenset[str] | None = None
+        self._text = ""
+        self.setSortRole(FindingRole.SortKey)
+
+    def set_severities(self, label: str) -> None:
+        self.beginFilterChange()
+        self._severities = SEVERITY_FILTERS[label]
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def set_text(self, text: str) -> None:
+        self.beginFilterChange()
+        self._text = text.strip().lower()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
+        if self._severities is None and not self._text:
+            return True  # 20,000 findings: skip the per-row lookups when nothing filters
+        model = self.sourceModel()
+        f = model.index(source_row, 0, source_parent).data(FindingRole.Finding)
+        if not isinstance(f, Finding):
+            return False
+        if self._severities is not None and f.severity not in self._severities:
+            return False
+        if not self._text:
+            return True
+        haystack = f"{f.code}\n{entry_label(f)}\n{f.message}\n{f.hint}".lower()
+        return self._text in haystack
+
+
+class EntryFindingsModel(QAbstractListModel):
+    """The findings of the entry shown in the form: message (hint in the tooltip)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._findings: tuple[Finding, ...] = ()
+
+    def set_findings(self, findings: Sequence[Finding]) -> None:
+        new = tuple(findings)
+        if new == self._findings:
+            return
+        self.beginResetModel()
+        self._findings = new
+        self.endResetModel()
+
+    def findings(self) -> tuple[Finding, ...]:
+        return self._findings
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._findings)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._findings):
+            return None
+        f = self._findings[index.row()]
+        known, value = _common_role(f, role)
+        if known:
+            return value
+        if role == Qt.ItemDataRole.DisplayRole:
+            where = f" ({f.field})" if f.field else ""
+            return f"{f.message}{where}  [{f.code}]"
+        if role == Qt.ItemDataRole.DecorationRole:
+            return severity_icon(f.severity)
+        return None

@@ -1,0 +1,232 @@
+"""Live lint in the real window: the form's panel, the Lint dock, the token budget, the
+navigator badge, and how runs are debounced, coalesced and dropped when stale."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from axmem_gui.core.lint import LintOptions, lint_catalog
+from axmem_gui.services.workspace import init_workspace
+from axmem_gui.store import Workspace
+from axmem_gui.ui.commands import edit_command
+from axmem_gui.ui.editor.dialogs import RenameDialog
+from axmem_gui.ui.lint.install import LintFeature, badge_text
+from axmem_gui.ui.lint.linter import BUDGET_KEY, LintOutcome
+from axmem_gui.ui.lint.model import FindingRole
+from axmem_gui.ui.lint.severity import counts_text
+from axmem_gui.ui.main_window import MainWindow
+from axmem_gui.ui.navigator import NavRole
+
+WAIT_MS = 15_000
+
+
+def feature(window: MainWindow) -> LintFeature:
+    found = window.lint  # type: ignore[attr-defined]
+    assert isinstance(found, LintFeature)
+    return found
+
+
+def settled(window: MainWindow) -> bool:
+    linter = feature(window).linter
+    return linter.outcome is not None and not linter.running
+
+
+def wait_for_lint(qtbot, window: MainWindow) -> LintOutcome:  # type: ignore[no-untyped-def]
+    qtbot.waitUntil(lambda: settled(window), timeout=WAIT_MS)
+    outcome = feature(window).linter.outcome
+    assert outcome is not None
+    return outcome
+
+
+def codes(findings: object) -> list[str]:
+    return [f.code for f in findings]  # type: ignore[attr-defined]
+
+
+def test_panel_shows_a_camel_case_id_and_clears_once_the_id_is_fixed(
+    window: MainWindow, qtbot, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    wait_for_lint(qtbot, window)
+    page = window.skills_page
+    panel = feature(window).panels["skills"]
+    assert page.select_id("postmortemTemplate")
+    assert panel.entry_id() == "postmortemTemplate"
+    assert codes(panel.findings()) == ["id-not-searchable"]
+    assert panel.summary.text() == "1 warning"
+    assert "kebab-case" in panel.hint.text()
+    assert panel.view.isVisibleTo(panel)
+
+    monkeypatch.setattr(RenameDialog, "ask", classmethod(lambda cls, *a: "postmortem-template"))
+    window.catalog_editing.rename("skills")  # type: ignore[attr-defined]
+    qtbot.waitUntil(
+        lambda: panel.entry_id() == "postmortem-template" and settled(window), timeout=WAIT_MS
+    )
+    assert panel.findings() == ()
+    assert panel.summary.text() == "no findings for this skill"
+    assert not panel.view.isVisibleTo(panel)
+
+    window.undo_stack.undo()  # back to the camelCase id: the finding returns
+    qtbot.waitUntil(
+        lambda: panel.entry_id() == "postmortemTemplate" and codes(panel.findings()) != [],
+        timeout=WAIT_MS,
+    )
+    assert codes(panel.findings()) == ["id-not-searchable"]
+
+
+def test_panel_follows_typing(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    wait_for_lint(qtbot, window)
+    page = window.skills_page
+    panel = feature(window).panels["skills"]
+    assert page.select_id("semver-policy")
+    assert "stopword-only-description" not in codes(panel.findings())
+    form = page.form
+    form.description_edit.setFocus()
+    form.description_edit.selectAll()
+    qtbot.keyClicks(form.description_edit, "help with a new task")
+    qtbot.waitUntil(lambda: "stopword-only-description" in codes(panel.findings()), timeout=WAIT_MS)
+    finding = next(f for f in panel.findings() if f.code == "stopword-only-description")
+    assert finding.field == "description"
+    assert "(description)" in panel.model.index(0, 0).data()
+
+
+def test_dock_lists_the_workspace_findings_and_double_click_jumps_to_the_entry(
+    window: MainWindow, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    outcome = wait_for_lint(qtbot, window)
+    with Workspace.open(window.controller.path, read_only=True) as ws:
+        expected = lint_catalog(ws.catalog(), LintOptions(budget_tokens=2000)).findings
+    assert expected  # the sample has findings to show
+    view = feature(window).view
+    assert outcome.report.findings == expected
+    assert [view.finding_at(r) for r in range(view.proxy.rowCount())] == list(expected)
+    assert view.counts_label.text() == counts_text(outcome.report.counts())
+    assert "checked 16 skills" in view.state_label.text()
+    window.show_section("scenarios")
+
+    def double_click(row: int) -> None:
+        rect = view.table.visualRect(view.proxy.index(row, 2))
+        # A real double-click starts with a press on the same cell.
+        qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+        qtbot.mouseDClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+
+    feature(window).show_dock()
+    qtbot.waitUntil(lambda: view.table.isVisible(), timeout=WAIT_MS)
+    memory_row = next(r for r, f in enumerate(expected) if f.kind == "memory")
+    double_click(memory_row)
+    assert window.current_section() == "memories"
+    assert window.memories_page.form.entry is not None
+    assert window.memories_page.form.entry.id == expected[memory_row].entry_id
+    assert window.memories_page.current_row_id() == expected[memory_row].entry_id
+
+    skill_row = next(r for r, f in enumerate(expected) if f.kind == "skill")
+    double_click(skill_row)
+    assert window.current_section() == "skills"
+    assert window.skills_page.current_row_id() == expected[skill_row].entry_id
+    panel = feature(window).panels["skills"]
+    assert expected[skill_row] in panel.findings()
+
+
+def test_dock_filters_by_severity_and_text(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    outcome = wait_for_lint(qtbot, window)
+    view = feature(window).view
+    findings = outcome.report.findings
+    view.severity_combo.setCurrentText("Info")
+    assert view.proxy.rowCount() == sum(1 for f in findings if f.severity == "info")
+    view.severity_combo.setCurrentText("All severities")
+    view.filter_edit.setText("postmortem")
+    rows = [view.finding_at(r) for r in range(view.proxy.rowCount())]
+    assert rows and all("postmortem" in f"{f.entry_id}{f.message}".lower() for f in rows)
+    view.filter_edit.clear()
+    # Sorting by severity keeps errors, warnings, info in that order.
+    view.table.sortByColumn(0, Qt.SortOrder.DescendingOrder)
+    order = [view.proxy.index(r, 0).data(FindingRole.Severity) for r in range(len(findings))]
+    assert order == sorted(order, key=["info", "warning", "error"].index)
+
+
+def test_token_budget_is_kept_in_the_workspace_and_relints(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    outcome = wait_for_lint(qtbot, window)
+    assert "index-over-budget" not in codes(outcome.report.findings)
+    view = feature(window).view
+    assert view.budget_spin.value() == 2000
+    tokens = outcome.report.index_tokens
+    view.budget_spin.setValue(max(50, tokens // 2))
+    qtbot.waitUntil(
+        lambda: (
+            settled(window)
+            and "index-over-budget" in codes(feature(window).linter.outcome.report.findings)
+        ),  # type: ignore[union-attr]
+        timeout=WAIT_MS,
+    )
+    assert "(over)" in view.index_label.text()
+    with Workspace.open(window.controller.path, read_only=True) as ws:
+        assert ws.settings.get(BUDGET_KEY) == max(50, tokens // 2)
+
+
+def test_navigator_badge_shows_the_error_count(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    wait_for_lint(qtbot, window)
+    nav = window.nav_model
+    row = nav.row_of("skills")
+    assert nav.index(row).data(NavRole.Badge) == ""
+    ws = window.controller.workspace
+    stored = ws.skills.stored("semver-policy")
+    assert stored is not None
+    session = window.catalog_editing.session  # type: ignore[attr-defined]
+    before = stored.skill
+    window.undo_stack.push(
+        edit_command(
+            session, "skills", before, replace(before, name=""), stored.meta.revision, "name"
+        )
+    )
+    qtbot.waitUntil(lambda: nav.index(row).data(NavRole.Badge) == badge_text(1), timeout=WAIT_MS)
+    assert badge_text(1) in nav.index(row).data()
+    assert "empty-name" in codes(feature(window).linter.outcome.report.errors)  # type: ignore[union-attr]
+    window.undo_stack.undo()
+    qtbot.waitUntil(lambda: nav.index(row).data(NavRole.Badge) == "", timeout=WAIT_MS)
+
+
+def test_changes_during_a_run_coalesce_into_one_more_run(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    wait_for_lint(qtbot, window)
+    linter = feature(window).linter
+    jobs_before = next_job_id(window)
+    linter.run_now()
+    for _ in range(10):
+        window.controller.notify_changed("skills")
+        linter.run_now()
+    qtbot.waitUntil(lambda: settled(window), timeout=WAIT_MS)
+    # The first run, and one more for everything that changed while it ran.
+    lint_jobs = next_job_id(window) - jobs_before - 1  # less the probe job itself
+    assert lint_jobs == 2
+    # Unrelated changes do not lint.
+    window.controller.notify_changed("scenarios")
+    assert not linter._timer.isActive()
+
+
+def next_job_id(window: MainWindow) -> int:
+    runner = window.task_runner  # type: ignore[attr-defined]
+    probe = runner.submit(lambda ctx: None)
+    return int(probe)
+
+
+def test_results_for_a_workspace_left_behind_are_dropped(
+    window: MainWindow, qtbot, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    wait_for_lint(qtbot, window)
+    linter = feature(window).linter
+    seen: list[object] = []
+    other = tmp_path / "other.axmem"
+    init_workspace(other).close()
+    linter.run_now()  # a run over the sample...
+    assert linter.running
+    assert window.open_path(other)  # ...that the switch makes stale
+    linter.outcome_changed.connect(seen.append)
+    qtbot.waitUntil(lambda: settled(window), timeout=WAIT_MS)
+    window.task_runner.wait(WAIT_MS)  # type: ignore[attr-defined]
+    qtbot.wait(50)  # deliver any late signal of the dropped job (it must not show)
+    outcomes = [o for o in seen if isinstance(o, LintOutcome)]
+    assert outcomes and all(o.path == other for o in outcomes)
+    assert feature(window).linter.outcome.report.skills == 0  # type: ignore[union-attr]
+    assert feature(window).view.model.rowCount() == 0
+    assert feature(window).view.stack.currentWidget() is feature(window).view.empty
+    assert window.nav_model.index(0).data(NavRole.Badge) == ""
