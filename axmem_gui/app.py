@@ -84,6 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     window = MainWindow(controller, settings, undo_stack, Workspace.open, create)
     install_features(window)
+    window.restore_layout()
     window.show()
     if imported is not None:
         window.show_section("sessions")

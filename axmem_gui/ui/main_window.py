@@ -27,6 +27,7 @@ from axmem_gui.ui.navigator import NavigatorModel, NavRole
 from axmem_gui.ui.pages import CatalogPage, NamedListPage, empty_state
 from axmem_gui.ui.resources import icon
 from axmem_gui.ui.settings import AppSettings
+from axmem_gui.ui.tasks import TaskRunner
 
 #: Opens a workspace path for the window; raises AxmemError with a user message.
 WorkspaceOpener = Callable[[Path], Workspace]
@@ -54,6 +55,8 @@ class MainWindow(QMainWindow):
         self.undo_stack = undo_stack
         self._open_workspace = open_workspace
         self._create_workspace = create_workspace
+        #: One runner for all slow work of this window's features.
+        self.task_runner = TaskRunner(parent=self)
         self.setWindowIcon(icon("axmem"))
         self.resize(1400, 860)
 
@@ -66,7 +69,6 @@ class MainWindow(QMainWindow):
         controller.opened.connect(self._on_opened)
         controller.externally_changed.connect(self._on_external_change)
         self._on_opened()
-        self._restore_layout()
 
     # construction -------------------------------------------------------------------
     def _build_central(self) -> None:
@@ -336,7 +338,8 @@ class MainWindow(QMainWindow):
         AboutDialog(self).exec()
 
     # layout persistence -------------------------------------------------------------
-    def _restore_layout(self) -> None:
+    def restore_layout(self) -> None:
+        """Call once the features have added their docks, so every dock finds its place."""
         geometry = self.settings.window_geometry()
         if geometry is not None:
             self.restoreGeometry(geometry)
@@ -351,4 +354,5 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_layout()
+        self.task_runner.cancel_all()
         super().closeEvent(event)

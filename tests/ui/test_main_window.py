@@ -101,6 +101,9 @@ def test_layout_persists(window: MainWindow, settings) -> None:  # type: ignore[
     window.save_layout()
     assert settings.window_state() is not None
     assert settings.window_geometry() is not None
+    window.bench_dock.show()
+    window.restore_layout()
+    assert window.bench_dock.isHidden()
 
 
 def test_self_test_screenshot(tmp_path: Path, sample_path: Path) -> None:
