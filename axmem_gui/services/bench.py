@@ -1,0 +1,449 @@
+"""The retrieval bench as a use case, and the live search state the views share.
+
+`LiveSearch` keeps the catalog the views show together with Ax's search indexes (and,
+on demand, the BM25 index) up to date incrementally: an edit of one skill in a catalog of
+10,000 re-indexes that skill, not the catalog. Results are the same as searching a freshly
+built index, because the index keeps each entry's place in document order, and document
+order only decides ties between ids with equal collation keys; an edit that would put such
+a pair in a different order rebuilds everything instead.
+
+`run_bench` is one `discover({ skills })` or `recall([...])` call with every returned entry's
+score, raw score, coverage and matched terms, plus the same searches through BM25;
+`why_not` explains an entry against each search string of the call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from axmem_gui.core.ax.collation import collation_key
+from axmem_gui.core.ax.documents import memory_document, skill_document
+from axmem_gui.core.ax.explain import Explanation, explain
+from axmem_gui.core.ax.index import SearchIndex
+from axmem_gui.core.ax.jstext import js_trim
+from axmem_gui.core.ax.profile import AxProfile
+from axmem_gui.core.ax.ranking import RankDocument
+from axmem_gui.core.ax.search import (
+    MemorySearch,
+    PolicyError,
+    SearchCall,
+    SkillSearch,
+    normalize_search_input,
+)
+from axmem_gui.core.ax.tokenize import Tokenizer
+from axmem_gui.core.catalog import Catalog, Memory, Skill
+from axmem_gui.core.errors import InputError
+from axmem_gui.store.fts import Bm25Hit, Bm25Index
+
+BenchKind = Literal["discover", "recall"]
+Domain = Literal["skills", "memories"]
+DOMAIN_OF: Mapping[BenchKind, Domain] = {"discover": "skills", "recall": "memories"}
+
+
+# --------------------------------------------------------------------------- live state
+
+
+class _LiveDomain:
+    """One catalog (skills or memories) with its Ax index, patched in place."""
+
+    def __init__(self, domain: Domain, profile: AxProfile, tokenizer: Tokenizer) -> None:
+        self.domain = domain
+        self.profile = profile
+        self.tokenizer = tokenizer
+        self.entries: dict[str, Skill | Memory] = {}
+        self.version = 0
+        self._index = SearchIndex(tokenizer)
+        self._handles: dict[str, int] = {}
+        self._keys: Counter[str] = Counter()
+        self._search: SkillSearch | MemorySearch | None = None
+        self._tuple: tuple[Skill | Memory, ...] | None = None
+        self._bm25: Bm25Index | None = None
+        self.patchable = True
+
+    def _document(self, entry: Skill | Memory) -> RankDocument:
+        if isinstance(entry, Skill):
+            return skill_document(entry, self.profile)
+        return memory_document(entry, self.profile)
+
+    def load(self, entries: Sequence[Skill | Memory]) -> None:
+        ids = [e.id for e in entries]
+        # Duplicate ids (possible in a catalog file, never in a workspace) would need the
+        # catalog's own order for every later patch: such a catalog is only ever reloaded.
+        self.patchable = len(set(ids)) == len(ids)
+        self.entries = {e.id: e for e in entries}
+        self._index = SearchIndex(self.tokenizer)
+        docs = [self._document(e) for e in entries]
+        handles = self._index.extend(docs)
+        self._handles = dict(zip(ids, handles, strict=True))
+        self._keys = Counter(collation_key(i) for i in ids)
+        if self._bm25 is not None:
+            self._bm25.close()
+            self._bm25 = None  # rebuilt on first use
+        self._changed()
+
+    def _changed(self) -> None:
+        self.version += 1
+        self._search = None
+        self._tuple = None
+
+    def patch(self, changes: Mapping[str, Skill | Memory | None]) -> bool:
+        """Apply {id: new entry or None (deleted)}; False when only a reload is exact."""
+        if not self.patchable:
+            return False
+        for entry_id, entry in changes.items():
+            known = entry_id in self.entries
+            if entry is not None and not known and self._keys[collation_key(entry_id)] > 0:
+                return False  # a new id that collates equal to another: order matters
+            if entry is not None and entry.id != entry_id:
+                return False
+        touched = False
+        for entry_id, entry in changes.items():
+            handle = self._handles.get(entry_id)
+            if entry is None:
+                if handle is None:
+                    continue
+                self._index.remove(handle)
+                del self._handles[entry_id]
+                del self.entries[entry_id]
+                self._keys[collation_key(entry_id)] -= 1
+                if self._bm25 is not None:
+                    self._bm25.remove([entry_id])
+                touched = True
+                continue
+            if handle is not None and self.entries[entry_id] == entry:
+                continue
+            doc = self._document(entry)
+            if handle is None:
+                self._handles[entry_id] = self._index.add(doc)
+                self._keys[collation_key(entry_id)] += 1
+            else:
+                self._index.update(handle, doc)
+            self.entries[entry_id] = entry
+            if self._bm25 is not None:
+                self._bm25_upsert([entry])
+            touched = True
+        if touched:
+            self._changed()
+        return True
+
+    def diff(self, entries: Sequence[Skill | Memory]) -> dict[str, Skill | Memory | None] | None:
+        """The patch that turns the live entries into `entries`, None when it cannot."""
+        new = {e.id: e for e in entries}
+        if len(new) != len(entries):
+            return None
+        changes: dict[str, Skill | Memory | None] = {
+            i: e for i, e in new.items() if self.entries.get(i) != e
+        }
+        changes.update({i: None for i in self.entries if i not in new})
+        return changes
+
+    def entry_tuple(self) -> tuple[Skill | Memory, ...]:
+        if self._tuple is None:
+            self._tuple = tuple(self.entries.values())
+        return self._tuple
+
+    def search(self) -> SkillSearch | MemorySearch:
+        if self._search is None:
+            entries = list(self.entries.values())
+            if self.domain == "skills":
+                skills = [e for e in entries if isinstance(e, Skill)]
+                self._search = SkillSearch(skills, self.profile, self._index, self.tokenizer)
+            else:
+                memories = [e for e in entries if isinstance(e, Memory)]
+                self._search = MemorySearch(memories, self.profile, self._index, self.tokenizer)
+        return self._search
+
+    def _bm25_upsert(self, entries: Iterable[Skill | Memory]) -> None:
+        assert self._bm25 is not None
+        for entry in entries:
+            if isinstance(entry, Skill):
+                self._bm25.upsert_skills([entry])
+            else:
+                self._bm25.upsert_memories([entry])
+
+    def bm25(self) -> Bm25Index:
+        if self._bm25 is None:
+            self._bm25 = Bm25Index()
+            self._bm25_upsert(self.entries.values())
+        return self._bm25
+
+
+class LiveSearch:
+    """The catalog as the views see it, with Ax's search indexes kept current."""
+
+    def __init__(self, profile: AxProfile, catalog: Catalog | None = None) -> None:
+        self.profile = profile
+        self.tokenizer = Tokenizer(profile)
+        self._skills = _LiveDomain("skills", profile, self.tokenizer)
+        self._memories = _LiveDomain("memories", profile, self.tokenizer)
+        self._catalog: Catalog | None = None
+        self.load(catalog or Catalog())
+
+    def _domain(self, domain: str) -> _LiveDomain:
+        if domain == "skills":
+            return self._skills
+        if domain == "memories":
+            return self._memories
+        raise ValueError(f"not a catalog domain: {domain!r}")
+
+    @property
+    def version(self) -> tuple[int, int]:
+        return (self._skills.version, self._memories.version)
+
+    def load(self, catalog: Catalog) -> None:
+        """Rebuild everything from `catalog` (opening a workspace, duplicate ids...)."""
+        self._skills.load(catalog.skills)
+        self._memories.load(catalog.memories)
+        self._catalog = None
+
+    def patch(self, domain: str, changes: Mapping[str, Skill | Memory | None]) -> bool:
+        """Apply edits of some entries; False means the caller must `load` instead."""
+        before = self.version
+        done = self._domain(domain).patch(changes)
+        if self.version != before:
+            self._catalog = None
+        return done
+
+    def refresh(self, catalog: Catalog) -> None:
+        """Bring the live state to `catalog`, re-indexing only what differs."""
+        for domain, entries in (("skills", catalog.skills), ("memories", catalog.memories)):
+            live = self._domain(domain)
+            changes = live.diff(entries)
+            if changes is None or not live.patch(changes):
+                live.load(entries)
+                self._catalog = None
+            elif changes:
+                self._catalog = None
+
+    def catalog(self) -> Catalog:
+        if self._catalog is None:
+            skills = tuple(e for e in self._skills.entry_tuple() if isinstance(e, Skill))
+            memories = tuple(e for e in self._memories.entry_tuple() if isinstance(e, Memory))
+            self._catalog = Catalog(skills=skills, memories=memories)
+        return self._catalog
+
+    def skill_search(self) -> SkillSearch:
+        search = self._skills.search()
+        assert isinstance(search, SkillSearch)
+        return search
+
+    def memory_search(self) -> MemorySearch:
+        search = self._memories.search()
+        assert isinstance(search, MemorySearch)
+        return search
+
+    def ids(self, domain: str) -> list[str]:
+        return list(self._domain(domain).entries)
+
+    def entry(self, domain: str, entry_id: str) -> Skill | Memory | None:
+        return self._domain(domain).entries.get(entry_id)
+
+    def bm25(self, domain: str) -> Bm25Index:
+        """The BM25 index of a domain, built on first use and patched afterwards."""
+        return self._domain(domain).bm25()
+
+
+# --------------------------------------------------------------------------- the bench
+
+
+@dataclass(frozen=True)
+class BenchRow:
+    """One entry the Ax call returned, from the first search string that found it."""
+
+    id: str
+    rank: int  # position in the call's result (1-based)
+    query: str
+    score: float  # raw / top raw of that search string
+    raw: float
+    coverage: float
+    matched_terms: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Bm25Row:
+    id: str
+    rank: int
+    query: str
+    score: float  # -bm25(): bigger is better
+    in_ax: bool  # Ax's call returned it too
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    kind: BenchKind
+    searches: tuple[str, ...]
+    loaded: tuple[str, ...] = ()
+    call: SearchCall | None = None
+    rows: tuple[BenchRow, ...] = ()
+    bm25_rows: tuple[Bm25Row, ...] = ()
+    error: str | None = None
+    per_string_cap: int = 0
+
+    @property
+    def domain(self) -> Domain:
+        return DOMAIN_OF[self.kind]
+
+    @property
+    def result_ids(self) -> tuple[str, ...]:
+        return tuple(r.id for r in self.rows)
+
+    @property
+    def bm25_ids(self) -> tuple[str, ...]:
+        return tuple(r.id for r in self.bm25_rows)
+
+    def only_bm25(self) -> tuple[str, ...]:
+        ax = set(self.result_ids)
+        return tuple(i for i in self.bm25_ids if i not in ax)
+
+    def only_ax(self) -> tuple[str, ...]:
+        bm = set(self.bm25_ids)
+        return tuple(i for i in self.result_ids if i not in bm)
+
+
+@dataclass(frozen=True)
+class WhyNot:
+    """An entry against every search string of one call."""
+
+    entry_id: str
+    kind: BenchKind
+    returned_by_call: bool
+    explanations: tuple[Explanation, ...] = field(default=())
+
+
+def parse_searches(text: str) -> list[str]:
+    """Search strings typed one per line (blank lines ignored, text kept as typed)."""
+    return [line for line in text.split("\n") if line.strip()]
+
+
+def parse_ids(text: str) -> list[str]:
+    """Ids separated by commas or new lines, trimmed like Ax trims `inputs.memories` ids."""
+    return [js_trim(p) for p in text.replace("\n", ",").split(",") if js_trim(p)]
+
+
+def run_bench(
+    live: LiveSearch,
+    kind: BenchKind,
+    searches: Sequence[str],
+    loaded: Sequence[str] = (),
+    *,
+    with_bm25: bool = True,
+) -> BenchResult:
+    """One Ax call (errors become `error`, worded as Ax words them) plus BM25 beside it."""
+    loaded_ids = tuple(loaded) if kind == "recall" else ()
+    profile = live.profile
+    cap = profile.skill_search_top_k if kind == "discover" else profile.memory_search_top_k
+    try:
+        if kind == "discover":
+            call, _ = live.skill_search().discover(list(searches))
+        else:
+            call, _ = live.memory_search().recall(list(searches), loaded_ids)
+    except PolicyError as exc:
+        return BenchResult(kind, tuple(searches), loaded_ids, error=str(exc), per_string_cap=cap)
+    rows: list[BenchRow] = []
+    seen: set[str] = set()
+    for query, result in zip(call.queries, call.per_query, strict=True):
+        for entry in result.ranked:
+            if entry.id in seen:
+                continue
+            seen.add(entry.id)
+            rows.append(
+                BenchRow(
+                    entry.id, len(rows) + 1, query, entry.score, entry.raw, entry.coverage,
+                    entry.matched_terms,
+                )
+            )
+    bm25_rows = bm25_call(live, kind, call.queries, loaded_ids, cap, seen) if with_bm25 else ()
+    return BenchResult(
+        kind, tuple(searches), loaded_ids, call, tuple(rows), bm25_rows, per_string_cap=cap
+    )
+
+
+def bm25_call(
+    live: LiveSearch,
+    kind: BenchKind,
+    queries: Sequence[str],
+    loaded: Sequence[str],
+    per_string: int,
+    ax_ids: Iterable[str] = (),
+) -> tuple[Bm25Row, ...]:
+    """The same call through BM25: per search string the top `per_string`, union in
+    first-seen order (as a host search replacing Ax's would be asked)."""
+    index = live.bm25(DOMAIN_OF[kind])
+    ax = set(ax_ids)
+    rows: list[Bm25Row] = []
+    seen: set[str] = set()
+    for query in queries:
+        hits: list[Bm25Hit] = index.search(query, per_string, loaded)
+        for hit in hits:
+            if hit.id in seen:
+                continue
+            seen.add(hit.id)
+            rows.append(Bm25Row(hit.id, len(rows) + 1, query, hit.score, hit.id in ax))
+    return tuple(rows)
+
+
+def why_not(
+    live: LiveSearch,
+    kind: BenchKind,
+    entry_id: str,
+    searches: Sequence[str],
+    loaded: Sequence[str] = (),
+) -> WhyNot:
+    """Explain `entry_id` against each distinct search string of the call (InputError
+    when the id is not in the catalog, PolicyError for a malformed call)."""
+    domain = DOMAIN_OF[kind]
+    if live.entry(domain, entry_id) is None:
+        noun = "skill" if domain == "skills" else "memory"
+        raise InputError(f"no {noun} with id {entry_id!r} in the catalog")
+    primitive = "discover({ skills })" if kind == "discover" else "recall(...)"
+    queries = normalize_search_input(list(searches), primitive)
+    search = live.skill_search() if kind == "discover" else live.memory_search()
+    loaded_ids = tuple(loaded) if kind == "recall" else ()
+    explanations = tuple(
+        explain(search, entry_id, q, already_loaded_ids=loaded_ids) for q in queries
+    )
+    returned = any(e.returned for e in explanations)
+    return WhyNot(entry_id, kind, returned, explanations)
+
+
+# --------------------------------------------------------------------------- highlighting
+
+_IDENTIFIER_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z]+|[0-9]+")
+
+
+def term_spans(
+    text: str,
+    terms: Iterable[str],
+    tokenizer: Tokenizer,
+    punctuation: str,
+    *,
+    identifier: bool = False,
+) -> list[tuple[int, int]]:
+    """Where in `text` (Python indices) words occur whose search term is in `terms`.
+
+    Prose is split as Ax splits it (whitespace, then the profile's punctuation), and each
+    piece is normalized by the real tokenizer, so `Release,` highlights for `release`.
+    An id is split into its identifier words (`postmortemTemplate` -> postmortem, template).
+    """
+    wanted = set(terms)
+    if not wanted or not text:
+        return []
+    spans: list[tuple[int, int]] = []
+    if identifier:
+        for match in _IDENTIFIER_WORD.finditer(text):
+            if match.group().lower() in wanted:
+                spans.append(match.span())
+        return spans
+    splitter = re.compile("[^" + re.escape(punctuation) + r"\s]+") if punctuation else _NON_SPACE
+    for match in splitter.finditer(text):
+        terms_here = tokenizer.prose(match.group())
+        if terms_here and terms_here[0] in wanted:
+            spans.append(match.span())
+    return spans
+
+
+_NON_SPACE = re.compile(r"\S+")

@@ -1,0 +1,1 @@
+"""The retrieval bench dock: discover / recall with scores, BM25 beside, why not?"""

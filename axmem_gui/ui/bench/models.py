@@ -1,0 +1,203 @@
+"""Table models of the retrieval bench: Ax's ranked result and the BM25 result beside it,
+plus the score-bar delegate."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    Qt,
+)
+from PySide6.QtGui import QColor, QPainter, QPalette
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+
+from axmem_gui.services.bench import BenchRow, Bm25Row
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class BenchRole(IntEnum):
+    EntryId = Qt.ItemDataRole.UserRole + 1
+    Score = Qt.ItemDataRole.UserRole + 2  # 0..1, drawn as a bar
+    Query = Qt.ItemDataRole.UserRole + 3
+    Terms = Qt.ItemDataRole.UserRole + 4  # words to highlight in the entry
+
+
+def _number(value: float, digits: int = 3) -> str:
+    return f"{value:.{digits}f}"
+
+
+class AxResultModel(QAbstractTableModel):
+    """What `discover` / `recall` returned, in Ax's order."""
+
+    HEADERS = ("#", "id", "score", "raw", "coverage", "matched terms", "search string")
+    WIDTHS = (26, 150, 80, 52, 62, 110)
+    COL_ID, COL_SCORE = 1, 2
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._rows: tuple[BenchRow, ...] = ()
+
+    def set_rows(self, rows: tuple[BenchRow, ...]) -> None:
+        self.beginResetModel()
+        self._rows = rows
+        self.endResetModel()
+
+    def row_data(self, row: int) -> BenchRow:
+        return self._rows[row]
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if (
+            role == Qt.ItemDataRole.DisplayRole
+            and orientation == Qt.Orientation.Horizontal
+            and 0 <= section < len(self.HEADERS)
+        ):
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        r = self._rows[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            values = (
+                str(r.rank), r.id, _number(r.score, 2), _number(r.raw), _number(r.coverage),
+                ", ".join(r.matched_terms), r.query,
+            )
+            return values[col] if 0 <= col < len(values) else None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return (
+                f"{r.id}: score {r.score!r} (raw {r.raw!r} / top raw of this search string), "
+                f"coverage {r.coverage!r}; matched {', '.join(r.matched_terms)}; "
+                f"found by {r.query!r}"
+            )
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (0, 2, 3, 4):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == BenchRole.EntryId:
+            return r.id
+        if role == BenchRole.Score:
+            return r.score
+        if role == BenchRole.Query:
+            return r.query
+        if role == BenchRole.Terms:
+            return list(r.matched_terms)
+        return None
+
+
+class Bm25ResultModel(QAbstractTableModel):
+    """The same searches through BM25 (SQLite FTS5)."""
+
+    HEADERS = ("#", "id", "score", "bm25", "in Ax", "search string")
+    WIDTHS = (26, 140, 80, 56, 44)
+    COL_ID, COL_SCORE = 1, 2
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._rows: tuple[Bm25Row, ...] = ()
+        self._terms: dict[str, list[str]] = {}
+        self._top = 1.0
+
+    def set_rows(self, rows: tuple[Bm25Row, ...], terms: dict[str, list[str]]) -> None:
+        self.beginResetModel()
+        self._rows = rows
+        self._terms = terms
+        self._top = max((r.score for r in rows), default=1.0) or 1.0
+        self.endResetModel()
+
+    def row_data(self, row: int) -> Bm25Row:
+        return self._rows[row]
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if (
+            role == Qt.ItemDataRole.DisplayRole
+            and orientation == Qt.Orientation.Horizontal
+            and 0 <= section < len(self.HEADERS)
+        ):
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        r = self._rows[index.row()]
+        col = index.column()
+        relative = r.score / self._top
+        if role == Qt.ItemDataRole.DisplayRole:
+            values = (
+                str(r.rank), r.id, _number(relative, 2), _number(-r.score),
+                "yes" if r.in_ax else "no", r.query,
+            )
+            return values[col] if 0 <= col < len(values) else None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            extra = "" if r.in_ax else " — Ax did not return it: double-click for why not"
+            return f"{r.id}: bm25() {-r.score!r} for {r.query!r}{extra}"
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (0, 2, 3):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole and not r.in_ax and col == 4:
+            return QColor(200, 120, 20)
+        if role == BenchRole.EntryId:
+            return r.id
+        if role == BenchRole.Score:
+            return relative
+        if role == BenchRole.Query:
+            return r.query
+        if role == BenchRole.Terms:
+            return self._terms.get(r.query, [])
+        return None
+
+
+class ScoreBarDelegate(QStyledItemDelegate):
+    """A horizontal bar for `BenchRole.Score` (0..1) with the number over it."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
+        value = index.data(BenchRole.Score)
+        if not isinstance(value, float | int):
+            super().paint(painter, option, index)
+            return
+        widget: QWidget | None = option.widget  # type: ignore[attr-defined]
+        style = widget.style() if widget is not None else None
+        if style is not None:
+            style.drawPrimitive(
+                QStyle.PrimitiveElement.PE_PanelItemViewItem, option, painter, widget
+            )
+        rect: QRect = option.rect.adjusted(3, 4, -3, -4)  # type: ignore[attr-defined]
+        palette: QPalette = option.palette  # type: ignore[attr-defined]
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)  # type: ignore[attr-defined]
+        painter.save()
+        painter.setPen(Qt.PenStyle.NoPen)
+        # On a selected row the highlight is the background: draw the bar in its text colour.
+        bar_role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Highlight
+        bar = QColor(palette.color(bar_role))
+        bar.setAlpha(90 if selected else 110)
+        width = round(rect.width() * max(0.0, min(1.0, float(value))))
+        painter.setBrush(bar)
+        painter.drawRoundedRect(QRect(rect.left(), rect.top(), width, rect.height()), 2, 2)
+        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        painter.setPen(palette.color(role))
+        painter.drawText(
+            rect, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+            str(index.data(Qt.ItemDataRole.DisplayRole) or ""),
+        )
+        painter.restore()

@@ -1,0 +1,328 @@
+"""The retrieval bench dock: one `discover` or `recall` call with several search strings,
+Ax's ranked result with score bars, the same searches through BM25 beside it, the selected
+entry with its matched terms, and "why not?" for any entry.
+
+The bench reruns by itself after catalog edits once it has been run, so what it shows is
+always what the current catalog returns.
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QStringListModel, Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QCompleter,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from axmem_gui.core.errors import AxmemError
+from axmem_gui.services.bench import (
+    DOMAIN_OF,
+    BenchKind,
+    BenchResult,
+    WhyNot,
+    parse_ids,
+    parse_searches,
+    run_bench,
+    why_not,
+)
+from axmem_gui.store.fts import query_words
+from axmem_gui.ui.bench.entry_view import EntryView
+from axmem_gui.ui.bench.models import AxResultModel, BenchRole, Bm25ResultModel, ScoreBarDelegate
+from axmem_gui.ui.bench.why_not import why_not_html
+from axmem_gui.ui.preview.live import RetrievalState
+from axmem_gui.ui.resources import style_sheet
+
+KINDS: tuple[tuple[BenchKind, str], ...] = (
+    ("discover", "discover  (skills)"),
+    ("recall", "recall  (memories)"),
+)
+RUN_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+
+
+def is_run_key(event: QKeyEvent) -> bool:
+    return event.key() in RUN_KEYS and bool(
+        event.modifiers() & Qt.KeyboardModifier.ControlModifier
+    )
+
+
+class RunKeyFilter(QObject):
+    """Ctrl+Enter inside the bench runs the bench (it takes the key before the window's
+    Ctrl+Enter, which runs the suite)."""
+
+    triggered = Signal()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if not isinstance(event, QKeyEvent) or not is_run_key(event):
+            return super().eventFilter(watched, event)
+        if event.type() == QEvent.Type.ShortcutOverride:
+            event.accept()
+            return True
+        if event.type() == QEvent.Type.KeyPress:
+            self.triggered.emit()
+            return True
+        return super().eventFilter(watched, event)
+
+
+def _table(model: AxResultModel | Bm25ResultModel) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setItemDelegateForColumn(model.COL_SCORE, ScoreBarDelegate(view))
+    view.verticalHeader().setVisible(False)
+    view.verticalHeader().setDefaultSectionSize(22)
+    view.setAlternatingRowColors(True)
+    header = view.horizontalHeader()
+    header.setStretchLastSection(True)
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    for column, width in enumerate(model.WIDTHS):
+        view.setColumnWidth(column, width)
+    return view
+
+
+class BenchPanel(QWidget):
+    ran = Signal()
+    explained = Signal()
+
+    def __init__(self, state: RetrievalState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("benchPanel")
+        self.setStyleSheet(style_sheet("retrieval"))
+        self.state = state
+        self.result: BenchResult | None = None
+        self.why: WhyNot | None = None
+        self.last_run_ms = 0.0
+
+        self.kind_combo = QComboBox()
+        for kind, title in KINDS:
+            self.kind_combo.addItem(title, kind)
+        self.searches_edit = QPlainTextEdit()
+        self.searches_edit.setObjectName("benchSearches")
+        self.searches_edit.setPlaceholderText(
+            "Search strings, one per line — e.g.\nhow do I ship a release\nrollback"
+        )
+        self.searches_edit.setTabChangesFocus(True)
+        self.loaded_edit = QLineEdit()
+        self.loaded_edit.setPlaceholderText("Already loaded memory ids (a, b, …)")
+        self.loaded_edit.setToolTip(
+            "recall skips memories already in inputs.memories (ids, comma-separated)"
+        )
+        self.run_button = QPushButton("Run  (Ctrl+Enter)")
+        self.run_button.setDefault(False)
+        self.status = QLabel("Type search strings and press Ctrl+Enter.")
+        self.status.setObjectName("benchStatus")
+        self.status.setWordWrap(True)
+
+        inputs = QWidget()
+        inputs_layout = QVBoxLayout(inputs)
+        inputs_layout.setContentsMargins(0, 0, 0, 0)
+        inputs_layout.setSpacing(4)
+        inputs_layout.addWidget(self.kind_combo)
+        inputs_layout.addWidget(self.searches_edit, 1)
+        inputs_layout.addWidget(self.loaded_edit)
+        inputs_layout.addWidget(self.run_button)
+        inputs_layout.addWidget(self.status)
+
+        self.ax_model = AxResultModel()
+        self.ax_table = _table(self.ax_model)
+        self.ax_table.setObjectName("axResults")
+        self.bm25_model = Bm25ResultModel()
+        self.bm25_table = _table(self.bm25_model)
+        self.bm25_table.setObjectName("bm25Results")
+        self.bm25_table.setToolTip(
+            "What a host onSkillsSearch / onMemoriesSearch backed by BM25 (SQLite FTS5, "
+            "full content, no stopwords, no stemming) would return for the same strings"
+        )
+        ax_box = self._titled("Ax built-in search", self.ax_table)
+        bm25_box = self._titled("BM25 (SQLite FTS5) — a host search", self.bm25_table)
+
+        self.entry_view = EntryView()
+        self.why_id_edit = QLineEdit()
+        self.why_id_edit.setObjectName("whyNotId")
+        self.why_id_edit.setPlaceholderText("Entry id (any, returned or not)")
+        self.why_completer_model = QStringListModel(self)
+        completer = QCompleter(self.why_completer_model, self)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.why_id_edit.setCompleter(completer)
+        self.why_button = QPushButton("Why not?")
+        self.why_view = QTextBrowser()
+        self.why_view.setObjectName("whyNotReport")
+        self.why_view.setOpenLinks(False)
+        self.why_view.setPlaceholderText(
+            "Pick an entry the call did not return (double-click a BM25 row, or type its "
+            "id) to see its tokens, stopwords, what lies beyond the cut, and its rank."
+        )
+        why = QWidget()
+        why_layout = QVBoxLayout(why)
+        why_layout.setContentsMargins(0, 0, 0, 0)
+        why_row = QHBoxLayout()
+        why_row.addWidget(self.why_id_edit, 1)
+        why_row.addWidget(self.why_button)
+        why_layout.addLayout(why_row)
+        why_layout.addWidget(self.why_view, 1)
+        self.detail_tabs = QTabWidget()
+        self.detail_tabs.setDocumentMode(True)
+        self.detail_tabs.addTab(self.entry_view, "Entry")
+        self.detail_tabs.addTab(why, "Why not?")
+
+        self.split = QSplitter(Qt.Orientation.Horizontal)
+        self.split.setChildrenCollapsible(False)
+        for widget in (inputs, ax_box, bm25_box, self.detail_tabs):
+            self.split.addWidget(widget)
+        self.split.setSizes([200, 420, 300, 480])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 4)
+        layout.addWidget(self.split)
+
+        self.run_filter = RunKeyFilter(self)
+        self.run_filter.triggered.connect(self.run)
+        for widget in (self.kind_combo, self.searches_edit, self.loaded_edit, self.run_button,
+                       self.ax_table, self.bm25_table, self.why_id_edit, self.entry_view):
+            widget.installEventFilter(self.run_filter)
+
+        self.kind_combo.currentIndexChanged.connect(self._on_kind)
+        self.run_button.clicked.connect(self.run)
+        self.why_button.clicked.connect(self.explain_current)
+        self.why_id_edit.returnPressed.connect(self.explain_current)
+        self.ax_table.selectionModel().currentRowChanged.connect(self._on_ax_row)
+        self.bm25_table.selectionModel().currentRowChanged.connect(self._on_bm25_row)
+        self.ax_table.doubleClicked.connect(self._on_double_click)
+        self.bm25_table.doubleClicked.connect(self._on_double_click)
+        state.changed.connect(self._on_catalog_changed)
+        self._on_kind()
+
+    @staticmethod
+    def _titled(title: str, widget: QWidget) -> QWidget:
+        box = QWidget()
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        label = QLabel(title)
+        label.setObjectName("benchHeading")
+        layout.addWidget(label)
+        layout.addWidget(widget, 1)
+        return box
+
+    # inputs -------------------------------------------------------------------------
+    def kind(self) -> BenchKind:
+        data = self.kind_combo.currentData()
+        return "recall" if data == "recall" else "discover"
+
+    def set_kind(self, kind: BenchKind) -> None:
+        self.kind_combo.setCurrentIndex(self.kind_combo.findData(kind))
+
+    def set_searches(self, searches: list[str]) -> None:
+        self.searches_edit.setPlainText("\n".join(searches))
+
+    def set_loaded(self, ids: list[str]) -> None:
+        self.loaded_edit.setText(", ".join(ids))
+
+    def _on_kind(self) -> None:
+        recall = self.kind() == "recall"
+        self.loaded_edit.setVisible(recall)
+        self._fill_completer()
+
+    def _fill_completer(self) -> None:
+        self.why_completer_model.setStringList(self.state.live.ids(DOMAIN_OF[self.kind()]))
+
+    def _on_catalog_changed(self) -> None:
+        self._fill_completer()
+        if self.result is not None:
+            self.run()
+
+    # running ------------------------------------------------------------------------
+    def run(self) -> None:
+        searches = parse_searches(self.searches_edit.toPlainText())
+        if not searches:
+            self.status.setText("Type at least one search string (one per line).")
+            return
+        started = time.perf_counter()
+        loaded = parse_ids(self.loaded_edit.text())
+        result = run_bench(self.state.live, self.kind(), searches, loaded)
+        self.last_run_ms = (time.perf_counter() - started) * 1000
+        self.result = result
+        keep = self.entry_view.entry_id
+        self.ax_model.set_rows(result.rows)
+        terms = {q: query_words(q) for q in (result.call.queries if result.call else ())}
+        self.bm25_model.set_rows(result.bm25_rows, terms)
+        if result.error is not None:
+            self.status.setText(result.error)
+            self.status.setProperty("error", True)
+        else:
+            strings = len(result.call.queries) if result.call else 0
+            only_bm25 = len(result.only_bm25())
+            self.status.setText(
+                f"{len(result.rows)} returned by {strings} search string(s) "
+                f"(top {result.per_string_cap} each) · BM25: {len(result.bm25_rows)}, "
+                f"{only_bm25} not in Ax · {self.last_run_ms:.1f} ms"
+            )
+            self.status.setProperty("error", False)
+        self.status.style().polish(self.status)
+        if keep is not None and keep in result.result_ids:
+            self.ax_table.selectRow(result.result_ids.index(keep))
+        elif result.rows:
+            self.ax_table.selectRow(0)
+        else:
+            self.entry_view.show_entry(self.state.live, DOMAIN_OF[self.kind()], "", [])
+        if self.why is not None:
+            self.explain(self.why.entry_id)
+        self.ran.emit()
+
+    # detail -------------------------------------------------------------------------
+    def _on_ax_row(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self._show_row(current)
+
+    def _on_bm25_row(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self._show_row(current)
+
+    def _show_row(self, index: QModelIndex) -> None:
+        if not index.isValid() or self.result is None:
+            return
+        entry_id = str(index.data(BenchRole.EntryId))
+        terms = index.data(BenchRole.Terms) or []
+        self.entry_view.show_entry(self.state.live, self.result.domain, entry_id, terms)
+
+    def _on_double_click(self, index: QModelIndex) -> None:
+        if index.isValid():
+            self.explain(str(index.data(BenchRole.EntryId)))
+
+    def explain_current(self) -> None:
+        entry_id = self.why_id_edit.text().strip()
+        if entry_id:
+            self.explain(entry_id)
+
+    def explain(self, entry_id: str) -> None:
+        """Explain `entry_id` against the current search strings (shown in "Why not?")."""
+        self.why_id_edit.setText(entry_id)
+        self.detail_tabs.setCurrentIndex(1)
+        searches = parse_searches(self.searches_edit.toPlainText())
+        try:
+            result = why_not(
+                self.state.live, self.kind(), entry_id, searches,
+                parse_ids(self.loaded_edit.text()),
+            )
+        except AxmemError as exc:
+            self.why = None
+            self.why_view.setPlainText(str(exc))
+            self.explained.emit()
+            return
+        self.why = result
+        self.why_view.setHtml(why_not_html(result))
+        self.explained.emit()

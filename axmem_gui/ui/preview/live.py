@@ -1,0 +1,125 @@
+"""The live catalog the retrieval views share (preview, bench, scenarios, suites).
+
+One `LiveSearch` per window, refreshed shortly after catalog edits (debounced): when the
+edit session says which entries an edit touched, only those are re-read and re-indexed;
+otherwise (import, another program, opening a workspace) the catalog is re-read and
+diffed, so the index is still only patched where entries differ.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Protocol
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from axmem_gui.core.ax.profile import AxProfile, load_profile
+from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.services.bench import LiveSearch
+from axmem_gui.ui.controller import WorkspaceController
+
+#: Catalog edits arriving within this many ms are applied together.
+REFRESH_DEBOUNCE_MS = 150
+CATALOG_KINDS = ("skills", "memories")
+
+
+class _HintSource(Protocol):
+    """What the catalog edit session offers: the ids an edit is about to change."""
+
+    entries_changing: Signal
+
+
+class RetrievalState(QObject):
+    """Owns the window's `LiveSearch`; `changed` fires after it took in new edits."""
+
+    changed = Signal()
+
+    def __init__(
+        self,
+        controller: WorkspaceController,
+        profile: AxProfile | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.profile = profile or load_profile()
+        started = time.perf_counter()
+        self.live = LiveSearch(self.profile, controller.workspace.catalog())
+        self.last_refresh_ms = (time.perf_counter() - started) * 1000
+        self._hinted: dict[str, set[str]] = {}  # ids announced, not yet notified
+        self._patch: dict[str, set[str]] = {}  # ids to re-read at the next refresh
+        self._full = False
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(REFRESH_DEBOUNCE_MS)
+        self._timer.timeout.connect(self.refresh_now)
+        controller.changed.connect(self._on_changed)
+        controller.opened.connect(self._on_opened)
+
+    def watch_edits(self, session: _HintSource) -> None:
+        """Use the edit session's `entries_changing(kind, ids, structural)` as hints."""
+        session.entries_changing.connect(self._on_entries_changing)
+
+    # notifications ------------------------------------------------------------------
+    def _on_entries_changing(self, kind: str, ids: list[str], structural: bool) -> None:
+        del structural  # a patch handles added and removed ids too
+        if kind in CATALOG_KINDS:
+            self._hinted.setdefault(kind, set()).update(ids)
+
+    def _on_changed(self, what: str) -> None:
+        if what == "*":
+            self._full = True
+        elif what in CATALOG_KINDS:
+            hinted = self._hinted.pop(what, None)
+            if hinted is None:
+                self._full = True  # changed without saying what: re-read and diff
+            else:
+                self._patch.setdefault(what, set()).update(hinted)
+        else:
+            return
+        self._timer.start()
+
+    def _on_opened(self) -> None:
+        self._hinted.clear()
+        self._patch.clear()
+        self._full = True
+        self._timer.start()
+
+    @property
+    def pending(self) -> bool:
+        return self._timer.isActive()
+
+    def stop(self) -> None:
+        """Drop a pending refresh (the window is closing)."""
+        self._timer.stop()
+
+    def usable(self) -> bool:
+        """False once the workspace is closed. Deferred work (debounced refreshes, suite
+        slices) checks this first: a window's workspace may be closed while its timers
+        are still pending (at shutdown, or when the owner closes it before the window)."""
+        try:
+            self.controller.workspace.data_version()
+        except Exception:  # a closed connection; nothing else reads this cheaply
+            return False
+        return True
+
+    # refreshing ---------------------------------------------------------------------
+    def refresh_now(self) -> None:
+        self._timer.stop()
+        if not self.usable():
+            return
+        started = time.perf_counter()
+        ws = self.controller.workspace
+        full, patch = self._full, self._patch
+        self._full, self._patch = False, {}
+        if not full:
+            for kind, ids in patch.items():
+                repo = ws.skills if kind == "skills" else ws.memories
+                changes: dict[str, Skill | Memory | None] = {i: repo.get(i) for i in ids}
+                if not self.live.patch(kind, changes):
+                    full = True
+                    break
+        if full:
+            self.live.refresh(ws.catalog())
+        self.last_refresh_ms = (time.perf_counter() - started) * 1000
+        self.changed.emit()

@@ -1,0 +1,338 @@
+"""The prompt preview dock: exactly what Ax shows the model, section by section.
+
+The system prompt's `### Available Skills` section (executor or distiller, for the chosen
+runtime) and, for one executor turn of a scenario, the `Loaded Skills:`, `Memories:` and
+`Relevance Hints:` fields. Every text comes straight from the engine (`core/ax`); this view
+adds nothing to it. It recomputes after catalog edits (through the shared live index) and
+after scenario edits, debounced.
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QTabWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from axmem_gui.core.ax.simulate import Scenario
+from axmem_gui.core.errors import AxmemError
+from axmem_gui.services.scenarios import (
+    RUNTIMES,
+    SECTION_KEYS,
+    SECTION_TITLES,
+    PromptPreview,
+    preview_from_simulation,
+    preview_scenario,
+    scenario_from_document,
+    simulate_scenario,
+)
+from axmem_gui.ui.preview.live import RetrievalState
+from axmem_gui.ui.preview.section_view import SectionView
+from axmem_gui.ui.resources import style_sheet
+
+#: Scenario edits (typing a task, a search string) are previewed after this pause.
+PREVIEW_DEBOUNCE_MS = 150
+NO_SCENARIO = "(no scenario: catalog only)"
+STAGES = (("executor", "Executor"), ("distiller", "Distiller"))
+
+
+class PreviewPanel(QWidget):
+    """Stage / runtime / scenario / turn pickers over one tab per prompt section."""
+
+    updated = Signal()
+
+    def __init__(self, state: RetrievalState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("previewPanel")
+        self.setStyleSheet(style_sheet("retrieval"))
+        self.state = state
+        self.controller = state.controller
+        self.preview: PromptPreview | None = None
+        self.last_update_ms = 0.0
+        self._scenario_error = ""
+        self._wanted_turn = 0
+        self._picked_once = False
+        self._updating_pickers = False
+
+        self.stage_combo = QComboBox()
+        for key, title in STAGES:
+            self.stage_combo.addItem(title, key)
+        self.stage_combo.setToolTip("Whose system prompt: the executor's or the distiller's")
+        self.runtime_combo = QComboBox()
+        for runtime in RUNTIMES:
+            self.runtime_combo.addItem(runtime, runtime)
+        self.runtime_combo.setToolTip("The agent's runtime language (changes the prompt text)")
+        self.scenario_combo = QComboBox()
+        self.scenario_combo.setToolTip("The scenario whose executor turn is previewed")
+        self.scenario_combo.setMinimumContentsLength(14)
+        self.turn_combo = QComboBox()
+        self.turn_combo.setToolTip(
+            "Executor turn: the fields the model sees at its start (the last one: after "
+            "every call of the scenario)"
+        )
+
+        self.raw_button = QToolButton()
+        self.raw_button.setText("Raw")
+        self.raw_button.setToolTip("Exact text, monospace")
+        self.rendered_button = QToolButton()
+        self.rendered_button.setText("Rendered")
+        self.rendered_button.setToolTip("The text rendered as markdown")
+        for button in (self.raw_button, self.rendered_button):
+            button.setCheckable(True)
+        self.raw_button.setChecked(True)
+        self.mode_group = QButtonGroup(self)
+        self.mode_group.setExclusive(True)
+        self.mode_group.addButton(self.raw_button)
+        self.mode_group.addButton(self.rendered_button)
+        self.whitespace_button = QToolButton()
+        self.whitespace_button.setText("·¶")
+        self.whitespace_button.setCheckable(True)
+        self.whitespace_button.setToolTip("Show spaces, tabs and line ends")
+        self.copy_button = QToolButton()
+        self.copy_button.setText("Copy")
+        self.copy_button.setToolTip("Copy this section's exact text (Ctrl+C)")
+        self.total_label = QLabel()
+        self.total_label.setObjectName("previewTotal")
+        self.error_label = QLabel()
+        self.error_label.setObjectName("previewErrors")
+        self.error_label.setWordWrap(True)
+        self.error_label.setVisible(False)
+
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.views: dict[str, SectionView] = {}
+        for key in SECTION_KEYS:
+            view = SectionView(key)
+            self.views[key] = view
+            self.tabs.addTab(view, SECTION_TITLES[key])
+
+        pickers = QHBoxLayout()
+        pickers.setSpacing(4)
+        pickers.addWidget(self.stage_combo)
+        pickers.addWidget(self.runtime_combo)
+        pickers.addWidget(self.scenario_combo, 1)
+        pickers.addWidget(self.turn_combo)
+        bar = QHBoxLayout()
+        bar.setSpacing(4)
+        bar.addWidget(self.raw_button)
+        bar.addWidget(self.rendered_button)
+        bar.addWidget(self.whitespace_button)
+        bar.addWidget(self.copy_button)
+        bar.addStretch(1)
+        bar.addWidget(self.total_label)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(4)
+        layout.addLayout(pickers)
+        layout.addLayout(bar)
+        layout.addWidget(self.error_label)
+        layout.addWidget(self.tabs, 1)
+
+        self.copy_action = QAction("Copy section", self)
+        self.copy_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Copy))
+        self.copy_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.copy_action.triggered.connect(self._on_copy)
+        self.addAction(self.copy_action)
+
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(PREVIEW_DEBOUNCE_MS)
+        self._timer.timeout.connect(self.recompute_now)
+
+        self.copy_button.clicked.connect(self._on_copy)
+        self.whitespace_button.toggled.connect(self._on_whitespace)
+        self.rendered_button.toggled.connect(self._on_mode)
+        self.stage_combo.currentIndexChanged.connect(self._on_option)
+        self.runtime_combo.currentIndexChanged.connect(self._on_option)
+        self.turn_combo.currentIndexChanged.connect(self._on_option)
+        self.scenario_combo.currentIndexChanged.connect(self._on_scenario_picked)
+        state.changed.connect(self.recompute_now)
+        self.controller.changed.connect(self._on_workspace_changed)
+
+        self._reload_scenarios()
+        self._sync_runtime_to_scenario()
+        self.recompute_now()
+
+    # choices ------------------------------------------------------------------------
+    def stage(self) -> str:
+        return str(self.stage_combo.currentData())
+
+    def set_stage(self, stage: str) -> None:
+        self.stage_combo.setCurrentIndex(self.stage_combo.findData(stage))
+
+    def runtime(self) -> str:
+        return str(self.runtime_combo.currentData())
+
+    def set_runtime(self, runtime: str) -> None:
+        index = self.runtime_combo.findData(runtime)
+        if index < 0:
+            self.runtime_combo.addItem(runtime, runtime)
+            index = self.runtime_combo.count() - 1
+        self.runtime_combo.setCurrentIndex(index)
+
+    def scenario_name(self) -> str | None:
+        data = self.scenario_combo.currentData()
+        return None if data is None else str(data)
+
+    def turn(self) -> int:
+        data = self.turn_combo.currentData()
+        return 0 if data is None else int(data)
+
+    def show_scenario(self, name: str | None, turn: int = 0) -> None:
+        """Preview `name` (None: catalog only) at executor turn `turn` (0-based), now."""
+        self._updating_pickers = True
+        try:
+            index = 0 if name is None else self.scenario_combo.findData(name)
+            if index < 0:
+                self._reload_scenarios()
+                index = max(0, self.scenario_combo.findData(name))
+            self.scenario_combo.setCurrentIndex(index)
+            self._sync_runtime_to_scenario()
+        finally:
+            self._updating_pickers = False
+        self._wanted_turn = turn
+        self.recompute_now()
+
+    def _reload_scenarios(self) -> None:
+        current = self.scenario_name()
+        names = self.controller.workspace.scenarios.list()
+        self._updating_pickers = True
+        try:
+            self.scenario_combo.clear()
+            self.scenario_combo.addItem(NO_SCENARIO, None)
+            for name in names:
+                self.scenario_combo.addItem(name, name)
+            if current is None and not self._picked_once and names:
+                current = names[0]  # first open: show a scenario rather than nothing
+            self._picked_once = True
+            index = self.scenario_combo.findData(current) if current is not None else 0
+            self.scenario_combo.setCurrentIndex(max(index, 0))
+        finally:
+            self._updating_pickers = False
+
+    def _on_scenario_picked(self) -> None:
+        if self._updating_pickers:
+            return
+        self._sync_runtime_to_scenario()
+        self._wanted_turn = 0
+        self.recompute_now()
+
+    def _sync_runtime_to_scenario(self) -> None:
+        scenario = self._load_scenario()
+        if scenario is not None:
+            blocked = self.runtime_combo.blockSignals(True)
+            self.set_runtime(scenario.runtime)
+            self.runtime_combo.blockSignals(blocked)
+
+    def _on_option(self) -> None:
+        if not self._updating_pickers:
+            self._wanted_turn = self.turn()
+            self.schedule()
+
+    def _on_workspace_changed(self, what: str) -> None:
+        if what in ("*", "scenarios"):
+            self._reload_scenarios()
+            self._wanted_turn = self.turn()
+            self.schedule()
+
+    # computing ----------------------------------------------------------------------
+    def schedule(self) -> None:
+        self._timer.start()
+
+    @property
+    def pending(self) -> bool:
+        return self._timer.isActive()
+
+    def stop(self) -> None:
+        self._timer.stop()
+
+    def _load_scenario(self) -> Scenario | None:
+        name = self.scenario_name()
+        self._scenario_error = ""
+        if name is None:
+            return None
+        data = self.controller.workspace.scenarios.get(name)
+        if data is None:
+            return None
+        try:
+            return scenario_from_document(data, f"scenario {name!r}")
+        except AxmemError as exc:
+            self._scenario_error = str(exc)
+            return None
+
+    def recompute_now(self) -> None:
+        self._timer.stop()
+        if not self.state.usable():
+            return
+        started = time.perf_counter()
+        live = self.state.live
+        scenario = preview_scenario(self._load_scenario(), self.runtime())
+        sim = simulate_scenario(
+            live.catalog(),
+            scenario,
+            self.state.profile,
+            skill_search=live.skill_search(),
+            memory_search=live.memory_search(),
+        )
+        preview = preview_from_simulation(sim, self.stage(), self._wanted_turn)
+        self.preview = preview
+        self._fill_turns(preview)
+        for section in preview.sections:
+            self.views[section.key].set_section(section)
+        self.total_label.setText(
+            f"Total {preview.chars:,} chars · ~{preview.tokens:,} tokens"
+        )
+        errors = [self._scenario_error] if self._scenario_error else []
+        errors += [f"turn {preview.turn + 1}: {e}" for e in preview.errors]
+        self.error_label.setText("\n".join(errors))
+        self.error_label.setVisible(bool(errors))
+        self.last_update_ms = (time.perf_counter() - started) * 1000
+        self.updated.emit()
+
+    def _fill_turns(self, preview: PromptPreview) -> None:
+        self._updating_pickers = True
+        try:
+            if self.turn_combo.count() != preview.turn_count:
+                self.turn_combo.clear()
+                for i in range(preview.turn_count):
+                    last = i == preview.turn_count - 1 and preview.turn_count > 1
+                    label = f"Turn {i + 1}" + (" · end" if last else "")
+                    self.turn_combo.addItem(label, i)
+            self.turn_combo.setCurrentIndex(preview.turn)
+            self.turn_combo.setEnabled(preview.turn_count > 1)
+        finally:
+            self._updating_pickers = False
+        self._wanted_turn = preview.turn
+
+    # view ---------------------------------------------------------------------------
+    def current_view(self) -> SectionView:
+        widget = self.tabs.currentWidget()
+        assert isinstance(widget, SectionView)
+        return widget
+
+    def show_section(self, key: str) -> None:
+        self.tabs.setCurrentWidget(self.views[key])
+
+    def section_text(self, key: str) -> str:
+        return self.views[key].text()
+
+    def _on_copy(self) -> None:
+        QGuiApplication.clipboard().setText(self.current_view().text())
+
+    def _on_whitespace(self, show: bool) -> None:
+        for view in self.views.values():
+            view.set_show_whitespace(show)
+
+    def _on_mode(self, rendered: bool) -> None:
+        for view in self.views.values():
+            view.set_rendered(rendered)

@@ -1,0 +1,1 @@
+"""The scenarios page: tasks, preset entries and turns of discover / recall calls."""

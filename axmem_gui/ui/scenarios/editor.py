@@ -1,0 +1,395 @@
+"""The scenario form: task, runtime, relevanceRanking, preset skills, preloaded memories
+and the turns table. It never writes: every edit is emitted as the whole new document
+(`edited(what, document, merge_key)`), and the page makes it an undoable command."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from PySide6.QtCore import QStringListModel, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QCompleter,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QListView,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from axmem_gui.core.ax.profile import load_profile
+from axmem_gui.services.scenarios import RUNTIMES
+from axmem_gui.ui.scenarios.models import TurnsModel
+
+RANKING_ON, RANKING_OFF, RANKING_CUSTOM = "on", "off", "custom"
+#: relevanceRanking keys, their spin box ranges and the value a new custom object starts at.
+RANKING_FIELDS = (
+    ("topK", 0, 50, 1.0, 0),
+    ("minScore", 0.0, 1.0, 0.01, 2),
+    ("marginRatio", 0.0, 1.0, 0.01, 2),
+    ("minDocs", 0, 1000, 1.0, 0),
+)
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+class LinesDelegate(QStyledItemDelegate):
+    """Edits a call's search strings in a small multi-line editor (one per line)."""
+
+    def createEditor(
+        self, parent: QWidget, option: QStyleOptionViewItem, index: Any
+    ) -> QWidget:
+        del option, index
+        editor = QPlainTextEdit(parent)
+        editor.setTabChangesFocus(True)
+        editor.setMinimumHeight(60)
+        return editor
+
+    def setEditorData(self, editor: QWidget, index: Any) -> None:
+        if isinstance(editor, QPlainTextEdit):
+            editor.setPlainText(str(index.data(Qt.ItemDataRole.EditRole) or ""))
+
+    def setModelData(self, editor: QWidget, model: Any, index: Any) -> None:
+        if isinstance(editor, QPlainTextEdit):
+            model.setData(index, editor.toPlainText(), Qt.ItemDataRole.EditRole)
+
+
+class EntryPicker(QWidget):
+    """A list of picked catalog ids with an id field (completing from the catalog)."""
+
+    add_requested = Signal(str)
+    remove_requested = Signal(int)
+
+    def __init__(self, title: str, placeholder: str) -> None:
+        super().__init__()
+        self.model = QStringListModel(self)
+        self.view = QListView()
+        self.view.setModel(self.model)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.setMaximumHeight(64)
+        self.id_edit = QLineEdit()
+        self.id_edit.setPlaceholderText(placeholder)
+        self.completion = QStringListModel(self)
+        completer = QCompleter(self.completion, self)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.id_edit.setCompleter(completer)
+        self.add_button = QPushButton("Add")
+        self.remove_button = QPushButton("Remove")
+        heading = QLabel(title)
+        heading.setObjectName("formHeading")
+        heading.setWordWrap(True)
+        row = QHBoxLayout()
+        row.setSpacing(4)
+        row.addWidget(self.id_edit, 1)
+        row.addWidget(self.add_button)
+        row.addWidget(self.remove_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(heading)
+        layout.addWidget(self.view)
+        layout.addLayout(row)
+        self.add_button.clicked.connect(self._on_add)
+        self.id_edit.returnPressed.connect(self._on_add)
+        self.remove_button.clicked.connect(self._on_remove)
+
+    def set_items(self, items: list[str]) -> None:
+        if self.model.stringList() != items:
+            self.model.setStringList(items)
+
+    def set_choices(self, ids: list[str]) -> None:
+        self.completion.setStringList(ids)
+
+    def _on_add(self) -> None:
+        text = self.id_edit.text().strip()
+        if text:
+            self.add_requested.emit(text)
+
+    def _on_remove(self) -> None:
+        index = self.view.currentIndex()
+        if index.isValid():
+            self.remove_requested.emit(index.row())
+
+
+class ScenarioForm(QWidget):
+    edited = Signal(str, dict, object)  # what, new document, merge key (None: no merge)
+    add_preset = Signal(str)  # skill id
+    add_memory = Signal(str)  # memory id
+    turn_selected = Signal(int)
+    message = Signal(str)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("scenarioForm")
+        self.name: str | None = None
+        self.doc: dict[str, Any] = {}
+        self._filling = False
+
+        self.name_label = QLabel()
+        self.name_label.setObjectName("sectionTitle")
+        self.task_edit = QPlainTextEdit()
+        self.task_edit.setObjectName("scenarioTask")
+        self.task_edit.setPlaceholderText("The agent's task: the query the executor works on")
+        self.task_edit.setMaximumHeight(72)
+        self.runtime_combo = QComboBox()
+        for runtime in RUNTIMES:
+            self.runtime_combo.addItem(runtime, runtime)
+        self.ranking_combo = QComboBox()
+        self.ranking_combo.addItem("on (Ax defaults)", RANKING_ON)
+        self.ranking_combo.addItem("off", RANKING_OFF)
+        self.ranking_combo.addItem("custom", RANKING_CUSTOM)
+        self.ranking_spins: dict[str, QSpinBox | QDoubleSpinBox] = {}
+        ranking_row = QGridLayout()
+        ranking_row.setSpacing(4)
+        ranking_row.addWidget(self.ranking_combo, 0, 0, 1, 2)
+        for i, (key, low, high, step, decimals) in enumerate(RANKING_FIELDS):
+            spin: QSpinBox | QDoubleSpinBox
+            if decimals:
+                spin = QDoubleSpinBox()
+                spin.setDecimals(decimals)
+                spin.setRange(float(low), float(high))
+                spin.setSingleStep(step)
+            else:
+                spin = QSpinBox()
+                spin.setRange(int(low), int(high))
+            spin.setToolTip(f"relevanceRanking.{key}")
+            spin.setPrefix(f"{key} ")
+            self.ranking_spins[key] = spin
+            ranking_row.addWidget(spin, 1 + i // 2, i % 2)
+        ranking_row.setColumnStretch(2, 1)
+        self.presets = EntryPicker(
+            "Preset skills (constructor skills, loaded from the first turn)", "skill id…"
+        )
+        self.memories = EntryPicker("Preloaded memories (inputs.memories)", "memory id…")
+        self.turns_model = TurnsModel()
+        self.turns_view = QTableView()
+        self.turns_view.setObjectName("turnsTable")
+        self.turns_view.setModel(self.turns_model)
+        self.turns_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.turns_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.turns_view.setItemDelegateForColumn(TurnsModel.COL_DISCOVER, LinesDelegate(self))
+        self.turns_view.setItemDelegateForColumn(TurnsModel.COL_RECALL, LinesDelegate(self))
+        self.turns_view.verticalHeader().setVisible(False)
+        self.turns_view.verticalHeader().setDefaultSectionSize(22)
+        self.turns_view.setWordWrap(False)
+        header = self.turns_view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        for column, width in enumerate((40, 180, 180, 150)):
+            self.turns_view.setColumnWidth(column, width)
+        self.add_turn_button = QPushButton("Add turn")
+        self.remove_turn_button = QPushButton("Remove turn")
+        self.errors_label = QLabel()
+        self.errors_label.setObjectName("formErrors")
+        self.errors_label.setWordWrap(True)
+        self.errors_label.setVisible(False)
+
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        form.addRow("Task", self.task_edit)
+        form.addRow("Runtime", self.runtime_combo)
+        form.addRow("Relevance hints", ranking_row)
+        pickers = QHBoxLayout()
+        pickers.addWidget(self.presets)
+        pickers.addWidget(self.memories)
+        turn_buttons = QHBoxLayout()
+        turns_heading = QLabel("Executor turns — the calls the model makes; select a turn "
+                               "to preview what the model sees at its start")
+        turns_heading.setObjectName("formHeading")
+        turns_heading.setWordWrap(True)
+        turn_buttons.addWidget(turns_heading, 1)
+        turn_buttons.addWidget(self.add_turn_button)
+        turn_buttons.addWidget(self.remove_turn_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(6)
+        layout.addWidget(self.name_label)
+        layout.addLayout(form)
+        layout.addLayout(pickers)
+        layout.addLayout(turn_buttons)
+        layout.addWidget(self.turns_view, 1)
+        layout.addWidget(self.errors_label)
+
+        self.task_edit.textChanged.connect(self._on_task)
+        self.runtime_combo.currentIndexChanged.connect(self._on_runtime)
+        self.ranking_combo.currentIndexChanged.connect(self._on_ranking)
+        for spin in self.ranking_spins.values():
+            spin.valueChanged.connect(self._on_ranking)
+        self.presets.add_requested.connect(self.add_preset)
+        self.memories.add_requested.connect(self.add_memory)
+        self.presets.remove_requested.connect(lambda row: self._remove_item("presetSkills", row))
+        self.memories.remove_requested.connect(
+            lambda row: self._remove_item("preloadedMemories", row)
+        )
+        self.turns_model.edit_requested.connect(self._on_turn_edit)
+        self.add_turn_button.clicked.connect(self._add_turn)
+        self.remove_turn_button.clicked.connect(self._remove_turn)
+        self.turns_view.selectionModel().currentRowChanged.connect(
+            lambda current, _previous: self.turn_selected.emit(current.row())
+        )
+
+    # filling ------------------------------------------------------------------------
+    def set_read_only(self, read_only: bool) -> None:
+        for widget in (self.task_edit,):
+            widget.setReadOnly(read_only)
+        for widget in (self.runtime_combo, self.ranking_combo, self.presets, self.memories,
+                       self.add_turn_button, self.remove_turn_button):
+            widget.setEnabled(not read_only)
+        for spin in self.ranking_spins.values():
+            spin.setReadOnly(read_only)
+        self.turns_model.set_editable(not read_only)
+
+    def set_document(self, name: str, doc: dict[str, Any], error: str = "") -> None:
+        """Show a stored document (widgets already showing a value are left alone)."""
+        self._filling = True
+        try:
+            self.name = name
+            self.doc = copy.deepcopy(doc)
+            self.name_label.setText(name)
+            task = doc.get("task") or ""
+            if self.task_edit.toPlainText() != task:
+                self.task_edit.setPlainText(task)
+            runtime = str(doc.get("runtime") or "JavaScript")
+            if self.runtime_combo.findData(runtime) < 0:
+                self.runtime_combo.addItem(runtime, runtime)
+            self.runtime_combo.setCurrentIndex(self.runtime_combo.findData(runtime))
+            self._fill_ranking(doc.get("relevanceRanking", True))
+            self.presets.set_items([self._label(s) for s in _list(doc.get("presetSkills"))])
+            self.memories.set_items(
+                [str(m.get("id", "?")) if isinstance(m, dict) else "?"
+                 for m in _list(doc.get("preloadedMemories"))]
+            )
+            # A malformed document (the error label says what is wrong) shows what it can.
+            self.turns_model.set_turns(
+                [t if isinstance(t, dict) else {} for t in _list(doc.get("turns"))]
+            )
+        finally:
+            self._filling = False
+        self.errors_label.setText(error)
+        self.errors_label.setVisible(bool(error))
+
+    @staticmethod
+    def _label(skill: Any) -> str:
+        if not isinstance(skill, dict):
+            return "?"
+        return f"{skill.get('id', '?')} — {skill.get('name', '')}"
+
+    def _fill_ranking(self, value: Any) -> None:
+        mode = (
+            RANKING_OFF if value is False else RANKING_CUSTOM if isinstance(value, dict)
+            else RANKING_ON
+        )
+        self.ranking_combo.setCurrentIndex(self.ranking_combo.findData(mode))
+        custom = value if isinstance(value, dict) else {}
+        d = load_profile().rank_defaults
+        defaults = {
+            "topK": d.top_k, "minScore": d.min_score, "marginRatio": d.margin_ratio,
+            "minDocs": d.min_docs,
+        }
+        for key, spin in self.ranking_spins.items():
+            raw = custom.get(key, defaults[key])
+            if isinstance(spin, QSpinBox):
+                spin.setValue(int(raw))
+            else:
+                spin.setValue(float(raw))
+            spin.setEnabled(mode == RANKING_CUSTOM)
+
+    # edits --------------------------------------------------------------------------
+    def _emit(self, what: str, new: dict[str, Any], merge_key: str | None = None) -> None:
+        if self._filling or self.name is None or new == self.doc:
+            return
+        self.edited.emit(what, new, merge_key)
+
+    def _copy(self) -> dict[str, Any]:
+        return copy.deepcopy(self.doc)
+
+    def _on_task(self) -> None:
+        new = self._copy()
+        new["task"] = self.task_edit.toPlainText()
+        self._emit("task", new, "task")
+
+    def _on_runtime(self) -> None:
+        new = self._copy()
+        runtime = str(self.runtime_combo.currentData())
+        if runtime == "JavaScript":
+            new.pop("runtime", None)
+        else:
+            new["runtime"] = runtime
+        self._emit("runtime", new)
+
+    def _on_ranking(self) -> None:
+        if self._filling:
+            return
+        mode = self.ranking_combo.currentData()
+        for spin in self.ranking_spins.values():
+            spin.setEnabled(mode == RANKING_CUSTOM)
+        new = self._copy()
+        if mode == RANKING_OFF:
+            new["relevanceRanking"] = False
+        elif mode == RANKING_ON:
+            new["relevanceRanking"] = True
+        else:
+            new["relevanceRanking"] = {
+                key: spin.value() for key, spin in self.ranking_spins.items()
+            }
+        self._emit("relevanceRanking", new, "relevanceRanking")
+
+    def _remove_item(self, key: str, row: int) -> None:
+        new = self._copy()
+        items = list(_list(new.get(key)))
+        if 0 <= row < len(items):
+            del items[row]
+            new[key] = items
+            self._emit(key, new)
+
+    def with_item(self, key: str, item: dict[str, str]) -> None:
+        """Add (or replace, by id) a preset skill or preloaded memory."""
+        new = self._copy()
+        items = [
+            i for i in _list(new.get(key))
+            if not (isinstance(i, dict) and i.get("id") == item["id"])
+        ]
+        items.append(item)
+        new[key] = items
+        self._emit(key, new)
+
+    def _on_turn_edit(self, row: int, call: str, value: object) -> None:
+        new = self._copy()
+        turns = list(_list(new.get("turns")))
+        if not 0 <= row < len(turns) or not isinstance(turns[row], dict):
+            return
+        turns[row] = {**turns[row], call: value}
+        new["turns"] = turns
+        self._emit(f"turn {row + 1} {call}", new)
+
+    def _add_turn(self) -> None:
+        new = self._copy()
+        new["turns"] = [*_list(new.get("turns")), {"discover": None, "recall": None}]
+        self._emit("add turn", new)
+
+    def _remove_turn(self) -> None:
+        row = self.turns_view.currentIndex().row()
+        turns = list(_list(self.doc.get("turns")))
+        if not turns:
+            return
+        row = row if 0 <= row < len(turns) else len(turns) - 1
+        new = self._copy()
+        del turns[row]
+        new["turns"] = turns
+        self._emit(f"remove turn {row + 1}", new)

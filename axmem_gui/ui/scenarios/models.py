@@ -1,0 +1,148 @@
+"""Qt models of the scenario editor: the turns table and the picked-entries lists.
+
+Both are thin adapters over the stored scenario document: an edit in the table is not
+applied here but requested (`edit_requested`), and the page turns it into an undoable
+command; the model is refilled from the store afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from enum import IntEnum
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+
+_Index = QModelIndex | QPersistentModelIndex
+
+CALLS = ("discover", "recall")
+
+
+class TurnRole(IntEnum):
+    SearchArg = Qt.ItemDataRole.UserRole + 1  # the turn's raw value: None, str or list
+
+
+def search_arg_text(arg: Any) -> str:
+    """A call's search strings for display: each quoted (exact), `—` when no call."""
+    if arg is None:
+        return "—"
+    items = [arg] if isinstance(arg, str) else list(arg)
+    return ", ".join(json.dumps(s, ensure_ascii=False) for s in items)
+
+
+def search_arg_lines(arg: Any) -> str:
+    """For editing: one search string per line."""
+    if arg is None:
+        return ""
+    return arg if isinstance(arg, str) else "\n".join(arg)
+
+
+def search_arg_from_lines(text: str) -> list[str] | None:
+    """Edited text back to a call: no lines = no call."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    return lines or None
+
+
+class TurnsModel(QAbstractTableModel):
+    """One row per executor turn: its discover and recall search strings (editable) and
+    what each call loads over the current catalog."""
+
+    HEADERS = ("turn", "discover({ skills })", "recall(...)", "discover loads", "recall loads")
+    COL_DISCOVER, COL_RECALL = 1, 2
+    edit_requested = Signal(int, str, object)  # row, "discover"/"recall", new value
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._turns: list[dict[str, Any]] = []
+        self._loads: list[Mapping[str, Sequence[str] | None]] = []
+        self._editable = True
+
+    def set_turns(self, turns: Sequence[Mapping[str, Any]]) -> None:
+        new = [dict(t) for t in turns]
+        if new == self._turns:
+            return
+        if len(new) == len(self._turns):
+            self._turns = new
+            if new:
+                self.dataChanged.emit(self.index(0, 0), self.index(len(new) - 1, 4))
+            return
+        self.beginResetModel()
+        self._turns = new
+        self.endResetModel()
+
+    def set_loads(self, loads: Sequence[Mapping[str, Sequence[str] | None]]) -> None:
+        self._loads = list(loads)
+        if self._turns:
+            self.dataChanged.emit(self.index(0, 3), self.index(len(self._turns) - 1, 4))
+
+    def set_editable(self, editable: bool) -> None:
+        self._editable = editable
+
+    def turns(self) -> list[dict[str, Any]]:
+        return [dict(t) for t in self._turns]
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._turns)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if (
+            role == Qt.ItemDataRole.DisplayRole
+            and orientation == Qt.Orientation.Horizontal
+            and 0 <= section < len(self.HEADERS)
+        ):
+            return self.HEADERS[section]
+        return None
+
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        base = super().flags(index)
+        if index.isValid() and self._editable and index.column() in (1, 2):
+            return base | Qt.ItemFlag.ItemIsEditable
+        return base
+
+    def _loads_text(self, row: int, call: str) -> str:
+        if row >= len(self._loads):
+            return ""
+        ids = self._loads[row].get(call)
+        if ids is None:
+            return ""
+        return ", ".join(ids) if ids else "(nothing)"
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._turns):
+            return None
+        row, col = index.row(), index.column()
+        turn = self._turns[row]
+        if col in (1, 2):
+            arg = turn.get(CALLS[col - 1])
+            if role == Qt.ItemDataRole.DisplayRole:
+                return search_arg_text(arg)
+            if role == Qt.ItemDataRole.EditRole:
+                return search_arg_lines(arg)
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return "Double-click to edit: one search string per line; empty = no call"
+            if role == TurnRole.SearchArg:
+                return arg
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return str(row + 1)
+            if col in (3, 4):
+                return self._loads_text(row, CALLS[col - 3])
+        return None
+
+    def setData(self, index: _Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.EditRole or not index.isValid() or index.column() not in (1, 2):
+            return False
+        new = search_arg_from_lines(str(value))
+        call = CALLS[index.column() - 1]
+        old = self._turns[index.row()].get(call)
+        if (search_arg_from_lines(search_arg_lines(old)) or None) == new:
+            return False
+        self.edit_requested.emit(index.row(), call, new)
+        return True

@@ -1,0 +1,335 @@
+"""The scenarios page: the workspace's scenarios (left) and the selected one's editor
+(right). Every edit is an undoable command on the window's stack; selecting a turn shows
+what the model sees at its start in the prompt preview dock."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from PySide6.QtCore import QItemSelectionModel, QStringListModel, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence, QShowEvent, QUndoStack
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QGridLayout,
+    QInputDialog,
+    QLabel,
+    QListView,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.core.errors import AxmemError
+from axmem_gui.services.scenarios import (
+    check_name,
+    new_scenario_document,
+    preloaded_memory,
+    preset_skill,
+    scenario_from_document,
+    simulate_scenario,
+    turn_calls_summary,
+    unique_name,
+)
+from axmem_gui.ui.pages import empty_state
+from axmem_gui.ui.preview.live import RetrievalState
+from axmem_gui.ui.resources import style_sheet
+from axmem_gui.ui.scenarios.commands import (
+    create_command,
+    delete_command,
+    edit_command,
+    rename_command,
+)
+from axmem_gui.ui.scenarios.editor import ScenarioForm
+
+EMPTY_TEXT = (
+    "No scenarios yet — a scenario is a task plus the discover and recall calls of each "
+    "turn. Create one (New, Ctrl+N) to preview what the model sees turn by turn."
+)
+
+
+class NameDialog:
+    """Asks for a scenario name; tests replace `ask`."""
+
+    @classmethod
+    def ask(cls, parent: QWidget, title: str, text: str) -> str | None:
+        value, ok = QInputDialog.getText(parent, title, "Scenario name:", text=text)
+        return value if ok else None
+
+
+class ScenariosPage(QWidget):
+    message = Signal(str)
+    #: scenario name (or None) and 0-based turn to preview.
+    preview_requested = Signal(object, int)
+
+    def __init__(self, state: RetrievalState, undo_stack: QUndoStack) -> None:
+        super().__init__()
+        self.setObjectName("scenariosPage")
+        self.setStyleSheet(style_sheet("retrieval"))
+        self.state = state
+        self.controller = state.controller
+        self.undo_stack = undo_stack
+        self._loads_dirty = True
+        self._loads_key: tuple[str, tuple[int, int]] | None = None
+
+        self.names_model = QStringListModel(self)
+        self.list_view = QListView()
+        self.list_view.setObjectName("scenarioList")
+        self.list_view.setModel(self.names_model)
+        self.list_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.new_button = QPushButton("New")
+        self.duplicate_button = QPushButton("Duplicate")
+        self.rename_button = QPushButton("Rename…")
+        self.delete_button = QPushButton("Delete")
+        buttons = QGridLayout()
+        buttons.setSpacing(4)
+        for i, button in enumerate((self.new_button, self.duplicate_button,
+                                    self.rename_button, self.delete_button)):
+            buttons.addWidget(button, i // 2, i % 2)
+        heading = QLabel("Scenarios")
+        heading.setObjectName("sectionTitle")
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(heading)
+        left_layout.addWidget(self.list_view, 1)
+        left_layout.addLayout(buttons)
+
+        self.form = ScenarioForm()
+        self.empty = empty_state(EMPTY_TEXT)
+        self.right = QStackedWidget()
+        self.right.addWidget(self.form)
+        self.right.addWidget(self.empty)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.setChildrenCollapsible(False)
+        split.addWidget(left)
+        split.addWidget(self.right)
+        split.setStretchFactor(1, 1)
+        split.setSizes([220, 800])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(split)
+
+        self.new_action = self._page_action("New scenario", self.new_scenario, "Ctrl+N")
+        self.rename_action = self._page_action("Rename scenario", self.rename_current, "F2")
+        self.delete_action = self._page_action(
+            "Delete scenario", self.delete_current, QKeySequence.StandardKey.Delete
+        )
+        # Delete only from the list (in a text field it deletes text).
+        self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.list_view.addAction(self.delete_action)
+
+        self.new_button.clicked.connect(self.new_scenario)
+        self.duplicate_button.clicked.connect(self.duplicate_current)
+        self.rename_button.clicked.connect(self.rename_current)
+        self.delete_button.clicked.connect(self.delete_current)
+        self.list_view.selectionModel().currentChanged.connect(lambda *_: self._show_current())
+        self.form.edited.connect(self._on_edited)
+        self.form.add_preset.connect(self._add_preset)
+        self.form.add_memory.connect(self._add_memory)
+        self.form.turn_selected.connect(self._on_turn_selected)
+        self.controller.changed.connect(self._on_workspace_changed)
+        state.changed.connect(self._on_catalog_changed)
+        self.reload()
+
+    def _page_action(self, text: str, slot: Any, shortcut: Any) -> QAction:
+        action = QAction(text, self)
+        action.setShortcut(QKeySequence(shortcut))
+        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+
+        def run(_checked: bool = False) -> None:
+            slot()
+
+        action.triggered.connect(run)
+        self.addAction(action)
+        return action
+
+    # data ---------------------------------------------------------------------------
+    @property
+    def ws(self) -> Any:
+        return self.controller.workspace
+
+    def names(self) -> list[str]:
+        return self.names_model.stringList()
+
+    def current_name(self) -> str | None:
+        index = self.list_view.currentIndex()
+        return str(index.data()) if index.isValid() else None
+
+    def select(self, name: str) -> None:
+        names = self.names()
+        if name in names:
+            index = self.names_model.index(names.index(name))
+            self.list_view.selectionModel().setCurrentIndex(
+                index, QItemSelectionModel.SelectionFlag.ClearAndSelect
+            )
+
+    def reload(self) -> None:
+        """Re-read names and the current scenario (keeps the selection)."""
+        current = self.current_name()
+        names = self.ws.scenarios.list()
+        if names != self.names():
+            self.names_model.setStringList(names)
+            if current in names:
+                self.select(current)
+            elif names:
+                self.select(names[0])
+        read_only = self.ws.read_only
+        for widget in (self.new_button, self.duplicate_button, self.rename_button,
+                       self.delete_button):
+            widget.setEnabled(not read_only)
+        self.form.set_read_only(read_only)
+        self._show_current()
+
+    def _show_current(self) -> None:
+        name = self.current_name()
+        doc = None if name is None else self.ws.scenarios.get(name)
+        if name is None or doc is None:
+            self.right.setCurrentWidget(self.empty)
+            return
+        self.right.setCurrentWidget(self.form)
+        error = ""
+        try:
+            scenario_from_document(doc, f"scenario {name!r}")
+        except AxmemError as exc:
+            error = str(exc)
+        changed_scenario = self.form.name != name
+        self.form.set_document(name, doc, error)
+        self.form.presets.set_choices(self.state.live.ids("skills"))
+        self.form.memories.set_choices(self.state.live.ids("memories"))
+        self._loads_dirty = True
+        self._update_loads()
+        if changed_scenario:
+            self.preview_requested.emit(name, 0)
+
+    def _update_loads(self) -> None:
+        """What each turn's calls load, over the current catalog (only while visible, and
+        only when the calls, the preloaded memories or the catalog changed: typing a task
+        does not re-run them)."""
+        if not self.isVisible() or not self._loads_dirty or self.form.name is None:
+            return
+        self._loads_dirty = False
+        doc = self.form.doc
+        key = (
+            json.dumps([doc.get("turns"), doc.get("preloadedMemories")], sort_keys=True),
+            self.state.live.version,
+        )
+        if key == self._loads_key:
+            return
+        self._loads_key = key
+        try:
+            scenario = scenario_from_document(self.form.doc)
+        except AxmemError:
+            self.form.turns_model.set_loads([])
+            return
+        live = self.state.live
+        sim = simulate_scenario(
+            live.catalog(), scenario, self.state.profile,
+            skill_search=live.skill_search(), memory_search=live.memory_search(),
+        )
+        self.form.turns_model.set_loads(turn_calls_summary(sim))
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._update_loads()
+
+    def _on_workspace_changed(self, what: str) -> None:
+        if what in ("*", "scenarios"):
+            self.reload()
+
+    def _on_catalog_changed(self) -> None:
+        self._loads_dirty = True
+        self._update_loads()
+
+    # edits --------------------------------------------------------------------------
+    def _report(self, message: str) -> None:
+        self.message.emit(message)
+
+    def _on_edited(self, what: str, new: dict[str, Any], merge_key: object) -> None:
+        name = self.form.name
+        if name is None:
+            return
+        before = self.ws.scenarios.get(name)
+        if before is None:
+            return
+        key = merge_key if isinstance(merge_key, str) else None
+        self.undo_stack.push(
+            edit_command(self.controller, name, before, new, what, self._report, key)
+        )
+
+    def _add_preset(self, skill_id: str) -> None:
+        skill = self.state.live.entry("skills", skill_id)
+        if not isinstance(skill, Skill):
+            self._report(f"No skill with id {skill_id!r} in the catalog")
+            return
+        self.form.with_item("presetSkills", preset_skill(skill))
+        self.form.presets.id_edit.clear()
+
+    def _add_memory(self, memory_id: str) -> None:
+        memory = self.state.live.entry("memories", memory_id)
+        if not isinstance(memory, Memory):
+            self._report(f"No memory with id {memory_id!r} in the catalog")
+            return
+        self.form.with_item("preloadedMemories", preloaded_memory(memory))
+        self.form.memories.id_edit.clear()
+
+    def _on_turn_selected(self, row: int) -> None:
+        if self.form.name is not None and row >= 0:
+            self.preview_requested.emit(self.form.name, row)
+
+    def new_scenario(self) -> None:
+        if self.ws.read_only:
+            return
+        name = unique_name(self.names(), "New scenario")
+        self.undo_stack.push(
+            create_command(self.controller, name, new_scenario_document(name), self._report)
+        )
+        self.select(name)
+        self.form.task_edit.setFocus()
+
+    def duplicate_current(self) -> None:
+        name = self.current_name()
+        doc = None if name is None else self.ws.scenarios.get(name)
+        if name is None or doc is None or self.ws.read_only:
+            return
+        copy_name = unique_name(self.names(), f"{name} copy")
+        data = {**copy.deepcopy(doc), "name": copy_name}
+        self.undo_stack.push(create_command(self.controller, copy_name, data, self._report))
+        self.select(copy_name)
+
+    def rename_current(self) -> None:
+        name = self.current_name()
+        doc = None if name is None else self.ws.scenarios.get(name)
+        if name is None or doc is None or self.ws.read_only:
+            return
+        answer = NameDialog.ask(self, "Rename scenario", name)
+        if answer is None:
+            return
+        try:
+            new = check_name(answer)
+        except AxmemError as exc:
+            self._report(str(exc))
+            return
+        if new == name:
+            return
+        if new in self.names():
+            self._report(f"A scenario named {new!r} already exists; choose another name")
+            return
+        self.undo_stack.push(rename_command(self.controller, name, new, doc, self._report))
+        self.select(new)
+
+    def delete_current(self) -> None:
+        name = self.current_name()
+        doc = None if name is None else self.ws.scenarios.get(name)
+        if name is None or doc is None or self.ws.read_only:
+            return
+        row = self.names().index(name)
+        self.undo_stack.push(delete_command(self.controller, name, doc, self._report))
+        names = self.names()
+        if names:
+            self.select(names[min(row, len(names) - 1)])

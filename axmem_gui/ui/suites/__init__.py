@@ -1,0 +1,1 @@
+"""The retrieval suites page: cases, pass / fail, recall@k, MRR, regressions."""

@@ -1,0 +1,358 @@
+"""The suites page: each suite with its result, the selected suite's cases (pass / fail /
+regressed, recall@k, reciprocal rank, why a case fails), Run (Ctrl+Enter) and JUnit export.
+
+Suites rerun by themselves shortly after every catalog edit (not recorded); a case that
+passed in the baseline run and fails now is a regression, flagged here and, through
+`regressions_changed`, in the navigator. Run records the run, which becomes the baseline.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListView,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from axmem_gui.core.errors import AxmemError
+from axmem_gui.core.suites import Suite, suite_from_json_value
+from axmem_gui.services.suites import SuiteOutcome, write_junit
+from axmem_gui.ui.pages import empty_state
+from axmem_gui.ui.preview.live import RetrievalState
+from axmem_gui.ui.resources import style_sheet
+from axmem_gui.ui.suites.models import CaseTableModel, SuiteEntry, SuiteListModel, SuiteRole
+from axmem_gui.ui.suites.runner import SuiteRunner
+
+#: Suites rerun this long after the last catalog edit of a burst.
+RERUN_DEBOUNCE_MS = 300
+EMPTY_TEXT = (
+    "No suites yet — add cases of search strings with the ids that must and must not "
+    "load (import a suite JSON with `axmem suite import`, or write one), then run them "
+    "after every catalog edit."
+)
+
+
+class JunitDialog:
+    """Asks where to write the JUnit report; tests replace `ask`."""
+
+    @classmethod
+    def ask(cls, parent: QWidget, start: str) -> Path | None:
+        path, _ = QFileDialog.getSaveFileName(
+            parent, "Export JUnit report", start, "JUnit XML (*.xml)"
+        )
+        return Path(path) if path else None
+
+
+class SuitesPage(QWidget):
+    message = Signal(str)
+    regressions_changed = Signal(int)
+    summary_changed = Signal(str)
+    #: kind, search strings, loaded ids: open a case in the retrieval bench.
+    bench_requested = Signal(str, list, list)
+
+    def __init__(self, state: RetrievalState) -> None:
+        super().__init__()
+        self.setObjectName("suitesPage")
+        self.setStyleSheet(style_sheet("retrieval"))
+        self.state = state
+        self.controller = state.controller
+        self.runner = SuiteRunner(state, self)
+        self.outcomes: dict[str, SuiteOutcome] = {}
+
+        self.list_model = SuiteListModel()
+        self.list_view = QListView()
+        self.list_view.setObjectName("suiteList")
+        self.list_view.setModel(self.list_model)
+        self.list_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        heading = QLabel("Retrieval suites")
+        heading.setObjectName("sectionTitle")
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(heading)
+        left_layout.addWidget(self.list_view, 1)
+
+        self.summary_label = QLabel()
+        self.summary_label.setObjectName("suiteSummary")
+        self.summary_label.setWordWrap(True)
+        self.run_button = QPushButton("Run  (Ctrl+Enter)")
+        self.run_button.setToolTip("Run every suite now and record the run as the baseline")
+        self.junit_button = QPushButton("Export JUnit…")
+        self.auto_check = QCheckBox("Rerun after catalog edits")
+        self.auto_check.setChecked(True)
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(160)
+        self.progress.setVisible(False)
+        self.cases_model = CaseTableModel()
+        self.cases_view = QTableView()
+        self.cases_view.setObjectName("casesTable")
+        self.cases_view.setModel(self.cases_model)
+        self.cases_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.cases_view.verticalHeader().setVisible(False)
+        self.cases_view.verticalHeader().setDefaultSectionSize(22)
+        self.cases_view.setWordWrap(False)
+        self.cases_view.setToolTip("Double-click a case to open it in the retrieval bench")
+        header = self.cases_view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        for column, width in enumerate((28, 190, 64, 200, 130, 110, 28, 190, 62, 44)):
+            self.cases_view.setColumnWidth(column, width)
+        bar = QHBoxLayout()
+        bar.addWidget(self.run_button)
+        bar.addWidget(self.junit_button)
+        bar.addWidget(self.auto_check)
+        bar.addStretch(1)
+        bar.addWidget(self.progress)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addLayout(bar)
+        right_layout.addWidget(self.summary_label)
+        right_layout.addWidget(self.cases_view, 1)
+        self.case_detail = QLabel()
+        self.case_detail.setObjectName("caseDetail")
+        self.case_detail.setWordWrap(True)
+        self.case_detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        right_layout.addWidget(self.case_detail)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.setChildrenCollapsible(False)
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setStretchFactor(1, 1)
+        split.setSizes([220, 900])
+        self.empty = empty_state(EMPTY_TEXT)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(split)
+        self.stack.addWidget(self.empty)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.stack)
+
+        self._rerun_timer = QTimer(self)
+        self._rerun_timer.setSingleShot(True)
+        self._rerun_timer.setInterval(RERUN_DEBOUNCE_MS)
+        self._rerun_timer.timeout.connect(self.rerun)
+
+        self.run_button.clicked.connect(lambda _checked=False: self.run(record=True))
+        self.junit_button.clicked.connect(lambda _checked=False: self.export_junit())
+        self.list_view.selectionModel().currentChanged.connect(lambda *_: self._show_current())
+        self.cases_view.doubleClicked.connect(self._open_in_bench)
+        self.cases_view.selectionModel().currentRowChanged.connect(
+            lambda *_: self._show_case_detail()
+        )
+        self.runner.progressed.connect(self._on_progress)
+        self.runner.finished.connect(self._on_finished)
+        state.changed.connect(self._on_catalog_changed)
+        self.controller.changed.connect(self._on_workspace_changed)
+        self.reload()
+        self.rerun()
+
+    # suites -------------------------------------------------------------------------
+    def _read_suites(self) -> list[SuiteEntry]:
+        ws = self.controller.workspace
+        entries = []
+        for name in ws.suites.list():
+            data = ws.suites.get(name)
+            if data is None:
+                continue
+            try:
+                suite: Suite | None = suite_from_json_value(data, f"workspace suite '{name}'")
+                error = ""
+            except AxmemError as exc:
+                suite, error = None, str(exc)
+            entries.append(SuiteEntry(name, suite, error, self.outcomes.get(name)))
+        return entries
+
+    def suites(self) -> list[Suite]:
+        return [e.suite for e in self.list_model.entries() if e.suite is not None]
+
+    def reload(self) -> None:
+        current = self.current_name()
+        entries = self._read_suites()
+        self.list_model.set_entries(entries)
+        self.stack.setCurrentIndex(0 if entries else 1)
+        names = [e.name for e in entries]
+        if names and current not in names:
+            current = names[0]
+        if current is not None and current in names:
+            index = self.list_model.index(names.index(current))
+            if self.list_view.currentIndex() != index:
+                self.list_view.selectionModel().setCurrentIndex(
+                    index, QItemSelectionModel.SelectionFlag.ClearAndSelect
+                )
+        self._show_current()
+
+    def current_name(self) -> str | None:
+        index = self.list_view.currentIndex()
+        value = index.data(SuiteRole.Name) if index.isValid() else None
+        return None if value is None else str(value)
+
+    def select(self, name: str) -> None:
+        for row, entry in enumerate(self.list_model.entries()):
+            if entry.name == name:
+                self.list_view.selectionModel().setCurrentIndex(
+                    self.list_model.index(row), QItemSelectionModel.SelectionFlag.ClearAndSelect
+                )
+
+    def _show_current(self) -> None:
+        name = self.current_name()
+        entry = next((e for e in self.list_model.entries() if e.name == name), None)
+        if entry is None:
+            self.cases_model.set_suite(None, None)
+            self.summary_label.setText("")
+            return
+        self.cases_model.set_suite(entry.suite, entry.outcome)
+        self.summary_label.setText(self._summary_text(entry))
+        self._show_case_detail()
+
+    def _show_case_detail(self) -> None:
+        """The selected case (or the first failing one): why it fails, what came back."""
+        model = self.cases_model
+        row = self.cases_view.currentIndex().row()
+        if not 0 <= row < model.rowCount():
+            row = next(
+                (r for r in range(model.rowCount()) if model.status(r) in ("regressed", "fail")),
+                -1,
+            )
+        if row < 0:
+            self.case_detail.setText("Double-click a case to open it in the retrieval bench.")
+            return
+        case = model.case(row)
+        reasons = model.index(row, 10).data() or ""
+        returned = model.index(row, 7).data() or ""
+        status = {"regressed": "regressed (passed in the baseline run)", "fail": "fails",
+                  "pass": "passes", "": "not run"}[model.status(row)]
+        text = f"{case.name}: {status}."
+        if reasons:
+            text += f" {reasons}."
+        if returned:
+            text += f" Returned: {returned}."
+        if case.note:
+            text += f" Note: {case.note}"
+        self.case_detail.setText(text + "  (Double-click to open it in the bench.)")
+
+    @staticmethod
+    def _summary_text(entry: SuiteEntry) -> str:
+        if entry.suite is None:
+            return entry.error
+        if entry.outcome is None:
+            return f"{len(entry.suite.cases)} cases — not run yet (Ctrl+Enter)"
+        result = entry.outcome.result
+        s = result.summary
+        text = f"{s.passed}/{s.total} passed"
+        if s.mean_recall_at_k is not None:
+            text += f" · recall@k {s.mean_recall_at_k:.3f}"
+        if s.mrr is not None:
+            text += f" · MRR {s.mrr:.3f}"
+        text += f" · {result.engine}"
+        comparison = entry.outcome.comparison
+        if comparison is not None:
+            if comparison.regressions:
+                text += f" · {len(comparison.regressions)} regressed: " + ", ".join(
+                    comparison.regressions
+                )
+            if comparison.fixed:
+                text += f" · fixed: {', '.join(comparison.fixed)}"
+        return text
+
+    # running ------------------------------------------------------------------------
+    def run(self, *, record: bool = True) -> None:
+        """Run every valid suite over the current catalog (Ctrl+Enter records it)."""
+        if not self.state.usable():
+            return
+        if self.state.pending:
+            self.state.refresh_now()  # run over the catalog as it is now
+        suites = self.suites()
+        if not suites:
+            self.message.emit("No suites to run — add one first.")
+            return
+        self.progress.setVisible(True)
+        self.progress.setRange(0, max(1, sum(len(s.cases) for s in suites)))
+        self.progress.setValue(0)
+        self.runner.start(suites, record=record)
+
+    def stop(self) -> None:
+        """Drop a pending rerun and cancel the run in progress (the window is closing)."""
+        self._rerun_timer.stop()
+        self.runner.cancel()
+
+    def rerun(self) -> None:
+        """The automatic rerun after edits: not recorded."""
+        self.run(record=False)
+
+    def _on_catalog_changed(self) -> None:
+        if self.auto_check.isChecked():
+            self._rerun_timer.start()
+
+    def _on_workspace_changed(self, what: str) -> None:
+        if what in ("*", "suites"):
+            if what == "*":
+                self.outcomes.clear()
+                self.runner.session_baselines.clear()
+            self.reload()
+            if what == "suites":
+                self._rerun_timer.start()
+
+    def _on_progress(self, done: int, total: int) -> None:
+        self.progress.setRange(0, max(1, total))
+        self.progress.setValue(done)
+
+    def _on_finished(self, outcomes: list[SuiteOutcome]) -> None:
+        self.progress.setVisible(False)
+        for outcome in outcomes:
+            self.outcomes[outcome.result.suite] = outcome
+        self.list_model.set_entries(self._read_suites())
+        self._show_current()
+        if self.runner.record_error:
+            self.message.emit(self.runner.record_error)
+        regressions = sum(
+            len(o.comparison.regressions) for o in self.outcomes.values() if o.comparison
+        )
+        passed = sum(o.result.summary.passed for o in self.outcomes.values())
+        total = sum(o.result.summary.total for o in self.outcomes.values())
+        mark = "✓" if passed == total else "✗"
+        self.summary_changed.emit(f"suite {passed}/{total} {mark}")
+        self.regressions_changed.emit(regressions)
+
+    @property
+    def regression_count(self) -> int:
+        return sum(len(o.comparison.regressions) for o in self.outcomes.values() if o.comparison)
+
+    # actions ------------------------------------------------------------------------
+    def export_junit(self, path: Path | None = None) -> Path | None:
+        outcomes = [self.outcomes[s.name] for s in self.suites() if s.name in self.outcomes]
+        if not outcomes:
+            self.message.emit("Run the suites first (Ctrl+Enter), then export.")
+            return None
+        if path is None:
+            path = JunitDialog.ask(self, str(self.controller.path.parent / "suites.junit.xml"))
+            if path is None:
+                return None
+        try:
+            write_junit(path, outcomes)
+        except AxmemError as exc:
+            self.message.emit(str(exc))
+            return None
+        self.message.emit(f"JUnit report written to {path}")
+        return path
+
+    def _open_in_bench(self, index: QModelIndex) -> None:
+        if not index.isValid():
+            return
+        case = self.cases_model.case(index.row())
+        self.bench_requested.emit(case.kind, list(case.searches), list(case.loaded))

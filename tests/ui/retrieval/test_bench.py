@@ -1,0 +1,163 @@
+"""The retrieval bench dock: Ax results with score bars, BM25 beside, entry highlights,
+"why not?", and Ctrl+Enter."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from PySide6.QtCore import Qt
+
+from axmem_gui.core.ax.profile import load_profile
+from axmem_gui.core.ax.search import MemorySearch, SkillSearch
+from axmem_gui.services.bench import BenchRow, Bm25Row
+from axmem_gui.store.fts import Bm25Index
+from axmem_gui.ui.bench.models import AxResultModel, BenchRole, Bm25ResultModel
+
+from .conftest import views
+
+PROFILE = load_profile()
+
+
+def test_result_models(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    ax = AxResultModel()
+    ax.set_rows((
+        BenchRow("a", 1, "q", 1.0, 2.5, 1.0, ("x", "y")),
+        BenchRow("b", 2, "q", 0.25, 0.625, 0.5, ("x",)),
+    ))
+    qtmodeltester.check(ax)
+    assert ax.index(1, 2).data() == "0.25"
+    assert ax.index(1, 2).data(BenchRole.Score) == 0.25
+    assert ax.index(0, 5).data() == "x, y"
+    bm = Bm25ResultModel()
+    bm.set_rows((Bm25Row("a", 1, "q", 4.0, True), Bm25Row("c", 2, "q", 1.0, False)),
+                {"q": ["q"]})
+    qtmodeltester.check(bm)
+    assert bm.index(1, 2).data(BenchRole.Score) == 0.25
+    assert bm.index(1, 3).data() == "-1.000" and bm.index(1, 4).data() == "no"
+    assert bm.index(1, 0).data(BenchRole.Terms) == ["q"]
+
+
+def test_discover_shows_ax_and_bm25_results(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    bench = views(rwindow).bench
+    searches = ["how do I ship a release", "rollback"]
+    bench.set_searches(searches)
+    with qtbot.waitSignal(bench.ran, timeout=3000):
+        bench.run_button.click()
+    catalog = rwindow.controller.workspace.catalog()
+    call = SkillSearch(catalog.skills, PROFILE).discover(searches)[0]
+    shown = [bench.ax_model.index(r, 1).data() for r in range(bench.ax_model.rowCount())]
+    assert shown == list(call.result_ids)
+    top = call.per_query[0].ranked[0]
+    assert bench.ax_model.index(0, 3).data() == f"{top.raw:.3f}"
+    assert bench.ax_model.index(0, 5).data() == ", ".join(top.matched_terms)
+    index = Bm25Index.for_skills(catalog.skills)
+    expected: list[str] = []
+    for query in searches:
+        for hit in index.search(query, 2):
+            if hit.id not in expected:
+                expected.append(hit.id)
+    bm25 = [bench.bm25_model.index(r, 1).data() for r in range(bench.bm25_model.rowCount())]
+    assert bm25 == expected
+    assert "BM25" in bench.status.text()
+    # the first result is shown with its matched terms highlighted
+    assert bench.entry_view.entry_id == call.result_ids[0]
+    assert {w.lower() for w in bench.entry_view.highlighted} <= set(top.matched_terms)
+    assert bench.entry_view.highlighted
+
+
+def test_recall_with_a_loaded_set(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    bench = views(rwindow).bench
+    bench.set_kind("recall")
+    assert bench.loaded_edit.isVisible()
+    bench.set_searches(["deploy window", "release approvals"])
+    bench.set_loaded(["deploy-window", " user-prefs "])
+    bench.run()
+    catalog = rwindow.controller.workspace.catalog()
+    call = MemorySearch(catalog.memories, PROFILE).recall(
+        ["deploy window", "release approvals"], ["deploy-window", "user-prefs"]
+    )[0]
+    assert bench.result is not None
+    assert bench.result.result_ids == call.result_ids
+    assert "deploy-window" not in bench.result.result_ids
+
+
+def test_why_not_for_an_entry_bm25_found(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    bench = views(rwindow).bench
+    bench.set_searches(["how do I ship a release", "write the changelog"])
+    bench.run()
+    assert bench.result is not None
+    only = bench.result.only_bm25()
+    assert only, "the sample has an entry BM25 finds and Ax does not"
+    row = list(bench.result.bm25_ids).index(only[0])
+    with qtbot.waitSignal(bench.explained, timeout=3000):
+        bench.bm25_table.doubleClicked.emit(bench.bm25_model.index(row, 1))
+    assert bench.why is not None and bench.why.entry_id == only[0]
+    assert not bench.why.returned_by_call
+    html = bench.why_view.toPlainText()
+    assert "not returned" in html and "how (stopword)" in html
+    explanation = bench.why.explanations[0]
+    assert explanation.reason in html
+    assert f"the call keeps the top {explanation.cutoff} per search string" in html
+    assert bench.detail_tabs.currentIndex() == 1
+
+
+def test_why_not_reports_what_lies_beyond_the_cut(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    v = views(rwindow)
+    ws = rwindow.controller.workspace
+    skill = ws.skills.get("feature-flags")
+    assert skill is not None
+    padded = dataclasses.replace(skill, content="x " * 300 + "zebrafish appear only here")
+    ws.skills.upsert(padded)
+    with qtbot.waitSignal(v.state.changed, timeout=3000):
+        rwindow.controller.notify_changed("skills")
+    bench = v.bench
+    bench.set_searches(["zebrafish"])
+    bench.run()
+    assert bench.result is not None and bench.result.result_ids == ()
+    assert bench.result.bm25_ids == ("feature-flags",)  # BM25 indexes the whole content
+    bench.why_id_edit.setText("feature-flags")
+    bench.why_button.click()
+    assert bench.why is not None
+    term = bench.why.explanations[0].terms[0]
+    assert (term.term, term.status) == ("zebrafish", "beyond-cut")
+    text = bench.why_view.toPlainText()
+    assert "Beyond the content cut" in text and "zebrafish appear only here" in text
+    bench.why_id_edit.setText("no-such-skill")
+    bench.why_button.click()
+    assert "no skill with id 'no-such-skill'" in bench.why_view.toPlainText()
+
+
+def test_policy_errors_and_empty_input(rwindow) -> None:  # type: ignore[no-untyped-def]
+    bench = views(rwindow).bench
+    bench.searches_edit.setPlainText("")
+    bench.run()
+    assert "at least one search string" in bench.status.text()
+    assert bench.result is None
+
+
+def test_ctrl_enter_in_the_bench_runs_the_bench_not_the_suites(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    v = views(rwindow)
+    v.bench.set_searches(["rollback"])
+    v.bench.searches_edit.setFocus()
+    suite_runs: list[bool] = []
+    v.run_suite_action.triggered.connect(lambda *_: suite_runs.append(True))
+    with qtbot.waitSignal(v.bench.ran, timeout=3000):
+        qtbot.keyClick(
+            v.bench.searches_edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier
+        )
+    assert v.bench.searches_edit.toPlainText() == "rollback"  # no newline typed
+    assert v.bench.result is not None and "rollback-procedure" in v.bench.result.result_ids
+    assert suite_runs == []
+
+
+def test_bench_reruns_after_a_catalog_edit(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    v = views(rwindow)
+    v.bench.set_searches(["rollback"])
+    v.bench.run()
+    ws = rwindow.controller.workspace
+    ws.skills.delete("rollback-procedure")
+    with qtbot.waitSignal(v.bench.ran, timeout=3000):
+        rwindow.controller.notify_changed("skills")
+    assert v.bench.result is not None
+    assert "rollback-procedure" not in v.bench.result.result_ids
+    assert "rollback-procedure" not in v.bench.result.bm25_ids

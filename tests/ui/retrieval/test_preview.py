@@ -1,0 +1,163 @@
+"""The prompt preview dock shows exactly the engine's strings and follows edits."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication, QTextOption
+from PySide6.QtWidgets import QMainWindow
+
+from axmem_gui.core.ax.profile import load_profile
+from axmem_gui.core.ax.render import StageConfig, render_skills_section, user_turn_field
+from axmem_gui.core.catalog import Skill
+from axmem_gui.services.scenarios import load_scenario, simulate_scenario
+from axmem_gui.ui.commands import EditSession
+from axmem_gui.ui.preview.section_view import lists_may_interrupt, rendered_source
+
+from .conftest import views
+
+PROFILE = load_profile()
+
+
+def _engine(window: QMainWindow, name: str):  # type: ignore[no-untyped-def]
+    ws = window.controller.workspace  # type: ignore[attr-defined]
+    return simulate_scenario(ws.catalog(), load_scenario(ws, name), PROFILE)
+
+
+def test_every_section_equals_the_engine_output(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    preview = views(rwindow).preview
+    for name in ("Ship 2.4.0", "SEV1 on checkout"):
+        sim = _engine(rwindow, name)
+        for turn, view in enumerate(sim.turns):
+            preview.show_scenario(name, turn)
+            for stage in ("executor", "distiller"):
+                preview.set_stage(stage)
+                preview.recompute_now()
+                section = sim.executor_section if stage == "executor" else sim.distiller_section
+                assert section is not None
+                assert preview.section_text("skills") == section.text
+                assert preview.section_text("loaded") == (
+                    user_turn_field("Loaded Skills", view.loaded_skills) or ""
+                )
+                assert preview.section_text("memories") == (
+                    user_turn_field("Memories", view.memories) or ""
+                )
+                assert preview.section_text("hints") == (
+                    user_turn_field("Relevance Hints", view.relevance_hints) or ""
+                )
+    total = preview.preview
+    assert total is not None
+    assert f"Total {total.chars:,} chars" in preview.total_label.text()
+
+
+def test_runtime_and_catalog_only_preview(rwindow) -> None:  # type: ignore[no-untyped-def]
+    preview = views(rwindow).preview
+    preview.show_scenario(None)
+    preview.set_runtime("Python")
+    preview.recompute_now()
+    catalog = rwindow.controller.workspace.catalog()
+    config = StageConfig(
+        runtime_language="Python", memories_mode=True, relevance_hints=True
+    )
+    section = render_skills_section(catalog.skills, "executor", PROFILE, config)
+    assert section is not None
+    assert preview.section_text("skills") == section.text
+    preview.set_runtime("JavaScript")
+    preview.recompute_now()
+    assert preview.section_text("skills") != section.text  # the runtime changes the text
+    assert preview.section_text("loaded") == ""
+    assert preview.views["loaded"].stats.text() == "not shown to the model"
+    assert "omitted" in preview.views["loaded"].note.text()
+
+
+def test_preview_follows_a_catalog_edit_debounced(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    v = views(rwindow)
+    v.preview.show_scenario("Ship 2.4.0", 0)
+    ws = rwindow.controller.workspace
+    skill = ws.skills.get("changelog-writing")
+    assert skill is not None
+    renamed = dataclasses.replace(skill, name="Release notes craft")
+    session: EditSession = rwindow.catalog_editing.session
+    with qtbot.waitSignal(v.preview.updated, timeout=3000):
+        ws.skills.upsert(renamed)
+        session.entries_changed("skills", ["changelog-writing"], False)
+        assert v.state.pending  # debounced: nothing recomputed yet
+    assert "`changelog-writing` — Release notes craft" in v.preview.section_text("skills")
+    assert v.preview.section_text("skills") == _engine(
+        rwindow, "Ship 2.4.0"
+    ).executor_section.text
+    # a change nobody announced (another program, an import) is diffed in as well
+    ws.skills.delete("changelog-writing")
+    with qtbot.waitSignal(v.preview.updated, timeout=3000):
+        rwindow.controller.notify_changed("skills")
+    assert "changelog-writing" not in v.preview.section_text("skills")
+
+
+def test_scenario_edits_are_previewed(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    v = views(rwindow)
+    v.preview.show_scenario("Leaked npm token", 1)
+    ws = rwindow.controller.workspace
+    doc = ws.scenarios.get("Leaked npm token")
+    doc["turns"][0]["discover"] = ["changelog"]
+    with qtbot.waitSignal(v.preview.updated, timeout=3000):
+        ws.scenarios.save("Leaked npm token", doc)
+        rwindow.controller.notify_changed("scenarios")
+    assert v.preview.turn() == 1
+    assert "ID: `changelog-writing`" in v.preview.section_text("loaded")
+
+
+def test_whitespace_toggle_copy_and_rendered_view(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    preview = views(rwindow).preview
+    preview.show_scenario("Ship 2.4.0", 1)
+    raw = preview.views["skills"].raw
+    preview.whitespace_button.click()
+    assert raw.document().defaultTextOption().flags() & QTextOption.Flag.ShowTabsAndSpaces
+    preview.whitespace_button.click()
+    assert not raw.document().defaultTextOption().flags() & QTextOption.Flag.ShowTabsAndSpaces
+
+    preview.show_section("loaded")
+    QGuiApplication.clipboard().clear()
+    preview.copy_button.click()
+    assert QGuiApplication.clipboard().text() == preview.section_text("loaded")
+    # Ctrl+C in the text without a selection copies the whole section
+    loaded = preview.views["loaded"].raw
+    loaded.setFocus()
+    QGuiApplication.clipboard().clear()
+    qtbot.keyClick(loaded, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert QGuiApplication.clipboard().text() == preview.section_text("loaded")
+
+    preview.rendered_button.click()
+    view = preview.views["loaded"]
+    assert view.showing_rendered
+    assert "Changelog writing" in view.rendered.toPlainText()
+    assert "```" not in view.rendered.toPlainText()  # markdown, not source
+    preview.raw_button.click()
+    assert not view.showing_rendered
+
+
+def test_rendered_source_is_capped_and_lets_lists_interrupt() -> None:
+    assert lists_may_interrupt("Skills:\n- a\n- b\nMemories:\n- c") == (
+        "Skills:\n\n- a\n- b\nMemories:\n\n- c"
+    )
+    assert lists_may_interrupt("```\nx\n- y\n```") == "```\nx\n- y\n```"
+    text = "\n".join(f"- line {i}" for i in range(10_000))
+    source, cut = rendered_source(text, limit=1000)
+    assert cut and len(source) <= 1000 and source.endswith(tuple("0123456789"))
+    assert rendered_source("short", 1000) == ("short", False)
+
+
+def test_preview_with_an_empty_catalog(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    v = views(rwindow)
+    ws = rwindow.controller.workspace
+    with ws.transaction():
+        for skill in ws.skills.all():
+            ws.skills.delete(skill.id)
+    with qtbot.waitSignal(v.preview.updated, timeout=3000):
+        rwindow.controller.notify_changed("*")
+    assert v.preview.section_text("skills") == ""
+    assert "no skills catalog" in v.preview.views["skills"].note.text()
+    ws.skills.upsert(Skill("only", "Only one", "", "text"))
+    with qtbot.waitSignal(v.preview.updated, timeout=3000):
+        rwindow.controller.notify_changed("skills")
+    assert "- `only` — Only one" in v.preview.section_text("skills")

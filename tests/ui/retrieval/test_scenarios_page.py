@@ -1,0 +1,247 @@
+"""Scenario commands (without widgets) and the scenario editor page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QUndoStack
+
+from axmem_gui.core.ax.search import discover_ids
+from axmem_gui.services.scenarios import load_scenario, new_scenario_document
+from axmem_gui.services.workspace import init_workspace
+from axmem_gui.store import Workspace
+from axmem_gui.ui.scenarios.commands import (
+    create_command,
+    delete_command,
+    edit_command,
+    rename_command,
+)
+from axmem_gui.ui.scenarios.models import TurnsModel, search_arg_from_lines, search_arg_text
+from axmem_gui.ui.scenarios.page import NameDialog
+
+from .conftest import views
+
+
+class FakeController(QObject):
+    """The two things a command needs: the workspace and a change notification."""
+
+    changed = Signal(str)
+
+    def __init__(self, ws: Workspace) -> None:
+        super().__init__()
+        self._ws = ws
+        self.notified: list[str] = []
+
+    @property
+    def workspace(self) -> Workspace:
+        return self._ws
+
+    def notify_changed(self, what: str = "*") -> None:
+        self.notified.append(what)
+
+
+@pytest.fixture
+def ctl(tmp_path: Path) -> FakeController:
+    return FakeController(init_workspace(tmp_path / "c.axmem", sample=True))
+
+
+def test_create_edit_merge_undo_redo(ctl: FakeController) -> None:
+    ws = ctl.workspace
+    stack = QUndoStack()
+    errors: list[str] = []
+    stack.push(create_command(ctl, "Draft", new_scenario_document("Draft"), errors.append))
+    assert ws.scenarios.get("Draft") == {**new_scenario_document("Draft")}
+    base = ws.scenarios.get("Draft")
+    assert base is not None
+    for text in ("d", "de", "dep"):
+        before = ws.scenarios.get("Draft")
+        assert before is not None
+        stack.push(edit_command(ctl, "Draft", before, {**before, "task": text}, "task",
+                                errors.append, merge_key="task"))
+    assert stack.count() == 2  # three keystrokes, one command
+    assert load_scenario(ws, "Draft").task == "dep"
+    stack.undo()
+    assert ws.scenarios.get("Draft") == base
+    stack.redo()
+    assert load_scenario(ws, "Draft").task == "dep"
+    stack.undo()
+    stack.undo()
+    assert ws.scenarios.get("Draft") is None
+    assert errors == [] and ctl.notified.count("scenarios") >= 6
+
+
+def test_rename_and_delete_are_undoable(ctl: FakeController) -> None:
+    ws = ctl.workspace
+    stack = QUndoStack()
+    data = ws.scenarios.get("Ship 2.4.0")
+    assert data is not None
+    stack.push(rename_command(ctl, "Ship 2.4.0", "Ship it", data, print))
+    assert ws.scenarios.get("Ship 2.4.0") is None
+    renamed = ws.scenarios.get("Ship it")
+    assert renamed is not None and renamed["name"] == "Ship it"
+    assert renamed["turns"] == data["turns"]
+    stack.undo()
+    assert ws.scenarios.get("Ship 2.4.0") == data and ws.scenarios.get("Ship it") is None
+    stack.push(delete_command(ctl, "Ship 2.4.0", data, print))
+    assert "Ship 2.4.0" not in ws.scenarios.list()
+    stack.undo()
+    assert ws.scenarios.get("Ship 2.4.0") == data
+
+
+def test_a_failing_write_is_reported_and_dropped(tmp_path: Path) -> None:
+    path = tmp_path / "ro.axmem"
+    init_workspace(path, sample=True).close()
+    ctl = FakeController(Workspace.open(path, read_only=True))
+    stack = QUndoStack()
+    errors: list[str] = []
+    stack.push(create_command(ctl, "X", new_scenario_document("X"), errors.append))
+    assert stack.count() == 0
+    assert errors and "read-only" in errors[0]
+
+
+def test_turns_model(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    model = TurnsModel()
+    model.set_turns(
+        [{"discover": ["a b", "c"], "recall": None}, {"discover": "x", "recall": ["m"]}]
+    )
+    model.set_loads([{"discover": ("s1",), "recall": None}, {"discover": (), "recall": ("m1",)}])
+    qtmodeltester.check(model)
+    assert model.index(0, 1).data() == '"a b", "c"'
+    assert model.index(0, 2).data() == "—"
+    assert model.index(0, 1).data(Qt.ItemDataRole.EditRole) == "a b\nc"
+    assert model.index(1, 3).data() == "(nothing)" and model.index(1, 4).data() == "m1"
+    requests: list[tuple[int, str, object]] = []
+    model.edit_requested.connect(lambda r, c, v: requests.append((r, c, v)))
+    assert model.setData(model.index(1, 2), "m\n\nn\n")
+    assert requests == [(1, "recall", ["m", "n"])]
+    assert not model.setData(model.index(0, 1), "a b\nc")  # unchanged: nothing requested
+    assert search_arg_from_lines("  \n") is None
+    assert search_arg_text('say "hi"') == '"say \\"hi\\""'
+
+
+def test_editing_the_task_is_one_undoable_step(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    v = views(rwindow)
+    page = v.scenarios
+    rwindow.show_section("scenarios")
+    page.select("Ship 2.4.0")
+    ws = rwindow.controller.workspace
+    before = ws.scenarios.get("Ship 2.4.0")
+    page.form.task_edit.setFocus()
+    page.form.task_edit.moveCursor(page.form.task_edit.textCursor().MoveOperation.End)
+    qtbot.keyClicks(page.form.task_edit, " Today")
+    assert load_scenario(ws, "Ship 2.4.0").task.endswith(" Today")
+    assert rwindow.undo_stack.count() == 1
+    with qtbot.waitSignal(v.preview.updated, timeout=3000):
+        pass  # the preview recomputes after the debounce
+    rwindow.undo_stack.undo()
+    assert ws.scenarios.get("Ship 2.4.0") == before
+    assert page.form.task_edit.toPlainText() == before["task"]
+
+
+def test_pickers_ranking_runtime_and_turns(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    v = views(rwindow)
+    page = v.scenarios
+    rwindow.show_section("scenarios")
+    page.select("Leaked npm token")
+    ws = rwindow.controller.workspace
+    form = page.form
+    form.presets.id_edit.setText("secrets-rotation")
+    form.presets.add_button.click()
+    doc = ws.scenarios.get("Leaked npm token")
+    skill = ws.skills.get("secrets-rotation")
+    assert doc["presetSkills"][-1] == {
+        "id": skill.id, "name": skill.name, "description": skill.description,
+        "content": skill.content,
+    }
+    form.memories.id_edit.setText("secrets-last-rotation")
+    form.memories.add_button.click()
+    assert ws.scenarios.get("Leaked npm token")["preloadedMemories"][-1]["id"] == (
+        "secrets-last-rotation"
+    )
+    form.memories.id_edit.setText("no-such-memory")
+    with qtbot.waitSignal(page.message) as blocker:
+        form.memories.add_button.click()
+    assert "no-such-memory" in blocker.args[0]
+
+    form.ranking_combo.setCurrentIndex(form.ranking_combo.findData("off"))
+    assert ws.scenarios.get("Leaked npm token")["relevanceRanking"] is False
+    form.ranking_combo.setCurrentIndex(form.ranking_combo.findData("custom"))
+    form.ranking_spins["topK"].setValue(1)
+    ranking = ws.scenarios.get("Leaked npm token")["relevanceRanking"]
+    assert ranking["topK"] == 1 and set(ranking) == {"topK", "minScore", "marginRatio", "minDocs"}
+    form.runtime_combo.setCurrentIndex(form.runtime_combo.findData("Python"))
+    assert ws.scenarios.get("Leaked npm token")["runtime"] == "Python"
+
+    form.add_turn_button.click()
+    turns = ws.scenarios.get("Leaked npm token")["turns"]
+    assert turns[-1] == {"discover": None, "recall": None}
+    index = form.turns_model.index(len(turns) - 1, 1)
+    form.turns_model.setData(index, "canary deploy\nfeature flag")
+    assert ws.scenarios.get("Leaked npm token")["turns"][-1]["discover"] == [
+        "canary deploy", "feature flag",
+    ]
+    loads = discover_ids(ws.catalog().skills, ["canary deploy", "feature flag"])
+    assert "canary-deploys" in loads and "feature-flags" in loads
+    assert form.turns_model.index(len(turns) - 1, 3).data() == ", ".join(loads)
+    # every edit above is one undo step; undoing them all restores the sample document
+    sample = init_workspace(rwindow.controller.path.parent / "fresh.axmem", sample=True)
+    while rwindow.undo_stack.canUndo():
+        rwindow.undo_stack.undo()
+    assert ws.scenarios.get("Leaked npm token") == sample.scenarios.get("Leaked npm token")
+    sample.close()
+
+
+def test_selecting_a_turn_previews_it(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    v = views(rwindow)
+    page = v.scenarios
+    rwindow.show_section("scenarios")
+    page.select("SEV1 on checkout")
+    page.form.turns_view.selectRow(2)
+    assert v.preview.scenario_name() == "SEV1 on checkout"
+    assert v.preview.turn() == 2
+    assert v.preview.preview is not None and v.preview.preview.turn == 2
+    assert "ID: `status-page-updates`" in v.preview.section_text("loaded")
+    assert rwindow.preview_dock.isVisible()
+
+
+def test_new_duplicate_rename_delete(rwindow, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    v = views(rwindow)
+    page = v.scenarios
+    rwindow.show_section("scenarios")
+    ws = rwindow.controller.workspace
+    page.list_view.setFocus()
+    qtbot.keyClick(page.list_view, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    assert page.current_name() == "New scenario" and "New scenario" in ws.scenarios.list()
+    page.duplicate_current()
+    assert page.current_name() == "New scenario copy"
+    monkeypatch.setattr(NameDialog, "ask", classmethod(lambda cls, p, t, text: "  Renamed  "))
+    page.rename_current()
+    assert page.current_name() == "Renamed" and "New scenario copy" not in ws.scenarios.list()
+    monkeypatch.setattr(NameDialog, "ask", classmethod(lambda cls, p, t, text: "Ship 2.4.0"))
+    with qtbot.waitSignal(page.message) as blocker:
+        page.rename_current()
+    assert "already exists" in blocker.args[0]
+    page.list_view.setFocus()
+    qtbot.keyClick(page.list_view, Qt.Key.Key_Delete)
+    assert "Renamed" not in ws.scenarios.list()
+    rwindow.undo_stack.undo()
+    assert "Renamed" in ws.scenarios.list()
+
+
+def test_empty_state_and_invalid_documents(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    v = views(rwindow)
+    page = v.scenarios
+    rwindow.show_section("scenarios")
+    ws = rwindow.controller.workspace
+    ws.scenarios.save("Broken", {"name": "Broken", "turns": "nope"})
+    rwindow.controller.notify_changed("scenarios")
+    page.select("Broken")
+    assert page.form.errors_label.isVisible()
+    assert "'turns' must be a list" in page.form.errors_label.text()
+    for name in ws.scenarios.list():
+        ws.scenarios.delete(name)
+    rwindow.controller.notify_changed("scenarios")
+    assert page.right.currentWidget() is page.empty
+    assert "Ctrl+N" in page.empty.text()
