@@ -26,9 +26,9 @@ from typing import Any
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("AXMEM_SETTINGS_DIR", tempfile.mkdtemp(prefix="axmem-bench-settings-"))
 
-from axmem_gui.core.catalog import Memory, Skill  # noqa: E402
-from axmem_gui.services.transfer import import_paths  # noqa: E402
-from axmem_gui.store import Workspace  # noqa: E402
+from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.services.transfer import import_paths
+from axmem_gui.store import Workspace
 
 GUIDE = (
     "## When to use\n\nBefore every production change.\n\n## Steps\n\n"
