@@ -1,0 +1,66 @@
+"""Regenerate the screenshots in docs/screenshots/ (offscreen, on a fresh sample workspace).
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python -m tools.screenshots [OUT_DIR]
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[0]) if argv else Path("docs/screenshots")
+    out.mkdir(parents=True, exist_ok=True)
+    data = Path(tempfile.mkdtemp(prefix="axmem-shots-"))
+    os.environ["AXMEM_DATA_DIR"] = str(data)
+    os.environ["AXMEM_SETTINGS_DIR"] = str(data / "settings")
+
+    from PySide6.QtGui import QUndoStack
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from axmem_gui.services.workspace import open_workspace
+    from axmem_gui.store import Workspace
+    from axmem_gui.ui.controller import WorkspaceController
+    from axmem_gui.ui.main_window import MainWindow
+    from axmem_gui.ui.settings import AppSettings
+    from axmem_gui.ui.theme import apply_theme
+    from axmem_gui.ui.wiring import install_features
+
+    app = QApplication.instance() or QApplication(["axmem-gui"])
+    assert isinstance(app, QApplication)
+    apply_theme(app, "light")
+    controller = WorkspaceController(open_workspace(None))
+    window = MainWindow(controller, AppSettings(), QUndoStack(), Workspace.open, Workspace.open)
+    install_features(window)
+    window.resize(1500, 900)
+    window.show()
+    QTest.qWait(300)
+
+    window.show_section("skills")
+    window.skills_page.select_id("release-checklist")
+    bench = window.bench_dock.widget()
+    bench.set_searches(["how do I ship a release", "rollback a bad deploy"])  # type: ignore[attr-defined]
+    bench.run()  # type: ignore[attr-defined]
+    QTest.qWait(600)
+    window.grab().save(str(out / "main-window.png"))
+
+    window.show_section("sessions")
+    QTest.qWait(300)
+    window.grab().save(str(out / "sessions.png"))
+    window.show_section("contextmaps")
+    QTest.qWait(300)
+    window.grab().save(str(out / "context-map.png"))
+    window.close()
+    controller.close()
+    print(f"screenshots written to {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
