@@ -215,6 +215,16 @@ class DiffModel(QAbstractTableModel):
         return None
 
 
+def _comparable(value: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Values written before skills kept `extra` lack the key; an empty one is the same."""
+    if value is None:
+        return None
+    out = dict(value)
+    if not out.get("extra"):
+        out.pop("extra", None)
+    return out
+
+
 class HistoryDialog(QDialog):
     def __init__(
         self,
@@ -341,7 +351,7 @@ class HistoryDialog(QDialog):
         rows.setSectionResizeMode(
             QHeaderView.ResizeMode.ResizeToContents if fit else QHeaderView.ResizeMode.Fixed
         )
-        same = value == self.current
+        same = _comparable(value) == _comparable(self.current)
         where = "after" if rev.after is not None else "before"
         state = "same as current" if same else "differs from current"
         gone = "" if self.current is not None else " · the entry no longer exists"

@@ -249,6 +249,9 @@ class BenchPanel(QWidget):
 
     # running ------------------------------------------------------------------------
     def run(self) -> None:
+        if not self.state.ready:
+            self.status.setText("Indexing the catalog… run again in a moment.")
+            return
         searches = parse_searches(self.searches_edit.toPlainText())
         if not searches:
             self.status.setText("Type at least one search string (one per line).")

@@ -69,7 +69,7 @@ def _show_dock(dock: QDockWidget) -> None:
 
 
 def install_retrieval_views(window: MainWindow) -> RetrievalViews:
-    state = RetrievalState(window.controller, parent=window)
+    state = RetrievalState(window.controller, parent=window, runner=window.task_runner)
     editing = getattr(window, "catalog_editing", None)
     if editing is not None:
         state.watch_edits(editing.session)

@@ -16,7 +16,9 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from axmem_gui.core.ax.profile import AxProfile, load_profile
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.services.bench import LiveSearch
+from axmem_gui.store import Workspace
 from axmem_gui.ui.controller import WorkspaceController
+from axmem_gui.ui.tasks import JobContext, TaskRunner
 
 #: Catalog edits arriving within this many ms are applied together.
 REFRESH_DEBOUNCE_MS = 150
@@ -39,13 +41,17 @@ class RetrievalState(QObject):
         controller: WorkspaceController,
         profile: AxProfile | None = None,
         parent: QObject | None = None,
+        runner: TaskRunner | None = None,
     ) -> None:
         super().__init__(parent)
         self.controller = controller
         self.profile = profile or load_profile()
-        started = time.perf_counter()
-        self.live = LiveSearch(self.profile, controller.workspace.catalog())
-        self.last_refresh_ms = (time.perf_counter() - started) * 1000
+        #: Empty until the first index build lands; `ready` says when it has.
+        self.live = LiveSearch(self.profile)
+        self.ready = False
+        self.last_refresh_ms = 0.0
+        self._runner = runner
+        self._build_job: int | None = None
         self._hinted: dict[str, set[str]] = {}  # ids announced, not yet notified
         self._patch: dict[str, set[str]] = {}  # ids to re-read at the next refresh
         self._full = False
@@ -55,6 +61,56 @@ class RetrievalState(QObject):
         self._timer.timeout.connect(self.refresh_now)
         controller.changed.connect(self._on_changed)
         controller.opened.connect(self._on_opened)
+        if runner is not None:
+            runner.finished.connect(self._on_build_finished)
+            runner.failed.connect(self._on_build_failed)
+        self._build()
+
+    # the first index ----------------------------------------------------------------
+    def _build(self) -> None:
+        """Index the catalog: on the task runner when there is one, so opening a large
+        workspace paints at once; the views fill in when the index lands."""
+        self.ready = False
+        if self._runner is None:
+            self._build_here()
+            return
+        path, profile = self.controller.path, self.profile
+
+        def job(ctx: JobContext) -> LiveSearch:
+            with Workspace.open(path, read_only=True) as ws:
+                catalog = ws.catalog()
+            ctx.check()
+            return LiveSearch(profile, catalog)
+
+        self._full, self._patch = False, {}
+        self._build_job = self._runner.submit(job)
+
+    def _build_here(self) -> None:
+        started = time.perf_counter()
+        self.live = LiveSearch(self.profile, self.controller.workspace.catalog())
+        self.last_refresh_ms = (time.perf_counter() - started) * 1000
+        self.ready = True
+        self.changed.emit()
+
+    def _on_build_finished(self, job_id: int, result: object) -> None:
+        if job_id != self._build_job or not isinstance(result, LiveSearch):
+            return
+        self._build_job = None
+        self.live = result
+        self.ready = True
+        if self._full or self._patch:
+            self._full = True  # edits arrived while building: re-read and diff once
+            self._timer.start()
+        self.changed.emit()
+
+    def _on_build_failed(self, job_id: int, message: str) -> None:
+        if job_id != self._build_job:
+            return
+        del message  # e.g. the file could not be opened a second time: index here
+        self._build_job = None
+        if self.controller.is_closed:
+            return
+        self._build_here()
 
     def watch_edits(self, session: _HintSource) -> None:
         """Use the edit session's `entries_changing(kind, ids, structural)` as hints."""
@@ -82,30 +138,32 @@ class RetrievalState(QObject):
     def _on_opened(self) -> None:
         self._hinted.clear()
         self._patch.clear()
-        self._full = True
-        self._timer.start()
+        self._timer.stop()
+        self._build()
 
     @property
     def pending(self) -> bool:
         return self._timer.isActive()
 
     def stop(self) -> None:
-        """Drop a pending refresh (the window is closing)."""
+        """Drop a pending refresh and build (the window is closing)."""
         self._timer.stop()
+        if self._build_job is not None and self._runner is not None:
+            self._runner.cancel(self._build_job)
+        self._build_job = None
 
     def usable(self) -> bool:
         """False once the workspace is closed. Deferred work (debounced refreshes, suite
         slices) checks this first: a window's workspace may be closed while its timers
         are still pending (at shutdown, or when the owner closes it before the window)."""
-        try:
-            self.controller.workspace.data_version()
-        except Exception:  # a closed connection; nothing else reads this cheaply
-            return False
-        return True
+        return self.ready and not self.controller.is_closed
 
     # refreshing ---------------------------------------------------------------------
     def refresh_now(self) -> None:
         self._timer.stop()
+        if not self.ready:
+            self._full = self._full or bool(self._patch)
+            return  # the build under way reads the catalog as it is now
         if not self.usable():
             return
         started = time.perf_counter()

@@ -39,6 +39,7 @@ def rwindow(qtbot, sample_ws_path: Path, tmp_path: Path) -> Iterator[MainWindow]
     install_retrieval_views(win)
     qtbot.addWidget(win)
     win.show()
+    qtbot.waitUntil(lambda: views(win).state.ready, timeout=10000)
     yield win
     views(win).suites.runner.cancel()
     controller.close()
