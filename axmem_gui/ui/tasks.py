@@ -9,6 +9,7 @@ Every job has an id so the UI can drop results of jobs it no longer cares about.
 from __future__ import annotations
 
 import contextlib
+import gc
 import itertools
 import threading
 import traceback
@@ -19,6 +20,34 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from axmem_gui.core.errors import AxmemError
+
+
+class _GuiThreadCollection:
+    """Python's cyclic garbage collector runs in whichever thread allocates when a
+    threshold is crossed. On a worker thread it may destroy leftover Qt wrappers there,
+    which crashes Qt. So while any job runs, automatic collection pauses; the GUI thread
+    collects the young generations when the last job ends. Shared by every runner."""
+
+    def __init__(self) -> None:
+        self.holds = 0
+        self.was_enabled = True
+
+    def hold(self) -> None:
+        if self.holds == 0:
+            self.was_enabled = gc.isenabled()
+            gc.disable()
+        self.holds += 1
+
+    def release(self) -> None:
+        if self.holds == 0:
+            return
+        self.holds -= 1
+        if self.holds == 0 and self.was_enabled:
+            gc.collect(1)  # what piled up meanwhile; a full collection can take ~60 ms
+            gc.enable()
+
+
+_COLLECTION = _GuiThreadCollection()
 
 
 class Cancelled(Exception):
@@ -124,6 +153,7 @@ class TaskRunner(QObject):
         )
         was_busy = bool(self._running)
         self._running[job_id] = ctx
+        _COLLECTION.hold()
         self._pool.start(_Runnable(job, ctx, self._signals))
         if not was_busy:
             self.busy_changed.emit(True)
@@ -149,7 +179,8 @@ class TaskRunner(QObject):
         return bool(self._pool.waitForDone(msecs))
 
     def _done(self, job_id: int) -> None:
-        self._running.pop(job_id, None)
+        if self._running.pop(job_id, None) is not None:
+            _COLLECTION.release()
         if not self._running:
             self.busy_changed.emit(False)
 

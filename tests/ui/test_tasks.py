@@ -75,3 +75,23 @@ def test_partial_results_and_progress_are_delivered(qtbot) -> None:  # type: ign
         runner.submit(job)
     assert partials == [0, 1, 2]
     assert progress[-1] == 1.0
+
+
+def test_garbage_collection_pauses_while_jobs_run(qtbot) -> None:  # type: ignore[no-untyped-def]
+    import gc
+
+    runner = TaskRunner()
+    release = threading.Event()
+    seen: list[bool] = []
+
+    def job(ctx: JobContext) -> None:
+        seen.append(gc.isenabled())
+        release.wait(5)
+
+    assert gc.isenabled()
+    with qtbot.waitSignal(runner.finished, timeout=5000):
+        runner.submit(job)
+        qtbot.waitUntil(lambda: bool(seen))
+        release.set()
+    assert seen == [False]  # no collection can start on the worker thread
+    assert gc.isenabled()  # and the GUI thread collects again afterwards

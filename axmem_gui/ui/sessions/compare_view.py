@@ -1,0 +1,344 @@
+"""Two sessions side by side: calls aligned by forward, stage and turn; for the selected
+pair the two prompts and replies next to each other with differing lines tinted; per
+forward the loaded/used sets, outputs and context-map items; tokens and latency."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QGridLayout,
+    QHeaderView,
+    QLabel,
+    QScrollArea,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from axmem_gui.core.session.compare import CallPair, SessionComparison, render_comparison
+from axmem_gui.core.session.replay_cursor import request_as_text
+from axmem_gui.core.session.views import exchanges
+from axmem_gui.ui.sessions import texts
+from axmem_gui.ui.sessions.chips import ChipRow, chip
+from axmem_gui.ui.sessions.exact_text import ADDED, CHANGED, REMOVED, ExactTextView, shrinkable
+from axmem_gui.ui.sessions.textdiff import ADDED as MARK_ADDED
+from axmem_gui.ui.sessions.textdiff import REMOVED as MARK_REMOVED
+from axmem_gui.ui.sessions.textdiff import line_marks
+from axmem_gui.ui.sessions.viewer import set_banner
+
+Index = QModelIndex | QPersistentModelIndex
+
+COLUMNS = ("Forward · stage · turn", "A", "B", "Prompt", "Output", "Tokens A → B", "ms A → B")
+DIFFERS = QColor(200, 120, 20)
+ONE_SIDED = QColor(220, 50, 47)
+MARK_COLORS = {MARK_REMOVED: REMOVED, MARK_ADDED: ADDED}
+CONTEXT_LINES = 3
+
+
+def _tokens(t: tuple[int, int]) -> str:
+    return f"{t[0] + t[1]:,}"
+
+
+class CallPairModel(QAbstractTableModel):
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._pairs: tuple[CallPair, ...] = ()
+
+    def set_pairs(self, pairs: tuple[CallPair, ...]) -> None:
+        self.beginResetModel()
+        self._pairs = pairs
+        self.endResetModel()
+
+    def pair(self, row: int) -> CallPair:
+        return self._pairs[row]
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._pairs)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        horizontal = orientation == Qt.Orientation.Horizontal
+        if horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._pairs):
+            return None
+        pair = self._pairs[index.row()]
+        column = index.column()
+        one_sided = pair.a_index is None or pair.b_index is None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(pair, column, one_sided)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if one_sided:
+                return ONE_SIDED
+            if (column == 3 and not pair.same_prompt) or (column == 4 and not pair.same_output):
+                return DIFFERS
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (1, 2, 5, 6):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _display(self, pair: CallPair, column: int, one_sided: bool) -> str:
+        if column == 0:
+            return pair.key.label()
+        if column == 1:
+            return "—" if pair.a_index is None else f"#{pair.a_index}"
+        if column == 2:
+            return "—" if pair.b_index is None else f"#{pair.b_index}"
+        if column in (3, 4):
+            if one_sided:
+                return "only in B" if pair.a_index is None else "only in A"
+            same = pair.same_prompt if column == 3 else pair.same_output
+            return "same" if same else "differs"
+        if column == 5:
+            return f"{_tokens(pair.a_tokens)} → {_tokens(pair.b_tokens)}"
+        return f"{pair.a_ms:,.0f} → {pair.b_ms:,.0f}"
+
+
+class SideBySide(QWidget):
+    """Two exact-text views, A left and B right, differing lines tinted."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__()
+        self.a = ExactTextView(f"A · {what}")
+        self.b = ExactTextView(f"B · {what}")
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.a)
+        split.addWidget(self.b)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(split)
+        # Scroll both sides together: the lines are aligned by the diff tints, not padded.
+        self.a.edit.verticalScrollBar().valueChanged.connect(
+            self.b.edit.verticalScrollBar().setValue
+        )
+        self.b.edit.verticalScrollBar().valueChanged.connect(
+            self.a.edit.verticalScrollBar().setValue
+        )
+
+    def set_texts(self, a: str, b: str, a_empty: str = "", b_empty: str = "") -> None:
+        self.a.set_text(a, a_empty)
+        self.b.set_text(b, b_empty)
+        marks = line_marks(a, b)
+        self.a.highlight_lines((i, MARK_COLORS.get(m, CHANGED)) for i, m in marks.left)
+        self.b.highlight_lines((i, MARK_COLORS.get(m, CHANGED)) for i, m in marks.right)
+        firsts = [lines[0][0] for lines in (marks.left, marks.right) if lines]
+        if firsts:  # bring the first difference into view, with a little context above
+            self.a.edit.verticalScrollBar().setValue(max(0, min(firsts) - CONTEXT_LINES))
+
+    def views(self) -> list[ExactTextView]:
+        return [self.a, self.b]
+
+
+def _set_chips(row: ChipRow, a: tuple[str, ...], b: tuple[str, ...]) -> None:
+    chips = [chip(x, "same" if x in b else "removed", "A and B" if x in b else "only A") for x in a]
+    chips += [chip(x, "added", "only B") for x in b if x not in a]
+    row.set_chips(chips)
+
+
+class ForwardsPanel(QScrollArea):
+    """Per forward: inputs/outputs, loaded/used sets (A only, B only, both), map items."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setWidgetResizable(True)
+        self.rows: dict[tuple[int, str], ChipRow] = {}
+
+    def set_comparison(self, cmp: SessionComparison) -> None:
+        body = QWidget()
+        grid = QGridLayout(body)
+        grid.setColumnStretch(1, 1)
+        self.rows = {}
+        line = 0
+        for fw in cmp.forwards:
+            title = QLabel(
+                f"Forward {fw.index + 1}: inputs {'same' if fw.same_inputs else 'differ'}, "
+                f"output {'same' if fw.same_output else 'differs'} "
+                f"(A {fw.a_status or '—'}, B {fw.b_status or '—'})"
+            )
+            title.setObjectName("panelCaption")
+            grid.addWidget(title, line, 0, 1, 2)
+            line += 1
+            if not fw.same_output:
+                for side, value in (("A output", fw.a_output), ("B output", fw.b_output)):
+                    text = QLabel(json.dumps(value, ensure_ascii=False))
+                    text.setWordWrap(True)
+                    text.setProperty("exactText", True)
+                    text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+                    grid.addWidget(QLabel(side), line, 0)
+                    grid.addWidget(text, line, 1)
+                    line += 1
+            for kind, diff in [*fw.sets.items(), ("context map items", fw.map_items)]:
+                row = ChipRow()
+                _set_chips(row, diff.a, diff.b)
+                self.rows[(fw.index, kind)] = row
+                grid.addWidget(QLabel(kind.replace("_", " ")), line, 0, Qt.AlignmentFlag.AlignTop)
+                grid.addWidget(row, line, 1)
+                line += 1
+        legend = ChipRow()
+        legend.set_chips(
+            [chip("in A and B", "same"), chip("only A", "removed"), chip("only B", "added")]
+        )
+        grid.addWidget(QLabel("legend"), line, 0)
+        grid.addWidget(legend, line, 1)
+        grid.setRowStretch(line + 1, 1)
+        self.setWidget(body)
+
+
+class CompareView(QWidget):
+    whitespace_changed = Signal(bool)
+
+    def __init__(
+        self, a: Mapping[str, Any], b: Mapping[str, Any], comparison: SessionComparison
+    ) -> None:
+        super().__init__()
+        self.a, self.b, self.comparison = a, b, comparison
+        self._a_exchanges = exchanges(a)
+        self._b_exchanges = exchanges(b)
+        self.a_title = QLabel(f"A  {a.get('name') or a.get('id')}\n{comparison.a_label}")
+        self.b_title = QLabel(f"B  {b.get('name') or b.get('id')}\n{comparison.b_label}")
+        for label in (self.a_title, self.b_title):
+            shrinkable(label)
+            label.setObjectName("compareTitle")
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.totals = QLabel(self._totals_text())
+        self.totals.setObjectName("sessionMeta")
+        shrinkable(self.totals)
+        self.banner = QLabel()
+        self.banner.setObjectName("sessionBanner")
+        self.banner.setWordWrap(True)
+
+        self.model = CallPairModel(self)
+        self.model.set_pairs(comparison.calls)
+        self.table = QTableView()
+        self.table.setObjectName("compareCalls")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.setAlternatingRowColors(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(False)
+        for column, width in enumerate((330, 50, 50, 80, 80, 140, 110)):
+            self.table.setColumnWidth(column, width)
+
+        self.prompts = SideBySide("prompt (request as sent)")
+        self.outputs = SideBySide("response")
+        self.forwards = ForwardsPanel()
+        self.forwards.set_comparison(comparison)
+        self.report = ExactTextView("Comparison report")
+        self.report.set_text(render_comparison(comparison))
+        self.views = [*self.prompts.views(), *self.outputs.views(), self.report]
+        for view in self.views:
+            view.whitespace_toggled.connect(self._sync_whitespace)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.prompts, "Prompts")
+        self.tabs.addTab(self.outputs, "Responses")
+        self.tabs.addTab(self.forwards, "Loaded / used · outputs")
+        self.tabs.addTab(self.report, "Report")
+
+        titles = QGridLayout()
+        titles.addWidget(self.a_title, 0, 0)
+        titles.addWidget(self.b_title, 0, 1)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(self.tabs)
+        split.setSizes([230, 470])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.setSpacing(3)
+        layout.addLayout(titles)
+        layout.addWidget(self.totals)
+        layout.addWidget(self.banner)
+        layout.addWidget(split, 1)
+
+        self.table.selectionModel().currentRowChanged.connect(
+            lambda cur, _p: self.show_pair(cur.row())
+        )
+        first = comparison.first_prompt_difference
+        self._summary_banner(first)
+        start = comparison.calls.index(first) if first is not None else 0
+        if comparison.calls:
+            self.table.selectRow(start)
+
+    def _totals_text(self) -> str:
+        ta, tb = self.comparison.totals.get("a", {}), self.comparison.totals.get("b", {})
+
+        def pair(key: str, scale: float = 1.0, unit: str = "") -> str:
+            return f"{ta.get(key, 0) / scale:,.0f}{unit} → {tb.get(key, 0) / scale:,.0f}{unit}"
+
+        return (
+            f"calls {pair('calls')}  ·  prompt tokens {pair('prompt_tokens')}  ·  "
+            f"completion tokens {pair('completion_tokens')}  ·  model time "
+            f"{pair('model_ms', unit=' ms')}"
+        )
+
+    def _summary_banner(self, first: CallPair | None) -> None:
+        if first is None:
+            set_banner(self.banner, "Every aligned call sent the same prompt.", "ok")
+            return
+        differing = sum(1 for c in self.comparison.calls if not c.same_prompt)
+        set_banner(
+            self.banner,
+            f"{differing} of {len(self.comparison.calls)} aligned calls differ; the first "
+            f"prompt difference is at {first.key.label()}.",
+            "warn",
+        )
+
+    def set_show_whitespace(self, show: bool) -> None:
+        for view in self.views:
+            view.blockSignals(True)
+            view.set_show_whitespace(show)
+            view.blockSignals(False)
+
+    def _sync_whitespace(self, show: bool) -> None:
+        self.set_show_whitespace(show)
+        self.whitespace_changed.emit(show)
+
+    def _exchange(self, side: list[Mapping[str, Any]], index: int | None) -> Mapping[str, Any]:
+        return side[index] if index is not None and 0 <= index < len(side) else {}
+
+    def show_pair(self, row: int) -> None:
+        if not 0 <= row < self.model.rowCount():
+            return
+        pair = self.model.pair(row)
+        ea = self._exchange(self._a_exchanges, pair.a_index)
+        eb = self._exchange(self._b_exchanges, pair.b_index)
+
+        def request(ex: Mapping[str, Any]) -> str:
+            req = ex.get("request")
+            return request_as_text(req) if isinstance(req, Mapping) and req else ""
+
+        self.prompts.set_texts(
+            request(ea), request(eb), "A made no such call.", "B made no such call."
+        )
+        self.outputs.set_texts(
+            texts.response(ea) if ea else "",
+            texts.response(eb) if eb else "",
+            "A made no such call.",
+            "B made no such call.",
+        )

@@ -1,0 +1,578 @@
+"""The sessions feature: fills the Sessions page from the workspace, runs every slow
+action (live runs, reruns, replays, comparisons, what-if, analytics) on the task runner,
+and puts the results where they belong.
+
+The GUI thread owns the workspace connection: jobs get plain data (or open their own
+read-only connection), return plain data, and the results are saved here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QWidget
+
+from axmem_gui.core.errors import AxmemError
+from axmem_gui.engine.clients import CancelToken
+from axmem_gui.engine.providers import ProviderSettings
+from axmem_gui.services import sessions
+from axmem_gui.store import Workspace
+from axmem_gui.ui.dialogs import ErrorDialog
+from axmem_gui.ui.sessions import jobs
+from axmem_gui.ui.sessions.commands import DeleteSessionsCommand
+from axmem_gui.ui.sessions.compare_view import CompareView
+from axmem_gui.ui.sessions.dialogs import (
+    ChooseSessionDialog,
+    ExportSessionDialog,
+    ImportSessionDialog,
+)
+from axmem_gui.ui.sessions.gc_guard import GuiThreadCollection
+from axmem_gui.ui.sessions.page import JobStrip, SessionsPage
+from axmem_gui.ui.sessions.run_dialog import RerunDialog, RunAgentDialog
+from axmem_gui.ui.sessions.texts import error_text
+from axmem_gui.ui.sessions.viewer import SessionViewer
+from axmem_gui.ui.tasks import Job, TaskRunner
+
+if TYPE_CHECKING:
+    from axmem_gui.ui.main_window import MainWindow
+
+PROVIDER_SETTING = "sessions.last_provider"
+STATUS_MS = 6000
+
+
+@dataclass
+class _Job:
+    kind: str  # run | replay | compare | whatif | usage | totals
+    title: str = ""
+    strip: JobStrip | None = None
+    token: CancelToken | None = None
+    workspace_path: Path | None = None
+    viewer: SessionViewer | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class SessionsFeature(QObject):
+    def __init__(self, window: MainWindow, runner: TaskRunner) -> None:
+        super().__init__(window)
+        self.window = window
+        self.controller = window.controller
+        self.runner = runner
+        self.page = SessionsPage()
+        self.page.reload_hook = self.reload
+        self.viewers: dict[str, SessionViewer] = {}
+        self.jobs: dict[int, _Job] = {}
+        self.usage_stale = True
+        self._last_settings: ProviderSettings | None = None
+        self.collection = GuiThreadCollection()
+        self.destroyed.connect(lambda *_: self.collection.release_all())
+
+        self._build_actions()
+        self.page.open_requested.connect(self.open_session)
+        self.page.files_dropped.connect(self.import_files)
+        self.page.tab_closed.connect(self._on_tab_closed)
+        self.page.usage_shown.connect(self._on_usage_shown)
+        self.page.usage.refresh_requested.connect(self.refresh_usage)
+        self.page.table.selectionModel().selectionChanged.connect(lambda *_: self.update_actions())
+        self.page.tabs.currentChanged.connect(lambda *_: self.update_actions())
+        runner.progressed.connect(self._on_progress)
+        runner.finished.connect(self._on_finished)
+        runner.failed.connect(self._on_failed)
+        runner.cancelled.connect(self._on_cancelled)
+        self.controller.opened.connect(self._on_workspace_opened)
+        window.installEventFilter(self)
+        self.reload()
+
+    # helpers ------------------------------------------------------------------------
+    @property
+    def ws(self) -> Workspace:
+        return self.controller.workspace
+
+    def _action(
+        self, text: str, slot: Callable[[], object], tip: str, shortcut: str | None = None
+    ) -> QAction:
+        action = QAction(text, self.window)
+        action.setToolTip(tip)
+        action.setStatusTip(tip)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+
+        def run(_checked: bool = False) -> None:
+            slot()
+
+        action.triggered.connect(run)
+        return action
+
+    def _build_actions(self) -> None:
+        self.run_action = self._action(
+            "Run Agent…", self.run_agent, "Run an agent live and record the session", "Ctrl+R"
+        )
+        self.import_action = self._action(
+            "Import…", self.import_dialog, "Import .axsession.json files (or drop them here)"
+        )
+        self.export_action = self._action(
+            "Export…", self.export_selected, "Save the session as a .axsession.json file"
+        )
+        self.open_action = self._action("Open", self.open_selected, "Open the session (Enter)")
+        self.compare_action = self._action(
+            "Compare", self.compare_selected, "Two sessions side by side (select two, or one)"
+        )
+        self.delete_action = self._action(
+            "Delete", self.delete_selected, "Delete the selected sessions (Ctrl+Z undoes)"
+        )
+        self.replay_action = self._action(
+            "Replay Session", self.replay_current, "Replay the open session offline"
+        )
+        self.rerun_action = self._action(
+            "Rerun Session…", self.rerun_current, "Run the open session's inputs again"
+        )
+        self.whatif_action = self._action(
+            "What-if on Current Catalog",
+            self.whatif_current,
+            "Recompute the open session's discover/recall on today's catalog",
+        )
+        self.usage_action = self._action(
+            "Usage Analytics", self.show_usage, "Loaded/used counts per skill and memory"
+        )
+        for action in (
+            self.run_action,
+            self.import_action,
+            self.export_action,
+            self.open_action,
+            self.compare_action,
+            self.delete_action,
+            self.usage_action,
+        ):
+            self.page.toolbar.addAction(action)
+        menu = self.window.run_menu
+        menu.addAction(self.run_action)
+        menu.addSeparator()
+        for action in (self.replay_action, self.rerun_action, self.whatif_action):
+            menu.addAction(action)
+        menu.addAction(self.compare_action)
+        menu.addSeparator()
+        menu.addAction(self.usage_action)
+        self.update_actions()
+
+    def update_actions(self) -> None:
+        selected = len(self.page.selected_ids())
+        on_list = self.page.tabs.currentWidget() is self.page.list_stack
+        viewer = self.current_viewer()
+        writable = not self.controller.read_only
+        self.open_action.setEnabled(selected >= 1)
+        self.delete_action.setEnabled(on_list and selected >= 1 and writable)
+        self.export_action.setEnabled((on_list and selected == 1) or viewer is not None)
+        self.compare_action.setEnabled(selected in (1, 2) or viewer is not None)
+        self.import_action.setEnabled(writable)
+        for action in (self.replay_action, self.rerun_action, self.whatif_action):
+            action.setEnabled(viewer is not None)
+
+    def current_viewer(self) -> SessionViewer | None:
+        widget = self.page.tabs.currentWidget()
+        return widget if isinstance(widget, SessionViewer) else None
+
+    def _error(self, title: str, message: str) -> None:
+        ErrorDialog.show(self.window, title, message)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.window and event.type() == QEvent.Type.Close:
+            self.cancel_all()
+        return False
+
+    def cancel_all(self) -> None:
+        for job in self.jobs.values():
+            if job.token is not None:
+                job.token.cancel()
+        self.runner.cancel_all()
+
+    # list ---------------------------------------------------------------------------
+    def reload(self) -> None:
+        selected = self.page.selected_ids()
+        summaries = self.ws.sessions.list()
+        self.page.model.set_sessions(summaries)
+        self.page.update_empty()
+        self.page.select_ids(selected)
+        missing = self.page.model.missing_totals()
+        if missing:
+            self._submit(jobs.totals_job(self.ws.path, missing), _Job("totals"))
+        self.usage_stale = True
+        if self.page.tabs.currentWidget() is self.page.usage:
+            self.refresh_usage()
+        self.update_actions()
+
+    def _on_workspace_opened(self) -> None:
+        for widget in self.page.closable_tabs():
+            self.page.close_tab(widget)
+        self.viewers.clear()
+        self.page.model.forget_totals(self.page.model.ids())
+        self.page.clear_notice()
+        self._last_settings = None
+
+    def _changed(self) -> None:
+        self.controller.notify_changed("sessions")
+
+    # opening ------------------------------------------------------------------------
+    def open_selected(self) -> None:
+        for session_id in self.page.selected_ids():
+            self.open_session(session_id)
+
+    def open_session(self, session_id: str) -> SessionViewer | None:
+        viewer = self.viewers.get(session_id)
+        if viewer is not None:
+            self.page.tabs.setCurrentWidget(viewer)
+            return viewer
+        doc = self.ws.sessions.get(session_id)
+        if doc is None:
+            self._error("Cannot open session", f"no session '{session_id}' in {self.ws.path}")
+            self.reload()
+            return None
+        return self.open_document(doc, saved=True)
+
+    def open_document(self, doc: Mapping[str, Any], saved: bool) -> SessionViewer:
+        session_id = str(doc.get("id"))
+        old = self.viewers.pop(session_id, None)
+        if old is not None:
+            self.page.close_tab(old)
+        viewer = SessionViewer(doc, saved)
+        viewer.set_show_whitespace(self.window.settings.show_whitespace())
+        viewer.set_replay_allowed(sessions.can_replay(doc))
+        viewer.replay_requested.connect(lambda v=viewer: self.replay(v))
+        viewer.rerun_requested.connect(lambda v=viewer: self.rerun(v))
+        viewer.compare_requested.connect(lambda v=viewer: self.compare_with(v))
+        viewer.whatif_requested.connect(lambda v=viewer: self.whatif(v))
+        viewer.export_requested.connect(lambda v=viewer: self.export_document(v.doc))
+        viewer.whitespace_changed.connect(self._set_whitespace)
+        self.viewers[session_id] = viewer
+        self.page.add_tab(viewer, str(doc.get("name") or session_id), session_id)
+        self.update_actions()
+        return viewer
+
+    def _on_tab_closed(self, widget: QWidget) -> None:
+        for session_id, viewer in list(self.viewers.items()):
+            if viewer is widget:
+                del self.viewers[session_id]
+        for job in self.jobs.values():
+            if job.viewer is widget:
+                job.viewer = None  # its result has nowhere to go any more
+        self.update_actions()
+
+    def _set_whitespace(self, show: bool) -> None:
+        self.window.settings.set_show_whitespace(show)
+        for widget in self.page.closable_tabs():
+            if isinstance(widget, (SessionViewer, CompareView)):
+                widget.set_show_whitespace(show)
+
+    # import / export / delete -------------------------------------------------------
+    def import_dialog(self) -> None:
+        paths = ImportSessionDialog.ask(self.window, str(self.ws.path.parent))
+        if paths:
+            self.import_files(paths)
+
+    def import_files(self, paths: list[Path]) -> list[str]:
+        if self.controller.read_only:
+            self._error("Cannot import", "this workspace is open read-only")
+            return []
+        imported: list[str] = []
+        errors: list[str] = []
+        for path in paths:
+            try:
+                imported.append(sessions.import_session(self.ws, path))
+            except AxmemError as exc:
+                errors.append(str(exc))
+        if imported:
+            self._changed()
+            self.page.show_list()
+            self.page.select_ids(imported)
+            self.window.statusBar().showMessage(f"Imported {len(imported)} session(s).", STATUS_MS)
+        if errors:
+            self._error("Cannot import", "\n\n".join(errors))
+        return imported
+
+    def export_selected(self) -> None:
+        viewer = self.current_viewer()
+        if viewer is not None:
+            self.export_document(viewer.doc)
+            return
+        ids = self.page.selected_ids()
+        if len(ids) == 1:
+            doc = self.ws.sessions.get(ids[0])
+            if doc is not None:
+                self.export_document(doc)
+
+    def export_document(self, doc: Mapping[str, Any]) -> Path | None:
+        suggested = self.ws.path.parent / sessions.default_file_name(doc)
+        path = ExportSessionDialog.ask(self.window, suggested)
+        if path is None:
+            return None
+        try:
+            sessions.write_session_file(doc, path)
+        except AxmemError as exc:
+            self._error("Cannot export the session", str(exc))
+            return None
+        self.window.statusBar().showMessage(f"Exported to {path}", STATUS_MS)
+        return path
+
+    def delete_selected(self) -> None:
+        if self.controller.read_only:
+            return
+        docs = [d for i in self.page.selected_ids() if (d := self.ws.sessions.get(i)) is not None]
+        if not docs:
+            return
+        for doc in docs:
+            viewer = self.viewers.get(str(doc["id"]))
+            if viewer is not None:
+                self.page.close_tab(viewer)
+        try:
+            self.window.undo_stack.push(DeleteSessionsCommand(lambda: self.ws, docs, self._changed))
+        except AxmemError as exc:
+            self._error("Cannot delete", str(exc))
+
+    # runs ---------------------------------------------------------------------------
+    def default_settings(self) -> ProviderSettings | None:
+        if self._last_settings is not None:
+            return self._last_settings
+        try:
+            value = self.ws.settings.get(PROVIDER_SETTING)
+            return ProviderSettings.from_json(value) if isinstance(value, dict) else None
+        except (AxmemError, ValueError, TypeError):
+            return None
+
+    def _remember(self, settings: ProviderSettings) -> None:
+        self._last_settings = settings
+        if not self.controller.read_only:
+            with contextlib.suppress(AxmemError):  # only a convenience
+                self.ws.settings.set(PROVIDER_SETTING, settings.to_json())  # never a key
+
+    def run_agent(self) -> int | None:
+        order = RunAgentDialog.ask(
+            self.window,
+            self.ws,
+            self.runner,
+            self.default_settings(),
+            on_agents_changed=lambda: self.controller.notify_changed("agents"),
+        )
+        return self.start_run(order) if order is not None else None
+
+    def start_run(self, order: jobs.RunOrder) -> int:
+        self._remember(order.settings)
+        token = CancelToken()
+        title = f"Running {order.agent.name} on {order.settings.model or order.settings.provider}"
+        return self._start_live(jobs.run_job(order, token), token, title)
+
+    def rerun_current(self) -> None:
+        viewer = self.current_viewer()
+        if viewer is not None:
+            self.rerun(viewer)
+
+    def rerun(self, viewer: SessionViewer) -> int | None:
+        order = RerunDialog.ask(self.window, viewer.doc, self.runner, self.ws.catalog)
+        return self.start_rerun(order) if order is not None else None
+
+    def start_rerun(self, order: jobs.RerunOrder) -> int:
+        self._remember(order.settings)
+        token = CancelToken()
+        title = f"Rerunning {order.session.get('name') or order.session.get('id')}"
+        return self._start_live(jobs.rerun_job(order, token), token, title)
+
+    def _start_live(self, job: Job, token: CancelToken, title: str) -> int:
+        info = _Job("run", title, token=token, workspace_path=self.ws.path)
+        info.strip = self.page.add_strip(title, token.cancel)
+        return self._submit(job, info)
+
+    def _submit(self, job: Job, info: _Job) -> int:
+        self.collection.hold()
+        job_id = self.runner.submit(job)
+        self.jobs[job_id] = info
+        return job_id
+
+    def _save_run(self, info: _Job, doc: dict[str, Any]) -> None:
+        saved = True
+        try:
+            if info.workspace_path is None or info.workspace_path == self.ws.path:
+                sessions.save_session(self.ws, doc)
+            else:  # the user opened another workspace meanwhile: keep it where it began
+                with Workspace.open(info.workspace_path) as ws:
+                    sessions.save_session(ws, doc)
+        except AxmemError as exc:
+            saved = False
+            self.page.show_notice(f"The session was not saved: {exc}", "error")
+        if saved:
+            self._changed()
+        if info.workspace_path not in (None, self.ws.path):
+            self.window.statusBar().showMessage(
+                f"Session saved to {info.workspace_path}", STATUS_MS
+            )
+            return
+        viewer = self.open_document(doc, saved)
+        if doc.get("status") == "complete":
+            calls = len(doc.get("exchanges") or [])
+            self.window.statusBar().showMessage(
+                f"Recorded {calls} model calls: {doc.get('name')}", STATUS_MS
+            )
+            return
+        message = error_text(doc.get("error")) or "the run ended early"
+        calls = len(doc.get("exchanges") or [])
+        kept = "saved, marked incomplete" if saved else "kept in the viewer, not saved"
+        self.page.show_notice(
+            f"{info.title}: the run ended early — {message}. The partial session "
+            f"({calls} model calls) was {kept}.",
+            "error" if (doc.get("error") or {}).get("kind") != "cancelled" else "warn",
+        )
+        viewer.show_message(f"Incomplete session: {message}", "warn")
+
+    # replay / compare / what-if -----------------------------------------------------
+    def replay_current(self) -> None:
+        viewer = self.current_viewer()
+        if viewer is not None:
+            self.replay(viewer)
+
+    def replay(self, viewer: SessionViewer) -> int | None:
+        reason = sessions.can_replay(viewer.doc)
+        if reason is not None:
+            viewer.show_replay_error(reason)
+            return None
+        token = CancelToken()
+        title = f"Replaying {viewer.doc.get('name') or viewer.session_id}"
+        info = _Job("replay", title, token=token, viewer=viewer)
+        info.strip = self.page.add_strip(title, token.cancel)
+        viewer.set_busy(True)
+        viewer.show_message("Replaying offline…", "info")
+        return self._submit(jobs.replay_job(viewer.doc, token), info)
+
+    def compare_selected(self) -> None:
+        ids = self.page.selected_ids()
+        viewer = self.current_viewer()
+        if self.page.tabs.currentWidget() is self.page.list_stack and len(ids) == 2:
+            self.compare_ids(ids[0], ids[1])
+        elif viewer is not None:
+            self.compare_with(viewer)
+        elif len(ids) == 1:
+            self.compare_with_id(ids[0])
+
+    def compare_with(self, viewer: SessionViewer) -> int | None:
+        return self.compare_with_id(viewer.session_id, viewer.doc)
+
+    def compare_with_id(self, session_id: str, doc: Mapping[str, Any] | None = None) -> int | None:
+        others = [s for s in self.ws.sessions.list() if s.id != session_id]
+        if not others:
+            self.page.show_notice("There is no other session to compare with yet.", "info")
+            return None
+        other = ChooseSessionDialog.ask(
+            self.window, others, f"Compare {session_id} (A) with which session (B)?"
+        )
+        if other is None:
+            return None
+        return self.compare_ids(session_id, other, doc)
+
+    def compare_ids(
+        self, a_id: str, b_id: str, a_doc: Mapping[str, Any] | None = None
+    ) -> int | None:
+        a = a_doc if a_doc is not None else self.ws.sessions.get(a_id)
+        b = self.ws.sessions.get(b_id)
+        if a is None or b is None:
+            self._error("Cannot compare", f"session '{a_id if a is None else b_id}' is gone")
+            return None
+        info = _Job("compare", extra={"a": a, "b": b})
+        return self._submit(jobs.compare_job(a, b), info)
+
+    def whatif_current(self) -> None:
+        viewer = self.current_viewer()
+        if viewer is not None:
+            self.whatif(viewer)
+
+    def whatif(self, viewer: SessionViewer) -> int:
+        viewer.show_message("Recomputing discover/recall against the current catalog…")
+        info = _Job("whatif", viewer=viewer)
+        return self._submit(jobs.whatif_job(viewer.doc, self.ws.catalog()), info)
+
+    # analytics ----------------------------------------------------------------------
+    def show_usage(self) -> None:
+        self.page.tabs.setCurrentWidget(self.page.usage)
+
+    def _on_usage_shown(self) -> None:
+        if self.usage_stale:
+            self.refresh_usage()
+
+    def refresh_usage(self) -> int:
+        self.usage_stale = False
+        self.page.usage.summary.setText("Counting…")
+        return self._submit(jobs.usage_job(self.ws.path), _Job("usage"))
+
+    # runner signals -----------------------------------------------------------------
+    def _on_progress(self, job_id: int, fraction: float, message: str) -> None:
+        info = self.jobs.get(job_id)
+        if info is not None and info.strip is not None:
+            info.strip.set_progress(fraction, message)
+
+    def _finish(self, job_id: int) -> _Job | None:
+        info = self.jobs.pop(job_id, None)
+        if info is None:
+            return None
+        self.collection.release()
+        if info.strip is not None:
+            self.page.remove_strip(info.strip)
+            info.strip = None
+        return info
+
+    def _on_finished(self, job_id: int, result: object) -> None:
+        info = self._finish(job_id)
+        if info is None:
+            return
+        if info.kind == "run":
+            assert isinstance(result, dict)
+            self._save_run(info, result)
+        elif info.kind == "totals":
+            assert isinstance(result, dict)
+            self.page.model.set_totals(result)
+        elif info.kind == "usage":
+            self.page.usage.set_report(result)  # type: ignore[arg-type]
+        elif info.kind == "compare":
+            a, b = info.extra["a"], info.extra["b"]
+            view = CompareView(a, b, result)  # type: ignore[arg-type]
+            view.set_show_whitespace(self.window.settings.show_whitespace())
+            view.whitespace_changed.connect(self._set_whitespace)
+            self.page.add_tab(
+                view,
+                f"A/B: {a.get('name') or a.get('id')} · {b.get('name') or b.get('id')}",
+            )
+            self.update_actions()
+        elif info.viewer is not None and info.kind == "replay":
+            info.viewer.set_busy(False)
+            info.viewer.show_replay(result)  # type: ignore[arg-type]
+        elif info.viewer is not None and info.kind == "whatif":
+            info.viewer.show_whatif(result)  # type: ignore[arg-type]
+            info.viewer.show_message(
+                "What-if: retrieval would differ with the current catalog (see the What-if tab)."
+                if result.changed  # type: ignore[attr-defined]
+                else "What-if: the current catalog loads the same entries for every search.",
+                "warn" if result.changed else "ok",  # type: ignore[attr-defined]
+            )
+
+    def _on_failed(self, job_id: int, message: str) -> None:
+        info = self._finish(job_id)
+        if info is None:
+            return
+        if info.kind == "run":
+            self.page.show_notice(f"{info.title}: {message}", "error")
+            self._error("Cannot run the agent", message)
+        elif info.kind == "replay" and info.viewer is not None:
+            info.viewer.set_busy(False)
+            info.viewer.show_replay_error(message)
+        elif info.kind == "whatif" and info.viewer is not None:
+            info.viewer.show_message(f"What-if failed: {message}", "error")
+        elif info.kind == "usage":
+            self.page.usage.show_error(message)
+        elif info.kind == "compare":
+            self._error("Cannot compare the sessions", message)
+        # totals: the column keeps its "…"; nothing the user must act on
+
+    def _on_cancelled(self, job_id: int) -> None:
+        info = self._finish(job_id)
+        if info is not None and info.viewer is not None:
+            info.viewer.set_busy(False)
+            info.viewer.show_message("Cancelled.", "info")

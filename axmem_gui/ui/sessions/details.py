@@ -1,0 +1,270 @@
+"""Detail tabs for the selected timeline node: prompts, reply, code, runtime output,
+loaded/used entries, the context map before/after, and per-call numbers."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QLabel,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from axmem_gui.core.session.replay_cursor import request_as_text
+from axmem_gui.core.session.views import callback_ids, exchanges, forwards
+from axmem_gui.ui.sessions import texts
+from axmem_gui.ui.sessions.chips import ChipRow, chip
+from axmem_gui.ui.sessions.exact_text import ADDED, CHANGED, REMOVED, ExactTextView, shrinkable
+from axmem_gui.ui.sessions.textdiff import ADDED as MARK_ADDED
+from axmem_gui.ui.sessions.textdiff import REMOVED as MARK_REMOVED
+from axmem_gui.ui.sessions.textdiff import line_marks
+from axmem_gui.ui.sessions.timeline_model import NodeKind, TimelineItem
+
+MARK_COLORS = {MARK_REMOVED: REMOVED, MARK_ADDED: ADDED}
+
+TAB_SYSTEM, TAB_USER, TAB_RESPONSE, TAB_CODE, TAB_OUTPUT = range(5)
+TAB_LOADED, TAB_MAP, TAB_DETAILS, TAB_REQUEST = range(5, 9)
+
+
+class LoadedUsedPanel(QWidget):
+    """Loaded entries of the forward as chips (loaded and used vs loaded only), and what
+    the selected turn searched for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.skills = ChipRow()
+        self.memories = ChipRow()
+        self.legend = ChipRow()
+        self.legend.set_chips(
+            [
+                chip("loaded and used", "used", "Ax reported the entry as used in the answer"),
+                chip("loaded only", "loaded", "Loaded into the prompt, never reported as used"),
+                chip("used, not loaded", "unloaded", "Reported as used without a load event"),
+            ]
+        )
+        self.searches = ExactTextView("Searches of this turn (discover / recall)")
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.setSpacing(4)
+        for caption, row in (
+            ("Skills loaded in this forward", self.skills),
+            ("Memories loaded in this forward", self.memories),
+            ("Legend", self.legend),
+        ):
+            title = QLabel(caption)
+            title.setObjectName("panelCaption")
+            layout.addWidget(title)
+            layout.addWidget(row)
+        layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(body)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(scroll)
+        split.addWidget(self.searches)
+        split.setSizes([220, 200])
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(split)
+
+    def show_forward(self, forward: Mapping[str, Any] | None, turn_searches: str) -> None:
+        for row, noun in ((self.skills, "skills"), (self.memories, "memories")):
+            loaded = callback_ids(forward, f"loaded_{noun}") if forward else []
+            used = callback_ids(forward, f"used_{noun}") if forward else []
+            chips = [chip(i, "used" if i in used else "loaded") for i in loaded]
+            chips += [chip(i, "unloaded") for i in used if i not in loaded]
+            row.set_chips(chips, f"no {noun} loaded")
+        self.searches.set_text(turn_searches, "This turn made no discover or recall call.")
+
+    def kinds(self) -> dict[str, str]:
+        return {**self.skills.kinds(), **self.memories.kinds()}
+
+
+def searches_text(turn_searches: list[Mapping[str, Any]]) -> str:
+    lines = []
+    for s in turn_searches:
+        queries = ", ".join(texts.pretty(q) for q in s.get("searches") or [])
+        ids = [str(r.get("id")) for r in s.get("results") or [] if isinstance(r, Mapping)]
+        lines.append(f"{s.get('kind')}({queries})")
+        already = s.get("already_loaded")
+        if already:
+            lines.append(f"  excluded (already loaded): {', '.join(map(str, already))}")
+        lines.append(f"  → {', '.join(ids) if ids else 'nothing'}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+class SessionDetails(QWidget):
+    """The tabs; `show_item` fills them for a timeline node (a call, or the first call of
+    a forward, stage or turn)."""
+
+    whitespace_changed = Signal(bool)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.doc: Mapping[str, Any] = {}
+        self.header = QLabel("Select a model call in the timeline.")
+        self.header.setObjectName("detailHeader")
+        self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        shrinkable(self.header)
+        self.system = ExactTextView("System prompt")
+        self.user = ExactTextView("User prompt")
+        self.response = ExactTextView("Model response")
+        self.code = ExactTextView("Actor code (javascriptCode)")
+        self.output = ExactTextView("Runtime output")
+        self.loaded = LoadedUsedPanel()
+        self.map_before = ExactTextView("Context map before this forward")
+        self.map_after = ExactTextView("Context map after")
+        self.map_update = ExactTextView("Update (Distiller diagnosis, Cartographer operations)")
+        self.details = ExactTextView("Call and forward")
+        self.request = ExactTextView("Full request as sent (messages, functions, format)")
+        self.views = [
+            self.system,
+            self.user,
+            self.response,
+            self.code,
+            self.output,
+            self.loaded.searches,
+            self.map_before,
+            self.map_after,
+            self.map_update,
+            self.details,
+            self.request,
+        ]
+        for view in self.views:
+            view.whitespace_toggled.connect(self._sync_whitespace)
+
+        maps = QSplitter(Qt.Orientation.Horizontal)
+        maps.addWidget(self.map_before)
+        maps.addWidget(self.map_after)
+        map_page = QSplitter(Qt.Orientation.Vertical)
+        map_page.addWidget(maps)
+        map_page.addWidget(self.map_update)
+        map_page.setSizes([360, 160])
+
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.setUsesScrollButtons(True)
+        for widget, title in (
+            (self.system, "System prompt"),
+            (self.user, "User prompt"),
+            (self.response, "Response"),
+            (self.code, "Actor code"),
+            (self.output, "Runtime output"),
+            (self.loaded, "Loaded / used"),
+            (map_page, "Context map"),
+            (self.details, "Tokens · latency"),
+            (self.request, "Request"),
+        ):
+            self.tabs.addTab(widget, title)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.header)
+        layout.addWidget(self.tabs, 1)
+
+    def set_show_whitespace(self, show: bool) -> None:
+        for view in self.views:
+            view.blockSignals(True)
+            view.set_show_whitespace(show)
+            view.blockSignals(False)
+
+    def _sync_whitespace(self, show: bool) -> None:
+        self.set_show_whitespace(show)
+        self.whitespace_changed.emit(show)
+
+    def set_session(self, doc: Mapping[str, Any]) -> None:
+        self.doc = doc
+        self.show_item(None)
+
+    # filling ------------------------------------------------------------------------
+    def show_item(self, item: TimelineItem | None) -> None:
+        if item is None:
+            self.header.setText("Select a model call in the timeline.")
+            for view in self.views:
+                view.set_text("")
+            self.loaded.show_forward(None, "")
+            return
+        all_exchanges = exchanges(self.doc)
+        all_forwards = forwards(self.doc)
+        fw_index = item.forward.index
+        forward = all_forwards[fw_index] if 0 <= fw_index < len(all_forwards) else None
+        call = item.call or item.first_call()
+        exchange = (
+            all_exchanges[call.index]
+            if call is not None and 0 <= call.index < len(all_exchanges)
+            else None
+        )
+        self.header.setText(self._header(item, exchange))
+        self._show_call(exchange, item)
+        turn = item.turn
+        searches = searches_text(list(turn.searches)) if turn is not None else ""
+        if turn is None and item.kind == NodeKind.Forward and forward is not None:
+            raw = forward.get("searches")
+            searches = searches_text([s for s in raw or [] if isinstance(s, Mapping)])
+        self.loaded.show_forward(forward, searches)
+        self._show_map(forward)
+        details = texts.forward_details(forward) if forward is not None else ""
+        if exchange is not None:
+            details = texts.call_details(exchange) + "\n" + details
+        self.details.set_text(details)
+
+    def _header(self, item: TimelineItem, exchange: Mapping[str, Any] | None) -> str:
+        where = item.label()
+        if exchange is None:
+            return f"{where} — no model call"
+        prompt, completion = (
+            (exchange.get("usage") or {}).get("prompt_tokens", 0),
+            (exchange.get("usage") or {}).get("completion_tokens", 0),
+        )
+        ms = exchange.get("duration_ms") or 0
+        shown = "" if item.call is not None else f" — showing call #{exchange.get('index')}"
+        return (
+            f"{where}{shown}   ·   {exchange.get('stage')}   ·   "
+            f"{prompt or 0:,} + {completion or 0:,} tokens   ·   {ms:,.0f} ms"
+        )
+
+    def _show_call(self, exchange: Mapping[str, Any] | None, item: TimelineItem) -> None:
+        if exchange is None:
+            for view in (self.system, self.user, self.response, self.code, self.output):
+                view.set_text("", "No model call here.")
+            self.request.set_text("")
+            return
+        request = exchange.get("request")
+        request = request if isinstance(request, Mapping) else {}
+        self.system.set_text(texts.system_prompt(request), "No system message.")
+        self.user.set_text(texts.user_prompt(request), "No user message.")
+        self.response.set_text(texts.response(exchange), "The call returned nothing.")
+        turn = item.turn
+        code = texts.code_of(exchange, turn.code if turn is not None else None)
+        self.code.set_text(code or "", "Only actor turns (distiller, executor) write code.")
+        is_actor_call = code is not None and turn is not None
+        output = ""
+        if code is not None and turn is not None:
+            output = texts.runtime_output(turn.output, turn.is_error)
+        self.output.set_text(
+            output,
+            "The code printed nothing." if is_actor_call else "Only actor turns run code.",
+        )
+        self.request.set_text(request_as_text(request))
+
+    def _show_map(self, forward: Mapping[str, Any] | None) -> None:
+        before = forward.get("context_map_before") if forward else None
+        after = forward.get("context_map_after") if forward else None
+        before_text = str(before.get("text", "")) if isinstance(before, Mapping) else ""
+        after_text = str(after.get("text", "")) if isinstance(after, Mapping) else ""
+        none = "This agent has no context map."
+        self.map_before.set_text(before_text, none)
+        self.map_after.set_text(after_text, none)
+        marks = line_marks(before_text, after_text)
+        self.map_before.highlight_lines((i, MARK_COLORS.get(m, CHANGED)) for i, m in marks.left)
+        self.map_after.highlight_lines((i, MARK_COLORS.get(m, CHANGED)) for i, m in marks.right)
+        self.map_update.set_text(
+            texts.map_update_text(forward.get("context_map_update") if forward else None)
+        )

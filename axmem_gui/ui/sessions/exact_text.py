@@ -1,0 +1,148 @@
+"""Exact text (prompts, code, model replies) in a read-only monospace view with a
+whitespace toggle and a copy button. What is shown is the recorded text, byte for byte."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QGuiApplication, QPalette, QTextCursor, QTextFormat, QTextOption
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QSizePolicy,
+    QTextEdit,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from axmem_gui.ui.pages import monospace_font
+
+
+def set_show_whitespace(edit: QPlainTextEdit, show: bool) -> None:
+    option = edit.document().defaultTextOption()
+    flags = option.flags()
+    marks = QTextOption.Flag.ShowTabsAndSpaces | QTextOption.Flag.ShowLineAndParagraphSeparators
+    option.setFlags(flags | marks if show else flags & ~marks)
+    edit.document().setDefaultTextOption(option)
+
+
+def exact_edit() -> QPlainTextEdit:
+    edit = QPlainTextEdit()
+    edit.setReadOnly(True)
+    edit.setProperty("exactText", True)
+    edit.setFont(monospace_font())
+    edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+    edit.setTextInteractionFlags(
+        Qt.TextInteractionFlag.TextSelectableByMouse
+        | Qt.TextInteractionFlag.TextSelectableByKeyboard
+    )
+    return edit
+
+
+def tint(palette: QPalette, color: QColor, amount: float = 0.22) -> QColor:
+    """`color` mixed into the palette's base: readable in light and dark themes."""
+    base = palette.color(QPalette.ColorRole.Base)
+    pairs = ((base.red(), color.red()), (base.green(), color.green()), (base.blue(), color.blue()))
+    r, g, b = (round(low + (high - low) * amount) for low, high in pairs)
+    return QColor(r, g, b)
+
+
+def shrinkable(label: QLabel) -> QLabel:
+    """A one-line label that may be cut off rather than widen its whole panel."""
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, label.sizePolicy().verticalPolicy())
+    label.setMinimumWidth(8)
+    return label
+
+
+REMOVED = QColor(220, 50, 47)
+ADDED = QColor(40, 160, 60)
+CHANGED = QColor(200, 140, 20)
+
+
+class ExactTextView(QWidget):
+    """A caption, the text, and a small bar: whitespace toggle, wrap toggle, copy."""
+
+    whitespace_toggled = Signal(bool)
+
+    def __init__(self, caption: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.edit = exact_edit()
+        self.caption = QLabel(caption)
+        self.caption.setObjectName("exactCaption")
+        self.stats = QLabel()
+        self.stats.setObjectName("exactStats")
+        shrinkable(self.caption)
+        self.whitespace_button = QToolButton()
+        self.whitespace_button.setText("·¶")
+        self.whitespace_button.setToolTip("Show spaces, tabs and line ends")
+        self.whitespace_button.setCheckable(True)
+        self.whitespace_button.toggled.connect(self._on_whitespace)
+        self.wrap_button = QToolButton()
+        self.wrap_button.setText("Wrap")
+        self.wrap_button.setToolTip("Wrap long lines")
+        self.wrap_button.setCheckable(True)
+        self.wrap_button.toggled.connect(self.set_wrap)
+        self.copy_button = QToolButton()
+        self.copy_button.setText("Copy")
+        self.copy_button.setToolTip("Copy the exact text")
+        self.copy_button.clicked.connect(self.copy)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(0, 0, 0, 0)
+        bar.setSpacing(4)
+        bar.addWidget(self.caption, 1)
+        bar.addWidget(self.stats)
+        bar.addWidget(self.whitespace_button)
+        bar.addWidget(self.wrap_button)
+        bar.addWidget(self.copy_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.setSpacing(2)
+        layout.addLayout(bar)
+        layout.addWidget(self.edit, 1)
+
+    # content ------------------------------------------------------------------------
+    def set_text(self, text: str, placeholder: str = "") -> None:
+        self.edit.setPlainText(text)
+        self.edit.setPlaceholderText(placeholder)
+        self.edit.moveCursor(QTextCursor.MoveOperation.Start)
+        lines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+        self.stats.setText(f"{len(text):,} chars · {lines:,} lines" if text else "")
+
+    def text(self) -> str:
+        return self.edit.toPlainText()
+
+    def copy(self) -> None:
+        QGuiApplication.clipboard().setText(self.text())
+
+    def highlight_lines(self, lines: Iterable[tuple[int, QColor]]) -> None:
+        """Tint whole lines (0-based block numbers), e.g. the lines a diff marks."""
+        selections = []
+        doc = self.edit.document()
+        for number, color in lines:
+            block = doc.findBlockByNumber(number)
+            if not block.isValid():
+                continue
+            sel = QTextEdit.ExtraSelection()
+            sel.format.setBackground(tint(self.edit.palette(), color))
+            sel.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+            sel.cursor = QTextCursor(block)
+            selections.append(sel)
+        self.edit.setExtraSelections(selections)
+
+    # toggles ------------------------------------------------------------------------
+    def set_show_whitespace(self, show: bool) -> None:
+        self.whitespace_button.setChecked(show)
+        set_show_whitespace(self.edit, show)
+
+    def _on_whitespace(self, show: bool) -> None:
+        set_show_whitespace(self.edit, show)
+        self.whitespace_toggled.emit(show)
+
+    def set_wrap(self, wrap: bool) -> None:
+        self.wrap_button.setChecked(wrap)
+        self.edit.setLineWrapMode(
+            QPlainTextEdit.LineWrapMode.WidgetWidth if wrap else QPlainTextEdit.LineWrapMode.NoWrap
+        )

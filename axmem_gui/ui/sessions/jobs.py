@@ -1,0 +1,159 @@
+"""Task-runner jobs for sessions: each takes plain data, returns plain data, and never
+touches a widget. Jobs that read the workspace open their own connection (SQLite
+connections belong to one thread)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from axmem_gui.core.catalog import Catalog
+from axmem_gui.core.session.agent_config import AgentConfig
+from axmem_gui.core.session.compare import SessionComparison
+from axmem_gui.core.session.whatif import WhatIfReport
+from axmem_gui.engine.clients import CancelToken, RunProgress
+from axmem_gui.engine.providers import ProviderSettings
+from axmem_gui.engine.replay import ReplayReport
+from axmem_gui.services import analytics, sessions
+from axmem_gui.services.providers import check_connection
+from axmem_gui.services.workspace import open_workspace
+from axmem_gui.ui.tasks import Job, JobContext
+
+#: Calls per forward at which the bar is half way: live runs have no known call count.
+HALF_WAY_CALLS = 5
+
+
+@dataclass(frozen=True)
+class RunOrder:
+    """A live run as the run dialog asks for it."""
+
+    agent: AgentConfig
+    catalog: Catalog
+    inputs: tuple[dict[str, Any], ...]
+    settings: ProviderSettings
+    name: str = ""
+    context_map: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class RerunOrder:
+    """Run a recorded session's inputs again (another model and/or today's catalog)."""
+
+    session: Mapping[str, Any] = field(repr=False)
+    settings: ProviderSettings
+    catalog: Catalog | None = None  # None: the recorded catalog
+    name: str = ""
+
+
+def run_fraction(event: RunProgress, calls_before_forward: int) -> float:
+    """Forwards done, plus an easing share of the current forward by its call count."""
+    in_forward = max(0, event.calls - calls_before_forward)
+    share = in_forward / (in_forward + HALF_WAY_CALLS)
+    if event.kind == "forward_finished":
+        share = 1.0
+    return min(1.0, (event.forward + share) / max(1, event.forwards))
+
+
+def run_status(event: RunProgress) -> str:
+    stage = f" · {event.stage}" if event.stage else ""
+    state = {
+        "forward_started": "starting",
+        "call_started": "waiting for the model",
+        "call_finished": "model answered",
+        "forward_finished": "forward done",
+    }.get(event.kind, event.kind)
+    return (
+        f"forward {event.forward + 1} of {event.forwards} · {event.calls} call"
+        f"{'s' if event.calls != 1 else ''}{stage} · {state}"
+    )
+
+
+class _Progress:
+    """Relays the engine's progress events to the job context."""
+
+    def __init__(self, ctx: JobContext) -> None:
+        self.ctx = ctx
+        self.calls_before_forward = 0
+
+    def __call__(self, event: RunProgress) -> None:
+        if event.kind == "forward_started":
+            self.calls_before_forward = event.calls
+        self.ctx.progress(run_fraction(event, self.calls_before_forward), run_status(event))
+
+
+def run_job(order: RunOrder, token: CancelToken) -> Job:
+    def job(ctx: JobContext) -> dict[str, Any]:
+        return sessions.run_agent(
+            order.agent,
+            order.catalog,
+            list(order.inputs),
+            order.settings,
+            context_map=order.context_map,
+            name=order.name,
+            cancel=token,
+            progress=_Progress(ctx),
+        )
+
+    return job
+
+
+def rerun_job(order: RerunOrder, token: CancelToken) -> Job:
+    def job(ctx: JobContext) -> dict[str, Any]:
+        return sessions.rerun_session(
+            order.session,
+            order.settings,
+            catalog=order.catalog,
+            name=order.name,
+            cancel=token,
+            progress=_Progress(ctx),
+        )
+
+    return job
+
+
+def replay_job(doc: Mapping[str, Any], token: CancelToken) -> Job:
+    def job(ctx: JobContext) -> ReplayReport:
+        return sessions.replay(doc, cancel=token, progress=_Progress(ctx))
+
+    return job
+
+
+def compare_job(a: Mapping[str, Any], b: Mapping[str, Any]) -> Job:
+    def job(ctx: JobContext) -> SessionComparison:
+        return sessions.compare(a, b)
+
+    return job
+
+
+def whatif_job(doc: Mapping[str, Any], catalog: Catalog) -> Job:
+    def job(ctx: JobContext) -> WhatIfReport:
+        return sessions.whatif(doc, catalog)
+
+    return job
+
+
+def usage_job(path: Path) -> Job:
+    def job(ctx: JobContext) -> analytics.UsageReport:
+        with open_workspace(path, read_only=True) as ws:
+            return analytics.usage_report(ws)
+
+    return job
+
+
+def totals_job(path: Path, ids: Iterable[str]) -> Job:
+    wanted = list(ids)
+
+    def job(ctx: JobContext) -> dict[str, analytics.SessionTotals]:
+        with open_workspace(path, read_only=True) as ws:
+            return analytics.token_totals(ws, wanted)
+
+    return job
+
+
+def connection_job(settings: ProviderSettings) -> Job:
+    def job(ctx: JobContext) -> Any:
+        return check_connection(settings)
+
+    return job

@@ -1,0 +1,311 @@
+"""Run > Run agent… and Rerun…: choose what to run and on which model.
+
+The dialogs only collect choices into a plain order (`RunOrder`, `RerunOrder`); the run
+itself goes through the task runner (see controller.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QRadioButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from axmem_gui.core.catalog import Catalog
+from axmem_gui.core.errors import AxmemError, InputError
+from axmem_gui.core.session.agent_config import (
+    AgentConfig,
+    agent_config_from_json,
+    check_inputs,
+    select_catalog,
+)
+from axmem_gui.engine.providers import ProviderSettings
+from axmem_gui.ui.pages import monospace_font
+from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
+from axmem_gui.ui.sessions.jobs import RerunOrder, RunOrder
+from axmem_gui.ui.sessions.provider_form import ProviderForm
+from axmem_gui.ui.tasks import TaskRunner
+
+INPUT_HEIGHT = 54
+
+
+def _error_label() -> QLabel:
+    label = QLabel()
+    label.setObjectName("formError")
+    label.setWordWrap(True)
+    return label
+
+
+class RunAgentDialog(QDialog):
+    """Agent config, inputs, provider; Run returns a RunOrder."""
+
+    agents_changed = Signal()
+
+    def __init__(
+        self,
+        ws: Any,
+        runner: TaskRunner,
+        settings: ProviderSettings | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Run agent")
+        self.ws = ws
+        self.order: RunOrder | None = None
+        self.input_edits: dict[str, QPlainTextEdit] = {}
+
+        self.agent = QComboBox()
+        self.edit_agent = QPushButton("Edit…")
+        self.new_agent = QPushButton("New…")
+        self.edit_agent.clicked.connect(lambda: self._edit_agent(new=False))
+        self.new_agent.clicked.connect(lambda: self._edit_agent(new=True))
+        agent_row = QHBoxLayout()
+        agent_row.addWidget(self.agent, 1)
+        agent_row.addWidget(self.edit_agent)
+        agent_row.addWidget(self.new_agent)
+        self.agent_summary = QLabel()
+        self.agent_summary.setObjectName("agentSummary")
+        self.agent_summary.setWordWrap(True)
+        self.name = QLineEdit()
+        self.name.setPlaceholderText("optional; default: agent · model")
+
+        self.inputs_box = QGroupBox("Inputs")
+        self.inputs_form = QFormLayout(self.inputs_box)
+        self.provider = ProviderForm(runner)
+        if settings is not None:
+            self.provider.set_settings(settings)
+        provider_box = QGroupBox("Model")
+        QVBoxLayout(provider_box).addWidget(self.provider)
+
+        self.error = _error_label()
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.run_button = buttons.addButton("Run", QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+
+        top = QFormLayout()
+        top.addRow("Agent", agent_row)
+        top.addRow("", self.agent_summary)
+        top.addRow("Session name", self.name)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.inputs_box)
+        layout.addWidget(provider_box)
+        layout.addStretch(1)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+        self.resize(720, 680)
+
+        self.agent.currentIndexChanged.connect(lambda *_: self._on_agent())
+        self._fill_agents()
+
+    @classmethod
+    def ask(
+        cls,
+        parent: QWidget | None,
+        ws: Any,
+        runner: TaskRunner,
+        settings: ProviderSettings | None = None,
+        on_agents_changed: Callable[[], None] | None = None,
+    ) -> RunOrder | None:
+        dialog = cls(ws, runner, settings, parent)
+        if on_agents_changed is not None:
+            dialog.agents_changed.connect(on_agents_changed)
+        return dialog.order if dialog.exec() == QDialog.DialogCode.Accepted else None
+
+    # agents -------------------------------------------------------------------------
+    def _fill_agents(self, select: str | None = None) -> None:
+        names = sorted(self.ws.agents.list())
+        self.agent.blockSignals(True)
+        self.agent.clear()
+        self.agent.addItems(names)
+        if select is not None and select in names:
+            self.agent.setCurrentText(select)
+        self.agent.blockSignals(False)
+        self.edit_agent.setEnabled(bool(names))
+        self._on_agent()
+
+    def current_config(self) -> AgentConfig | None:
+        name = self.agent.currentText()
+        value = self.ws.agents.get(name) if name else None
+        if value is None:
+            return None
+        return agent_config_from_json(value, f"agent '{name}'")
+
+    def _on_agent(self) -> None:
+        while self.inputs_form.rowCount():
+            self.inputs_form.removeRow(0)
+        self.input_edits = {}
+        try:
+            config = self.current_config()
+        except AxmemError as exc:
+            self.agent_summary.setText(f"This agent config cannot run: {exc}")
+            self.run_button.setEnabled(False)
+            return
+        if config is None:
+            self.agent_summary.setText(
+                "No agent configs yet — create one with New… (a signature and an instruction)."
+            )
+            self.run_button.setEnabled(False)
+            return
+        self.run_button.setEnabled(True)
+        shared = select_catalog(self.ws.catalog(), config)
+        cmap = config.context_map
+        map_text = f"context map {cmap.max_chars:,} chars" if cmap else "no context map"
+        self.agent_summary.setText(
+            f"{config.signature}  ·  {len(shared.skills)} skills, {len(shared.memories)} "
+            f"memories  ·  {map_text}  ·  up to {config.max_actor_steps} actor steps"
+        )
+        for field in config.input_fields:
+            edit = QPlainTextEdit()
+            edit.setFont(monospace_font())
+            edit.setTabChangesFocus(True)
+            edit.setFixedHeight(INPUT_HEIGHT * (2 if field in config.context_fields else 1))
+            edit.setPlaceholderText(f"value of {field}")
+            self.inputs_form.addRow(field, edit)
+            self.input_edits[field] = edit
+
+    def _edit_agent(self, new: bool) -> None:
+        current = None if new else self.ws.agents.get(self.agent.currentText())
+        value = AgentConfigDialog.ask(self, current, list(self.ws.agents.list()))
+        if value is None:
+            return
+        try:
+            self.ws.agents.save(value["name"], value)
+        except AxmemError as exc:
+            self.error.setText(f"Cannot save the agent config: {exc}")
+            return
+        self.agents_changed.emit()
+        self._fill_agents(select=value["name"])
+
+    # result -------------------------------------------------------------------------
+    def set_input(self, field: str, text: str) -> None:
+        self.input_edits[field].setPlainText(text)
+
+    def build_order(self) -> RunOrder:
+        config = self.current_config()
+        if config is None:
+            raise InputError("choose an agent config (or create one with New…)")
+        inputs = {k: e.toPlainText() for k, e in self.input_edits.items() if e.toPlainText()}
+        check_inputs(config, inputs, "Inputs")
+        self.provider.store_key()
+        return RunOrder(
+            agent=config,
+            catalog=self.ws.catalog(),
+            inputs=(inputs,),
+            settings=self.provider.settings(),
+            name=self.name.text().strip(),
+        )
+
+    def accept(self) -> None:
+        try:
+            self.order = self.build_order()
+        except AxmemError as exc:
+            self.error.setText(str(exc))
+            return
+        super().accept()
+
+
+class RerunDialog(QDialog):
+    """A recorded session's inputs again: pick the model, and the catalog as recorded or
+    the workspace's current one (after catalog edits)."""
+
+    def __init__(
+        self,
+        doc: Mapping[str, Any],
+        runner: TaskRunner,
+        current_catalog: Callable[[], Catalog],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Rerun session")
+        self.doc = doc
+        self.order: RerunOrder | None = None
+        self._current_catalog = current_catalog
+        self.provider = ProviderForm(runner)
+        recorded = doc.get("provider")
+        if isinstance(recorded, Mapping):
+            with contextlib.suppress(AxmemError):  # an odd recorded provider: use defaults
+                self.provider.set_settings(ProviderSettings.from_json(recorded))
+        self.recorded_catalog = QRadioButton("the catalog as recorded")
+        self.current = QRadioButton("the workspace's current catalog (after edits)")
+        self.catalog_choice = QButtonGroup(self)
+        self.catalog_choice.addButton(self.recorded_catalog)
+        self.catalog_choice.addButton(self.current)
+        self.recorded_catalog.setChecked(True)
+        self.name = QLineEdit()
+        self.name.setPlaceholderText(f"rerun of {doc.get('name') or doc.get('id')}")
+        self.error = _error_label()
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        buttons.addButton("Rerun", QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        catalog_box = QGroupBox("Catalog")
+        cat_layout = QVBoxLayout(catalog_box)
+        cat_layout.addWidget(self.recorded_catalog)
+        cat_layout.addWidget(self.current)
+        model_box = QGroupBox("Model")
+        QVBoxLayout(model_box).addWidget(self.provider)
+        forwards = doc.get("forwards") if isinstance(doc.get("forwards"), list) else []
+        label = doc.get("name") or doc.get("id")
+        intro = QLabel(
+            f"Runs the {len(forwards or [])} recorded input(s) of “{label}” again, live, "
+            "as a new session."
+        )
+        intro.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow("Session name", self.name)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(model_box)
+        layout.addWidget(catalog_box)
+        layout.addLayout(form)
+        layout.addStretch(1)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+        self.resize(680, 560)
+
+    @classmethod
+    def ask(
+        cls,
+        parent: QWidget | None,
+        doc: Mapping[str, Any],
+        runner: TaskRunner,
+        current_catalog: Callable[[], Catalog],
+    ) -> RerunOrder | None:
+        dialog = cls(doc, runner, current_catalog, parent)
+        return dialog.order if dialog.exec() == QDialog.DialogCode.Accepted else None
+
+    def build_order(self) -> RerunOrder:
+        self.provider.store_key()
+        return RerunOrder(
+            session=self.doc,
+            settings=self.provider.settings(),
+            catalog=self._current_catalog() if self.current.isChecked() else None,
+            name=self.name.text().strip(),
+        )
+
+    def accept(self) -> None:
+        try:
+            self.order = self.build_order()
+        except AxmemError as exc:
+            self.error.setText(str(exc))
+            return
+        super().accept()

@@ -1,0 +1,91 @@
+"""Shared pieces for the Sessions GUI tests: the main window with the sessions feature,
+a fake OpenAI-compatible server on 127.0.0.1, an in-memory keyring, and captured error
+dialogs (a modal dialog would block the test)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import keyring
+import pytest
+from keyring.backend import KeyringBackend
+
+from axmem_gui.engine.providers import ProviderSettings
+from axmem_gui.ui.dialogs import ErrorDialog
+from axmem_gui.ui.main_window import MainWindow
+from axmem_gui.ui.sessions.controller import SessionsFeature
+from tests.fakes.fake_openai_server import FakeOpenAIServer
+
+SAMPLE_ID = "sample-ops-assistant"
+JOB_TIMEOUT_MS = 30_000
+
+
+@pytest.fixture
+def feature(window: MainWindow, qtbot: Any) -> SessionsFeature:
+    feat: SessionsFeature = window.sessions_feature  # type: ignore[attr-defined]
+    window.show_section("sessions")
+    wait_idle(qtbot, feat)
+    return feat
+
+
+def wait_idle(qtbot: Any, feat: SessionsFeature, timeout: int = JOB_TIMEOUT_MS) -> None:
+    qtbot.waitUntil(lambda: not feat.jobs, timeout=timeout)
+
+
+@pytest.fixture
+def server() -> Iterator[FakeOpenAIServer]:
+    srv = FakeOpenAIServer().start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def settings_for(
+    server: FakeOpenAIServer, model: str = "scripted-a", **kw: Any
+) -> ProviderSettings:
+    kw.setdefault("max_retries", 0)
+    kw.setdefault("timeout_s", 10.0)
+    return ProviderSettings("openai-compatible", model, base_url=server.base_url, **kw)
+
+
+@pytest.fixture
+def errors(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    shown: list[tuple[str, str]] = []
+
+    def show(cls: type, parent: object, title: str, message: str) -> None:
+        shown.append((title, message))
+
+    monkeypatch.setattr(ErrorDialog, "show", classmethod(show))
+    return shown
+
+
+class MemoryKeyring(KeyringBackend):
+    """The OS keyring's behaviour without the OS."""
+
+    priority = 1  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.store: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.store.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.store[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        self.store.pop((service, username))
+
+
+@pytest.fixture
+def memory_keyring() -> Iterator[MemoryKeyring]:
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    try:
+        yield backend
+    finally:
+        keyring.set_keyring(previous)

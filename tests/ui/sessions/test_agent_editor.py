@@ -1,0 +1,67 @@
+"""The agent config editor: validation names the field; saving goes to ws.agents and the
+run dialog picks the new agent's inputs up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from axmem_gui.ui.main_window import MainWindow
+from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
+from axmem_gui.ui.sessions.controller import SessionsFeature
+from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
+
+
+def test_editor_round_trips_and_validates(window: MainWindow, qtbot: Any) -> None:
+    ws = window.controller.workspace
+    value = ws.agents.get("ops-assistant")
+    dialog = AgentConfigDialog(value, list(ws.agents.list()))
+    qtbot.addWidget(dialog)
+    assert dialog.validate() == {**value, "contextMap": value["contextMap"],
+                                  "directResponse": "auto"}  # fmt: skip
+    dialog.signature.setText("request:string ->")
+    assert dialog.validate() is None and "signature" in dialog.error.text()
+    dialog.signature.setText("context:string -> answer:string")
+    assert dialog.validate() is None and "'context' is not allowed" in dialog.error.text()
+    dialog.signature.setText("request:string -> answer:string")
+    dialog.skills.set_value({"tags": ["release"]})
+    dialog.map_group.setChecked(True)
+    dialog.infinite.setChecked(False)
+    dialog.evolve_steps.setValue(3)
+    dialog.max_steps.setValue(4)
+    result = dialog.validate()
+    assert result is not None
+    assert result["catalog"]["skills"] == {"tags": ["release"]}
+    assert result["contextMap"] == {"maxChars": 1600, "infiniteEvolve": False, "evolveSteps": 3}
+    assert result["maxActorSteps"] == 4
+
+
+def test_new_agent_from_the_run_dialog(
+    window: MainWindow, feature: SessionsFeature, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    new = {
+        "name": "triage",
+        "signature": "document:string, query:string -> answer:string",
+        "instruction": "Answer questions about incident notes.",
+        "contextFields": ["document"],
+        "catalog": {"skills": {"tags": ["incident"]}, "memories": "none"},
+        "contextMap": None,
+    }
+    monkeypatch.setattr(AgentConfigDialog, "ask", classmethod(lambda cls, *a: new))
+    changed: list[str] = []
+    window.controller.changed.connect(changed.append)
+    dialog = RunAgentDialog(feature.ws, feature.runner)
+    qtbot.addWidget(dialog)
+    dialog.agents_changed.connect(lambda: window.controller.notify_changed("agents"))
+    dialog.new_agent.click()
+    assert window.controller.workspace.agents.get("triage") == new
+    assert "agents" in changed
+    assert dialog.agent.currentText() == "triage"
+    assert list(dialog.input_edits) == ["document", "query"]
+    assert "no context map" in dialog.agent_summary.text()
+    # The name clash check keeps two agents from sharing a name.
+    clash = AgentConfigDialog(None, ["triage"])
+    qtbot.addWidget(clash)
+    clash.name.setText("triage")
+    assert clash.validate() is None and "already exists" in clash.error.text()

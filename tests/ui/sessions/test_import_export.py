@@ -1,0 +1,93 @@
+"""Import and export of .axsession.json files: dialogs, drag-and-drop, clear errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+
+from axmem_gui.services import sessions
+from axmem_gui.ui.main_window import MainWindow
+from axmem_gui.ui.sessions.controller import SessionsFeature
+from axmem_gui.ui.sessions.dialogs import ExportSessionDialog, ImportSessionDialog
+from tests.ui.sessions.conftest import SAMPLE_ID
+
+
+def _export(feature: SessionsFeature, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    target = tmp_path / "out.axsession.json"
+    monkeypatch.setattr(ExportSessionDialog, "ask", classmethod(lambda cls, *a: target))
+    feature.page.show_list()
+    assert feature.page.select_id(SAMPLE_ID)
+    feature.export_action.trigger()
+    return target
+
+
+def test_export_then_import_under_another_id(
+    window: MainWindow, feature: SessionsFeature, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = _export(feature, tmp_path, monkeypatch)
+    exported = sessions.read_session_file(target)
+    assert exported == sessions.get_session(window.controller.workspace, SAMPLE_ID)
+    exported["id"] = "imported-copy"
+    copy_path = tmp_path / "copy.axsession.json"
+    sessions.write_session_file(exported, copy_path)
+    monkeypatch.setattr(ImportSessionDialog, "ask", classmethod(lambda cls, *a: [copy_path]))
+    feature.import_action.trigger()
+    assert window.controller.workspace.sessions.get("imported-copy") is not None
+    assert feature.page.model.rowCount() == 2
+    assert feature.page.selected_ids() == ["imported-copy"]
+
+
+def test_bad_file_names_file_and_field_and_writes_nothing(
+    window: MainWindow, feature: SessionsFeature, tmp_path: Path, errors: list[tuple[str, str]]
+) -> None:
+    bad = tmp_path / "bad.axsession.json"
+    doc = json.loads(json.dumps(sessions.get_session(window.controller.workspace, SAMPLE_ID)))
+    doc["id"] = "bad"
+    doc["exchanges"][3]["digest"] = 42
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    assert feature.import_files([bad]) == []
+    [(title, message)] = errors
+    assert title == "Cannot import"
+    assert str(bad) in message and "exchanges[3]" in message and "digest" in message
+    assert "Traceback" not in message
+    assert window.controller.workspace.sessions.get("bad") is None
+
+
+def _drop_event(paths: list[Path], enter: bool = False) -> Any:
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+    cls = QDragEnterEvent if enter else QDropEvent
+    args = (
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    point = QPointF(10, 10)
+    return cls(point.toPoint(), *args) if enter else cls(point, *args), mime
+
+
+def test_drag_and_drop_imports_session_files(
+    window: MainWindow, feature: SessionsFeature, tmp_path: Path
+) -> None:
+    doc = sessions.get_session(window.controller.workspace, SAMPLE_ID)
+    doc["id"] = "dropped"
+    path = tmp_path / "dropped.axsession.json"
+    sessions.write_session_file(doc, path)
+    other = tmp_path / "notes.txt"
+    other.write_text("not a session", encoding="utf-8")
+    enter, _m1 = _drop_event([other], enter=True)
+    feature.page.dragEnterEvent(enter)
+    assert not enter.isAccepted()  # only session files are accepted
+    enter, _m2 = _drop_event([path], enter=True)
+    feature.page.dragEnterEvent(enter)
+    assert enter.isAccepted()
+    drop, _m3 = _drop_event([path])
+    feature.page.dropEvent(drop)
+    assert window.controller.workspace.sessions.get("dropped") is not None
+    assert "dropped" in feature.page.model.ids()

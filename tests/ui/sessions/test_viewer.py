@@ -1,0 +1,132 @@
+"""The Sessions page on the sample workspace: list, opening the sample session, and the
+detail tabs showing exactly the recorded text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication, QTextOption
+
+from axmem_gui.core.session.replay_cursor import request_as_text
+from axmem_gui.core.session.stages import message_text
+from axmem_gui.core.session.views import callback_ids, response_text
+from axmem_gui.services import sessions
+from axmem_gui.services.analytics import session_totals
+from axmem_gui.ui.main_window import MainWindow
+from axmem_gui.ui.sessions.controller import SessionsFeature
+from axmem_gui.ui.sessions.details import TAB_LOADED
+from axmem_gui.ui.sessions.list_model import NAME, STATUS, TOKENS
+from axmem_gui.ui.sessions.page import EMPTY_TEXT
+from axmem_gui.ui.sessions.viewer import SessionViewer
+from tests.ui.sessions.conftest import SAMPLE_ID
+
+
+def _message(request: dict[str, Any], role: str) -> str:
+    [found] = [m for m in request["chat_prompt"] if m["role"] == role]
+    return message_text(found["content"])
+
+
+def test_list_shows_the_sample_session_with_totals(
+    window: MainWindow, feature: SessionsFeature, qtbot: Any
+) -> None:
+    page = feature.page
+    assert window.stack.currentWidget() is page
+    assert page.list_stack.currentWidget() is page.table
+    assert page.model.rowCount() == 1
+    doc = sessions.get_session(window.controller.workspace, SAMPLE_ID)
+    assert page.model.index(0, NAME).data() == doc["name"]
+    assert page.model.index(0, STATUS).data() == "complete"
+    qtbot.waitUntil(lambda: page.model.index(0, TOKENS).data() != "…", timeout=10_000)
+    assert page.model.index(0, TOKENS).data() == f"{session_totals(doc).tokens:,}"
+
+
+def test_open_the_sample_and_read_each_tab(
+    window: MainWindow, feature: SessionsFeature, qtbot: Any
+) -> None:
+    page = feature.page
+    page.table.selectRow(0)
+    qtbot.keyClick(page.table, Qt.Key.Key_Return)
+    viewer = page.tabs.currentWidget()
+    assert isinstance(viewer, SessionViewer) and viewer.session_id == SAMPLE_ID
+    doc = sessions.get_session(window.controller.workspace, SAMPLE_ID)
+    details = viewer.details
+    # An executor call: prompts, reply, code and runtime output as recorded.
+    [turn] = [t for t in doc["forwards"][0]["turns"] if t["call_index"] == 4]
+    assert viewer.select_call(4)
+    ex = doc["exchanges"][4]
+    assert details.system.text() == _message(ex["request"], "system")
+    assert details.user.text() == _message(ex["request"], "user")
+    assert details.request.text() == request_as_text(ex["request"])
+    assert details.response.text() == response_text(ex["response"])
+    assert details.code.text() == turn["code"]
+    assert details.output.text() == (turn["output"] or "")
+    assert f"{ex['usage']['prompt_tokens']:,} + {ex['usage']['completion_tokens']:,}" in (
+        details.header.text()
+    )
+    assert f"prompt tokens:      {ex['usage']['prompt_tokens']:,}" in details.details.text()
+    assert "ms" in details.details.text() and ex["digest"] in details.details.text()
+    # The responder runs no code: the code tab says so instead of showing something else.
+    assert viewer.select_call(5)
+    assert details.code.text() == "" and "actor turns" in details.code.edit.placeholderText()
+    # Context map before/after of the forward.
+    fw = doc["forwards"][0]
+    assert details.map_before.text() == fw["context_map_before"]["text"]
+    assert details.map_after.text() == fw["context_map_after"]["text"]
+    assert "diagnosis:" in details.map_update.text()
+    assert fw["context_map_update"]["diagnosis"] in details.map_update.text()
+
+
+def test_loaded_used_chips(window: MainWindow, feature: SessionsFeature) -> None:
+    viewer = feature.open_session(SAMPLE_ID)
+    assert viewer is not None
+    doc = viewer.doc
+    viewer.select_call(0)
+    viewer.details.tabs.setCurrentIndex(TAB_LOADED)
+    kinds = viewer.details.loaded.kinds()
+    fw = doc["forwards"][0]
+    loaded = callback_ids(fw, "loaded_skills") + callback_ids(fw, "loaded_memories")
+    used = set(callback_ids(fw, "used_skills") + callback_ids(fw, "used_memories"))
+    assert set(kinds) == set(loaded) and used
+    for entry_id in loaded:
+        assert kinds[entry_id] == ("used" if entry_id in used else "loaded")
+    # The discover call of the first turn, with what it found.
+    search = fw["searches"][0]
+    assert search["kind"] == "discover"
+    text = viewer.details.loaded.searches.text()
+    assert text.startswith("discover(") and search["searches"][0] in text
+    assert all(r["id"] in text for r in search["results"])
+
+
+def test_whitespace_toggle_and_copy(window: MainWindow, feature: SessionsFeature) -> None:
+    viewer = feature.open_session(SAMPLE_ID)
+    assert viewer is not None
+    system = viewer.details.system
+    flags = system.edit.document().defaultTextOption().flags()
+    assert not flags & QTextOption.Flag.ShowTabsAndSpaces
+    system.whitespace_button.click()
+    for view in viewer.details.views:  # one toggle shows whitespace everywhere...
+        assert view.edit.document().defaultTextOption().flags() & QTextOption.Flag.ShowTabsAndSpaces
+    assert window.settings.show_whitespace()  # ...and is remembered
+    other = feature.open_session(SAMPLE_ID)
+    assert other is viewer  # already open: focused, not opened twice
+    system.copy_button.click()
+    assert QGuiApplication.clipboard().text() == system.text() != ""
+
+
+def test_delete_is_undoable_and_the_empty_state_says_what_to_do(
+    window: MainWindow, feature: SessionsFeature
+) -> None:
+    page = feature.page
+    feature.open_session(SAMPLE_ID)
+    page.show_list()
+    page.table.selectRow(0)
+    feature.delete_action.trigger()
+    assert window.controller.workspace.sessions.count() == 0
+    assert page.list_stack.currentWidget() is page.empty
+    assert page.empty.text() == EMPTY_TEXT and "import a .axsession.json" in EMPTY_TEXT
+    assert feature.viewers == {}  # its tab closed with it
+    window.undo_stack.undo()
+    assert window.controller.workspace.sessions.get(SAMPLE_ID) is not None
+    assert page.list_stack.currentWidget() is page.table
+    assert page.model.rowCount() == 1
