@@ -197,7 +197,7 @@ class RecordingClient(_Delegating):
             record["error"] = {
                 **info.to_json(),
                 "type": type(exc).__name__,
-                "message": str(exc),
+                "message": str(exc) or info.message,
                 "retryable": bool(getattr(exc, "retryable", False)),
             }
             if is_cancelled(self.cancel) and not isinstance(exc, RunCancelled):
