@@ -24,6 +24,7 @@ CASES = [
     ("timeout", "timeout", ["did not answer in time"]),
     ("malformed", "bad_response", ["response axllm cannot use"]),
     ("drop", "network", ["connection to the model server failed", "IncompleteRead"]),
+    ("reset", "network", ["connection to the model server failed"]),
     ("401", "auth", ["HTTP 401", "check the API key"]),
 ]
 
@@ -143,3 +144,12 @@ def test_cancel_aborts_a_request_in_flight(
     assert time.monotonic() - started < 4.0  # did not wait for the slow reply
     assert doc["status"] == "incomplete" and doc["error"]["kind"] == "cancelled"
     assert doc["exchanges"][-1]["error"]["kind"] == "cancelled"
+
+
+def test_slow_streamed_answers_still_complete(
+    server: FakeOpenAIServer, config: AgentConfig, catalog: Catalog
+) -> None:
+    server.state.faults = {n: "slow-stream" for n in range(1, 50)}
+    doc = record(server, config, catalog, settings=settings_for(server, timeout_s=5))
+    assert doc["status"] == "complete"
+    assert all(e["error"] is None for e in doc["exchanges"])

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
+import struct
 import threading
 import time
 from dataclasses import dataclass, field
@@ -19,7 +21,7 @@ from typing import Any
 
 from axmem_gui.engine.scripted_model import openai_response
 
-FAULTS = ("500", "429", "timeout", "malformed", "drop", "401", "401-echo")
+FAULTS = ("500", "429", "timeout", "malformed", "drop", "reset", "slow-stream", "401", "401-echo")
 
 
 @dataclass
@@ -104,6 +106,12 @@ class _Handler(BaseHTTPRequestHandler):
                 {"Retry-After": state.retry_after},
             )
             return
+        if fault == "reset":
+            # An abrupt reset (RST) before any byte of the answer, as a crashing proxy does.
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.close_connection = True
+            self.connection.close()
+            return
         if fault == "timeout":
             time.sleep(state.slow_seconds)
         reply = json.dumps(openai_response(body, number)).encode()
@@ -119,6 +127,19 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             self.close_connection = True
             self.connection.shutdown(2)  # SHUT_RDWR: the peer sees the connection drop
+            return
+        if fault == "slow-stream":
+            # A valid answer trickled out in small pieces, slower than a read but within
+            # the client's overall patience: the run must simply succeed.
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(reply)))
+            self.end_headers()
+            step = max(1, len(reply) // 8)
+            for start in range(0, len(reply), step):
+                self.wfile.write(reply[start : start + step])
+                self.wfile.flush()
+                time.sleep(0.02)
             return
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             self._send(200, reply)  # may fail when the client gave up (timeout fault)
