@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from axmem_gui.core.errors import InputError
+from axmem_gui.services.files import read_utf8_file
 
 
 def add_workspace_arg(parser: argparse.ArgumentParser) -> None:
@@ -28,15 +28,5 @@ def print_json(value: Any) -> None:
 
 
 def read_text_file(path: Path, what: str = "file") -> str:
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{path}: {what} not found") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, expected a {what}") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read {what}: {exc.strerror}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not valid UTF-8 (byte {exc.start})") from None
+    """The file's text, or an InputError naming it (see `read_utf8_file`)."""
+    return read_utf8_file(path, what)

@@ -5,24 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from axmem_gui.core.catalog import Catalog, catalog_from_json_text
-from axmem_gui.core.errors import InputError
+from axmem_gui.services.files import read_utf8_file
 
 
 def read_catalog_file(path: Path) -> Catalog:
     """Read an Ax catalog JSON file; every failure is an InputError naming the file."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{path}: catalog file not found") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, expected a catalog JSON file") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not valid UTF-8 (byte {exc.start})") from None
-    return catalog_from_json_text(text, str(path))
+    return catalog_from_json_text(read_utf8_file(path, "catalog file"), str(path))
 
 
 def resolve_catalog(catalog_path: Path | None, workspace_path: Path | None) -> Catalog:

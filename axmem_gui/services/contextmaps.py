@@ -38,6 +38,7 @@ from axmem_gui.core.contextmap.diff import format_score
 from axmem_gui.core.contextmap.text import js_trim
 from axmem_gui.core.contextmap.update import apply_operations
 from axmem_gui.core.errors import InputError, WorkspaceError
+from axmem_gui.services.files import read_utf8_file
 from axmem_gui.store import Workspace
 
 EDITED_LABEL = "edited"
@@ -412,18 +413,7 @@ def save_edited(
 def read_snapshot_file(path: Path) -> StoredContextMap:
     """A TS `AxAgentContextMapSnapshot` or axllm `context_map` dict (`.json`, shape
     detected), or map text (any other suffix). Errors name the file and field."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{path}: snapshot file not found") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, expected a snapshot file") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read snapshot file: {exc.strerror}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not valid UTF-8 (byte {exc.start})") from None
+    text = read_utf8_file(path, "snapshot file")
     if path.suffix.lower() == ".json":
         return stored_map_from_json_value(parse_json_text(text, str(path)), str(path))
     return stored_map_from_text(text)

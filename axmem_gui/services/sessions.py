@@ -34,6 +34,7 @@ from axmem_gui.engine.recorder import RunRequest, record_session
 from axmem_gui.engine.replay import ReplayReport, check_replayable
 from axmem_gui.engine.replay import replay_session as _replay
 from axmem_gui.engine.search import backend_named
+from axmem_gui.services.files import read_utf8_file
 from axmem_gui.services.providers import build_client
 
 Transport = Callable[[Mapping[str, Any]], Any]
@@ -43,19 +44,7 @@ Transport = Callable[[Mapping[str, Any]], Any]
 
 def read_session_file(path: Path) -> dict[str, Any]:
     """Load and validate a `.axsession.json` file; InputError names the file and field."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{path}: session file not found") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, expected a session file") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not valid UTF-8 (byte {exc.start})") from None
-    return session_from_json_text(text, str(path))
+    return session_from_json_text(read_utf8_file(path, "session file"), str(path))
 
 
 def write_session_file(doc: Mapping[str, Any], path: Path) -> None:

@@ -32,6 +32,7 @@ from axmem_gui.core.suites import (
     suites_to_json_text,
     to_junit_xml,
 )
+from axmem_gui.services.files import read_utf8_file
 
 if TYPE_CHECKING:
     from axmem_gui.store.workspace import Workspace
@@ -53,30 +54,15 @@ class SuiteOutcome:
 # --------------------------------------------------------------------------- reading
 
 
-def _read_text(path: Path, what: str) -> str:
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{path}: {what} not found") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, expected a {what}") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read {what}: {exc.strerror}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not valid UTF-8 (byte {exc.start})") from None
-
-
 def read_suite_file(path: Path) -> list[Suite]:
     """Suites from a JSON file (one suite, a list, or {"suites": [...]})."""
-    return suites_from_json_text(_read_text(path, "suite file"), str(path))
+    return suites_from_json_text(read_utf8_file(path, "suite file"), str(path))
 
 
 def read_run_results_file(path: Path) -> dict[str, SuiteRunResult]:
     """Previous runs saved with `axmem suite run --json` (or one bare run result), by suite
     name, for regression comparison."""
-    text = _read_text(path, "run result file")
+    text = read_utf8_file(path, "run result file")
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -7,7 +7,6 @@ from enum import IntEnum
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
     QRect,
@@ -17,6 +16,7 @@ from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from axmem_gui.services.bench import BenchRow, Bm25Row
+from axmem_gui.ui.table_model import HeaderedTableModel
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -32,10 +32,10 @@ def _number(value: float, digits: int = 3) -> str:
     return f"{value:.{digits}f}"
 
 
-class AxResultModel(QAbstractTableModel):
+class AxResultModel(HeaderedTableModel):
     """What `discover` / `recall` returned, in Ax's order."""
 
-    HEADERS = ("#", "id", "score", "raw", "coverage", "matched terms", "search string")
+    headers = ("#", "id", "score", "raw", "coverage", "matched terms", "search string")
     WIDTHS = (26, 150, 80, 52, 62, 110)
     COL_ID, COL_SCORE = 1, 2
 
@@ -51,25 +51,11 @@ class AxResultModel(QAbstractTableModel):
     def row_data(self, row: int) -> BenchRow:
         return self._rows[row]
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            role == Qt.ItemDataRole.DisplayRole
-            and orientation == Qt.Orientation.Horizontal
-            and 0 <= section < len(self.HEADERS)
-        ):
-            return self.HEADERS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self._rows)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        if not self._row_in_range(index):
             return None
         r = self._rows[index.row()]
         col = index.column()
@@ -98,10 +84,10 @@ class AxResultModel(QAbstractTableModel):
         return None
 
 
-class Bm25ResultModel(QAbstractTableModel):
+class Bm25ResultModel(HeaderedTableModel):
     """The same searches through BM25 (SQLite FTS5)."""
 
-    HEADERS = ("#", "id", "score", "bm25", "in Ax", "search string")
+    headers = ("#", "id", "score", "bm25", "in Ax", "search string")
     WIDTHS = (26, 140, 80, 56, 44)
     COL_ID, COL_SCORE = 1, 2
 
@@ -121,25 +107,11 @@ class Bm25ResultModel(QAbstractTableModel):
     def row_data(self, row: int) -> Bm25Row:
         return self._rows[row]
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            role == Qt.ItemDataRole.DisplayRole
-            and orientation == Qt.Orientation.Horizontal
-            and 0 <= section < len(self.HEADERS)
-        ):
-            return self.HEADERS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self._rows)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        if not self._row_in_range(index):
             return None
         r = self._rows[index.row()]
         col = index.column()

@@ -8,7 +8,6 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractListModel,
-    QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
     QSortFilterProxyModel,
@@ -18,6 +17,7 @@ from PySide6.QtCore import (
 from axmem_gui.core.lint import Finding
 from axmem_gui.core.lint.model import SEVERITY_ORDER
 from axmem_gui.ui.lint.severity import severity_icon
+from axmem_gui.ui.table_model import HeaderedTableModel
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -76,8 +76,10 @@ def _common_role(f: Finding, role: int) -> tuple[bool, Any]:
     return False, None
 
 
-class FindingsModel(QAbstractTableModel):
+class FindingsModel(HeaderedTableModel):
     """Every finding of the workspace, in the report's order."""
+
+    headers = HEADERS
 
     def __init__(self) -> None:
         super().__init__()
@@ -91,25 +93,11 @@ class FindingsModel(QAbstractTableModel):
     def finding(self, row: int) -> Finding:
         return self._findings[row]
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._findings)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            orientation == Qt.Orientation.Horizontal
-            and role == Qt.ItemDataRole.DisplayRole
-            and 0 <= section < len(HEADERS)
-        ):
-            return HEADERS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self._findings)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._findings):
+        if not self._row_in_range(index):
             return None
         f = self._findings[index.row()]
         known, value = _common_role(f, role)

@@ -12,7 +12,9 @@ from collections.abc import Mapping, Sequence
 from enum import IntEnum
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
+
+from axmem_gui.ui.table_model import HeaderedTableModel
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -44,11 +46,11 @@ def search_arg_from_lines(text: str) -> list[str] | None:
     return lines or None
 
 
-class TurnsModel(QAbstractTableModel):
+class TurnsModel(HeaderedTableModel):
     """One row per executor turn: its discover and recall search strings (editable) and
     what each call loads over the current catalog."""
 
-    HEADERS = ("turn", "discover({ skills })", "recall(...)", "discover loads", "recall loads")
+    headers = ("turn", "discover({ skills })", "recall(...)", "discover loads", "recall loads")
     COL_DISCOVER, COL_RECALL = 1, 2
     edit_requested = Signal(int, str, object)  # row, "discover"/"recall", new value
 
@@ -82,22 +84,8 @@ class TurnsModel(QAbstractTableModel):
     def turns(self) -> list[dict[str, Any]]:
         return [dict(t) for t in self._turns]
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._turns)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            role == Qt.ItemDataRole.DisplayRole
-            and orientation == Qt.Orientation.Horizontal
-            and 0 <= section < len(self.HEADERS)
-        ):
-            return self.HEADERS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self._turns)
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
         base = super().flags(index)
@@ -114,7 +102,7 @@ class TurnsModel(QAbstractTableModel):
         return ", ".join(ids) if ids else "(nothing)"
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._turns):
+        if not self._row_in_range(index):
             return None
         row, col = index.row(), index.column()
         turn = self._turns[row]

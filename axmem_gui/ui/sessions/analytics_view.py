@@ -7,7 +7,6 @@ from enum import IntEnum
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -35,6 +34,7 @@ from axmem_gui.core.session.analytics import (
     EntryUsage,
     UsageReport,
 )
+from axmem_gui.ui.table_model import HeaderedTableModel
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -54,7 +54,9 @@ class UsageRole(IntEnum):
     SortKey = Qt.ItemDataRole.UserRole + 2
 
 
-class UsageModel(QAbstractTableModel):
+class UsageModel(HeaderedTableModel):
+    headers = COLUMNS
+
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._entries: tuple[EntryUsage, ...] = ()
@@ -67,22 +69,11 @@ class UsageModel(QAbstractTableModel):
     def entry(self, row: int) -> EntryUsage:
         return self._entries[row]
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._entries)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
-            return COLUMNS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self._entries)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._entries):
+        if not self._row_in_range(index):
             return None
         entry = self._entries[index.row()]
         column = index.column()

@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -40,6 +39,7 @@ from axmem_gui.ui.sessions.textdiff import ADDED as MARK_ADDED
 from axmem_gui.ui.sessions.textdiff import REMOVED as MARK_REMOVED
 from axmem_gui.ui.sessions.textdiff import line_marks
 from axmem_gui.ui.sessions.viewer import set_banner
+from axmem_gui.ui.table_model import HeaderedTableModel
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -54,7 +54,9 @@ def _tokens(t: tuple[int, int]) -> str:
     return f"{t[0] + t[1]:,}"
 
 
-class CallPairModel(QAbstractTableModel):
+class CallPairModel(HeaderedTableModel):
+    headers = COLUMNS
+
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._pairs: tuple[CallPair, ...] = ()
@@ -67,22 +69,11 @@ class CallPairModel(QAbstractTableModel):
     def pair(self, row: int) -> CallPair:
         return self._pairs[row]
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._pairs)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
-            return COLUMNS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self._pairs)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._pairs):
+        if not self._row_in_range(index):
             return None
         pair = self._pairs[index.row()]
         column = index.column()

@@ -6,11 +6,12 @@ from collections.abc import Mapping, Sequence
 from enum import IntEnum
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
 from axmem_gui.services.analytics import SessionTotals
 from axmem_gui.store.records import SessionSummary
+from axmem_gui.ui.table_model import HeaderedTableModel
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -30,7 +31,9 @@ def created_text(value: str) -> str:
     return value.replace("T", " ")[:19] if value else ""
 
 
-class SessionListModel(QAbstractTableModel):
+class SessionListModel(HeaderedTableModel):
+    headers = COLUMNS
+
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[SessionSummary] = []
@@ -65,22 +68,11 @@ class SessionListModel(QAbstractTableModel):
         return [r.id for r in self._rows]
 
     # Qt model -----------------------------------------------------------------------
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
-            return COLUMNS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self._rows)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        if not self._row_in_range(index):
             return None
         row = self._rows[index.row()]
         column = index.column()

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
 from axmem_gui.core.session.whatif import WhatIfCall, WhatIfReport
+from axmem_gui.ui.table_model import HeaderedTableModel
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -19,7 +20,9 @@ def _ids(ids: tuple[str, ...]) -> str:
     return ", ".join(ids) if ids else "—"
 
 
-class WhatIfModel(QAbstractTableModel):
+class WhatIfModel(HeaderedTableModel):
+    headers = COLUMNS
+
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._calls: tuple[WhatIfCall, ...] = ()
@@ -32,22 +35,11 @@ class WhatIfModel(QAbstractTableModel):
     def call(self, row: int) -> WhatIfCall:
         return self._calls[row]
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._calls)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
-            return COLUMNS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self._calls)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._calls):
+        if not self._row_in_range(index):
             return None
         call = self._calls[index.row()]
         column = index.column()

@@ -9,7 +9,6 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractListModel,
-    QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
     Qt,
@@ -18,6 +17,7 @@ from PySide6.QtGui import QColor
 
 from axmem_gui.core.suites import CaseResult, Suite, SuiteCase
 from axmem_gui.services.suites import SuiteOutcome
+from axmem_gui.ui.table_model import HeaderedTableModel
 
 _Index = QModelIndex | QPersistentModelIndex
 PASS_COLOR = QColor(40, 150, 60)
@@ -98,8 +98,8 @@ class SuiteListModel(QAbstractListModel):
         return None
 
 
-class CaseTableModel(QAbstractTableModel):
-    HEADERS = (
+class CaseTableModel(HeaderedTableModel):
+    headers = (
         "", "case", "kind", "search strings", "must include", "must exclude", "k",
         "returned", "recall@k", "RR", "why it fails",
     )
@@ -120,7 +120,7 @@ class CaseTableModel(QAbstractTableModel):
             self._results, self._regressed = results, regressed
             if cases:
                 self.dataChanged.emit(
-                    self.index(0, 0), self.index(len(cases) - 1, len(self.HEADERS) - 1)
+                    self.index(0, 0), self.index(len(cases) - 1, len(self.headers) - 1)
                 )
             return
         self.beginResetModel()
@@ -139,25 +139,11 @@ class CaseTableModel(QAbstractTableModel):
             return "regressed"
         return "pass" if result.passed else "fail"
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._cases)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            role == Qt.ItemDataRole.DisplayRole
-            and orientation == Qt.Orientation.Horizontal
-            and 0 <= section < len(self.HEADERS)
-        ):
-            return self.HEADERS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self._cases)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._cases):
+        if not self._row_in_range(index):
             return None
         case = self._cases[index.row()]
         result = self._results.get(case.name)

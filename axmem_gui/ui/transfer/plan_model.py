@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
     QSortFilterProxyModel,
@@ -28,6 +27,7 @@ from axmem_gui.core.catalog import Memory
 from axmem_gui.core.formats import ImportedSkill, ImportPlan, PlanItem, Policy, Problem
 from axmem_gui.core.formats.plan import POLICIES, EntryKind
 from axmem_gui.ui.lint.severity import severity_icon
+from axmem_gui.ui.table_model import HeaderedTableModel
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -130,7 +130,8 @@ def common_base(paths: tuple[str, ...]) -> Path | None:
         return None
 
 
-class ImportPlanModel(QAbstractTableModel):
+class ImportPlanModel(HeaderedTableModel):
+    headers = HEADERS
     #: kind, incoming id, policy ("" = back to the global policy)
     override_requested = Signal(str, str, str)
 
@@ -165,22 +166,8 @@ class ImportPlanModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(0, 0), last)
 
     # shape ------------------------------------------------------------------------
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            orientation == Qt.Orientation.Horizontal
-            and role == Qt.ItemDataRole.DisplayRole
-            and 0 <= section < len(HEADERS)
-        ):
-            return HEADERS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self._rows)
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if not index.isValid():
@@ -201,7 +188,7 @@ class ImportPlanModel(QAbstractTableModel):
         return file
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        if not self._row_in_range(index):
             return None
         row = self._rows[index.row()]
         if isinstance(row, _ProblemRow):
