@@ -17,6 +17,12 @@ the current item scores exactly that item's gain, so only its first few document
 
 Document order (the last tie-break, for entries with equal score and equal collation key)
 is the order of handles: `add` appends, `update` keeps the entry's place.
+
+Building (`extend`, `extend_columns`) works on batches of a few thousand documents, field
+by field: a batch's ASCII texts are normalized and its ids' collation keys made in a few
+C calls over the joined text, words are counted by C iterators, and words that can never
+be search terms (numbers, one ASCII character) are removed once for the whole vocabulary
+instead of once per text. Tests check that this gives exactly what `add` gives.
 """
 
 from __future__ import annotations
@@ -24,13 +30,17 @@ from __future__ import annotations
 import bisect
 import gc
 import math
+from array import array
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from itertools import compress, repeat
-from typing import Any, NamedTuple
+from functools import partial
+from itertools import chain, compress
+from operator import itemgetter
+from typing import Any, TypeAlias
 
-from axmem_gui.core.ax.collation import collation_key
+from axmem_gui.core.ax.collation import collation_key, collation_keys
+from axmem_gui.core.ax.documents import DocumentColumns
 from axmem_gui.core.ax.fdlibm import js_log
 from axmem_gui.core.ax.jstext import js_slice_count
 from axmem_gui.core.ax.ranking import (
@@ -41,58 +51,108 @@ from axmem_gui.core.ax.ranking import (
     RankResult,
     ScoredDocument,
     Suppression,
+    term_frequencies,
 )
-from axmem_gui.core.ax.tokenize import Tokenizer, count_words
+from axmem_gui.core.ax.tokenize import Tokenizer, count_words_many, is_never_a_term
 
-_ONE = 1.0  # float: 1.0.__eq__ answers for int and float term frequencies alike
 #: Above this many results per query, walking items is no cheaper than scoring everyone.
 _MAX_FAST_TOP_K = 64
 #: A group smaller than 1/this of the catalog is sorted directly instead of scanned for
 #: in the global collation order.
 _SCAN_RATIO = 64
+#: Documents tokenized together when building (big enough to amortize the per-batch
+#: calls, small enough that a batch's words stay in the CPU caches).
+_CHUNK = 2048
+#: Weights counted by repeating the C counting helper (integral: sums exact in any order).
+_COUNTABLE = frozenset({1, 2, 3, 4})
+#: Handles are C ints in postings (4 bytes each instead of a pointer to an int object).
+_new_postings = partial(array, "i")
+
+Postings: TypeAlias = "array[int]"  # (array is subscriptable at run time from 3.12 on)
+Group: TypeAlias = "tuple[float, Postings]"
+#: A batch of documents ready to index: ids, term frequencies (words for which
+#: `is_never_a_term` holds may be left in; `SearchIndex._drop_non_terms` drops them once),
+#: and whether some frequencies came from `term_frequencies` itself (then they are not
+#: necessarily counts).
+_Batch = tuple[list[str], list[dict[str, float]], bool]
 
 
-class _Doc(NamedTuple):
-    # A tuple of untracked values is itself untracked by the cycle collector, so a big
-    # index does not slow every later garbage collection down.
-    id: str
-    terms: dict[str, float]
-    key: str  # collation key of the id
+def _rows_batch(docs: list[RankDocument], tokenizer: Tokenizer) -> _Batch:
+    """Documents taken column by column: those with the same number of fields almost
+    always share the weight and tokenizer of each field (memories: id and content)."""
+    ids = list(map(itemgetter(0), docs))
+    fields_of: list[tuple[RankField, ...]] = list(map(itemgetter(1), docs))
+    sizes = list(map(len, fields_of))
+    distinct = set(sizes)
+    if len(distinct) == 1:
+        tfs = _count_rows(fields_of, sizes[0], tokenizer)
+        if tfs is not None:
+            return ids, tfs, False
+        return ids, [term_frequencies(doc, tokenizer) for doc in docs], True
+    tfs = [{} for _ in docs]
+    exact = False
+    for size in distinct:
+        positions = list(compress(range(len(docs)), map(size.__eq__, sizes)))
+        counted = _count_rows([fields_of[i] for i in positions], size, tokenizer)
+        if counted is None:
+            exact = True
+            counted = [term_frequencies(docs[i], tokenizer) for i in positions]
+        for i, tf in zip(positions, counted, strict=True):
+            tfs[i] = tf
+    return ids, tfs, exact
 
 
-Group = tuple[float, list[int]]
-#: Builds a _Doc without the named tuple's Python-level __new__ (it runs 100,000 times).
-_new_doc = tuple.__new__
+def _count_rows(
+    rows: list[tuple[RankField, ...]], size: int, tokenizer: Tokenizer
+) -> list[dict[str, float]] | None:
+    """`_count_columns` of rows of `size` fields; None unless each column has one weight
+    and one tokenizer."""
+    columns: list[tuple[list[str], float, bool]] = []
+    for j in range(size):
+        fields = list(map(itemgetter(j), rows))
+        weights = set(map(itemgetter(1), fields))
+        kinds = set(map(itemgetter(2), fields))
+        if len(weights) != 1 or len(kinds) != 1:
+            return None
+        columns.append((list(map(itemgetter(0), fields)), weights.pop(), bool(kinds.pop())))
+    return _count_columns(columns, len(rows), tokenizer)
 
 
-def _term_frequencies(doc: RankDocument, tokenizer: Tokenizer) -> dict[str, float]:
-    """Same values as `ranking.term_frequencies`. With integer weights the sums are exact
-    in any order, so the counts of the first weight-1 prose field are taken as they are and
-    the other fields are counted into them (a weight w adds each occurrence w times, with
-    the C counting helper)."""
-    tf: dict[str, float] | None = None
-    others: list[RankField] = []
-    for field in doc.fields:
-        if not field.text:
+def _columns_batch(
+    docs: DocumentColumns, start: int, stop: int, tokenizer: Tokenizer
+) -> _Batch:
+    ids = docs.ids[start:stop]
+    columns = [(c.texts[start:stop], c.weight, c.identifier) for c in docs.columns]
+    tfs = _count_columns(columns, len(ids), tokenizer)
+    if tfs is not None:
+        return ids, tfs, False
+    rows = docs.documents(start, stop)
+    return ids, [term_frequencies(doc, tokenizer) for doc in rows], True
+
+
+def _count_columns(
+    columns: Sequence[tuple[list[str], float, bool]], count: int, tokenizer: Tokenizer
+) -> list[dict[str, float]] | None:
+    """Term counts of `count` documents given field by field as (texts, weight,
+    identifier), or None if a weight is not in _COUNTABLE.
+
+    The first weight-1 prose column is counted directly; the other columns are counted
+    into those counts, a weight w adding each occurrence w times (the reference adds the
+    weight per occurrence in field order: with integral weights the sums are the same)."""
+    if any(weight not in _COUNTABLE for _, weight, _ in columns):
+        return None
+    main = next((j for j, (_, w, ident) in enumerate(columns) if w == 1 and not ident), None)
+    if main is None:
+        tfs: list[dict[str, float]] = [{} for _ in range(count)]
+    else:
+        tfs = tokenizer.prose_counts_many(columns[main][0])
+    for j, (texts, weight, identifier) in enumerate(columns):
+        if j == main:
             continue
-        if tf is None and not field.identifier and type(field.weight) is int and field.weight == 1:
-            tf = tokenizer.prose_counts(field.text)  # a fresh dict: ours to extend
-        else:
-            others.append(field)
-    if tf is None:
-        tf = {}
-    for field in others:
-        weight = field.weight
-        terms = (
-            tokenizer.identifier(field.text) if field.identifier else tokenizer.prose(field.text)
-        )
-        if type(weight) is int and 0 < weight <= 4:
-            for _ in range(weight):
-                count_words(tf, terms)
-        else:
-            for term in terms:
-                tf[term] = tf.get(term, 0) + weight
-    return tf
+        words = tokenizer.identifier_many(texts) if identifier else tokenizer.prose_many(texts)
+        for _ in range(int(weight)):
+            count_words_many(tfs, words)
+    return tfs
 
 
 @contextmanager
@@ -113,41 +173,102 @@ class SearchIndex:
 
     def __init__(self, tokenizer: Tokenizer, docs: Iterable[RankDocument] = ()) -> None:
         self.tokenizer = tokenizer
-        self._docs: dict[int, _Doc] = {}
-        # Postings are plain lists (appending is far cheaper than growing big hash sets);
-        # "is document h in group (term, f)" is answered by h's own term frequencies.
-        self._ones: defaultdict[str, list[int]] = defaultdict(list)  # term -> handles, f == 1
-        self._more: defaultdict[str, dict[float, list[int]]] = defaultdict(dict)  # f != 1
+        # Per handle: term frequencies, id and collation key of the id. Three dicts rather
+        # than one record per document: a dict holding only strings and untracked dicts
+        # is itself untracked, so a big index does not slow garbage collections down.
+        self._terms: dict[int, dict[str, float]] = {}
+        self._ids: dict[int, str] = {}
+        self._keys: dict[int, str] = {}
+        # Postings are arrays of handles: appending is far cheaper than growing big hash
+        # sets ("is document h in group (term, f)" is answered by h's own term
+        # frequencies), and unlike lists they hold no objects, so the cycle collector
+        # never walks their millions of entries.
+        self._ones: defaultdict[str, Postings] = defaultdict(_new_postings)  # f == 1
+        self._more: defaultdict[str, dict[float, Postings]] = defaultdict(dict)  # f != 1
         self._handles_by_id: dict[str, int | tuple[int, ...]] = {}
         self._order: list[int] = []  # handles in (collation key, handle) order
         self._next = 0
         self.extend(docs)
 
     def __len__(self) -> int:
-        return len(self._docs)
+        return len(self._terms)
 
     def handles(self) -> list[int]:
         """Handles in document order."""
-        return sorted(self._docs)
+        return sorted(self._terms)
 
     def _order_key(self, handle: int) -> tuple[str, int]:
-        return (self._docs[handle].key, handle)
+        return (self._keys[handle], handle)
 
     def extend(self, docs: Iterable[RankDocument]) -> list[int]:
         """Append many documents; returns their handles."""
+        rows = list(docs)
+        return self._extend(
+            len(rows), lambda start, stop: _rows_batch(rows[start:stop], self.tokenizer)
+        )
+
+    def extend_columns(self, docs: DocumentColumns) -> list[int]:
+        """`extend(docs.documents())` without making a record per document (faster)."""
+        return self._extend(
+            len(docs.ids), lambda start, stop: _columns_batch(docs, start, stop, self.tokenizer)
+        )
+
+    def _extend(self, count: int, batch: Callable[[int, int], _Batch]) -> list[int]:
         first = self._next
-        insert = self._insert
+        added = list(range(first, first + count))
+        if not count:
+            return added
         with _gc_paused():
-            handle = first
-            for doc in docs:
-                insert(handle, doc)
-                handle += 1
-            self._next = handle
-            added = list(range(first, handle))
-            if added:
-                self._order.extend(added)
-                self._order.sort(key=self._order_key)
+            for start in range(0, count, _CHUNK):
+                stop = min(start + _CHUNK, count)
+                self._add_batch(first + start, *batch(start, stop))
+            self._next = first + count
+            self._drop_non_terms()
+            # New handles are larger than all others and come in increasing order, so a
+            # stable sort by key alone gives (key, handle) order.
+            self._order.extend(added)
+            self._order.sort(key=self._keys.__getitem__)
         return added
+
+    def _add_batch(
+        self, first: int, ids: list[str], tfs: list[dict[str, float]], exact: bool
+    ) -> None:
+        handles = range(first, first + len(ids))
+        self._terms.update(zip(handles, tfs, strict=True))
+        self._ids.update(zip(handles, ids, strict=True))
+        self._keys.update(zip(handles, collation_keys(ids), strict=True))
+        by_id = self._handles_by_id
+        new_ids = dict(zip(ids, handles, strict=True))
+        if len(new_ids) == len(ids) and by_id.keys().isdisjoint(new_ids):
+            by_id.update(new_ids)
+        else:
+            for handle, entry_id in zip(handles, ids, strict=True):
+                self._add_id(handle, entry_id)
+        if exact:  # a document with other weights: any value may be there
+            for handle, tf in zip(handles, tfs, strict=True):
+                self._post(handle, tf)
+            return
+        ones = self._ones
+        for handle, tf in zip(handles, tfs, strict=True):
+            # Counts are integers >= 1: they sum up to the size only if all of them are 1.
+            if sum(tf.values()) == len(tf):
+                for term in tf:
+                    ones[term].append(handle)
+            else:
+                self._post(handle, tf)
+
+    def _drop_non_terms(self) -> None:
+        """Remove the words `is_never_a_term` from postings and term frequencies."""
+        for postings in (self._ones, self._more):
+            single = compress(postings, map((1).__eq__, map(len, postings)))
+            junk = [w for w in chain(single, filter(str.isdigit, postings)) if w.isascii()]
+            for word in junk:
+                if word not in postings:
+                    continue  # a one-character digit, listed twice
+                group = postings.pop(word)
+                members = group if isinstance(group, array) else chain(*group.values())
+                for handle in members:
+                    del self._terms[handle][word]
 
     def add(self, doc: RankDocument) -> int:
         """Append a document; returns its handle."""
@@ -166,8 +287,10 @@ class SearchIndex:
     def remove(self, handle: int) -> None:
         at = bisect.bisect_left(self._order, self._order_key(handle), key=self._order_key)
         del self._order[at]
-        old = self._docs.pop(handle)
-        for term, freq in old.terms.items():
+        terms = self._terms.pop(handle)
+        del self._keys[handle]
+        entry_id = self._ids.pop(handle)
+        for term, freq in terms.items():
             if freq == 1:
                 members = self._ones[term]
                 members.remove(handle)
@@ -181,36 +304,43 @@ class SearchIndex:
                     del by_freq[freq]
                     if not by_freq:
                         del self._more[term]
-        same_id = self._handles_by_id[old.id]
+        same_id = self._handles_by_id[entry_id]
         if isinstance(same_id, int):
-            del self._handles_by_id[old.id]
+            del self._handles_by_id[entry_id]
         else:
             rest = tuple(h for h in same_id if h != handle)
-            self._handles_by_id[old.id] = rest[0] if len(rest) == 1 else rest
+            self._handles_by_id[entry_id] = rest[0] if len(rest) == 1 else rest
 
     def _insert(self, handle: int, doc: RankDocument) -> None:
-        terms = _term_frequencies(doc, self.tokenizer)
-        self._docs[handle] = _new_doc(_Doc, (doc.id, terms, collation_key(doc.id)))
-        ones = self._ones
-        frequencies = terms.values()
-        # The common case (f == 1) without a Python-level loop: pick the keys whose value
-        # is 1 and add the handle to each of their sets, all inside C iterators.
-        any(map(list.append, map(ones.__getitem__, compress(terms, map(_ONE.__eq__, frequencies))),
-                repeat(handle)))  # fmt: skip
-        more = self._more
-        for term, freq in compress(terms.items(), map(_ONE.__ne__, frequencies)):
+        tf = _rows_batch([doc], self.tokenizer)[1][0]
+        for word in [w for w in tf if is_never_a_term(w)]:
+            del tf[word]
+        self._terms[handle] = tf
+        self._ids[handle] = doc.id
+        self._keys[handle] = collation_key(doc.id)
+        self._post(handle, tf)
+        self._add_id(handle, doc.id)
+
+    def _post(self, handle: int, tf: dict[str, float]) -> None:
+        ones, more = self._ones, self._more
+        for term, freq in tf.items():
+            if freq == 1:
+                ones[term].append(handle)
+                continue
             by_freq = more[term]
             if freq in by_freq:
                 by_freq[freq].append(handle)
             else:
-                by_freq[freq] = [handle]
-        same_id = self._handles_by_id.get(doc.id)
+                by_freq[freq] = _new_postings((handle,))
+
+    def _add_id(self, handle: int, entry_id: str) -> None:
+        same_id = self._handles_by_id.get(entry_id)
         if same_id is None:
-            self._handles_by_id[doc.id] = handle
+            self._handles_by_id[entry_id] = handle
         elif isinstance(same_id, int):
-            self._handles_by_id[doc.id] = (same_id, handle)
+            self._handles_by_id[entry_id] = (same_id, handle)
         else:
-            self._handles_by_id[doc.id] = (*same_id, handle)
+            self._handles_by_id[entry_id] = (*same_id, handle)
 
     def _groups(self, term: str) -> list[Group]:
         """The term's postings grouped by frequency, largest frequency first."""
@@ -222,7 +352,7 @@ class SearchIndex:
         return groups
 
     def _first_in_order(
-        self, term: str, freq: float, members: list[int], skip: set[int]
+        self, term: str, freq: float, members: Postings, skip: set[int]
     ) -> Iterator[int]:
         """The group's members not in `skip`, in collation order, lazily."""
         if len(members) * _SCAN_RATIO < len(self._order):
@@ -230,9 +360,9 @@ class SearchIndex:
                 if handle not in skip:
                     yield handle
             return
-        docs = self._docs
+        terms = self._terms
         for handle in self._order:  # a big group: its first members come early
-            if docs[handle].terms.get(term) == freq and handle not in skip:
+            if terms[handle].get(term) == freq and handle not in skip:
                 yield handle
 
     # ------------------------------------------------------------------ ranking
@@ -259,7 +389,7 @@ class SearchIndex:
                 excluded.add(same_id)
             else:
                 excluded.update(same_id)
-        doc_count = len(self._docs) - len(excluded)
+        doc_count = len(self._terms) - len(excluded)
         if doc_count < options.min_docs:
             return RankResult(
                 query, tokens, options, doc_count, suppression=Suppression.TOO_FEW_DOCS
@@ -271,7 +401,7 @@ class SearchIndex:
             term_groups = self._groups(term)
             count = sum(len(members) for _, members in term_groups)
             if excluded:
-                count -= sum(1 for h in excluded if term in self._docs[h].terms)
+                count -= sum(1 for h in excluded if term in self._terms[h])
             if count > 0:
                 effective.append(term)
                 groups.append(term_groups)
@@ -297,7 +427,7 @@ class SearchIndex:
         return self._rank_all(base, groups, excluded, total, full_ranking)
 
     def _exact(self, handle: int, effective: Sequence[str], idf: Sequence[float]) -> float:
-        tf = self._docs[handle].terms
+        tf = self._terms[handle]
         raw = 0.0
         for term, w in zip(effective, idf, strict=True):
             f = tf.get(term)
@@ -306,15 +436,15 @@ class SearchIndex:
         return raw
 
     def _scored(self, handle: int, raw: float, base: RankResult, total: float) -> ScoredDocument:
-        doc = self._docs[handle]
+        tf = self._terms[handle]
         coverage = 0.0
         matched: list[str] = []
         for term, w in zip(base.effective_terms, base.idf, strict=True):
-            f = doc.terms.get(term)
+            f = tf.get(term)
             if f and f > 0:
                 coverage += w
                 matched.append(term)
-        return ScoredDocument(doc.id, raw, coverage / total, tuple(matched), handle)
+        return ScoredDocument(self._ids[handle], raw, coverage / total, tuple(matched), handle)
 
     def _rank_top(
         self, base: RankResult, groups: list[list[Group]], excluded: set[int], total: float
@@ -323,7 +453,7 @@ class SearchIndex:
         options = base.options
         effective, idf = base.effective_terms, base.idf
         wanted = max(1, int(options.top_k))  # the top document is needed for the guards
-        docs = self._docs
+        keys = self._keys
         # items per term, largest gain first; gains use the same expression as the scorer
         per_term = [
             [(w * (f / (f + 1)), f, members) for f, members in term_groups]
@@ -340,7 +470,7 @@ class SearchIndex:
         seen: set[int] = set()
 
         def offer(handle: int, raw: float) -> bool:
-            entry = (-raw, docs[handle].key, handle)
+            entry = (-raw, keys[handle], handle)
             if len(best) >= wanted and entry >= best[-1]:
                 return False
             bisect.insort(best, entry)
@@ -419,8 +549,8 @@ class SearchIndex:
         options = base.options
         if not raw:
             return _with(base, suppression=Suppression.NO_MATCH, match_count=0)
-        docs = self._docs
-        order = sorted(raw, key=lambda h: (-raw[h], docs[h].key, h))
+        keys = self._keys
+        order = sorted(raw, key=lambda h: (-raw[h], keys[h], h))
         keep = js_slice_count(options.top_k, len(order))
         shown = order if full_ranking else order[: max(keep, 1)]
         matches = tuple(self._scored(h, raw[h], base, total) for h in shown)

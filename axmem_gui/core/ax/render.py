@@ -16,7 +16,7 @@ from functools import lru_cache
 from itertools import repeat
 from operator import attrgetter
 
-from axmem_gui.core.ax.collation import collation_key
+from axmem_gui.core.ax.collation import collation_keys
 from axmem_gui.core.ax.profile import AxProfile
 from axmem_gui.core.ax.state import LoadedSkills, MemoryEntry, merge_memories
 from axmem_gui.core.ax.template import render_template
@@ -179,7 +179,7 @@ def sorted_for_index(skills: Iterable[Skill]) -> list[Skill]:
 def _locale_order(ids: tuple[str, ...]) -> tuple[int, ...]:
     # Keyed by the ids themselves: re-rendering an unchanged catalog (every keystroke in
     # a description) does not sort again.
-    keys = list(map(collation_key, ids))
+    keys = collation_keys(ids)
     return tuple(sorted(range(len(ids)), key=keys.__getitem__))
 
 

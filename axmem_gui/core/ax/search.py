@@ -17,7 +17,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from axmem_gui.core.ax.documents import memory_document, skill_document
+from axmem_gui.core.ax.documents import (
+    memory_columns,
+    memory_document,
+    skill_columns,
+    skill_document,
+)
 from axmem_gui.core.ax.index import SearchIndex
 from axmem_gui.core.ax.jstext import collapse_whitespace, js_trim, utf16_len, utf16_slice
 from axmem_gui.core.ax.profile import AxProfile, load_profile
@@ -144,7 +149,8 @@ class SkillSearch:
     ) -> SkillSearch:
         """Backed by a `SearchIndex` (fast on big catalogs, same results)."""
         tokenizer = tokenizer or Tokenizer(profile)
-        index = SearchIndex(tokenizer, (skill_document(s, profile) for s in skills))
+        index = SearchIndex(tokenizer)
+        index.extend_columns(skill_columns(skills, profile))
         return cls(skills, profile, index, tokenizer)
 
     def discover(self, searches: Any) -> tuple[SearchCall, list[Skill]]:
@@ -189,7 +195,8 @@ class MemorySearch:
     ) -> MemorySearch:
         """Backed by a `SearchIndex` (fast on big catalogs, same results)."""
         tokenizer = tokenizer or Tokenizer(profile)
-        index = SearchIndex(tokenizer, (memory_document(m, profile) for m in memories))
+        index = SearchIndex(tokenizer)
+        index.extend_columns(memory_columns(memories, profile))
         return cls(memories, profile, index, tokenizer)
 
     def _candidates_by_id(self, exclude: frozenset[str]) -> dict[str, Memory]:

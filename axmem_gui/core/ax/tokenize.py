@@ -11,14 +11,18 @@ stopwords are NOT removed there.
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from itertools import filterfalse, repeat
+from typing import Any, TypeVar
 
 from axmem_gui.core.ax.jstext import js_split_nonempty
 from axmem_gui.core.ax.profile import AxProfile
+
+T = TypeVar("T")
 
 _NON_ALNUM = re.compile(r"[^A-Za-z0-9]+")
 _ACRONYM = re.compile(r"([A-Z]+)([A-Z][a-z])")
@@ -26,6 +30,11 @@ _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _HAS_UPPER = re.compile(r"[A-Z]")
 _HAS_INFO_SEPARATOR = re.compile(rb"[\x1c-\x1f]")
 _HAS_DIGIT = re.compile(rb"[0-9]")
+_HAS_INFO_SEPARATOR_STR = re.compile(r"[\x1c-\x1f]")
+#: Identifier batches: letters and digits stay, NUL (the batch separator) stays, every
+#: other byte becomes a space.
+_ALNUM_OR_NUL = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789\0")
+_IDENTIFIER_BYTES = bytes(c if c in _ALNUM_OR_NUL else 0x20 for c in range(256))
 
 
 def _count_words_py(counts: dict[str, Any], words: Iterable[str]) -> None:
@@ -45,6 +54,46 @@ def count_words(counts: dict[str, Any], words: Iterable[str]) -> None:
         _count_c(counts, words)
     else:  # pragma: no cover
         _count_words_py(counts, words)
+
+
+def count_words_many(counts: Iterable[dict[str, Any]], words: Iterable[Iterable[str]]) -> None:
+    """`count_words(c, w)` for each pair, without a Python-level call per pair."""
+    counter = _count_c if _count_c is not None else _count_words_py
+    any(map(counter, counts, words))  # the counter returns None: any() runs them all
+
+
+def is_never_a_term(word: str) -> bool:
+    """One ASCII character, or only ASCII digits: neither tokenizer keeps such a word."""
+    return word.isascii() and (len(word) == 1 or word.isdigit())
+
+
+def _prose_batch(texts: list[str]) -> tuple[list[int] | None, bytes]:
+    """Which texts the ASCII batch takes (None: every one), and their U+001C-joined bytes.
+
+    Only ASCII texts without U+001C-U+001F qualify (Python's split() splits on those,
+    JavaScript's \\s does not). Checks run over the joined text first: `in` on bytes is a
+    memchr, many times faster than a regular expression."""
+    joined = "\x1c".join(texts)
+    if texts and joined.isascii():
+        data = joined.encode("ascii")
+        if data.count(b"\x1c") == len(texts) - 1 and not any(
+            c in data for c in (b"\x1d", b"\x1e", b"\x1f")
+        ):
+            return None, data
+    batch = [
+        i for i, t in enumerate(texts) if t.isascii() and not _HAS_INFO_SEPARATOR_STR.search(t)
+    ]
+    return batch, "\x1c".join([texts[i] for i in batch]).encode("ascii")
+
+
+def _merged(
+    size: int, batch: list[int], batched: list[T], one: Callable[[int], T]
+) -> list[T]:
+    """Results at positions `batch` from `batched`, the others from `one(position)`."""
+    out: list[T | None] = [None] * size
+    for i, value in zip(batch, batched, strict=True):
+        out[i] = value
+    return [one(i) if value is None else value for i, value in enumerate(out)]
 
 
 class Drop(Enum):
@@ -134,6 +183,75 @@ class Tokenizer:
             for number in [w for w in counted if w.isdigit()]:
                 del counted[number]
         return counted
+
+    def prose_counts_many(self, texts: Sequence[str]) -> list[dict[str, float]]:
+        """`prose_counts` of each text, except that words made only of ASCII digits may be
+        left in (see `is_never_a_term`): an index drops those once for its whole vocabulary,
+        which is cheaper than once per text.
+
+        ASCII texts are normalized all at once, joined by U+001C (Python's split() splits
+        there; JavaScript's \\s would not, so texts holding U+001C-U+001F take the general
+        path); stopwords and one-character words are filtered out of each text's words
+        before counting, inside C iterators."""
+        texts = list(texts)
+        batch, data = _prose_batch(texts)
+        words = self._ascii_words_many(data) if batch is None or batch else []
+        counts: list[dict[str, float]] = [{} for _ in words]
+        count_words_many(counts, words)
+        if batch is None:
+            return counts
+        return _merged(len(texts), batch, counts, lambda i: self.prose_counts(texts[i]))
+
+    def prose_many(self, texts: Sequence[str]) -> list[list[str]]:
+        """`prose` of each text, except that words made only of ASCII digits may be left
+        in (see `prose_counts_many`)."""
+        texts = list(texts)
+        batch, data = _prose_batch(texts)
+        words = list(map(list, self._ascii_words_many(data))) if batch is None or batch else []
+        if batch is None:
+            return words
+        return _merged(len(texts), batch, words, lambda i: self.prose(texts[i]))
+
+    def _ascii_words_many(self, data: bytes) -> list[Iterator[str]]:
+        """The words of each U+001C-separated ASCII text, stopwords and one-character
+        words filtered out lazily (numbers left in). Words are interned: an index keeps
+        millions of them, mostly repeats of a few thousand (half its memory otherwise)."""
+        pieces = data.translate(self._punct_bytes).lower().decode("ascii").split("\x1c")
+        kept = map(filterfalse, repeat(self._drop_ascii.__contains__), map(str.split, pieces))
+        return list(map(map, repeat(sys.intern), kept))
+
+    def identifier_many(self, texts: Sequence[str]) -> list[list[str]]:
+        """`identifier` of each text, except that one-character words and words made only
+        of digits may be left in (see `is_never_a_term`). ASCII texts without upper case
+        are split all at once (joined by NUL)."""
+        texts = list(texts)
+        if not texts:
+            return []
+        joined = "\0".join(texts)
+        if joined.isascii() and joined.count("\0") == len(texts) - 1:
+            return self._ascii_identifiers_many(texts, joined)
+        batch = [i for i, t in enumerate(texts) if t.isascii() and "\0" not in t]
+        chosen = [texts[i] for i in batch]
+        return _merged(
+            len(texts),
+            batch,
+            self._ascii_identifiers_many(chosen, "\0".join(chosen)),
+            lambda i: self.identifier(texts[i]),
+        )
+
+    def _ascii_identifiers_many(self, texts: list[str], joined: str) -> list[list[str]]:
+        if not texts:
+            return []
+        spaced = joined.encode("ascii").translate(_IDENTIFIER_BYTES).decode("ascii")
+        pieces = spaced.split("\0")
+        # numbers are dropped here: ids often end in one, each a word of its own
+        kept = map(filterfalse, repeat(str.isdigit), map(str.split, pieces))
+        words = list(map(list, map(map, repeat(sys.intern), kept)))
+        if spaced.lower() != spaced:  # case boundaries split words: those ids one by one
+            for i, piece in enumerate(pieces):
+                if _HAS_UPPER.search(piece):
+                    words[i] = self.identifier(texts[i])
+        return words
 
     @staticmethod
     def identifier(text: str) -> list[str]:
