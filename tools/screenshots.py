@@ -22,7 +22,7 @@ def main(argv: list[str]) -> int:
 
     from PySide6.QtGui import QUndoStack
     from PySide6.QtTest import QTest
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtWidgets import QApplication, QDockWidget
 
     from axmem_gui.services.workspace import open_workspace
     from axmem_gui.store import Workspace
@@ -51,8 +51,16 @@ def main(argv: list[str]) -> int:
     window.grab().save(str(out / "main-window.png"))
 
     window.show_section("sessions")
-    QTest.qWait(300)
-    window.grab().save(str(out / "sessions.png"))
+    docks = [d for d in window.findChildren(QDockWidget) if d.isVisible()]
+    for dock in docks:
+        dock.hide()
+    feature = window.sessions_feature  # type: ignore[attr-defined]
+    (summary,) = controller.workspace.sessions.list()
+    feature.open_session(summary.id)
+    QTest.qWait(500)
+    window.grab().save(str(out / "session-viewer.png"))
+    for dock in docks:
+        dock.show()
     window.show_section("contextmaps")
     QTest.qWait(300)
     window.grab().save(str(out / "context-map.png"))
