@@ -14,9 +14,7 @@ it as a new snapshot labelled "edited" that names the snapshot it was based on.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -37,8 +35,8 @@ from axmem_gui.core.contextmap import (
 from axmem_gui.core.contextmap.diff import format_score
 from axmem_gui.core.contextmap.text import js_trim
 from axmem_gui.core.contextmap.update import apply_operations
-from axmem_gui.core.errors import InputError, WorkspaceError
-from axmem_gui.services.files import read_utf8_file
+from axmem_gui.core.errors import InputError
+from axmem_gui.services.files import read_utf8_file, write_file_atomic
 from axmem_gui.store import Workspace
 
 EDITED_LABEL = "edited"
@@ -446,14 +444,4 @@ def snapshot_value(stored: StoredContextMap, shape: MapShape) -> dict[str, objec
 def export_snapshot(stored: StoredContextMap, shape: MapShape, path: Path) -> None:
     """Write the map in `shape` as JSON, atomically (a failed write leaves no half file)."""
     text = json.dumps(snapshot_value(stored, shape), ensure_ascii=False, indent=2) + "\n"
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    except OSError as exc:
-        raise WorkspaceError(f"{path}: cannot write snapshot file: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-        os.replace(tmp, path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise WorkspaceError(f"{path}: cannot write snapshot file: {exc.strerror}") from None
+    write_file_atomic(path, text, "snapshot file")

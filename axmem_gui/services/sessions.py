@@ -7,7 +7,6 @@ so the GUI's task runner can call it from a worker thread.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -34,7 +33,7 @@ from axmem_gui.engine.recorder import RunRequest, record_session
 from axmem_gui.engine.replay import ReplayReport, check_replayable
 from axmem_gui.engine.replay import replay_session as _replay
 from axmem_gui.engine.search import backend_named
-from axmem_gui.services.files import read_utf8_file
+from axmem_gui.services.files import read_utf8_file, write_file_atomic
 from axmem_gui.services.providers import build_client
 
 Transport = Callable[[Mapping[str, Any]], Any]
@@ -49,14 +48,7 @@ def read_session_file(path: Path) -> dict[str, Any]:
 
 def write_session_file(doc: Mapping[str, Any], path: Path) -> None:
     """Write atomically (a temp file renamed into place): never a half-written session."""
-    text = session_to_json_text(doc)
-    tmp = path.with_name(path.name + ".part")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise InputError(f"{path}: cannot write the session: {exc.strerror}") from None
+    write_file_atomic(path, session_to_json_text(doc), "session file")
 
 
 def default_file_name(doc: Mapping[str, Any]) -> str:

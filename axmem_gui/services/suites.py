@@ -9,8 +9,6 @@ atomically, so a failed write never leaves half a file behind.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -32,7 +30,7 @@ from axmem_gui.core.suites import (
     suites_to_json_text,
     to_junit_xml,
 )
-from axmem_gui.services.files import read_utf8_file
+from axmem_gui.services.files import read_utf8_file, write_file_atomic
 
 if TYPE_CHECKING:
     from axmem_gui.store.workspace import Workspace
@@ -192,19 +190,7 @@ def run_workspace_suites(
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    """Write through a temporary file in the same folder, then rename over the target."""
-    folder = path.parent if str(path.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot write: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise InputError(f"{path}: cannot write: {exc.strerror}") from None
+    write_file_atomic(path, text, "report")
 
 
 def write_junit(path: Path, outcomes: Sequence[SuiteOutcome]) -> None:

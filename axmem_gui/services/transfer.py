@@ -48,6 +48,7 @@ from axmem_gui.core.formats import (
 )
 from axmem_gui.core.formats.plan import EntryKind, PlanItem
 from axmem_gui.core.formats.skillsdir import OutputFile
+from axmem_gui.services.files import write_file_atomic
 from axmem_gui.store import Workspace
 
 #: Whether the workspace can keep a skill's SKILL.md extras (frontmatter keys, resource
@@ -347,19 +348,7 @@ def render_text(doc: CatalogDoc, fmt: FormatName) -> str:
 
 
 def _write_file_atomically(path: Path, data: bytes) -> None:
-    if path.is_dir():
-        raise InputError(f"{path}: is a folder; give a file name to export to")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise InputError(f"{parent}: folder not found")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    write_file_atomic(path, data, "export")
 
 
 def _materialize(root: Path, files: Sequence[OutputFile]) -> None:

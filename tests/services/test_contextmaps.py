@@ -22,7 +22,7 @@ from axmem_gui.core.contextmap import (
     stored_map_from_json_value,
     ts_snapshot_value,
 )
-from axmem_gui.core.errors import InputError, WorkspaceError
+from axmem_gui.core.errors import InputError
 from axmem_gui.services import contextmaps as svc
 from axmem_gui.store import Workspace
 from tests.ui.contextmap.maps import AGENT, OTHER_AGENT, UPDATE_2, history, store_history
@@ -286,7 +286,7 @@ def test_bad_import_names_the_file_and_writes_nothing(ws: Workspace, tmp_path: P
 
 def test_export_to_a_missing_folder_fails_cleanly(tmp_path: Path) -> None:
     target = tmp_path / "no-such-dir" / "map.json"
-    with pytest.raises(WorkspaceError, match="cannot write snapshot file"):
+    with pytest.raises(InputError, match="no-such-dir: folder not found"):
         svc.export_snapshot(_stored(history()[0][1]), MapShape.AXLLM, target)
     assert not target.parent.exists()
 

@@ -130,7 +130,7 @@ def test_file_errors_are_input_errors_and_write_nothing(tmp_path: Path) -> None:
         catalog_from_json_text('{"skills": []}'),
     )
     target = tmp_path / "no-such-dir" / "out.xml"
-    with pytest.raises(InputError, match="cannot write"):
+    with pytest.raises(InputError, match="no-such-dir: folder not found"):
         write_junit(target, [outcome])
     assert not target.parent.exists()
 
