@@ -12,6 +12,9 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
 
+#: Shared fixtures (e.g. `memory_keyring`) available to every test module.
+pytest_plugins = ["tests.helpers.memory_keyring"]
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 #: The read-only reference material that CI lays beside the clone.
 SHARED_DIR = REPO_ROOT.parent / "shared"

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
-import keyring
 import pytest
-from keyring.backend import KeyringBackend
 
 from axmem_gui.cli.main import main
 from axmem_gui.core.catalog import Catalog
@@ -18,6 +15,7 @@ from axmem_gui.services import secrets, sessions
 from axmem_gui.services.providers import build_client, resolve_api_key
 from tests.engine.conftest import INPUTS, record, settings_for
 from tests.fakes.fake_openai_server import FakeOpenAIServer
+from tests.helpers.memory_keyring import MemoryKeyring
 
 
 @pytest.fixture
@@ -102,36 +100,6 @@ def test_cli_run_export_and_workspace_hold_no_key(
     # The workspace file (and its WAL) included.
     assert planted_key not in _everything_written(tmp_path)
     assert planted_key not in captured.out + captured.err + caplog.text
-
-
-class MemoryKeyring(KeyringBackend):
-    """An in-memory keyring backend: the OS keyring's behaviour without the OS."""
-
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.store.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.store[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.store.pop((service, username))
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    try:
-        yield backend
-    finally:
-        keyring.set_keyring(previous)
 
 
 def test_key_from_the_keyring_is_used_and_not_recorded(

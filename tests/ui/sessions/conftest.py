@@ -7,9 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import keyring
 import pytest
-from keyring.backend import KeyringBackend
 
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.ui.dialogs import ErrorDialog
@@ -59,33 +57,3 @@ def errors(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
 
     monkeypatch.setattr(ErrorDialog, "show", classmethod(show))
     return shown
-
-
-class MemoryKeyring(KeyringBackend):
-    """The OS keyring's behaviour without the OS."""
-
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.store.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.store[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.store.pop((service, username))
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    try:
-        yield backend
-    finally:
-        keyring.set_keyring(previous)

@@ -15,7 +15,8 @@ from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.provider_form import KEYRING
 from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
 from tests.fakes.fake_openai_server import FakeOpenAIServer
-from tests.ui.sessions.conftest import MemoryKeyring, settings_for, wait_idle
+from tests.helpers.memory_keyring import MemoryKeyring
+from tests.ui.sessions.conftest import settings_for, wait_idle
 
 
 def test_planted_key_never_reaches_the_workspace_file(
