@@ -354,5 +354,5 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_layout()
-        self.task_runner.cancel_all()
+        self.task_runner.shutdown()
         super().closeEvent(event)

@@ -168,6 +168,17 @@ class TaskRunner(QObject):
         for ctx in self._running.values():
             ctx.cancel_event.set()
 
+    def shutdown(self) -> None:
+        """The owner is going away: cancel every job and forget it, so no result arrives
+        later and the garbage-collection pause of its jobs ends now."""
+        self.cancel_all()
+        for _ in range(len(self._running)):
+            _COLLECTION.release()
+        was_busy = bool(self._running)
+        self._running.clear()
+        if was_busy:
+            self.busy_changed.emit(False)
+
     def is_running(self, job_id: int) -> bool:
         return job_id in self._running
 

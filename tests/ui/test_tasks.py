@@ -95,3 +95,22 @@ def test_garbage_collection_pauses_while_jobs_run(qtbot) -> None:  # type: ignor
         release.set()
     assert seen == [False]  # no collection can start on the worker thread
     assert gc.isenabled()  # and the GUI thread collects again afterwards
+
+
+def test_shutdown_ends_the_collection_pause_of_unfinished_jobs(qtbot) -> None:  # type: ignore[no-untyped-def]
+    import gc
+
+    runner = TaskRunner()
+    started = threading.Event()
+
+    def job(ctx: JobContext) -> None:
+        started.set()
+        while not ctx.cancelled:
+            ctx.cancel_event.wait(0.01)
+
+    runner.submit(job)
+    assert started.wait(5)
+    assert not gc.isenabled()
+    runner.shutdown()
+    assert gc.isenabled() and not runner.busy
+    assert runner.wait(5000)
