@@ -32,7 +32,6 @@ from axmem_gui.ui.sessions.dialogs import (
     ExportSessionDialog,
     ImportSessionDialog,
 )
-from axmem_gui.ui.sessions.gc_guard import GuiThreadCollection
 from axmem_gui.ui.sessions.page import JobStrip, SessionsPage
 from axmem_gui.ui.sessions.run_dialog import RerunDialog, RunAgentDialog
 from axmem_gui.ui.sessions.texts import error_text
@@ -69,8 +68,6 @@ class SessionsFeature(QObject):
         self.jobs: dict[int, _Job] = {}
         self.usage_stale = True
         self._last_settings: ProviderSettings | None = None
-        self.collection = GuiThreadCollection()
-        self.destroyed.connect(lambda *_: self.collection.release_all())
 
         self._build_actions()
         self.page.open_requested.connect(self.open_session)
@@ -385,8 +382,7 @@ class SessionsFeature(QObject):
         return self._submit(job, info)
 
     def _submit(self, job: Job, info: _Job) -> int:
-        self.collection.hold()
-        job_id = self.runner.submit(job)
+        job_id = self.runner.submit(job)  # the runner pauses cyclic GC while jobs run
         self.jobs[job_id] = info
         return job_id
 
@@ -513,7 +509,6 @@ class SessionsFeature(QObject):
         info = self.jobs.pop(job_id, None)
         if info is None:
             return None
-        self.collection.release()
         if info.strip is not None:
             self.page.remove_strip(info.strip)
             info.strip = None
