@@ -12,9 +12,8 @@ import pytest
 
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.session.agent_config import AgentConfig, agent_config_from_json
-from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.services import sessions
-from tests.fakes.fake_openai_server import FakeOpenAIServer
+from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
 
 AGENT_JSON: dict[str, Any] = {
     "name": "triage",
@@ -84,23 +83,6 @@ def catalog() -> Catalog:
 @pytest.fixture
 def config() -> AgentConfig:
     return agent_config_from_json(copy.deepcopy(AGENT_JSON), "test agent")
-
-
-@pytest.fixture
-def server() -> Iterator[FakeOpenAIServer]:
-    srv = FakeOpenAIServer().start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
-
-
-def settings_for(
-    server: FakeOpenAIServer, model: str = "scripted-a", **kw: Any
-) -> ProviderSettings:
-    kw.setdefault("max_retries", 0)
-    kw.setdefault("timeout_s", 10.0)
-    return ProviderSettings("openai-compatible", model, base_url=server.base_url, **kw)
 
 
 def record(

@@ -15,10 +15,14 @@ import socket
 import struct
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import pytest
+
+from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.engine.scripted_model import openai_response
 
 FAULTS = ("500", "429", "timeout", "malformed", "drop", "reset", "slow-stream", "401", "401-echo")
@@ -180,3 +184,22 @@ class FakeOpenAIServer:
     def requests(self) -> list[WireRequest]:
         with self.state.lock:
             return list(self.state.requests)
+
+
+@pytest.fixture
+def server() -> Iterator[FakeOpenAIServer]:
+    """A started fake server on 127.0.0.1 (an ephemeral port), stopped after the test."""
+    srv = FakeOpenAIServer().start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def settings_for(
+    server: FakeOpenAIServer, model: str = "scripted-a", **kw: Any
+) -> ProviderSettings:
+    """Provider settings pointing at the fake server (no retries, a 10 s timeout)."""
+    kw.setdefault("max_retries", 0)
+    kw.setdefault("timeout_s", 10.0)
+    return ProviderSettings("openai-compatible", model, base_url=server.base_url, **kw)

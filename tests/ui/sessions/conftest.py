@@ -4,16 +4,13 @@ dialogs (a modal dialog would block the test)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SessionsFeature
-from tests.fakes.fake_openai_server import FakeOpenAIServer
 
 SAMPLE_ID = "sample-ops-assistant"
 JOB_TIMEOUT_MS = 30_000
@@ -29,23 +26,6 @@ def feature(window: MainWindow, qtbot: Any) -> SessionsFeature:
 
 def wait_idle(qtbot: Any, feat: SessionsFeature, timeout: int = JOB_TIMEOUT_MS) -> None:
     qtbot.waitUntil(lambda: not feat.jobs, timeout=timeout)
-
-
-@pytest.fixture
-def server() -> Iterator[FakeOpenAIServer]:
-    srv = FakeOpenAIServer().start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
-
-
-def settings_for(
-    server: FakeOpenAIServer, model: str = "scripted-a", **kw: Any
-) -> ProviderSettings:
-    kw.setdefault("max_retries", 0)
-    kw.setdefault("timeout_s", 10.0)
-    return ProviderSettings("openai-compatible", model, base_url=server.base_url, **kw)
 
 
 @pytest.fixture

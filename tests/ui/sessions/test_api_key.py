@@ -14,9 +14,9 @@ from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.provider_form import KEYRING
 from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
-from tests.fakes.fake_openai_server import FakeOpenAIServer
+from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
 from tests.helpers.memory_keyring import MemoryKeyring
-from tests.ui.sessions.conftest import settings_for, wait_idle
+from tests.ui.sessions.conftest import wait_idle
 
 
 def test_planted_key_never_reaches_the_workspace_file(

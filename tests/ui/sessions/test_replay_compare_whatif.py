@@ -16,8 +16,8 @@ from axmem_gui.ui.sessions.dialogs import ChooseSessionDialog
 from axmem_gui.ui.sessions.jobs import RerunOrder
 from axmem_gui.ui.sessions.run_dialog import RerunDialog
 from axmem_gui.ui.sessions.textdiff import line_marks
-from tests.fakes.fake_openai_server import FakeOpenAIServer
-from tests.ui.sessions.conftest import SAMPLE_ID, settings_for, wait_idle
+from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
+from tests.ui.sessions.conftest import SAMPLE_ID, wait_idle
 
 
 def test_replay_of_the_sample_is_identical(feature: SessionsFeature, qtbot: Any) -> None:

@@ -17,8 +17,7 @@ from PySide6.QtCore import QTimer
 
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
-from tests.fakes.fake_openai_server import FakeOpenAIServer
-from tests.ui.sessions.conftest import settings_for
+from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
 
 TICK_MS = 10
 BOUND_MS = 250.0

@@ -19,8 +19,8 @@ from axmem_gui.ui.sessions.list_model import STATUS
 from axmem_gui.ui.sessions.page import JobStrip
 from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
 from axmem_gui.ui.sessions.viewer import SessionViewer
-from tests.fakes.fake_openai_server import FakeOpenAIServer
-from tests.ui.sessions.conftest import settings_for, wait_idle
+from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
+from tests.ui.sessions.conftest import wait_idle
 
 REQUEST = "How do I ship a new release of the payments SDK?"
 
