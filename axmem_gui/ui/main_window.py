@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.store import Workspace
 from axmem_gui.ui.about import AboutDialog
+from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.dialogs import ErrorDialog, NewWorkspaceDialog, OpenWorkspaceDialog
 from axmem_gui.ui.navigator import NavigatorModel, NavRole
@@ -32,10 +33,6 @@ from axmem_gui.ui.tasks import TaskRunner
 #: Opens a workspace path for the window; raises AxmemError with a user message.
 WorkspaceOpener = Callable[[Path], Workspace]
 WorkspaceCreator = Callable[[Path], Workspace]
-
-
-def _call(slot: Callable[[], object]) -> None:
-    slot()
 
 
 class MainWindow(QMainWindow):
@@ -163,10 +160,7 @@ class MainWindow(QMainWindow):
         slot: Callable[[], object],
         shortcut: QKeySequence | str | None = None,
     ) -> QAction:
-        act = QAction(text, self)
-        if shortcut is not None:
-            act.setShortcut(QKeySequence(shortcut))
-        act.triggered.connect(lambda _checked=False: _call(slot))
+        act = make_action(self, text, slot, shortcut)
         menu.addAction(act)
         return act
 

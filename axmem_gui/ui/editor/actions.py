@@ -11,6 +11,7 @@ from PySide6.QtGui import QAction, QKeySequence
 
 from axmem_gui.store.records import memory_from_value, memory_to_row, skill_from_value, skill_to_row
 from axmem_gui.store.repositories import ConflictError
+from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.commands import (
     NOUN,
     EditSession,
@@ -71,19 +72,7 @@ class CatalogEditing(QObject):
     def _action(
         self, text: str, slot: Callable[[], object], shortcut: QKeySequence | str | None, tip: str
     ) -> QAction:
-        action = QAction(text, self.window)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.setToolTip(tip)
-        action.setStatusTip(tip)
-
-        def run(_checked: bool = False) -> None:
-            # Returns None whatever `slot` returns: PySide6 6.12 mis-counts the references of
-            # values returned by Python slots.
-            slot()
-
-        action.triggered.connect(run)
-        return action
+        return make_action(self.window, text, slot, shortcut, tip)
 
     def _build_actions(self) -> None:
         self.new_action = self._action(

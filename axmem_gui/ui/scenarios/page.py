@@ -35,6 +35,7 @@ from axmem_gui.services.scenarios import (
     turn_calls_summary,
     unique_name,
 )
+from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.pages import empty_state
 from axmem_gui.ui.preview.live import RetrievalState
 from axmem_gui.ui.resources import style_sheet
@@ -138,14 +139,8 @@ class ScenariosPage(QWidget):
         self.reload()
 
     def _page_action(self, text: str, slot: Any, shortcut: Any) -> QAction:
-        action = QAction(text, self)
-        action.setShortcut(QKeySequence(shortcut))
+        action = make_action(self, text, slot, shortcut)
         action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-
-        def run(_checked: bool = False) -> None:
-            slot()
-
-        action.triggered.connect(run)
         self.addAction(action)
         return action
 

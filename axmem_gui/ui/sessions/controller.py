@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
 from axmem_gui.core.errors import AxmemError
@@ -23,6 +23,7 @@ from axmem_gui.engine.clients import CancelToken
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.services import sessions
 from axmem_gui.store import Workspace
+from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.sessions import jobs
 from axmem_gui.ui.sessions.commands import DeleteSessionsCommand
@@ -93,17 +94,7 @@ class SessionsFeature(QObject):
     def _action(
         self, text: str, slot: Callable[[], object], tip: str, shortcut: str | None = None
     ) -> QAction:
-        action = QAction(text, self.window)
-        action.setToolTip(tip)
-        action.setStatusTip(tip)
-        if shortcut:
-            action.setShortcut(QKeySequence(shortcut))
-
-        def run(_checked: bool = False) -> None:
-            slot()
-
-        action.triggered.connect(run)
-        return action
+        return make_action(self.window, text, slot, shortcut, tip)
 
     def _build_actions(self) -> None:
         self.run_action = self._action(

@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent
 
 from axmem_gui.core.formats import ImportPlan, Policy
 from axmem_gui.services.transfer import ExportResult, ImportResult
+from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.transfer.command import ImportCommand
 from axmem_gui.ui.transfer.dialogs import ImportFilesDialog, ImportFolderDialog
@@ -87,17 +88,7 @@ class TransferActions(QObject):
     def _make(
         self, text: str, slot: Callable[[], object], shortcut: str | None, tip: str
     ) -> QAction:
-        action = QAction(text, self.window)
-        if shortcut:
-            action.setShortcut(QKeySequence(shortcut))
-        action.setToolTip(tip)
-        action.setStatusTip(tip)
-
-        def run(_checked: bool = False) -> None:
-            slot()
-
-        action.triggered.connect(run)
-        return action
+        return make_action(self.window, text, slot, shortcut, tip)
 
     def _build_actions(self) -> None:
         self.import_action = self._make(
