@@ -18,6 +18,7 @@ from axmem_gui.core.errors import AxmemError
 
 COMMAND_MODULES: tuple[str, ...] = (
     "axmem_gui.cli.cmd_workspace",
+    "axmem_gui.cli.cmd_catalog",
     "axmem_gui.cli.cmd_contextmap",
     "axmem_gui.cli.cmd_suite",
     "axmem_gui.cli.cmd_transfer",

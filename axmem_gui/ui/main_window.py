@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.errors import AxmemError
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.about import AboutDialog
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.controller import WorkspaceController

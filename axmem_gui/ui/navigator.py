@@ -8,7 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
-from axmem_gui.store import WorkspaceCounts
+from axmem_gui.services.workspace import WorkspaceCounts
 
 
 class NavRole(IntEnum):

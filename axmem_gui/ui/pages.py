@@ -22,8 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.store.records import EntryMeta
-from axmem_gui.store.repositories import MemoryRepository, SkillRepository
+from axmem_gui.services.catalog import EntryMeta, MemoryRepository, SkillRepository
 from axmem_gui.ui.editor.form import EntryForm
 from axmem_gui.ui.entry_table import EntryRole, EntryTableModel
 

@@ -22,7 +22,7 @@ from axmem_gui.core.errors import AxmemError
 from axmem_gui.engine.clients import CancelToken
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.services import sessions
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, MenuPlace, PageSpec
