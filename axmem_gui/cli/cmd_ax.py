@@ -252,6 +252,8 @@ def _search(args: argparse.Namespace) -> int:
 
 def _format_simulation(sim: Simulation) -> str:
     out: list[str] = []
+    if not sim.turns:  # refused before any stage ran (an empty task)
+        out.extend(f"=== error: {e}" for e in sim.errors)
     for label, section in (
         ("executor", sim.executor_section),
         ("distiller", sim.distiller_section),

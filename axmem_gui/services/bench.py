@@ -58,7 +58,7 @@ class _LiveDomain:
         self.version = 0
         self._index = SearchIndex(tokenizer)
         self._handles: dict[str, int] = {}
-        self._keys: Counter[str] = Counter()
+        self._keys: Counter[bytes] = Counter()
         self._search: SkillSearch | MemorySearch | None = None
         self._tuple: tuple[Skill | Memory, ...] | None = None
         self._bm25: Bm25Index | None = None
