@@ -22,6 +22,7 @@ from axmem_gui.core.ax.profile import DEFAULT_AX_VERSION, load_profile
 from axmem_gui.core.ax.search import MemorySearch, SkillSearch
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsout import json_dumps
 
 CaseKind = Literal["discover", "recall"]
 CASE_KINDS: tuple[CaseKind, ...] = ("discover", "recall")
@@ -236,7 +237,7 @@ def suites_from_json_text(text: str, source: str = "suites") -> list[Suite]:
 def suites_to_json_text(suites: Sequence[Suite]) -> str:
     """One suite is written as an object, several as a list (both read back)."""
     value: Any = suites[0].to_json() if len(suites) == 1 else [s.to_json() for s in suites]
-    return json.dumps(value, ensure_ascii=False, indent=2) + "\n"
+    return json_dumps(value, indent=2) + "\n"
 
 
 # --------------------------------------------------------------------------- running
