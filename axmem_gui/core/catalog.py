@@ -47,13 +47,21 @@ class Memory:
     #: anything): Ax hands the catalog object itself to `onLoadedMemories`. Not part of
     #: equality (two memories are the same memory whatever rides along).
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    #: The catalog object's key order (empty: id, content, then the extra keys).
+    key_order: tuple[str, ...] = field(default=(), compare=False, hash=False)
 
     def to_ax(self) -> dict[str, str]:
         return {"id": self.id, "content": self.content}
 
     def to_payload(self) -> dict[str, Any]:
-        """The catalog object as Ax passes it to `onLoadedMemories` (extra keys kept)."""
-        return {"id": self.id, "content": self.content, **self.extra}
+        """The catalog object as Ax passes it to `onLoadedMemories`: extra keys kept, in
+        the object's own key order."""
+        values = {"id": self.id, "content": self.content, **self.extra}
+        if not self.key_order:
+            return values
+        ordered = {k: values[k] for k in self.key_order if k in values}
+        ordered.update(values)  # keys not in the recorded order (none when read from JSON)
+        return ordered
 
 
 @dataclass(frozen=True)
@@ -125,6 +133,7 @@ def memory_from_obj(obj: Any, where: str) -> Memory:
         content=_str_field(obj, "content", where, True),
         tags=_tags(obj.get("tags")),
         extra={k: v for k, v in obj.items() if k not in _MEMORY_AX_KEYS},
+        key_order=tuple(obj) if set(obj) - _MEMORY_AX_KEYS else (),
     )
 
 

@@ -131,3 +131,11 @@ def test_simulation_gives_axs_answers(entry: dict[str, Any]) -> None:
         assert sim.turns[-1].loaded_skills == ax["finalLoadedSkills"]
         assert sim.turns[-1].memories == ax["finalMemories"]
     assert sim.hints_text == ax["relevanceHints"]
+
+
+def test_memory_payload_keeps_the_catalog_objects_keys_and_order() -> None:
+    raw = {"tags": "urgent", "content": "alpha memory", "metadata": {"k": 1}, "id": "m1"}
+    catalog = catalog_from_json_value({"memories": [raw]})
+    payload = catalog.memories[0].to_payload()
+    assert payload == raw and list(payload) == list(raw)
+    assert catalog.memories[0].tags == ()  # not a list of strings: no studio tags
