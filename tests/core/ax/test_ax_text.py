@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -139,3 +141,19 @@ def test_memory_payload_keeps_the_catalog_objects_keys_and_order() -> None:
     payload = catalog.memories[0].to_payload()
     assert payload == raw and list(payload) == list(raw)
     assert catalog.memories[0].tags == ()  # not a list of strings: no studio tags
+
+
+def test_without_icu_the_fallback_is_named_and_keeps_ascii_order() -> None:
+    # A platform without a pyicu-wheels wheel: `import icu` fails (simulated here).
+    code = (
+        "import sys; sys.modules['icu'] = None\n"
+        "from axmem_gui.core.ax.icutext import text_engine\n"
+        "from axmem_gui.core.ax.collation import locale_sorted\n"
+        "print(text_engine().describe())\n"
+        "print(' '.join(locale_sorted(['b', 'A', 'a', '_x', '10', '9'], key=str)))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    described, order = proc.stdout.splitlines()
+    assert described.startswith("no ICU: fallback to pyuca DUCET")
+    assert order == "_x 10 9 a A b"
