@@ -32,7 +32,7 @@ def _fixture(name: str) -> Any:
 
 
 NODE = _fixture("node-text.json")
-E2E = _fixture("ax-e2e.json")["cases"]
+E2E = _fixture("ax-e2e.json")["cases"] + _fixture("ax-e2e-random-seed1.json")["cases"]
 
 
 def test_the_engine_uses_icu() -> None:
