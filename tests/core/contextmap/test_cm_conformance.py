@@ -1,11 +1,11 @@
 """Ax's cross-language conformance fixtures for the context map, translated to today's format.
 
-The fixtures (tests/fixtures/ax-conformance-contextmap, from the Ax repository) predate two format changes: ids
-were unpadded (`cu-2`, now `cu-00002`) and the text always listed all six headers with no
-descriptions or blank lines (now only sections that exist or receive an ADD, trimmed text
-plus `\\n`). The translation pads ids everywhere and compares items (id, section, content)
-in section order, scores and steps. The one budget-sensitive fixture keeps its meaning by
-keeping the map over budget by the same number of characters as in the old format.
+The fixtures (tests/fixtures/ax-conformance-contextmap, from the Ax repository) predate two
+format changes: ids were unpadded (`cu-2`, now `cu-00002`) and the text always listed all six
+headers with no descriptions or blank lines (now only sections that exist or receive an ADD,
+trimmed text plus `\\n`). The translation pads ids everywhere and compares items (id, section,
+content) in section order, scores and steps. The one budget-sensitive fixture keeps its meaning
+by keeping the map over budget by the same number of characters as in the old format.
 """
 
 from __future__ import annotations
