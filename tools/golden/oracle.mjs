@@ -24,10 +24,11 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i];
     if (!key.startsWith('--')) throw new Error(`unexpected argument ${key}`);
-    out[key.slice(2)] = argv[++i];
+    out[key.slice(2)] = key === '--serve' ? true : argv[++i];
   }
-  for (const need of ['ax', 'cases', 'out']) {
-    if (!out[need]) throw new Error(`missing --${need} (usage: oracle.mjs --ax DIR --cases CASES.json --out OUT.json)`);
+  const need = out.serve ? ['ax'] : ['ax', 'cases', 'out'];
+  for (const key of need) {
+    if (!out[key]) throw new Error(`missing --${key} (usage: oracle.mjs --ax DIR (--cases CASES.json --out OUT.json | --serve))`);
   }
   return out;
 }
@@ -75,7 +76,7 @@ try {
   fs.rmSync(copyPath, { force: true });
 }
 const I = Object.fromEntries(Object.keys(names).map((k) => [k, ax[`__axmem_${k}`]]));
-const { agent, AxMockAIService, axBuildExecutorDefinition, axBuildDistillerDefinition } = ax;
+const { agent, AxAgentContextMap, AxMockAIService, axBuildExecutorDefinition, axBuildDistillerDefinition } = ax;
 
 // ------------------------------------------------------------------ re-implementation (§4-§5)
 const PUNCT = /[!"#$%&'()*+,\-./:;<=>?@[\]^_`{|}~]/g;
@@ -364,27 +365,68 @@ function consistency(e2e, inner) {
   return notes;
 }
 
-const cases = JSON.parse(fs.readFileSync(args.cases, 'utf8'));
-const result = {
-  generator: 'oracle.mjs',
-  package: `@ax-llm/ax@${version}`,
-  node: process.version,
-  icu: process.versions.icu,
-  collatorLocale: new Intl.Collator().resolvedOptions().locale,
-  stopwordsSource: 'src/ax/dsp/stopwords.ts (Apache-2.0), as loaded from the package bundle',
-  stopwords: [...I.stopwords],
-  tokenizer: {
-    text: (cases.tokenizer?.text ?? []).map((input) => ({ input, tokens: I.proseTokens(input) })),
-    identifier: (cases.tokenizer?.identifier ?? []).map((input) => ({ input, tokens: I.identifierTokens(input) })),
-  },
-  collation: (cases.collation ?? []).map((group) => [...group].sort((a, b) => a.localeCompare(b))),
-  cases: [],
-};
-for (const c of cases.cases ?? []) {
-  const mismatches = [];
-  const e2e = await endToEnd(c);
-  const inner = internals(c, mismatches);
-  result.cases.push({ id: c.id, endToEnd: e2e, internals: inner, consistency: consistency(e2e, inner), reimplMismatches: mismatches });
+// A context-map case: `{ id, snapshot, payload }` -> what the agent's post-forward update does
+// with the Distiller's and Cartographer's answers in `payload`. `update()` asks the model for
+// them, so it runs only for a frozen map (it returns `skipped` before any model call); else the
+// payload goes to `applyUpdatePayload`, the step `update()` runs after its two model calls.
+// (`shouldEvolve` is the class's own freeze rule.)
+async function contextMapCase(c) {
+  try {
+    const map = AxAgentContextMap.fromSnapshot(c.snapshot);
+    const r = map.shouldEvolve()
+      ? map.applyUpdatePayload(c.payload)
+      : await map.update(null, { task: 'task', trajectory: '-' });
+    return { id: c.id, status: r.status, step: r.step, changed: r.changed, operations: r.operations, snapshot: map.snapshot() };
+  } catch (e) {
+    return { id: c.id, error: String(e?.message ?? e) };
+  }
 }
-fs.writeFileSync(args.out, `${JSON.stringify(result, null, 2)}\n`);
-process.stderr.write(`${result.cases.length} cases -> ${args.out} (${result.package}, Node ${result.node}, ICU ${result.icu}, ${result.collatorLocale})\n`);
+
+async function runFile(cases) {
+  const result = {
+    generator: 'oracle.mjs',
+    package: `@ax-llm/ax@${version}`,
+    node: process.version,
+    icu: process.versions.icu,
+    collatorLocale: new Intl.Collator().resolvedOptions().locale,
+    stopwordsSource: 'src/ax/dsp/stopwords.ts (Apache-2.0), as loaded from the package bundle',
+    stopwords: [...I.stopwords],
+    tokenizer: {
+      text: (cases.tokenizer?.text ?? []).map((input) => ({ input, tokens: I.proseTokens(input) })),
+      identifier: (cases.tokenizer?.identifier ?? []).map((input) => ({ input, tokens: I.identifierTokens(input) })),
+    },
+    collation: (cases.collation ?? []).map((group) => [...group].sort((a, b) => a.localeCompare(b))),
+    cases: [],
+  };
+  for (const c of cases.cases ?? []) {
+    const mismatches = [];
+    const e2e = await endToEnd(c);
+    const inner = internals(c, mismatches);
+    result.cases.push({ id: c.id, endToEnd: e2e, internals: inner, consistency: consistency(e2e, inner), reimplMismatches: mismatches });
+  }
+  if (cases.contextMap !== undefined) {
+    result.contextMap = [];
+    for (const c of cases.contextMap) result.contextMap.push(await contextMapCase(c));
+  }
+  return result;
+}
+
+if (args.serve) {
+  // One case file per stdin line -> one result per stdout line (the conformance minimizer).
+  const readline = await import('node:readline');
+  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (!line.trim()) continue;
+    let out;
+    try {
+      out = await runFile(JSON.parse(line));
+    } catch (e) {
+      out = { oracleError: String(e?.stack ?? e) };
+    }
+    process.stdout.write(`${JSON.stringify(out)}\n`);
+  }
+} else {
+  const result = await runFile(JSON.parse(fs.readFileSync(args.cases, 'utf8')));
+  fs.writeFileSync(args.out, `${JSON.stringify(result, null, 2)}\n`);
+  process.stderr.write(`${result.cases.length} cases -> ${args.out} (${result.package}, Node ${result.node}, ICU ${result.icu}, ${result.collatorLocale})\n`);
+}
