@@ -7,14 +7,19 @@ tests/reliability/test_untrusted_content.py). Target: well under 0.2 s each on a
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from axmem_gui.ui.editor.markdown_render import render_markdown
-from tests.reliability.test_untrusted_content import PATHOLOGICAL_MARKDOWN
+
+#: The same inputs as tests/reliability/test_untrusted_content.py.
+PATHOLOGICAL_MARKDOWN = {
+    "nested-list": "".join("  " * i + "- item\n" for i in range(600)),
+    "nested-quote": ">" * 5000 + " deep quote",
+    "nested-brackets": "[" * 30000 + "x" + "]" * 30000,
+    "emphasis": "*a " * 40000,
+    "backticks": "`" * 50000,
+    "table": "| a | b |\n|---|---|\n" + "| 1 | 2 |\n" * 20000,
+}
 
 
 def main() -> int:
