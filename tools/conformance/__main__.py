@@ -17,6 +17,7 @@ import argparse
 import datetime as dt
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -26,8 +27,10 @@ from typing import Any
 
 from axmem_gui.core.ax.profile import DEFAULT_AX_VERSION, load_profile
 from tools.conformance.compare import (
+    cli_run,
     compare_case,
     compare_context_map,
+    compare_ours,
     compare_probes,
     signature,
 )
@@ -91,6 +94,19 @@ def load_known() -> dict[str, dict[str, Any]]:
     return {e["kind"]: e for e in entries}
 
 
+def known_class(kind: str, diffs: list[str], known: dict[str, dict[str, Any]]) -> str | None:
+    """The known difference a case's differences belong to: its kind is listed, or every
+    difference matches one listed entry's `matches` patterns (a cause that shows up in other
+    kinds too, e.g. a lone surrogate our own UTF-16 slice produced from an emoji)."""
+    if kind in known:
+        return kind
+    for name, entry in known.items():
+        patterns = [re.compile(p) for p in entry.get("matches", [])]
+        if patterns and all(any(p.search(d) for p in patterns) for d in diffs):
+            return name
+    return None
+
+
 def case_diffs(oracle: Oracle, profile: Any, case: dict[str, Any]) -> list[str]:
     """Differences for one case on its own (used by the shrinker and the known repros)."""
     if "snapshot" in case:  # a context-map case
@@ -121,9 +137,23 @@ def run_seed(
     (seed_dir / "cases.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     answer = oracle.run(data)
     (seed_dir / "ax.json").write_text(json.dumps(answer, indent=1) + "\n", encoding="utf-8")
+    # Our side goes through the CLI, one file per kind, as a user runs it (output writing
+    # included); when a kind's file fails, each of its cases goes through the Python API and
+    # the CLI on its own, so the failure lands on the cases that cause it.
+    ax_by_id = {c["id"]: c for c in answer["cases"]}
+    by_kind: dict[str, list[dict[str, Any]]] = {}
+    for case in data["cases"]:
+        by_kind.setdefault(kind_of(case["id"]), []).append(case)
     found: list[tuple[str, dict[str, Any], list[str]]] = []  # (kind, case, diffs)
-    for case, ax_case in zip(data["cases"], answer["cases"], strict=True):
-        found.append((kind_of(case["id"]), case, compare_case(case, ax_case, profile)))
+    for kind, cases in by_kind.items():
+        output, _failure = cli_run({"cases": cases}, seed_dir / "cli" / kind)
+        for i, case in enumerate(cases):
+            ax_case = ax_by_id[case["id"]]
+            if output is not None:
+                diffs = compare_ours(output["cases"][i], ax_case)
+            else:
+                diffs = compare_case(case, ax_case, profile)
+            found.append((kind, case, diffs))
     for case, ax_case in zip(data["contextMap"], answer["contextMap"], strict=True):
         found.append(("contextmap", case, compare_context_map(case, ax_case)))
     probe_diffs = compare_probes(data, answer, profile)
@@ -153,11 +183,12 @@ def run_seed(
     for kind, case, diffs in found:
         if not diffs:
             continue
+        known_as = known_class(kind, diffs, known)
         report_lines.append(
-            {"id": case["id"], "kind": kind, "known": kind in known, "diffs": diffs[:20]}
+            {"id": case["id"], "kind": kind, "known": known_as, "diffs": diffs[:20]}
         )
-        if kind in known:
-            known_counts[kind] += 1
+        if known_as is not None:
+            known_counts[known_as] += 1
             continue
         sig = signature(diffs)
         if (kind, sig) in shrunk_signatures:

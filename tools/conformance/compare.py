@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import math
 import re
+from pathlib import Path
 from typing import Any
 
 from axmem_gui.core.ax.conformance import run_case, run_cases
@@ -15,6 +19,7 @@ from axmem_gui.core.contextmap import (
 )
 from axmem_gui.core.errors import InputError
 
+CLI_SCRATCH = Path(__file__).resolve().parents[2] / "build" / "conformance" / "cli-scratch"
 #: endToEnd keys that describe the oracle's scripted model, not Ax's rendering.
 ORACLE_ONLY_KEYS = {"output", "errors"}
 TOLERANCE = 1e-9
@@ -69,7 +74,34 @@ def ours_case(case: dict[str, Any], profile: AxProfile) -> dict[str, Any] | str:
 
 
 def compare_case(case: dict[str, Any], oracle: dict[str, Any], profile: AxProfile) -> list[str]:
-    ours = ours_case(case, profile)
+    """Our engine through the Python API, then through the CLI (`axmem conformance run`)."""
+    diffs = compare_ours(ours_case(case, profile), oracle)
+    _output, failure = cli_run({"cases": [case]}, CLI_SCRATCH)
+    return [*diffs, failure] if failure else diffs
+
+
+def cli_run(cases_file: dict[str, Any], work: Path) -> tuple[dict[str, Any] | None, str | None]:
+    """Run `axmem conformance run CASES.json -o OUT.json` (in process) on a case file, the
+    way a user would: (its output, None), or (None, what went wrong)."""
+    from axmem_gui.cli.main import main as axmem
+
+    work.mkdir(parents=True, exist_ok=True)
+    cases_path, out_path = work / "cases.json", work / "out.json"
+    cases_path.write_text(json.dumps(cases_file, ensure_ascii=True), encoding="utf-8")
+    out_path.unlink(missing_ok=True)
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err):
+            code = axmem(["conformance", "run", str(cases_path), "-o", str(out_path)])
+    except Exception as exc:
+        return None, "axmem conformance run " + crash(exc)
+    if code != 0:
+        return None, f"axmem conformance run exited {code}: {err.getvalue().strip()[:200]}"
+    output: dict[str, Any] = json.loads(out_path.read_text(encoding="utf-8"))
+    return output, None
+
+
+def compare_ours(ours: dict[str, Any] | str, oracle: dict[str, Any]) -> list[str]:
     if isinstance(ours, str):
         return [ours]
     return differences(ours, comparable(oracle))
