@@ -9,12 +9,14 @@ import copy
 import datetime as dt
 import json
 import time
+from pathlib import Path
 from typing import Any
 
+from axmem_gui.core.ax.conformance import run_case
 from axmem_gui.core.ax.profile import DEFAULT_AX_VERSION, load_profile
 from tests.core.ax.golden import golden_file
 from tools.conformance.__main__ import FIXED_SEED, daily_seed, load_known
-from tools.conformance.compare import compare_case, compare_context_map, ours_context_map
+from tools.conformance.compare import cli_run, compare_case, compare_context_map, ours_context_map
 from tools.conformance.generate import KINDS, generate, kind_of
 from tools.conformance.shrink import shrink
 
@@ -58,15 +60,15 @@ def test_daily_seed_is_the_utc_date() -> None:
     assert daily_seed(dt.date(2026, 12, 1)) == 20261201
 
 
-def test_a_changed_answer_is_a_difference_and_the_golden_answer_is_not() -> None:
+def test_a_changed_answer_is_a_difference_and_the_golden_answer_is_not(tmp_path: Path) -> None:
     profile = load_profile(DEFAULT_AX_VERSION)
     cases = golden_file("cases.json")["cases"]
     expected = golden_file("expected.json")["cases"]
     case, ax = cases[0], expected[0]
-    assert compare_case(case, ax, profile) == []
+    assert compare_case(case, ax, profile, tmp_path) == []
     tampered = copy.deepcopy(ax)
     tampered["internals"]["skills"]["calls"][0]["perQuery"][0]["ranked"][0]["raw"] += 1e-6
-    assert compare_case(case, tampered, profile) == [
+    assert compare_case(case, tampered, profile, tmp_path) == [
         ".internals.skills.calls[0].perQuery[0].ranked[0].raw: "
         f"ours {ax['internals']['skills']['calls'][0]['perQuery'][0]['ranked'][0]['raw']!r}, "
         f"Ax {tampered['internals']['skills']['calls'][0]['perQuery'][0]['ranked'][0]['raw']!r}"
@@ -96,6 +98,18 @@ def test_shrink_keeps_only_what_the_difference_needs() -> None:
     small = shrink(case, differs, time.monotonic() + 30)
     assert small["skills"] == [{"id": "culprit", "name": "N", "content": "c"}]
     assert set(small) == {"id", "skills"}
+
+
+def test_the_cli_path_reports_output_or_what_went_wrong(tmp_path: Path) -> None:
+    case = generate(FIXED_SEED)["cases"][0]
+    output, failure = cli_run({"cases": [case]}, tmp_path / "ok")
+    assert failure is None and output is not None
+    assert output["cases"][0] == run_case(case, load_profile(DEFAULT_AX_VERSION), "x")
+    output, failure = cli_run({"cases": "not a list"}, tmp_path / "bad")
+    assert output is None
+    assert failure == "axmem conformance run exited 2: axmem: error: " + (
+        f"{tmp_path / 'bad' / 'cases.json'}: 'cases' must be a list"
+    )
 
 
 def test_known_differences_are_few_and_each_has_a_reason_and_a_reproduction() -> None:

@@ -73,10 +73,13 @@ def ours_case(case: dict[str, Any], profile: AxProfile) -> dict[str, Any] | str:
         return crash(exc)
 
 
-def compare_case(case: dict[str, Any], oracle: dict[str, Any], profile: AxProfile) -> list[str]:
-    """Our engine through the Python API, then through the CLI (`axmem conformance run`)."""
+def compare_case(
+    case: dict[str, Any], oracle: dict[str, Any], profile: AxProfile, scratch: Path = CLI_SCRATCH
+) -> list[str]:
+    """Our engine through the Python API, then through the CLI (`axmem conformance run`,
+    its files in `scratch`)."""
     diffs = compare_ours(ours_case(case, profile), oracle)
-    _output, failure = cli_run({"cases": [case]}, CLI_SCRATCH)
+    _output, failure = cli_run({"cases": [case]}, scratch)
     return [*diffs, failure] if failure else diffs
 
 
