@@ -540,13 +540,13 @@ def main(argv: list[str] | None = None) -> int:
         "--golden",
         type=Path,
         help="expected.json to cross-check stopwords against "
-        "(default: ../shared/golden/ax-<version>/expected.json when present)",
+        "(default: tests/golden/ax-<version>/expected.json when present)",
     )
     args = parser.parse_args(argv)
     try:
         profile = build(args.version, args.tarball)
         golden = args.golden or (
-            REPO_ROOT.parent / "shared" / "golden" / f"ax-{args.version}" / "expected.json"
+            REPO_ROOT / "tests" / "golden" / f"ax-{args.version}" / "expected.json"
         )
         if golden.is_file():
             cross_check_golden(profile, golden)

@@ -250,9 +250,9 @@ class ScenarioForm(QWidget):
     def set_read_only(self, read_only: bool) -> None:
         for widget in (self.task_edit,):
             widget.setReadOnly(read_only)
-        for widget in (self.runtime_combo, self.ranking_combo, self.presets, self.memories,
-                       self.add_turn_button, self.remove_turn_button):
-            widget.setEnabled(not read_only)
+        for control in (self.runtime_combo, self.ranking_combo, self.presets, self.memories,
+                        self.add_turn_button, self.remove_turn_button):
+            control.setEnabled(not read_only)
         for spin in self.ranking_spins.values():
             spin.setReadOnly(read_only)
         self.turns_model.set_editable(not read_only)
