@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
 from axmem_gui.core.ax.jstext import js_trim
-from axmem_gui.core.ax.profile import DEFAULT_AX_VERSION, load_profile
+from axmem_gui.core.ax.profile import DEFAULT_AX_VERSION, AxProfile, load_profile
 from axmem_gui.core.ax.search import (
     DISCOVER,
     RECALL,
@@ -34,8 +34,13 @@ from axmem_gui.core.jsout import json_dumps
 CaseKind = Literal["discover", "recall"]
 CASE_KINDS: tuple[CaseKind, ...] = ("discover", "recall")
 
-#: Results per search string of one call (Ax: discover keeps the top 2, recall the top 3).
-PER_STRING_CAP: Mapping[CaseKind, int] = {"discover": 2, "recall": 3}
+
+
+def per_string_cap(kind: CaseKind, profile: AxProfile | None = None) -> int:
+    """Results per search string of one call, as the Ax profile says (Ax 24.0.21: discover
+    keeps the top 2 skills, recall the top 3 memories)."""
+    p = profile or load_profile()
+    return p.skill_search_top_k if kind == "discover" else p.memory_search_top_k
 
 _CASE_KEYS = frozenset(
     {"name", "kind", "searches", "loaded", "mustInclude", "mustExclude", "k", "note"}
@@ -58,12 +63,12 @@ class SuiteCase:
         """The strings Ax actually searches: trimmed, exact duplicates dropped, order kept."""
         return tuple(dict.fromkeys(s.strip() for s in self.searches))
 
-    def cap(self) -> int:
+    def cap(self, profile: AxProfile | None = None) -> int:
         """Most results the call can return: per-string cap times distinct strings."""
-        return PER_STRING_CAP[self.kind] * len(self.unique_searches())
+        return per_string_cap(self.kind, profile) * len(self.unique_searches())
 
-    def effective_k(self) -> int:
-        return self.k if self.k is not None else self.cap()
+    def effective_k(self, profile: AxProfile | None = None) -> int:
+        return self.k if self.k is not None else self.cap(profile)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -383,13 +388,17 @@ def reciprocal_rank(returned: Sequence[str], relevant: Sequence[str]) -> float |
 
 
 def evaluate_case(
-    case: SuiteCase, returned: Sequence[str], known_ids: frozenset[str] | None = None
+    case: SuiteCase,
+    returned: Sequence[str],
+    known_ids: frozenset[str] | None = None,
+    profile: AxProfile | None = None,
 ) -> CaseResult:
     """Judge one case against the ids its call returned (in order).
 
     `known_ids` (the catalog's ids for the case's domain) turns a must-include id that does
-    not exist into a reason of its own, so a typo reads as a typo and not as a ranking miss."""
-    k = case.effective_k()
+    not exist into a reason of its own, so a typo reads as a typo and not as a ranking miss.
+    `profile` (default: the newest Ax profile) gives the per-string cap of the default k."""
+    k = case.effective_k(profile)
     ranks = {i: rank_of(returned, i) for i in case.must_include}
     reasons: list[str] = []
     warnings: list[str] = []
@@ -445,6 +454,7 @@ def run_suite(
     if search is None:
         search = ax_search_call(ax_version)
         engine = engine or ax_engine_label(ax_version)
+    profile = load_profile(ax_version or DEFAULT_AX_VERSION)
     skill_ids = frozenset(s.id for s in catalog.skills)
     memory_ids = frozenset(m.id for m in catalog.memories)
     results: list[CaseResult] = []
@@ -456,7 +466,7 @@ def run_suite(
         returned = search(case.kind, catalog, case.searches, case.loaded)
         elapsed = time.perf_counter() - started
         known = skill_ids if case.kind == "discover" else memory_ids
-        result = evaluate_case(case, returned, known)
+        result = evaluate_case(case, returned, known, profile)
         results.append(replace(result, seconds=round(elapsed, 6)))
         if progress is not None:
             progress(done, total)
