@@ -1,6 +1,6 @@
 """Agent sessions from the command line: run, replay, rerun, diff, whatif, sessions.
 
-Exit codes: `replay` 0 identical / 1 different; `run` and `rerun` 0 when the session is
+Exit codes: `replay` and `verify` 0 identical / 1 different; `run` and `rerun` 0 when the session is
 complete, 1 when it ended early (the partial session is still written); 2 for bad input.
 """
 
@@ -146,6 +146,16 @@ def _replay(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(report.render())
     return 0 if report.identical else 1
+
+
+def _verify(args: argparse.Namespace) -> int:
+    doc = sessions.read_session_file(args.file)
+    report = sessions.verify(doc)
+    if args.json:
+        print_json(report.to_json())
+    else:
+        sys.stdout.write(report.render())
+    return 0 if report.ok else 1
 
 
 def _catalog_arg(args: argparse.Namespace) -> Any:
@@ -329,6 +339,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("file", type=Path, metavar="FILE", help=".axsession.json file")
     p.add_argument("--json", action="store_true", help="machine-readable report")
     p.set_defaults(handler=_replay)
+
+    p = sub.add_parser(
+        "verify",
+        help="check a session file without running the agent: stored requests against "
+        "their digests, searches re-run on the recorded catalog, derived fields",
+    )
+    p.add_argument("file", type=Path, metavar="FILE", help=".axsession.json file")
+    p.add_argument("--json", action="store_true", help="machine-readable report")
+    p.set_defaults(handler=_verify)
 
     p = sub.add_parser("rerun", help="run a session's inputs again on another model/catalog")
     p.add_argument("file", type=Path, metavar="FILE", help=".axsession.json file")

@@ -19,6 +19,7 @@ from typing import Any
 
 import axllm
 
+from axmem_gui.core.session.derive import exchange_usage
 from axmem_gui.core.session.digest import request_digest
 from axmem_gui.core.session.redact import redact_url
 from axmem_gui.core.session.replay_cursor import ReplayCursor
@@ -78,20 +79,6 @@ class RunProgress:
 
 
 ProgressCallback = Callable[[RunProgress], None]
-
-
-def _usage(response: Any) -> dict[str, int] | None:
-    if not isinstance(response, Mapping):
-        return None
-    model_usage = response.get("model_usage")
-    tokens = model_usage.get("tokens") if isinstance(model_usage, Mapping) else None
-    if not isinstance(tokens, Mapping):
-        return None
-    return {
-        k: int(tokens[k])
-        for k in ("prompt_tokens", "completion_tokens", "total_tokens")
-        if isinstance(tokens.get(k), int)
-    }
 
 
 class _Delegating:
@@ -205,7 +192,7 @@ class RecordingClient(_Delegating):
             raise
         else:
             record["response"] = jsonable(response)
-            record["usage"] = _usage(response)
+            record["usage"] = exchange_usage(response)
             return response
         finally:
             record["duration_ms"] = round((time.perf_counter() - t0) * 1000, 3)
