@@ -223,6 +223,15 @@ def check_derived(doc: Mapping[str, Any]) -> list[Difference]:
         )
         if has_map:
             before, after = fw.get("context_map_before"), fw.get("context_map_after")
+            if k > 0 and previous_after is not None:
+                out.append(
+                    derived(
+                        f"{where}.context_map_before",
+                        before,
+                        previous_after,
+                        "the map a forward starts from (the previous forward's map after)",
+                    )
+                )
             recomputed = describe_update(mine, before, after)
             recorded = fw.get("context_map_update")
             out.append(
@@ -233,15 +242,6 @@ def check_derived(doc: Mapping[str, Any]) -> list[Difference]:
                     "the context-map update record",
                 )
             )
-            if k > 0 and previous_after is not None:
-                out.append(
-                    derived(
-                        f"{where}.context_map_before",
-                        before,
-                        previous_after,
-                        "the map a forward starts from (the previous forward's map after)",
-                    )
-                )
             previous_after = after
     if has_map:
         snapshots = doc.get("contextMapSnapshots")
