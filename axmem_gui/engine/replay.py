@@ -23,10 +23,12 @@ from axmem_gui.core.session.replay_cursor import Divergence, SearchCursor
 from axmem_gui.core.session.verify import (
     Difference,
     VerifyReport,
+    check_derived,
+    check_digests,
+    check_searches,
     comparable_update,
     json_diff,
     render_differences,
-    verify_file,
 )
 from axmem_gui.core.session.views import exchanges, forwards
 from axmem_gui.engine.agent_factory import agent_options, build_agent
@@ -36,6 +38,7 @@ from axmem_gui.engine.clients import (
     ProgressCallback,
     ReplayClient,
     RunProgress,
+    fold_chunks,
     is_cancelled,
     jsonable,
 )
@@ -316,7 +319,7 @@ def replay_session(
             )
         found.extend(check.differences)
     seen = {d.where for d in found}
-    found.extend(d for d in verify_file(doc, backend_for_session(doc)) if d.where not in seen)
+    found.extend(d for d in file_differences(doc) if d.where not in seen)
     return ReplayReport(
         session_id=str(doc.get("id")),
         calls_recorded=client.cursor.total,
@@ -328,11 +331,45 @@ def replay_session(
     )
 
 
+def check_streams(doc: Mapping[str, Any]) -> list[Difference]:
+    """A streamed exchange's stored response must be the fold of its stored chunks (the
+    chunks are what the server sent; replay serves their fold)."""
+    out = []
+    for i, ex in enumerate(exchanges(doc)):
+        chunks = ex.get("chunks")
+        if not isinstance(chunks, list):
+            continue
+        try:
+            folded = fold_chunks(chunks)
+        except Exception as exc:  # a hostile file: any chunk shape
+            folded = f"<the chunks cannot be folded: {exc}>"
+        if folded != ex.get("response"):
+            where = f"exchanges[{i}].response"
+            out.append(
+                Difference(
+                    where,
+                    "derived",
+                    f"the stored response of streamed call #{i} is not what its stored "
+                    "chunks add up to",
+                    json_diff(ex.get("response"), folded, where, ("stored", "folded chunks")),
+                )
+            )
+    return out
+
+
+def file_differences(doc: Mapping[str, Any]) -> list[Difference]:
+    """Every check that needs the file only (core.session.verify, plus streamed chunks)."""
+    backend = backend_for_session(doc)
+    return (
+        check_digests(doc) + check_streams(doc) + check_searches(doc, backend) + check_derived(doc)
+    )
+
+
 def verify_session(doc: Mapping[str, Any]) -> VerifyReport:
     """The file-only checks (no agent run, no axllm version requirement): stored requests
     against their digests, searches re-run on the recorded catalog, derived fields."""
     started = time.perf_counter()
-    found = verify_file(doc, backend_for_session(doc))
+    found = file_differences(doc)
     return VerifyReport(
         session_id=str(doc.get("id")),
         differences=tuple(found),

@@ -11,7 +11,12 @@ import pytest
 from axmem_gui.core.session.agent_config import agent_config_from_json
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.services import sessions
-from tests.engine.conftest import AGENT_JSON, INPUTS, make_catalog
+from tests.engine.conftest import (
+    AGENT_JSON,
+    INPUTS,
+    make_catalog,
+    workspace_path,  # noqa: F401  (a shared fixture)
+)
 from tests.trust.script_server import ScriptServer, script_server  # noqa: F401
 
 

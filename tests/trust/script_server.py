@@ -82,7 +82,9 @@ def reply_fields(messages: list[Mapping[str, Any]], long_map_items: bool) -> dic
         }
     if stage == "map-cartographer":
         n = len(set(_ITEM.findall(user)))
-        pad = " with more detail about owners, severities and runbooks" * (6 if long_map_items else 0)
+        pad = " with more detail about owners, severities and runbooks" * (
+            6 if long_map_items else 0
+        )
         return {
             "operations": [
                 {
@@ -128,29 +130,46 @@ def _completion(body: Mapping[str, Any], number: int, long_map_items: bool) -> d
         "object": "chat.completion",
         "model": body.get("model"),
         "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 100 + number, "completion_tokens": 7, "total_tokens": 107 + number},
+        "usage": {
+            "prompt_tokens": 100 + number,
+            "completion_tokens": 7,
+            "total_tokens": 107 + number,
+        },
     }
 
 
+def _pieces(text: str, count: int) -> list[str]:
+    step = max(1, -(-len(text) // count))
+    return [text[i : i + step] for i in range(0, len(text), step)] or [""]
+
+
 def _sse_events(completion: Mapping[str, Any], pieces: int = 4) -> list[bytes]:
-    """The completion as chat.completion.chunk events: content in `pieces` parts, then the
-    finish reason with the usage, then [DONE]."""
+    """The completion as chat.completion.chunk events: its content (or its tool call's
+    arguments) in `pieces` parts, then the finish reason with the usage, then [DONE]."""
     message = completion["choices"][0]["message"]
-    content = message.get("content") or ""
-    step = max(1, -(-len(content) // pieces))
-    events = []
     base = {"id": completion["id"], "object": "chat.completion.chunk", "model": completion["model"]}
-    first = True
-    for start in range(0, max(len(content), 1), step):
-        delta: dict[str, Any] = {"content": content[start : start + step]}
-        if first:
-            delta["role"] = "assistant"
-            first = False
-        events.append({**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
+    deltas: list[dict[str, Any]] = []
+    calls = message.get("tool_calls")
+    if calls:
+        call = calls[0]
+        for i, part in enumerate(_pieces(call["function"]["arguments"], pieces)):
+            tool: dict[str, Any] = {"index": 0, "function": {"arguments": part}}
+            if i == 0:
+                tool.update(id=call["id"], type="function")
+                tool["function"]["name"] = call["function"]["name"]
+            deltas.append({"tool_calls": [tool]})
+    else:
+        deltas = [{"content": part} for part in _pieces(message.get("content") or "", pieces)]
+    deltas[0]["role"] = "assistant"
+    events = [
+        {**base, "choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in deltas
+    ]
     events.append(
         {
             **base,
-            "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+            "choices": [
+                {"index": 0, "delta": {}, "finish_reason": "tool_calls" if calls else "stop"}
+            ],
             "usage": completion["usage"],
         }
     )
@@ -287,4 +306,3 @@ def script_server() -> Iterator[ScriptServer]:
         yield srv
     finally:
         srv.stop()
-
