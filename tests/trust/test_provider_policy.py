@@ -215,3 +215,17 @@ def test_a_failed_map_update_can_be_an_error(
     err = capsys.readouterr().err
     assert "axmem: error: forward 1: the context-map update failed" in err
     assert out.is_file()  # the session is kept
+
+
+def test_the_session_viewer_shows_a_failed_map_update(
+    qtbot: Any, script_server: ScriptServer
+) -> None:
+    from axmem_gui.ui.sessions.viewer import SessionViewer
+
+    _map_failure(script_server)
+    doc = record(script_server)
+    assert doc["status"] == "complete"  # axllm swallowed the failure
+    view = SessionViewer(doc)
+    qtbot.addWidget(view)
+    assert "Warning: forward 1: the context-map update failed" in view.banner.text()
+    assert view.banner.isVisibleTo(view)

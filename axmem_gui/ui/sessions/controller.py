@@ -18,7 +18,7 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
-from axmem_gui.core.errors import AxmemError
+from axmem_gui.core.errors import AxmemError, InputError
 from axmem_gui.engine.clients import CancelToken
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.services import sessions
@@ -26,7 +26,7 @@ from axmem_gui.store import Workspace
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.sessions import jobs
-from axmem_gui.ui.sessions.commands import DeleteSessionsCommand
+from axmem_gui.ui.sessions.commands import AgentCommand, DeleteSessionsCommand
 from axmem_gui.ui.sessions.compare_view import CompareView
 from axmem_gui.ui.sessions.dialogs import (
     ChooseSessionDialog,
@@ -69,6 +69,8 @@ class SessionsFeature(QObject):
         self.jobs: dict[int, _Job] = {}
         self.usage_stale = True
         self._last_settings: ProviderSettings | None = None
+        #: Agent config revisions this window's undoable edits last wrote, by name.
+        self._agent_revisions: dict[str, int] = {}
 
         self._build_actions()
         self.page.open_requested.connect(self.open_session)
@@ -200,6 +202,7 @@ class SessionsFeature(QObject):
         self.page.model.forget_totals(self.page.model.ids())
         self.page.clear_notice()
         self._last_settings = None
+        self._agent_revisions.clear()
 
     def _changed(self) -> None:
         self.controller.notify_changed("sessions")
@@ -343,8 +346,28 @@ class SessionsFeature(QObject):
             self.runner,
             self.default_settings(),
             on_agents_changed=lambda: self.controller.notify_changed("agents"),
+            save_agent=self.save_agent,
         )
         return self.start_run(order) if order is not None else None
+
+    def save_agent(
+        self, before: tuple[str, int, dict[str, Any]] | None, config: dict[str, Any]
+    ) -> None:
+        """Create or edit an agent config as a command on the main undo stack (Ctrl+Z
+        undoes it like a catalog edit). Raises InputError when it cannot be applied."""
+        errors: list[str] = []
+        command = AgentCommand(
+            lambda: self.ws,
+            before,
+            config,
+            self._agent_revisions,
+            lambda: self.controller.notify_changed("agents"),
+            errors.append,
+        )
+        self.window.undo_stack.push(command)
+        command.set_report(lambda message: self._error("Agent config", message))
+        if errors:
+            raise InputError(errors[0])
 
     def start_run(self, order: jobs.RunOrder) -> int:
         self._remember(order.settings)

@@ -43,6 +43,9 @@ from axmem_gui.ui.sessions.jobs import RerunOrder, RunOrder
 from axmem_gui.ui.sessions.provider_form import ProviderForm
 from axmem_gui.ui.tasks import TaskRunner
 
+#: Saves an agent config: (name, revision, config) it replaces, or None for a new one.
+SaveAgent = Callable[[tuple[str, int, dict[str, Any]] | None, dict[str, Any]], None]
+
 INPUT_HEIGHT = 54
 
 
@@ -69,6 +72,8 @@ class RunAgentDialog(QDialog):
         self.setWindowTitle("Run agent")
         self.ws = ws
         self.order: RunOrder | None = None
+        #: Writes a new/edited agent config; None saves directly (no undo).
+        self.save_agent: SaveAgent | None = None
         self.input_edits: dict[str, QPlainTextEdit] = {}
 
         self.agent = QComboBox()
@@ -124,8 +129,10 @@ class RunAgentDialog(QDialog):
         runner: TaskRunner,
         settings: ProviderSettings | None = None,
         on_agents_changed: Callable[[], None] | None = None,
+        save_agent: SaveAgent | None = None,
     ) -> RunOrder | None:
         dialog = cls(ws, runner, settings, parent)
+        dialog.save_agent = save_agent
         if on_agents_changed is not None:
             dialog.agents_changed.connect(on_agents_changed)
         return dialog.order if dialog.exec() == QDialog.DialogCode.Accepted else None
@@ -183,12 +190,18 @@ class RunAgentDialog(QDialog):
             self.input_edits[field] = edit
 
     def _edit_agent(self, new: bool) -> None:
-        current = None if new else self.ws.agents.get(self.agent.currentText())
+        name = None if new else self.agent.currentText()
+        document = self.ws.agents.document(name) if name else None
+        current = document.data if document is not None else None
         value = AgentConfigDialog.ask(self, current, list(self.ws.agents.list()))
         if value is None:
             return
+        before = None if document is None else (document.name, document.revision, current)
         try:
-            self.ws.agents.save(value["name"], value)
+            if self.save_agent is not None:
+                self.save_agent(before, value)  # undoable: a command on the main stack
+            else:
+                self.ws.agents.save(value["name"], value)
         except AxmemError as exc:
             self.error.setText(f"Cannot save the agent config: {exc}")
             return
