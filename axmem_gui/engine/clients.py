@@ -149,8 +149,8 @@ class RecordingClient(_Delegating):
         """What the policy client did on the wire: attempts (retries, waits), chunks."""
         call = getattr(self.inner, "last_call", None)
         attempts = getattr(call, "attempts", None)
-        if isinstance(attempts, list) and attempts:
-            record["attempts"] = jsonable(attempts)
+        if isinstance(attempts, list) and any(a.get("outcome") != "ok" for a in attempts):
+            record["attempts"] = jsonable(attempts)  # only when something went wrong
         chunks = getattr(call, "chunks", None)
         if isinstance(chunks, list):
             record["stream"] = True
