@@ -63,6 +63,7 @@ def test_timeout_is_a_deadline_for_a_streamed_reply_too(script_server: ScriptSer
     assert doc["status"] == "incomplete" and doc["error"]["kind"] == "timeout"
     assert "streamed reply within the 1 s deadline" in doc["error"]["message"]
     assert script_server.bodies[0]["stream"] is True and len(script_server.bodies) == 1
+    assert sessions.replay(doc).identical
 
 
 # --------------------------------------------------------------------- retry ---
@@ -75,6 +76,7 @@ def test_max_retries_zero_is_exactly_one_request(script_server: ScriptServer) ->
     assert len(script_server.bodies) == 1  # no axllm request-layer or AxGen retry on top
     assert len(doc["exchanges"]) == 1
     assert [a["outcome"] for a in doc["exchanges"][0]["attempts"]] == ["server_error"]
+    assert sessions.replay(doc).identical  # the recorded failure ends the replay the same way
 
 
 def test_a_malformed_reply_is_retried_like_a_500_and_the_attempts_are_recorded(
