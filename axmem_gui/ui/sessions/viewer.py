@@ -280,7 +280,11 @@ class SessionViewer(QWidget):
             return
         first = report.differences[0]
         set_banner(self.banner, f"Replay differs: {first.message} (at {first.where})", "error")
-        if report.divergence is not None and report.divergence.kind == "prompt":
+        if report.divergence is not None and report.divergence.kind in (
+            "prompt",
+            "stored_request",
+            "digest",
+        ):
             target = self.model.index_of_call(report.divergence.index)
             if target.isValid():
                 self.tree.scrollTo(target)
