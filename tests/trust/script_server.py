@@ -59,10 +59,14 @@ def reply_fields(messages: list[Mapping[str, Any]], long_map_items: bool) -> dic
     user = "\n".join(_text(m.get("content")) for m in messages if m.get("role") != "system")
     stage = _stage(system)
     query = _first_line_after(user, "Query")
+    if query == "the question":
+        query = _first_line_after(user, "Request")
+    log = user.partition("Action Log:")[2]
     if stage == "distiller":
-        if "\nLoaded Skills:" not in "\n" + user:
+        # A search that found nothing leaves no field behind: the action log tells.
+        if "\nLoaded Skills:" not in "\n" + user and "discover" not in log:
             return {"javascriptCode": f"await discover({{ skills: [{json.dumps(query)}] }});"}
-        if "\nMemories:" not in "\n" + user:
+        if "\nMemories:" not in "\n" + user and "recall" not in log:
             return {"javascriptCode": f"await recall([{json.dumps(query)}]);"}
         return {"javascriptCode": f"await final({json.dumps('Answer: ' + query)}, {{}});"}
     if stage == "executor":

@@ -373,7 +373,9 @@ class SessionsFeature(QObject):
         self._remember(order.settings)
         token = CancelToken()
         title = f"Running {order.agent.name} on {order.settings.model or order.settings.provider}"
-        return self._start_live(jobs.run_job(order, token), token, title)
+        return self._start_live(
+            jobs.run_job(order, token), token, title, {"map_failure": order.map_failure}
+        )
 
     def rerun_current(self) -> None:
         viewer = self.current_viewer()
@@ -390,8 +392,10 @@ class SessionsFeature(QObject):
         title = f"Rerunning {order.session.get('name') or order.session.get('id')}"
         return self._start_live(jobs.rerun_job(order, token), token, title)
 
-    def _start_live(self, job: Job, token: CancelToken, title: str) -> int:
-        info = _Job("run", title, token=token, workspace_path=self.ws.path)
+    def _start_live(
+        self, job: Job, token: CancelToken, title: str, extra: dict[str, Any] | None = None
+    ) -> int:
+        info = _Job("run", title, token=token, workspace_path=self.ws.path, extra=dict(extra or {}))
         info.strip = self.page.add_strip(title, token.cancel)
         return self._submit(job, info)
 
@@ -419,6 +423,12 @@ class SessionsFeature(QObject):
             )
             return
         viewer = self.open_document(doc, saved)
+        failed_maps = [w for w in doc.get("warnings") or [] if "context-map update failed" in w]
+        if failed_maps and info.extra.get("map_failure") == "error":
+            self._error(
+                "Context-map update failed",
+                "\n".join(failed_maps) + "\n\nThe session was kept; its map was left unchanged.",
+            )
         if doc.get("status") == "complete":
             calls = len(doc.get("exchanges") or [])
             self.window.statusBar().showMessage(

@@ -13,6 +13,7 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -90,6 +91,12 @@ class RunAgentDialog(QDialog):
         self.agent_summary.setWordWrap(True)
         self.name = QLineEdit()
         self.name.setPlaceholderText("optional; default: agent · model")
+        self.map_failure_error = QCheckBox("Treat a failed context-map update as an error")
+        self.map_failure_error.setObjectName("mapFailureError")
+        self.map_failure_error.setToolTip(
+            "axllm swallows a failed map update and the run still completes; by default the "
+            "session shows a warning, checked an error dialog says so when the run ends"
+        )
 
         self.inputs_box = QGroupBox("Inputs")
         self.inputs_form = QFormLayout(self.inputs_box)
@@ -109,6 +116,7 @@ class RunAgentDialog(QDialog):
         top.addRow("Agent", agent_row)
         top.addRow("", self.agent_summary)
         top.addRow("Session name", self.name)
+        top.addRow("", self.map_failure_error)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.inputs_box)
@@ -225,6 +233,7 @@ class RunAgentDialog(QDialog):
             inputs=(inputs,),
             settings=self.provider.settings(),
             name=self.name.text().strip(),
+            map_failure="error" if self.map_failure_error.isChecked() else "warn",
         )
 
     def accept(self) -> None:
