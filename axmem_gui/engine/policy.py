@@ -28,7 +28,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import axllm
@@ -355,6 +355,10 @@ class PolicyClient:
                 record.attempts.append(entry)
                 wait = self._wait_before_retry(kind, exc, attempt)
                 if wait is None:
+                    if attempt > 0:
+                        info = replace(
+                            info, message=f"{info.message} (gave up after {attempt + 1} attempts)"
+                        )
                     raise ProviderFailure(info, attempt + 1) from exc
                 entry["retry_in_s"] = wait
                 self._sleep(wait, user_token)

@@ -232,3 +232,12 @@ def test_the_session_viewer_shows_a_failed_map_update(
     qtbot.addWidget(view)
     assert "Warning: forward 1: the context-map update failed" in view.banner.text()
     assert view.banner.isVisibleTo(view)
+
+
+def test_giving_up_after_retries_says_how_many_attempts(script_server: ScriptServer) -> None:
+    script_server.state.faults = {n: "500" for n in range(1, 10)}
+    doc = record(script_server, settings=settings(script_server, max_retries=2, retry_backoff_s=0))
+    assert doc["error"]["kind"] == "http_status"
+    assert doc["error"]["message"].endswith("(gave up after 3 attempts)")
+    assert len(script_server.bodies) == 3
+    assert sessions.replay(doc).identical
