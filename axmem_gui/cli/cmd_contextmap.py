@@ -167,7 +167,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=_diff)
 
-    p = actions.add_parser("show", help="sections, items, scores, budget and eviction order")
+    p = actions.add_parser(
+        "show",
+        help="sections, items, scores, budget and eviction order (of a map, or of a session "
+        "file's map after/before forward N)",
+    )
     p.add_argument("state", metavar="STATE", type=Path, help="a map, or a .axsession.json file")
     p.add_argument(
         "--forward",
