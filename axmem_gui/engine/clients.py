@@ -18,13 +18,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 import axllm
-from axllm import gen as _gen
 
 from axmem_gui.core.session.derive import exchange_usage
 from axmem_gui.core.session.digest import request_digest
 from axmem_gui.core.session.redact import redact_url
 from axmem_gui.core.session.replay_cursor import ReplayCursor
 from axmem_gui.core.session.stages import ACTOR_STAGES, LLM_QUERY, stage_of_request
+from axmem_gui.engine import policy
 from axmem_gui.engine.errors import FailureInfo, ProviderFailure, RunCancelled, describe_failure
 
 
@@ -222,7 +222,7 @@ class RecordingClient(_Delegating):
 
 def fold_chunks(chunks: Sequence[Any]) -> Any:
     """The one response AxGen reads from a streamed reply's chunks (axllm's own fold)."""
-    return jsonable(_gen.fold_chat_response_stream(copy.deepcopy(list(chunks))))
+    return jsonable(policy.fold_chunks(list(chunks)))
 
 
 def recorded_error(error: Mapping[str, Any]) -> BaseException:

@@ -37,6 +37,13 @@ from axllm import gen as _gen
 from axmem_gui.core.errors import InputError
 from axmem_gui.engine.errors import ProviderFailure, RunCancelled, describe_failure
 
+
+def fold_chunks(chunks: list[Any]) -> Any:
+    """The one response AxGen reads from a streamed reply's chunks (axllm's own fold)."""
+    fold = _gen.fold_chat_response_stream  # type: ignore[attr-defined]
+    return fold(copy.deepcopy(list(chunks)))
+
+
 RETRY_KINDS = ("rate_limited", "server_error", "network", "timeout", "malformed")
 
 
@@ -327,7 +334,7 @@ class PolicyClient:
             streamed = copy.deepcopy(dict(request))
             streamed["model_config"] = {**(streamed.get("model_config") or {}), "stream": True}
             chunks = [copy.deepcopy(c) for c in self.inner.stream(streamed, dict(options))]
-            return _gen.fold_chat_response_stream(copy.deepcopy(chunks)), chunks
+            return fold_chunks(chunks), chunks
         return self.inner.chat(request, dict(options)), None
 
     def chat(self, request: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> Any:

@@ -204,7 +204,9 @@ class RunAgentDialog(QDialog):
         value = AgentConfigDialog.ask(self, current, list(self.ws.agents.list()))
         if value is None:
             return
-        before = None if document is None else (document.name, document.revision, current)
+        before = (
+            None if document is None else (document.name, document.revision, dict(document.data))
+        )
         try:
             if self.save_agent is not None:
                 self.save_agent(before, value)  # undoable: a command on the main stack
