@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from axmem_gui.cli.common import add_workspace_arg, print_json, read_text_file
+from axmem_gui.core import jsontext
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.session.compare import render_comparison
 from axmem_gui.core.session.format import session_summary
@@ -32,10 +33,7 @@ def _parse_inputs(pairs: list[str], inputs_file: Path | None) -> list[dict[str, 
         raise InputError("give either --input or --inputs-file, not both")
     if inputs_file is not None:
         text = read_text_file(inputs_file, "inputs file")
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{inputs_file}: not valid JSON ({exc.msg})") from None
+        value = jsontext.loads(text, str(inputs_file))
         items = value if isinstance(value, list) else [value]
         for i, item in enumerate(items):
             if not isinstance(item, dict):
@@ -82,8 +80,8 @@ def _read_context_map(path: Path | None) -> Any:
         return None
     text = read_text_file(path, "context map")
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError:
+        value = jsontext.parse(text)
+    except ValueError:
         return text  # a map given as its Markdown text
     if isinstance(value, dict) and value.get("format") == "axsession":
         # Continue from where a recorded session left its map.

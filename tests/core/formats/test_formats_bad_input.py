@@ -86,7 +86,7 @@ def test_unreadable_file(tmp_path: Path) -> None:
 def test_fifo_is_not_read(tmp_path: Path) -> None:
     path = tmp_path / "pipe.json"
     os.mkfifo(path)
-    assert _errors(path) == [f"{path}: not a regular file (device, socket or pipe)"]
+    assert _errors(path) == [f"{path}: not a regular file: a named pipe"]
 
 
 def test_symlink_loop_as_the_path(tmp_path: Path) -> None:
