@@ -106,8 +106,8 @@ def check_frontmatter_limits(text: str, first_line: int = 1) -> None:
         )
     digits = _LONG_DIGITS.search(text)
     if digits is not None:
-        line = text.count("\n", 0, digits.start()) + first_line
-        raise FrontmatterError(f"line {line}: a number with more than {MAX_NUMBER_DIGITS} digits")
+        at = text.count("\n", 0, digits.start()) + first_line
+        raise FrontmatterError(f"line {at}: a number with more than {MAX_NUMBER_DIGITS} digits")
     flow = 0
     for number, line in enumerate(text.split("\n"), start=first_line):
         body = line.lstrip(" ")
