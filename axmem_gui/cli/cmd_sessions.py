@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from axmem_gui.cli.common import add_workspace_arg, print_json, read_text_file
+from axmem_gui.cli.common import add_workspace_arg, print_json, read_text_file, say
 from axmem_gui.core import jsontext
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.session.compare import render_comparison
@@ -107,13 +107,13 @@ def _finish_run(doc: dict[str, Any], args: argparse.Namespace) -> int:
         where = f"workspace session {doc['id']}" if args.output is None else where
     calls = len(doc["exchanges"])
     if doc["status"] == "complete":
-        print(f"recorded {calls} model calls: {where}")
+        say(f"recorded {calls} model calls: {where}")
         for fw in doc["forwards"]:
-            print(f"forward {fw['index'] + 1}: {json.dumps(fw['output'], ensure_ascii=False)}")
+            say(f"forward {fw['index'] + 1}: {json.dumps(fw['output'], ensure_ascii=False)}")
         return 0
     error = doc.get("error") or {}
     print(f"axmem: run ended early: {error.get('message')}", file=sys.stderr)
-    print(f"partial session ({calls} model calls) kept, marked incomplete: {where}")
+    say(f"partial session ({calls} model calls) kept, marked incomplete: {where}")
     return 1
 
 
@@ -217,7 +217,7 @@ def _list(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
         sessions.export_session(ws, args.id, args.output)
-    print(f"exported session {args.id} to {args.output}")
+    say(f"exported session {args.id} to {args.output}")
     return 0
 
 
@@ -226,7 +226,7 @@ def _import(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace) as ws:
         session_id = sessions.save_session(ws, doc)
     s = session_summary(doc)
-    print(f"imported session {session_id} ({s['agent']}, {s['exchanges']} model calls)")
+    say(f"imported session {session_id} ({s['agent']}, {s['exchanges']} model calls)")
     return 0
 
 
@@ -236,7 +236,7 @@ def _test_connection(args: argparse.Namespace) -> int:
         print_json(report.to_json())
     else:
         state = "ok" if report.ok else "FAILED"
-        print(f"{state}: {report.message} ({report.latency_ms:.0f} ms, model {report.model})")
+        say(f"{state}: {report.message} ({report.latency_ms:.0f} ms, model {report.model})")
     return 0 if report.ok else 1
 
 

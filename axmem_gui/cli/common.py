@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
+from axmem_gui.core.printable import printable
 from axmem_gui.services.files import read_utf8_file
 
 
@@ -23,8 +26,35 @@ def add_workspace_arg(parser: argparse.ArgumentParser) -> None:
 
 
 def print_json(value: Any) -> None:
-    json.dump(value, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    # Lone surrogates (names that were not UTF-8) go out as JSON escapes, not raw.
+    text = json.dumps(value, ensure_ascii=False, indent=2)
+    sys.stdout.write(_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class SafeTextStream(io.TextIOBase):
+    """Writes through `printable`: every message the CLI prints about user data (stderr,
+    and the human-readable reports on stdout) passes here."""
+
+    def __init__(self, inner: TextIO) -> None:
+        self._inner = inner
+
+    def write(self, text: str) -> int:
+        self._inner.write(printable(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self._inner.flush()
+
+    def isatty(self) -> bool:
+        return self._inner.isatty()
+
+
+def say(*parts: object, file: TextIO | None = None) -> None:
+    """print() for messages that carry user data: escaped for the terminal."""
+    print(printable(" ".join(str(p) for p in parts)), file=file or sys.stdout)
 
 
 def read_text_file(path: Path, what: str = "file") -> str:

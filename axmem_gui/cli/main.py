@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from axmem_gui import __version__
+from axmem_gui.cli.common import SafeTextStream
 from axmem_gui.core.errors import AxmemError
 
 COMMAND_MODULES: tuple[str, ...] = (
@@ -51,6 +52,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help(sys.stderr)
         return 2
+    real_stderr = sys.stderr
+    sys.stderr = SafeTextStream(real_stderr)  # every message names user data safely
     try:
         code = handler(args)
     except AxmemError as exc:
@@ -61,6 +64,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("axmem: interrupted", file=sys.stderr)
         return 130
+    finally:
+        sys.stderr = real_stderr
     return int(code or 0)
 
 
