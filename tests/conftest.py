@@ -13,7 +13,11 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
 
 #: Shared fixtures (e.g. `memory_keyring`) available to every test module.
-pytest_plugins = ["tests.helpers.memory_keyring", "tests.fakes.fake_openai_server"]
+pytest_plugins = [
+    "tests.helpers.memory_keyring",
+    "tests.fakes.fake_openai_server",
+    "tests.helpers.fuzz_counts",
+]
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 #: The read-only reference material that CI lays beside the clone.

@@ -46,7 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    return run(build_parser(), argv)
+
+
+def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> int:
+    """`main` with a parser built once (building one costs more than most commands)."""
     args = parser.parse_args(list(argv) if argv is not None else None)
     handler = getattr(args, "handler", None)
     if handler is None:

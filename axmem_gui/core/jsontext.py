@@ -27,8 +27,12 @@ MAX_NUMBER_DIGITS = 400
 MAX_SAFE_INTEGER = 2**53 - 1
 
 _STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.S)
-_LONG_DIGITS = re.compile(rf"\d{{{MAX_NUMBER_DIGITS + 1},}}")
+# Digits become "0", everything else " ": a long run is then one substring search
+# (linear, C speed; a regex would retry inside every shorter run).
+_DIGITS_ONLY = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_LONG_RUN = b"0" * (MAX_NUMBER_DIGITS + 1)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]++")
+_BRACKET = re.compile(r"[\[\]{}]")
 _DEPTH_DELTA = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
@@ -36,51 +40,62 @@ class JsonLimitError(json.JSONDecodeError):
     """Input over one of the limits; raised before parsing, with the position."""
 
 
+def _long_digit_run_at(text: str) -> int | None:
+    """Character offset of the first run of more than MAX_NUMBER_DIGITS digits."""
+    data = text.encode("utf-8", "surrogatepass")
+    at = data.translate(_DIGITS_ONLY).find(_LONG_RUN)
+    if at < 0:
+        return None
+    return len(data[:at].decode("utf-8", "surrogatepass"))
+
+
 def _blank_strings(text: str) -> str:
-    # Same length, so positions still point into the original text.
+    # Same length, so positions still point into the original text (error path only).
     return _STRING.sub(lambda m: '"' + " " * (len(m.group()) - 2) + '"', text)
 
 
-def _depth_exceeded_at(structural: str, limit: int) -> int | None:
+def _too_deep(structural: str, limit: int) -> bool:
     brackets = _NOT_BRACKET.sub("", structural)
     if len(brackets) <= limit:
-        return None
+        return False
     depth = 0
     for start in range(0, len(brackets), 65536):
         chunk = brackets[start : start + 65536]
         running = list(itertools.accumulate(map(_DEPTH_DELTA.__getitem__, chunk), initial=depth))
         if max(running) > limit:
-            break
+            return True
         depth = running[-1]
-    else:
-        return None
-    # Rare path: find the position of the first bracket over the limit.
+    return False
+
+
+def _first_too_deep(structural: str, limit: int) -> int:
     depth = 0
-    for m in re.finditer(r"[\[\]{}]", structural):
+    for m in _BRACKET.finditer(structural):
         depth += _DEPTH_DELTA[m.group()]
         if depth > limit:
             return m.start()
-    return None  # pragma: no cover - the fast pass found one
+    return 0  # pragma: no cover - called only when `_too_deep` found one
 
 
 def check_json_limits(text: str, *, max_depth: int = MAX_DEPTH) -> None:
     """Raise JsonLimitError when `text` nests deeper than `max_depth` or holds a number
     with more than MAX_NUMBER_DIGITS digits. Linear time; cheap for ordinary files."""
     may_be_deep = text.count("[") + text.count("{") > max_depth
-    may_be_long = _LONG_DIGITS.search(text) is not None
+    may_be_long = _long_digit_run_at(text) is not None
     if not may_be_deep and not may_be_long:
         return
-    structural = _blank_strings(text)
-    if may_be_long:
-        m = _LONG_DIGITS.search(structural)
-        if m is not None:
-            raise JsonLimitError(
-                f"a number with more than {MAX_NUMBER_DIGITS} digits", text, m.start()
-            )
-    if may_be_deep:
-        at = _depth_exceeded_at(structural, max_depth)
-        if at is not None:
-            raise JsonLimitError(f"nested more than {max_depth} levels deep", text, at)
+    # Strings hold no structure: with each replaced by "", what is left is what counts.
+    structural = _STRING.sub('""', text)
+    too_long = may_be_long and _long_digit_run_at(structural) is not None
+    too_deep = not too_long and may_be_deep and _too_deep(structural, max_depth)
+    if not too_long and not too_deep:
+        return
+    positioned = _blank_strings(text)  # slower, but keeps positions: the error path only
+    if too_long:
+        at = _long_digit_run_at(positioned) or 0
+        raise JsonLimitError(f"a number with more than {MAX_NUMBER_DIGITS} digits", text, at)
+    at = _first_too_deep(positioned, max_depth)
+    raise JsonLimitError(f"nested more than {max_depth} levels deep", text, at)
 
 
 def _finite_float(raw: str) -> float:

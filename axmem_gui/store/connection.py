@@ -13,6 +13,7 @@ import stat
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from sqlite_utils import Database
 
@@ -29,6 +30,80 @@ class OpenedDatabase:
     read_only: bool
     schema_version: int
     backup_path: Path | None
+
+
+DAMAGED_HINT = "restore it from a backup (the app keeps one before each upgrade)"
+
+
+def _damaged(exc: BaseException) -> WorkspaceError | None:
+    """The WorkspaceError for a sign of a damaged file met while reading, else None.
+    Only corruption is translated: full disks, locks and constraint errors stay as they
+    are for the code that handles them."""
+    if type(exc) is sqlite3.DatabaseError:
+        return WorkspaceError(f"the workspace file is damaged ({exc}); {DAMAGED_HINT}")
+    if isinstance(exc, UnicodeDecodeError) or (
+        isinstance(exc, sqlite3.OperationalError) and "decode to UTF-8" in str(exc)
+    ):
+        return WorkspaceError(
+            f"the workspace file is damaged (text that is not valid UTF-8); {DAMAGED_HINT}"
+        )
+    return None
+
+
+class _GuardedCursor(sqlite3.Cursor):
+    """A cursor whose corruption errors surface as WorkspaceError, wherever they happen
+    (a malformed page is often only found while stepping through rows)."""
+
+    def execute(self, sql: str, parameters: Any = (), /) -> _GuardedCursor:
+        try:
+            super().execute(sql, parameters)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise _damaged(exc) or exc from exc
+        return self
+
+    def executemany(self, sql: str, seq: Any, /) -> _GuardedCursor:
+        try:
+            super().executemany(sql, seq)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise _damaged(exc) or exc from exc
+        return self
+
+    def fetchone(self) -> Any:
+        try:
+            return super().fetchone()
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise _damaged(exc) or exc from exc
+
+    def fetchmany(self, size: int | None = 1) -> list[Any]:
+        try:
+            return super().fetchmany(size)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise _damaged(exc) or exc from exc
+
+    def fetchall(self) -> list[Any]:
+        try:
+            return super().fetchall()
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise _damaged(exc) or exc from exc
+
+    def __next__(self) -> Any:
+        try:
+            return super().__next__()
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise _damaged(exc) or exc from exc
+
+
+class GuardedConnection(sqlite3.Connection):
+    """sqlite3.Connection whose every cursor is a `_GuardedCursor`."""
+
+    def cursor(self, factory: Any = _GuardedCursor) -> Any:
+        return super().cursor(factory)
+
+    def execute(self, sql: str, parameters: Any = (), /) -> Any:
+        return self.cursor().execute(sql, parameters)
+
+    def executemany(self, sql: str, parameters: Any, /) -> Any:
+        return self.cursor().executemany(sql, parameters)
 
 
 def _utc_stamp() -> str:
@@ -104,7 +179,7 @@ def _inspect(path: Path) -> _Inspection:
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             user_version = int(conn.execute("PRAGMA user_version").fetchone()[0])
             applied, sets = _applied(conn)
-        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError, WorkspaceError) as exc:
             raise WorkspaceError(
                 f"{path}: the workspace file is damaged or not a database ({exc})"
             ) from None
@@ -171,12 +246,15 @@ def _read_only_connection(path: Path) -> sqlite3.Connection:
     can be created there), which is safe because nobody can write that medium either."""
     base = path.resolve().as_uri()
     try:
-        conn = sqlite3.connect(f"{base}?mode=ro", uri=True)
+        conn = sqlite3.connect(f"{base}?mode=ro", uri=True, factory=GuardedConnection)
     except sqlite3.Error as exc:
         raise WorkspaceError(f"{path}: cannot open the workspace: {exc}") from None
     try:
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         return conn
+    except WorkspaceError as exc:
+        conn.close()
+        raise WorkspaceError(f"{path}: {exc}") from None
     except sqlite3.OperationalError:
         conn.close()  # typically: WAL file on media where no -shm can be created
     except sqlite3.DatabaseError as exc:
@@ -193,7 +271,7 @@ def _read_only_connection(path: Path) -> sqlite3.Connection:
             f"{path.name} and {wal.name} to a writable folder and open the copy"
         )
     try:
-        return sqlite3.connect(f"{base}?immutable=1", uri=True)
+        return sqlite3.connect(f"{base}?immutable=1", uri=True, factory=GuardedConnection)
     except sqlite3.Error as exc:
         raise WorkspaceError(f"{path}: cannot open the read-only workspace: {exc}") from None
 
@@ -273,7 +351,7 @@ def _open_database(path: Path, *, create: bool, read_only: bool) -> OpenedDataba
     if not empty and version < latest:
         backup_path = _backup(path, version)
     try:
-        db = Database(path)
+        db = Database(sqlite3.connect(str(path), factory=GuardedConnection))
     except sqlite3.Error as exc:
         raise WorkspaceError(f"{path}: cannot open the workspace: {exc}") from None
     try:

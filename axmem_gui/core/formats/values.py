@@ -8,6 +8,7 @@ entry's position and field instead of stopping at the first one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -30,9 +31,12 @@ MEMORY_KEYS = ("id", "content", "tags")
 LONE_SURROGATE = "contains an unpaired UTF-16 surrogate escape (not a character; cannot be stored)"
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def has_lone_surrogate(text: str) -> bool:
     # JSON and JS allow escapes such as "\\ud800" that decode to half a character.
-    return any("\ud800" <= ch <= "\udfff" for ch in text)
+    return _SURROGATE.search(text) is not None
 
 
 class KeyedDict(dict[str, Any]):
