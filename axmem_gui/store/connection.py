@@ -41,6 +41,14 @@ def _damaged(exc: BaseException) -> WorkspaceError | None:
     are for the code that handles them."""
     if type(exc) is sqlite3.DatabaseError:
         return WorkspaceError(f"the workspace file is damaged ({exc}); {DAMAGED_HINT}")
+    if isinstance(exc, sqlite3.OperationalError) and str(exc).startswith(
+        ("no such table", "no such column", "malformed")
+    ):
+        # Every table and column is created by our migrations: a missing one means the
+        # schema text was damaged or edited by another program.
+        return WorkspaceError(
+            f"the workspace file is damaged or its schema was changed ({exc}); {DAMAGED_HINT}"
+        )
     if isinstance(exc, UnicodeDecodeError) or (
         isinstance(exc, sqlite3.OperationalError) and "decode to UTF-8" in str(exc)
     ):

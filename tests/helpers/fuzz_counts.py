@@ -20,3 +20,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(
             f"fuzz inputs: {sum(_COUNTS.values()):,} in total ({parts})"
         )
+
+
+@pytest.fixture(params=[1, pytest.param(10, marks=pytest.mark.slow)], ids=["fast", "long"])
+def fuzz_scale(request: pytest.FixtureRequest) -> int:
+    """How many times the `make test` number of inputs a fuzz test runs (ten times under
+    `-m slow`, i.e. `make test-long`)."""
+    return int(request.param)

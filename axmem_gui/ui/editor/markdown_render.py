@@ -42,6 +42,10 @@ MAX_NESTING = 48
 PIECE_LINES = 40
 #: A piece longer than this is shown as plain text (inline patterns on one huge line).
 PIECE_CHARS = 8_000
+#: Table rows per piece (the table processor is linear: longer pieces, less overhead).
+TABLE_PIECE_LINES = 400
+#: Lines of fenced code per piece (a long block is shown as consecutive blocks).
+FENCE_PIECE_LINES = 200
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _REFERENCE = re.compile(r"^ {0,3}\[([^\]\n]{1,200})\]:[ \t]*<?([^\s>]+)>?", re.M)
@@ -114,6 +118,12 @@ def _plain(text: str) -> str:
     return f"<pre>{html.escape(text)}</pre>"
 
 
+def _plain_pieces(text: str) -> Iterator[str]:
+    # In parts, so the widget never takes one huge block at once.
+    for start in range(0, len(text), PIECE_CHARS):
+        yield _plain(text[start : start + PIECE_CHARS])
+
+
 def _is_table_row(line: str) -> bool:
     return line.lstrip().startswith("|")
 
@@ -129,23 +139,32 @@ def markdown_pieces(text: str) -> list[str]:
     current: list[str] = []
     fence = ""
     header: list[str] = []
+    fence_line = ""
     for line in text.split("\n"):
         opening = _FENCE.match(line)
         if fence:
-            current.append(line)
             closing = opening.group(1) if opening else ""
             if closing[:1] == fence[:1] and len(closing) >= len(fence):
+                current.append(line)
                 fence = ""
+            elif len(current) >= FENCE_PIECE_LINES:
+                # A long code block goes out in parts, each a complete block.
+                pieces.append("\n".join([*current, fence]))
+                current = [fence_line, line]
+            else:
+                current.append(line)
             continue
         if opening:
             fence = opening.group(1)
+            fence_line = line
         blank = not line.strip()
         table_goes_on = bool(current) and _is_table_row(line) and _is_table_row(current[-1])
         if not table_goes_on:
             header = []
         elif _TABLE_DELIMITER.match(line) and len(current) >= 1:
             header = [current[-1], line]
-        if len(current) >= PIECE_LINES and not fence:
+        limit = TABLE_PIECE_LINES if table_goes_on else PIECE_LINES
+        if len(current) >= limit and not fence:
             pieces.append("\n".join(current))
             current = list(header) if table_goes_on and header else []
             if blank:
@@ -176,13 +195,15 @@ def render_pieces(text: str, out: RenderedMarkdown) -> Iterator[str]:
     originals are appended to `out`. Raw HTML in `text` comes out escaped."""
     text, note = _bounded(text)
     if _too_deep(text):
-        yield _plain(text) + note
+        yield from _plain_pieces(text)
+        if note:
+            yield note
         return
     references = _references(text)
     md = _converter(out)
     for piece in markdown_pieces(text):
         if len(piece) > PIECE_CHARS:
-            yield _plain(piece)
+            yield from _plain_pieces(piece)
             continue
         md.reset()  # the stash of code blocks would grow with every piece
         md.references.update(references)

@@ -31,7 +31,7 @@ PREVIEW_DEBOUNCE_MS = 250
 #: Text up to this long is rendered in one go; longer text in timed slices.
 SYNC_RENDER_CHARS = 4_000
 #: Work done per event-loop turn when rendering in slices.
-SLICE_BUDGET_S = 0.02
+SLICE_BUDGET_S = 0.01
 #: Schemes a confirmed click may hand to the desktop; anything else is only shown.
 OPENABLE_SCHEMES = ("http", "https", "mailto")
 

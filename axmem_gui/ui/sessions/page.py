@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.session.format import FILE_SUFFIX
-from axmem_gui.ui.inert_text import plain_label
+from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.pages import empty_state
 from axmem_gui.ui.resources import style_sheet
 from axmem_gui.ui.sessions.analytics_view import UsageView
@@ -234,7 +234,7 @@ class SessionsPage(QWidget):
     def add_tab(self, widget: QWidget, title: str, tooltip: str = "") -> None:
         short = title if len(title) <= 40 else title[:39] + "…"
         index = self.tabs.addTab(widget, short)
-        self.tabs.setTabToolTip(index, tooltip or title)
+        self.tabs.setTabToolTip(index, inert(tooltip or title))
         self.tabs.setCurrentIndex(index)
 
     def closable_tabs(self) -> list[QWidget]:
