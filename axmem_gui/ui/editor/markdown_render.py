@@ -20,6 +20,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import markdown
 from markdown.treeprocessors import Treeprocessor
@@ -43,7 +44,7 @@ PIECE_LINES = 40
 #: A piece longer than this is shown as plain text (inline patterns on one huge line).
 PIECE_CHARS = 8_000
 #: Table rows per piece (the table processor is linear: longer pieces, less overhead).
-TABLE_PIECE_LINES = 400
+TABLE_PIECE_LINES = 100
 #: Lines of fenced code per piece (a long block is shown as consecutive blocks).
 FENCE_PIECE_LINES = 200
 
@@ -65,9 +66,9 @@ class RenderedMarkdown:
 class _PrivateUrls(Treeprocessor):
     """Rewrites every src/href in the element tree to the private schemes."""
 
-    def __init__(self, md: markdown.Markdown, out: RenderedMarkdown) -> None:
+    def __init__(self, md: markdown.Markdown) -> None:
         super().__init__(md)
-        self.out = out
+        self.out = RenderedMarkdown()
 
     def run(self, root: ET.Element) -> None:
         for element in root.iter():
@@ -81,7 +82,22 @@ class _PrivateUrls(Treeprocessor):
                     element.set(attr, f"{scheme}:{len(table) - 1}")
 
 
-def _converter(out: RenderedMarkdown) -> markdown.Markdown:
+class MarkdownConverter:
+    """A Python-Markdown instance set up for the preview; building one takes tens of
+    milliseconds, so a widget keeps one and reuses it for every render."""
+
+    def __init__(self) -> None:
+        self.md = _converter()
+        self._urls: _PrivateUrls = self.md.treeprocessors["private_urls"]
+
+    def convert(self, piece: str, out: RenderedMarkdown, refs: dict[str, Any]) -> str:
+        self.md.reset()  # the stash of code blocks would grow with every piece
+        self.md.references.update(refs)
+        self._urls.out = out
+        return self.md.convert(piece)
+
+
+def _converter() -> markdown.Markdown:
     md = markdown.Markdown(
         extensions=_EXTENSIONS, extension_configs=_EXTENSION_CONFIGS, output_format="html"
     )
@@ -90,13 +106,14 @@ def _converter(out: RenderedMarkdown) -> markdown.Markdown:
     md.preprocessors.deregister("html_block")
     md.inlinePatterns.deregister("html")
     # Last, so every element any extension made is rewritten.
-    md.treeprocessors.register(_PrivateUrls(md, out), "private_urls", 0)
+    md.treeprocessors.register(_PrivateUrls(md), "private_urls", 0)
     return md
 
 
 def _too_deep(text: str) -> bool:
     depth = deepest = 0
-    for ch in text:
+    brackets = text if text.count("[") > MAX_NESTING else ""
+    for ch in brackets:
         if ch == "[":
             depth += 1
             deepest = max(deepest, depth)
@@ -190,7 +207,9 @@ def _bounded(text: str) -> tuple[str, str]:
     return text[:MAX_PREVIEW_CHARS], note
 
 
-def render_pieces(text: str, out: RenderedMarkdown) -> Iterator[str]:
+def render_pieces(
+    text: str, out: RenderedMarkdown, converter: MarkdownConverter | None = None
+) -> Iterator[str]:
     """The HTML of `text`, piece by piece (each a bounded amount of work); image and link
     originals are appended to `out`. Raw HTML in `text` comes out escaped."""
     text, note = _bounded(text)
@@ -200,15 +219,13 @@ def render_pieces(text: str, out: RenderedMarkdown) -> Iterator[str]:
             yield note
         return
     references = _references(text)
-    md = _converter(out)
+    converter = converter or MarkdownConverter()
     for piece in markdown_pieces(text):
         if len(piece) > PIECE_CHARS:
             yield from _plain_pieces(piece)
             continue
-        md.reset()  # the stash of code blocks would grow with every piece
-        md.references.update(references)
         try:
-            yield md.convert(piece)
+            yield converter.convert(piece, out, references)
         except RecursionError:
             yield _plain(piece)
     if note:

@@ -21,6 +21,7 @@ from axmem_gui.ui.editor.dialogs import OpenLinkDialog
 from axmem_gui.ui.editor.markdown_render import (
     LINK_SCHEME,
     RESOURCE_SCHEME,
+    MarkdownConverter,
     RenderedMarkdown,
     code_style_css,
     render_pieces,
@@ -58,6 +59,7 @@ class SafeMarkdownBrowser(QTextBrowser):
         self._timer.timeout.connect(self._render_now)
         self._pending = ""
         self._rendered = RenderedMarkdown()
+        self._converter = MarkdownConverter()
         self._pieces: Iterator[str] | None = None
         self._keep_scroll = 0
         self._slices = QTimer(self)
@@ -102,7 +104,7 @@ class SafeMarkdownBrowser(QTextBrowser):
     def _render_now(self) -> None:
         self._keep_scroll = self.verticalScrollBar().value()
         self._rendered = RenderedMarkdown()
-        pieces = render_pieces(self._pending, self._rendered)
+        pieces = render_pieces(self._pending, self._rendered, self._converter)
         if len(self._pending) <= SYNC_RENDER_CHARS:
             self._slices.stop()
             self._pieces = None
