@@ -7,7 +7,6 @@ complete, 1 when it ended early (the partial session is still written); 2 for ba
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 from axmem_gui.cli.common import add_workspace_arg, print_json, read_text_file, say
 from axmem_gui.core import jsontext
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.session.compare import render_comparison
 from axmem_gui.core.session.format import session_summary
 from axmem_gui.core.session.whatif import render_whatif
@@ -109,7 +109,7 @@ def _finish_run(doc: dict[str, Any], args: argparse.Namespace) -> int:
     if doc["status"] == "complete":
         say(f"recorded {calls} model calls: {where}")
         for fw in doc["forwards"]:
-            say(f"forward {fw['index'] + 1}: {json.dumps(fw['output'], ensure_ascii=False)}")
+            say(f"forward {fw['index'] + 1}: {json_dumps(fw['output'])}")
         return 0
     error = doc.get("error") or {}
     print(f"axmem: run ended early: {error.get('message')}", file=sys.stderr)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
-import re
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.printable import printable
 from axmem_gui.services.files import read_utf8_file
 
@@ -26,12 +25,8 @@ def add_workspace_arg(parser: argparse.ArgumentParser) -> None:
 
 
 def print_json(value: Any) -> None:
-    # Lone surrogates (names that were not UTF-8) go out as JSON escapes, not raw.
-    text = json.dumps(value, ensure_ascii=False, indent=2)
-    sys.stdout.write(_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
+    sys.stdout.write(json_dumps(value, indent=2))
+    sys.stdout.write("\n")
 
 
 class SafeTextStream(io.TextIOBase):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.formats.fileio import MIB, ReadFailure, read_text_limited
+from axmem_gui.core.jsout import encode_text
 
 #: Largest file read whole (sessions with long transcripts are the largest we take).
 MAX_USER_FILE_BYTES = 64 * MIB
@@ -73,7 +74,9 @@ def write_file_atomic(path: Path, data: str | bytes, what: str) -> None:
         mode = stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else new_file_mode()
     except OSError:
         mode = new_file_mode()
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    # text rule of core.jsout: a lone surrogate is written as U+FFFD (JSON callers have
+    # escaped theirs already), never a UnicodeEncodeError and an empty file
+    payload = encode_text(data) if isinstance(data, str) else data
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as exc:

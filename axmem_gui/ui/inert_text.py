@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 def inert(text: str) -> str:
     """A tooltip (or any AutoText string) that shows `text` literally: unchanged when Qt
     would take it as plain text, else escaped inside a paragraph that keeps line breaks."""
-    if not QtGui.Qt.mightBeRichText(text):  # type: ignore[attr-defined]
+    if not QtGui.Qt.mightBeRichText(text):
         return text
     return f'<p style="white-space:pre-wrap">{html.escape(text)}</p>'
 

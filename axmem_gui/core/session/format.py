@@ -8,7 +8,6 @@ it never lets a malformed file through to a traceback later on.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,6 +15,7 @@ from axmem_gui.core import jsontext
 from axmem_gui.core.catalog import catalog_from_json_value
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsontext import type_name
+from axmem_gui.core.jsout import json_dumps
 
 FORMAT = "axsession"
 VERSION = 1
@@ -188,7 +188,7 @@ def session_from_json_text(text: str, source: str = "session") -> dict[str, Any]
 
 
 def session_to_json_text(doc: Mapping[str, Any]) -> str:
-    return json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
+    return json_dumps(doc, indent=1, sort_keys=False) + "\n"
 
 
 def session_summary(doc: Mapping[str, Any]) -> dict[str, Any]:

@@ -20,7 +20,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import markdown
 from markdown.treeprocessors import Treeprocessor
@@ -88,7 +88,7 @@ class MarkdownConverter:
 
     def __init__(self) -> None:
         self.md = _converter()
-        self._urls: _PrivateUrls = self.md.treeprocessors["private_urls"]
+        self._urls = cast(_PrivateUrls, self.md.treeprocessors["private_urls"])
 
     def convert(self, piece: str, out: RenderedMarkdown, refs: dict[str, Any]) -> str:
         self.md.reset()  # the stash of code blocks would grow with every piece
@@ -246,4 +246,5 @@ def render_markdown(text: str) -> str:
 def code_style_css(dark: bool) -> str:
     """Pygments colours for fenced code blocks, matched to the palette's lightness."""
     style = "monokai" if dark else "default"
-    return str(HtmlFormatter(style=style).get_style_defs(".codehilite"))
+    formatter: Any = HtmlFormatter(style=style)  # get_style_defs is untyped in the stubs
+    return str(formatter.get_style_defs(".codehilite"))
