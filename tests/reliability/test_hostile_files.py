@@ -24,6 +24,7 @@ from axmem_gui.services.sessions import read_session_file
 from axmem_gui.services.suites import read_suite_file
 from axmem_gui.services.transfer import export_doc, import_paths
 from axmem_gui.services.workspace import init_workspace
+from tests.helpers.readonly import read_only_folder
 
 HUGE_INT = "9" * 5000
 DEEP = "[" * 100_000 + "]" * 100_000
@@ -254,14 +255,8 @@ def test_writer_leaves_nothing_behind_when_it_fails(tmp_path: Path) -> None:
         write_file_atomic(target, Exploding("x"), "export")
     folder = tmp_path / "ro"
     folder.mkdir()
-    os.chmod(folder, 0o500)
-    try:
-        if os.access(folder, os.W_OK):
-            pytest.skip("running as root: permissions are not enforced")
-        with pytest.raises(InputError, match="cannot write"):
-            write_file_atomic(folder / "x.json", "{}", "export")
-    finally:
-        os.chmod(folder, 0o700)
+    with read_only_folder(folder), pytest.raises(InputError, match="cannot write"):
+        write_file_atomic(folder / "x.json", "{}", "export")
     assert [p.name for p in tmp_path.iterdir()] == ["ro"]
     assert list(folder.iterdir()) == []
 
