@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
+from axmem_gui.core import jsontext
 from axmem_gui.core.ax.search import (
     DISCOVER,
     RECALL,
@@ -13,6 +13,7 @@ from axmem_gui.core.ax.search import (
     normalize_search_input,
 )
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsontext import type_name
 from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.suites.model import CASE_KINDS, CaseKind, Suite, SuiteCase
 
@@ -23,16 +24,12 @@ _CASE_KEYS = frozenset(
 _SUITE_KEYS = frozenset({"name", "description", "cases"})
 
 
-def _type_name(value: Any) -> str:
-    return "null" if value is None else type(value).__name__
-
-
 def _id_list(obj: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
     raw = obj.get(key)
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise InputError(f"{where}: field '{key}' must be a list of ids, got {_type_name(raw)}")
+        raise InputError(f"{where}: field '{key}' must be a list of ids, got {type_name(raw)}")
     for i, item in enumerate(raw):
         if not isinstance(item, str) or not item.strip():
             raise InputError(f"{where}: {key}[{i}] must be a non-empty string")
@@ -59,7 +56,7 @@ def _searches(obj: Mapping[str, Any], kind: str, where: str) -> tuple[str, ...]:
 def case_from_json_value(obj: Any, where: str) -> SuiteCase:
     """Validate one case object; InputError messages name the case and the field."""
     if not isinstance(obj, dict):
-        raise InputError(f"{where}: a case must be an object, got {_type_name(obj)}")
+        raise InputError(f"{where}: a case must be an object, got {type_name(obj)}")
     unknown = sorted(set(obj) - _CASE_KEYS)
     if unknown:
         # A misspelt 'mustInclude' would make the case pass vacuously: refuse it.
@@ -107,7 +104,7 @@ def case_from_json_value(obj: Any, where: str) -> SuiteCase:
 
 def suite_from_json_value(value: Any, source: str = "suite") -> Suite:
     if not isinstance(value, dict):
-        raise InputError(f"{source}: a suite must be an object, got {_type_name(value)}")
+        raise InputError(f"{source}: a suite must be an object, got {type_name(value)}")
     unknown = sorted(set(value) - _SUITE_KEYS)
     if unknown:
         raise InputError(
@@ -146,7 +143,7 @@ def suites_from_json_value(value: Any, source: str = "suites") -> list[Suite]:
         return [suite_from_json_value(value, source)]
     if not isinstance(value, list):
         raise InputError(
-            f"{source}: expected a suite object or a list of suites, got {_type_name(value)}"
+            f"{source}: expected a suite object or a list of suites, got {type_name(value)}"
         )
     suites = [suite_from_json_value(v, f"{source}: [{i}]") for i, v in enumerate(value)]
     names = [s.name for s in suites]
@@ -157,12 +154,7 @@ def suites_from_json_value(value: Any, source: str = "suites") -> list[Suite]:
 
 
 def json_text_value(text: str, source: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
+    return jsontext.loads(text, source)
 
 
 def suites_from_json_text(text: str, source: str = "suites") -> list[Suite]:
