@@ -163,7 +163,15 @@ def known_class(
     chars = set().union(*held.values())
     if still_differs(replace_chars(case, chars)):
         return None
-    return " + ".join(sorted(held))
+    if len(held) == 1:
+        return next(iter(held))
+    # Name the entries whose characters alone (the others replaced) still make a difference.
+    causes = [
+        name
+        for name in sorted(held)
+        if still_differs(replace_chars(case, chars - held[name]))
+    ]
+    return " + ".join(causes or sorted(held))
 
 
 def case_diffs(oracle: Oracle, profile: Any, case: dict[str, Any]) -> list[str]:
