@@ -132,9 +132,7 @@ class Bm25Index:
                     self._db.execute("DELETE FROM docs WHERE rowid = ?", (rowid,))
 
     # ------------------------------------------------------------------ searching
-    def search(
-        self, text: str, limit: int, exclude_ids: Sequence[str] = ()
-    ) -> list[Bm25Hit]:
+    def search(self, text: str, limit: int, exclude_ids: Sequence[str] = ()) -> list[Bm25Hit]:
         """The best `limit` documents for `text` (any word may match), best first; ties
         by id. Documents whose id is in `exclude_ids` are skipped."""
         match = fts_query(text)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelection, Qt, Signal
+from PySide6.QtCore import QItemSelection, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -35,6 +36,34 @@ WorkspaceOpener = Callable[[Path], Workspace]
 WorkspaceCreator = Callable[[Path], Workspace]
 
 
+#: The size the window opens with when no layout was saved yet (when the screen allows).
+PREFERRED_SIZE = QSize(1400, 860)
+
+
+def first_start_size(available: QSize) -> QSize:
+    """The preferred size, shrunk to leave a margin on a smaller screen (a 1366×768 laptop
+    shows the whole window, title bar and panel included)."""
+    return QSize(
+        min(PREFERRED_SIZE.width(), available.width() - 16),
+        min(PREFERRED_SIZE.height(), available.height() - 48),
+    )
+
+
+def redo_shortcuts() -> list[QKeySequence]:
+    """Ctrl+Shift+Z everywhere and Ctrl+Y too except on macOS, each key once: Qt's
+    StandardKey.Redo already holds Ctrl+Shift+Z on Linux, and a key bound twice on one
+    action is an "ambiguous shortcut" that Qt then ignores."""
+    keys = [QKeySequence("Ctrl+Shift+Z")]
+    if sys.platform != "darwin":
+        keys.append(QKeySequence("Ctrl+Y"))
+    keys += QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+    unique: list[QKeySequence] = []
+    for key in keys:
+        if not key.isEmpty() and key not in unique:
+            unique.append(key)
+    return unique
+
+
 class MainWindow(QMainWindow):
     workspace_opened = Signal(str)
 
@@ -55,7 +84,7 @@ class MainWindow(QMainWindow):
         #: One runner for all slow work of this window's features.
         self.task_runner = TaskRunner(parent=self)
         self.setWindowIcon(icon("axmem"))
-        self.resize(1400, 860)
+        self.resize(first_start_size(self.screen().availableGeometry().size()))
 
         self._build_central()
         self._build_docks()
@@ -183,7 +212,7 @@ class MainWindow(QMainWindow):
         undo = self.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcut(QKeySequence.StandardKey.Undo)
         redo = self.undo_stack.createRedoAction(self, "&Redo")
-        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
+        redo.setShortcuts(redo_shortcuts())
         self.edit_menu.addAction(undo)
         self.edit_menu.addAction(redo)
 
@@ -201,7 +230,7 @@ class MainWindow(QMainWindow):
 
         self.run_menu = bar.addMenu("&Run")
         self.help_menu = bar.addMenu("&Help")
-        self._action(self.help_menu, "&About Ax Memory & Skills Studio", self.show_about)
+        self._action(self.help_menu, "&About Ax Memory && Skills Studio", self.show_about)
 
     def _build_status(self) -> None:
         self.readonly_banner = QLabel("Read-only: this workspace cannot be changed")

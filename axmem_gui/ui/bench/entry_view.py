@@ -68,9 +68,7 @@ class EntryView(ExactTextEdit):
             content_at = start
             spans.extend(
                 (start + a, start + b)
-                for a, b in term_spans(
-                    value, wanted, tokenizer, punctuation, identifier=identifier
-                )
+                for a, b in term_spans(value, wanted, tokenizer, punctuation, identifier=identifier)
             )
             text += value
         self.set_exact_text(text)

@@ -56,9 +56,7 @@ RUN_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 
 
 def is_run_key(event: QKeyEvent) -> bool:
-    return event.key() in RUN_KEYS and bool(
-        event.modifiers() & Qt.KeyboardModifier.ControlModifier
-    )
+    return event.key() in RUN_KEYS and bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
 
 
 class RunKeyFilter(QObject):
@@ -193,8 +191,16 @@ class BenchPanel(QWidget):
 
         self.run_filter = RunKeyFilter(self)
         self.run_filter.triggered.connect(self.run)
-        for widget in (self.kind_combo, self.searches_edit, self.loaded_edit, self.run_button,
-                       self.ax_table, self.bm25_table, self.why_id_edit, self.entry_view):
+        for widget in (
+            self.kind_combo,
+            self.searches_edit,
+            self.loaded_edit,
+            self.run_button,
+            self.ax_table,
+            self.bm25_table,
+            self.why_id_edit,
+            self.entry_view,
+        ):
             widget.installEventFilter(self.run_filter)
 
         self.kind_combo.currentIndexChanged.connect(self._on_kind)
@@ -318,7 +324,10 @@ class BenchPanel(QWidget):
         searches = parse_searches(self.searches_edit.toPlainText())
         try:
             result = why_not(
-                self.state.live, self.kind(), entry_id, searches,
+                self.state.live,
+                self.kind(),
+                entry_id,
+                searches,
                 parse_ids(self.loaded_edit.text()),
             )
         except AxmemError as exc:

@@ -4,6 +4,7 @@ glue from forms and tables to undo commands on the window's one QUndoStack."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
@@ -313,7 +314,9 @@ class CatalogEditing(QObject):
         if value is None:
             return
         from_value = skill_from_value if kind == "skills" else memory_from_value
-        entry = from_value(value)
+        # The value under the id the entry has now: a revision from before a rename
+        # restores this entry, never a second one under its former id.
+        entry = replace(from_value(value), id=entry_id)
         self.stack.push(restore_command(self.session, kind, entry, f"revision {chosen.revision}"))
 
 

@@ -289,9 +289,7 @@ class PreviewPanel(QWidget):
         self._fill_turns(preview)
         for section in preview.sections:
             self.views[section.key].set_section(section)
-        self.total_label.setText(
-            f"Total {preview.chars:,} chars · ~{preview.tokens:,} tokens"
-        )
+        self.total_label.setText(f"Total {preview.chars:,} chars · ~{preview.tokens:,} tokens")
         errors = [self._scenario_error] if self._scenario_error else []
         errors += [f"turn {preview.turn + 1}: {e}" for e in preview.errors]
         self.error_label.setText("\n".join(errors))

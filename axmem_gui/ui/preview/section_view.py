@@ -37,9 +37,7 @@ class ExactTextEdit(QPlainTextEdit):
 
     def set_show_whitespace(self, show: bool) -> None:
         option = self.document().defaultTextOption()
-        marks = (
-            QTextOption.Flag.ShowTabsAndSpaces | QTextOption.Flag.ShowLineAndParagraphSeparators
-        )
+        marks = QTextOption.Flag.ShowTabsAndSpaces | QTextOption.Flag.ShowLineAndParagraphSeparators
         flags = option.flags()
         option.setFlags(flags | marks if show else flags & ~marks)
         self.document().setDefaultTextOption(option)

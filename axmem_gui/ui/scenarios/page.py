@@ -88,8 +88,9 @@ class ScenariosPage(QWidget):
         self.delete_button = QPushButton("Delete")
         buttons = QGridLayout()
         buttons.setSpacing(4)
-        for i, button in enumerate((self.new_button, self.duplicate_button,
-                                    self.rename_button, self.delete_button)):
+        for i, button in enumerate(
+            (self.new_button, self.duplicate_button, self.rename_button, self.delete_button)
+        ):
             buttons.addWidget(button, i // 2, i % 2)
         heading = QLabel("Scenarios")
         heading.setObjectName("sectionTitle")
@@ -175,8 +176,12 @@ class ScenariosPage(QWidget):
             elif names:
                 self.select(names[0])
         read_only = self.ws.read_only
-        for widget in (self.new_button, self.duplicate_button, self.rename_button,
-                       self.delete_button):
+        for widget in (
+            self.new_button,
+            self.duplicate_button,
+            self.rename_button,
+            self.delete_button,
+        ):
             widget.setEnabled(not read_only)
         self.form.set_read_only(read_only)
         self._show_current()
@@ -224,8 +229,11 @@ class ScenariosPage(QWidget):
             return
         live = self.state.live
         sim = simulate_scenario(
-            live.catalog(), scenario, self.state.profile,
-            skill_search=live.skill_search(), memory_search=live.memory_search(),
+            live.catalog(),
+            scenario,
+            self.state.profile,
+            skill_search=live.skill_search(),
+            memory_search=live.memory_search(),
         )
         self.form.turns_model.set_loads(turn_calls_summary(sim))
 

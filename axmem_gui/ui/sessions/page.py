@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.session.format import FILE_SUFFIX
+from axmem_gui.ui.elided import elided
 from axmem_gui.ui.pages import empty_state
 from axmem_gui.ui.resources import style_sheet
 from axmem_gui.ui.sessions.analytics_view import UsageView
@@ -56,19 +57,20 @@ class JobStrip(QWidget):
     def __init__(self, title: str) -> None:
         super().__init__()
         self.setObjectName("jobStrip")
-        self.title = QLabel(title)
-        self.title.setObjectName("jobTitle")
+        self.title = elided(title, "jobTitle")
+        self.title.setMaximumWidth(self.fontMetrics().horizontalAdvance("M" * 28))
         self.bar = QProgressBar()
         self.bar.setRange(0, PROGRESS_STEPS)
         self.bar.setTextVisible(False)
-        self.bar.setFixedWidth(220)
-        self.status = QLabel("starting…")
-        self.status.setObjectName("jobStatus")
+        self.bar.setMinimumWidth(80)
+        self.bar.setMaximumWidth(220)
+        # Progress messages change every call: elided, they never widen the window.
+        self.status = elided("starting…", "jobStatus")
         self.cancel = QPushButton("Cancel")
         self.cancel.clicked.connect(self._on_cancel)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 3, 6, 3)
-        layout.addWidget(self.title)
+        layout.addWidget(self.title, 1)
         layout.addWidget(self.bar)
         layout.addWidget(self.status, 1)
         layout.addWidget(self.cancel)

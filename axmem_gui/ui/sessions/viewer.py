@@ -24,8 +24,9 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.session.whatif import WhatIfReport, render_whatif
 from axmem_gui.engine.replay import ReplayReport
 from axmem_gui.services.analytics import session_totals
+from axmem_gui.ui.elided import elided
 from axmem_gui.ui.sessions.details import SessionDetails
-from axmem_gui.ui.sessions.exact_text import ADDED, REMOVED, ExactTextView, shrinkable
+from axmem_gui.ui.sessions.exact_text import ADDED, REMOVED, ExactTextView
 from axmem_gui.ui.sessions.texts import error_text
 from axmem_gui.ui.sessions.timeline_model import MS, STEP, TOKENS, TimelineModel
 from axmem_gui.ui.sessions.whatif_model import WhatIfModel
@@ -124,17 +125,12 @@ class SessionViewer(QWidget):
         self.export_action = self._action(
             "Export…", self.export_requested, "Save as a .axsession.json file"
         )
-        self.title = QLabel()
-        self.title.setObjectName("sessionTitle")
-        self.meta = QLabel()
-        self.meta.setObjectName("sessionMeta")
-        self.meta.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.title = elided("", "sessionTitle")
+        self.meta = elided("", "sessionMeta")
         self.banner = QLabel()
         self.banner.setObjectName("sessionBanner")
         self.banner.setWordWrap(True)
         self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        shrinkable(self.title)
-        shrinkable(self.meta)
 
         self.model = TimelineModel(self)
         self.tree = QTreeView()

@@ -235,8 +235,12 @@ class SuitesPage(QWidget):
         case = model.case(row)
         reasons = model.index(row, 10).data() or ""
         returned = model.index(row, 7).data() or ""
-        status = {"regressed": "regressed (passed in the baseline run)", "fail": "fails",
-                  "pass": "passes", "": "not run"}[model.status(row)]
+        status = {
+            "regressed": "regressed (passed in the baseline run)",
+            "fail": "fails",
+            "pass": "passes",
+            "": "not run",
+        }[model.status(row)]
         text = f"{case.name}: {status}."
         if reasons:
             text += f" {reasons}."
