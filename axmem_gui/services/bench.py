@@ -352,7 +352,12 @@ def run_bench(
             seen.add(entry.id)
             rows.append(
                 BenchRow(
-                    entry.id, len(rows) + 1, query, entry.score, entry.raw, entry.coverage,
+                    entry.id,
+                    len(rows) + 1,
+                    query,
+                    entry.score,
+                    entry.raw,
+                    entry.coverage,
                     entry.matched_terms,
                 )
             )

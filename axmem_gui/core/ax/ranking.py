@@ -63,9 +63,7 @@ class RankOptions:
             if raw is None:
                 continue
             if isinstance(raw, bool) or not isinstance(raw, int | float):
-                raise InputError(
-                    f"{source}: '{js_key}' must be a number, got {type(raw).__name__}"
-                )
+                raise InputError(f"{source}: '{js_key}' must be a number, got {type(raw).__name__}")
             changes[attr] = raw
         return cls(**{**resolved.__dict__, **changes})
 

@@ -19,7 +19,7 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent
 
 from axmem_gui.core.formats import ImportPlan, Policy
-from axmem_gui.services.transfer import ExportResult, ImportResult
+from axmem_gui.services.transfer import ExportResult, ImportResult, skills_dir_clashes
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.transfer.command import ImportCommand
@@ -235,8 +235,12 @@ class TransferActions(QObject):
             return None
         self._commit_typing()
         counts = self.window.controller.counts()
+        workspace = self.window.controller.workspace
         request = ExportDialog.ask(
-            self.window, Path(self._start_dir()), counts=(counts.skills, counts.memories)
+            self.window,
+            Path(self._start_dir()),
+            counts=(counts.skills, counts.memories),
+            clashes=lambda out: skills_dir_clashes(workspace, out),
         )
         if request is None:
             return None
