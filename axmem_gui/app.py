@@ -88,14 +88,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     window.restore_layout()
     window.show()
     if imported is not None:
-        window.show_section("sessions")
-        window.statusBar().showMessage(f"Imported session {imported} from {session_file}", 8000)
+        show_imported_session(window, imported, session_file)
 
     if args.self_test:
         return _self_test(app, window, args.screenshot)
     code = app.exec()
     controller.close()
     return int(code)
+
+
+def show_imported_session(window: object, session_id: str, source: Path | None) -> None:
+    """`axmem-gui FILE.axsession.json`: the imported session opens in the viewer."""
+    from axmem_gui.ui.main_window import MainWindow
+
+    assert isinstance(window, MainWindow)
+    window.show_section("sessions")
+    feature = getattr(window, "sessions_feature", None)
+    if feature is not None:
+        feature.open_session(session_id)
+    window.statusBar().showMessage(f"Imported session {session_id} from {source}", 8000)
 
 
 def _self_test(app: object, window: object, screenshot: Path | None) -> int:

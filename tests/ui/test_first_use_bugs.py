@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QKeySequence
 
 from axmem_gui.ui.editor.dialogs import RenameDialog
 from axmem_gui.ui.history import HistoryDialog, full_history
@@ -161,4 +160,49 @@ def test_about_menu_item_shows_the_ampersand(window: MainWindow) -> None:
     assert "About Ax Memory & Skills Studio" in texts
 
 
-del Path, QKeySequence
+# 9 ------------------------------------------------------------------------------------
+def test_opening_a_session_file_shows_it_in_the_viewer(
+    qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sample_path: Path
+) -> None:
+    from axmem_gui import app as app_module
+    from axmem_gui.services import sessions
+    from axmem_gui.store import Workspace
+
+    with Workspace.open(sample_path) as ws:
+        doc = sessions.get_session(ws, SAMPLE_SESSION)
+    doc["id"] = "from-a-file"
+    doc["name"] = "Opened from a file"
+    path = tmp_path / "shared.axsession.json"
+    sessions.write_session_file(doc, path)
+    seen: dict[str, Any] = {}
+
+    def inspect(app: object, window: Any, screenshot: object) -> int:
+        feature = window.sessions_feature
+        viewer = feature.current_viewer()
+        seen["section"] = window.current_section()
+        seen["viewer"] = None if viewer is None else viewer.session_id
+        window.close()
+        return 0
+
+    monkeypatch.setattr(app_module, "_self_test", inspect)
+    assert app_module.main([str(path), "--self-test"]) == 0
+    assert seen == {"section": "sessions", "viewer": "from-a-file"}
+
+
+# 11 -----------------------------------------------------------------------------------
+def test_navigator_counts_the_context_map_snapshots_the_timeline_lists(window: MainWindow) -> None:
+    from axmem_gui.services import contextmaps, sessions
+    from axmem_gui.ui.navigator import NavRole
+
+    ws = window.controller.workspace
+    # A live run's session: its context maps are recorded inside the session document.
+    doc = sessions.get_session(ws, SAMPLE_SESSION)
+    doc["id"] = "a-live-run"
+    sessions.save_session(ws, doc)
+    window.controller.notify_changed("sessions")
+    listed = sum(len(contextmaps.timeline(ws, a)) for a in contextmaps.map_agents(ws))
+    assert listed > ws.contextmaps.count()
+    model = window.nav_model
+    index = model.index(model.row_of("contextmaps"))
+    assert index.data(NavRole.Count) == listed
+    assert index.data().split()[-1] == str(listed)

@@ -106,6 +106,8 @@ class BenchPanel(QWidget):
         self.result: BenchResult | None = None
         self.why: WhyNot | None = None
         self.last_run_ms = 0.0
+        #: The last run showed no BM25 column yet: its index was still being built.
+        self.bm25_pending = False
 
         self.kind_combo = QComboBox()
         for kind, title in KINDS:
@@ -212,6 +214,7 @@ class BenchPanel(QWidget):
         self.ax_table.doubleClicked.connect(self._on_double_click)
         self.bm25_table.doubleClicked.connect(self._on_double_click)
         state.changed.connect(self._on_catalog_changed)
+        state.bm25_ready.connect(self._on_bm25_ready)
         self._on_kind()
 
     @staticmethod
@@ -253,6 +256,10 @@ class BenchPanel(QWidget):
         if self.result is not None:
             self.run()
 
+    def _on_bm25_ready(self, domain: str) -> None:
+        if self.bm25_pending and self.result is not None and DOMAIN_OF[self.kind()] == domain:
+            self.run()
+
     # running ------------------------------------------------------------------------
     def run(self) -> None:
         if not self.state.ready:
@@ -264,7 +271,10 @@ class BenchPanel(QWidget):
             return
         started = time.perf_counter()
         loaded = parse_ids(self.loaded_edit.text())
-        result = run_bench(self.state.live, self.kind(), searches, loaded)
+        # BM25 beside Ax only once its index is built (on the task runner, not here).
+        with_bm25 = self.state.ensure_bm25(DOMAIN_OF[self.kind()])
+        result = run_bench(self.state.live, self.kind(), searches, loaded, with_bm25=with_bm25)
+        self.bm25_pending = not with_bm25
         self.last_run_ms = (time.perf_counter() - started) * 1000
         self.result = result
         keep = self.entry_view.entry_id
@@ -277,10 +287,14 @@ class BenchPanel(QWidget):
         else:
             strings = len(result.call.queries) if result.call else 0
             only_bm25 = len(result.only_bm25())
+            bm25 = (
+                "BM25: indexing…"
+                if self.bm25_pending
+                else f"BM25: {len(result.bm25_rows)}, {only_bm25} not in Ax"
+            )
             self.status.setText(
                 f"{len(result.rows)} returned by {strings} search string(s) "
-                f"(top {result.per_string_cap} each) · BM25: {len(result.bm25_rows)}, "
-                f"{only_bm25} not in Ax · {self.last_run_ms:.1f} ms"
+                f"(top {result.per_string_cap} each) · {bm25} · {self.last_run_ms:.1f} ms"
             )
             self.status.setProperty("error", False)
         self.status.style().polish(self.status)

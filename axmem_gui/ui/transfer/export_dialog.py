@@ -180,7 +180,7 @@ class ExportDialog(QDialog):
         force = fmt == "skills-dir" and self.force_check.isChecked()
         return ExportRequest(fmt, Path(self.path_edit.text().strip()).expanduser(), force)
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_note()
 

@@ -57,9 +57,7 @@ def test_runtime_and_catalog_only_preview(rwindow) -> None:  # type: ignore[no-u
     preview.set_runtime("Python")
     preview.recompute_now()
     catalog = rwindow.controller.workspace.catalog()
-    config = StageConfig(
-        runtime_language="Python", memories_mode=True, relevance_hints=True
-    )
+    config = StageConfig(runtime_language="Python", memories_mode=True, relevance_hints=True)
     section = render_skills_section(catalog.skills, "executor", PROFILE, config)
     assert section is not None
     assert preview.section_text("skills") == section.text
@@ -84,9 +82,7 @@ def test_preview_follows_a_catalog_edit_debounced(rwindow, qtbot) -> None:  # ty
         session.entries_changed("skills", ["changelog-writing"], False)
         assert v.state.pending  # debounced: nothing recomputed yet
     assert "`changelog-writing` — Release notes craft" in v.preview.section_text("skills")
-    assert v.preview.section_text("skills") == _engine(
-        rwindow, "Ship 2.4.0"
-    ).executor_section.text
+    assert v.preview.section_text("skills") == _engine(rwindow, "Ship 2.4.0").executor_section.text
     # a change nobody announced (another program, an import) is diffed in as well
     ws.skills.delete("changelog-writing")
     with qtbot.waitSignal(v.preview.updated, timeout=3000):
