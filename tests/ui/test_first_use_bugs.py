@@ -206,3 +206,24 @@ def test_navigator_counts_the_context_map_snapshots_the_timeline_lists(window: M
     index = model.index(model.row_of("contextmaps"))
     assert index.data(NavRole.Count) == listed
     assert index.data().split()[-1] == str(listed)
+
+
+# 6 ------------------------------------------------------------------------------------
+def test_suites_empty_state_names_only_commands_that_exist(
+    window: MainWindow, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import re
+
+    from axmem_gui.cli.main import main as cli_main
+    from axmem_gui.ui.suites.page import EMPTY_TEXT
+
+    named = re.findall(r"`axmem ([a-z-]+) ([a-z-]+)", EMPTY_TEXT)
+    assert named
+    for group, command in named:
+        with pytest.raises(SystemExit) as exit_info:
+            cli_main([group, command, "--help"])
+        assert exit_info.value.code == 0, f"axmem {group} {command}"
+    capsys.readouterr()
+    # And the buttons it names are there on the empty page.
+    page = window.retrieval_views.suites  # type: ignore[attr-defined]
+    assert "New suite" in EMPTY_TEXT and page.empty_new_button.text().startswith("New suite")

@@ -97,6 +97,8 @@ def _table(model: AxResultModel | Bm25ResultModel) -> QTableView:
 class BenchPanel(QWidget):
     ran = Signal()
     explained = Signal()
+    #: kind, search strings, loaded ids, returned ids: "Add as case…" for a suite.
+    add_case_requested = Signal(str, list, list, list)
 
     def __init__(self, state: RetrievalState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -125,6 +127,12 @@ class BenchPanel(QWidget):
         )
         self.run_button = QPushButton("Run  (Ctrl+Enter)")
         self.run_button.setDefault(False)
+        self.add_case_button = QPushButton("Add as case…")
+        self.add_case_button.setObjectName("addAsCase")
+        self.add_case_button.setToolTip(
+            "Keep this call as a retrieval suite case, expecting what it returns now"
+        )
+        self.add_case_button.setEnabled(False)
         self.status = QLabel("Type search strings and press Ctrl+Enter.")
         self.status.setObjectName("benchStatus")
         self.status.setWordWrap(True)
@@ -136,7 +144,10 @@ class BenchPanel(QWidget):
         inputs_layout.addWidget(self.kind_combo)
         inputs_layout.addWidget(self.searches_edit, 1)
         inputs_layout.addWidget(self.loaded_edit)
-        inputs_layout.addWidget(self.run_button)
+        run_row = QHBoxLayout()
+        run_row.addWidget(self.run_button, 1)
+        run_row.addWidget(self.add_case_button)
+        inputs_layout.addLayout(run_row)
         inputs_layout.addWidget(self.status)
 
         self.ax_model = AxResultModel()
@@ -207,6 +218,7 @@ class BenchPanel(QWidget):
 
         self.kind_combo.currentIndexChanged.connect(self._on_kind)
         self.run_button.clicked.connect(self.run)
+        self.add_case_button.clicked.connect(lambda _c=False: self.request_add_case())
         self.why_button.clicked.connect(self.explain_current)
         self.why_id_edit.returnPressed.connect(self.explain_current)
         self.ax_table.selectionModel().currentRowChanged.connect(self._on_ax_row)
@@ -298,6 +310,7 @@ class BenchPanel(QWidget):
             )
             self.status.setProperty("error", False)
         self.status.style().polish(self.status)
+        self.add_case_button.setEnabled(result.error is None and bool(result.rows))
         if keep is not None and keep in result.result_ids:
             self.ax_table.selectRow(result.result_ids.index(keep))
         elif result.rows:
@@ -307,6 +320,14 @@ class BenchPanel(QWidget):
         if self.why is not None:
             self.explain(self.why.entry_id)
         self.ran.emit()
+
+    def request_add_case(self) -> None:
+        result = self.result
+        if result is None or result.error is not None:
+            return
+        self.add_case_requested.emit(
+            result.kind, list(result.searches), list(result.loaded), list(result.result_ids)
+        )
 
     # detail -------------------------------------------------------------------------
     def _on_ax_row(self, current: QModelIndex, _previous: QModelIndex) -> None:

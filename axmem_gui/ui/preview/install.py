@@ -83,7 +83,7 @@ def install_retrieval_views(window: MainWindow) -> RetrievalViews:
     _replace_page(window, "scenarios", scenarios)
     # The window reloads these pages on workspace changes through these attributes.
     window.scenarios_page = scenarios  # type: ignore[assignment]
-    suites = SuitesPage(state)
+    suites = SuitesPage(state, window.undo_stack)
     _replace_page(window, "suites", suites)
     window.suites_page = suites  # type: ignore[assignment]
 
@@ -107,6 +107,11 @@ def install_retrieval_views(window: MainWindow) -> RetrievalViews:
         bench.run()
 
     suites.bench_requested.connect(open_in_bench)
+
+    def add_case(kind: str, searches: list[str], loaded: list[str], returned: list[str]) -> None:
+        suites.add_case_from_bench(kind, searches, loaded, returned)
+
+    bench.add_case_requested.connect(add_case)
 
     def on_regressions(count: int) -> None:
         window.nav_model.set_badge("suites", "!" if count else "")
