@@ -20,7 +20,12 @@ from typing import Any
 from axmem_gui.core.catalog import catalog_from_json_value
 from axmem_gui.core.session.agent_config import agent_config_from_json, select_catalog
 from axmem_gui.core.session.format import session_to_json_text
-from axmem_gui.engine.providers import ProviderSettings, make_client, request_headers
+from axmem_gui.engine.providers import (
+    SCRIPTED_BASE_URL,
+    ProviderSettings,
+    make_client,
+    request_headers,
+)
 from axmem_gui.engine.recorder import RunRequest, record_session
 from axmem_gui.engine.scripted_model import ScriptedTransport
 from axmem_gui.engine.search import default_backend
@@ -38,8 +43,6 @@ SAMPLE_INPUTS = (
     {"request": "How do I ship a new release of the payments SDK?"},
     {"request": "Checkout is down for EU customers. What do I do first, and who do I page?"},
 )
-#: Never contacted: the scripted transport answers every request in process.
-SCRIPTED_BASE_URL = "http://scripted.invalid/v1"
 
 
 def _sample_json(name: str) -> Any:
