@@ -227,3 +227,13 @@ def test_suites_empty_state_names_only_commands_that_exist(
     # And the buttons it names are there on the empty page.
     page = window.retrieval_views.suites  # type: ignore[attr-defined]
     assert "New suite" in EMPTY_TEXT and page.empty_new_button.text().startswith("New suite")
+
+
+# new memories -------------------------------------------------------------------------
+def test_new_memories_get_unique_ids(window: MainWindow, qtbot: Any) -> None:
+    window.show_section("memories")
+    editing = window.catalog_editing  # type: ignore[attr-defined]
+    for _ in range(3):
+        editing.new_entry("memories")
+    ids = [i for i in window.controller.workspace.memories.ids() if i.startswith("new-memory")]
+    assert sorted(ids) == ["new-memory", "new-memory-2", "new-memory-3"]

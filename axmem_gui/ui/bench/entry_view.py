@@ -37,6 +37,12 @@ class EntryView(ExactTextEdit):
         self.highlighted: list[str] = []  # the highlighted words, in order (for tests)
         self.entry_id: str | None = None
 
+    def clear(self) -> None:  # type: ignore[override]
+        self.entry_id = None
+        self.highlighted = []
+        self.setExtraSelections([])
+        self.set_exact_text("")
+
     def show_entry(
         self, live: LiveSearch, domain: str, entry_id: str, terms: Iterable[str]
     ) -> None:

@@ -217,6 +217,7 @@ class BenchPanel(QWidget):
             widget.installEventFilter(self.run_filter)
 
         self.kind_combo.currentIndexChanged.connect(self._on_kind)
+        self.searches_edit.textChanged.connect(self._on_searches_edited)
         self.run_button.clicked.connect(self.run)
         self.add_case_button.clicked.connect(lambda _c=False: self.request_add_case())
         self.why_button.clicked.connect(self.explain_current)
@@ -259,6 +260,29 @@ class BenchPanel(QWidget):
         recall = self.kind() == "recall"
         self.loaded_edit.setVisible(recall)
         self._fill_completer()
+        # Results of the other call (and its "Why not?") would now be misleading.
+        self.clear_results("Press Ctrl+Enter to run the search as " + self.kind() + ".")
+
+    def _on_searches_edited(self) -> None:
+        if self.result is not None and not self.searches_edit.toPlainText().strip():
+            self.clear_results("Type search strings and press Ctrl+Enter.")
+
+    def clear_results(self, status: str) -> None:
+        """Forget the last run: tables, the entry shown, the "Why not?" report."""
+        if self.result is None and self.why is None:
+            return
+        self.result = None
+        self.why = None
+        self.bm25_pending = False
+        self.ax_model.set_rows(())
+        self.bm25_model.set_rows((), {})
+        self.entry_view.clear()
+        self.why_id_edit.clear()
+        self.why_view.clear()
+        self.add_case_button.setEnabled(False)
+        self.status.setText(status)
+        self.status.setProperty("error", False)
+        self.status.style().polish(self.status)
 
     def _fill_completer(self) -> None:
         self.why_completer_model.setStringList(self.state.live.ids(DOMAIN_OF[self.kind()]))

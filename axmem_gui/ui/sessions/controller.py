@@ -9,7 +9,7 @@ read-only connection), return plain data, and the results are saved here.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,9 +23,11 @@ from axmem_gui.engine.clients import CancelToken
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.services import sessions
 from axmem_gui.store import Workspace
+from axmem_gui.store.records import SessionSummary
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.sessions import jobs
+from axmem_gui.ui.sessions.agents_dialog import AgentConfigsDialog
 from axmem_gui.ui.sessions.commands import DeleteSessionsCommand
 from axmem_gui.ui.sessions.compare_view import CompareView
 from axmem_gui.ui.sessions.dialogs import (
@@ -55,6 +57,18 @@ class _Job:
     workspace_path: Path | None = None
     viewer: SessionViewer | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+def compare_prompt(
+    session_id: str, doc: Mapping[str, Any] | None, listed: Sequence[SessionSummary]
+) -> str:
+    """The picker's question, naming session A as the list shows it (its name, the id
+    only when it has none)."""
+    name = doc.get("name") if doc is not None else None
+    if not name:
+        name = next((s.name for s in listed if s.id == session_id), None)
+    label = f"“{name}”" if name else session_id
+    return f"Compare {label} (A) with which session (B)?"
 
 
 class SessionsFeature(QObject):
@@ -127,6 +141,9 @@ class SessionsFeature(QObject):
         self.usage_action = self._action(
             "Usage Analytics", self.show_usage, "Loaded/used counts per skill and memory"
         )
+        self.agents_action = self._action(
+            "Agent Configs…", self.edit_agents, "The agents Run Agent… runs: list, create, edit"
+        )
         for action in (
             self.run_action,
             self.import_action,
@@ -139,6 +156,7 @@ class SessionsFeature(QObject):
             self.page.toolbar.addAction(action)
         menu = self.window.run_menu
         menu.addAction(self.run_action)
+        menu.addAction(self.agents_action)
         menu.addSeparator()
         for action in (self.replay_action, self.rerun_action, self.whatif_action):
             menu.addAction(action)
@@ -441,6 +459,10 @@ class SessionsFeature(QObject):
         elif len(ids) == 1:
             self.compare_with_id(ids[0])
 
+    def edit_agents(self) -> None:
+        if AgentConfigsDialog.show_for(self.window, self.ws):
+            self.controller.notify_changed("agents")
+
     def compare_with(self, viewer: SessionViewer) -> int | None:
         return self.compare_with_id(viewer.session_id, viewer.doc)
 
@@ -450,7 +472,7 @@ class SessionsFeature(QObject):
             self.page.show_notice("There is no other session to compare with yet.", "info")
             return None
         other = ChooseSessionDialog.ask(
-            self.window, others, f"Compare {session_id} (A) with which session (B)?"
+            self.window, others, compare_prompt(session_id, doc, self.ws.sessions.list())
         )
         if other is None:
             return None

@@ -221,3 +221,26 @@ def test_bm25_indexes_are_built_off_the_gui_thread(  # type: ignore[no-untyped-d
         state.stop()
         win.close()
         controller.close()
+
+
+def test_stale_results_and_why_not_are_cleared(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    bench = views(rwindow).bench
+    bench.set_searches(["how do I ship a release"])
+    bench.run()
+    assert bench.ax_model.rowCount() > 0
+    bench.explain("incident-response")
+    assert bench.why is not None and bench.why_view.toPlainText()
+    # Another kind of call: the skills' results and their "Why not?" no longer apply.
+    bench.set_kind("recall")
+    assert bench.result is None and bench.ax_model.rowCount() == 0
+    assert bench.bm25_model.rowCount() == 0
+    assert bench.why is None and bench.why_view.toPlainText() == ""
+    assert bench.why_id_edit.text() == "" and bench.entry_view.entry_id is None
+    assert not bench.add_case_button.isEnabled()
+    bench.set_searches(["deploy window"])
+    bench.run()
+    assert bench.ax_model.rowCount() > 0
+    # The search cleared: nothing of the last run stays.
+    bench.searches_edit.clear()
+    assert bench.result is None and bench.ax_model.rowCount() == 0
+    assert "Type search strings" in bench.status.text()

@@ -28,9 +28,7 @@ def test_usage_counts_on_the_sample(
     assert feature.page.tabs.currentWidget() is view
     ws = window.controller.workspace
     # Every shipped sample session (scripted models A and B), forward by forward.
-    forwards = [
-        fw for s in ws.sessions.list() for fw in sessions.get_session(ws, s.id)["forwards"]
-    ]
+    forwards = [fw for s in ws.sessions.list() for fw in sessions.get_session(ws, s.id)["forwards"]]
     catalog = ws.catalog()
     assert view.model.rowCount() == len(catalog.skills) + len(catalog.memories)
     loaded = {i for fw in forwards for k in ("loaded_skills", "loaded_memories")

@@ -215,3 +215,17 @@ def test_rerun_of_the_sample_works_at_once_with_the_scripted_model(
     doc = sessions.get_session(ws, new.id)
     assert doc["status"] == "complete" and len(doc["forwards"]) == 2
     assert sessions.replay(doc).identical
+
+
+def test_compare_picker_names_session_a_by_its_name(
+    window: MainWindow, feature: SessionsFeature, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[str] = []
+    monkeypatch.setattr(
+        ChooseSessionDialog, "ask", classmethod(lambda cls, p, others, prompt: asked.append(prompt))
+    )
+    viewer = feature.open_session(SAMPLE_ID)
+    assert viewer is not None
+    viewer.compare_action.trigger()
+    name = sessions.get_session(window.controller.workspace, SAMPLE_ID)["name"]
+    assert asked == [f"Compare “{name}” (A) with which session (B)?"]
