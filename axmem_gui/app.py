@@ -51,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from axmem_gui.ui.dialogs import ErrorDialog
     from axmem_gui.ui.main_window import MainWindow
     from axmem_gui.ui.settings import AppSettings
-    from axmem_gui.ui.theme import apply_theme, follow_system_theme
+    from axmem_gui.ui.theme import apply_theme
     from axmem_gui.ui.wiring import install_features
 
     app = QApplication.instance() or QApplication(["axmem-gui"])
@@ -61,8 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     app.setApplicationVersion(__version__)
     app.setDesktopFileName("io.github.axmem.Studio")
     settings = AppSettings()
-    apply_theme(app, settings.theme())
-    follow_system_theme(app, settings.theme())
+    apply_theme(app, settings.theme())  # View > Theme changes it and follows the system
 
     try:
         workspace = open_workspace(target)

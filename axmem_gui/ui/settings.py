@@ -84,3 +84,9 @@ class AppSettings:
 
     def set_show_whitespace(self, value: bool) -> None:
         self._s.setValue("ui/showWhitespace", value)
+
+    def welcome_dismissed(self) -> bool:
+        return str(self._s.value("ui/welcomeDismissed", "false")).lower() == "true"
+
+    def set_welcome_dismissed(self, value: bool) -> None:
+        self._s.setValue("ui/welcomeDismissed", value)
