@@ -42,6 +42,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if target is not None and target.name.endswith(SESSION_SUFFIX):
         session_file, target = target, args.workspace if args.workspace != target else None
 
+    from axmem_gui.platform_check import check as check_platform_libraries
+
+    missing = check_platform_libraries()
+    if missing is not None:
+        print(missing, file=sys.stderr)
+        return 2
+
     from PySide6.QtGui import QUndoStack
     from PySide6.QtWidgets import QApplication
 
