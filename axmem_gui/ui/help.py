@@ -5,8 +5,7 @@ View > Theme (System, Light, Dark; remembered)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from importlib import metadata
 from pathlib import Path
 
@@ -16,11 +15,12 @@ from PySide6.QtWidgets import (
     QApplication,
     QDialog,
     QDialogButtonBox,
-    QDockWidget,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMainWindow,
     QMenu,
+    QMenuBar,
     QPushButton,
     QTableView,
     QTextBrowser,
@@ -29,7 +29,14 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.ui.actions import make_action
-from axmem_gui.ui.main_window import MainWindow
+from axmem_gui.ui.feature import (
+    ActionRegistry,
+    Contributions,
+    DockSpec,
+    FeatureContext,
+    FeatureSpec,
+    MenuPlace,
+)
 from axmem_gui.ui.settings import AppSettings
 from axmem_gui.ui.theme import apply_theme
 
@@ -123,11 +130,11 @@ def _keys(action: QAction) -> str:
     return ", ".join(k.toString(k.SequenceFormat.NativeText) for k in action.shortcuts())
 
 
-def shortcut_rows(window: MainWindow) -> list[tuple[str, str, str]]:
+def shortcut_rows(menus: Sequence[QMenu]) -> list[tuple[str, str, str]]:
     """(keys, what, where) for every menu action with a shortcut, then widget keys."""
     rows: list[tuple[str, str, str]] = []
     seen: set[tuple[str, str]] = set()
-    for menu in window.menuBar().findChildren(QMenu):
+    for menu in menus:
         where = menu.title().replace("&", "")
         for action in menu.actions():
             keys = _keys(action)
@@ -164,6 +171,17 @@ class ShortcutsDialog(QDialog):
         layout.addWidget(buttons)
         self.resize(640, 520)
 
+    @classmethod
+    def show_for(cls, parent: QWidget, actions: ActionRegistry) -> None:
+        del actions  # the menus hold every registered action, and the window's own
+        bar = parent.findChild(QMenuBar) if isinstance(parent, QMainWindow) else None
+        menus = [] if bar is None else [a.menu() for a in bar.actions() if a.menu() is not None]
+        dialog = cls(shortcut_rows([m for m in menus if isinstance(m, QMenu)]), parent)
+        try:
+            dialog.exec()
+        finally:
+            dialog.deleteLater()
+
 
 # --------------------------------------------------------------------------- documentation
 _IMAGE = re.compile(r"^!\[[^\]]*\]\([^)]*\)\s*$|^\|.*!\[.*$", re.MULTILINE)
@@ -176,7 +194,7 @@ def readme_text() -> str:
     if local.is_file():
         return local.read_text(encoding="utf-8")
     try:
-        return metadata.metadata("axmem-gui").get("Description") or ""
+        return str(metadata.metadata("axmem-gui")["Description"] or "")
     except metadata.PackageNotFoundError:
         return ""
 
@@ -208,92 +226,93 @@ class DocumentationDialog(QDialog):
             dialog.deleteLater()
 
 
-class ShortcutsDialogRunner:
-    @classmethod
-    def show_for(cls, window: MainWindow) -> None:
-        dialog = ShortcutsDialog(shortcut_rows(window), window)
-        try:
-            dialog.exec()
-        finally:
-            dialog.deleteLater()
-
-
 # --------------------------------------------------------------------------- feature
-@dataclass
+WELCOME_DOCK = "welcomeDock"
+VIEW_THEME = MenuPlace("view", "theme")
+HELP_PLACE = MenuPlace("help", "help")
+
+
 class HelpFeature:
-    window: MainWindow
-    themes: ThemeSwitcher
-    theme_actions: dict[str, QAction]
-    welcome_dock: QDockWidget
-    welcome: WelcomePanel
+    """View > Theme, the welcome dock and the Help menu's entries."""
+
+    def __init__(self, context: FeatureContext) -> None:
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        self.controller = context.controller
+        self.settings = context.settings
+        self.shell = context.shell
+        self.themes = ThemeSwitcher(app, context.settings, context.shell)
+        group = QActionGroup(context.shell)
+        self.theme_actions: dict[str, QAction] = {}
+        for key, title in THEMES:
+            action = QAction(f"{title} Theme", context.shell)
+            action.setCheckable(True)
+            action.setChecked(self.themes.current() == key)
+            action.setToolTip(f"{title.replace('&', '')} colours (remembered)")
+            action.triggered.connect(lambda _c=False, k=key: self.set_theme(k))
+            group.addAction(action)
+            context.actions.add(f"help.theme.{key}", action, VIEW_THEME)
+            self.theme_actions[key] = action
+        self.welcome = WelcomePanel(self._welcome_text(), self.dismiss_welcome)
+        parent = context.shell.dialog_parent
+        for action_id, action in (
+            (
+                "help.welcome",
+                make_action(parent, "&Welcome", self.show_welcome, tip="What to try first"),
+            ),
+            (
+                "help.shortcuts",
+                make_action(
+                    parent,
+                    "&Keyboard Shortcuts",
+                    lambda: ShortcutsDialog.show_for(parent, context.actions),
+                    "Ctrl+/",
+                    "Every shortcut, where it works",
+                ),
+            ),
+            (
+                "help.documentation",
+                make_action(
+                    parent,
+                    "&Documentation",
+                    lambda: DocumentationDialog.show_for(parent),
+                    "F1",
+                    "The README: install, where things live, the CLI",
+                ),
+            ),
+        ):
+            context.actions.add(action_id, action, HELP_PLACE)
+
+    def _welcome_text(self) -> str:
+        counts = self.controller.counts()
+        sample = self.controller.workspace.skills.get("release-checklist") is not None
+        return welcome_text(counts.skills, counts.memories, sample)
+
+    def contributions(self) -> Contributions:
+        dock = DockSpec(
+            WELCOME_DOCK,
+            "Welcome",
+            self.welcome,
+            Qt.DockWidgetArea.TopDockWidgetArea,
+            shown=not self.settings.welcome_dismissed(),
+        )
+        return Contributions(docks=[dock])
 
     def show_welcome(self) -> None:
-        counts = self.window.controller.counts()
-        ws = self.window.controller.workspace
-        sample = ws.skills.get("release-checklist") is not None
-        self.welcome.label.setText(welcome_text(counts.skills, counts.memories, sample))
-        self.welcome_dock.show()
+        self.welcome.label.setText(self._welcome_text())
+        self.shell.show_dock(WELCOME_DOCK)
 
     def dismiss_welcome(self) -> None:
-        self.window.settings.set_welcome_dismissed(True)
-        self.window.settings.sync()
-        self.welcome_dock.hide()
+        self.settings.set_welcome_dismissed(True)
+        self.settings.sync()
+        self.shell.hide_dock(WELCOME_DOCK)
 
     def set_theme(self, preference: str) -> None:
         self.themes.set_theme(preference)
         self.theme_actions[preference].setChecked(True)
 
+    def shutdown(self) -> None:
+        """Nothing runs in the background."""
 
-def install_help(window: MainWindow) -> HelpFeature:
-    app = QApplication.instance()
-    assert isinstance(app, QApplication)
-    themes = ThemeSwitcher(app, window.settings, window)
-    # View > Theme.
-    theme_menu = window.view_menu.addMenu("&Theme")
-    group = QActionGroup(window)
-    actions: dict[str, QAction] = {}
-    for key, title in THEMES:
-        action = QAction(title, window)
-        action.setCheckable(True)
-        action.setChecked(themes.current() == key)
-        group.addAction(action)
-        theme_menu.addAction(action)
-        actions[key] = action
 
-    welcome = WelcomePanel("", lambda: feature.dismiss_welcome())
-    dock = QDockWidget("Welcome", window)
-    dock.setObjectName("welcomeDock")
-    dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable)
-    dock.setWidget(welcome)
-    window.addDockWidget(Qt.DockWidgetArea.TopDockWidgetArea, dock)
-    dock.hide()
-    feature = HelpFeature(window, themes, actions, dock, welcome)
-    for key, action in actions.items():
-        action.triggered.connect(lambda _c=False, k=key: feature.set_theme(k))
-
-    help_menu = window.help_menu
-    first = help_menu.actions()[0] if help_menu.actions() else None
-    for action in (
-        make_action(window, "&Welcome", feature.show_welcome, tip="What to try first"),
-        make_action(
-            window,
-            "&Keyboard Shortcuts",
-            lambda: ShortcutsDialogRunner.show_for(window),
-            "Ctrl+/",
-            "Every shortcut, where it works",
-        ),
-        make_action(
-            window,
-            "&Documentation",
-            lambda: DocumentationDialog.show_for(window),
-            "F1",
-            "The README: install, where things live, the CLI",
-        ),
-    ):
-        help_menu.insertAction(first, action)
-    if first is not None:
-        help_menu.insertSeparator(first)
-    window.help_feature = feature  # type: ignore[attr-defined]
-    if not window.settings.welcome_dismissed():
-        feature.show_welcome()
-    return feature
+HELP = FeatureSpec("help", HelpFeature)

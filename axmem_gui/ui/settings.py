@@ -90,3 +90,14 @@ class AppSettings:
 
     def set_welcome_dismissed(self, value: bool) -> None:
         self._s.setValue("ui/welcomeDismissed", value)
+
+    # docks per page ---------------------------------------------------------------------
+    def page_dock_choice(self, page: str, dock: str) -> bool | None:
+        """Whether the user showed (True) or hid (False) `dock` on `page`; None: no choice."""
+        value = self._s.value(f"pageDocks/{page}/{dock}")
+        if value is None:
+            return None
+        return str(value).lower() == "true"
+
+    def set_page_dock_choice(self, page: str, dock: str, shown: bool) -> None:
+        self._s.setValue(f"pageDocks/{page}/{dock}", shown)

@@ -97,7 +97,6 @@ class SessionsPage(QWidget):
         self.setObjectName("sessionsPage")
         self.setStyleSheet(style_sheet("sessions"))
         self.setAcceptDrops(True)
-        self.reload_hook: Callable[[], None] = lambda: None
 
         self.toolbar = QToolBar()
         self.toolbar.setObjectName("sessionsToolbar")
@@ -184,10 +183,6 @@ class SessionsPage(QWidget):
         for side in (QTabBar.ButtonPosition.RightSide, QTabBar.ButtonPosition.LeftSide):
             if bar.tabButton(index, side) is not None:
                 bar.setTabButton(index, side, None)
-
-    # main-window hooks --------------------------------------------------------------
-    def reload(self) -> None:
-        self.reload_hook()
 
     # list ---------------------------------------------------------------------------
     def show_list(self) -> None:

@@ -41,8 +41,8 @@ from axmem_gui.services.suites import (
 )
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.pages import empty_state
-from axmem_gui.ui.preview.live import RetrievalState
 from axmem_gui.ui.resources import style_sheet
+from axmem_gui.ui.retrieval.state import RetrievalState
 from axmem_gui.ui.suites.authoring import SuiteAuthoring
 from axmem_gui.ui.suites.models import CaseTableModel, SuiteEntry, SuiteListModel, SuiteRole
 from axmem_gui.ui.suites.runner import SuiteRunner
