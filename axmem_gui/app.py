@@ -106,12 +106,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def show_imported_session(window: object, session_id: str, source: Path | None) -> None:
     """`axmem-gui FILE.axsession.json`: the imported session opens in the viewer."""
     from axmem_gui.ui.main_window import MainWindow
+    from axmem_gui.ui.sessions.controller import SESSIONS
 
     assert isinstance(window, MainWindow)
     window.show_section("sessions")
-    feature = getattr(window, "sessions_feature", None)
-    if feature is not None:
-        feature.open_session(session_id)
+    window.feature(SESSIONS).open_session(session_id)
     window.statusBar().showMessage(f"Imported session {session_id} from {source}", 8000)
 
 

@@ -224,7 +224,7 @@ class MainWindow(QMainWindow):
                     self.tabifyDockWidget(front, dock)
                     front.raise_()
                 self.page_docks.add(spec.name, dock, spec.pages)
-                if first_start and not spec.shown:
+                if not spec.shown:
                     dock.hide()
                 if first_start and spec.first_size > 0:
                     vertical = spec.area in (

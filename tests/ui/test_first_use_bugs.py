@@ -10,10 +10,13 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QSize, Qt
 
+from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.editor.dialogs import RenameDialog
 from axmem_gui.ui.history import HistoryDialog, full_history
 from axmem_gui.ui.main_window import MainWindow, first_start_size, redo_shortcuts
+from axmem_gui.ui.sessions.controller import SESSIONS
 from axmem_gui.ui.sessions.page import JobStrip
+from axmem_gui.ui.suites.feature import SUITES
 
 SAMPLE_SESSION = "sample-ops-assistant"
 
@@ -40,7 +43,7 @@ def test_redo_shortcuts_are_unambiguous_and_include_ctrl_y(qapp: Any) -> None:
 @pytest.mark.parametrize("modifiers,key", [("shift", Qt.Key.Key_Z), ("", Qt.Key.Key_Y)])
 def test_redo_by_keyboard_redoes(window: MainWindow, qtbot: Any, modifiers: str, key: Any) -> None:
     activate(window, qtbot)
-    table = window.skills_page.table
+    table = window.feature(CATALOG).pages["skills"].table
     before = window.controller.counts().skills
     qtbot.keyClick(table, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
     qtbot.keyClick(table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
@@ -48,8 +51,8 @@ def test_redo_by_keyboard_redoes(window: MainWindow, qtbot: Any, modifiers: str,
     mods = Qt.KeyboardModifier.ControlModifier
     if modifiers == "shift":
         mods |= Qt.KeyboardModifier.ShiftModifier
-    window.skills_page.table.setFocus()
-    qtbot.keyClick(window.skills_page.table, key, mods)
+    window.feature(CATALOG).pages["skills"].table.setFocus()
+    qtbot.keyClick(window.feature(CATALOG).pages["skills"].table, key, mods)
     assert window.controller.counts().skills == before + 1
     shortcuts = [k.toString() for k in redo_action(window).shortcuts()]
     assert shortcuts.count("Ctrl+Shift+Z") == 1
@@ -58,13 +61,13 @@ def test_redo_by_keyboard_redoes(window: MainWindow, qtbot: Any, modifiers: str,
 # 2 ------------------------------------------------------------------------------------
 def _new_skill_renamed_and_edited(window: MainWindow, qtbot: Any, monkeypatch: Any) -> str:
     activate(window, qtbot)
-    page = window.skills_page
+    page = window.feature(CATALOG).pages["skills"]
     qtbot.keyClick(page.table, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
     page.form.name_edit.selectAll()
     qtbot.keyClicks(page.form.name_edit, "Alpha")
     page.form.commit_pending()
     monkeypatch.setattr(RenameDialog, "ask", classmethod(lambda cls, p, k, old: "alpha-skill"))
-    window.catalog_editing.rename_action.trigger()  # type: ignore[attr-defined]
+    window.feature(CATALOG).rename_action.trigger()
     assert page.current_id() == "alpha-skill"
     page.form.description_edit.setFocus()
     qtbot.keyClicks(page.form.description_edit, "Edited after the rename")
@@ -86,7 +89,7 @@ def test_restoring_a_revision_from_before_a_rename_restores_the_renamed_entry(
     ][-1]
     assert named.after is not None and named.after["name"] == "Alpha"
     monkeypatch.setattr(HistoryDialog, "ask", classmethod(lambda cls, *a: named))
-    window.catalog_editing.history_action.trigger()  # type: ignore[attr-defined]
+    window.feature(CATALOG).history_action.trigger()
     assert ws.skills.count() == count
     assert ws.skills.get("new-skill") is None
     restored = ws.skills.get(entry_id)
@@ -135,7 +138,7 @@ def test_window_fits_1366_wide_on_every_page(window: MainWindow, qtbot: Any) -> 
 def test_replay_and_job_strips_never_widen_the_window(window: MainWindow, qtbot: Any) -> None:
     window.resize(1300, 700)
     qtbot.waitUntil(lambda: window.width() == 1300)
-    feature = window.sessions_feature  # type: ignore[attr-defined]
+    feature = window.feature(SESSIONS)
     window.show_section("sessions")
     viewer = feature.open_session(SAMPLE_SESSION)
     strip = feature.page.add_strip("Rerunning " + "a long session name " * 10, lambda: None)
@@ -177,7 +180,7 @@ def test_opening_a_session_file_shows_it_in_the_viewer(
     seen: dict[str, Any] = {}
 
     def inspect(app: object, window: Any, screenshot: object) -> int:
-        feature = window.sessions_feature
+        feature = window.feature(SESSIONS)
         viewer = feature.current_viewer()
         seen["section"] = window.current_section()
         seen["viewer"] = None if viewer is None else viewer.session_id
@@ -225,14 +228,14 @@ def test_suites_empty_state_names_only_commands_that_exist(
         assert exit_info.value.code == 0, f"axmem {group} {command}"
     capsys.readouterr()
     # And the buttons it names are there on the empty page.
-    page = window.retrieval_views.suites  # type: ignore[attr-defined]
+    page = window.feature(SUITES).page
     assert "New suite" in EMPTY_TEXT and page.empty_new_button.text().startswith("New suite")
 
 
 # new memories -------------------------------------------------------------------------
 def test_new_memories_get_unique_ids(window: MainWindow, qtbot: Any) -> None:
     window.show_section("memories")
-    editing = window.catalog_editing  # type: ignore[attr-defined]
+    editing = window.feature(CATALOG)
     for _ in range(3):
         editing.new_entry("memories")
     ids = [i for i in window.controller.workspace.memories.ids() if i.startswith("new-memory")]

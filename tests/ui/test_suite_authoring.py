@@ -11,13 +11,16 @@ from PySide6.QtCore import Qt
 
 from axmem_gui.core.suites import SuiteCase
 from axmem_gui.services.suites import workspace_suites
+from axmem_gui.ui.bench.feature import BENCH
 from axmem_gui.ui.main_window import MainWindow
+from axmem_gui.ui.retrieval.feature import RETRIEVAL
 from axmem_gui.ui.suites.dialogs import CaseDialog, SuiteDialog
+from axmem_gui.ui.suites.feature import SUITES
 from axmem_gui.ui.suites.page import EMPTY_TEXT, SuitesPage
 
 
 def suites_page(window: MainWindow) -> SuitesPage:
-    page = window.retrieval_views.suites  # type: ignore[attr-defined]
+    page = window.feature(SUITES).page
     assert isinstance(page, SuitesPage)
     return page
 
@@ -85,8 +88,8 @@ def test_a_new_user_creates_a_suite_adds_a_bench_case_runs_it_and_it_passes(
     assert page.stack.currentWidget() is not page.empty
     assert page.current_name() == "Release questions"
     # 2. A bench query, kept as a case with "Add as case…".
-    bench = window.retrieval_views.bench  # type: ignore[attr-defined]
-    state = window.retrieval_views.state  # type: ignore[attr-defined]
+    bench = window.feature(BENCH).panel
+    state = window.feature(RETRIEVAL).state
     qtbot.waitUntil(lambda: state.ready, timeout=10_000)
     bench.set_searches(["how do I ship a release"])
     bench.run_button.click()

@@ -13,7 +13,7 @@ from axmem_gui.services.bench import BenchRow, Bm25Row
 from axmem_gui.store.fts import Bm25Index
 from axmem_gui.ui.bench.models import AxResultModel, BenchRole, Bm25ResultModel
 
-from .conftest import views
+from .conftest import RETRIEVAL_FEATURES, views
 
 PROFILE = load_profile()
 
@@ -175,9 +175,7 @@ def test_bm25_indexes_are_built_off_the_gui_thread(  # type: ignore[no-untyped-d
     from axmem_gui.store import Workspace
     from axmem_gui.store.fts import Bm25Index as StoreIndex
     from axmem_gui.ui.controller import WorkspaceController
-    from axmem_gui.ui.editor.actions import install_catalog_editing
     from axmem_gui.ui.main_window import MainWindow
-    from axmem_gui.ui.preview import install_retrieval_views
     from axmem_gui.ui.settings import AppSettings
 
     on_gui_thread: list[bool] = []
@@ -196,8 +194,7 @@ def test_bm25_indexes_are_built_off_the_gui_thread(  # type: ignore[no-untyped-d
         Workspace.open,
         lambda p: init_workspace(p),
     )
-    install_catalog_editing(win)
-    install_retrieval_views(win)
+    win.install(RETRIEVAL_FEATURES)
     qtbot.addWidget(win)
     win.show()
     bench = views(win).bench
@@ -218,8 +215,6 @@ def test_bm25_indexes_are_built_off_the_gui_thread(  # type: ignore[no-untyped-d
         assert on_gui_thread and not any(on_gui_thread)
     finally:
         views(win).suites.runner.cancel()
-        state.stop()
-        win.close()
         controller.close()
 
 
