@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QDialog,
     QDialogButtonBox,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMenuBar,
     QPushButton,
+    QScrollArea,
     QTableView,
     QTextBrowser,
     QVBoxLayout,
@@ -119,9 +121,18 @@ class WelcomePanel(QWidget):
         side = QVBoxLayout()
         side.addWidget(self.dismiss_button)
         side.addStretch(1)
+        # In a scroll area: on a small screen the welcome takes a strip, never the height
+        # the catalog and bench need.
+        scroll = QScrollArea()
+        scroll.setObjectName("welcomeScroll")
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(self.label)
+        scroll.setMinimumHeight(self.fontMetrics().lineSpacing() * 3)
         layout = QHBoxLayout(self)
-        layout.setContentsMargins(10, 6, 10, 6)
-        layout.addWidget(self.label, 1)
+        layout.setContentsMargins(10, 4, 10, 4)
+        layout.addWidget(scroll, 1)
         layout.addLayout(side)
 
 

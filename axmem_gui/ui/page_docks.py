@@ -66,6 +66,7 @@ class PageDocks(QObject):
                     dock.setVisible(visible)
 
     def _on_toggled(self, name: str, checked: bool) -> None:
-        if self._applying or not self._page:
+        # A closing (or not yet shown) window hides its docks: not the user's choice.
+        if self._applying or not self._page or not self._docks[name].window().isVisible():
             return
         self.settings.set_page_dock_choice(self._page, name, checked)

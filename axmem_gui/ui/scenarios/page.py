@@ -12,11 +12,13 @@ from PySide6.QtCore import QItemSelectionModel, QStringListModel, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShowEvent, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFrame,
     QGridLayout,
     QInputDialog,
     QLabel,
     QListView,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -102,9 +104,15 @@ class ScenariosPage(QWidget):
         left_layout.addLayout(buttons)
 
         self.form = ScenarioForm()
+        # Scrolls on a short screen rather than make the whole window taller than it.
+        self.form_scroll = QScrollArea()
+        self.form_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.form_scroll.setWidgetResizable(True)
+        self.form_scroll.setWidget(self.form)
+        self.form_scroll.setMinimumHeight(160)
         self.empty = empty_state(EMPTY_TEXT)
         self.right = QStackedWidget()
-        self.right.addWidget(self.form)
+        self.right.addWidget(self.form_scroll)
         self.right.addWidget(self.empty)
 
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -192,7 +200,7 @@ class ScenariosPage(QWidget):
         if name is None or doc is None:
             self.right.setCurrentWidget(self.empty)
             return
-        self.right.setCurrentWidget(self.form)
+        self.right.setCurrentWidget(self.form_scroll)
         error = ""
         try:
             scenario_from_document(doc, f"scenario {name!r}")
