@@ -252,7 +252,7 @@ class MainWindow(QMainWindow):
         split.addWidget(self.navigator)
         split.addWidget(self.stack)
         split.setStretchFactor(1, 1)
-        split.setSizes([180, 900])
+        split.setSizes([150, 900])
         self.setCentralWidget(split)
         self.navigator.selectionModel().selectionChanged.connect(self._on_nav)
 

@@ -144,9 +144,10 @@ class CatalogPage(QWidget):
         self.split.setChildrenCollapsible(False)
         self.split.addWidget(left)
         self.split.addWidget(self.form)
-        self.split.setStretchFactor(0, 3)
-        self.split.setStretchFactor(1, 2)
-        self.split.setSizes([560, 520])
+        # The editor gets the room; the list shows ids and names and grows with the window.
+        self.split.setStretchFactor(0, 2)
+        self.split.setStretchFactor(1, 3)
+        self.split.setSizes([360, 600])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 4)
         layout.setSpacing(2)

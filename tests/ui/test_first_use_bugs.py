@@ -13,7 +13,7 @@ from PySide6.QtCore import QSize, Qt
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.editor.dialogs import RenameDialog
 from axmem_gui.ui.history import HistoryDialog, full_history
-from axmem_gui.ui.main_window import MainWindow, first_start_size, redo_shortcuts
+from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SESSIONS
 from axmem_gui.ui.sessions.page import JobStrip
 from axmem_gui.ui.suites.feature import SUITES
@@ -33,6 +33,8 @@ def redo_action(window: MainWindow) -> Any:
 
 # 1 ------------------------------------------------------------------------------------
 def test_redo_shortcuts_are_unambiguous_and_include_ctrl_y(qapp: Any) -> None:
+    from axmem_gui.ui.main_window import redo_shortcuts
+
     keys = [k.toString() for k in redo_shortcuts()]
     assert len(keys) == len(set(keys))
     assert "Ctrl+Shift+Z" in keys
@@ -123,6 +125,8 @@ def test_history_numbers_stay_unique_after_undo_all_and_redo_all(
 
 # 3 ------------------------------------------------------------------------------------
 def test_first_start_size_fits_a_laptop_screen(qapp: Any) -> None:
+    from axmem_gui.ui.main_window import first_start_size
+
     size = first_start_size(QSize(1366, 768 - 32))
     assert size.width() <= 1366 and size.height() <= 768 - 32
     assert first_start_size(QSize(2560, 1400)) == QSize(1400, 860)

@@ -90,7 +90,10 @@ def _table(model: AxResultModel | Bm25ResultModel) -> QTableView:
     header.setStretchLastSection(True)
     header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     for column, width in enumerate(model.WIDTHS):
-        view.setColumnWidth(column, width)
+        # Never narrower than its header: "coverage", not "overage".
+        title = str(model.headerData(column, Qt.Orientation.Horizontal))
+        needed = view.fontMetrics().horizontalAdvance(title) + 24
+        view.setColumnWidth(column, max(width, needed))
     return view
 
 
@@ -121,7 +124,7 @@ class BenchPanel(QWidget):
         )
         self.searches_edit.setTabChangesFocus(True)
         self.loaded_edit = QLineEdit()
-        self.loaded_edit.setPlaceholderText("Already loaded memory ids (a, b, …)")
+        self.loaded_edit.setPlaceholderText("Loaded ids: a, b")
         self.loaded_edit.setToolTip(
             "recall skips memories already in inputs.memories (ids, comma-separated)"
         )

@@ -118,12 +118,11 @@ class SessionsPage(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(22)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        # The name takes the room; the other columns are as wide as what they hold.
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setStretchLastSection(False)
         header.setMinimumSectionSize(40)
-        for column, width in enumerate((260, 110, 200, 100, 140, 50, 80)):
-            self.table.setColumnWidth(column, width)
         # Enter (and a double-click) activates a row; opening twice only focuses its tab.
         self.table.activated.connect(lambda *_: self._open_current())
         self.table.doubleClicked.connect(lambda *_: self._open_current())

@@ -93,7 +93,8 @@ class SuiteAuthoring:
             sb, "Delete", self.delete_suite, "Delete the suite (Ctrl+Z brings it back)"
         )
         more = QToolButton()
-        more.setText("More")
+        more.setText("More ▾")
+        more.setToolTip("Import or export suites as JSON")
         more.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(more)
         self.import_action = make_action(

@@ -150,7 +150,9 @@ class SuitesPage(SuiteAuthoring, QWidget):
         split.addWidget(left)
         split.addWidget(right)
         split.setStretchFactor(1, 1)
-        split.setSizes([220, 900])
+        # Wide enough for the suite actions (New, Edit, Duplicate, Delete, More).
+        left.setMinimumWidth(self.fontMetrics().horizontalAdvance("M" * 22))
+        split.setSizes([300, 900])
         self.empty = self._empty_page()
         self.stack = QStackedWidget()
         self.stack.addWidget(split)

@@ -158,3 +158,25 @@ def test_preview_with_an_empty_catalog(rwindow, qtbot) -> None:  # type: ignore[
     with qtbot.waitSignal(v.preview.updated, timeout=3000):
         rwindow.controller.notify_changed("skills")
     assert "- `only` — Only one" in v.preview.section_text("skills")
+
+
+def test_raw_preview_wraps_and_the_toggle_unwraps(rwindow) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    preview = views(rwindow).preview
+    mode = QPlainTextEdit.LineWrapMode
+    assert preview.wrap_button.isChecked()
+    assert all(v.raw.lineWrapMode() == mode.WidgetWidth for v in preview.views.values())
+    preview.wrap_button.click()
+    assert all(v.raw.lineWrapMode() == mode.NoWrap for v in preview.views.values())
+
+
+def test_bench_headers_are_never_cut(rwindow) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import Qt
+
+    bench = views(rwindow).bench
+    for table in (bench.ax_table, bench.bm25_table):
+        model, metrics = table.model(), table.fontMetrics()
+        for column in range(model.columnCount() - 1):  # the last one stretches
+            title = str(model.headerData(column, Qt.Orientation.Horizontal))
+            assert table.columnWidth(column) >= metrics.horizontalAdvance(title), title
