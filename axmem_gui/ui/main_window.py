@@ -135,6 +135,10 @@ class MainWindow(QMainWindow):
         self.controller = controller
         self.settings = settings
         self.undo_stack = undo_stack
+        if undo_stack.parent() is None:
+            # Qt deletes the stack, and its commands, with the window: a stack freed by the
+            # cycle collector together with its commands' wrappers deletes them twice.
+            undo_stack.setParent(self)
         self._open_workspace = open_workspace
         self._create_workspace = create_workspace
         #: One runner for all slow work of this window's features.
