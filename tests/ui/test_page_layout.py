@@ -125,3 +125,16 @@ def test_every_page_fits_a_laptop_screen(window: MainWindow) -> None:
         window.show_section(key)
         hint = window.minimumSizeHint()
         assert hint.width() <= 1366 and hint.height() <= 768 - 48, (key, hint)
+
+
+def test_catalog_columns_fit_their_content_once(window: MainWindow) -> None:
+    page = window.feature(CATALOG).pages["skills"]
+    metrics = page.table.fontMetrics()
+    widest = max(
+        metrics.horizontalAdvance(str(page.model.index(r, 0).data()))
+        for r in range(page.model.rowCount())
+    )
+    assert page.table.columnWidth(0) >= widest
+    page.table.setColumnWidth(0, 120)  # the user's width stays through reloads
+    page.reload()
+    assert page.table.columnWidth(0) == 120
