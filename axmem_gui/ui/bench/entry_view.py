@@ -37,7 +37,7 @@ class EntryView(ExactTextEdit):
         self.highlighted: list[str] = []  # the highlighted words, in order (for tests)
         self.entry_id: str | None = None
 
-    def clear(self) -> None:  # type: ignore[override]
+    def clear(self) -> None:
         self.entry_id = None
         self.highlighted = []
         self.setExtraSelections([])
