@@ -11,12 +11,12 @@ one `axmem: error: ...` line naming the file, entry and field.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from axmem_gui.cli.common import add_workspace_arg, print_json, read_text_file
+from axmem_gui.core import jsontext
 from axmem_gui.core.ax.conformance import run_cases
 from axmem_gui.core.ax.explain import explain
 from axmem_gui.core.ax.profile import DEFAULT_AX_VERSION, AxProfile, load_profile
@@ -42,7 +42,9 @@ from axmem_gui.core.ax.simulate import Simulation, simulate
 from axmem_gui.core.ax.state import LoadedSkills
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsout import json_dumps
 from axmem_gui.services.catalogs import resolve_catalog
+from axmem_gui.services.files import write_file_atomic
 from axmem_gui.services.scenarios import scenario_from_document, simulate_workspace_scenario_at
 
 RUNTIMES = {"javascript": "JavaScript", "python": "Python"}
@@ -81,12 +83,7 @@ def _ids(raw: str | None) -> list[str] | None:
 
 def _read_json(path: Path, what: str) -> Any:
     text = read_text_file(path, what)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
+    return jsontext.loads(text, str(path))
 
 
 def _emit(text: str | None, empty_note: str) -> int:
@@ -161,10 +158,7 @@ def _render_hints(args: argparse.Namespace) -> int:
     catalog = _catalog(args)
     ranking: Any = True
     if args.ranking is not None:
-        try:
-            ranking = json.loads(args.ranking)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"--ranking: not valid JSON ({exc.msg})") from None
+        ranking = jsontext.loads(args.ranking, "--ranking")
         if not isinstance(ranking, bool | dict):
             raise InputError('--ranking: expected false, true or an object like {"topK": 1}')
     options = relevance_options(ranking, profile, "--ranking")
@@ -188,7 +182,7 @@ def _render_hints(args: argparse.Namespace) -> int:
 
 
 def _format_result(result: RankResult, out: list[str]) -> None:
-    out.append(f"search {json.dumps(result.query, ensure_ascii=False)}")
+    out.append(f"search {json_dumps(result.query)}")
     out.append(f"  tokens: {' '.join(result.tokens) if result.tokens else '(none)'}")
     for rank, entry in enumerate(result.ranked, 1):
         out.append(
@@ -245,7 +239,7 @@ def _search(args: argparse.Namespace) -> int:
         return 0
     text = _format_call(call)
     for e in explanations:
-        text += f"\nwhy {e.entry_id!r} for {json.dumps(e.query, ensure_ascii=False)}: {e.reason}"
+        text += f"\nwhy {e.entry_id!r} for {json_dumps(e.query)}: {e.reason}"
     sys.stdout.write(text + "\n")
     return 0
 
@@ -255,6 +249,8 @@ def _search(args: argparse.Namespace) -> int:
 
 def _format_simulation(sim: Simulation) -> str:
     out: list[str] = []
+    if not sim.turns:  # refused before any stage ran (an empty task)
+        out.extend(f"=== error: {e}" for e in sim.errors)
     for label, section in (
         ("executor", sim.executor_section),
         ("distiller", sim.distiller_section),
@@ -274,7 +270,7 @@ def _format_simulation(sim: Simulation) -> str:
         for call in (turn.discover, turn.recall):
             if call is not None:
                 name = "discover" if call.domain == "skills" else "recall"
-                queries = json.dumps(list(call.queries), ensure_ascii=False)
+                queries = json_dumps(list(call.queries))
                 out.append(f"--- {name}({queries}) -> {', '.join(call.result_ids) or '(none)'}")
         out.extend(f"--- error: {e}" for e in turn.errors)
     out.append("=== callbacks")
@@ -283,7 +279,7 @@ def _format_simulation(sim: Simulation) -> str:
         ("onLoadedMemories", [list(p) for p in sim.on_loaded_memories]),
         ("relevance_ranking events", sim.hints.events()),
     ):
-        out.append(f"{name}: {json.dumps(value, ensure_ascii=False)}")
+        out.append(f"{name}: {json_dumps(value)}")
     return "\n".join(out)
 
 
@@ -335,14 +331,11 @@ def _conformance_run(args: argparse.Namespace) -> int:
     profile = load_profile(args.ax_version)
     cases = _read_json(args.cases, "case file")
     result = run_cases(cases, profile, str(args.cases))
-    text = json.dumps(result, ensure_ascii=False, indent=2) + "\n"
+    text = json_dumps(result, indent=2) + "\n"
     if args.output is None:
         sys.stdout.write(text)
         return 0
-    try:
-        args.output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{args.output}: cannot write: {exc.strerror}") from None
+    write_file_atomic(args.output, text, "conformance results")
     print(f"{len(result['cases'])} cases -> {args.output}", file=sys.stderr)
     return 0
 

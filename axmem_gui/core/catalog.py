@@ -6,12 +6,13 @@ content verbatim, so any normalisation here would make the preview lie.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from axmem_gui.core import jsontext
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsontext import type_name
 
 
 @dataclass(frozen=True)
@@ -43,9 +44,25 @@ class Memory:
     id: str
     content: str
     tags: tuple[str, ...] = ()
+    #: The catalog object's other keys, values untouched (`tags` as given, `metadata`,
+    #: anything): Ax hands the catalog object itself to `onLoadedMemories`. Not part of
+    #: equality (two memories are the same memory whatever rides along).
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    #: The catalog object's key order (empty: id, content, then the extra keys).
+    key_order: tuple[str, ...] = field(default=(), compare=False, hash=False)
 
     def to_ax(self) -> dict[str, str]:
         return {"id": self.id, "content": self.content}
+
+    def to_payload(self) -> dict[str, Any]:
+        """The catalog object as Ax passes it to `onLoadedMemories`: extra keys kept, in
+        the object's own key order."""
+        values = {"id": self.id, "content": self.content, **self.extra}
+        if not self.key_order:
+            return values
+        ordered = {k: values[k] for k in self.key_order if k in values}
+        ordered.update(values)  # keys not in the recorded order (none when read from JSON)
+        return ordered
 
 
 @dataclass(frozen=True)
@@ -76,12 +93,12 @@ def _where(source: str, kind: str, index: int) -> str:
     return f"{source}: {kind}[{index}]"
 
 
-def _tags(raw: Any, where: str) -> tuple[str, ...]:
-    if raw is None:
-        return ()
-    if not isinstance(raw, list) or not all(isinstance(t, str) for t in raw):
-        raise InputError(f"{where}: field 'tags' must be a list of strings")
-    return tuple(raw)
+def _tags(raw: Any) -> tuple[str, ...]:
+    """The studio's tags: a list of strings. Ax ignores `tags`, so any other value
+    (`"urgent"`, `[1]`) is accepted as Ax accepts it and simply gives no studio tag."""
+    if isinstance(raw, list) and all(isinstance(t, str) for t in raw):
+        return tuple(raw)
+    return ()
 
 
 def _str_field(obj: Mapping[str, Any], key: str, where: str, required: bool) -> str:
@@ -91,39 +108,44 @@ def _str_field(obj: Mapping[str, Any], key: str, where: str, required: bool) -> 
         return ""
     value = obj[key]
     if not isinstance(value, str):
-        raise InputError(f"{where}: field '{key}' must be a string, got {type(value).__name__}")
+        raise InputError(f"{where}: field '{key}' must be a string, got {type_name(value)}")
     return value
 
 
 def skill_from_obj(obj: Any, where: str) -> Skill:
     """Validate one skill object. Raises InputError naming the entry and field."""
     if not isinstance(obj, dict):
-        raise InputError(f"{where}: a skill must be an object, got {type(obj).__name__}")
+        raise InputError(f"{where}: a skill must be an object, got {type_name(obj)}")
     return Skill(
         id=_str_field(obj, "id", where, True),
         name=_str_field(obj, "name", where, True),
         description=_str_field(obj, "description", where, False),
         content=_str_field(obj, "content", where, True),
-        tags=_tags(obj.get("tags"), where),
+        tags=_tags(obj.get("tags")),
     )
 
 
 def memory_from_obj(obj: Any, where: str) -> Memory:
     """Validate one memory object. Raises InputError naming the entry and field."""
     if not isinstance(obj, dict):
-        raise InputError(f"{where}: a memory must be an object, got {type(obj).__name__}")
+        raise InputError(f"{where}: a memory must be an object, got {type_name(obj)}")
     return Memory(
         id=_str_field(obj, "id", where, True),
         content=_str_field(obj, "content", where, True),
-        tags=_tags(obj.get("tags"), where),
+        tags=_tags(obj.get("tags")),
+        extra={k: v for k, v in obj.items() if k not in _MEMORY_AX_KEYS},
+        key_order=tuple(obj) if set(obj) - _MEMORY_AX_KEYS else (),
     )
+
+
+_MEMORY_AX_KEYS = frozenset({"id", "content"})
 
 
 def _list(value: Any, key: str, source: str) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise InputError(f"{source}: '{key}' must be a list, got {type(value).__name__}")
+        raise InputError(f"{source}: '{key}' must be a list, got {type_name(value)}")
     return value
 
 
@@ -136,7 +158,7 @@ def catalog_from_json_value(value: Any, source: str = "catalog") -> Catalog:
     if not isinstance(value, dict):
         raise InputError(
             f"{source}: expected an object with skills/memories or a list of skills, "
-            f"got {type(value).__name__}"
+            f"got {type_name(value)}"
         )
     if "skillsCatalog" in value or "memoriesCatalog" in value:
         skills_key, memories_key = "skillsCatalog", "memoriesCatalog"
@@ -157,13 +179,7 @@ def catalog_from_json_value(value: Any, source: str = "catalog") -> Catalog:
 
 
 def catalog_from_json_text(text: str, source: str = "catalog") -> Catalog:
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
-    return catalog_from_json_value(value, source)
+    return catalog_from_json_value(jsontext.loads(text, source), source)
 
 
 def catalog_to_json_value(catalog: Catalog) -> dict[str, list[dict[str, str]]]:

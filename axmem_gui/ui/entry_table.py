@@ -8,8 +8,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
 from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.store.records import EntryMeta
-from axmem_gui.store.repositories import MemoryRepository, SkillRepository
+from axmem_gui.services.catalog import EntryMeta, MemoryRepository, SkillRepository
+from axmem_gui.ui.inert_text import inert_tooltips
 
 PAGE = 256
 _Index = QModelIndex | QPersistentModelIndex
@@ -63,7 +63,7 @@ class EntryTableModel(QAbstractTableModel):
 
     def _fetch(self, n: int) -> int:
         page = self._repo.page(len(self._rows), n, text_filter=self._filter, order_by=self._order)
-        self._rows.extend(page)  # type: ignore[arg-type]
+        self._rows.extend(page)
         return len(page)
 
     def total(self) -> int:
@@ -92,7 +92,7 @@ class EntryTableModel(QAbstractTableModel):
             self._total = start
             return
         self.beginInsertRows(QModelIndex(), start, start + len(page) - 1)
-        self._rows.extend(page)  # type: ignore[arg-type]
+        self._rows.extend(page)
         self.endInsertRows()
 
     # model API ----------------------------------------------------------------------
@@ -110,6 +110,7 @@ class EntryTableModel(QAbstractTableModel):
             return self.columns[section][1]
         return None
 
+    @inert_tooltips
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None

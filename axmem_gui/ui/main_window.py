@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.errors import AxmemError
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.about import AboutDialog
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.controller import WorkspaceController
@@ -265,7 +265,7 @@ class MainWindow(QMainWindow):
         menu: QMenu,
         text: str,
         slot: Callable[[], object],
-        shortcut: QKeySequence | str | None = None,
+        shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
     ) -> QAction:
         act = make_action(self, text, slot, shortcut)
         menu.addAction(act)

@@ -39,7 +39,7 @@ def test_skills_table_lists_and_filters(window: MainWindow) -> None:
     page.filter_edit.setText("release-checklist")
     assert page.model.rowCount() >= 1
     assert page.select_id("release-checklist")
-    assert "Release checklist" in page.detail.toPlainText()
+    assert "Release checklist" in page.form.content.edit.toPlainText()
     page.filter_edit.setText("no-such-thing-anywhere")
     assert page.model.rowCount() == 0
 

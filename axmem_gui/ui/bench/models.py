@@ -16,6 +16,7 @@ from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from axmem_gui.services.bench import BenchRow, Bm25Row
+from axmem_gui.ui.inert_text import inert_tooltips
 from axmem_gui.ui.table_model import HeaderedTableModel
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -54,6 +55,7 @@ class AxResultModel(HeaderedTableModel):
     def row_count(self) -> int:
         return len(self._rows)
 
+    @inert_tooltips
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not self._row_in_range(index):
             return None
@@ -115,6 +117,7 @@ class Bm25ResultModel(HeaderedTableModel):
     def row_count(self) -> int:
         return len(self._rows)
 
+    @inert_tooltips
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not self._row_in_range(index):
             return None
@@ -157,15 +160,15 @@ class ScoreBarDelegate(QStyledItemDelegate):
         if not isinstance(value, float | int):
             super().paint(painter, option, index)
             return
-        widget: QWidget | None = option.widget  # type: ignore[attr-defined]
+        widget: QWidget | None = option.widget
         style = widget.style() if widget is not None else None
         if style is not None:
             style.drawPrimitive(
                 QStyle.PrimitiveElement.PE_PanelItemViewItem, option, painter, widget
             )
-        rect: QRect = option.rect.adjusted(3, 4, -3, -4)  # type: ignore[attr-defined]
-        palette: QPalette = option.palette  # type: ignore[attr-defined]
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)  # type: ignore[attr-defined]
+        rect: QRect = option.rect.adjusted(3, 4, -3, -4)
+        palette: QPalette = option.palette
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
         painter.save()
         painter.setPen(Qt.PenStyle.NoPen)
         # On a selected row the highlight is the background: draw the bar in its text colour.

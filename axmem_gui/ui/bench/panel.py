@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QCompleter,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
@@ -38,13 +37,14 @@ from axmem_gui.services.bench import (
     WhyNot,
     parse_ids,
     parse_searches,
+    query_words,
     run_bench,
     why_not,
 )
-from axmem_gui.store.fts import query_words
 from axmem_gui.ui.bench.entry_view import EntryView
 from axmem_gui.ui.bench.models import AxResultModel, BenchRole, Bm25ResultModel, ScoreBarDelegate
 from axmem_gui.ui.bench.why_not import why_not_html
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.resources import style_sheet
 from axmem_gui.ui.retrieval.state import RetrievalState
 
@@ -136,7 +136,7 @@ class BenchPanel(QWidget):
             "Keep this call as a retrieval suite case, expecting what it returns now"
         )
         self.add_case_button.setEnabled(False)
-        self.status = QLabel("Type search strings and press Ctrl+Enter.")
+        self.status = plain_label("Type search strings and press Ctrl+Enter.")
         self.status.setObjectName("benchStatus")
         self.status.setWordWrap(True)
 
@@ -239,7 +239,7 @@ class BenchPanel(QWidget):
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
-        label = QLabel(title)
+        label = plain_label(title)
         label.setObjectName("benchHeading")
         layout.addWidget(label)
         layout.addWidget(widget, 1)

@@ -9,8 +9,7 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 
-from axmem_gui.store.records import memory_from_value, memory_to_row, skill_from_value, skill_to_row
-from axmem_gui.store.repositories import ConflictError
+from axmem_gui.services.catalog import CatalogService, ConflictError
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.commands import (
     NOUN,
@@ -21,7 +20,6 @@ from axmem_gui.ui.commands import (
     delete_command,
     edit_command,
     new_entry,
-    repository,
     restore_command,
     stored_entry,
     tag_command,
@@ -31,7 +29,7 @@ from axmem_gui.ui.editor.dialogs import ConflictDialog, RenameDialog, TagDialog
 from axmem_gui.ui.editor.form import EditRequest
 from axmem_gui.ui.entry_table import EntryRole
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, MenuPlace, PageSpec
-from axmem_gui.ui.history import HistoryDialog, full_history, revision_value
+from axmem_gui.ui.history import HistoryDialog, full_history
 from axmem_gui.ui.pages import CatalogPage
 from axmem_gui.ui.remember import remember_splitter
 from axmem_gui.ui.settings import AppSettings
@@ -118,7 +116,11 @@ class CatalogEditing(QObject):
 
     # actions ------------------------------------------------------------------------
     def _action(
-        self, text: str, slot: Callable[[], object], shortcut: QKeySequence | str | None, tip: str
+        self,
+        text: str,
+        slot: Callable[[], object],
+        shortcut: QKeySequence | QKeySequence.StandardKey | str | None,
+        tip: str,
     ) -> QAction:
         return make_action(self, text, slot, shortcut, tip)
 
@@ -211,6 +213,10 @@ class CatalogEditing(QObject):
     def _show_error(self, message: str) -> None:
         ErrorDialog.show(self.shell.dialog_parent, "Change not saved", message)
 
+    @property
+    def catalog(self) -> CatalogService:
+        return self.session.catalog
+
     def _ask_conflict(self, error: ConflictError) -> Resolution:
         return ConflictDialog.ask(self.shell.dialog_parent, error)
 
@@ -288,7 +294,7 @@ class CatalogEditing(QObject):
                 self.shell.dialog_parent, "Cannot rename", f"{NOUN[kind]} id: must not be empty"
             )
             return
-        if repository(self.session.workspace, kind).revision_of(new_id) is not None:
+        if self.catalog.revision_of(kind, new_id) is not None:
             ErrorDialog.show(
                 self.shell.dialog_parent,
                 "Cannot rename",
@@ -349,23 +355,21 @@ class CatalogEditing(QObject):
         if entry_id is None:
             return
         page.form.commit_pending()
-        ws = self.session.workspace
-        found = stored_entry(ws, kind, entry_id)
-        to_row = skill_to_row if kind == "skills" else memory_to_row
-        current = None if found is None else to_row(found[0])  # type: ignore[arg-type]
-        revisions = full_history(repository(ws, kind), entry_id)
+        catalog = self.catalog
+        current = catalog.stored_row(kind, entry_id)
+        revisions = full_history(catalog.repository(kind), entry_id)
+        read_only = self.controller.read_only
         chosen = HistoryDialog.ask(
-            self.shell.dialog_parent, NOUN[kind], entry_id, revisions, current, ws.read_only
+            self.shell.dialog_parent, NOUN[kind], entry_id, revisions, current, read_only
         )
-        if chosen is None or ws.read_only:
+        if chosen is None or read_only:
             return
-        value = revision_value(chosen)
-        if value is None:
+        entry = catalog.revision_entry(kind, chosen)
+        if entry is None:
             return
-        from_value = skill_from_value if kind == "skills" else memory_from_value
         # The value under the id the entry has now: a revision from before a rename
         # restores this entry, never a second one under its former id.
-        entry = replace(from_value(value), id=entry_id)
+        entry = replace(entry, id=entry_id)
         self.stack.push(restore_command(self.session, kind, entry, f"revision {chosen.revision}"))
 
 

@@ -7,7 +7,6 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
     QSplitter,
     QTextEdit,
@@ -22,6 +21,7 @@ from axmem_gui.ui.editor.highlighter import MarkdownHighlighter
 from axmem_gui.ui.editor.preview import SafeMarkdownBrowser
 from axmem_gui.ui.editor.text_metrics import SEARCH_CONTENT_CUT, content_counts, unsearched_range
 from axmem_gui.ui.elided import ElidedLabel
+from axmem_gui.ui.inert_text import plain_label
 
 UNSEARCHED_TIP = (
     f"Beyond the first {SEARCH_CONTENT_CUT} UTF-16 units: Ax's search (discover and recall) "
@@ -84,9 +84,9 @@ class ContentEdit(QPlainTextEdit):
         cursor.setPosition(
             min(span[1], self.document().characterCount() - 1), QTextCursor.MoveMode.KeepAnchor
         )
-        selection.cursor = cursor  # type: ignore[attr-defined]
-        selection.format.setBackground(unsearched_background(self.palette()))  # type: ignore[attr-defined]
-        selection.format.setProperty(QTextFormat.Property.FullWidthSelection, False)  # type: ignore[attr-defined]
+        selection.cursor = cursor
+        selection.format.setBackground(unsearched_background(self.palette()))
+        selection.format.setProperty(QTextFormat.Property.FullWidthSelection, False)
         self.setExtraSelections([selection])
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
@@ -136,7 +136,7 @@ class MarkdownEditor(QWidget):
         self.counts = ElidedLabel()
         self.counts.setObjectName("contentCounts")
         self.counts.setToolTip(UNSEARCHED_TIP)
-        self.link_status = QLabel()
+        self.link_status = plain_label()
         self.link_status.setObjectName("linkStatus")
         self.link_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.preview.link_hovered.connect(self._show_link)

@@ -9,7 +9,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QSpinBox,
     QStackedWidget,
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.lint import Finding
 from axmem_gui.ui.elided import ElidedLabel
+from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.lint.linter import BUDGET_RANGE, LintOutcome, LiveLinter
 from axmem_gui.ui.lint.model import (
     SEVERITY_FILTERS,
@@ -83,7 +83,7 @@ class LintDock(QWidget):
         bar.addWidget(self.severity_combo)
         bar.addWidget(self.filter_edit, 2)
         bar.addSpacing(12)
-        budget = QLabel("Budget:")
+        budget = plain_label("Budget:")
         budget.setToolTip("Token budget of the `### Available Skills` index")
         bar.addWidget(budget)
         bar.addWidget(self.budget_spin)
@@ -177,7 +177,7 @@ class LintDock(QWidget):
 
     def _on_failed(self, message: str) -> None:
         self.state_label.setText(message)
-        self.state_label.setToolTip(message)
+        self.state_label.setToolTip(inert(message))
 
     def _on_double_click(self, index: QModelIndex) -> None:
         finding = index.data(FindingRole.Finding)

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
     QHBoxLayout,
-    QLabel,
     QTabWidget,
     QToolButton,
     QVBoxLayout,
@@ -37,6 +36,7 @@ from axmem_gui.services.scenarios import (
     simulate_scenario,
 )
 from axmem_gui.ui.elided import ElidedLabel
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.preview.section_view import SectionView
 from axmem_gui.ui.resources import style_sheet
 from axmem_gui.ui.retrieval.state import RetrievalState
@@ -111,7 +111,7 @@ class PreviewPanel(QWidget):
         self.total_label = ElidedLabel()
         self.total_label.setObjectName("previewTotal")
         self.total_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self.error_label = QLabel()
+        self.error_label = plain_label()
         self.error_label.setObjectName("previewErrors")
         self.error_label.setWordWrap(True)
         self.error_label.setVisible(False)
@@ -301,7 +301,10 @@ class PreviewPanel(QWidget):
             self.views[section.key].set_section(section)
         self.total_label.setText(f"Total {preview.chars:,} chars · ~{preview.tokens:,} tokens")
         errors = [self._scenario_error] if self._scenario_error else []
-        errors += [f"turn {preview.turn + 1}: {e}" for e in preview.errors]
+        if preview.turn_count:
+            errors += [f"turn {preview.turn + 1}: {e}" for e in preview.errors]
+        else:  # Ax refused the forward before any turn (an empty task)
+            errors += [f"Ax refuses this run: {e}" for e in preview.errors]
         self.error_label.setText("\n".join(errors))
         self.error_label.setVisible(bool(errors))
         self.last_update_ms = (time.perf_counter() - started) * 1000

@@ -5,6 +5,7 @@ and the turns table. It never writes: every edit is emitted as the whole new doc
 from __future__ import annotations
 
 import copy
+import math
 from typing import Any
 
 from PySide6.QtCore import QStringListModel, Qt, Signal
@@ -17,7 +18,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QListView,
     QPlainTextEdit,
@@ -30,8 +30,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from axmem_gui.core.ax.jstext import js_to_number
 from axmem_gui.core.ax.profile import load_profile
 from axmem_gui.services.scenarios import RUNTIMES
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.scenarios.models import TurnsModel
 
 RANKING_ON, RANKING_OFF, RANKING_CUSTOM = "on", "off", "custom"
@@ -51,7 +53,9 @@ def _list(value: Any) -> list[Any]:
 class LinesDelegate(QStyledItemDelegate):
     """Edits a call's search strings in a small multi-line editor (one per line)."""
 
-    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: Any) -> QWidget:
+    def createEditor(
+        self, parent: QWidget, option: QStyleOptionViewItem, index: Any
+    ) -> QWidget:
         del option, index
         editor = QPlainTextEdit(parent)
         editor.setTabChangesFocus(True)
@@ -89,7 +93,7 @@ class EntryPicker(QWidget):
         self.id_edit.setCompleter(completer)
         self.add_button = QPushButton("Add")
         self.remove_button = QPushButton("Remove")
-        heading = QLabel(title)
+        heading = plain_label(title)
         heading.setObjectName("formHeading")
         heading.setWordWrap(True)
         row = QHBoxLayout()
@@ -139,7 +143,7 @@ class ScenarioForm(QWidget):
         self.doc: dict[str, Any] = {}
         self._filling = False
 
-        self.name_label = QLabel()
+        self.name_label = plain_label()
         self.name_label.setObjectName("sectionTitle")
         self.task_edit = QPlainTextEdit()
         self.task_edit.setObjectName("scenarioTask")
@@ -193,7 +197,7 @@ class ScenarioForm(QWidget):
             self.turns_view.setColumnWidth(column, width)
         self.add_turn_button = QPushButton("Add turn")
         self.remove_turn_button = QPushButton("Remove turn")
-        self.errors_label = QLabel()
+        self.errors_label = plain_label()
         self.errors_label.setObjectName("formErrors")
         self.errors_label.setWordWrap(True)
         self.errors_label.setVisible(False)
@@ -207,10 +211,8 @@ class ScenarioForm(QWidget):
         pickers.addWidget(self.presets)
         pickers.addWidget(self.memories)
         turn_buttons = QHBoxLayout()
-        turns_heading = QLabel(
-            "Executor turns — the calls the model makes; select a turn "
-            "to preview what the model sees at its start"
-        )
+        turns_heading = plain_label("Executor turns — the calls the model makes; select a turn "
+                               "to preview what the model sees at its start")
         turns_heading.setObjectName("formHeading")
         turns_heading.setWordWrap(True)
         turn_buttons.addWidget(turns_heading, 1)
@@ -248,15 +250,9 @@ class ScenarioForm(QWidget):
     def set_read_only(self, read_only: bool) -> None:
         for widget in (self.task_edit,):
             widget.setReadOnly(read_only)
-        for widget in (
-            self.runtime_combo,
-            self.ranking_combo,
-            self.presets,
-            self.memories,
-            self.add_turn_button,
-            self.remove_turn_button,
-        ):
-            widget.setEnabled(not read_only)
+        for control in (self.runtime_combo, self.ranking_combo, self.presets, self.memories,
+                        self.add_turn_button, self.remove_turn_button):
+            control.setEnabled(not read_only)
         for spin in self.ranking_spins.values():
             spin.setReadOnly(read_only)
         self.turns_model.set_editable(not read_only)
@@ -278,10 +274,8 @@ class ScenarioForm(QWidget):
             self._fill_ranking(doc.get("relevanceRanking", True))
             self.presets.set_items([self._label(s) for s in _list(doc.get("presetSkills"))])
             self.memories.set_items(
-                [
-                    str(m.get("id", "?")) if isinstance(m, dict) else "?"
-                    for m in _list(doc.get("preloadedMemories"))
-                ]
+                [str(m.get("id", "?")) if isinstance(m, dict) else "?"
+                 for m in _list(doc.get("preloadedMemories"))]
             )
             # A malformed document (the error label says what is wrong) shows what it can.
             self.turns_model.set_turns(
@@ -300,27 +294,27 @@ class ScenarioForm(QWidget):
 
     def _fill_ranking(self, value: Any) -> None:
         mode = (
-            RANKING_OFF
-            if value is False
-            else RANKING_CUSTOM
-            if isinstance(value, dict)
+            RANKING_OFF if value is False else RANKING_CUSTOM if isinstance(value, dict)
             else RANKING_ON
         )
         self.ranking_combo.setCurrentIndex(self.ranking_combo.findData(mode))
         custom = value if isinstance(value, dict) else {}
         d = load_profile().rank_defaults
         defaults = {
-            "topK": d.top_k,
-            "minScore": d.min_score,
-            "marginRatio": d.margin_ratio,
+            "topK": d.top_k, "minScore": d.min_score, "marginRatio": d.margin_ratio,
             "minDocs": d.min_docs,
         }
         for key, spin in self.ranking_spins.items():
-            raw = custom.get(key, defaults[key])
+            raw = custom.get(key)
+            # Ax takes any JSON value there and converts it like Number(value) ("1" is 1);
+            # what a spin box cannot show (NaN, null) shows the default
+            number = defaults[key] if raw is None else js_to_number(raw)
+            if not math.isfinite(number):
+                number = defaults[key]
             if isinstance(spin, QSpinBox):
-                spin.setValue(int(raw))
+                spin.setValue(int(number))
             else:
-                spin.setValue(float(raw))
+                spin.setValue(float(number))
             spin.setEnabled(mode == RANKING_CUSTOM)
 
     # edits --------------------------------------------------------------------------
@@ -375,8 +369,7 @@ class ScenarioForm(QWidget):
         """Add (or replace, by id) a preset skill or preloaded memory."""
         new = self._copy()
         items = [
-            i
-            for i in _list(new.get(key))
+            i for i in _list(new.get(key))
             if not (isinstance(i, dict) and i.get("id") == item["id"])
         ]
         items.append(item)

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
     QInputDialog,
-    QLabel,
     QListView,
     QPushButton,
     QScrollArea,
@@ -38,6 +37,7 @@ from axmem_gui.services.scenarios import (
     unique_name,
 )
 from axmem_gui.ui.actions import make_action
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import empty_state
 from axmem_gui.ui.resources import style_sheet
 from axmem_gui.ui.retrieval.state import RetrievalState
@@ -94,7 +94,7 @@ class ScenariosPage(QWidget):
             (self.new_button, self.duplicate_button, self.rename_button, self.delete_button)
         ):
             buttons.addWidget(button, i // 2, i % 2)
-        heading = QLabel("Scenarios")
+        heading = plain_label("Scenarios")
         heading.setObjectName("sectionTitle")
         left = QWidget()
         left_layout = QVBoxLayout(left)
@@ -179,7 +179,7 @@ class ScenariosPage(QWidget):
         names = self.ws.scenarios.list()
         if names != self.names():
             self.names_model.setStringList(names)
-            if current in names:
+            if current is not None and current in names:
                 self.select(current)
             elif names:
                 self.select(names[0])

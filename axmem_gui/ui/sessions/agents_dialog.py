@@ -1,7 +1,11 @@
 """Run > Agent Configs…: the workspace's agent configs, listed, with New, Edit and Delete,
-reachable without starting a run (the Run dialog edits them the same way)."""
+reachable without starting a run. New and Edit are undoable commands, as in the Run
+dialog; Delete removes the config at once."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -16,17 +20,21 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.errors import AxmemError
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
+
+#: Create (before None) or edit an agent config as an undoable command.
+SaveAgent = Callable[[tuple[str, int, dict[str, Any]] | None, dict[str, Any]], None]
 
 
 class AgentConfigsDialog(QDialog):
     """Every agent config of the workspace; changes are saved as they are made."""
 
-    def __init__(self, ws: Workspace, parent: QWidget | None = None) -> None:
+    def __init__(self, ws: Workspace, save: SaveAgent, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Agent configs")
         self.ws = ws
+        self._save_agent = save
         self.changed = False
         self.list = QListWidget()  # a handful of names: no second copy of real data
         self.list.setObjectName("agentList")
@@ -76,15 +84,16 @@ class AgentConfigsDialog(QDialog):
         item = self.list.currentItem()
         return None if item is None else item.text()
 
-    def _save(self, old: str | None, value: dict[str, object] | None) -> None:
+    def _save(self, old: str | None, value: dict[str, Any] | None) -> None:
         if value is None:
             return
         name = str(value["name"])
+        before = None
+        if old is not None:
+            doc = self.ws.agents.document(old)
+            before = None if doc is None else (old, doc.revision, dict(doc.data))
         try:
-            with self.ws.transaction():
-                if old is not None and old != name:
-                    self.ws.agents.delete(old)
-                self.ws.agents.save(name, value)
+            self._save_agent(before, value)  # undoable, like the Run dialog's edits
         except AxmemError as exc:
             self.error.setText(f"Cannot save the agent config: {exc}")
             return
@@ -115,9 +124,9 @@ class AgentConfigsDialog(QDialog):
         self.reload()
 
     @classmethod
-    def show_for(cls, parent: QWidget | None, ws: Workspace) -> bool:
+    def show_for(cls, parent: QWidget | None, ws: Workspace, save: SaveAgent) -> bool:
         """Show the list modally; True when an agent config was changed."""
-        dialog = cls(ws, parent)
+        dialog = cls(ws, save, parent)
         try:
             dialog.exec()
             return dialog.changed

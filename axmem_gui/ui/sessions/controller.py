@@ -9,7 +9,7 @@ read-only connection), return plain data, and the results are saved here.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,18 +18,17 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
-from axmem_gui.core.errors import AxmemError
+from axmem_gui.core.errors import AxmemError, InputError
 from axmem_gui.engine.clients import CancelToken
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.services import sessions
-from axmem_gui.store import Workspace
-from axmem_gui.store.records import SessionSummary
+from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, MenuPlace, PageSpec
 from axmem_gui.ui.sessions import jobs
 from axmem_gui.ui.sessions.agents_dialog import AgentConfigsDialog
-from axmem_gui.ui.sessions.commands import DeleteSessionsCommand
+from axmem_gui.ui.sessions.commands import AgentCommand, DeleteSessionsCommand
 from axmem_gui.ui.sessions.compare_view import CompareView
 from axmem_gui.ui.sessions.dialogs import (
     ChooseSessionDialog,
@@ -58,13 +57,13 @@ class _Job:
 
 
 def compare_prompt(
-    session_id: str, doc: Mapping[str, Any] | None, listed: Sequence[SessionSummary]
+    session_id: str, doc: Mapping[str, Any] | None, names: Mapping[str, str | None]
 ) -> str:
     """The picker's question, naming session A as the list shows it (its name, the id
     only when it has none)."""
     name = doc.get("name") if doc is not None else None
     if not name:
-        name = next((s.name for s in listed if s.id == session_id), None)
+        name = names.get(session_id)
     label = f"“{name}”" if name else session_id
     return f"Compare {label} (A) with which session (B)?"
 
@@ -83,6 +82,8 @@ class SessionsFeature(QObject):
         self.jobs: dict[int, _Job] = {}
         self.usage_stale = True
         self._last_settings: ProviderSettings | None = None
+        #: Agent config revisions this window's undoable edits last wrote, by name.
+        self._agent_revisions: dict[str, int] = {}
 
         self._build_actions()
         self.page.open_requested.connect(self.open_session)
@@ -232,6 +233,7 @@ class SessionsFeature(QObject):
         self.page.model.forget_totals(self.page.model.ids())
         self.page.clear_notice()
         self._last_settings = None
+        self._agent_revisions.clear()
 
     def _changed(self) -> None:
         self.controller.notify_changed("sessions")
@@ -375,14 +377,36 @@ class SessionsFeature(QObject):
             self.runner,
             self.default_settings(),
             on_agents_changed=lambda: self.controller.notify_changed("agents"),
+            save_agent=self.save_agent,
         )
         return self.start_run(order) if order is not None else None
+
+    def save_agent(
+        self, before: tuple[str, int, dict[str, Any]] | None, config: dict[str, Any]
+    ) -> None:
+        """Create or edit an agent config as a command on the main undo stack (Ctrl+Z
+        undoes it like a catalog edit). Raises InputError when it cannot be applied."""
+        errors: list[str] = []
+        command = AgentCommand(
+            lambda: self.ws,
+            before,
+            config,
+            self._agent_revisions,
+            lambda: self.controller.notify_changed("agents"),
+            errors.append,
+        )
+        self.undo_stack.push(command)
+        command.set_report(lambda message: self._error("Agent config", message))
+        if errors:
+            raise InputError(errors[0])
 
     def start_run(self, order: jobs.RunOrder) -> int:
         self._remember(order.settings)
         token = CancelToken()
         title = f"Running {order.agent.name} on {order.settings.model or order.settings.provider}"
-        return self._start_live(jobs.run_job(order, token), token, title)
+        return self._start_live(
+            jobs.run_job(order, token), token, title, {"map_failure": order.map_failure}
+        )
 
     def rerun_current(self) -> None:
         viewer = self.current_viewer()
@@ -399,8 +423,10 @@ class SessionsFeature(QObject):
         title = f"Rerunning {order.session.get('name') or order.session.get('id')}"
         return self._start_live(jobs.rerun_job(order, token), token, title)
 
-    def _start_live(self, job: Job, token: CancelToken, title: str) -> int:
-        info = _Job("run", title, token=token, workspace_path=self.ws.path)
+    def _start_live(
+        self, job: Job, token: CancelToken, title: str, extra: dict[str, Any] | None = None
+    ) -> int:
+        info = _Job("run", title, token=token, workspace_path=self.ws.path, extra=dict(extra or {}))
         info.strip = self.page.add_strip(title, token.cancel)
         return self._submit(job, info)
 
@@ -426,6 +452,12 @@ class SessionsFeature(QObject):
             self.shell.show_message(f"Session saved to {info.workspace_path}", STATUS_MS)
             return
         viewer = self.open_document(doc, saved)
+        failed_maps = [w for w in doc.get("warnings") or [] if "context-map update failed" in w]
+        if failed_maps and info.extra.get("map_failure") == "error":
+            self._error(
+                "Context-map update failed",
+                "\n".join(failed_maps) + "\n\nThe session was kept; its map was left unchanged.",
+            )
         if doc.get("status") == "complete":
             calls = len(doc.get("exchanges") or [])
             self.shell.show_message(f"Recorded {calls} model calls: {doc.get('name')}", STATUS_MS)
@@ -470,7 +502,7 @@ class SessionsFeature(QObject):
             self.compare_with_id(ids[0])
 
     def edit_agents(self) -> None:
-        if AgentConfigsDialog.show_for(self.shell.dialog_parent, self.ws):
+        if AgentConfigsDialog.show_for(self.shell.dialog_parent, self.ws, self.save_agent):
             self.controller.notify_changed("agents")
 
     def compare_with(self, viewer: SessionViewer) -> int | None:
@@ -484,7 +516,7 @@ class SessionsFeature(QObject):
         other = ChooseSessionDialog.ask(
             self.shell.dialog_parent,
             others,
-            compare_prompt(session_id, doc, self.ws.sessions.list()),
+            compare_prompt(session_id, doc, {s.id: s.name for s in self.ws.sessions.list()}),
         )
         if other is None:
             return None

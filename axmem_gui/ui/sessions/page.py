@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QProgressBar,
     QPushButton,
     QStackedWidget,
@@ -35,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.session.format import FILE_SUFFIX
 from axmem_gui.ui.elided import elided
+from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.pages import empty_state
 from axmem_gui.ui.resources import style_sheet
 from axmem_gui.ui.sessions.analytics_view import UsageView
@@ -145,7 +145,7 @@ class SessionsPage(QWidget):
         self.tabs.tabCloseRequested.connect(self._on_close_tab)
         self.tabs.currentChanged.connect(self._on_tab)
 
-        self.notice = QLabel()
+        self.notice = plain_label()
         self.notice.setObjectName("sessionBanner")
         self.notice.setWordWrap(True)
         self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -161,7 +161,7 @@ class SessionsPage(QWidget):
         self.strips.setContentsMargins(0, 0, 0, 0)
         self.strips.setSpacing(2)
 
-        heading = QLabel("Sessions")
+        heading = plain_label("Sessions")
         heading.setObjectName("sectionTitle")
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
@@ -230,7 +230,7 @@ class SessionsPage(QWidget):
     def add_tab(self, widget: QWidget, title: str, tooltip: str = "") -> None:
         short = title if len(title) <= 40 else title[:39] + "…"
         index = self.tabs.addTab(widget, short)
-        self.tabs.setTabToolTip(index, tooltip or title)
+        self.tabs.setTabToolTip(index, inert(tooltip or title))
         self.tabs.setCurrentIndex(index)
 
     def closable_tabs(self) -> list[QWidget]:

@@ -6,7 +6,6 @@ session (sessions are immutable once recorded) and every index points at a `Time
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -15,6 +14,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
+from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.session.timeline import (
     CallNode,
     ForwardNode,
@@ -22,6 +22,7 @@ from axmem_gui.core.session.timeline import (
     TurnNode,
     session_timeline,
 )
+from axmem_gui.ui.inert_text import inert_tooltips
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -101,7 +102,7 @@ def _inputs_preview(inputs: Mapping[str, Any]) -> str:
     if not inputs:
         return ""
     key, value = next(iter(inputs.items()))
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    text = value if isinstance(value, str) else json_dumps(value)
     text = " ".join(text.split())
     if len(text) > PREVIEW_CHARS:
         text = text[: PREVIEW_CHARS - 1] + "…"
@@ -184,6 +185,7 @@ class TimelineModel(QAbstractItemModel):
             return COLUMNS[section]
         return None
 
+    @inert_tooltips
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         item = self.item(index)
         if item is None:

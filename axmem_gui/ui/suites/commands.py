@@ -17,7 +17,7 @@ from PySide6.QtGui import QUndoCommand
 
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.services.suites import SuiteChange, apply_suite_changes
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import Workspace
 
 
 class _Controller(Protocol):

@@ -36,7 +36,7 @@ from axmem_gui.services.transfer import (
     read_sources,
     workspace_doc,
 )
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.tasks import Cancelled, Job, JobContext
 from axmem_gui.ui.transfer.export_dialog import REPLACE_HINT
 

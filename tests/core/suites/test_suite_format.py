@@ -47,9 +47,21 @@ def test_a_bare_string_is_one_search() -> None:
     [
         ({**GOOD, "kind": "search"}, "cases[0] (c1): field 'kind' must be 'discover' or 'recall'"),
         ({**GOOD, "searches": []}, "cases[0] (c1): field 'searches' must be a non-empty list"),
-        ({**GOOD, "searches": ["ok", "  "]}, "cases[0] (c1): searches[1] must be a non-empty"),
-        ({**GOOD, "searches": [3]}, "cases[0] (c1): searches[0] must be a non-empty string"),
-        ({**GOOD, "mustInclude": "a"}, "field 'mustInclude' must be a list of ids, got str"),
+        (
+            {**GOOD, "searches": ["ok", "  "]},
+            "cases[0] (c1): searches[1] is refused by Ax: "
+            "[POLICY] discover(...) skills entries must be non-empty strings.",
+        ),
+        (
+            {**GOOD, "searches": [3]},
+            "cases[0] (c1): searches[0] is refused by Ax: "
+            "[POLICY] discover(...) skills entries must be strings.",
+        ),
+        (
+            {**GOOD, "kind": "recall", "searches": ["\u3000"]},
+            "searches[0] is refused by Ax: [POLICY] recall(...) entries must be non-empty",
+        ),
+        ({**GOOD, "mustInclude": "a"}, "field 'mustInclude' must be a list of ids, got a string"),
         ({**GOOD, "mustExclude": [""]}, "cases[0] (c1): mustExclude[0] must be a non-empty"),
         ({**GOOD, "mustInclude": [], "mustExclude": []}, "needs at least one id in mustInclude"),
         ({**GOOD, "mustExclude": ["a"]}, "id 'a' is in both mustInclude and mustExclude"),
@@ -59,7 +71,7 @@ def test_a_bare_string_is_one_search() -> None:
         ({**GOOD, "k": 1.5}, "field 'k' must be a positive integer, got 1.5"),
         ({**GOOD, "mustinclude": ["a"]}, "cases[0]: unknown field 'mustinclude'"),
         ({**GOOD, "name": ""}, "cases[0]: field 'name' must be a non-empty string"),
-        ("c1", "cases[0]: a case must be an object, got str"),
+        ("c1", "cases[0]: a case must be an object, got a string"),
     ],
 )
 def test_bad_cases_are_refused_with_a_precise_message(case: Any, message: str) -> None:
@@ -72,7 +84,7 @@ def test_bad_cases_are_refused_with_a_precise_message(case: Any, message: str) -
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        (42, "suites.json: expected a suite object or a list of suites, got int"),
+        (42, "suites.json: expected a suite object or a list of suites, got a number"),
         ({"cases": []}, "suites.json: field 'name' must be a non-empty string"),
         ({"name": "s"}, "suites.json: suite 's': field 'cases' must be a list"),
         (

@@ -1,7 +1,7 @@
 """Offscreen screenshots of the import preview (with conflicts and an error) and of the
 skills view with the lint panel and the Lint dock.
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python -m tests.ui.transfer.make_screenshots OUT_DIR
+    QT_QPA_PLATFORM=offscreen .venv/bin/python -m tools.transfer_screenshots OUT_DIR
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def main(out: Path) -> int:
     window.feature(CATALOG).pages["skills"].select_id("postmortemTemplate")
     lint = window.feature(LINT)
     lint.show_dock()
-    window.resizeDocks([lint.dock], [200], Qt.Orientation.Vertical)
+    window.resizeDocks([window.docks["lintDock"]], [200], Qt.Orientation.Vertical)
     for _ in range(100):
         wait(50)
         if lint.linter.outcome is not None and not lint.linter.running:

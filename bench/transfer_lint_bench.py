@@ -1,6 +1,6 @@
 """Timings of the GUI paths at scale (not a test: numbers for the report and for bench/).
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python -m tests.ui.transfer.bench_transfer_lint [N]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python -m bench.transfer_lint_bench [N]
 
 1. Import N SKILL.md folders through File > Import's path (plan job, preview answered at
    once, apply job, undo step), with the longest event-loop stall while it runs.
