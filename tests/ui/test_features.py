@@ -198,8 +198,7 @@ def test_the_window_lays_out_what_a_feature_contributes(bare_window: MainWindow,
 
 
 def test_files_dropped_on_the_window_go_to_the_feature_that_takes_them(
-    bare_window: MainWindow,
-    qtbot,  # type: ignore[no-untyped-def]
+    bare_window: MainWindow, qtbot  # type: ignore[no-untyped-def]
 ) -> None:
     spec = toy("one")
     bare_window.install([spec])
@@ -238,8 +237,7 @@ def test_closing_the_workspace_stops_each_feature_once_last_installed_first(
 
 
 def test_closing_the_window_closes_its_workspace_and_stops_the_real_features(
-    qtbot,
-    tmp_path: Path,  # type: ignore[no-untyped-def]
+    qtbot, tmp_path: Path  # type: ignore[no-untyped-def]
 ) -> None:
     from axmem_gui.ui.catalog.feature import CATALOG
     from axmem_gui.ui.lint.install import LINT

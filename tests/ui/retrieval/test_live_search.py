@@ -120,11 +120,7 @@ def test_bench_returns_the_ax_call_and_bm25_beside_it() -> None:
     first = expected.per_query[0].ranked[0]
     row = result.rows[0]
     assert (row.id, row.score, row.raw, row.coverage, row.matched_terms) == (
-        first.id,
-        first.score,
-        first.raw,
-        first.coverage,
-        first.matched_terms,
+        first.id, first.score, first.raw, first.coverage, first.matched_terms
     )
     assert row.query == searches[0]
     bm25 = Bm25Index.for_skills(catalog.skills)

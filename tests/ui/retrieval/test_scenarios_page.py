@@ -58,17 +58,8 @@ def test_create_edit_merge_undo_redo(ctl: FakeController) -> None:
     for text in ("d", "de", "dep"):
         before = ws.scenarios.get("Draft")
         assert before is not None
-        stack.push(
-            edit_command(
-                ctl,
-                "Draft",
-                before,
-                {**before, "task": text},
-                "task",
-                errors.append,
-                merge_key="task",
-            )
-        )
+        stack.push(edit_command(ctl, "Draft", before, {**before, "task": text}, "task",
+                                errors.append, merge_key="task"))
     assert stack.count() == 2  # three keystrokes, one command
     assert load_scenario(ws, "Draft").task == "dep"
     stack.undo()
@@ -161,9 +152,7 @@ def test_pickers_ranking_runtime_and_turns(rwindow, qtbot) -> None:  # type: ign
     doc = ws.scenarios.get("Leaked npm token")
     skill = ws.skills.get("secrets-rotation")
     assert doc["presetSkills"][-1] == {
-        "id": skill.id,
-        "name": skill.name,
-        "description": skill.description,
+        "id": skill.id, "name": skill.name, "description": skill.description,
         "content": skill.content,
     }
     form.memories.id_edit.setText("secrets-last-rotation")
@@ -191,8 +180,7 @@ def test_pickers_ranking_runtime_and_turns(rwindow, qtbot) -> None:  # type: ign
     index = form.turns_model.index(len(turns) - 1, 1)
     form.turns_model.setData(index, "canary deploy\nfeature flag")
     assert ws.scenarios.get("Leaked npm token")["turns"][-1]["discover"] == [
-        "canary deploy",
-        "feature flag",
+        "canary deploy", "feature flag",
     ]
     loads = discover_ids(ws.catalog().skills, ["canary deploy", "feature flag"])
     assert "canary-deploys" in loads and "feature-flags" in loads

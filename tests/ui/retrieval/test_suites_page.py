@@ -88,16 +88,12 @@ def test_a_breaking_edit_is_flagged_as_a_regression(rwindow, qtbot) -> None:  # 
     assert outcome.comparison is not None
     regressed = outcome.comparison.regressions
     assert "semver bump" in regressed
-    row = next(
-        r
-        for r in range(page.cases_model.rowCount())
-        if page.cases_model.case(r).name == "semver bump"
-    )
+    row = next(r for r in range(page.cases_model.rowCount())
+               if page.cases_model.case(r).name == "semver bump")
     assert page.cases_model.status(row) == "regressed"
     assert "regressed" in page.summary_label.text()
-    first_failing = next(
-        r for r in range(page.cases_model.rowCount()) if page.cases_model.status(r) == "regressed"
-    )
+    first_failing = next(r for r in range(page.cases_model.rowCount())
+                         if page.cases_model.status(r) == "regressed")
     detail = page.case_detail.text()
     assert detail.startswith(f"{page.cases_model.case(first_failing).name}: regressed")
     assert "not returned" in detail
@@ -166,9 +162,8 @@ def test_junit_export_and_open_in_bench(rwindow, qtbot, tmp_path: Path, monkeypa
     cases = root.findall(".//testcase")
     assert len(cases) == len(page.suites()[0].cases)
     assert not root.findall(".//failure")
-    row = next(
-        r for r in range(page.cases_model.rowCount()) if page.cases_model.case(r).kind == "recall"
-    )
+    row = next(r for r in range(page.cases_model.rowCount())
+               if page.cases_model.case(r).kind == "recall")
     case = page.cases_model.case(row)
     with qtbot.waitSignal(v.bench.ran, timeout=3000):
         page.cases_view.doubleClicked.emit(page.cases_model.index(row, 1))
