@@ -229,7 +229,9 @@ class SessionViewer(QWidget):
             message = error_text(self.doc.get("error")) or "the run ended early"
             text = f"Incomplete session: {message}. The calls made before that are kept."
             level = "warn"
-        warnings = [str(w) for w in self.doc.get("warnings") or []]
+        listed = self.doc.get("warnings")
+        # A hostile or damaged file may hold anything here: only a list is warnings.
+        warnings = [str(w) for w in listed] if isinstance(listed, list) else []
         if warnings:
             # e.g. a context-map update that failed: axllm swallows it, the run "succeeds".
             text = (text + "\n" if text else "") + "\n".join(f"Warning: {w}" for w in warnings)
