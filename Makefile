@@ -18,7 +18,10 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 venv: $(STAMP)
 
+# The platform check names missing X11 libraries (and their Debian packages) before Qt
+# fails with its own message; it is skipped when QT_QPA_PLATFORM=offscreen.
 run: $(STAMP)
+	@$(BIN)/python -m axmem_gui.platform_check
 	$(BIN)/axmem-gui $(ARGS)
 
 lint: $(STAMP)

@@ -10,6 +10,7 @@ from axmem_gui.ui.bench.feature import BENCH
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.contextmap.feature import CONTEXTMAPS
 from axmem_gui.ui.feature import FeatureSpec, InstalledFeatures
+from axmem_gui.ui.help import HELP
 from axmem_gui.ui.lint.install import LINT
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.preview.install import PREVIEW
@@ -30,6 +31,7 @@ FEATURES: tuple[FeatureSpec[Any], ...] = (
     CONTEXTMAPS,
     TRANSFER,
     LINT,
+    HELP,
 )
 
 
