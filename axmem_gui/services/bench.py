@@ -20,8 +20,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from axmem_gui.core.ax.collation import collation_key
-from axmem_gui.core.ax.documents import memory_document, skill_document
+from axmem_gui.core.ax.collation import collation_key, collation_keys
+from axmem_gui.core.ax.documents import (
+    DocumentColumns,
+    memory_columns,
+    memory_document,
+    skill_columns,
+    skill_document,
+)
 from axmem_gui.core.ax.explain import Explanation, explain
 from axmem_gui.core.ax.index import SearchIndex
 from axmem_gui.core.ax.jstext import js_trim
@@ -69,6 +75,11 @@ class _LiveDomain:
             return skill_document(entry, self.profile)
         return memory_document(entry, self.profile)
 
+    def _columns(self, entries: Sequence[Skill | Memory]) -> DocumentColumns:
+        if self.domain == "skills":
+            return skill_columns([e for e in entries if isinstance(e, Skill)], self.profile)
+        return memory_columns([e for e in entries if isinstance(e, Memory)], self.profile)
+
     def load(self, entries: Sequence[Skill | Memory]) -> None:
         ids = [e.id for e in entries]
         # Duplicate ids (possible in a catalog file, never in a workspace) would need the
@@ -76,10 +87,11 @@ class _LiveDomain:
         self.patchable = len(set(ids)) == len(ids)
         self.entries = {e.id: e for e in entries}
         self._index = SearchIndex(self.tokenizer)
-        docs = [self._document(e) for e in entries]
-        handles = self._index.extend(docs)
+        # The bulk path (field by field, as `SkillSearch.indexed` builds): same index,
+        # about 15x faster than a record per document.
+        handles = self._index.extend_columns(self._columns(entries))
         self._handles = dict(zip(ids, handles, strict=True))
-        self._keys = Counter(collation_key(i) for i in ids)
+        self._keys = Counter(collation_keys(ids))
         if self._bm25 is not None:
             self._bm25.close()
             self._bm25 = None  # rebuilt on first use
@@ -159,17 +171,42 @@ class _LiveDomain:
 
     def _bm25_upsert(self, entries: Iterable[Skill | Memory]) -> None:
         assert self._bm25 is not None
-        for entry in entries:
-            if isinstance(entry, Skill):
-                self._bm25.upsert_skills([entry])
-            else:
-                self._bm25.upsert_memories([entry])
+        upsert_bm25(self._bm25, entries)
 
     def bm25(self) -> Bm25Index:
         if self._bm25 is None:
-            self._bm25 = Bm25Index()
-            self._bm25_upsert(self.entries.values())
+            self._bm25 = build_bm25(self.entry_tuple())
         return self._bm25
+
+    @property
+    def has_bm25(self) -> bool:
+        return self._bm25 is not None
+
+    def install_bm25(self, index: Bm25Index, built_from: Sequence[Skill | Memory]) -> None:
+        """Take a BM25 index built elsewhere (a worker thread) from `built_from`, an
+        earlier `entry_tuple()`, and bring it up to the entries as they are now."""
+        if self._bm25 is not None:
+            index.close()
+            return
+        old = {e.id: e for e in built_from}
+        gone = [i for i in old if i not in self.entries]
+        if gone:
+            index.remove(gone)
+        upsert_bm25(index, [e for i, e in self.entries.items() if old.get(i) != e])
+        self._bm25 = index
+
+
+def upsert_bm25(index: Bm25Index, entries: Iterable[Skill | Memory]) -> None:
+    entries = list(entries)
+    index.upsert_skills(e for e in entries if isinstance(e, Skill))
+    index.upsert_memories(e for e in entries if isinstance(e, Memory))
+
+
+def build_bm25(entries: Sequence[Skill | Memory]) -> Bm25Index:
+    """A BM25 index of one domain's entries (pure: safe on a worker thread)."""
+    index = Bm25Index()
+    upsert_bm25(index, entries)
+    return index
 
 
 class LiveSearch:
@@ -245,6 +282,18 @@ class LiveSearch:
     def bm25(self, domain: str) -> Bm25Index:
         """The BM25 index of a domain, built on first use and patched afterwards."""
         return self._domain(domain).bm25()
+
+    def has_bm25(self, domain: str) -> bool:
+        return self._domain(domain).has_bm25
+
+    def entries_snapshot(self, domain: str) -> tuple[Skill | Memory, ...]:
+        """The domain's entries now (immutable; a worker may read it while edits go on)."""
+        return self._domain(domain).entry_tuple()
+
+    def install_bm25(
+        self, domain: str, index: Bm25Index, built_from: Sequence[Skill | Memory]
+    ) -> None:
+        self._domain(domain).install_bm25(index, built_from)
 
 
 # --------------------------------------------------------------------------- the bench

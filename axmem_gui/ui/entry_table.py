@@ -9,7 +9,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.store.records import EntryMeta
-from axmem_gui.store.repositories import MemoryRepository, SkillRepository
+from axmem_gui.store.repositories import MemoryRepository, PageCursor, SkillRepository
 
 PAGE = 256
 _Index = QModelIndex | QPersistentModelIndex
@@ -36,6 +36,7 @@ class EntryTableModel(QAbstractTableModel):
         self._total = 0
         self._filter = ""
         self._order = "pk"
+        self._cursor: PageCursor | None = None
         self._fetching = False
         self.columns: tuple[tuple[str, str], ...] = (
             (("id", "Id"), ("name", "Name"), ("description", "Description"), ("tags", "Tags"))
@@ -58,12 +59,22 @@ class EntryTableModel(QAbstractTableModel):
         self.beginResetModel()
         self._total = self._repo.count_filtered(self._filter)
         self._rows = []
+        self._cursor = None
         self._fetch(PAGE)
         self.endResetModel()
 
+    def _page(self, n: int) -> list[tuple[Skill | Memory, EntryMeta]]:
+        """The next `n` rows, by keyset (a page near the end costs what the first does)."""
+        page, cursor = self._repo.page_after(
+            self._cursor, n, text_filter=self._filter, order_by=self._order
+        )
+        if cursor is not None:
+            self._cursor = cursor
+        return page  # type: ignore[return-value]
+
     def _fetch(self, n: int) -> int:
-        page = self._repo.page(len(self._rows), n, text_filter=self._filter, order_by=self._order)
-        self._rows.extend(page)  # type: ignore[arg-type]
+        page = self._page(n)
+        self._rows.extend(page)
         return len(page)
 
     def total(self) -> int:
@@ -87,12 +98,12 @@ class EntryTableModel(QAbstractTableModel):
         want = min(PAGE, self._total - start)
         if want <= 0:
             return
-        page = self._repo.page(start, want, text_filter=self._filter, order_by=self._order)
+        page = self._page(want)
         if not page:
             self._total = start
             return
         self.beginInsertRows(QModelIndex(), start, start + len(page) - 1)
-        self._rows.extend(page)  # type: ignore[arg-type]
+        self._rows.extend(page)
         self.endInsertRows()
 
     # model API ----------------------------------------------------------------------

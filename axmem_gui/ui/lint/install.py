@@ -27,6 +27,9 @@ class LintFeature(QObject):
         super().__init__(window)
         self.window = window
         self.linter = LiveLinter(window.controller, window_runner(window), parent=self)
+        editing = getattr(window, "catalog_editing", None)
+        if editing is not None:
+            self.linter.watch_edits(editing.session)
         self.panels = {
             "skills": LintPanel(window.skills_page.form, self.linter),
             "memories": LintPanel(window.memories_page.form, self.linter),
