@@ -35,18 +35,21 @@ from axmem_gui.services.bench import (
     DOMAIN_OF,
     BenchKind,
     BenchResult,
+    Domain,
     WhyNot,
+    build_bm25,
     parse_ids,
     parse_searches,
     run_bench,
     why_not,
 )
-from axmem_gui.store.fts import query_words
+from axmem_gui.store.fts import Bm25Index, query_words
 from axmem_gui.ui.bench.entry_view import EntryView
 from axmem_gui.ui.bench.models import AxResultModel, BenchRole, Bm25ResultModel, ScoreBarDelegate
 from axmem_gui.ui.bench.why_not import why_not_html
 from axmem_gui.ui.preview.live import RetrievalState
 from axmem_gui.ui.resources import style_sheet
+from axmem_gui.ui.tasks import JobContext
 
 KINDS: tuple[tuple[BenchKind, str], ...] = (
     ("discover", "discover  (skills)"),
@@ -206,6 +209,13 @@ class BenchPanel(QWidget):
         self.ax_table.doubleClicked.connect(self._on_double_click)
         self.bm25_table.doubleClicked.connect(self._on_double_click)
         state.changed.connect(self._on_catalog_changed)
+        self._completer_for: tuple[int, str, tuple[int, int]] | None = None
+        self.why_id_edit.installEventFilter(self)
+        self._bm25_jobs: dict[int, Domain] = {}
+        if state.runner is not None:
+            state.runner.finished.connect(self._on_job_finished)
+            state.runner.failed.connect(self._on_job_ended)
+            state.runner.cancelled.connect(self._on_job_ended)
         self._on_kind()
 
     @staticmethod
@@ -240,7 +250,23 @@ class BenchPanel(QWidget):
         self._fill_completer()
 
     def _fill_completer(self) -> None:
-        self.why_completer_model.setStringList(self.state.live.ids(DOMAIN_OF[self.kind()]))
+        """The id completer lists every id of the domain (100,000 memories): filled when
+        the id field is used, not after every catalog edit."""
+        self._completer_for = None
+        if self.why_id_edit.hasFocus():
+            self._complete_now()
+
+    def _complete_now(self) -> None:
+        live, domain = self.state.live, DOMAIN_OF[self.kind()]
+        key = (id(live), domain, live.version)
+        if key != self._completer_for:
+            self._completer_for = key
+            self.why_completer_model.setStringList(live.ids(domain))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.why_id_edit and event.type() == QEvent.Type.FocusIn:
+            self._complete_now()
+        return super().eventFilter(watched, event)
 
     def _on_catalog_changed(self) -> None:
         self._fill_completer()
@@ -258,7 +284,11 @@ class BenchPanel(QWidget):
             return
         started = time.perf_counter()
         loaded = parse_ids(self.loaded_edit.text())
-        result = run_bench(self.state.live, self.kind(), searches, loaded)
+        domain = DOMAIN_OF[self.kind()]
+        # BM25 needs an FTS5 index of the domain: built on the task runner the first time
+        # (100,000 memories take seconds); Ax's rows show at once, BM25's when it lands.
+        with_bm25 = self.state.live.has_bm25(domain) or not self._build_bm25(domain)
+        result = run_bench(self.state.live, self.kind(), searches, loaded, with_bm25=with_bm25)
         self.last_run_ms = (time.perf_counter() - started) * 1000
         self.result = result
         keep = self.entry_view.entry_id
@@ -275,6 +305,8 @@ class BenchPanel(QWidget):
                 f"{len(result.rows)} returned by {strings} search string(s) "
                 f"(top {result.per_string_cap} each) · BM25: {len(result.bm25_rows)}, "
                 f"{only_bm25} not in Ax · {self.last_run_ms:.1f} ms"
+                if with_bm25
+                else "BM25: indexing the catalog…"
             )
             self.status.setProperty("error", False)
         self.status.style().polish(self.status)
@@ -287,6 +319,42 @@ class BenchPanel(QWidget):
         if self.why is not None:
             self.explain(self.why.entry_id)
         self.ran.emit()
+
+    @property
+    def bm25_pending(self) -> bool:
+        return bool(self._bm25_jobs)
+
+    def _build_bm25(self, domain: Domain) -> bool:
+        """Start building the domain's BM25 index on the task runner; False when there is
+        no runner (then the bench builds it in place)."""
+        runner = self.state.runner
+        if runner is None:
+            return False
+        if domain in self._bm25_jobs.values():
+            return True
+        live = self.state.live
+        snapshot = live.entries_snapshot(domain)
+
+        def job(ctx: JobContext) -> tuple[object, str, Bm25Index, tuple[object, ...]]:
+            del ctx
+            return live, domain, build_bm25(snapshot), snapshot
+
+        self._bm25_jobs[runner.submit(job)] = domain
+        return True
+
+    def _on_job_finished(self, job_id: int, result: object) -> None:
+        if self._bm25_jobs.pop(job_id, None) is None:
+            return
+        live, domain, index, snapshot = result  # type: ignore[misc]
+        if live is not self.state.live:
+            index.close()  # the catalog was indexed again meanwhile
+        else:
+            live.install_bm25(domain, index, snapshot)
+        if self.result is not None and not self._bm25_jobs:
+            self.run()
+
+    def _on_job_ended(self, job_id: int, *_: object) -> None:
+        self._bm25_jobs.pop(job_id, None)
 
     # detail -------------------------------------------------------------------------
     def _on_ax_row(self, current: QModelIndex, _previous: QModelIndex) -> None:

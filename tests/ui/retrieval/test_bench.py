@@ -43,6 +43,8 @@ def test_discover_shows_ax_and_bm25_results(rwindow, qtbot) -> None:  # type: ig
     bench.set_searches(searches)
     with qtbot.waitSignal(bench.ran, timeout=3000):
         bench.run_button.click()
+    # BM25's index is built on the task runner on first use; the bench runs again then.
+    qtbot.waitUntil(lambda: not bench.bm25_pending and bench.bm25_model.rowCount() > 0)
     catalog = rwindow.controller.workspace.catalog()
     call = SkillSearch(catalog.skills, PROFILE).discover(searches)[0]
     shown = [bench.ax_model.index(r, 1).data() for r in range(bench.ax_model.rowCount())]
@@ -85,6 +87,7 @@ def test_why_not_for_an_entry_bm25_found(rwindow, qtbot) -> None:  # type: ignor
     bench = views(rwindow).bench
     bench.set_searches(["how do I ship a release", "write the changelog"])
     bench.run()
+    qtbot.waitUntil(lambda: not bench.bm25_pending)
     assert bench.result is not None
     only = bench.result.only_bm25()
     assert only, "the sample has an entry BM25 finds and Ax does not"
@@ -113,6 +116,7 @@ def test_why_not_reports_what_lies_beyond_the_cut(rwindow, qtbot) -> None:  # ty
     bench = v.bench
     bench.set_searches(["zebrafish"])
     bench.run()
+    qtbot.waitUntil(lambda: not bench.bm25_pending)
     assert bench.result is not None and bench.result.result_ids == ()
     assert bench.result.bm25_ids == ("feature-flags",)  # BM25 indexes the whole content
     bench.why_id_edit.setText("feature-flags")
@@ -154,6 +158,7 @@ def test_bench_reruns_after_a_catalog_edit(rwindow, qtbot) -> None:  # type: ign
     v = views(rwindow)
     v.bench.set_searches(["rollback"])
     v.bench.run()
+    qtbot.waitUntil(lambda: not v.bench.bm25_pending)
     ws = rwindow.controller.workspace
     ws.skills.delete("rollback-procedure")
     with qtbot.waitSignal(v.bench.ran, timeout=3000):
