@@ -258,9 +258,11 @@ class LiveSearch:
 
     def catalog(self) -> Catalog:
         if self._catalog is None:
-            skills = tuple(e for e in self._skills.entry_tuple() if isinstance(e, Skill))
-            memories = tuple(e for e in self._memories.entry_tuple() if isinstance(e, Memory))
-            self._catalog = Catalog(skills=skills, memories=memories)
+            # Entry tuples are cached per domain: an edit of a skill does not copy the
+            # 100,000 memories again.
+            skills = self._skills.entry_tuple()
+            memories = self._memories.entry_tuple()
+            self._catalog = Catalog(skills=skills, memories=memories)  # type: ignore[arg-type]
         return self._catalog
 
     def skill_search(self) -> SkillSearch:

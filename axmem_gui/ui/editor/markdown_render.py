@@ -7,15 +7,19 @@ treats them as untrusted: raw HTML is shown as text, never interpreted, and the 
 from __future__ import annotations
 
 import html
+from functools import cache
+from typing import TYPE_CHECKING
 
-import markdown
-from pygments.formatters import HtmlFormatter
+if TYPE_CHECKING:
+    import markdown
 
 _EXTENSIONS = ["fenced_code", "codehilite", "tables", "sane_lists"]
 _EXTENSION_CONFIGS = {"codehilite": {"guess_lang": False, "css_class": "codehilite"}}
 
 
 def _converter() -> markdown.Markdown:
+    import markdown  # on the first render, not at start-up
+
     md = markdown.Markdown(
         extensions=_EXTENSIONS, extension_configs=_EXTENSION_CONFIGS, output_format="html"
     )
@@ -77,5 +81,12 @@ def render_markdown(text: str) -> str:
 
 def code_style_css(dark: bool) -> str:
     """Pygments colours for fenced code blocks, matched to the palette's lightness."""
+    return _code_style_css(dark)
+
+
+@cache
+def _code_style_css(dark: bool) -> str:
+    from pygments.formatters import HtmlFormatter  # once per palette lightness
+
     style = "monokai" if dark else "default"
     return str(HtmlFormatter(style=style).get_style_defs(".codehilite"))

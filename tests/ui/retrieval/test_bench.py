@@ -166,3 +166,21 @@ def test_bench_reruns_after_a_catalog_edit(rwindow, qtbot) -> None:  # type: ign
     assert v.bench.result is not None
     assert "rollback-procedure" not in v.bench.result.result_ids
     assert "rollback-procedure" not in v.bench.result.bm25_ids
+
+
+def test_exact_text_replaces_only_the_changed_span(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from axmem_gui.ui.preview.section_view import ExactTextEdit, changed_span
+
+    assert changed_span("abcXYZdef", "abcQdef") == (3, 6, 4)
+    assert changed_span("aaa", "aaaa") == (3, 3, 4)
+    assert changed_span("", "x") == (0, 0, 1)
+    view = ExactTextEdit()
+    qtbot.addWidget(view)
+    lines = [f"- skill-{i}: 😀 line {i}" for i in range(400)]
+    view.set_exact_text("\n".join(lines))
+    blocks = view.document().blockCount()
+    lines[200] = "- skill-200: 😀 edited \U0001f680 line"
+    assert view.set_exact_text("\n".join(lines))
+    assert view.toPlainText() == "\n".join(lines) == view.exact_text()
+    assert view.document().blockCount() == blocks
+    assert not view.set_exact_text("\n".join(lines))
