@@ -163,6 +163,8 @@ def print_table(title: str, report: dict[str, Any]) -> None:
         name = step["name"]
         value = step.get("ms")
         shown = "timeout" if value is None else f"{value:,.1f}"
+        if name == "rss_peak_mb":
+            shown = f"{step['mb']:,.0f} MB"
         stall = step.get("max_stall_ms")
         target = TARGETS.get(name)
         measure = stall if name in FRAME_TARGETS else value
@@ -189,11 +191,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-sample", action="store_true", help="skip the sample workspace")
     parser.add_argument("--timeout", type=float, default=900.0,
                         help="seconds any one wait may take before the step reads 'timeout'")
+    parser.add_argument("--stall-stacks", action="store_true",
+                        help="print the GUI thread's stack during every stall over 150 ms")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child is not None:
         return child_main(args.child, args.out, args.timeout)
+    if args.stall_stacks:
+        os.environ["APP_BENCH_STALL_STACKS"] = "1"
 
     ws = ensure_workspace(args.skills, args.memories, args.seed)
     report = run_child(ws, args.timeout)
@@ -271,6 +277,8 @@ class Driver:
         self.heartbeat.setInterval(2)
         self.heartbeat.timeout.connect(self._tick)
         self.heartbeat.start()
+        if os.environ.get("APP_BENCH_STALL_STACKS"):
+            self._start_watchdog()
         self._poll = QTimer()
         self._poll.setSingleShot(True)
         self._poll.timeout.connect(self._advance)
@@ -290,6 +298,27 @@ class Driver:
             self.gaps_over_100 += 1
         if gap > 50:
             self.gaps_over_50 += 1
+
+    def _start_watchdog(self) -> None:
+        """A thread that prints where the GUI thread is whenever the heartbeat is late."""
+        import threading
+        import traceback
+
+        main_id = threading.main_thread().ident
+
+        def watch() -> None:
+            reported = 0.0
+            while True:
+                time.sleep(0.05)
+                late = time.perf_counter() - self._last_tick
+                if late > 0.15 and self._last_tick != reported:
+                    reported = self._last_tick
+                    frame = sys._current_frames().get(main_id or 0)
+                    stack = "".join(traceback.format_stack(frame, limit=14)) if frame else ""
+                    print(f"--- GUI thread {late * 1000:.0f} ms late in:\n{stack}",
+                          file=sys.stderr, flush=True)
+
+        threading.Thread(target=watch, daemon=True).start()
 
     def stall_reset(self) -> None:
         self._last_tick = time.perf_counter()

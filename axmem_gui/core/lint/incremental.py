@@ -15,7 +15,7 @@ The report is always exactly `lint_catalog(catalog, options)`; tests compare the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from typing import Any
 
 from axmem_gui.core.ax.documents import (
     memory_columns,
@@ -54,15 +54,24 @@ Entry = Skill | Memory
 Changes = Mapping[str, Entry | None]
 
 
-@dataclass
-class _EntryFindings:
-    """What the checks of one entry found, in the order `lint_catalog` lists them."""
+class _Found:
+    """What the checks found, per entry id: one dict per check, holding only the entries
+    with a finding (a record per entry would be 100,000 more objects for the garbage
+    collector to walk on the GUI thread)."""
 
-    text: list[Finding]  # empty name / description (skills)
-    search: Finding | None  # unreachable, or id-not-searchable
-    beyond: Finding | None  # terms beyond the content cut
-    stopwords: list[Finding]  # stopword-only name / description (skills)
-    competing: Finding | None = None  # skills
+    def __init__(self) -> None:
+        self.text: dict[str, tuple[Finding, ...]] = {}  # empty name / description
+        self.search: dict[str, Finding] = {}  # unreachable, or id-not-searchable
+        self.beyond: dict[str, Finding] = {}  # terms beyond the content cut
+        self.stopwords: dict[str, tuple[Finding, ...]] = {}  # stopword-only name / desc.
+        self.competing: dict[str, Finding] = {}  # skills
+
+    def put(self, entry_id: str, check: str, value: Finding | tuple[Finding, ...] | None) -> None:
+        table: dict[str, Any] = getattr(self, check)
+        if value:
+            table[entry_id] = value
+        else:
+            table.pop(entry_id, None)
 
 
 class _Domain:
@@ -96,10 +105,10 @@ class _Domain:
             *near_duplicate_ids(list(self.position), kind),
             *padded_and_empty_ids(list(self.position), kind),
         ]
-        self.found: dict[str, _EntryFindings] = {}
+        self.found = _Found()
         cache: RankCache = {}
         for e in self.entries:
-            self.found[e.id] = self._check(e, cache)
+            self._check(e, cache)
         if kind == "skill" and session.options.competition:
             self._compete(list(self.position), cache)
 
@@ -127,38 +136,38 @@ class _Domain:
             return _Entry("skill", e.id, skill_fields(e, profile, tokenizer))
         return _Entry("memory", e.id, memory_fields(e, profile, tokenizer))
 
-    def _check(self, e: Entry, cache: RankCache) -> _EntryFindings:
-        tokenizer = self.session.tokenizer
+    def _check(self, e: Entry, cache: RankCache) -> None:
+        """Every check of one entry but the competition (which `_compete` runs)."""
+        tokenizer, found = self.session.tokenizer, self.found
         entry = self._fields(e)
         search = unreachable(entry, tokenizer)
         if search is None:
             search = id_not_searchable(entry, self.index, self.options, tokenizer, cache)
+        found.put(e.id, "search", search)
         beyond = terms_beyond_cut(entry, self.session.options, self.cut, tokenizer)
+        found.put(e.id, "beyond", beyond)
         if isinstance(e, Skill):
-            return _EntryFindings(
-                skill_text_fields([e]), search, beyond, stopword_only(e, tokenizer)
-            )
-        return _EntryFindings([], search, beyond, [])
+            found.put(e.id, "text", tuple(skill_text_fields([e])))
+            found.put(e.id, "stopwords", tuple(stopword_only(e, tokenizer)))
 
     def _research(self, entry_id: str, cache: RankCache) -> None:
         """Re-run only the id search of an unchanged entry (unreachable stays as it was)."""
-        found = self.found[entry_id]
-        if found.search is not None and found.search.code == "unreachable":
+        search = self.found.search.get(entry_id)
+        if search is not None and search.code == "unreachable":
             return
         entry = self._fields(self.entries[self.position[entry_id]])
-        found.search = id_not_searchable(
-            entry, self.index, self.options, self.session.tokenizer, cache
-        )
+        search = id_not_searchable(entry, self.index, self.options, self.session.tokenizer, cache)
+        self.found.put(entry_id, "search", search)
 
     def _compete(self, ids: Sequence[str], cache: RankCache) -> None:
         skills = [self.entries[self.position[i]] for i in ids]
         typed = [s for s in skills if isinstance(s, Skill)]
         for s in typed:
-            self.found[s.id].competing = None
+            self.found.put(s.id, "competing", None)
         names = {e.id: e.name for e in self.entries if isinstance(e, Skill)}
         for f in competing_skills(typed, self.index, cache, names):
             if f.entry_id is not None:
-                self.found[f.entry_id].competing = f
+                self.found.put(f.entry_id, "competing", f)
 
     # patching -------------------------------------------------------------------------
     def can_patch(self, changes: Changes) -> bool:
@@ -198,9 +207,7 @@ class _Domain:
             return
         cache: RankCache = {}
         for entry_id in edited:
-            competing = self.found[entry_id].competing
-            self.found[entry_id] = self._check(self.entries[self.position[entry_id]], cache)
-            self.found[entry_id].competing = competing
+            self._check(self.entries[self.position[entry_id]], cache)
         searched = set(edited)
         for term in changed_terms:
             for entry_id in self.id_queries.get(term, ()):
@@ -213,8 +220,7 @@ class _Domain:
                 rivals.update(self.name_queries.get(term, ()))
             # A finding names its rival: an edited rival's name may be in its message.
             rivals.update(
-                i for i, f in self.found.items()
-                if f.competing is not None and not rivals.isdisjoint(f.competing.related)
+                i for i, f in self.found.competing.items() if not rivals.isdisjoint(f.related)
             )
             self._compete(sorted(rivals, key=self.position.__getitem__), cache)
 
@@ -311,22 +317,25 @@ class LintSession:
         skills = [e for e in skills_domain.entries if isinstance(e, Skill)]
         memories = [e for e in memories_domain.entries if isinstance(e, Memory)]
         findings: list[Finding] = [*skills_domain.identity, *memories_domain.identity]
+        found = skills_domain.found
         for s in skills:
-            findings += skills_domain.found[s.id].text
+            findings += found.text.get(s.id, ())
         for domain in (skills_domain, memories_domain):
+            search, beyond = domain.found.search, domain.found.beyond
             for e in domain.entries:
-                found = domain.found[e.id]
-                if found.search is not None:
-                    findings.append(found.search)
-                if found.beyond is not None:
-                    findings.append(found.beyond)
+                f = search.get(e.id)
+                if f is not None:
+                    findings.append(f)
+                f = beyond.get(e.id)
+                if f is not None:
+                    findings.append(f)
         for s in skills:
-            findings += skills_domain.found[s.id].stopwords
+            findings += found.stopwords.get(s.id, ())
         if self.options.competition:
             for s in skills:
-                competing = skills_domain.found[s.id].competing
-                if competing is not None:
-                    findings.append(competing)
+                f = found.competing.get(s.id)
+                if f is not None:
+                    findings.append(f)
         size = index_size(skills, self.profile)
         findings += budget_findings(size, self.options.budget_tokens)
         return order_findings(findings, skills, memories, size, self.options)

@@ -52,19 +52,20 @@ class LintFeature(QObject):
         self.linter.failed.connect(lambda m: window.statusBar().showMessage(m, 8000))
         window.installEventFilter(self)
         self._first_run_waits = False
-        state = getattr(getattr(window, "retrieval_views", None), "state", None)
-        if state is not None and not state.ready:
-            # The first lint waits for the search index the views show first: both are
-            # CPU-bound Python, and run side by side each would take twice as long.
+        self._state = getattr(getattr(window, "retrieval_views", None), "state", None)
+        if self._state is not None and not self._state.ready:
+            # The first lint waits for the search index the views show first (both are
+            # CPU-bound Python: side by side each would take twice as long), then starts
+            # from the index's catalog (the same entry objects, not a second copy).
             self._first_run_waits = True
-            state.changed.connect(self._first_run)
+            self._state.changed.connect(self._first_run)
         else:
             self.linter.run_now()
 
     def _first_run(self) -> None:
-        if self._first_run_waits:
+        if self._first_run_waits and self._state is not None:
             self._first_run_waits = False
-            self.linter.run_now()
+            self.linter.run_now(self._state.live.catalog())
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.window and event.type() == QEvent.Type.Close:

@@ -18,7 +18,7 @@ from typing import Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.core.lint import (
     DEFAULT_BUDGET_TOKENS,
@@ -50,6 +50,9 @@ class LintOutcome:
     by_entry: Mapping[tuple[str, str], tuple[Finding, ...]] = field(default_factory=dict)
     #: What the next run patches (the runner's jobs use it one at a time).
     session: LintSession | None = field(default=None, compare=False, repr=False)
+    #: Counted by the job (100,000 findings are not counted on the GUI thread).
+    severity_counts: Mapping[str, int] = field(default_factory=dict)
+    errors_per_kind: Mapping[str, int] = field(default_factory=dict)
 
     def session_options(self) -> LintOptions | None:
         return None if self.session is None else self.session.options
@@ -58,7 +61,12 @@ class LintOutcome:
         return self.by_entry.get((kind, entry_id), ())
 
     def errors_by_kind(self) -> Counter[str]:
+        if self.errors_per_kind or not self.report.findings:
+            return Counter(self.errors_per_kind)
         return Counter(f.kind for f in self.report.findings if f.severity == "error")
+
+    def counts(self) -> Mapping[str, int]:
+        return self.severity_counts or self.report.counts()
 
 
 def _index(report: LintReport) -> dict[tuple[str, str], tuple[Finding, ...]]:
@@ -74,35 +82,40 @@ def lint_job(
     options: LintOptions,
     session: LintSession | None = None,
     changes: Mapping[str, set[str]] | None = None,
+    catalog: Catalog | None = None,
 ) -> Job:
     """Lint the workspace at `path`. With the `session` of an earlier run (same workspace
-    and options), only what changed is linted again: the entries of `changes` ({kind: ids},
-    read alone), or, without a hint, whatever differs in the catalog read afresh."""
+    and options), or a `catalog` snapshot to start one from (the search index's: shared
+    entries, no second read), only what changed since is linted again: the entries of
+    `changes` ({kind: ids}, read alone), or, when `changes` is None (unknown), whatever
+    differs in the catalog read afresh. Without either, the catalog is read and linted."""
 
     def job(ctx: JobContext) -> LintOutcome:
         start = time.perf_counter()
         with Workspace.open(path, read_only=True) as ws:
             current = session
-            if current is not None and changes is not None:
-                done = True
-                for kind, ids in changes.items():
+            pending = changes
+            if current is None:
+                base = catalog
+                if base is None:
+                    base, pending = ws.catalog(), {}
+                ctx.check()
+                current = LintSession(base, options)
+            ctx.check()
+            if pending is None:
+                current.refresh(ws.catalog())
+            else:
+                for kind, ids in pending.items():
                     repo = ws.skills if kind == "skills" else ws.memories
                     edited: dict[str, Skill | Memory | None] = {i: repo.get(i) for i in ids}
                     if not current.patch(kind, edited):
-                        done = False
+                        current.refresh(ws.catalog())
                         break
-                if not done:
-                    current.refresh(ws.catalog())
-            else:
-                catalog = ws.catalog()
-                ctx.check()
-                if current is None:
-                    current = LintSession(catalog, options)
-                else:
-                    current.refresh(catalog)
         report = current.report
+        errors = Counter(f.kind for f in report.findings if f.severity == "error")
         return LintOutcome(
-            path, report, time.perf_counter() - start, _index(report), current
+            path, report, time.perf_counter() - start, _index(report), current,
+            report.counts(), errors,
         )
 
     return job
@@ -203,7 +216,9 @@ class LiveLinter(QObject):
         self._timer.stop()
         self._job = None
 
-    def run_now(self) -> None:
+    def run_now(self, catalog: Catalog | None = None) -> None:
+        """Lint now. `catalog`: a snapshot of the workspace's catalog taken since the last
+        change this linter saw (the search index's), to start from instead of reading it."""
         self._timer.stop()
         if self._stopped:
             return
@@ -212,11 +227,17 @@ class LiveLinter(QObject):
             return
         options = self.options()
         session = self._session if options == self._session_options else None
-        changes = self._changes if session is not None else None
+        if session is not None:
+            changes = self._changes
+            catalog = None
+        elif catalog is not None:
+            changes = self._changes  # what changed after the snapshot, if anything
+        else:
+            changes = {}
         self._session, self._session_options = None, options  # the job owns it now
         self._changes = {}
         self._job = self.runner.submit(
-            lint_job(self.controller.path, options, session, changes)
+            lint_job(self.controller.path, options, session, changes, catalog)
         )
         self.running_changed.emit(True)
 
