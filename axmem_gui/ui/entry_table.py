@@ -57,10 +57,14 @@ class EntryTableModel(QAbstractTableModel):
 
     def reload(self) -> None:
         self.beginResetModel()
-        self._total = self._repo.count_filtered(self._filter)
         self._rows = []
         self._cursor = None
-        self._fetch(PAGE)
+        # A short first page is the whole result: only a full one needs counting (each
+        # is a scan of the table when filtering, i.e. per keystroke in the filter box).
+        if self._fetch(PAGE) < PAGE:
+            self._total = len(self._rows)
+        else:
+            self._total = self._repo.count_filtered(self._filter)
         self.endResetModel()
 
     def _page(self, n: int) -> list[tuple[Skill | Memory, EntryMeta]]:

@@ -65,7 +65,8 @@ class LintFeature(QObject):
     def _first_run(self) -> None:
         if self._first_run_waits and self._state is not None:
             self._first_run_waits = False
-            self.linter.run_now(self._state.live.catalog())
+            if self._state.usable():  # not when the workspace closed meanwhile
+                self.linter.run_now(self._state.live.catalog())
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.window and event.type() == QEvent.Type.Close:
