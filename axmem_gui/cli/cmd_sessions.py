@@ -1,6 +1,6 @@
 """Agent sessions from the command line: run, replay, rerun, diff, whatif, sessions.
 
-Exit codes: `replay` 0 identical / 1 different; `run` and `rerun` 0 when the session is
+Exit codes: `replay` and `verify` 0 identical / 1 different; `run` and `rerun` 0 when the session is
 complete, 1 when it ended early (the partial session is still written); 2 for bad input.
 """
 
@@ -14,10 +14,12 @@ from typing import Any
 
 from axmem_gui.cli.common import add_workspace_arg, print_json, read_text_file
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.session.compare import render_comparison
 from axmem_gui.core.session.format import session_summary
 from axmem_gui.core.session.whatif import render_whatif
 from axmem_gui.engine.clients import RunProgress
+from axmem_gui.engine.policy import RETRY_KINDS, parse_retry_on
 from axmem_gui.engine.providers import STRUCTURED_OUTPUT_MODES, ProviderSettings
 from axmem_gui.engine.search import BACKENDS
 from axmem_gui.services import sessions
@@ -63,6 +65,10 @@ def _settings(args: argparse.Namespace) -> ProviderSettings:
         api_key_env=args.api_key_env,
         timeout_s=args.timeout,
         max_retries=args.max_retries,
+        retry_backoff_s=args.retry_backoff,
+        retry_max_wait_s=args.retry_max_wait,
+        retry_on=parse_retry_on(args.retry_on),
+        stream=args.stream,
     )
 
 
@@ -108,10 +114,21 @@ def _finish_run(doc: dict[str, Any], args: argparse.Namespace) -> int:
             sessions.save_session(ws, doc)
         where = f"workspace session {doc['id']}" if args.output is None else where
     calls = len(doc["exchanges"])
+    map_failed = [w for w in doc.get("warnings") or [] if "context-map update failed" in w]
+    for warning in doc.get("warnings") or []:
+        label = "error" if warning in map_failed and args.on_map_failure == "error" else "warning"
+        print(f"axmem: {label}: {warning}", file=sys.stderr)
     if doc["status"] == "complete":
         print(f"recorded {calls} model calls: {where}")
         for fw in doc["forwards"]:
-            print(f"forward {fw['index'] + 1}: {json.dumps(fw['output'], ensure_ascii=False)}")
+            print(f"forward {fw['index'] + 1}: {json_dumps(fw['output'])}")
+        if map_failed and args.on_map_failure == "error":
+            print(
+                "axmem: the context-map update failed (--on-map-failure error); "
+                "the session was kept",
+                file=sys.stderr,
+            )
+            return 1
         return 0
     error = doc.get("error") or {}
     print(f"axmem: run ended early: {error.get('message')}", file=sys.stderr)
@@ -146,6 +163,16 @@ def _replay(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(report.render())
     return 0 if report.identical else 1
+
+
+def _verify(args: argparse.Namespace) -> int:
+    doc = sessions.read_session_file(args.file)
+    report = sessions.verify(doc)
+    if args.json:
+        print_json(report.to_json())
+    else:
+        sys.stdout.write(report.render())
+    return 0 if report.ok else 1
 
 
 def _catalog_arg(args: argparse.Namespace) -> Any:
@@ -269,14 +296,41 @@ def _add_provider_args(p: argparse.ArgumentParser, required: bool = True) -> Non
         type=float,
         default=120.0,
         metavar="S",
-        help="seconds to wait for one model reply (default 120)",
+        help="deadline in seconds for one complete model reply, streamed or not (default 120)",
     )
     p.add_argument(
         "--max-retries",
         type=int,
         default=2,
         metavar="N",
-        help="retries on HTTP 429/5xx and network errors (default 2)",
+        help="retries of one model call (default 2); 0 = exactly one request (axllm's own "
+        "retries are folded into this policy)",
+    )
+    p.add_argument(
+        "--retry-backoff",
+        type=float,
+        default=1.0,
+        metavar="S",
+        help="seconds before the first retry, doubling each time (default 1)",
+    )
+    p.add_argument(
+        "--retry-max-wait",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="longest wait before a retry; a longer Retry-After gives up (default 60)",
+    )
+    p.add_argument(
+        "--retry-on",
+        default=",".join(RETRY_KINDS),
+        metavar="KINDS",
+        help=f"failures that are retried, comma-separated, or none (default: "
+        f"{','.join(RETRY_KINDS)})",
+    )
+    p.add_argument(
+        "--stream",
+        action="store_true",
+        help="ask the server for streamed (SSE) replies; the chunks are recorded",
     )
 
 
@@ -292,6 +346,12 @@ def _add_run_output(p: argparse.ArgumentParser) -> None:
         help="who answers discover/recall (default: axmem-ax, the Ax-exact search)",
     )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    p.add_argument(
+        "--on-map-failure",
+        choices=("warn", "error"),
+        default="warn",
+        help="a failed context-map update: a warning on stderr (default), or exit 1",
+    )
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -329,6 +389,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("file", type=Path, metavar="FILE", help=".axsession.json file")
     p.add_argument("--json", action="store_true", help="machine-readable report")
     p.set_defaults(handler=_replay)
+
+    p = sub.add_parser(
+        "verify",
+        help="check a session file without running the agent: stored requests against "
+        "their digests, searches re-run on the recorded catalog, derived fields",
+    )
+    p.add_argument("file", type=Path, metavar="FILE", help=".axsession.json file")
+    p.add_argument("--json", action="store_true", help="machine-readable report")
+    p.set_defaults(handler=_verify)
 
     p = sub.add_parser("rerun", help="run a session's inputs again on another model/catalog")
     p.add_argument("file", type=Path, metavar="FILE", help=".axsession.json file")

@@ -26,11 +26,12 @@ from axmem_gui.core.session.format import (
     session_summary,
     session_to_json_text,
 )
+from axmem_gui.core.session.verify import VerifyReport
 from axmem_gui.core.session.whatif import RetrievalBackend, WhatIfReport, whatif_retrieval
 from axmem_gui.engine.clients import CancelLike, ProgressCallback
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.engine.recorder import RunRequest, record_session
-from axmem_gui.engine.replay import ReplayReport, check_replayable
+from axmem_gui.engine.replay import ReplayReport, check_replayable, verify_session
 from axmem_gui.engine.replay import replay_session as _replay
 from axmem_gui.engine.search import backend_named
 from axmem_gui.services.files import read_utf8_file, write_file_atomic
@@ -171,6 +172,11 @@ def replay(
     """Offline replay (no network). Raises ReplayRefused (an AxmemError) when the recording
     needs another axllm version."""
     return _replay(doc, cancel=cancel, progress=progress)
+
+
+def verify(doc: Mapping[str, Any]) -> VerifyReport:
+    """The file-only checks of a session, without running the agent (fast, for CI)."""
+    return verify_session(doc)
 
 
 def can_replay(doc: Mapping[str, Any]) -> str | None:

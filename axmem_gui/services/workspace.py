@@ -12,6 +12,7 @@ import platformdirs
 
 from axmem_gui.core.catalog import Catalog, catalog_from_json_value
 from axmem_gui.core.errors import InputError, WorkspaceError
+from axmem_gui.core.session.derive import map_snapshots
 from axmem_gui.store import WORKSPACE_SUFFIX, Workspace
 
 APP_NAME = "axmem"
@@ -113,8 +114,9 @@ def _seed_session(ws: Workspace, doc: dict[str, Any]) -> None:
     ws.sessions.save(doc)
     agent = doc.get("agent")
     agent_name = str(agent.get("name", "")) if isinstance(agent, dict) else str(agent or "")
-    for snap in doc.get("contextMapSnapshots", []) or []:
-        if isinstance(snap, dict) and isinstance(snap.get("state"), dict):
+    # Computed from the forwards (what verify and replay check), not the file's copy.
+    for snap in map_snapshots([f for f in doc.get("forwards") or [] if isinstance(f, dict)]):
+        if isinstance(snap.get("state"), dict):
             ws.contextmaps.add(
                 agent_name,
                 snap["state"],

@@ -9,11 +9,11 @@ Host search calls (discover/recall) are served the same way from the recorded re
 from __future__ import annotations
 
 import difflib
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.session.digest import request_digest, short_digest
 from axmem_gui.core.session.stages import message_text, stage_of_request
 
@@ -23,7 +23,8 @@ class Divergence:
     """The first point where a replay differs from its recording."""
 
     index: int  # model call number (0-based), or search call number for kind "search"
-    kind: str  # "prompt" | "extra_call" | "missing_calls" | "search"
+    kind: str  # "prompt" | "digest" | "stored_request" | "extra_call" | "missing_calls"
+    #          | "search"
     message: str
     recorded_stage: str | None = None
     replay_stage: str | None = None
@@ -56,7 +57,7 @@ def request_as_text(request: Mapping[str, Any]) -> str:
         if value:
             lines.append(f"=== {key} ===")
             lines.extend(
-                json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True).split("\n")
+                json_dumps(value, indent=2, sort_keys=True).split("\n")
             )
     return "\n".join(lines) + "\n"
 
@@ -121,23 +122,50 @@ class ReplayCursor:
             )
         recorded = self._exchanges[self.position]
         digest = request_digest(request)
-        if digest != recorded.get("digest"):
-            rec_request = recorded.get("request")
-            rec_request = rec_request if isinstance(rec_request, Mapping) else {}
-            rec_stage = str(recorded.get("stage"))
+        rec_request = recorded.get("request")
+        rec_request = rec_request if isinstance(rec_request, Mapping) else {}
+        rec_stage = str(recorded.get("stage"))
+        stored_digest = str(recorded.get("digest"))
+        label = f"call #{self.position} ({rec_stage})"
+        stored_matches = request_digest(rec_request) == digest
+        if digest != stored_digest or not stored_matches:
+            if stored_matches:
+                # The stored request is what the replay sent; only the digest is off.
+                kind = "digest"
+                message = (
+                    f"{label}: the stored digest was altered: the stored request is exactly "
+                    f"what the replay sent, but its digest is not the stored one"
+                )
+                diff = (
+                    f"--- stored exchanges[{self.position}].digest\n"
+                    f"+++ digest of the request the replay sent\n@@ -1 +1 @@\n"
+                    f"-{stored_digest}\n+{digest}\n"
+                )
+            elif digest == stored_digest:
+                kind = "stored_request"
+                message = (
+                    f"{label}: the stored request text is not what was sent: the replay sent "
+                    f"a request with the stored digest, and the stored text differs from it"
+                )
+                diff = request_diff(
+                    rec_request, request, label, ("stored", "sent (matches the digest)")
+                )
+            else:
+                kind = "prompt"
+                message = (
+                    f"{label} differs from the recording: recorded digest "
+                    f"{short_digest(stored_digest)}, replay {short_digest(digest)}"
+                )
+                diff = request_diff(rec_request, request, label)
             raise self._diverge(
                 Divergence(
                     index=self.position,
-                    kind="prompt",
-                    message=(
-                        f"call #{self.position} ({rec_stage}) differs from the recording: "
-                        f"recorded digest {short_digest(str(recorded.get('digest')))}, "
-                        f"replay {short_digest(digest)}"
-                    ),
+                    kind=kind,
+                    message=message,
                     recorded_stage=rec_stage,
                     replay_stage=stage,
                     forward=_int_or_none(recorded.get("forward")),
-                    diff=request_diff(rec_request, request, f"call #{self.position} ({rec_stage})"),
+                    diff=diff,
                 )
             )
         self.position += 1
@@ -172,7 +200,7 @@ class SearchCursor:
     def take(self, kind: str, queries: Sequence[str]) -> list[dict[str, Any]]:
         if self.divergence is not None:
             raise ReplayDivergence(self.divergence)
-        wanted = f"{kind}({json.dumps(list(queries), ensure_ascii=False)})"
+        wanted = f"{kind}({json_dumps(list(queries))})"
         if self.position >= len(self._searches):
             self.divergence = Divergence(
                 index=self.position,
@@ -183,12 +211,14 @@ class SearchCursor:
         recorded = self._searches[self.position]
         rec_queries = recorded.get("searches")
         if recorded.get("kind") != kind or list(rec_queries or []) != list(queries):
-            got = f"{recorded.get('kind')}({json.dumps(rec_queries, ensure_ascii=False)})"
+            got = f"{recorded.get('kind')}({json_dumps(rec_queries)})"
             self.divergence = Divergence(
                 index=self.position,
                 kind="search",
                 message=f"search call #{self.position}: recorded {got}, replay {wanted}",
                 forward=_int_or_none(recorded.get("forward")),
+                diff=f"--- recorded search #{self.position}\n+++ replayed search "
+                f"#{self.position}\n@@ -1 +1 @@\n-{got}\n+{wanted}\n",
             )
             raise ReplayDivergence(self.divergence)
         self.position += 1

@@ -9,6 +9,7 @@ always what the current catalog returns.
 from __future__ import annotations
 
 import time
+from typing import NamedTuple
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QStringListModel, Qt, Signal
 from PySide6.QtGui import QKeyEvent
@@ -30,12 +31,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.services.bench import (
     DOMAIN_OF,
     BenchKind,
     BenchResult,
     Domain,
+    LiveSearch,
     WhyNot,
     build_bm25,
     parse_ids,
@@ -80,6 +83,15 @@ class RunKeyFilter(QObject):
             self.triggered.emit()
             return True
         return super().eventFilter(watched, event)
+
+
+class _Bm25Built(NamedTuple):
+    """A BM25 index built on the runner from `snapshot`, an entry tuple of `live`."""
+
+    live: LiveSearch
+    domain: Domain
+    bm25: Bm25Index
+    snapshot: tuple[Skill | Memory, ...]
 
 
 def _table(model: AxResultModel | Bm25ResultModel) -> QTableView:
@@ -335,9 +347,9 @@ class BenchPanel(QWidget):
         live = self.state.live
         snapshot = live.entries_snapshot(domain)
 
-        def job(ctx: JobContext) -> tuple[object, str, Bm25Index, tuple[object, ...]]:
+        def job(ctx: JobContext) -> _Bm25Built:
             del ctx
-            return live, domain, build_bm25(snapshot), snapshot
+            return _Bm25Built(live, domain, build_bm25(snapshot), snapshot)
 
         self._bm25_jobs[runner.submit(job)] = domain
         return True
@@ -345,7 +357,8 @@ class BenchPanel(QWidget):
     def _on_job_finished(self, job_id: int, result: object) -> None:
         if self._bm25_jobs.pop(job_id, None) is None:
             return
-        live, domain, index, snapshot = result  # type: ignore[misc]
+        assert isinstance(result, _Bm25Built)
+        live, domain, index, snapshot = result.live, result.domain, result.bm25, result.snapshot
         if live is not self.state.live:
             index.close()  # the catalog was indexed again meanwhile
         else:

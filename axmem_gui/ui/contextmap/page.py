@@ -121,9 +121,11 @@ class ContextMapPage(MapEditingMixin):
         self.timeline_view.verticalHeader().setDefaultSectionSize(22)
         self.timeline_view.setWordWrap(False)
         header = self.timeline_view.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(0, 120)
         for column in (1, 2, 3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)  # "Evicted": what each update pushed out
         self.timeline_view.selectionModel().selectionChanged.connect(self._on_timeline_selection)
         self.details = QPlainTextEdit()
         self.details.setObjectName("updateDetails")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import markdown
@@ -89,4 +89,5 @@ def _code_style_css(dark: bool) -> str:
     from pygments.formatters import HtmlFormatter  # once per palette lightness
 
     style = "monokai" if dark else "default"
-    return str(HtmlFormatter(style=style).get_style_defs(".codehilite"))
+    formatter: Any = HtmlFormatter(style=style)  # get_style_defs is untyped in the stubs
+    return str(formatter.get_style_defs(".codehilite"))

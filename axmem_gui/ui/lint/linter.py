@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
 
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.errors import AxmemError
@@ -112,7 +112,7 @@ def lint_job(
                         current.refresh(ws.catalog())
                         break
         report = current.report
-        errors = Counter(f.kind for f in report.findings if f.severity == "error")
+        errors: Counter[str] = Counter(f.kind for f in report.findings if f.severity == "error")
         return LintOutcome(
             path, report, time.perf_counter() - start, _index(report), current,
             report.counts(), errors,
@@ -136,7 +136,7 @@ def clamp_budget(value: object) -> int:
 class _HintSource(Protocol):
     """What the catalog edit session offers: the ids an edit is about to change."""
 
-    entries_changing: Signal
+    entries_changing: SignalInstance
 
 
 class LiveLinter(QObject):

@@ -8,6 +8,7 @@ import re
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence, QTextCursor, QTextOption
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QStackedWidget, QVBoxLayout, QWidget
 
+from axmem_gui.core.jsout import as_text
 from axmem_gui.services.scenarios import PreviewSection
 from axmem_gui.ui.editor.preview import SafeMarkdownBrowser
 from axmem_gui.ui.pages import monospace_font
@@ -52,8 +53,10 @@ class ExactTextEdit(QPlainTextEdit):
     def set_exact_text(self, text: str) -> bool:
         """Replace the text (keeping the scroll position); False when it was the same.
 
+        Half an emoji (a lone surrogate Ax cut) shows as U+FFFD: Qt would drop it.
         Only the part that differs is replaced: an edit of one skill changes one line of
         a 10,000-line index, and re-laying out 1.5 MB of text per edit took a second."""
+        text = as_text(text)
         old = getattr(self, "_text", None)
         if old is None:
             old = self.toPlainText()

@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
@@ -65,6 +66,16 @@ class ProviderForm(QWidget):
         self.retries = QSpinBox()
         self.retries.setRange(0, 10)
         self.retries.setValue(2)
+        self.retries.setToolTip(
+            "Retries of one model call (0 = exactly one request); the timeout is a deadline "
+            "for one whole reply"
+        )
+        self.stream = QCheckBox("stream replies")
+        self.stream.setObjectName("streamReplies")
+        self.stream.setToolTip("Ask the server for streamed (SSE) replies; the chunks are recorded")
+        # Retry-policy details the form does not show, kept from set_settings (a rerun keeps
+        # the recorded policy).
+        self._policy = ProviderSettings("openai")
 
         self.keyring_radio = QRadioButton("OS keyring")
         self.env_radio = QRadioButton("Environment variable")
@@ -107,6 +118,7 @@ class ProviderForm(QWidget):
         limits.addWidget(self.timeout)
         limits.addWidget(QLabel("retries"))
         limits.addWidget(self.retries)
+        limits.addWidget(self.stream)
         limits.addStretch(1)
         form.addRow("Timeout", limits)
         form.addRow("API key", key_row)
@@ -138,6 +150,8 @@ class ProviderForm(QWidget):
         self.structured.setCurrentText(settings.structured_output)
         self.timeout.setValue(settings.timeout_s)
         self.retries.setValue(settings.max_retries)
+        self.stream.setChecked(settings.stream)
+        self._policy = settings
         if settings.api_key_env:
             self.env_radio.setChecked(True)
             self.env_edit.setText(settings.api_key_env)
@@ -157,6 +171,10 @@ class ProviderForm(QWidget):
             api_key_env=env or None,
             timeout_s=float(self.timeout.value()),
             max_retries=int(self.retries.value()),
+            retry_backoff_s=self._policy.retry_backoff_s,
+            retry_max_wait_s=self._policy.retry_max_wait_s,
+            retry_on=self._policy.retry_on,
+            stream=self.stream.isChecked(),
         )
 
     def store_key(self) -> None:

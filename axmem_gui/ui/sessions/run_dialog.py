@@ -13,6 +13,7 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -43,6 +44,9 @@ from axmem_gui.ui.sessions.jobs import RerunOrder, RunOrder
 from axmem_gui.ui.sessions.provider_form import ProviderForm
 from axmem_gui.ui.tasks import TaskRunner
 
+#: Saves an agent config: (name, revision, config) it replaces, or None for a new one.
+SaveAgent = Callable[[tuple[str, int, dict[str, Any]] | None, dict[str, Any]], None]
+
 INPUT_HEIGHT = 54
 
 
@@ -69,6 +73,8 @@ class RunAgentDialog(QDialog):
         self.setWindowTitle("Run agent")
         self.ws = ws
         self.order: RunOrder | None = None
+        #: Writes a new/edited agent config; None saves directly (no undo).
+        self.save_agent: SaveAgent | None = None
         self.input_edits: dict[str, QPlainTextEdit] = {}
 
         self.agent = QComboBox()
@@ -85,6 +91,12 @@ class RunAgentDialog(QDialog):
         self.agent_summary.setWordWrap(True)
         self.name = QLineEdit()
         self.name.setPlaceholderText("optional; default: agent · model")
+        self.map_failure_error = QCheckBox("Treat a failed context-map update as an error")
+        self.map_failure_error.setObjectName("mapFailureError")
+        self.map_failure_error.setToolTip(
+            "axllm swallows a failed map update and the run still completes; by default the "
+            "session shows a warning, checked an error dialog says so when the run ends"
+        )
 
         self.inputs_box = QGroupBox("Inputs")
         self.inputs_form = QFormLayout(self.inputs_box)
@@ -104,6 +116,7 @@ class RunAgentDialog(QDialog):
         top.addRow("Agent", agent_row)
         top.addRow("", self.agent_summary)
         top.addRow("Session name", self.name)
+        top.addRow("", self.map_failure_error)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.inputs_box)
@@ -124,8 +137,10 @@ class RunAgentDialog(QDialog):
         runner: TaskRunner,
         settings: ProviderSettings | None = None,
         on_agents_changed: Callable[[], None] | None = None,
+        save_agent: SaveAgent | None = None,
     ) -> RunOrder | None:
         dialog = cls(ws, runner, settings, parent)
+        dialog.save_agent = save_agent
         if on_agents_changed is not None:
             dialog.agents_changed.connect(on_agents_changed)
         return dialog.order if dialog.exec() == QDialog.DialogCode.Accepted else None
@@ -183,12 +198,20 @@ class RunAgentDialog(QDialog):
             self.input_edits[field] = edit
 
     def _edit_agent(self, new: bool) -> None:
-        current = None if new else self.ws.agents.get(self.agent.currentText())
+        name = None if new else self.agent.currentText()
+        document = self.ws.agents.document(name) if name else None
+        current = document.data if document is not None else None
         value = AgentConfigDialog.ask(self, current, list(self.ws.agents.list()))
         if value is None:
             return
+        before = (
+            None if document is None else (document.name, document.revision, dict(document.data))
+        )
         try:
-            self.ws.agents.save(value["name"], value)
+            if self.save_agent is not None:
+                self.save_agent(before, value)  # undoable: a command on the main stack
+            else:
+                self.ws.agents.save(value["name"], value)
         except AxmemError as exc:
             self.error.setText(f"Cannot save the agent config: {exc}")
             return
@@ -212,6 +235,7 @@ class RunAgentDialog(QDialog):
             inputs=(inputs,),
             settings=self.provider.settings(),
             name=self.name.text().strip(),
+            map_failure="error" if self.map_failure_error.isChecked() else "warn",
         )
 
     def accept(self) -> None:

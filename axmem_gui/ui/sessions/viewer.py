@@ -232,6 +232,11 @@ class SessionViewer(QWidget):
             message = error_text(self.doc.get("error")) or "the run ended early"
             text = f"Incomplete session: {message}. The calls made before that are kept."
             level = "warn"
+        warnings = [str(w) for w in self.doc.get("warnings") or []]
+        if warnings:
+            # e.g. a context-map update that failed: axllm swallows it, the run "succeeds".
+            text = (text + "\n" if text else "") + "\n".join(f"Warning: {w}" for w in warnings)
+            level = "warn"
         if not self.saved:
             text = (text + "\n" if text else "") + (
                 "Not saved in the workspace (it is read-only): use Export… to keep it."
@@ -273,9 +278,13 @@ class SessionViewer(QWidget):
                 "ok",
             )
             return
-        first = report.divergence.message if report.divergence else "a forward ended differently"
-        set_banner(self.banner, f"Replay differs: {first}", "error")
-        if report.divergence is not None and report.divergence.kind == "prompt":
+        first = report.differences[0]
+        set_banner(self.banner, f"Replay differs: {first.message} (at {first.where})", "error")
+        if report.divergence is not None and report.divergence.kind in (
+            "prompt",
+            "stored_request",
+            "digest",
+        ):
             target = self.model.index_of_call(report.divergence.index)
             if target.isValid():
                 self.tree.scrollTo(target)
