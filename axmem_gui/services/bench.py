@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from axmem_gui.core.ax.collation import collation_key, collation_keys
 from axmem_gui.core.ax.documents import (
@@ -162,13 +162,17 @@ class _LiveDomain:
 
     def search(self) -> SkillSearch | MemorySearch:
         if self._search is None:
-            entries = list(self.entries.values())
+            # Made after every edit: over the live entries as they are, nothing copied.
+            entries: Any = self.entry_tuple()  # one kind per domain
+            by_id: Any = self.entries
             if self.domain == "skills":
-                skills = [e for e in entries if isinstance(e, Skill)]
-                self._search = SkillSearch(skills, self.profile, self._index, self.tokenizer)
+                self._search = SkillSearch.shared(
+                    entries, by_id, self.profile, self._index, self.tokenizer
+                )
             else:
-                memories = [e for e in entries if isinstance(e, Memory)]
-                self._search = MemorySearch(memories, self.profile, self._index, self.tokenizer)
+                self._search = MemorySearch.shared(
+                    entries, by_id, self.profile, self._index, self.tokenizer
+                )
         return self._search
 
     def _bm25_upsert(self, entries: Iterable[Skill | Memory]) -> None:
