@@ -342,6 +342,12 @@ class Driver:
             wanted = next(self._gen)
         except StopIteration:
             return
+        except Exception:  # report what was measured, and end the app
+            import traceback
+
+            traceback.print_exc()
+            self.finish()
+            return
         if callable(wanted):
             self._wait = wanted
             self._wait_until = time.perf_counter() + self.timeout_s
@@ -367,8 +373,21 @@ class Driver:
         window = self.window
         paint = self.state["paint"]
         self.record("start_to_first_paint", (paint - self.t0) * 1000, None)
-        views = window.retrieval_views
-        linter = window.lint.linter
+        from types import SimpleNamespace
+
+        from axmem_gui.ui.bench.feature import BENCH
+        from axmem_gui.ui.catalog.feature import CATALOG
+        from axmem_gui.ui.lint.install import LINT
+        from axmem_gui.ui.preview.install import PREVIEW
+        from axmem_gui.ui.retrieval.feature import RETRIEVAL
+
+        views = SimpleNamespace(
+            state=window.feature(RETRIEVAL).state,
+            preview=window.feature(PREVIEW).panel,
+            bench=window.feature(BENCH).panel,
+        )
+        pages = window.feature(CATALOG).pages
+        linter = window.feature(LINT).linter
         runner = window.task_runner
 
         # index ready and preview filled -------------------------------------------
@@ -454,7 +473,7 @@ class Driver:
         # memories: scroll to the bottom --------------------------------------------
         window.show_section("memories")
         yield None
-        page = window.memories_page
+        page = pages["memories"]
         table = page.table
         bar = table.verticalScrollBar()
         self.stall_reset()
@@ -483,7 +502,7 @@ class Driver:
         # skills: filter per keystroke ----------------------------------------------
         window.show_section("skills")
         yield None
-        page = window.skills_page
+        page = pages["skills"]
         page.filter_edit.setFocus()
         word = skill_words[0].split()[0][:4]
         keys: list[float] = []
@@ -519,7 +538,7 @@ class Driver:
         # description edit ----------------------------------------------------------
         yield background_done
         from axmem_gui.ui.editor.form import COMMIT_DELAY_MS
-        from axmem_gui.ui.preview.live import REFRESH_DEBOUNCE_MS
+        from axmem_gui.ui.retrieval.state import REFRESH_DEBOUNCE_MS
 
         form = page.form
         form.description_edit.setFocus()

@@ -7,12 +7,12 @@ complete, 1 when it ended early (the partial session is still written); 2 for ba
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from axmem_gui.cli.common import add_workspace_arg, print_json, read_text_file
+from axmem_gui.cli.common import add_workspace_arg, print_json, read_text_file, say
+from axmem_gui.core import jsontext
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.session.compare import render_comparison
@@ -34,10 +34,7 @@ def _parse_inputs(pairs: list[str], inputs_file: Path | None) -> list[dict[str, 
         raise InputError("give either --input or --inputs-file, not both")
     if inputs_file is not None:
         text = read_text_file(inputs_file, "inputs file")
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{inputs_file}: not valid JSON ({exc.msg})") from None
+        value = jsontext.loads(text, str(inputs_file))
         items = value if isinstance(value, list) else [value]
         for i, item in enumerate(items):
             if not isinstance(item, dict):
@@ -88,8 +85,8 @@ def _read_context_map(path: Path | None) -> Any:
         return None
     text = read_text_file(path, "context map")
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError:
+        value = jsontext.parse(text)
+    except ValueError:
         return text  # a map given as its Markdown text
     if isinstance(value, dict) and value.get("format") == "axsession":
         # Continue from where a recorded session left its map.
@@ -117,11 +114,11 @@ def _finish_run(doc: dict[str, Any], args: argparse.Namespace) -> int:
     map_failed = [w for w in doc.get("warnings") or [] if "context-map update failed" in w]
     for warning in doc.get("warnings") or []:
         label = "error" if warning in map_failed and args.on_map_failure == "error" else "warning"
-        print(f"axmem: {label}: {warning}", file=sys.stderr)
+        say(f"axmem: {label}: {warning}", file=sys.stderr)
     if doc["status"] == "complete":
-        print(f"recorded {calls} model calls: {where}")
+        say(f"recorded {calls} model calls: {where}")
         for fw in doc["forwards"]:
-            print(f"forward {fw['index'] + 1}: {json_dumps(fw['output'])}")
+            say(f"forward {fw['index'] + 1}: {json_dumps(fw['output'])}")
         if map_failed and args.on_map_failure == "error":
             print(
                 "axmem: the context-map update failed (--on-map-failure error); "
@@ -132,7 +129,7 @@ def _finish_run(doc: dict[str, Any], args: argparse.Namespace) -> int:
         return 0
     error = doc.get("error") or {}
     print(f"axmem: run ended early: {error.get('message')}", file=sys.stderr)
-    print(f"partial session ({calls} model calls) kept, marked incomplete: {where}")
+    say(f"partial session ({calls} model calls) kept, marked incomplete: {where}")
     return 1
 
 
@@ -246,7 +243,7 @@ def _list(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
         sessions.export_session(ws, args.id, args.output)
-    print(f"exported session {args.id} to {args.output}")
+    say(f"exported session {args.id} to {args.output}")
     return 0
 
 
@@ -255,7 +252,7 @@ def _import(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace) as ws:
         session_id = sessions.save_session(ws, doc)
     s = session_summary(doc)
-    print(f"imported session {session_id} ({s['agent']}, {s['exchanges']} model calls)")
+    say(f"imported session {session_id} ({s['agent']}, {s['exchanges']} model calls)")
     return 0
 
 
@@ -265,7 +262,7 @@ def _test_connection(args: argparse.Namespace) -> int:
         print_json(report.to_json())
     else:
         state = "ok" if report.ok else "FAILED"
-        print(f"{state}: {report.message} ({report.latency_ms:.0f} ms, model {report.model})")
+        say(f"{state}: {report.message} ({report.latency_ms:.0f} ms, model {report.model})")
     return 0 if report.ok else 1
 
 

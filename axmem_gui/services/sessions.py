@@ -7,6 +7,7 @@ so the GUI's task runner can call it from a worker thread.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,7 @@ from axmem_gui.engine.replay import replay_session as _replay
 from axmem_gui.engine.search import backend_named
 from axmem_gui.services.files import read_utf8_file, write_file_atomic
 from axmem_gui.services.providers import build_client
+from axmem_gui.store.records import SessionSummary as SessionSummary
 
 Transport = Callable[[Mapping[str, Any]], Any]
 
@@ -229,8 +231,24 @@ def export_session(ws: Any, session_id: str, path: Path) -> None:
 
 
 def import_session(ws: Any, path: Path) -> str:
-    """Validate and store a session file; an existing session with that id is replaced."""
-    return save_session(ws, read_session_file(path))
+    """Validate and store a session file; returns the id it is stored under. A stored
+    session is never replaced: the same session again is left as it is, a different one
+    with a taken id is kept beside it under a new id (`<id>-2`, `<id>-3`, ...)."""
+    doc = read_session_file(path)
+    session_id = str(doc["id"])
+    stored = ws.sessions.get(session_id)
+    if stored is None:
+        return save_session(ws, doc)
+    if _canonical(stored) == _canonical(doc):
+        return session_id
+    n = 2
+    while ws.sessions.get(f"{session_id}-{n}") is not None:
+        n += 1
+    return save_session(ws, {**doc, "id": f"{session_id}-{n}"})
+
+
+def _canonical(doc: Mapping[str, Any]) -> str:
+    return json.dumps(doc, sort_keys=True, ensure_ascii=False)
 
 
 def summary(doc: Mapping[str, Any]) -> dict[str, Any]:

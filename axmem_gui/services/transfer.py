@@ -49,7 +49,8 @@ from axmem_gui.core.formats import (
 from axmem_gui.core.formats.plan import EntryKind, PlanItem
 from axmem_gui.core.formats.skillsdir import OutputFile
 from axmem_gui.core.jsout import encode_text
-from axmem_gui.services.files import write_file_atomic
+from axmem_gui.services.catalog import CatalogService, Kind, Write
+from axmem_gui.services.files import new_file_mode, write_file_atomic
 from axmem_gui.store import Workspace
 
 #: Whether the workspace can keep a skill's SKILL.md extras (frontmatter keys, resource
@@ -211,6 +212,10 @@ class ImportResult:
         }
 
 
+#: The import's entry kinds as the catalog names them.
+_KIND: dict[EntryKind, Kind] = {"skill": "skills", "memory": "memories"}
+
+
 def _repo(ws: Workspace, kind: EntryKind) -> Any:
     return ws.skills if kind == "skill" else ws.memories
 
@@ -250,34 +255,41 @@ def apply_import(
     writes = plan.writes
     if not writes:
         return ImportResult(plan, None, ())
-    batch = ws.new_batch_id()
+    service = CatalogService(ws)
     changes: list[AppliedChange] = []
     total = len(writes)
-    with ws.transaction():
-        for i, item in enumerate(writes):
-            if is_cancelled(cancel):
-                raise ImportCancelled()
-            _report(progress, i, total, f"{item.action} {item.kind} '{item.target_id}'")
-            before = _check_not_stale(ws, item)
-            after = _stored_value(item)
-            _repo(ws, item.kind).upsert(after, batch=batch)
-            changes.append(AppliedChange(item.kind, item.target_id, item.action, before, after))
+
+    def before_each(i: int) -> None:
+        # Inside the transaction: a cancel or a stale entry rolls every write back.
         if is_cancelled(cancel):
             raise ImportCancelled()
+        if i == total:
+            return
+        item = writes[i]
+        _report(progress, i, total, f"{item.action} {item.kind} '{item.target_id}'")
+        before = _check_not_stale(ws, item)
+        changes.append(AppliedChange(item.kind, item.target_id, item.action, before, after[i]))
+
+    after = [_stored_value(item) for item in writes]
+    batch = ws.new_batch_id()
+    service.write_many(
+        [(_KIND[item.kind], Write(item.target_id, after[i])) for i, item in enumerate(writes)],
+        batch=batch,
+        before_each=before_each,
+    )
     _report(progress, total, total, "imported")
     return ImportResult(plan, batch, tuple(changes))
 
 
 def undo_import(ws: Workspace, result: ImportResult) -> None:
     """Put every entry the import touched back as it was, in one transaction."""
-    batch = ws.new_batch_id()
-    with ws.transaction():
-        for change in reversed(result.changes):
-            repo = _repo(ws, change.kind)
-            if change.before is None:
-                repo.delete(change.id, batch=batch)
-            else:
-                repo.upsert(change.before, batch=batch)
+    CatalogService(ws).write_many(
+        [
+            (_KIND[change.kind], Write(change.id, change.before))
+            for change in reversed(result.changes)
+        ],
+        batch=ws.new_batch_id(),
+    )
 
 
 def import_paths(
@@ -360,8 +372,7 @@ def _materialize(root: Path, files: Sequence[OutputFile]) -> None:
             raise InputError(f"refusing to write outside the export folder: {f.path}")
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(f.data)
-        mode = 0o755 if f.executable else 0o644
-        os.chmod(target, mode)
+        os.chmod(target, new_file_mode(executable=f.executable))
 
 
 def _write_skills_dir(out: Path, files: Sequence[OutputFile], force: bool) -> list[Path]:
@@ -382,6 +393,7 @@ def _write_skills_dir(out: Path, files: Sequence[OutputFile], force: bool) -> li
     # (disk full, permissions) leaves the destination untouched.
     staging = Path(tempfile.mkdtemp(prefix=".axmem-export-", dir=parent))
     try:
+        os.chmod(staging, new_file_mode(executable=True))  # mkdtemp's 0700 would stay
         _materialize(staging, files)
         if not out.exists():
             os.rename(staging, out)

@@ -13,8 +13,23 @@ import platformdirs
 from axmem_gui.core.catalog import Catalog, catalog_from_json_value
 from axmem_gui.core.errors import InputError, WorkspaceError
 from axmem_gui.core.session.derive import map_snapshots
-from axmem_gui.store import WORKSPACE_SUFFIX, Workspace
+from axmem_gui.store import WORKSPACE_SUFFIX, Workspace, WorkspaceCounts
 
+#: The workspace types the GUI works with (it does not import the store).
+__all__ = [
+    "WORKSPACE_SUFFIX",
+    "Workspace",
+    "WorkspaceCounts",
+    "data_dir",
+    "default_workspace_path",
+    "describe_workspace",
+    "init_workspace",
+    "load_workspace_catalog",
+    "open_default_workspace",
+    "open_workspace",
+    "require_suffix",
+    "seed_sample",
+]
 APP_NAME = "axmem"
 #: Overrides the data folder (tests, portable installs).
 DATA_DIR_ENV = "AXMEM_DATA_DIR"
@@ -52,26 +67,35 @@ def open_default_workspace(*, read_only: bool = False) -> Workspace:
 def init_workspace(path: Path | str, *, sample: bool = False) -> Workspace:
     """Create a new workspace at `path` (refuses to overwrite an existing file)."""
     p = Path(path)
-    if p.exists() and p.stat().st_size > 0:
+    if p.is_symlink() or (p.exists() and (not p.is_file() or p.stat().st_size > 0)):
         raise WorkspaceError(f"{p}: already exists; choose another name or open it")
     tmp = p.with_name(p.name + ".creating")
-    tmp.unlink(missing_ok=True)
     # Build the new file aside and move it into place, so a crash never leaves a
-    # half-seeded workspace under the real name.
-    ws = Workspace.open(tmp, create=True)
+    # half-seeded workspace under the real name; a failure leaves nothing behind.
+    _remove_aside(tmp)
     try:
-        if sample:
-            seed_sample(ws)
+        ws = Workspace.open(tmp, create=True)
+        try:
+            if sample:
+                seed_sample(ws)
+            ws.checkpoint()
+        finally:
+            ws.close()
+        for suffix in ("-wal", "-shm"):
+            Path(str(tmp) + suffix).unlink(missing_ok=True)
+        os.replace(tmp, p)
+    except OSError as exc:
+        _remove_aside(tmp)
+        raise WorkspaceError(f"{p}: cannot create the workspace: {exc.strerror or exc}") from None
     except BaseException:
-        ws.close()
-        tmp.unlink(missing_ok=True)
+        _remove_aside(tmp)
         raise
-    ws.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    ws.close()
-    for suffix in ("-wal", "-shm"):
-        Path(str(tmp) + suffix).unlink(missing_ok=True)
-    os.replace(tmp, p)
     return Workspace.open(p)
+
+
+def _remove_aside(tmp: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(str(tmp) + suffix).unlink(missing_ok=True)
 
 
 def _sample_files() -> dict[str, Any]:

@@ -28,9 +28,14 @@ from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
 from axmem_gui.store.repositories import MemoryRepository, SkillRepository
 from axmem_gui.ui.bench import panel as bench_panel
+from axmem_gui.ui.bench.feature import BENCH
+from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.entry_table import PAGE
+from axmem_gui.ui.lint.install import LINT
 from axmem_gui.ui.main_window import MainWindow
+from axmem_gui.ui.preview.install import PREVIEW
+from axmem_gui.ui.retrieval.feature import RETRIEVAL
 from axmem_gui.ui.settings import AppSettings
 from axmem_gui.ui.wiring import install_features
 
@@ -131,11 +136,11 @@ def big_window(qtbot, big_path: Path, tmp_path: Path, calls: Calls) -> Iterator[
 
 
 def _idle(win: MainWindow) -> bool:
-    views = win.retrieval_views  # type: ignore[attr-defined]
-    linter = win.lint.linter  # type: ignore[attr-defined]
+    state = win.feature(RETRIEVAL).state
+    linter = win.feature(LINT).linter
     return bool(
-        views.state.ready
-        and not views.state.pending
+        state.ready
+        and not state.pending
         and linter.outcome is not None
         and not linter.running
         and not win.task_runner.busy
@@ -146,8 +151,8 @@ def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def
     big_window: MainWindow, calls: Calls, qtbot
 ) -> None:
     win = big_window
-    views = win.retrieval_views  # type: ignore[attr-defined]
-    linter = win.lint.linter  # type: ignore[attr-defined]
+    linter = win.feature(LINT).linter
+    preview = win.feature(PREVIEW).panel
     qtbot.waitUntil(lambda: _idle(win), timeout=60000)
 
     # Start-up: the catalog was read once, indexed and linted, all on the task runner
@@ -155,10 +160,10 @@ def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def
     assert calls.worker["catalog"] == 1
     assert calls.worker["extend_columns"] >= 2  # skills and memories, bulk path
     assert calls.worker["_load"] == 1  # one full lint
-    assert views.preview.section_text("skills")  # the preview is filled
+    assert preview.section_text("skills")  # the preview is filled
 
     # The retrieval bench: Ax answers at once, BM25's index is built on the runner.
-    bench = views.bench
+    bench = win.feature(BENCH).panel
     for kind, search in (("recall", "deploy rollback"), ("discover", "canary vault")):
         bench.set_kind(kind)
         bench.set_searches([search])
@@ -170,7 +175,7 @@ def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def
 
     # The memories table, scrolled to the bottom: keyset pages, never OFFSET.
     win.show_section("memories")
-    page = win.memories_page
+    page = win.feature(CATALOG).pages["memories"]
     while page.model.canFetchMore():  # what the view asks for at the scroll bar's end
         page.model.fetchMore()
         page.table.scrollToBottom()
@@ -179,7 +184,7 @@ def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def
 
     # The skills filter and selecting a skill.
     win.show_section("skills")
-    skills = win.skills_page
+    skills = win.feature(CATALOG).pages["skills"]
     reads_before = calls.total("catalog")
     for ch in "canary":
         qtbot.keyClick(skills.filter_edit, ch)
@@ -199,7 +204,7 @@ def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def
     skills.form.description_edit.end(False)
     for ch in " zebrafinch":
         qtbot.keyClick(skills.form.description_edit, ch)
-    qtbot.waitUntil(lambda: "zebrafinch" in views.preview.section_text("skills"), timeout=10000)
+    qtbot.waitUntil(lambda: "zebrafinch" in preview.section_text("skills"), timeout=10000)
     qtbot.waitUntil(lambda: linter.outcome is not lint_outcome and _idle(win), timeout=60000)
     assert calls.total("catalog") == reads_before
     assert calls.total("extend_columns") + calls.total("extend") == builds

@@ -8,11 +8,11 @@ actually changed (from the map text before and after).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from axmem_gui.core import jsontext
 from axmem_gui.core.contextmap import apply_update, stored_map_from_json_value
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.session.stages import MAP_CARTOGRAPHER, MAP_DISTILLER
@@ -82,8 +82,8 @@ def _field_lines(text: str, keys: Sequence[str]) -> dict[str, Any]:
 
 def _json_or_text(raw: str) -> Any:
     try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, RecursionError):
+        return jsontext.parse(raw)
+    except ValueError:
         return raw
 
 

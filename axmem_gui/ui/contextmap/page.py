@@ -8,13 +8,12 @@ commands on the window's undo stack; nothing here writes history in place.
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence, QUndoStack
+from PySide6.QtGui import QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QPlainTextEdit,
     QSlider,
     QSplitter,
@@ -35,6 +34,7 @@ from axmem_gui.ui.contextmap.map_model import COL_ID, COL_SCORE, COL_TEXT, MapRo
 from axmem_gui.ui.contextmap.page_actions import MapEditingMixin
 from axmem_gui.ui.contextmap.timeline_model import TimelineModel
 from axmem_gui.ui.controller import WorkspaceController
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import empty_state
 from axmem_gui.ui.resources import style_sheet
 
@@ -64,9 +64,6 @@ class ContextMapPage(MapEditingMixin):
         self.map_model.score_edit_requested.connect(self.set_item_score, conn)
         self._agent: str | None = None
         self._focus_item: str | None = None
-        #: File-menu actions, set by `install_contextmap_view`.
-        self.import_menu_action: QAction | None = None
-        self.export_menu_action: QAction | None = None
         self._build()
         self.setStyleSheet(style_sheet("contextmap"))
         controller.opened.connect(self._on_workspace_opened)
@@ -83,7 +80,7 @@ class ContextMapPage(MapEditingMixin):
         self.slider.setPageStep(1)
         self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
         self.slider.valueChanged.connect(self._on_slider)
-        self.slider_label = QLabel()
+        self.slider_label = plain_label()
         self.slider_label.setObjectName("sliderLabel")
         self.diff_button = QToolButton()
         self.diff_button.setText("Diff")
@@ -101,7 +98,7 @@ class ContextMapPage(MapEditingMixin):
         self.compare_combo.setMinimumContentsLength(16)
         self.compare_combo.currentIndexChanged.connect(self._show_current)
         top = QHBoxLayout()
-        top.addWidget(QLabel("Agent"))
+        top.addWidget(plain_label("Agent"))
         top.addWidget(self.agent_combo)
         top.addSpacing(12)
         top.addWidget(self.slider, 1)
@@ -109,7 +106,7 @@ class ContextMapPage(MapEditingMixin):
         top.addSpacing(12)
         top.addWidget(self.raw_button)
         top.addWidget(self.diff_button)
-        top.addWidget(QLabel("against"))
+        top.addWidget(plain_label("against"))
         top.addWidget(self.compare_combo)
 
         self.timeline_view = QTableView()
@@ -137,11 +134,11 @@ class ContextMapPage(MapEditingMixin):
         left.setSizes([300, 220])
 
         self.gauge = BudgetGauge()
-        self.next_out_label = QLabel()
+        self.next_out_label = plain_label()
         self.next_out_label.setObjectName("nextOutLabel")
-        self.settings_label = QLabel()
+        self.settings_label = plain_label()
         self.settings_label.setObjectName("mapSettings")
-        self.diff_label = QLabel()
+        self.diff_label = plain_label()
         self.diff_label.setObjectName("diffSummary")
         self.toolbar = self._build_toolbar()
         self.tree = QTreeView()
@@ -202,7 +199,7 @@ class ContextMapPage(MapEditingMixin):
         self.stack = QStackedWidget()
         self.stack.addWidget(content)
         self.stack.addWidget(self.empty)
-        heading = QLabel("Context maps")
+        heading = plain_label("Context maps")
         heading.setObjectName("sectionTitle")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)

@@ -11,6 +11,7 @@ from PySide6.QtGui import QFont
 
 from axmem_gui.services.contextmaps import TimelineEntry
 from axmem_gui.ui.contextmap.editing import DRAFT_KEY, Draft
+from axmem_gui.ui.inert_text import inert_tooltips
 
 _Index = QModelIndex | QPersistentModelIndex
 HEADERS = ("Session", "Snapshot", "Step", "Chars", "Evicted")
@@ -68,6 +69,7 @@ class TimelineModel(QAbstractTableModel):
             return HEADERS[section] if 0 <= section < len(HEADERS) else None
         return section + 1
 
+    @inert_tooltips
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None

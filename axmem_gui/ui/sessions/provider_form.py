@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QRadioButton,
@@ -29,6 +28,7 @@ from axmem_gui.core.errors import AxmemError, InputError
 from axmem_gui.engine.providers import PROVIDERS, STRUCTURED_OUTPUT_MODES, ProviderSettings
 from axmem_gui.services import secrets
 from axmem_gui.services.providers import model_choices
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.sessions.jobs import connection_job
 from axmem_gui.ui.tasks import TaskRunner
 
@@ -88,7 +88,7 @@ class ProviderForm(QWidget):
         self.forget_key = QPushButton("Forget stored key")
         self.forget_key.clicked.connect(self._forget_key)
         self.env_edit = QLineEdit()
-        self.key_status = QLabel()
+        self.key_status = plain_label()
         self.key_status.setObjectName("keyStatus")
         self.key_status.setWordWrap(True)
         key_row = QHBoxLayout()
@@ -101,7 +101,7 @@ class ProviderForm(QWidget):
 
         self.test_button = QPushButton("Test connection")
         self.test_button.clicked.connect(self.test_connection)
-        self.test_result = QLabel()
+        self.test_result = plain_label()
         self.test_result.setObjectName("connectionResult")
         self.test_result.setWordWrap(True)
         test_row = QHBoxLayout()
@@ -116,7 +116,7 @@ class ProviderForm(QWidget):
         form.addRow("Structured output", self.structured)
         limits = QHBoxLayout()
         limits.addWidget(self.timeout)
-        limits.addWidget(QLabel("retries"))
+        limits.addWidget(plain_label("retries"))
         limits.addWidget(self.retries)
         limits.addWidget(self.stream)
         limits.addStretch(1)

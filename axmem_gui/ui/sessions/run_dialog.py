@@ -38,6 +38,7 @@ from axmem_gui.core.session.agent_config import (
     select_catalog,
 )
 from axmem_gui.engine.providers import ProviderSettings
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import monospace_font
 from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
 from axmem_gui.ui.sessions.jobs import RerunOrder, RunOrder
@@ -51,7 +52,7 @@ INPUT_HEIGHT = 54
 
 
 def _error_label() -> QLabel:
-    label = QLabel()
+    label = plain_label()
     label.setObjectName("formError")
     label.setWordWrap(True)
     return label
@@ -86,7 +87,7 @@ class RunAgentDialog(QDialog):
         agent_row.addWidget(self.agent, 1)
         agent_row.addWidget(self.edit_agent)
         agent_row.addWidget(self.new_agent)
-        self.agent_summary = QLabel()
+        self.agent_summary = plain_label()
         self.agent_summary.setObjectName("agentSummary")
         self.agent_summary.setWordWrap(True)
         self.name = QLineEdit()
@@ -289,7 +290,7 @@ class RerunDialog(QDialog):
         QVBoxLayout(model_box).addWidget(self.provider)
         forwards = doc.get("forwards") if isinstance(doc.get("forwards"), list) else []
         label = doc.get("name") or doc.get("id")
-        intro = QLabel(
+        intro = plain_label(
             f"Runs the {len(forwards or [])} recorded input(s) of “{label}” again, live, "
             "as a new session."
         )

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.session.whatif import WhatIfReport, render_whatif
 from axmem_gui.engine.replay import ReplayReport
 from axmem_gui.services.analytics import session_totals
+from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.sessions.details import SessionDetails
 from axmem_gui.ui.sessions.exact_text import ADDED, REMOVED, ExactTextView, shrinkable
 from axmem_gui.ui.sessions.texts import error_text
@@ -54,7 +55,7 @@ def diff_line_colors(text: str) -> list[tuple[int, Any]]:
 class WhatIfPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.summary = QLabel()
+        self.summary = plain_label()
         self.summary.setObjectName("panelCaption")
         self.summary.setWordWrap(True)
         self.model = WhatIfModel(self)
@@ -124,12 +125,12 @@ class SessionViewer(QWidget):
         self.export_action = self._action(
             "Export…", self.export_requested, "Save as a .axsession.json file"
         )
-        self.title = QLabel()
+        self.title = plain_label()
         self.title.setObjectName("sessionTitle")
-        self.meta = QLabel()
+        self.meta = plain_label()
         self.meta.setObjectName("sessionMeta")
         self.meta.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.banner = QLabel()
+        self.banner = plain_label()
         self.banner.setObjectName("sessionBanner")
         self.banner.setWordWrap(True)
         self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -246,7 +247,9 @@ class SessionViewer(QWidget):
 
     def set_replay_allowed(self, reason: str | None) -> None:
         self.replay_action.setEnabled(reason is None)
-        self.replay_action.setToolTip(reason or "Replay offline with the recorded replies")
+        self.replay_action.setToolTip(
+            inert(reason or "Replay offline with the recorded replies")
+        )
 
     def set_busy(self, busy: bool) -> None:
         for action in (self.replay_action, self.rerun_action):
