@@ -80,6 +80,9 @@ def test_valid_session_passes_and_summarises(recorded: dict[str, Any]) -> None:
             "catalog: skills[0]: missing required field 'name'",
         ),
         (lambda d: d["exchanges"][0].update(usage={"prompt_tokens": True}), "prompt_tokens"),
+        # The viewer's banner iterated a number here (found by fuzzing the open paths).
+        (lambda d: d.update(warnings=3), "field 'warnings' must be a list or null, got a number"),
+        (lambda d: d.update(warnings=[{}]), "warnings[0]: expected a string, got an object"),
     ],
 )
 def test_bad_fields_are_named(recorded: dict[str, Any], mutate: Any, expected: str) -> None:
@@ -167,3 +170,12 @@ def test_round_trip_is_stable(recorded: dict[str, Any]) -> None:
     text = session_to_json_text(recorded)
     assert json.loads(text) == recorded
     assert session_to_json_text(session_from_json_text(text)) == text
+
+
+def test_update_record_of_a_map_whose_scores_are_not_an_object() -> None:
+    # A session file's map state is hostile: `scores` as a list crashed the update record
+    # (dict() of a list of strings; found by fuzzing mutated real sessions).
+    from axmem_gui.core.session.contextmap_update import describe_update
+
+    record = describe_update([], {"text": "", "steps": 0}, {"text": "", "scores": ["ab"]})
+    assert record["scores"] == {}
