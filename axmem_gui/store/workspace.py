@@ -19,6 +19,7 @@ from axmem_gui.store.connection import open_database
 from axmem_gui.store.repositories import (
     ContextMapRepository,
     DocumentRepository,
+    EvalRunRepository,
     MemoryRepository,
     RevisionLog,
     SessionRepository,
@@ -64,6 +65,8 @@ class Workspace:
         self.agents = DocumentRepository(db, "agents", read_only)
         self.sessions = SessionRepository(db, read_only)
         self.contextmaps = ContextMapRepository(db, read_only)
+        self.evals = DocumentRepository(db, "evals", read_only)
+        self.eval_runs = EvalRunRepository(db, read_only)
         self.settings = SettingsRepository(db, read_only)
 
     @classmethod
