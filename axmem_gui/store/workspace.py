@@ -41,6 +41,7 @@ class WorkspaceCounts:
     agents: int
     sessions: int
     contextmaps: int
+    evals: int = 0
 
     def to_json(self) -> dict[str, int]:
         return dict(self.__dict__)
@@ -104,6 +105,7 @@ class Workspace:
             agents=self.agents.count(),
             sessions=self.sessions.count(),
             contextmaps=self.contextmaps.count(),
+            evals=self.evals.count(),
         )
 
     def data_version(self) -> int:

@@ -32,6 +32,7 @@ SECTIONS = (
     ("suites", "Suites"),
     ("sessions", "Sessions"),
     ("contextmaps", "Context maps"),
+    ("evals", "Evals"),
 )
 
 _Index = QModelIndex | QPersistentModelIndex

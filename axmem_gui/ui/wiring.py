@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from axmem_gui.ui.contextmap import install_contextmap_view
 from axmem_gui.ui.editor.actions import install_catalog_editing
+from axmem_gui.ui.evals import install_evals_view
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.preview import install_retrieval_views
 from axmem_gui.ui.sessions import install_sessions_view
@@ -16,3 +17,4 @@ def install_features(window: MainWindow) -> None:
     install_retrieval_views(window)
     install_sessions_view(window)
     install_transfer_and_lint(window)
+    install_evals_view(window)

@@ -79,7 +79,8 @@ def test_run_json_junit_and_the_exit_code(
     server.state.fault_always = "500"
     assert main(_run(ws_path, server, "--repeat", "1")) == 1
     out = capsys.readouterr().out
-    assert "FAIL most severe: 0/0 hits" in out and "run 1: failed: the model server answered HTTP 500" in out
+    assert "FAIL most severe: 0/0 hits" in out
+    assert "run 1: failed: the model server answered HTTP 500" in out
 
 
 def test_compare_two_runs_and_exit_1_on_a_regression(

@@ -28,9 +28,10 @@ from axmem_gui.store import Workspace
 
 pytestmark = pytest.mark.local
 
-#: Fewer actor turns than the sample agent's 6 keep a run of a model that never finishes
-#: short; the path through axllm is the same.
-MAX_STEPS = 3
+#: Fewer actor turns than the sample agent's 6, and no context map (its two update calls
+#: per run read the whole prompt again), keep a run of a model that never finishes short;
+#: the path through axllm is the same.
+LITE = {"maxActorSteps": 3, "contextMap": None}
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +53,7 @@ def sample_ws(tmp_path: Path) -> Iterator[Workspace]:
     try:
         agent = ws.agents.get("ops-assistant")
         assert agent is not None
-        ws.agents.save("ops-assistant", {**agent, "maxActorSteps": MAX_STEPS})
+        ws.agents.save("ops-assistant", {**agent, **LITE})
         yield ws
     finally:
         ws.close()
@@ -135,7 +136,7 @@ def test_the_cli_starts_the_bundled_model_itself(
         evals.save_set(ws, one_case)
         agent = ws.agents.get("ops-assistant")
         assert agent is not None
-        ws.agents.save("ops-assistant", {**agent, "maxActorSteps": MAX_STEPS})
+        ws.agents.save("ops-assistant", {**agent, **LITE})
     finally:
         ws.close()
     code = main(
