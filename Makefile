@@ -5,7 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 export QT_QPA_PLATFORM ?= $(if $(DISPLAY)$(WAYLAND_DISPLAY),,offscreen)
 
-.PHONY: run test test-long lint contract typecheck pytest venv dist dist-check icons bench clean
+.PHONY: run test test-long lint contract typecheck pytest venv dist dist-check icons bench clean \
+	golden conformance readme ax-npm
 .PHONY: local-model test-local
 
 $(BIN)/python:
@@ -57,6 +58,25 @@ test-local: $(LOCAL_STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/search_bench.py
+
+# The real TypeScript package judges us (tools/golden/, docs/conformance.md). Both install
+# @ax-llm/ax with npm into build/ax-npm (needs Node 20+ and the npm registry).
+AX_NPM := build/ax-npm
+ax-npm:
+	tools/golden/install_ax.sh $(AX_NPM)
+
+# Regenerate tests/golden/ax-24.0.21/expected.json from the package (byte-identical).
+golden: ax-npm
+	LC_ALL=C.UTF-8 node tools/golden/oracle.mjs --ax $(AX_NPM) \
+		--cases tests/golden/ax-24.0.21/cases.json --out tests/golden/ax-24.0.21/expected.json
+
+# Differential run on fresh seeded random inputs: SEEDS="1 2" (default: fixed + today's).
+conformance: $(STAMP) ax-npm
+	LC_ALL=C.UTF-8 $(BIN)/python -m tools.conformance --ax $(AX_NPM) $(if $(SEEDS),--seeds $(SEEDS))
+
+# Regenerate the README's CLI reference from `axmem --help` (tests/cli/test_readme_cli.py).
+readme: $(STAMP)
+	$(BIN)/python -m tools.readme_cli
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

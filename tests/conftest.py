@@ -12,13 +12,9 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
 
-#: Shared fixtures (e.g. `memory_keyring`) available to every test module.
+#: Shared fixtures available to every test module. `memory_keyring` is autouse: no test
+#: reaches the machine's real keyring (tests/test_isolation.py proves it).
 pytest_plugins = ["tests.helpers.memory_keyring", "tests.fakes.fake_openai_server"]
-
-REPO_ROOT = Path(__file__).resolve().parents[1]
-#: The read-only reference material that CI lays beside the clone.
-SHARED_DIR = REPO_ROOT.parent / "shared"
-
 
 @pytest.fixture(autouse=True)
 def private_data_dir(
@@ -29,11 +25,3 @@ def private_data_dir(
     monkeypatch.setenv("AXMEM_SETTINGS_DIR", str(data / "settings"))
     yield data
 
-
-@pytest.fixture
-def shared_dir() -> Path:
-    if not SHARED_DIR.is_dir():
-        pytest.fail(
-            f"reference material not found at {SHARED_DIR}: CI lays shared/ beside the clone"
-        )
-    return SHARED_DIR

@@ -42,7 +42,9 @@ from axmem_gui.core.ax.simulate import Simulation, simulate
 from axmem_gui.core.ax.state import LoadedSkills
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsout import json_dumps
 from axmem_gui.services.catalogs import resolve_catalog
+from axmem_gui.services.files import write_file_atomic
 from axmem_gui.services.scenarios import scenario_from_document, simulate_workspace_scenario_at
 
 RUNTIMES = {"javascript": "JavaScript", "python": "Python"}
@@ -188,7 +190,7 @@ def _render_hints(args: argparse.Namespace) -> int:
 
 
 def _format_result(result: RankResult, out: list[str]) -> None:
-    out.append(f"search {json.dumps(result.query, ensure_ascii=False)}")
+    out.append(f"search {json_dumps(result.query)}")
     out.append(f"  tokens: {' '.join(result.tokens) if result.tokens else '(none)'}")
     for rank, entry in enumerate(result.ranked, 1):
         out.append(
@@ -242,7 +244,7 @@ def _search(args: argparse.Namespace) -> int:
         return 0
     text = _format_call(call)
     for e in explanations:
-        text += f"\nwhy {e.entry_id!r} for {json.dumps(e.query, ensure_ascii=False)}: {e.reason}"
+        text += f"\nwhy {e.entry_id!r} for {json_dumps(e.query)}: {e.reason}"
     sys.stdout.write(text + "\n")
     return 0
 
@@ -252,6 +254,8 @@ def _search(args: argparse.Namespace) -> int:
 
 def _format_simulation(sim: Simulation) -> str:
     out: list[str] = []
+    if not sim.turns:  # refused before any stage ran (an empty task)
+        out.extend(f"=== error: {e}" for e in sim.errors)
     for label, section in (
         ("executor", sim.executor_section),
         ("distiller", sim.distiller_section),
@@ -271,7 +275,7 @@ def _format_simulation(sim: Simulation) -> str:
         for call in (turn.discover, turn.recall):
             if call is not None:
                 name = "discover" if call.domain == "skills" else "recall"
-                queries = json.dumps(list(call.queries), ensure_ascii=False)
+                queries = json_dumps(list(call.queries))
                 out.append(f"--- {name}({queries}) -> {', '.join(call.result_ids) or '(none)'}")
         out.extend(f"--- error: {e}" for e in turn.errors)
     out.append("=== callbacks")
@@ -280,7 +284,7 @@ def _format_simulation(sim: Simulation) -> str:
         ("onLoadedMemories", [list(p) for p in sim.on_loaded_memories]),
         ("relevance_ranking events", sim.hints.events()),
     ):
-        out.append(f"{name}: {json.dumps(value, ensure_ascii=False)}")
+        out.append(f"{name}: {json_dumps(value)}")
     return "\n".join(out)
 
 
@@ -332,14 +336,11 @@ def _conformance_run(args: argparse.Namespace) -> int:
     profile = load_profile(args.ax_version)
     cases = _read_json(args.cases, "case file")
     result = run_cases(cases, profile, str(args.cases))
-    text = json.dumps(result, ensure_ascii=False, indent=2) + "\n"
+    text = json_dumps(result, indent=2) + "\n"
     if args.output is None:
         sys.stdout.write(text)
         return 0
-    try:
-        args.output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{args.output}: cannot write: {exc.strerror}") from None
+    write_file_atomic(args.output, text, "conformance results")
     print(f"{len(result['cases'])} cases -> {args.output}", file=sys.stderr)
     return 0
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from axmem_gui.cli.common import add_workspace_arg, print_json, read_text_file
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.session.compare import render_comparison
 from axmem_gui.core.session.format import session_summary
 from axmem_gui.core.session.whatif import render_whatif
@@ -111,7 +112,7 @@ def _finish_run(doc: dict[str, Any], args: argparse.Namespace) -> int:
     if doc["status"] == "complete":
         print(f"recorded {calls} model calls: {where}")
         for fw in doc["forwards"]:
-            print(f"forward {fw['index'] + 1}: {json.dumps(fw['output'], ensure_ascii=False)}")
+            print(f"forward {fw['index'] + 1}: {json_dumps(fw['output'])}")
         return 0
     error = doc.get("error") or {}
     print(f"axmem: run ended early: {error.get('message')}", file=sys.stderr)

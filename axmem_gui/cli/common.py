@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from axmem_gui.core.jsout import json_dumps
 from axmem_gui.services.files import read_utf8_file
 
 
@@ -23,7 +23,7 @@ def add_workspace_arg(parser: argparse.ArgumentParser) -> None:
 
 
 def print_json(value: Any) -> None:
-    json.dump(value, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write(json_dumps(value, indent=2))
     sys.stdout.write("\n")
 
 

@@ -14,7 +14,10 @@ import sys
 from collections.abc import Sequence
 
 from axmem_gui import __version__
+from axmem_gui.core.ax.icutext import text_engine
+from axmem_gui.core.ax.profile import DEFAULT_AX_VERSION
 from axmem_gui.core.errors import AxmemError
+from axmem_gui.core.jsout import JS_TEXT_ERRORS
 
 COMMAND_MODULES: tuple[str, ...] = (
     "axmem_gui.cli.cmd_workspace",
@@ -38,14 +41,46 @@ def build_parser() -> argparse.ArgumentParser:
         description="Ax Memory & Skills Studio, headless: render, search, lint, import, "
         "export, suites, sessions and context maps.",
     )
-    parser.add_argument("--version", action="version", version=f"axmem {__version__}")
+    parser.add_argument(
+        "--version", action=_VersionAction, help="show the version, Ax profile and Unicode engine"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
     return parser
 
 
+def version_text() -> str:
+    """`axmem --version`: the program, the Ax profile, and the Unicode engine in use."""
+    return (
+        f"axmem {__version__}\n"
+        f"Ax profile: @ax-llm/ax {DEFAULT_AX_VERSION}\n"
+        f"Unicode text: {text_engine().describe()}"
+    )
+
+
+class _VersionAction(argparse.Action):
+    """`--version` printed as is (argparse's own action re-wraps the lines)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help=str(kwargs.get("help", "")))
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        sys.stdout.write(version_text() + "\n")
+        parser.exit()
+
+
+def _js_text_streams() -> None:
+    """stdout/stderr follow the text rule of `core.jsout`: a lone surrogate (half an
+    emoji cut by Ax) is written as U+FFFD, as Node writes it, instead of crashing."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors=JS_TEXT_ERRORS)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _js_text_streams()
     parser = build_parser()
     args = parser.parse_args(list(argv) if argv is not None else None)
     handler = getattr(args, "handler", None)

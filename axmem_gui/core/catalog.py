@@ -43,9 +43,25 @@ class Memory:
     id: str
     content: str
     tags: tuple[str, ...] = ()
+    #: The catalog object's other keys, values untouched (`tags` as given, `metadata`,
+    #: anything): Ax hands the catalog object itself to `onLoadedMemories`. Not part of
+    #: equality (two memories are the same memory whatever rides along).
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    #: The catalog object's key order (empty: id, content, then the extra keys).
+    key_order: tuple[str, ...] = field(default=(), compare=False, hash=False)
 
     def to_ax(self) -> dict[str, str]:
         return {"id": self.id, "content": self.content}
+
+    def to_payload(self) -> dict[str, Any]:
+        """The catalog object as Ax passes it to `onLoadedMemories`: extra keys kept, in
+        the object's own key order."""
+        values = {"id": self.id, "content": self.content, **self.extra}
+        if not self.key_order:
+            return values
+        ordered = {k: values[k] for k in self.key_order if k in values}
+        ordered.update(values)  # keys not in the recorded order (none when read from JSON)
+        return ordered
 
 
 @dataclass(frozen=True)
@@ -76,12 +92,12 @@ def _where(source: str, kind: str, index: int) -> str:
     return f"{source}: {kind}[{index}]"
 
 
-def _tags(raw: Any, where: str) -> tuple[str, ...]:
-    if raw is None:
-        return ()
-    if not isinstance(raw, list) or not all(isinstance(t, str) for t in raw):
-        raise InputError(f"{where}: field 'tags' must be a list of strings")
-    return tuple(raw)
+def _tags(raw: Any) -> tuple[str, ...]:
+    """The studio's tags: a list of strings. Ax ignores `tags`, so any other value
+    (`"urgent"`, `[1]`) is accepted as Ax accepts it and simply gives no studio tag."""
+    if isinstance(raw, list) and all(isinstance(t, str) for t in raw):
+        return tuple(raw)
+    return ()
 
 
 def _str_field(obj: Mapping[str, Any], key: str, where: str, required: bool) -> str:
@@ -104,7 +120,7 @@ def skill_from_obj(obj: Any, where: str) -> Skill:
         name=_str_field(obj, "name", where, True),
         description=_str_field(obj, "description", where, False),
         content=_str_field(obj, "content", where, True),
-        tags=_tags(obj.get("tags"), where),
+        tags=_tags(obj.get("tags")),
     )
 
 
@@ -115,8 +131,13 @@ def memory_from_obj(obj: Any, where: str) -> Memory:
     return Memory(
         id=_str_field(obj, "id", where, True),
         content=_str_field(obj, "content", where, True),
-        tags=_tags(obj.get("tags"), where),
+        tags=_tags(obj.get("tags")),
+        extra={k: v for k, v in obj.items() if k not in _MEMORY_AX_KEYS},
+        key_order=tuple(obj) if set(obj) - _MEMORY_AX_KEYS else (),
     )
+
+
+_MEMORY_AX_KEYS = frozenset({"id", "content"})
 
 
 def _list(value: Any, key: str, source: str) -> list[Any]:

@@ -19,9 +19,17 @@ from typing import Any, Literal, cast
 
 from axmem_gui.core.ax.jstext import js_trim
 from axmem_gui.core.ax.profile import DEFAULT_AX_VERSION, load_profile
-from axmem_gui.core.ax.search import MemorySearch, SkillSearch
+from axmem_gui.core.ax.search import (
+    DISCOVER,
+    RECALL,
+    MemorySearch,
+    PolicyError,
+    SkillSearch,
+    normalize_search_input,
+)
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsout import json_dumps
 
 CaseKind = Literal["discover", "recall"]
 CASE_KINDS: tuple[CaseKind, ...] = ("discover", "recall")
@@ -107,16 +115,20 @@ def _id_list(obj: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
     return tuple(cast(list[str], raw))
 
 
-def _searches(obj: Mapping[str, Any], where: str) -> tuple[str, ...]:
+def _searches(obj: Mapping[str, Any], kind: str, where: str) -> tuple[str, ...]:
     raw = obj.get("searches")
     if isinstance(raw, str):
         raw = [raw]  # one string is one search, as in `discover({ skills: 'x' })`
     if not isinstance(raw, list) or not raw:
         raise InputError(f"{where}: field 'searches' must be a non-empty list of strings")
+    # Ax refuses the whole call for one blank or non-string entry ([POLICY] error, nothing
+    # searched): such a case could never pass, so it is refused with Ax's own words.
+    primitive = DISCOVER if kind == "discover" else RECALL
     for i, item in enumerate(raw):
-        # Ax rejects blank strings with a [POLICY] error instead of searching.
-        if not isinstance(item, str) or not item.strip():
-            raise InputError(f"{where}: searches[{i}] must be a non-empty string")
+        try:
+            normalize_search_input([item], primitive)
+        except PolicyError as exc:
+            raise InputError(f"{where}: searches[{i}] is refused by Ax: {exc}") from None
     return tuple(cast(list[str], raw))
 
 
@@ -137,7 +149,7 @@ def case_from_json_value(obj: Any, where: str) -> SuiteCase:
     kind = obj.get("kind")
     if kind not in CASE_KINDS:
         raise InputError(f"{where}: field 'kind' must be 'discover' or 'recall', got {kind!r}")
-    searches = _searches(obj, where)
+    searches = _searches(obj, str(kind), where)
     must_include = _id_list(obj, "mustInclude", where)
     must_exclude = _id_list(obj, "mustExclude", where)
     loaded = _id_list(obj, "loaded", where)
@@ -236,7 +248,7 @@ def suites_from_json_text(text: str, source: str = "suites") -> list[Suite]:
 def suites_to_json_text(suites: Sequence[Suite]) -> str:
     """One suite is written as an object, several as a list (both read back)."""
     value: Any = suites[0].to_json() if len(suites) == 1 else [s.to_json() for s in suites]
-    return json.dumps(value, ensure_ascii=False, indent=2) + "\n"
+    return json_dumps(value, indent=2) + "\n"
 
 
 # --------------------------------------------------------------------------- running

@@ -26,7 +26,7 @@ def _axllm_agent_module() -> Any:
 
 class AxllmBuiltinBackend:
     """axllm's own catalog ranker (the Python port's; it differs from Ax TS in tokenising
-    and ordering, see reference/ax-render-search.md §7). A fallback and a comparison
+    and ordering; tests/golden/ax-24.0.21/README.md). A fallback and a comparison
     point, reached through axllm private helpers."""
 
     name = "axllm-builtin"

@@ -28,6 +28,8 @@ from axmem_gui.core.ax.jstext import js_trim
 from axmem_gui.core.ax.profile import AxProfile
 from axmem_gui.core.ax.ranking import RankDocument
 from axmem_gui.core.ax.search import (
+    DISCOVER,
+    RECALL,
     MemorySearch,
     PolicyError,
     SearchCall,
@@ -58,7 +60,7 @@ class _LiveDomain:
         self.version = 0
         self._index = SearchIndex(tokenizer)
         self._handles: dict[str, int] = {}
-        self._keys: Counter[str] = Counter()
+        self._keys: Counter[bytes] = Counter()
         self._search: SkillSearch | MemorySearch | None = None
         self._tuple: tuple[Skill | Memory, ...] | None = None
         self._bm25: Bm25Index | None = None
@@ -399,8 +401,8 @@ def why_not(
     if live.entry(domain, entry_id) is None:
         noun = "skill" if domain == "skills" else "memory"
         raise InputError(f"no {noun} with id {entry_id!r} in the catalog")
-    primitive = "discover({ skills })" if kind == "discover" else "recall(...)"
-    queries = normalize_search_input(list(searches), primitive)
+    primitive = DISCOVER if kind == "discover" else RECALL
+    queries = normalize_search_input(list(searches), primitive, live.profile)
     search = live.skill_search() if kind == "discover" else live.memory_search()
     loaded_ids = tuple(loaded) if kind == "recall" else ()
     explanations = tuple(

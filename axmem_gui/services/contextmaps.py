@@ -13,7 +13,6 @@ it as a new snapshot labelled "edited" that names the snapshot it was based on.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -36,6 +35,7 @@ from axmem_gui.core.contextmap.diff import format_score
 from axmem_gui.core.contextmap.text import js_trim
 from axmem_gui.core.contextmap.update import apply_operations
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsout import json_dumps
 from axmem_gui.services.files import read_utf8_file, write_file_atomic
 from axmem_gui.store import Workspace
 
@@ -226,7 +226,7 @@ def previous_key(entries: Sequence[TimelineEntry], index: int) -> str | None:
 
 def _operation_line(op: object) -> str:
     if not isinstance(op, Mapping):
-        return f"  (not an operation) {json.dumps(op, ensure_ascii=False)}"
+        return f"  (not an operation) {json_dumps(op)}"
     kind = str(op.get("type", "?")).upper()
     item = op.get("itemId", op.get("item_id"))
     content = op.get("content")
@@ -236,7 +236,7 @@ def _operation_line(op: object) -> str:
         return f"  DELETE {item}"
     if kind == "REPLACE":
         return f"  REPLACE {item}: {content}"
-    return f"  {kind} {json.dumps(dict(op), ensure_ascii=False)}"
+    return f"  {kind} {json_dumps(dict(op))}"
 
 
 def _id_list(info: Mapping[str, Any], *keys: str) -> list[str]:
@@ -443,5 +443,5 @@ def snapshot_value(stored: StoredContextMap, shape: MapShape) -> dict[str, objec
 
 def export_snapshot(stored: StoredContextMap, shape: MapShape, path: Path) -> None:
     """Write the map in `shape` as JSON, atomically (a failed write leaves no half file)."""
-    text = json.dumps(snapshot_value(stored, shape), ensure_ascii=False, indent=2) + "\n"
+    text = json_dumps(snapshot_value(stored, shape), indent=2) + "\n"
     write_file_atomic(path, text, "snapshot file")

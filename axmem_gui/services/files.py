@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsout import encode_text
 
 
 def read_utf8_file(path: Path, what: str) -> str:
@@ -35,7 +36,9 @@ def write_file_atomic(path: Path, data: str | bytes, what: str) -> None:
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise InputError(f"{folder}: folder not found")
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    # text rule of core.jsout: a lone surrogate is written as U+FFFD (JSON callers have
+    # escaped theirs already), never a UnicodeEncodeError and an empty file
+    payload = encode_text(data) if isinstance(data, str) else data
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as exc:

@@ -214,6 +214,15 @@ def preview_from_simulation(sim: Simulation, stage: str, turn: int) -> PromptPre
     section = sim.executor_section if stage == "executor" else sim.distiller_section
     skills_text = None if section is None else section.text
     skills_note = "" if section is not None else "no skills catalog: the section is absent"
+    if not sim.turns:  # Ax refused the forward (an empty task): nothing was shown
+        return PromptPreview(
+            stage, 0, 0,
+            tuple(
+                PreviewSection(key, SECTION_TITLES.get(key, key), None, sim.errors[0])
+                for key in (SECTION_SKILLS, SECTION_LOADED, SECTION_MEMORIES, SECTION_HINTS)
+            ),
+            sim.errors,
+        )  # fmt: skip
     index = max(0, min(turn, len(sim.turns) - 1))
     view = sim.turns[index]
     loaded = user_turn_field(LOADED_SKILLS_TITLE, view.loaded_skills)

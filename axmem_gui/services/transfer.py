@@ -48,6 +48,7 @@ from axmem_gui.core.formats import (
 )
 from axmem_gui.core.formats.plan import EntryKind, PlanItem
 from axmem_gui.core.formats.skillsdir import OutputFile
+from axmem_gui.core.jsout import encode_text
 from axmem_gui.services.files import write_file_atomic
 from axmem_gui.store import Workspace
 
@@ -413,7 +414,7 @@ def export_doc(
             raise InputError(str(exc)) from None
         written = _write_skills_dir(out, files, force)
     else:
-        _write_file_atomically(out, render_text(doc, fmt).encode("utf-8"))
+        _write_file_atomically(out, encode_text(render_text(doc, fmt)))
         written = [out]
     skills = 0 if fmt == "jsonl" else len(doc.skills)
     return ExportResult(fmt, out, tuple(written), skills, len(doc.memories), tuple(warnings))

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.core.jsout import json_dumps
 
 
 def now_iso() -> str:
@@ -15,7 +16,7 @@ def now_iso() -> str:
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=False, separators=(",", ":"))
+    return json_dumps(value, sort_keys=False, separators=(",", ":"))
 
 
 def loads(text: str | None) -> Any:

@@ -10,6 +10,8 @@ from PySide6.QtCore import qVersion
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
 from axmem_gui import __version__
+from axmem_gui.core.ax.icutext import text_engine
+from axmem_gui.core.ax.profile import load_profile
 
 AX_PROFILE_VERSION = "24.0.21"
 
@@ -21,10 +23,18 @@ def _dist_version(name: str) -> str:
         return "not installed"
 
 
+def _reference_text() -> str:
+    ref = load_profile(AX_PROFILE_VERSION).reference_text
+    icu, unicode = ref["referenceIcu"], ref["referenceUnicode"]
+    return f"{ref['referenceRuntime']}, ICU {icu} (Unicode {unicode})"
+
+
 def version_rows() -> list[tuple[str, str]]:
     return [
         ("Ax Memory & Skills Studio", __version__),
         ("Ax profile (rendering and search)", f"@ax-llm/ax {AX_PROFILE_VERSION}"),
+        ("Unicode text (collation, case, NFKD)", text_engine().describe()),
+        ("Ax reference runtime", _reference_text()),
         ("axllm (live runs)", _dist_version("axllm")),
         ("quickjs", _dist_version("quickjs")),
         ("Qt", qVersion()),

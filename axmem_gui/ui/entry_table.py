@@ -63,7 +63,7 @@ class EntryTableModel(QAbstractTableModel):
 
     def _fetch(self, n: int) -> int:
         page = self._repo.page(len(self._rows), n, text_filter=self._filter, order_by=self._order)
-        self._rows.extend(page)  # type: ignore[arg-type]
+        self._rows.extend(page)
         return len(page)
 
     def total(self) -> int:
@@ -92,7 +92,7 @@ class EntryTableModel(QAbstractTableModel):
             self._total = start
             return
         self.beginInsertRows(QModelIndex(), start, start + len(page) - 1)
-        self._rows.extend(page)  # type: ignore[arg-type]
+        self._rows.extend(page)
         self.endInsertRows()
 
     # model API ----------------------------------------------------------------------

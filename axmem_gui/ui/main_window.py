@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -158,7 +159,7 @@ class MainWindow(QMainWindow):
         menu: QMenu,
         text: str,
         slot: Callable[[], object],
-        shortcut: QKeySequence | str | None = None,
+        shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
     ) -> QAction:
         act = make_action(self, text, slot, shortcut)
         menu.addAction(act)
@@ -183,7 +184,9 @@ class MainWindow(QMainWindow):
         undo = self.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcut(QKeySequence.StandardKey.Undo)
         redo = self.undo_stack.createRedoAction(self, "&Redo")
-        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
+        redo.setShortcuts(
+            [QKeySequence("Ctrl+Shift+Z"), QKeySequence(QKeySequence.StandardKey.Redo)]
+        )
         self.edit_menu.addAction(undo)
         self.edit_menu.addAction(redo)
 
@@ -196,7 +199,8 @@ class MainWindow(QMainWindow):
             row = self.nav_model.row_of(key)
             title = str(self.nav_model.data(self.nav_model.index(row))).split("  ")[0]
             self._action(
-                self.view_menu, title, lambda r=row: self.show_section_row(r), f"Ctrl+{row + 1}"
+                self.view_menu, title, functools.partial(self.show_section_row, row),
+                f"Ctrl+{row + 1}",
             )
 
         self.run_menu = bar.addMenu("&Run")

@@ -14,7 +14,10 @@ def test_version(capsys) -> None:  # type: ignore[no-untyped-def]
         main(["--version"])
     except SystemExit as exc:
         assert exc.code == 0
-    assert __version__ in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert out.startswith(f"axmem {__version__}\n")
+    assert "Ax profile: @ax-llm/ax 24.0.21" in out
+    assert "Unicode text: ICU " in out and "(Unicode " in out
 
 
 def test_init_and_info_json(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]

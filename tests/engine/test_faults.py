@@ -4,7 +4,6 @@ and still valid, writable and replayable. Cancellation works the same way."""
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -136,12 +135,14 @@ def test_cancel_aborts_a_request_in_flight(
     server: FakeOpenAIServer, config: AgentConfig, catalog: Catalog
 ) -> None:
     server.state.faults = {2: "timeout"}
-    server.state.slow_seconds = 5.0
+    server.state.slow_seconds = 3600.0  # held until the test ends (stop() releases it)
     token = CancelToken()
-    threading.Timer(0.3, token.cancel).start()
-    started = time.monotonic()
+    # Cancel once the second request is being held by the server, i.e. really in flight.
+    threading.Thread(
+        target=lambda: server.state.holding.wait(60) and token.cancel(), daemon=True
+    ).start()
     doc = record(server, config, catalog, cancel=token, settings=settings_for(server, timeout_s=30))
-    assert time.monotonic() - started < 4.0  # did not wait for the slow reply
+    assert server.state.held == 1  # returned while the slow reply was still held
     assert doc["status"] == "incomplete" and doc["error"]["kind"] == "cancelled"
     assert doc["exchanges"][-1]["error"]["kind"] == "cancelled"
 

@@ -44,6 +44,14 @@ class FakeServerState:
     slow_seconds: float = 3.0
     requests: list[WireRequest] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    #: A "timeout" reply is held until `slow_seconds` pass or `release` is set (stop() sets
+    #: it). `held` counts the replies being held right now and `holding` is set once one is:
+    #: tests wait on these conditions instead of on the clock.
+    release: threading.Event = field(default_factory=threading.Event)
+    holding: threading.Event = field(default_factory=threading.Event)
+    held: int = 0
+    #: When set, each held reply instead waits for one `gate.release()` (or `slow_seconds`).
+    gate: threading.Semaphore | None = None
 
 
 class _Server(ThreadingHTTPServer):
@@ -117,7 +125,15 @@ class _Handler(BaseHTTPRequestHandler):
             self.connection.close()
             return
         if fault == "timeout":
-            time.sleep(state.slow_seconds)
+            with state.lock:
+                state.held += 1
+            state.holding.set()
+            if state.gate is not None:
+                state.gate.acquire(timeout=state.slow_seconds)
+            else:
+                state.release.wait(state.slow_seconds)
+            with state.lock:
+                state.held -= 1
         reply = json.dumps(openai_response(body, number)).encode()
         if fault == "malformed":
             self._send(200, b'{"id": "chatcmpl-broken", "choices": [ {"index": 0, "mess')
@@ -170,6 +186,9 @@ class FakeOpenAIServer:
         return self
 
     def stop(self) -> None:
+        self.state.release.set()  # let every held reply go
+        if self.state.gate is not None:
+            self.state.gate.release(1000)
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import keyring
+import keyring.core
 import pytest
 from keyring.backend import KeyringBackend
 
@@ -27,12 +28,15 @@ class MemoryKeyring(KeyringBackend):
         self.store.pop((service, username))
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def memory_keyring() -> Iterator[MemoryKeyring]:
-    previous = keyring.get_keyring()
+    """A fresh in-memory keyring for every test (autouse: tests/conftest.py loads this module
+    as a plugin). The previous backend is read from keyring's module state rather than with
+    `keyring.get_keyring()`, which would load and probe the OS keyring on first use."""
+    previous = keyring.core._keyring_backend
     backend = MemoryKeyring()
     keyring.set_keyring(backend)
     try:
         yield backend
     finally:
-        keyring.set_keyring(previous)
+        keyring.core._keyring_backend = previous

@@ -4,8 +4,6 @@ neither freezes nor crashes the preview."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from PySide6.QtCore import QUrl
 
@@ -27,25 +25,23 @@ def test_raw_html_is_escaped_text() -> None:
     assert "&lt;iframe" in out and "&lt;script&gt;" in out
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "".join("  " * i + "- item\n" for i in range(600)),
-        ">" * 5000 + " deep quote",
-        "[" * 30000 + "x" + "]" * 30000,
-        "*a " * 40000,
-        "`" * 50000,
-        ("| a | b |\n|---|---|\n" + "| 1 | 2 |\n" * 20000),
-    ],
-    ids=["nested-list", "nested-quote", "nested-brackets", "emphasis", "backticks", "table"],
-)
-def test_pathological_markdown_renders_quickly(text: str) -> None:
-    start = time.perf_counter()
+#: Inputs that make naive Markdown renderers recurse or backtrack. How fast they render is a
+#: speed figure: bench/markdown_bench.py prints it.
+PATHOLOGICAL_MARKDOWN = {
+    "nested-list": "".join("  " * i + "- item\n" for i in range(600)),
+    "nested-quote": ">" * 5000 + " deep quote",
+    "nested-brackets": "[" * 30000 + "x" + "]" * 30000,
+    "emphasis": "*a " * 40000,
+    "backticks": "`" * 50000,
+    "table": "| a | b |\n|---|---|\n" + "| 1 | 2 |\n" * 20000,
+}
+
+
+@pytest.mark.parametrize("text", PATHOLOGICAL_MARKDOWN.values(), ids=PATHOLOGICAL_MARKDOWN.keys())
+def test_pathological_markdown_renders(text: str) -> None:
     out = render_markdown(text)
-    elapsed = time.perf_counter() - start
-    assert out
-    # Generous bound for a shared CI core; typical figures are well under 0.2 s.
-    assert elapsed < 3.0, f"render took {elapsed:.2f} s"
+    assert out.strip()
+    assert "<script" not in out.lower()
 
 
 def test_huge_content_is_truncated_with_a_note() -> None:

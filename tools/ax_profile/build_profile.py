@@ -387,6 +387,59 @@ STAGE_FIELDS: dict[str, list[dict[str, Any]]] = {
 }
 
 
+def extract_policy(src: str) -> dict[str, Any]:
+    """The `[POLICY] ...` errors of `discover({ skills })` and `recall(...)`, and the
+    required-input error an empty task raises, worded exactly as the bundle throws them."""
+    call = find_one(
+        rf"\(({ID})\.skills,\"(skills)\",\"(discover)\"\)", src, "discover skills normalizer call"
+    )
+    field, primitive = call.group(2), call.group(3)
+    discover: dict[str, str] = {}
+    for key, suffix in (
+        ("notStringOrArray", "must be a string or string[]."),
+        ("emptyArray", "requires at least one entry."),
+        ("notString", "entries must be strings."),
+        ("blankEntry", "entries must be non-empty strings."),
+    ):
+        find_one(
+            rf"new Error\(`\[POLICY\] \$\{{{ID}\}}\(\.\.\.\) \$\{{{ID}\}} "
+            + re.escape(suffix) + "`",
+            src,
+            f"discover policy error '{suffix}'",
+        )
+        discover[key] = f"[POLICY] {primitive}(...) {field} {suffix}"
+    recall: dict[str, str] = {}
+    expects = "[POLICY] recall(...) expects a string or string[] of search queries."
+    for key, text in (
+        ("notStringOrArray", expects),
+        ("emptyArray", "[POLICY] recall(...) requires at least one search query."),
+        ("notString", expects),
+        ("blankEntry", "[POLICY] recall(...) entries must be non-empty strings."),
+    ):
+        find_one(re.escape(f'new Error("{text}")'), src, f"recall policy error '{text}'")
+        recall[key] = text
+    find_one(
+        rf"`Value for \$\{{{ID}\}} field '\$\{{{ID}\.name\}}' is required\.`",
+        src,
+        "required input field error",
+    )
+    return {
+        "discover": discover,
+        "recall": recall,
+        "requiredInput": "Value for input field '{field}' is required.",
+    }
+
+
+#: The Node runtime the golden data and the differential runs use: its ICU decides
+#: `localeCompare`, `toLowerCase` and `normalize` (see axmem_gui/core/ax/icutext.py).
+REFERENCE_TEXT = {
+    "collationLocale": "en-US",
+    "referenceRuntime": "Node 20.20.2",
+    "referenceIcu": "78.2",
+    "referenceUnicode": "17.0",
+}
+
+
 def check_stage_fields(src: str) -> None:
     reserved_at = find_one(r'new Set\(\["executorRequest",', src, "reserved stage field names")
     reserved, _ = parse_js_string_array(src, reserved_at.start() + len("new Set("))
@@ -459,6 +512,8 @@ def build(version: str, tarball: Path | None) -> dict[str, Any]:
         "templates": extract_templates(src),
         "stageFields": STAGE_FIELDS,
         "runtime": extract_runtime(src),
+        "policy": extract_policy(src),
+        "text": REFERENCE_TEXT,
         "stopwords": stopwords,
     }
 
@@ -485,13 +540,13 @@ def main(argv: list[str] | None = None) -> int:
         "--golden",
         type=Path,
         help="expected.json to cross-check stopwords against "
-        "(default: ../shared/golden/ax-<version>/expected.json when present)",
+        "(default: tests/golden/ax-<version>/expected.json when present)",
     )
     args = parser.parse_args(argv)
     try:
         profile = build(args.version, args.tarball)
         golden = args.golden or (
-            REPO_ROOT.parent / "shared" / "golden" / f"ax-{args.version}" / "expected.json"
+            REPO_ROOT / "tests" / "golden" / f"ax-{args.version}" / "expected.json"
         )
         if golden.is_file():
             cross_check_golden(profile, golden)

@@ -178,7 +178,7 @@ class SearchIndex:
         # is itself untracked, so a big index does not slow garbage collections down.
         self._terms: dict[int, dict[str, float]] = {}
         self._ids: dict[int, str] = {}
-        self._keys: dict[int, str] = {}
+        self._keys: dict[int, bytes] = {}
         # Postings are arrays of handles: appending is far cheaper than growing big hash
         # sets ("is document h in group (term, f)" is answered by h's own term
         # frequencies), and unlike lists they hold no objects, so the cycle collector
@@ -197,7 +197,7 @@ class SearchIndex:
         """Handles in document order."""
         return sorted(self._terms)
 
-    def _order_key(self, handle: int) -> tuple[str, int]:
+    def _order_key(self, handle: int) -> tuple[bytes, int]:
         return (self._keys[handle], handle)
 
     def extend(self, docs: Iterable[RankDocument]) -> list[int]:
@@ -466,7 +466,7 @@ class SearchIndex:
         )  # fmt: skip
         next_item = [0] * len(per_term)
         bound = [group[0][0] for group in per_term]  # largest unvisited gain per term
-        best: list[tuple[float, str, int]] = []  # (-raw, key, handle), best first
+        best: list[tuple[float, bytes, int]] = []  # (-raw, key, handle), best first
         seen: set[int] = set()
 
         def offer(handle: int, raw: float) -> bool:

@@ -10,6 +10,7 @@ Python's `str.split()`/`str.strip()`/`re` `\\s`, so it is spelled out here.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 #: Every character JavaScript's `\s` and `String.prototype.trim` treat as white space.
 JS_WHITESPACE = (
@@ -79,3 +80,54 @@ def utf16_tail(text: str, start: int) -> str:
         return text[start:]
     units = text.encode("utf-16-le", "surrogatepass")
     return units[2 * start :].decode("utf-16-le", "surrogatepass")
+
+
+_JS_DECIMAL = re.compile(r"[+-]?(?:Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)")
+_JS_RADIX = re.compile(r"0(?:[xX](?P<hex>[0-9a-fA-F]+)|[oO](?P<oct>[0-7]+)|[bB](?P<bin>[01]+))")
+
+
+def js_to_number(value: Any) -> float:
+    """JavaScript `Number(value)` (ToNumber) for a JSON value: what a relational operator
+    (`docs.length < minDocs`) or `slice` does with a loosely typed option (`"1"` -> 1,
+    `"abc"` -> NaN, `true` -> 1, `[]` -> 0, `[2]` -> 2, an object -> NaN)."""
+    if isinstance(value, bool):
+        return 1.0 if value else 0.0
+    if isinstance(value, int | float):
+        return float(value)
+    if value is None:
+        return 0.0
+    if isinstance(value, list | tuple):
+        # ToPrimitive of an array is its join(","): [] -> "", [2] -> "2", [1, 2] -> NaN
+        if len(value) > 1:
+            return float("nan")
+        return js_to_number(_js_string(value[0])) if value else 0.0
+    if not isinstance(value, str):
+        return float("nan")  # "[object Object]"
+    text = js_trim(value)
+    if not text:
+        return 0.0
+    radix = _JS_RADIX.fullmatch(text)
+    if radix:
+        digits, base = next((d, b) for d, b in zip(radix.groups(), (16, 8, 2), strict=True) if d)
+        return float(int(digits, base))
+    if not _JS_DECIMAL.fullmatch(text):
+        return float("nan")
+    if text.lstrip("+-") == "Infinity":
+        return float("-inf") if text.startswith("-") else float("inf")
+    return float(text)
+
+
+def _js_string(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return ",".join(_js_string(v) for v in value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float):
+        return repr(value) if isinstance(value, float) and not value.is_integer() else str(
+            int(value)
+        )
+    return "[object Object]"

@@ -65,6 +65,13 @@ class AxProfile:
     code_field_suffix: str
     fallback_code_field: str
     default_runtime_language: str
+    #: `[POLICY]` error texts per primitive ("discover", "recall"), keyed by what is wrong:
+    #: notStringOrArray, emptyArray, notString, blankEntry.
+    policy: dict[str, dict[str, str]]
+    #: "Value for input field '{field}' is required." (an empty required input).
+    required_input: str
+    #: The reference runtime's text engine (Node's ICU and Unicode versions, the locale).
+    reference_text: dict[str, str]
     raw: dict[str, Any]
 
 
@@ -119,6 +126,9 @@ def profile_from_json(data: dict[str, Any]) -> AxProfile:
         code_field_suffix=runtime["codeFieldSuffix"],
         fallback_code_field=runtime["fallbackCodeField"],
         default_runtime_language=runtime["defaultLanguage"],
+        policy={k: dict(v) for k, v in data["policy"].items() if isinstance(v, dict)},
+        required_input=data["policy"]["requiredInput"],
+        reference_text=dict(data["text"]),
         raw=data,
     )
 

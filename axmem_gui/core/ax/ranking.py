@@ -16,10 +16,9 @@ from typing import Any, NamedTuple
 
 from axmem_gui.core.ax.collation import collation_key
 from axmem_gui.core.ax.fdlibm import js_log
-from axmem_gui.core.ax.jstext import js_slice_count
+from axmem_gui.core.ax.jstext import js_slice_count, js_to_number
 from axmem_gui.core.ax.profile import AxProfile
 from axmem_gui.core.ax.tokenize import Tokenizer
-from axmem_gui.core.errors import InputError
 
 _OPTION_KEYS = {
     "topK": "top_k",
@@ -53,7 +52,14 @@ class RankOptions:
     def from_js(
         cls, value: Mapping[str, Any] | None, profile: AxProfile, source: str = "options"
     ) -> RankOptions:
-        """`opts?.key ?? default` for a relevanceRanking object; other keys are ignored."""
+        """`opts?.key ?? default` for a relevanceRanking object; other keys are ignored.
+
+        Ax never checks the types: it compares (`docs.length < minDocs`) and slices
+        (`slice(0, topK)`), which convert a loosely typed value with JavaScript's
+        ToNumber (`"1"` is 1, `"abc"` is NaN, and every comparison with NaN is false), so
+        the value is converted the same way here. `source` names the object in messages.
+        """
+        del source  # every JSON value is accepted, as Ax accepts it
         resolved = cls.strict(profile)
         if not value:
             return resolved
@@ -62,11 +68,7 @@ class RankOptions:
             raw = value.get(js_key)
             if raw is None:
                 continue
-            if isinstance(raw, bool) or not isinstance(raw, int | float):
-                raise InputError(
-                    f"{source}: '{js_key}' must be a number, got {type(raw).__name__}"
-                )
-            changes[attr] = raw
+            changes[attr] = raw if type(raw) in (int, float) else js_to_number(raw)
         return cls(**{**resolved.__dict__, **changes})
 
     def to_js(self) -> dict[str, float]:
@@ -174,7 +176,7 @@ class RankResult:
         }
 
 
-def match_sort_key(doc: ScoredDocument) -> tuple[float, str, int]:
+def match_sort_key(doc: ScoredDocument) -> tuple[float, bytes, int]:
     """Ax's comparator `b.raw - a.raw || a.id.localeCompare(b.id)`, stable."""
     return (-doc.raw, collation_key(doc.id), doc.position)
 

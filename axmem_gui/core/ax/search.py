@@ -64,33 +64,39 @@ class PlainRanker:
         return rank_documents(query, docs, options, self.tokenizer)
 
 
-def normalize_search_input(value: Any, primitive: str) -> tuple[str, ...]:
-    """`normalizeSkillsInput` / `normalizeMemoriesInput`: trimmed, non-empty, deduped.
+def normalize_search_input(
+    value: Any, primitive: str, profile: AxProfile | None = None
+) -> tuple[str, ...]:
+    """The search strings of one call, as Ax normalizes them: trimmed, non-empty, exact
+    duplicates removed. PolicyError with Ax's own `[POLICY] ...` text otherwise.
 
-    `primitive` is the call as Ax names it in errors: `discover({ skills })` or
-    `recall(...)`.
+    `primitive` is `DISCOVER` (`discover({ skills })`: Ax's `normalizeOptionalStringInput`)
+    or `RECALL` (`recall(...)`: `normalizeMemoriesInput`). The two differ only in their
+    wording; both refuse the whole call for one blank entry (`['alpha', '']` loads
+    nothing), and in the runtime the thrown error ends the turn's code, so a `recall`
+    after a refused `discover` does not run.
     """
+    kind = "discover" if primitive == DISCOVER else "recall"
+    messages = (profile or load_profile()).policy[kind]
     collected: list[str] = []
 
     def push(item: Any) -> None:
         if not isinstance(item, str):
-            raise PolicyError(
-                f"[POLICY] {primitive} expects a string or string[] of search queries."
-            )
+            raise PolicyError(messages["notString"])
         trimmed = js_trim(item)
         if not trimmed:
-            raise PolicyError(f"[POLICY] {primitive} entries must be non-empty strings.")
+            raise PolicyError(messages["blankEntry"])
         collected.append(trimmed)
 
     if isinstance(value, str):
         push(value)
     elif isinstance(value, list | tuple):
         if not value:
-            raise PolicyError(f"[POLICY] {primitive} requires at least one search query.")
+            raise PolicyError(messages["emptyArray"])
         for item in value:
             push(item)
     else:
-        raise PolicyError(f"[POLICY] {primitive} expects a string or string[] of search queries.")
+        raise PolicyError(messages["notStringOrArray"])
     return tuple(dict.fromkeys(collected))
 
 
@@ -155,7 +161,7 @@ class SkillSearch:
 
     def discover(self, searches: Any) -> tuple[SearchCall, list[Skill]]:
         """One `discover({ skills: searches })`; raises PolicyError like Ax."""
-        queries = normalize_search_input(searches, DISCOVER)
+        queries = normalize_search_input(searches, DISCOVER, self.profile)
         options = RankOptions.best_effort(self.profile.skill_search_top_k)
         per_query = tuple(self.ranker.rank(q, options) for q in queries)
         ids = _union(per_query)
@@ -209,7 +215,7 @@ class MemorySearch:
         self, searches: Any, already_loaded_ids: Iterable[str] = ()
     ) -> tuple[SearchCall, list[Memory]]:
         """One `recall(searches)` with those memory ids already in `inputs.memories`."""
-        queries = normalize_search_input(searches, RECALL)
+        queries = normalize_search_input(searches, RECALL, self.profile)
         loaded = tuple(already_loaded_ids)
         exclude = frozenset(loaded)
         options = RankOptions.best_effort(self.profile.memory_search_top_k)

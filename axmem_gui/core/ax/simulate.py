@@ -66,7 +66,6 @@ _SCENARIO_KEYS = {
     "skillsCatalog",
     "memoriesCatalog",
 }
-_RANKING_KEYS = {"topK", "minScore", "marginRatio", "minDocs"}
 
 
 SearchArg = str | tuple[str, ...]
@@ -234,12 +233,8 @@ def _relevance(raw: Any, source: str) -> bool | Mapping[str, Any]:
             f"{source}: 'relevanceRanking' must be true, false or an object, "
             f"got {type(raw).__name__}"
         )
-    for key in sorted(set(raw) & _RANKING_KEYS):
-        item = raw[key]
-        if item is not None and (isinstance(item, bool) or not isinstance(item, int | float)):
-            raise InputError(
-                f"{source}: relevanceRanking.{key} must be a number, got {type(item).__name__}"
-            )
+    # topK/minScore/marginRatio/minDocs may be any JSON value: Ax compares and slices
+    # with them, converting like JavaScript (RankOptions.from_js), and never refuses one.
     return dict(raw)
 
 
@@ -277,7 +272,7 @@ class Simulation:
     hints_text: str | None
     turns: tuple[TurnView, ...]
     on_loaded_skills: tuple[tuple[dict[str, str], ...], ...]
-    on_loaded_memories: tuple[tuple[dict[str, str], ...], ...]
+    on_loaded_memories: tuple[tuple[dict[str, Any], ...], ...]
     has_skills_catalog: bool
     has_memories_catalog: bool
     final_loaded_skills: str | None
@@ -347,6 +342,9 @@ def simulate(
 ) -> Simulation:
     """Replay `scenario` against `catalog` as Ax would (see module docstring)."""
     skills, memories = catalog.skills, catalog.memories
+    if scenario.query == "":
+        # Ax validates the signature's inputs before any stage runs: no prompt, no turn.
+        return _refused(catalog, scenario, profile.required_input.format(field="query"))
     skill_search = skill_search or (SkillSearch(skills, profile) if skills else None)
     memory_search = memory_search or (MemorySearch(memories, profile) if memories else None)
     options = relevance_options(scenario.relevance_ranking, profile)
@@ -369,7 +367,7 @@ def simulate(
 
     turns: list[TurnView] = []
     skills_payloads: list[tuple[dict[str, str], ...]] = []
-    memories_payloads: list[tuple[dict[str, str], ...]] = []
+    memories_payloads: list[tuple[dict[str, Any], ...]] = []
     all_errors: list[str] = []
     for index in range(len(scenario.turns) + 1):
         view = TurnView(
@@ -384,6 +382,7 @@ def simulate(
         step = scenario.turns[index]
         errors: list[str] = []
         discover_call = recall_call = None
+        refused = False  # a thrown [POLICY] error ends the turn's code: later calls never run
         if step.discover is not None:
             try:
                 if skill_search is None:
@@ -391,6 +390,7 @@ def simulate(
                 discover_call, found = skill_search.discover(_arg_json(step.discover))
             except PolicyError as exc:
                 errors.append(str(exc))
+                refused = True
             else:
                 if found:
                     payload = tuple(
@@ -398,7 +398,7 @@ def simulate(
                     )
                     skills_payloads.append(payload)
                     loaded = loaded.ingest(payload)
-        if step.recall is not None:
+        if step.recall is not None and not refused:
             try:
                 if memory_search is None:
                     raise PolicyError("recall(...) is not available: no memories catalog")
@@ -409,7 +409,8 @@ def simulate(
                 errors.append(str(exc))
             else:
                 if recalled:
-                    mem_payload = tuple({"id": m.id, "content": m.content} for m in recalled)
+                    # the catalog objects themselves: extra keys (tags, metadata) included
+                    mem_payload = tuple(m.to_payload() for m in recalled)
                     memories_payloads.append(mem_payload)
                     merged = merge_memories(merged, mem_payload)
         all_errors.extend(errors)
@@ -441,6 +442,27 @@ def simulate(
         final_loaded_skills=render_loaded_skills(loaded, profile),
         final_memories=render_memory_entries(merged, profile),
         errors=tuple(all_errors),
+    )
+
+
+def _refused(catalog: Catalog, scenario: Scenario, error: str) -> Simulation:
+    """What Ax gives for a forward it refuses up front: the error, and nothing shown."""
+    return Simulation(
+        scenario=scenario,
+        executor_section=None,
+        distiller_section=None,
+        executor_field_titles=(),
+        distiller_field_titles=(),
+        hints=RelevanceHints(enabled=False),
+        hints_text=None,
+        turns=(),
+        on_loaded_skills=(),
+        on_loaded_memories=(),
+        has_skills_catalog=len(catalog.skills) > 0,
+        has_memories_catalog=len(catalog.memories) > 0,
+        final_loaded_skills=None,
+        final_memories=None,
+        errors=(error,),
     )
 
 

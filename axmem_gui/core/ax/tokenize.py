@@ -1,24 +1,24 @@
 """Ax's two tokenizers (`relevanceRanker.ts`), exact to the UTF-16 code unit.
 
 Prose (queries; skill name/description/content; memory content): NFKD, delete combining
-marks U+0300-U+036F, lower-case, replace the profile's ASCII punctuation with spaces,
-split on JavaScript `\\s+`, keep tokens of >= 2 UTF-16 units that are not all ASCII
-digits and not stopwords. Identifier (the `id` field only): split on non-[A-Za-z0-9],
-break acronym and camelCase boundaries, lower-case, keep >= 2 chars, not all digits;
-stopwords are NOT removed there.
+marks U+0300-U+036F, lower-case (NFKD and lower-casing by ICU, as V8 does them), replace
+the profile's ASCII punctuation with spaces, split on JavaScript `\\s+`, keep tokens of
+>= 2 UTF-16 units that are not all ASCII digits and not stopwords. Identifier (the `id`
+field only): split on non-[A-Za-z0-9], break acronym and camelCase boundaries,
+lower-case, keep >= 2 chars, not all digits; stopwords are NOT removed there.
 """
 
 from __future__ import annotations
 
 import re
 import sys
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import filterfalse, repeat
 from typing import Any, TypeVar
 
+from axmem_gui.core.ax.icutext import js_lower, js_nfkd
 from axmem_gui.core.ax.jstext import js_split_nonempty
 from axmem_gui.core.ax.profile import AxProfile
 
@@ -135,8 +135,10 @@ class Tokenizer:
 
     def _normalized(self, text: str) -> str:
         if not text.isascii():
-            text = unicodedata.normalize("NFKD", text).translate(self._strip_marks)
-        return text.lower().translate(self._punct_table)
+            text = js_lower(js_nfkd(text).translate(self._strip_marks))
+        else:
+            text = text.lower()
+        return text.translate(self._punct_table)
 
     def raw_prose(self, text: str) -> list[RawToken]:
         """Every whitespace-separated piece after normalization, with why it is dropped."""
@@ -268,7 +270,7 @@ class Tokenizer:
             else:
                 words = [chunk]
             for word in words:
-                word = word.lower()
+                word = word.lower()  # [A-Za-z0-9] only: ASCII lower-casing is JS's
                 if len(word) > 1 and not word.isdigit():
                     out.append(word)
         return out

@@ -13,6 +13,7 @@ from axmem_gui.core.formats.values import (
     object_pairs,
     skill_to_value,
 )
+from axmem_gui.core.jsout import json_dumps
 
 
 def parse_json_text(text: str) -> Any:
@@ -44,4 +45,4 @@ def doc_to_json_value(doc: CatalogDoc) -> dict[str, list[dict[str, Any]]]:
 
 def write_ax_json(doc: CatalogDoc) -> str:
     """Pretty JSON, UTF-8 characters kept as they are, ending with a newline."""
-    return json.dumps(doc_to_json_value(doc), ensure_ascii=False, indent=2) + "\n"
+    return json_dumps(doc_to_json_value(doc), indent=2) + "\n"

@@ -10,6 +10,7 @@ from axmem_gui.core.catalog import Memory
 from axmem_gui.core.formats.axjson import parse_json_text
 from axmem_gui.core.formats.model import SourceCatalog
 from axmem_gui.core.formats.values import Collector, build_source, memory_to_value
+from axmem_gui.core.jsout import json_dumps
 
 # JSON allows U+2028/U+2029 raw inside strings, but many line-based tools treat them as
 # line breaks; written escaped, a line stays a line everywhere.
@@ -45,7 +46,7 @@ def read_jsonl(text: str, source: str, *, keep_duplicates: bool = False) -> Sour
 
 
 def _line(memory: Memory) -> str:
-    text = json.dumps(memory_to_value(memory), ensure_ascii=False)
+    text = json_dumps(memory_to_value(memory))
     for raw, escaped in _LINE_SEPARATOR_ESCAPES.items():
         text = text.replace(raw, escaped)
     return text

@@ -49,6 +49,7 @@ from axmem_gui.core.formats.skillmd import (
     render_skill_md,
 )
 from axmem_gui.core.formats.values import Collector, has_lone_surrogate, report_duplicate_ids
+from axmem_gui.core.jsout import encode_text
 
 MEMORIES_FILE = "memories.jsonl"
 IGNORED_NAMES = frozenset(
@@ -353,10 +354,10 @@ def skills_dir_files(doc: CatalogDoc) -> list[OutputFile]:
     names = assign_folder_names([s.id for s in doc.skills])
     for imported, (folder, stored_id) in zip(doc.skills, names, strict=True):
         text = render_skill_md(imported, stored_id)
-        files.append(OutputFile(f"{folder}/{SKILL_FILE}", text.encode("utf-8")))
+        files.append(OutputFile(f"{folder}/{SKILL_FILE}", encode_text(text)))
         for res in imported.resources:
             _check_resource_path(res.path, imported.id)
             files.append(OutputFile(f"{folder}/{res.path}", res.data, res.executable))
     if doc.memories:
-        files.append(OutputFile(MEMORIES_FILE, write_jsonl(doc.memories).encode("utf-8")))
+        files.append(OutputFile(MEMORIES_FILE, encode_text(write_jsonl(doc.memories))))
     return files

@@ -115,7 +115,9 @@ def check_tags(value: Any, where: str, c: Collector, fld: str = "tags") -> tuple
     if value is None:
         return ()
     if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
-        c.error("must be a list of strings", where, fld)
+        # Ax ignores `tags` and accepts any value there: the entry is imported, without
+        # studio tags, and the import says so.
+        c.warn("not a list of strings; the entry is imported without tags", where, fld)
         return ()
     if any(has_lone_surrogate(t) for t in value):
         c.error(LONE_SURROGATE, where, fld)

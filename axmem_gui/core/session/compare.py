@@ -8,11 +8,11 @@ text rendering for the terminal.
 from __future__ import annotations
 
 import difflib
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.session.contextmap_update import map_items
 from axmem_gui.core.session.replay_cursor import request_diff
 from axmem_gui.core.session.views import (
@@ -285,8 +285,8 @@ def render_comparison(cmp: SessionComparison, *, diffs: bool = True) -> str:
             f"(a: {fw.a_status}, b: {fw.b_status})"
         )
         if not fw.same_output:
-            lines.append(f"  a output: {json.dumps(fw.a_output, ensure_ascii=False)}")
-            lines.append(f"  b output: {json.dumps(fw.b_output, ensure_ascii=False)}")
+            lines.append(f"  a output: {json_dumps(fw.a_output)}")
+            lines.append(f"  b output: {json_dumps(fw.b_output)}")
         for kind, sd in fw.sets.items():
             if sd.same:
                 lines.append(f"  {kind}: same {list(sd.a)}")

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Mapping
 from typing import Any
+
+from axmem_gui.core.jsout import json_dumps
 
 #: The request parts that decide what the model sees. `model_config` and provider metadata
 #: are left out on purpose: a rerun on another model must still line up call by call.
@@ -13,7 +14,7 @@ DIGEST_KEYS = ("chat_prompt", "functions", "response_format")
 
 
 def canonical_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return json_dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 def request_digest(request: Mapping[str, Any]) -> str:

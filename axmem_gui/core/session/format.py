@@ -14,6 +14,7 @@ from typing import Any
 
 from axmem_gui.core.catalog import catalog_from_json_value
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsout import json_dumps
 
 FORMAT = "axsession"
 VERSION = 1
@@ -226,7 +227,7 @@ def session_from_json_text(text: str, source: str = "session") -> dict[str, Any]
 
 
 def session_to_json_text(doc: Mapping[str, Any]) -> str:
-    return json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
+    return json_dumps(doc, indent=1, sort_keys=False) + "\n"
 
 
 def session_summary(doc: Mapping[str, Any]) -> dict[str, Any]:

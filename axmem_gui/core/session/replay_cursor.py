@@ -9,11 +9,11 @@ Host search calls (discover/recall) are served the same way from the recorded re
 from __future__ import annotations
 
 import difflib
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.session.digest import request_digest, short_digest
 from axmem_gui.core.session.stages import message_text, stage_of_request
 
@@ -56,7 +56,7 @@ def request_as_text(request: Mapping[str, Any]) -> str:
         if value:
             lines.append(f"=== {key} ===")
             lines.extend(
-                json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True).split("\n")
+                json_dumps(value, indent=2, sort_keys=True).split("\n")
             )
     return "\n".join(lines) + "\n"
 
@@ -172,7 +172,7 @@ class SearchCursor:
     def take(self, kind: str, queries: Sequence[str]) -> list[dict[str, Any]]:
         if self.divergence is not None:
             raise ReplayDivergence(self.divergence)
-        wanted = f"{kind}({json.dumps(list(queries), ensure_ascii=False)})"
+        wanted = f"{kind}({json_dumps(list(queries))})"
         if self.position >= len(self._searches):
             self.divergence = Divergence(
                 index=self.position,
@@ -183,7 +183,7 @@ class SearchCursor:
         recorded = self._searches[self.position]
         rec_queries = recorded.get("searches")
         if recorded.get("kind") != kind or list(rec_queries or []) != list(queries):
-            got = f"{recorded.get('kind')}({json.dumps(rec_queries, ensure_ascii=False)})"
+            got = f"{recorded.get('kind')}({json_dumps(rec_queries)})"
             self.divergence = Divergence(
                 index=self.position,
                 kind="search",

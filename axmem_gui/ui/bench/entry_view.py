@@ -87,8 +87,8 @@ class EntryView(ExactTextEdit):
             cursor = QTextCursor(self.document())
             cursor.setPosition(utf16_len(text[:a]))
             cursor.setPosition(utf16_len(text[:b]), QTextCursor.MoveMode.KeepAnchor)
-            sel.cursor = cursor  # type: ignore[misc]
-            sel.format = match_format  # type: ignore[misc]
+            sel.cursor = cursor
+            sel.format = match_format
             selections.append(sel)
         content_units = utf16_len(text) - utf16_len(text[:content_at])
         if content_units > cut:
@@ -99,7 +99,7 @@ class EntryView(ExactTextEdit):
             cursor = QTextCursor(self.document())
             cursor.setPosition(utf16_len(text[:content_at]) + cut)
             cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
-            sel.cursor = cursor  # type: ignore[misc]
-            sel.format = shade  # type: ignore[misc]
+            sel.cursor = cursor
+            sel.format = shade
             selections.append(sel)
         self.setExtraSelections(selections)

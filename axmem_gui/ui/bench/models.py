@@ -148,15 +148,15 @@ class ScoreBarDelegate(QStyledItemDelegate):
         if not isinstance(value, float | int):
             super().paint(painter, option, index)
             return
-        widget: QWidget | None = option.widget  # type: ignore[attr-defined]
+        widget: QWidget | None = option.widget
         style = widget.style() if widget is not None else None
         if style is not None:
             style.drawPrimitive(
                 QStyle.PrimitiveElement.PE_PanelItemViewItem, option, painter, widget
             )
-        rect: QRect = option.rect.adjusted(3, 4, -3, -4)  # type: ignore[attr-defined]
-        palette: QPalette = option.palette  # type: ignore[attr-defined]
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)  # type: ignore[attr-defined]
+        rect: QRect = option.rect.adjusted(3, 4, -3, -4)
+        palette: QPalette = option.palette
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
         painter.save()
         painter.setPen(Qt.PenStyle.NoPen)
         # On a selected row the highlight is the background: draw the bar in its text colour.

@@ -70,7 +70,11 @@ class CatalogEditing(QObject):
 
     # actions ------------------------------------------------------------------------
     def _action(
-        self, text: str, slot: Callable[[], object], shortcut: QKeySequence | str | None, tip: str
+        self,
+        text: str,
+        slot: Callable[[], object],
+        shortcut: QKeySequence | QKeySequence.StandardKey | str | None,
+        tip: str,
     ) -> QAction:
         return make_action(self.window, text, slot, shortcut, tip)
 

@@ -194,7 +194,9 @@ class EntryForm(QWidget):
         if entry is None:
             self.pages.setCurrentWidget(self.placeholder)
             return
-        self.pages.setCurrentWidget(self.pages.widget(1))
+        form_page = self.pages.widget(1)
+        assert form_page is not None  # built in __init__: placeholder, then the form
+        self.pages.setCurrentWidget(form_page)
         self._loading = True
         try:
             self.id_edit.setText(entry.id)

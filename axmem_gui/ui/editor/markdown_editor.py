@@ -83,9 +83,9 @@ class ContentEdit(QPlainTextEdit):
         cursor.setPosition(
             min(span[1], self.document().characterCount() - 1), QTextCursor.MoveMode.KeepAnchor
         )
-        selection.cursor = cursor  # type: ignore[attr-defined]
-        selection.format.setBackground(unsearched_background(self.palette()))  # type: ignore[attr-defined]
-        selection.format.setProperty(QTextFormat.Property.FullWidthSelection, False)  # type: ignore[attr-defined]
+        selection.cursor = cursor
+        selection.format.setBackground(unsearched_background(self.palette()))
+        selection.format.setProperty(QTextFormat.Property.FullWidthSelection, False)
         self.setExtraSelections([selection])
 
     def keyPressEvent(self, event: QKeyEvent) -> None:

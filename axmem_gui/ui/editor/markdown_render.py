@@ -7,6 +7,7 @@ treats them as untrusted: raw HTML is shown as text, never interpreted, and the 
 from __future__ import annotations
 
 import html
+from typing import Any
 
 import markdown
 from pygments.formatters import HtmlFormatter
@@ -78,4 +79,5 @@ def render_markdown(text: str) -> str:
 def code_style_css(dark: bool) -> str:
     """Pygments colours for fenced code blocks, matched to the palette's lightness."""
     style = "monokai" if dark else "default"
-    return str(HtmlFormatter(style=style).get_style_defs(".codehilite"))
+    formatter: Any = HtmlFormatter(style=style)  # get_style_defs is untyped in the stubs
+    return str(formatter.get_style_defs(".codehilite"))

@@ -18,7 +18,7 @@ except ImportError:  # pragma: no cover - the core text module is built alongsid
 
 
 #: Ax's search indexes only `content.slice(0, 600)` of a skill or memory (Ax 24.0.21; see
-#: reference/ax-render-search.md). The rest is shown when the entry is loaded, never searched.
+#: tests/golden/ax-24.0.21). The rest is shown when the entry is loaded, never searched.
 SEARCH_CONTENT_CUT = 600
 
 #: The rough, model-independent estimate the studio uses everywhere: 4 characters a token.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import Protocol
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
 
 from axmem_gui.core.ax.profile import AxProfile, load_profile
 from axmem_gui.core.catalog import Memory, Skill
@@ -28,7 +28,7 @@ CATALOG_KINDS = ("skills", "memories")
 class _HintSource(Protocol):
     """What the catalog edit session offers: the ids an edit is about to change."""
 
-    entries_changing: Signal
+    entries_changing: SignalInstance
 
 
 class RetrievalState(QObject):

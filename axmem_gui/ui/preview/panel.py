@@ -293,7 +293,10 @@ class PreviewPanel(QWidget):
             f"Total {preview.chars:,} chars · ~{preview.tokens:,} tokens"
         )
         errors = [self._scenario_error] if self._scenario_error else []
-        errors += [f"turn {preview.turn + 1}: {e}" for e in preview.errors]
+        if preview.turn_count:
+            errors += [f"turn {preview.turn + 1}: {e}" for e in preview.errors]
+        else:  # Ax refused the forward before any turn (an empty task)
+            errors += [f"Ax refuses this run: {e}" for e in preview.errors]
         self.error_label.setText("\n".join(errors))
         self.error_label.setVisible(bool(errors))
         self.last_update_ms = (time.perf_counter() - started) * 1000

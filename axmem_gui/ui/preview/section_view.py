@@ -8,6 +8,7 @@ import re
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence, QTextOption
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QStackedWidget, QVBoxLayout, QWidget
 
+from axmem_gui.core.jsout import as_text
 from axmem_gui.services.scenarios import PreviewSection
 from axmem_gui.ui.editor.preview import SafeMarkdownBrowser
 from axmem_gui.ui.pages import monospace_font
@@ -45,7 +46,10 @@ class ExactTextEdit(QPlainTextEdit):
         self.document().setDefaultTextOption(option)
 
     def set_exact_text(self, text: str) -> bool:
-        """Replace the text (keeping the scroll position); False when it was the same."""
+        """Replace the text (keeping the scroll position); False when it was the same.
+
+        Half an emoji (a lone surrogate Ax cut) shows as U+FFFD: Qt would drop it."""
+        text = as_text(text)
         if text == self.toPlainText():
             return False
         bar = self.verticalScrollBar()

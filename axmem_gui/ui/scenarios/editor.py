@@ -5,6 +5,7 @@ and the turns table. It never writes: every edit is emitted as the whole new doc
 from __future__ import annotations
 
 import copy
+import math
 from typing import Any
 
 from PySide6.QtCore import QStringListModel, Qt, Signal
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from axmem_gui.core.ax.jstext import js_to_number
 from axmem_gui.core.ax.profile import load_profile
 from axmem_gui.services.scenarios import RUNTIMES
 from axmem_gui.ui.scenarios.models import TurnsModel
@@ -248,9 +250,9 @@ class ScenarioForm(QWidget):
     def set_read_only(self, read_only: bool) -> None:
         for widget in (self.task_edit,):
             widget.setReadOnly(read_only)
-        for widget in (self.runtime_combo, self.ranking_combo, self.presets, self.memories,
-                       self.add_turn_button, self.remove_turn_button):
-            widget.setEnabled(not read_only)
+        for control in (self.runtime_combo, self.ranking_combo, self.presets, self.memories,
+                        self.add_turn_button, self.remove_turn_button):
+            control.setEnabled(not read_only)
         for spin in self.ranking_spins.values():
             spin.setReadOnly(read_only)
         self.turns_model.set_editable(not read_only)
@@ -303,11 +305,16 @@ class ScenarioForm(QWidget):
             "minDocs": d.min_docs,
         }
         for key, spin in self.ranking_spins.items():
-            raw = custom.get(key, defaults[key])
+            raw = custom.get(key)
+            # Ax takes any JSON value there and converts it like Number(value) ("1" is 1);
+            # what a spin box cannot show (NaN, null) shows the default
+            number = defaults[key] if raw is None else js_to_number(raw)
+            if not math.isfinite(number):
+                number = defaults[key]
             if isinstance(spin, QSpinBox):
-                spin.setValue(int(raw))
+                spin.setValue(int(number))
             else:
-                spin.setValue(float(raw))
+                spin.setValue(float(number))
             spin.setEnabled(mode == RANKING_CUSTOM)
 
     # edits --------------------------------------------------------------------------

@@ -7,13 +7,13 @@ command; the model is refilled from the store afterwards.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from enum import IntEnum
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 
+from axmem_gui.core.jsout import json_dumps
 from axmem_gui.ui.table_model import HeaderedTableModel
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -30,7 +30,7 @@ def search_arg_text(arg: Any) -> str:
     if arg is None:
         return "—"
     items = [arg] if isinstance(arg, str) else list(arg)
-    return ", ".join(json.dumps(s, ensure_ascii=False) for s in items)
+    return ", ".join(json_dumps(s) for s in items)
 
 
 def search_arg_lines(arg: Any) -> str:

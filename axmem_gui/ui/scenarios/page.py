@@ -170,7 +170,7 @@ class ScenariosPage(QWidget):
         names = self.ws.scenarios.list()
         if names != self.names():
             self.names_model.setStringList(names)
-            if current in names:
+            if current is not None and current in names:
                 self.select(current)
             elif names:
                 self.select(names[0])

@@ -4,7 +4,6 @@ forward the loaded/used sets, outputs and context-map items; tokens and latency.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.session.compare import CallPair, SessionComparison, render_comparison
 from axmem_gui.core.session.replay_cursor import request_as_text
 from axmem_gui.core.session.views import exchanges
@@ -172,7 +172,7 @@ class ForwardsPanel(QScrollArea):
             line += 1
             if not fw.same_output:
                 for side, value in (("A output", fw.a_output), ("B output", fw.b_output)):
-                    text = QLabel(json.dumps(value, ensure_ascii=False))
+                    text = QLabel(json_dumps(value))
                     text.setWordWrap(True)
                     text.setProperty("exactText", True)
                     text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from axmem_gui.core.jsout import as_text
 from axmem_gui.ui.pages import monospace_font
 
 
@@ -105,6 +106,7 @@ class ExactTextView(QWidget):
 
     # content ------------------------------------------------------------------------
     def set_text(self, text: str, placeholder: str = "") -> None:
+        text = as_text(text)  # a lone surrogate shows as U+FFFD (Qt would drop it)
         self.edit.setPlainText(text)
         self.edit.setPlaceholderText(placeholder)
         self.edit.moveCursor(QTextCursor.MoveOperation.Start)

@@ -6,10 +6,10 @@ messages share one view, in the same form as the replay diff (`request_as_text`)
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
+from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.session.stages import ACTOR_STAGES, message_text
 from axmem_gui.core.session.views import actor_code, response_text, tokens
 
@@ -17,7 +17,7 @@ from axmem_gui.core.session.views import actor_code, response_text, tokens
 def pretty(value: Any) -> str:
     if isinstance(value, str):
         return value
-    return json.dumps(value, indent=2, ensure_ascii=False)
+    return json_dumps(value, indent=2)
 
 
 def _messages(request: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -94,7 +94,7 @@ def call_details(exchange: Mapping[str, Any]) -> str:
     ]
     config = request.get("model_config")
     if config:
-        lines.append(f"model config:       {json.dumps(config, ensure_ascii=False)}")
+        lines.append(f"model config:       {json_dumps(config)}")
     attempts = exchange.get("http_attempts")
     if isinstance(attempts, list) and attempts:
         lines.append(f"HTTP attempts:      {len(attempts)}")
@@ -133,7 +133,7 @@ def map_update_text(update: Any) -> str:
     if operations:
         lines += ["", "operations (Cartographer):"]
         for op in operations if isinstance(operations, list) else [operations]:
-            lines.append("  " + (json.dumps(op, ensure_ascii=False) if op is not None else ""))
+            lines.append("  " + (json_dumps(op) if op is not None else ""))
     for key in ("added", "removed", "changed"):
         ids = update.get(key)
         if ids:

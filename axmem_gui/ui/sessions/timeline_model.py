@@ -6,7 +6,6 @@ session (sessions are immutable once recorded) and every index points at a `Time
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -15,6 +14,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
+from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.session.timeline import (
     CallNode,
     ForwardNode,
@@ -101,7 +101,7 @@ def _inputs_preview(inputs: Mapping[str, Any]) -> str:
     if not inputs:
         return ""
     key, value = next(iter(inputs.items()))
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    text = value if isinstance(value, str) else json_dumps(value)
     text = " ".join(text.split())
     if len(text) > PREVIEW_CHARS:
         text = text[: PREVIEW_CHARS - 1] + "…"

@@ -17,5 +17,5 @@ def window_runner(window: MainWindow) -> TaskRunner:
     if isinstance(runner, TaskRunner):
         return runner
     runner = TaskRunner(parent=window)
-    window.task_runner = runner  # type: ignore[attr-defined]
+    window.task_runner = runner
     return runner

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
-GOLDEN_DIR = REPO_ROOT / ".." / "shared" / "golden" / "ax-24.0.21"
+#: Outputs of the real npm package @ax-llm/ax 24.0.21 (see its README; `make golden`).
+GOLDEN_DIR = REPO_ROOT / "tests" / "golden" / "ax-24.0.21"
 
 #: endToEnd keys that describe the oracle's scripted model, not Ax's rendering.
 ORACLE_ONLY_KEYS = {"output", "errors"}
@@ -20,8 +21,8 @@ def golden_file(name: str) -> Any:
     path = GOLDEN_DIR / name
     if not path.is_file():
         pytest.fail(
-            f"golden data not found at {path.resolve()}: the Ax golden set must sit in "
-            "shared/golden/ax-24.0.21 beside the repository clone (CI lays it there)"
+            f"golden data not found at {path}: it is part of the repository "
+            "(tests/golden/ax-24.0.21; regenerate it with `make golden`)"
         )
     return json.loads(path.read_text(encoding="utf-8"))
 

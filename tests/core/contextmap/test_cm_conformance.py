@@ -1,11 +1,11 @@
 """Ax's cross-language conformance fixtures for the context map, translated to today's format.
 
-The fixtures (shared/reference/ax-conformance-contextmap) predate two format changes: ids
-were unpadded (`cu-2`, now `cu-00002`) and the text always listed all six headers with no
-descriptions or blank lines (now only sections that exist or receive an ADD, trimmed text
-plus `\\n`). The translation pads ids everywhere and compares items (id, section, content)
-in section order, scores and steps. The one budget-sensitive fixture keeps its meaning by
-keeping the map over budget by the same number of characters as in the old format.
+The fixtures (tests/fixtures/ax-conformance-contextmap, from the Ax repository) predate two
+format changes: ids were unpadded (`cu-2`, now `cu-00002`) and the text always listed all six
+headers with no descriptions or blank lines (now only sections that exist or receive an ADD,
+trimmed text plus `\\n`). The translation pads ids everywhere and compares items (id, section,
+content) in section order, scores and steps. The one budget-sensitive fixture keeps its meaning
+by keeping the map over budget by the same number of characters as in the old format.
 """
 
 from __future__ import annotations
@@ -33,8 +33,11 @@ SECTION_ORDER = {s.name: n for n, s in enumerate(SECTIONS)}
 _OLD_ID = re.compile(r"\b(cr|cu|dc|ps|rr|ep)-([0-9]{1,4})\b")
 
 
-def fixture(shared_dir: Path, name: str) -> dict[str, Any]:
-    path = shared_dir / "reference" / "ax-conformance-contextmap" / f"agent-context-map-{name}.json"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "ax-conformance-contextmap"
+
+
+def fixture(name: str) -> dict[str, Any]:
+    path = FIXTURES / f"agent-context-map-{name}.json"
     value: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return value
 
@@ -91,14 +94,14 @@ def translated_state(old: dict[str, Any]) -> ContextMapState:
 
 
 @pytest.mark.parametrize("name", ["config", "evict", "evolve"])
-def test_old_renderer_reproduces_the_fixture_texts(shared_dir: Path, name: str) -> None:
-    expected = fixture(shared_dir, name)["expected_exported_state_subset"]["context_map"]["text"]
+def test_old_renderer_reproduces_the_fixture_texts(name: str) -> None:
+    expected = fixture(name)["expected_exported_state_subset"]["context_map"]["text"]
     assert render_old_format(expected) == expected
 
 
 @pytest.mark.parametrize("name", ["config", "evict", "evolve"])
-def test_update_matches_fixture(shared_dir: Path, name: str) -> None:
-    fx = fixture(shared_dir, name)
+def test_update_matches_fixture(name: str) -> None:
+    fx = fixture(name)
     state = translated_state(before_state(fx))
     payload = pad_value(update_payload(fx))
     result = apply_update(state, payload)
@@ -113,8 +116,8 @@ def test_update_matches_fixture(shared_dir: Path, name: str) -> None:
     assert result.state.steps == expected["steps"]
 
 
-def test_evict_fixture_evicts_the_harmful_item(shared_dir: Path) -> None:
-    fx = fixture(shared_dir, "evict")
+def test_evict_fixture_evicts_the_harmful_item() -> None:
+    fx = fixture("evict")
     state = translated_state(before_state(fx))
     assert utf16_length(state.text) > state.max_chars  # over budget before the update, too
     result = apply_update(state, pad_value(update_payload(fx)))
@@ -123,8 +126,8 @@ def test_evict_fixture_evicts_the_harmful_item(shared_dir: Path) -> None:
     assert utf16_length(result.state.text) <= result.state.max_chars
 
 
-def test_read_fixture_frozen_map_is_skipped(shared_dir: Path) -> None:
-    fx = fixture(shared_dir, "read")
+def test_read_fixture_frozen_map_is_skipped() -> None:
+    fx = fixture("read")
     old = before_state(fx)
     state = translated_state(old)
     assert state.frozen

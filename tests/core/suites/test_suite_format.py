@@ -47,8 +47,20 @@ def test_a_bare_string_is_one_search() -> None:
     [
         ({**GOOD, "kind": "search"}, "cases[0] (c1): field 'kind' must be 'discover' or 'recall'"),
         ({**GOOD, "searches": []}, "cases[0] (c1): field 'searches' must be a non-empty list"),
-        ({**GOOD, "searches": ["ok", "  "]}, "cases[0] (c1): searches[1] must be a non-empty"),
-        ({**GOOD, "searches": [3]}, "cases[0] (c1): searches[0] must be a non-empty string"),
+        (
+            {**GOOD, "searches": ["ok", "  "]},
+            "cases[0] (c1): searches[1] is refused by Ax: "
+            "[POLICY] discover(...) skills entries must be non-empty strings.",
+        ),
+        (
+            {**GOOD, "searches": [3]},
+            "cases[0] (c1): searches[0] is refused by Ax: "
+            "[POLICY] discover(...) skills entries must be strings.",
+        ),
+        (
+            {**GOOD, "kind": "recall", "searches": ["\u3000"]},
+            "searches[0] is refused by Ax: [POLICY] recall(...) entries must be non-empty",
+        ),
         ({**GOOD, "mustInclude": "a"}, "field 'mustInclude' must be a list of ids, got str"),
         ({**GOOD, "mustExclude": [""]}, "cases[0] (c1): mustExclude[0] must be a non-empty"),
         ({**GOOD, "mustInclude": [], "mustExclude": []}, "needs at least one id in mustInclude"),

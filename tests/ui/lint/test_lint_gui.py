@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 
 from axmem_gui.core.lint import LintOptions, lint_catalog
 from axmem_gui.services.workspace import init_workspace
@@ -222,8 +222,11 @@ def test_results_for_a_workspace_left_behind_are_dropped(
     assert window.open_path(other)  # ...that the switch makes stale
     linter.outcome_changed.connect(seen.append)
     qtbot.waitUntil(lambda: settled(window), timeout=WAIT_MS)
-    window.task_runner.wait(WAIT_MS)  # type: ignore[attr-defined]
-    qtbot.wait(50)  # deliver any late signal of the dropped job (it must not show)
+    assert window.task_runner.wait(WAIT_MS)  # type: ignore[attr-defined]
+    # The dropped job's thread is done, so any late signal of it is already queued: deliver
+    # it (it must not show).
+    QCoreApplication.sendPostedEvents()
+    QCoreApplication.processEvents()
     outcomes = [o for o in seen if isinstance(o, LintOutcome)]
     assert outcomes and all(o.path == other for o in outcomes)
     assert feature(window).linter.outcome.report.skills == 0  # type: ignore[union-attr]

@@ -142,7 +142,7 @@ def test_bench_recall_skips_loaded_memories_and_reports_policy_errors() -> None:
     assert "deploy-window" not in loaded.result_ids
     assert "deploy-window" not in loaded.bm25_ids
     bad = run_bench(live, "discover", ["ok", "   "])
-    assert bad.error == "[POLICY] discover({ skills }) entries must be non-empty strings."
+    assert bad.error == "[POLICY] discover(...) skills entries must be non-empty strings."  # Ax
     assert bad.rows == ()
 
 

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QMainWindow
 
 from axmem_gui.core.ax.profile import load_profile
 from axmem_gui.core.ax.render import StageConfig, render_skills_section, user_turn_field
-from axmem_gui.core.catalog import Skill
+from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.services.scenarios import load_scenario, simulate_scenario
 from axmem_gui.ui.commands import EditSession
 from axmem_gui.ui.preview.section_view import lists_may_interrupt, rendered_source
@@ -161,3 +161,38 @@ def test_preview_with_an_empty_catalog(rwindow, qtbot) -> None:  # type: ignore[
     with qtbot.waitSignal(v.preview.updated, timeout=3000):
         rwindow.controller.notify_changed("skills")
     assert "- `only` — Only one" in v.preview.section_text("skills")
+
+
+def test_half_an_emoji_cut_by_ax_shows_as_replacement_character(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Ax's snippet ends in the emoji's high surrogate; Qt would drop it silently, the
+    preview and its copy show U+FFFD (the text rule, docs/ax-text.md)."""
+    v = views(rwindow)
+    ws = rwindow.controller.workspace
+    ws.memories.upsert(Memory("pear-note", "x" * 79 + "\U0001f350 pear"))
+    ws.scenarios.save("Pear", {"task": "pear", "turns": []})
+    with qtbot.waitSignal(v.preview.updated, timeout=3000):
+        rwindow.controller.notify_changed("*")
+    v.preview.show_scenario("Pear", 0)
+    v.preview.recompute_now()
+    hints = v.preview.section_text("hints")
+    assert "- `pear-note` — " + "x" * 79 + "\ufffd" in hints
+    v.preview.show_section("hints")
+    QGuiApplication.clipboard().clear()
+    v.preview.copy_button.click()
+    assert QGuiApplication.clipboard().text() == hints
+
+
+def test_an_empty_task_is_axs_required_input_error(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    v = views(rwindow)
+    ws = rwindow.controller.workspace
+    ws.scenarios.save("Empty task", {"task": "", "turns": [{"discover": ["release"]}]})
+    with qtbot.waitSignal(v.preview.updated, timeout=3000):
+        rwindow.controller.notify_changed("scenarios")
+    v.preview.show_scenario("Empty task", 0)
+    v.preview.recompute_now()
+    assert v.preview.section_text("skills") == ""
+    note = v.preview.views["skills"].note.text()
+    assert note == "Value for input field 'query' is required."
+    assert v.preview.error_label.text() == (
+        "Ax refuses this run: Value for input field 'query' is required."
+    )

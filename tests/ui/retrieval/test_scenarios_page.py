@@ -245,3 +245,19 @@ def test_empty_state_and_invalid_documents(rwindow, qtbot) -> None:  # type: ign
     rwindow.controller.notify_changed("scenarios")
     assert page.right.currentWidget() is page.empty
     assert "Ctrl+N" in page.empty.text()
+
+
+def test_loosely_typed_ranking_options_load_as_ax_reads_them(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Ax accepts `relevanceRanking: {"topK": "1"}` (Number("1") is 1): so does the form."""
+    v = views(rwindow)
+    ws = rwindow.controller.workspace
+    doc = ws.scenarios.get("Leaked npm token")
+    doc["relevanceRanking"] = {"topK": "1", "minScore": "abc", "marginRatio": None}
+    ws.scenarios.save("Leaked npm token", doc)
+    rwindow.controller.notify_changed("scenarios")
+    rwindow.show_section("scenarios")
+    v.scenarios.select("Leaked npm token")
+    spins = v.scenarios.form.ranking_spins
+    assert spins["topK"].value() == 1
+    assert spins["minScore"].value() == 0.08  # NaN cannot be shown: the default is
+    assert spins["marginRatio"].value() == 0.15

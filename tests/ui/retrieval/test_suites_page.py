@@ -7,7 +7,7 @@ import dataclasses
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 
 from axmem_gui.core.suites import Suite, SuiteCase, run_suite
 from axmem_gui.services.suites import SuiteOutcome, workspace_suites
@@ -144,7 +144,9 @@ def test_reruns_are_debounced(rwindow, qtbot) -> None:  # type: ignore[no-untype
         ws.skills.upsert(dataclasses.replace(skill, content=f"edit {i}"))
         session.entries_changed("skills", ["style-guide"], False)
     qtbot.waitUntil(lambda: runs == [1], timeout=5000)
-    qtbot.wait(400)  # longer than the debounce: still one run
+    # Nothing left that could start a second run: no rerun pending, none in progress.
+    assert not page._rerun_timer.isActive() and not page.runner.running
+    QCoreApplication.processEvents()
     assert runs == [1]
 
 
