@@ -22,6 +22,7 @@ from axmem_gui.services import evals
 from axmem_gui.services.local_model import (
     LOCAL_PROVIDER,
     LocalModelServer,
+    local_label,
     local_model_status,
     local_provider,
 )
@@ -123,7 +124,7 @@ def _run(args: argparse.Namespace) -> int:
                 parallel=args.parallel,
                 search=args.search,
                 progress=progress,
-                label=args.label or "",
+                label=local_label(settings, args.label or ""),
             )
     _emit(report, args)
     return 0 if report.passed else 1

@@ -25,6 +25,7 @@ __all__ = [
     "MODEL_NAME",
     "LocalModelServer",
     "LocalModelStatus",
+    "local_label",
     "local_model_status",
     "local_provider",
     "served_settings",
@@ -36,6 +37,13 @@ def served_settings(server: LocalModelServer, settings: ProviderSettings) -> Pro
     return replace(
         settings, provider="openai-compatible", model=MODEL_NAME, base_url=server.base_url
     )
+
+
+def local_label(settings: ProviderSettings, label: str = "") -> str:
+    """The label an eval run on the bundled model gets when the user gave none."""
+    if label or settings.provider != LOCAL_PROVIDER:
+        return label
+    return f"{LOCAL_LABEL}: {MODEL_NAME}"
 
 
 @contextmanager

@@ -113,7 +113,8 @@ def compare_reports(a: EvalReport, b: EvalReport) -> EvalComparison:
 
 def _side_label(r: EvalReport) -> str:
     model = r.provider.get("model") or "?"
-    return f"{r.id} ({r.provider.get('name') or '?'} · {model})"
+    label = f", {r.label}" if r.label else ""
+    return f"{r.id} ({r.provider.get('name') or '?'} · {model}{label})"
 
 
 def render_report(report: EvalReport) -> str:
@@ -121,7 +122,8 @@ def render_report(report: EvalReport) -> str:
     m = report.metrics()
     lines = [
         f"eval {report.eval_set.name} · run {report.id} · {report.status} · "
-        f"{report.provider.get('name')} · {report.provider.get('model') or '?'}",
+        f"{report.provider.get('name')} · {report.provider.get('model') or '?'}"
+        + (f" · {report.label}" if report.label else ""),
         f"runs: {totals['counted']} counted, {totals['failed']} failed, "
         f"{totals['cancelled']} cancelled, {totals['not_run']} not run (of {totals['planned']})"
         f" · tokens {totals['prompt_tokens']}+{totals['completion_tokens']}"

@@ -10,7 +10,7 @@ from axmem_gui.core.evals.report import EvalReport
 from axmem_gui.engine.clients import CancelToken
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.services import evals
-from axmem_gui.services.local_model import LOCAL_PROVIDER, local_provider
+from axmem_gui.services.local_model import LOCAL_PROVIDER, local_label, local_provider
 from axmem_gui.services.workspace import open_workspace
 from axmem_gui.ui.tasks import Job, JobContext
 
@@ -47,6 +47,7 @@ def eval_job(order: EvalOrder, token: CancelToken) -> Job:
                     parallel=order.parallel,
                     cancel=token,
                     progress=progress,
+                    label=local_label(order.settings),
                 )
 
     return job
