@@ -13,6 +13,10 @@ It also gives every message a string `content`: the model's GGUF chat template r
 `message['content']`, and an assistant turn that was a tool call has none (the server
 then answers HTTP 500 "'dict object' has no attribute 'content'" on the second actor
 turn). The tool call's arguments become that turn's text, which is what the model wrote.
+
+And it escapes raw control characters inside the JSON strings of a tool call's arguments:
+llama-cpp-python's grammar lets the model put a raw newline in a JSON string, which strict
+JSON parsers (axllm's) refuse ("Invalid control character"); escaped, it is the same text.
 """
 
 from __future__ import annotations
@@ -63,6 +67,48 @@ def capped_body(body: bytes, cap: int) -> bytes:
     return json.dumps(data).encode("utf-8")
 
 
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+
+
+def escape_controls_in_strings(text: str) -> str:
+    """JSON text with raw control characters inside string literals escaped."""
+    out: list[str] = []
+    in_string = escaped = False
+    for ch in text:
+        if in_string and not escaped and ord(ch) < 0x20:
+            out.append(_ESCAPES.get(ch, f"\\u{ord(ch):04x}"))
+            continue
+        out.append(ch)
+        if escaped:
+            escaped = False
+        elif ch == "\\" and in_string:
+            escaped = True
+        elif ch == '"':
+            in_string = not in_string
+    return "".join(out)
+
+
+def fixed_response(body: bytes) -> bytes:
+    """A chat completion with its tool-call arguments made strict JSON (see above)."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return body
+    changed = False
+    for choice in data.get("choices") or [] if isinstance(data, dict) else []:
+        message = choice.get("message") if isinstance(choice, dict) else None
+        if not isinstance(message, dict):
+            continue
+        calls = [c.get("function") for c in message.get("tool_calls") or [] if isinstance(c, dict)]
+        calls.append(message.get("function_call"))
+        for call in calls:
+            if isinstance(call, dict) and isinstance(call.get("arguments"), str):
+                fixed = escape_controls_in_strings(call["arguments"])
+                changed = changed or fixed != call["arguments"]
+                call["arguments"] = fixed
+    return json.dumps(data).encode("utf-8") if changed else body
+
+
 class CapMaxTokens:
     """ASGI middleware: caps the answer length of every chat/completions request."""
 
@@ -97,7 +143,27 @@ class CapMaxTokens:
                 return {"type": "http.request", "body": body, "more_body": False}
             return await receive()  # then wait for the disconnect, as the server would
 
-        await self.app({**scope, "headers": headers}, replay, send)
+        start: Message | None = None
+        parts: list[bytes] = []
+
+        async def send_fixed(message: Message) -> None:
+            nonlocal start
+            if message["type"] == "http.response.start":
+                start = message  # held until the body is complete
+                return
+            if message["type"] != "http.response.body" or start is None:
+                await send(message)
+                return
+            parts.append(message.get("body", b""))
+            if message.get("more_body", False):
+                return
+            out = fixed_response(b"".join(parts))
+            head = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
+            head.append((b"content-length", str(len(out)).encode()))
+            await send({**start, "headers": head})
+            await send({"type": "http.response.body", "body": out, "more_body": False})
+
+        await self.app({**scope, "headers": headers}, replay, send_fixed)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
