@@ -170,6 +170,8 @@ class LocalModelServer:
             if not status.ready:
                 raise InputError(status.message)
             self.model_file = status.model_file
+        elif not self.model_file.is_file():
+            raise InputError(f"{self.model_file}: the local model file does not exist")
         elif not server_installed():
             raise InputError(local_model_status().message)
         if self.port is None:
