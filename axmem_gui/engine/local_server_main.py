@@ -59,8 +59,10 @@ def capped_body(body: bytes, cap: int) -> bytes:
     if not isinstance(data, dict):
         return body
     wanted = data.get("max_tokens") or data.get("max_completion_tokens")
-    ok = isinstance(wanted, int) and not isinstance(wanted, bool) and wanted > 0
-    data["max_tokens"] = min(wanted, cap) if ok else cap
+    if isinstance(wanted, int) and not isinstance(wanted, bool) and wanted > 0:
+        data["max_tokens"] = min(wanted, cap)
+    else:
+        data["max_tokens"] = cap
     for message in data.get("messages") or []:
         if isinstance(message, dict) and not isinstance(message.get("content"), str | list):
             message["content"] = _message_text(message)
