@@ -14,7 +14,11 @@ os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
 
 #: Shared fixtures available to every test module. `memory_keyring` is autouse: no test
 #: reaches the machine's real keyring (tests/test_isolation.py proves it).
-pytest_plugins = ["tests.helpers.memory_keyring", "tests.fakes.fake_openai_server"]
+pytest_plugins = [
+    "tests.helpers.memory_keyring",
+    "tests.fakes.fake_openai_server",
+    "tests.helpers.fuzz_counts",
+]
 
 @pytest.fixture(autouse=True)
 def private_data_dir(

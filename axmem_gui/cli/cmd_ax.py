@@ -11,12 +11,12 @@ one `axmem: error: ...` line naming the file, entry and field.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from axmem_gui.cli.common import add_workspace_arg, print_json, read_text_file
+from axmem_gui.core import jsontext
 from axmem_gui.core.ax.conformance import run_cases
 from axmem_gui.core.ax.explain import explain
 from axmem_gui.core.ax.profile import DEFAULT_AX_VERSION, AxProfile, load_profile
@@ -83,12 +83,7 @@ def _ids(raw: str | None) -> list[str] | None:
 
 def _read_json(path: Path, what: str) -> Any:
     text = read_text_file(path, what)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
+    return jsontext.loads(text, str(path))
 
 
 def _emit(text: str | None, empty_note: str) -> int:
@@ -163,10 +158,7 @@ def _render_hints(args: argparse.Namespace) -> int:
     catalog = _catalog(args)
     ranking: Any = True
     if args.ranking is not None:
-        try:
-            ranking = json.loads(args.ranking)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"--ranking: not valid JSON ({exc.msg})") from None
+        ranking = jsontext.loads(args.ranking, "--ranking")
         if not isinstance(ranking, bool | dict):
             raise InputError("--ranking: expected false, true or an object like {\"topK\": 1}")
     options = relevance_options(ranking, profile, "--ranking")

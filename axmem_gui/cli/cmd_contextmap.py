@@ -2,7 +2,9 @@
 
 A STATE file is a TS `AxAgentContextMapSnapshot` or an axllm `context_map` dict (`.json`,
 shape detected), or plain map text (any other suffix: a fresh map over that text, written
-back as a TS snapshot).
+back as a TS snapshot), or a recorded session (`.axsession.json`): `--forward N` picks the
+map after (or `--before`) forward N; `diff SESSION --forward N` shows what forward N's
+update did, evictions included.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from axmem_gui.cli.common import print_json, read_text_file
 from axmem_gui.core.contextmap import (
@@ -26,13 +29,46 @@ from axmem_gui.core.contextmap import (
     update_payload_from_json_value,
     update_result_to_json,
 )
+from axmem_gui.core.errors import InputError
+from axmem_gui.services import contextmaps, sessions
 
 
-def _load_state(path: Path) -> StoredContextMap:
+def _session(path: Path) -> dict[str, Any] | None:
+    """The session document when `path` is a `.axsession.json` file, else None."""
+    if path.suffix.lower() != ".json":
+        return None
+    value = parse_json_text(read_text_file(path, "context map file"), str(path))
+    if isinstance(value, dict) and value.get("format") == "axsession":
+        return sessions.read_session_file(path)
+    return None
+
+
+def _last_forward(doc: dict[str, Any]) -> int:
+    ran = [f for f in doc.get("forwards") or [] if f.get("status") != "not_run"]
+    return int(ran[-1].get("index", 0)) + 1 if ran else 1
+
+
+def _load_state(path: Path, forward: int | None = None, which: str = "after") -> StoredContextMap:
+    doc = _session(path)
+    if doc is not None:
+        n = forward if forward is not None else _last_forward(doc)
+        return contextmaps.session_map_at(doc, n, which, str(path))
+    if forward is not None:
+        raise InputError(f"{path}: --forward needs a session file (.axsession.json)")
     text = read_text_file(path, "context map file")
     if path.suffix.lower() == ".json":
         return stored_map_from_json_value(parse_json_text(text, str(path)), str(path))
     return stored_map_from_text(text)
+
+
+def _update_record(path: Path, forward: int | None) -> dict[str, Any] | None:
+    doc = _session(path)
+    if doc is None:
+        return None
+    n = forward if forward is not None else _last_forward(doc)
+    fws = doc.get("forwards") or []
+    record = fws[n - 1].get("context_map_update") if 0 < n <= len(fws) else None
+    return record if isinstance(record, dict) else None
 
 
 def _apply(args: argparse.Namespace) -> int:
@@ -48,16 +84,36 @@ def _apply(args: argparse.Namespace) -> int:
 
 
 def _diff(args: argparse.Namespace) -> int:
-    diff = diff_maps(_load_state(args.before).state, _load_state(args.after).state)
+    if args.after is None:
+        # One session file: the map before and after forward N, and what the update did.
+        if _session(args.before) is None:
+            raise InputError(
+                f"{args.before}: give two maps, or one session file (with --forward N)"
+            )
+        before = _load_state(args.before, args.forward, "before")
+        after = _load_state(args.before, args.forward, "after")
+        record = _update_record(args.before, args.forward)
+    else:
+        before = _load_state(args.before, args.forward)
+        after = _load_state(args.after, args.forward)
+        record = None
+    diff = diff_maps(before.state, after.state)
     if args.json:
-        print_json(diff_to_json(diff))
+        value = diff_to_json(diff)
+        if record is not None:
+            value["update"] = record
+        print_json(value)
     else:
         print(render_diff(diff), end="")
+        if record is not None:
+            print("update:")
+            for line in contextmaps.describe_update(record):
+                print(f"  {line}")
     return 0
 
 
 def _show(args: argparse.Namespace) -> int:
-    stored = _load_state(args.state)
+    stored = _load_state(args.state, args.forward, "before" if args.before else "after")
     if args.json:
         summary = map_summary_json(stored.state)
         summary["shape"] = stored.shape.value
@@ -95,14 +151,37 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.set_defaults(handler=_apply)
 
-    p = actions.add_parser("diff", help="items added/removed/replaced/moved/rescored, steps")
-    p.add_argument("before", metavar="A", type=Path)
-    p.add_argument("after", metavar="B", type=Path)
+    p = actions.add_parser(
+        "diff",
+        help="items added/removed/replaced/moved/rescored, steps; or one session file: "
+        "the map before and after forward N, with the update (evictions included)",
+    )
+    p.add_argument("before", metavar="A", type=Path, help="a map, or a .axsession.json file")
+    p.add_argument("after", metavar="B", type=Path, nargs="?", help="the other map")
+    p.add_argument(
+        "--forward",
+        type=int,
+        metavar="N",
+        help="for session files: forward N (1-based; default the last that ran)",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=_diff)
 
-    p = actions.add_parser("show", help="sections, items, scores, budget and eviction order")
-    p.add_argument("state", metavar="STATE", type=Path)
+    p = actions.add_parser(
+        "show",
+        help="sections, items, scores, budget and eviction order (of a map, or of a session "
+        "file's map after/before forward N)",
+    )
+    p.add_argument("state", metavar="STATE", type=Path, help="a map, or a .axsession.json file")
+    p.add_argument(
+        "--forward",
+        type=int,
+        metavar="N",
+        help="for a session file: the map after forward N (default the last that ran)",
+    )
+    p.add_argument(
+        "--before", action="store_true", help="for a session file: the map before forward N"
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=_show)
 

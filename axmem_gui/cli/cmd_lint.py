@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from axmem_gui.cli.common import add_workspace_arg, print_json
+from axmem_gui.cli.common import add_workspace_arg, print_json, say
 from axmem_gui.core.lint import DEFAULT_BUDGET_TOKENS, LintOptions
 from axmem_gui.services.lint import lint
 
@@ -32,8 +32,8 @@ def _lint(args: argparse.Namespace) -> int:
         return 1 if report.has_errors else 0
     for f in report.findings:
         where = f.kind if f.entry_id is None else f"{f.kind} '{f.entry_id}'"
-        print(f"{f.severity}: {where}: {f.message} [{f.code}]")
-        print(f"    fix: {f.hint}")
+        say(f"{f.severity}: {where}: {f.message} [{f.code}]")
+        say(f"    fix: {f.hint}")
     c = report.counts()
     print(
         f"{run.source}: {report.skills} skills, {report.memories} memories: "

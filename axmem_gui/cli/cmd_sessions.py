@@ -1,24 +1,25 @@
 """Agent sessions from the command line: run, replay, rerun, diff, whatif, sessions.
 
-Exit codes: `replay` 0 identical / 1 different; `run` and `rerun` 0 when the session is
+Exit codes: `replay` and `verify` 0 identical / 1 different; `run` and `rerun` 0 when the session is
 complete, 1 when it ended early (the partial session is still written); 2 for bad input.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from axmem_gui.cli.common import add_workspace_arg, print_json, read_text_file
+from axmem_gui.cli.common import add_workspace_arg, print_json, read_text_file, say
+from axmem_gui.core import jsontext
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.session.compare import render_comparison
 from axmem_gui.core.session.format import session_summary
 from axmem_gui.core.session.whatif import render_whatif
 from axmem_gui.engine.clients import RunProgress
+from axmem_gui.engine.policy import RETRY_KINDS, parse_retry_on
 from axmem_gui.engine.providers import STRUCTURED_OUTPUT_MODES, ProviderSettings
 from axmem_gui.engine.search import BACKENDS
 from axmem_gui.services import sessions
@@ -33,10 +34,7 @@ def _parse_inputs(pairs: list[str], inputs_file: Path | None) -> list[dict[str, 
         raise InputError("give either --input or --inputs-file, not both")
     if inputs_file is not None:
         text = read_text_file(inputs_file, "inputs file")
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{inputs_file}: not valid JSON ({exc.msg})") from None
+        value = jsontext.loads(text, str(inputs_file))
         items = value if isinstance(value, list) else [value]
         for i, item in enumerate(items):
             if not isinstance(item, dict):
@@ -64,6 +62,10 @@ def _settings(args: argparse.Namespace) -> ProviderSettings:
         api_key_env=args.api_key_env,
         timeout_s=args.timeout,
         max_retries=args.max_retries,
+        retry_backoff_s=args.retry_backoff,
+        retry_max_wait_s=args.retry_max_wait,
+        retry_on=parse_retry_on(args.retry_on),
+        stream=args.stream,
     )
 
 
@@ -83,8 +85,8 @@ def _read_context_map(path: Path | None) -> Any:
         return None
     text = read_text_file(path, "context map")
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError:
+        value = jsontext.parse(text)
+    except ValueError:
         return text  # a map given as its Markdown text
     if isinstance(value, dict) and value.get("format") == "axsession":
         # Continue from where a recorded session left its map.
@@ -109,14 +111,25 @@ def _finish_run(doc: dict[str, Any], args: argparse.Namespace) -> int:
             sessions.save_session(ws, doc)
         where = f"workspace session {doc['id']}" if args.output is None else where
     calls = len(doc["exchanges"])
+    map_failed = [w for w in doc.get("warnings") or [] if "context-map update failed" in w]
+    for warning in doc.get("warnings") or []:
+        label = "error" if warning in map_failed and args.on_map_failure == "error" else "warning"
+        say(f"axmem: {label}: {warning}", file=sys.stderr)
     if doc["status"] == "complete":
-        print(f"recorded {calls} model calls: {where}")
+        say(f"recorded {calls} model calls: {where}")
         for fw in doc["forwards"]:
-            print(f"forward {fw['index'] + 1}: {json_dumps(fw['output'])}")
+            say(f"forward {fw['index'] + 1}: {json_dumps(fw['output'])}")
+        if map_failed and args.on_map_failure == "error":
+            print(
+                "axmem: the context-map update failed (--on-map-failure error); "
+                "the session was kept",
+                file=sys.stderr,
+            )
+            return 1
         return 0
     error = doc.get("error") or {}
     print(f"axmem: run ended early: {error.get('message')}", file=sys.stderr)
-    print(f"partial session ({calls} model calls) kept, marked incomplete: {where}")
+    say(f"partial session ({calls} model calls) kept, marked incomplete: {where}")
     return 1
 
 
@@ -147,6 +160,16 @@ def _replay(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(report.render())
     return 0 if report.identical else 1
+
+
+def _verify(args: argparse.Namespace) -> int:
+    doc = sessions.read_session_file(args.file)
+    report = sessions.verify(doc)
+    if args.json:
+        print_json(report.to_json())
+    else:
+        sys.stdout.write(report.render())
+    return 0 if report.ok else 1
 
 
 def _catalog_arg(args: argparse.Namespace) -> Any:
@@ -220,7 +243,7 @@ def _list(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
         sessions.export_session(ws, args.id, args.output)
-    print(f"exported session {args.id} to {args.output}")
+    say(f"exported session {args.id} to {args.output}")
     return 0
 
 
@@ -229,7 +252,7 @@ def _import(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace) as ws:
         session_id = sessions.save_session(ws, doc)
     s = session_summary(doc)
-    print(f"imported session {session_id} ({s['agent']}, {s['exchanges']} model calls)")
+    say(f"imported session {session_id} ({s['agent']}, {s['exchanges']} model calls)")
     return 0
 
 
@@ -239,7 +262,7 @@ def _test_connection(args: argparse.Namespace) -> int:
         print_json(report.to_json())
     else:
         state = "ok" if report.ok else "FAILED"
-        print(f"{state}: {report.message} ({report.latency_ms:.0f} ms, model {report.model})")
+        say(f"{state}: {report.message} ({report.latency_ms:.0f} ms, model {report.model})")
     return 0 if report.ok else 1
 
 
@@ -270,14 +293,41 @@ def _add_provider_args(p: argparse.ArgumentParser, required: bool = True) -> Non
         type=float,
         default=120.0,
         metavar="S",
-        help="seconds to wait for one model reply (default 120)",
+        help="deadline in seconds for one complete model reply, streamed or not (default 120)",
     )
     p.add_argument(
         "--max-retries",
         type=int,
         default=2,
         metavar="N",
-        help="retries on HTTP 429/5xx and network errors (default 2)",
+        help="retries of one model call (default 2); 0 = exactly one request (axllm's own "
+        "retries are folded into this policy)",
+    )
+    p.add_argument(
+        "--retry-backoff",
+        type=float,
+        default=1.0,
+        metavar="S",
+        help="seconds before the first retry, doubling each time (default 1)",
+    )
+    p.add_argument(
+        "--retry-max-wait",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="longest wait before a retry; a longer Retry-After gives up (default 60)",
+    )
+    p.add_argument(
+        "--retry-on",
+        default=",".join(RETRY_KINDS),
+        metavar="KINDS",
+        help=f"failures that are retried, comma-separated, or none (default: "
+        f"{','.join(RETRY_KINDS)})",
+    )
+    p.add_argument(
+        "--stream",
+        action="store_true",
+        help="ask the server for streamed (SSE) replies; the chunks are recorded",
     )
 
 
@@ -293,6 +343,12 @@ def _add_run_output(p: argparse.ArgumentParser) -> None:
         help="who answers discover/recall (default: axmem-ax, the Ax-exact search)",
     )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    p.add_argument(
+        "--on-map-failure",
+        choices=("warn", "error"),
+        default="warn",
+        help="a failed context-map update: a warning on stderr (default), or exit 1",
+    )
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -330,6 +386,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("file", type=Path, metavar="FILE", help=".axsession.json file")
     p.add_argument("--json", action="store_true", help="machine-readable report")
     p.set_defaults(handler=_replay)
+
+    p = sub.add_parser(
+        "verify",
+        help="check a session file without running the agent: stored requests against "
+        "their digests, searches re-run on the recorded catalog, derived fields",
+    )
+    p.add_argument("file", type=Path, metavar="FILE", help=".axsession.json file")
+    p.add_argument("--json", action="store_true", help="machine-readable report")
+    p.set_defaults(handler=_verify)
 
     p = sub.add_parser("rerun", help="run a session's inputs again on another model/catalog")
     p.add_argument("file", type=Path, metavar="FILE", help=".axsession.json file")

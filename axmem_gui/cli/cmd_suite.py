@@ -9,7 +9,7 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-from axmem_gui.cli.common import add_workspace_arg, print_json
+from axmem_gui.cli.common import add_workspace_arg, print_json, say
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.suites import CaseResult, Suite, SuiteRunResult
 from axmem_gui.services.catalogs import read_catalog_file
@@ -57,11 +57,11 @@ def _print_outcome(outcome: SuiteOutcome) -> None:
     comparison = outcome.comparison
     if comparison is not None:
         if comparison.regressions:
-            print(f"  regressions since the previous run: {', '.join(comparison.regressions)}")
+            say(f"  regressions since the previous run: {', '.join(comparison.regressions)}")
         if comparison.fixed:
-            print(f"  fixed since the previous run: {', '.join(comparison.fixed)}")
+            say(f"  fixed since the previous run: {', '.join(comparison.fixed)}")
         for name, ids in comparison.rank_drops.items():
-            print(f"  ranked lower than in the previous run: {name}: {', '.join(ids)}")
+            say(f"  ranked lower than in the previous run: {name}: {', '.join(ids)}")
         if not comparison.regressions and not comparison.fixed:
             print("  no change in pass/fail since the previous run")
 
@@ -112,7 +112,7 @@ def _list(args: argparse.Namespace) -> int:
         print_json([{"name": s.name, "cases": len(s.cases)} for s in suites])
         return 0
     for s in suites:
-        print(f"{s.name}\t{len(s.cases)} cases")
+        say(f"{s.name}\t{len(s.cases)} cases")
     return 0
 
 

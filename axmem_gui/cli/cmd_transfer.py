@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from axmem_gui.cli.common import add_workspace_arg, print_json
+from axmem_gui.cli.common import add_workspace_arg, print_json, say
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.formats import FORMATS, POLICIES, ImportPlan
 from axmem_gui.services.transfer import (
@@ -22,7 +22,7 @@ from axmem_gui.services.workspace import open_workspace
 def _print_plan(plan: ImportPlan, dry_run: bool) -> None:
     for item in plan.items:
         if item.action != "unchanged":
-            print(item.describe())
+            say(item.describe())
     s = plan.summary()
     verb = "would import" if dry_run else "imported"
     print(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from axmem_gui.cli.common import add_workspace_arg, print_json
+from axmem_gui.cli.common import add_workspace_arg, print_json, say
 from axmem_gui.services.workspace import describe_workspace, init_workspace, require_suffix
 
 
@@ -15,7 +15,7 @@ def _init(args: argparse.Namespace) -> int:
     counts = ws.counts()
     ws.close()
     what = "with the sample catalog" if args.sample else "empty"
-    print(f"created {path} ({what}: {counts.skills} skills, {counts.memories} memories)")
+    say(f"created {path} ({what}: {counts.skills} skills, {counts.memories} memories)")
     return 0
 
 
@@ -25,13 +25,13 @@ def _info(args: argparse.Namespace) -> int:
         print_json(info)
         return 0
     counts = info["counts"]
-    print(f"workspace: {info['path']}")
-    print(f"schema version: {info['schema_version']}")
+    say(f"workspace: {info['path']}")
+    say(f"schema version: {info['schema_version']}")
     if info["read_only"]:
         print("read-only: yes")
     for key in ("skills", "memories", "scenarios", "suites", "agents", "sessions", "contextmaps"):
         label = "context maps" if key == "contextmaps" else key
-        print(f"{label}: {counts[key]}")
+        say(f"{label}: {counts[key]}")
     return 0
 
 

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from axmem_gui import __version__
+from axmem_gui.cli.common import SafeTextStream
 from axmem_gui.core.ax.icutext import text_engine
 from axmem_gui.core.ax.profile import DEFAULT_AX_VERSION
 from axmem_gui.core.errors import AxmemError
@@ -26,6 +27,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "axmem_gui.cli.cmd_transfer",
     "axmem_gui.cli.cmd_lint",
     "axmem_gui.cli.cmd_sessions",
+    "axmem_gui.cli.cmd_agents",
     "axmem_gui.cli.cmd_eval",
     "axmem_gui.cli.cmd_ax",
 )
@@ -81,12 +83,18 @@ def _js_text_streams() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     _js_text_streams()
-    parser = build_parser()
+    return run(build_parser(), argv)
+
+
+def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> int:
+    """`main` with a parser built once (building one costs more than most commands)."""
     args = parser.parse_args(list(argv) if argv is not None else None)
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help(sys.stderr)
         return 2
+    real_stderr = sys.stderr
+    sys.stderr = SafeTextStream(real_stderr)  # every message names user data safely
     try:
         code = handler(args)
     except AxmemError as exc:
@@ -97,6 +105,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("axmem: interrupted", file=sys.stderr)
         return 130
+    finally:
+        sys.stderr = real_stderr
     return int(code or 0)
 
 

@@ -6,12 +6,13 @@ content verbatim, so any normalisation here would make the preview lie.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from axmem_gui.core import jsontext
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsontext import type_name
 
 
 @dataclass(frozen=True)
@@ -107,14 +108,14 @@ def _str_field(obj: Mapping[str, Any], key: str, where: str, required: bool) -> 
         return ""
     value = obj[key]
     if not isinstance(value, str):
-        raise InputError(f"{where}: field '{key}' must be a string, got {type(value).__name__}")
+        raise InputError(f"{where}: field '{key}' must be a string, got {type_name(value)}")
     return value
 
 
 def skill_from_obj(obj: Any, where: str) -> Skill:
     """Validate one skill object. Raises InputError naming the entry and field."""
     if not isinstance(obj, dict):
-        raise InputError(f"{where}: a skill must be an object, got {type(obj).__name__}")
+        raise InputError(f"{where}: a skill must be an object, got {type_name(obj)}")
     return Skill(
         id=_str_field(obj, "id", where, True),
         name=_str_field(obj, "name", where, True),
@@ -127,7 +128,7 @@ def skill_from_obj(obj: Any, where: str) -> Skill:
 def memory_from_obj(obj: Any, where: str) -> Memory:
     """Validate one memory object. Raises InputError naming the entry and field."""
     if not isinstance(obj, dict):
-        raise InputError(f"{where}: a memory must be an object, got {type(obj).__name__}")
+        raise InputError(f"{where}: a memory must be an object, got {type_name(obj)}")
     return Memory(
         id=_str_field(obj, "id", where, True),
         content=_str_field(obj, "content", where, True),
@@ -144,7 +145,7 @@ def _list(value: Any, key: str, source: str) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise InputError(f"{source}: '{key}' must be a list, got {type(value).__name__}")
+        raise InputError(f"{source}: '{key}' must be a list, got {type_name(value)}")
     return value
 
 
@@ -157,7 +158,7 @@ def catalog_from_json_value(value: Any, source: str = "catalog") -> Catalog:
     if not isinstance(value, dict):
         raise InputError(
             f"{source}: expected an object with skills/memories or a list of skills, "
-            f"got {type(value).__name__}"
+            f"got {type_name(value)}"
         )
     if "skillsCatalog" in value or "memoriesCatalog" in value:
         skills_key, memories_key = "skillsCatalog", "memoriesCatalog"
@@ -178,13 +179,7 @@ def catalog_from_json_value(value: Any, source: str = "catalog") -> Catalog:
 
 
 def catalog_from_json_text(text: str, source: str = "catalog") -> Catalog:
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
-    return catalog_from_json_value(value, source)
+    return catalog_from_json_value(jsontext.loads(text, source), source)
 
 
 def catalog_to_json_value(catalog: Catalog) -> dict[str, list[dict[str, str]]]:

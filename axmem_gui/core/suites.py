@@ -9,7 +9,6 @@ that matter (durations are informational only).
 
 from __future__ import annotations
 
-import json
 import re
 import time
 import xml.etree.ElementTree as ET
@@ -17,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
+from axmem_gui.core import jsontext
 from axmem_gui.core.ax.jstext import js_trim
 from axmem_gui.core.ax.profile import DEFAULT_AX_VERSION, load_profile
 from axmem_gui.core.ax.search import (
@@ -29,6 +29,7 @@ from axmem_gui.core.ax.search import (
 )
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsontext import type_name
 from axmem_gui.core.jsout import json_dumps
 
 CaseKind = Literal["discover", "recall"]
@@ -99,8 +100,6 @@ class Suite:
 # --------------------------------------------------------------------------- parsing
 
 
-def _type_name(value: Any) -> str:
-    return "null" if value is None else type(value).__name__
 
 
 def _id_list(obj: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
@@ -108,7 +107,7 @@ def _id_list(obj: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise InputError(f"{where}: field '{key}' must be a list of ids, got {_type_name(raw)}")
+        raise InputError(f"{where}: field '{key}' must be a list of ids, got {type_name(raw)}")
     for i, item in enumerate(raw):
         if not isinstance(item, str) or not item.strip():
             raise InputError(f"{where}: {key}[{i}] must be a non-empty string")
@@ -135,7 +134,7 @@ def _searches(obj: Mapping[str, Any], kind: str, where: str) -> tuple[str, ...]:
 def case_from_json_value(obj: Any, where: str) -> SuiteCase:
     """Validate one case object; InputError messages name the case and the field."""
     if not isinstance(obj, dict):
-        raise InputError(f"{where}: a case must be an object, got {_type_name(obj)}")
+        raise InputError(f"{where}: a case must be an object, got {type_name(obj)}")
     unknown = sorted(set(obj) - _CASE_KEYS)
     if unknown:
         # A misspelt 'mustInclude' would make the case pass vacuously: refuse it.
@@ -183,7 +182,7 @@ def case_from_json_value(obj: Any, where: str) -> SuiteCase:
 
 def suite_from_json_value(value: Any, source: str = "suite") -> Suite:
     if not isinstance(value, dict):
-        raise InputError(f"{source}: a suite must be an object, got {_type_name(value)}")
+        raise InputError(f"{source}: a suite must be an object, got {type_name(value)}")
     unknown = sorted(set(value) - _SUITE_KEYS)
     if unknown:
         raise InputError(
@@ -222,7 +221,7 @@ def suites_from_json_value(value: Any, source: str = "suites") -> list[Suite]:
         return [suite_from_json_value(value, source)]
     if not isinstance(value, list):
         raise InputError(
-            f"{source}: expected a suite object or a list of suites, got {_type_name(value)}"
+            f"{source}: expected a suite object or a list of suites, got {type_name(value)}"
         )
     suites = [suite_from_json_value(v, f"{source}: [{i}]") for i, v in enumerate(value)]
     names = [s.name for s in suites]
@@ -233,12 +232,7 @@ def suites_from_json_value(value: Any, source: str = "suites") -> list[Suite]:
 
 
 def _loads(text: str, source: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
+    return jsontext.loads(text, source)
 
 
 def suites_from_json_text(text: str, source: str = "suites") -> list[Suite]:

@@ -19,11 +19,13 @@ from typing import Any
 
 import axllm
 
+from axmem_gui.core.session.derive import exchange_usage
 from axmem_gui.core.session.digest import request_digest
 from axmem_gui.core.session.redact import redact_url
 from axmem_gui.core.session.replay_cursor import ReplayCursor
 from axmem_gui.core.session.stages import ACTOR_STAGES, LLM_QUERY, stage_of_request
-from axmem_gui.engine.errors import RunCancelled, describe_failure
+from axmem_gui.engine import policy
+from axmem_gui.engine.errors import FailureInfo, ProviderFailure, RunCancelled, describe_failure
 
 
 def jsonable(value: Any) -> Any:
@@ -78,20 +80,6 @@ class RunProgress:
 
 
 ProgressCallback = Callable[[RunProgress], None]
-
-
-def _usage(response: Any) -> dict[str, int] | None:
-    if not isinstance(response, Mapping):
-        return None
-    model_usage = response.get("model_usage")
-    tokens = model_usage.get("tokens") if isinstance(model_usage, Mapping) else None
-    if not isinstance(tokens, Mapping):
-        return None
-    return {
-        k: int(tokens[k])
-        for k in ("prompt_tokens", "completion_tokens", "total_tokens")
-        if isinstance(tokens.get(k), int)
-    }
 
 
 class _Delegating:
@@ -157,6 +145,17 @@ class RecordingClient(_Delegating):
         # Filled by the provider client's credential hook (see providers.make_client).
         self._http_attempts = http_attempts if http_attempts is not None else []
 
+    def _wire_record(self, record: dict[str, Any]) -> None:
+        """What the policy client did on the wire: attempts (retries, waits), chunks."""
+        call = getattr(self.inner, "last_call", None)
+        attempts = getattr(call, "attempts", None)
+        if isinstance(attempts, list) and any(a.get("outcome") != "ok" for a in attempts):
+            record["attempts"] = jsonable(attempts)  # only when something went wrong
+        chunks = getattr(call, "chunks", None)
+        if isinstance(chunks, list):
+            record["stream"] = True
+            record["chunks"] = jsonable(chunks)
+
     @property
     def forward(self) -> int:
         return self._turns.forward
@@ -193,6 +192,7 @@ class RecordingClient(_Delegating):
         try:
             response = self.inner.chat(request, call_options)
         except BaseException as exc:
+            self._wire_record(record)
             info = describe_failure(exc)
             record["error"] = {
                 **info.to_json(),
@@ -204,8 +204,9 @@ class RecordingClient(_Delegating):
                 record["error"]["kind"] = "cancelled"
             raise
         else:
+            self._wire_record(record)
             record["response"] = jsonable(response)
-            record["usage"] = _usage(response)
+            record["usage"] = exchange_usage(response)
             return response
         finally:
             record["duration_ms"] = round((time.perf_counter() - t0) * 1000, 3)
@@ -219,11 +220,27 @@ class RecordingClient(_Delegating):
                 self._progress("call_finished", index, stage)
 
 
+def fold_chunks(chunks: Sequence[Any]) -> Any:
+    """The one response AxGen reads from a streamed reply's chunks (axllm's own fold)."""
+    return jsonable(policy.fold_chunks(list(chunks)))
+
+
 def recorded_error(error: Mapping[str, Any]) -> BaseException:
     """Rebuild the exception a recorded exchange ended with, same class where axllm has
     it, so AxGen retries (or not) exactly as it did live."""
     name = str(error.get("type") or "")
     message = str(error.get("message") or "recorded failure")
+    if name == ProviderFailure.__name__:
+        status = error.get("status")
+        return ProviderFailure(
+            FailureInfo(
+                str(error.get("kind") or "agent"),
+                message,
+                name,
+                status if isinstance(status, int) else None,
+                None if error.get("retry_after") is None else str(error.get("retry_after")),
+            )
+        )
     cls = getattr(axllm, name, None) if name.startswith("AxAI") else None
     if isinstance(cls, type) and issubclass(cls, axllm.AxAIServiceError):
         if issubclass(cls, axllm.AxAIServiceAbortedError):
@@ -281,4 +298,9 @@ class ReplayClient(_Delegating):
         error = recorded.get("error")
         if recorded.get("response") is None and isinstance(error, Mapping):
             raise recorded_error(error)
+        chunks = recorded.get("chunks")
+        if isinstance(chunks, list):
+            # A streamed reply is served from what was streamed (verify checks that the
+            # stored response is its fold).
+            return fold_chunks(chunks)
         return copy.deepcopy(recorded.get("response"))

@@ -39,6 +39,17 @@ class FailureInfo:
         return out
 
 
+class ProviderFailure(Exception):
+    """A model call failed and the user's retry policy gave up (engine.policy). Not an
+    axllm service error, so AxGen neither retries it nor takes it for an abort; `info`
+    says what went wrong."""
+
+    def __init__(self, info: FailureInfo, attempts: int = 1) -> None:
+        super().__init__(info.message)
+        self.info = info
+        self.attempts = attempts
+
+
 def _chain(exc: BaseException) -> list[BaseException]:
     out: list[BaseException] = []
     current: BaseException | None = exc
@@ -62,6 +73,8 @@ def _body_message(error: BaseException) -> str:
 def describe_failure(exc: BaseException) -> FailureInfo:
     chain = _chain(exc)
     for error in chain:
+        if isinstance(error, ProviderFailure):
+            return error.info
         if isinstance(error, RunCancelled):
             return FailureInfo("cancelled", "the run was cancelled", "RunCancelled")
         if getattr(error, "divergence", None) is not None:

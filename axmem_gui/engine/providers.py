@@ -17,6 +17,7 @@ import axllm
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.session.redact import redact_headers
 from axmem_gui.engine.errors import describe_failure
+from axmem_gui.engine.policy import RETRY_KINDS, DeadlineTransport, PolicyClient, RetryPolicy
 
 STRUCTURED_OUTPUT_MODES = ("auto", "native", "function", "json_object")
 #: Sent to keyless local servers; not a secret.
@@ -66,8 +67,12 @@ class ProviderSettings:
     base_url: str | None = None
     structured_output: str = "auto"
     api_key_env: str | None = None  # an environment variable the user named
-    timeout_s: float = 120.0
-    max_retries: int = 2  # request-layer retries on 429/5xx/network errors
+    timeout_s: float = 120.0  # a deadline for one complete reply, streamed or not
+    max_retries: int = 2  # the only retries: axllm's own are folded into this policy
+    retry_backoff_s: float = 1.0
+    retry_max_wait_s: float = 60.0  # longest wait before a retry, Retry-After included
+    retry_on: tuple[str, ...] = RETRY_KINDS
+    stream: bool = False  # ask for streamed (SSE) replies
 
     def __post_init__(self) -> None:
         if self.structured_output not in STRUCTURED_OUTPUT_MODES:
@@ -79,8 +84,16 @@ class ProviderSettings:
             raise InputError("a structured output mode needs a model name (--model)")
         if self.timeout_s <= 0:
             raise InputError("the request timeout must be positive")
-        if self.max_retries < 0:
-            raise InputError("max retries must be 0 or more")
+        self.retry_policy  # checks the retry options  # noqa: B018
+
+    @property
+    def retry_policy(self) -> RetryPolicy:
+        return RetryPolicy(
+            max_retries=self.max_retries,
+            backoff_s=self.retry_backoff_s,
+            max_wait_s=self.retry_max_wait_s,
+            retry_on=tuple(self.retry_on),
+        )
 
     @property
     def info(self) -> ProviderInfo | None:
@@ -96,10 +109,14 @@ class ProviderSettings:
             "api_key_env": self.api_key_env,
             "timeout_s": self.timeout_s,
             "max_retries": self.max_retries,
+            "retry_policy": self.retry_policy.to_json(),
+            "stream": self.stream,
         }
 
     @classmethod
     def from_json(cls, value: Mapping[str, Any]) -> ProviderSettings:
+        raw_policy = value.get("retry_policy")
+        policy = RetryPolicy.from_json(raw_policy if isinstance(raw_policy, Mapping) else {})
         return cls(
             provider=str(value.get("name") or value.get("provider") or ""),
             model=value.get("model") if isinstance(value.get("model"), str) else None,
@@ -110,6 +127,10 @@ class ProviderSettings:
             else None,
             timeout_s=float(value.get("timeout_s") or 120.0),
             max_retries=int(value.get("max_retries", 2) or 0),
+            retry_backoff_s=policy.backoff_s,
+            retry_max_wait_s=policy.max_wait_s,
+            retry_on=policy.retry_on,
+            stream=value.get("stream") is True,
         )
 
 
@@ -149,8 +170,10 @@ def make_client(
         )
     kwargs: dict[str, Any] = {
         "api_key": key,
+        # The socket timeout; the deadline for a whole reply is PolicyClient's.
         "timeout": settings.timeout_s,
-        "options": {"retry": {"maxRetries": settings.max_retries}},
+        # axllm's request-layer retries are off: PolicyClient applies the user's policy.
+        "options": {"retry": {"maxRetries": 0}},
     }
     if settings.model:
         kwargs["model"] = settings.model
@@ -163,8 +186,11 @@ def make_client(
                 "supported": {"structuredOutputModes": [settings.structured_output]},
             }
         ]
-    if transport is not None:
-        kwargs["transport"] = transport
+    # The deadline for a whole reply lives in the transport (axllm's own socket timeout
+    # restarts with every byte a trickling server sends).
+    kwargs["transport"] = (
+        transport if transport is not None else DeadlineTransport(settings.timeout_s)
+    )
     if on_http_attempt is not None:
 
         def observe(context: Mapping[str, Any]) -> dict[str, str]:
@@ -173,7 +199,7 @@ def make_client(
 
         kwargs["credential_provider"] = observe
     try:
-        return axllm.ai(settings.provider, **kwargs)
+        inner = axllm.ai(settings.provider, **kwargs)
     except ValueError as exc:
         raise InputError(
             f"unknown provider '{settings.provider}' ({exc}); known: {', '.join(PROVIDERS)}"
@@ -181,6 +207,9 @@ def make_client(
     except axllm.AxAIServiceError as exc:
         message = describe_failure(exc).message
         raise InputError(f"cannot set up {settings.provider}: {message}") from None
+    return PolicyClient(
+        inner, timeout_s=settings.timeout_s, policy=settings.retry_policy, stream=settings.stream
+    )
 
 
 def request_headers(client: Any) -> dict[str, str]:

@@ -19,9 +19,15 @@ from typing import Any
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.session.agent_config import AgentConfig
 from axmem_gui.core.session.contextmap_update import describe_update
+from axmem_gui.core.session.derive import (
+    map_snapshots,
+    map_warnings,
+    trace_without_logs,
+    turns,
+    without_run_token,
+)
 from axmem_gui.core.session.format import FORMAT, VERSION, validate_session
 from axmem_gui.core.session.redact import scrub_secrets
-from axmem_gui.core.session.views import actor_code
 from axmem_gui.core.session.whatif import RetrievalBackend
 from axmem_gui.engine.agent_factory import agent_options, build_agent, forward_options
 from axmem_gui.engine.clients import (
@@ -61,49 +67,6 @@ def catalog_json(catalog: Catalog) -> dict[str, Any]:
         "skills": [{**s.to_ax(), "tags": list(s.tags)} for s in catalog.skills],
         "memories": [{**m.to_ax(), "tags": list(m.tags)} for m in catalog.memories],
     }
-
-
-def _trace_without_logs(trace: Any) -> Any:
-    # The chat log repeats every prompt already stored in the exchanges; the action log is
-    # kept once, at the forward level.
-    if isinstance(trace, dict):
-        return {k: v for k, v in trace.items() if k not in ("chat_log", "action_log")}
-    return trace
-
-
-def _turns(trace: Any, exchanges: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Actor code and runtime output per turn, linked to the model call that wrote it."""
-    events = trace.get("events") if isinstance(trace, Mapping) else None
-    actor_calls = [e for e in exchanges if str(e.get("stage", "")).startswith("actor.")]
-    pointer = 0
-    turns: list[dict[str, Any]] = []
-    for event in events if isinstance(events, list) else []:
-        if not isinstance(event, Mapping) or event.get("kind") != "runtime_execute":
-            continue
-        p = event.get("payload") if isinstance(event.get("payload"), Mapping) else {}
-        assert isinstance(p, Mapping)
-        code = str(p.get("code") or "")
-        linked: Mapping[str, Any] | None = None
-        for j in range(pointer, len(actor_calls)):
-            if (actor_code(actor_calls[j].get("response")) or "").strip() == code.strip():
-                linked = actor_calls[j]
-                pointer = j + 1
-                break
-        turns.append(
-            {
-                "stage": f"actor.{p.get('stage')}",
-                "turn": linked.get("turn") if linked else None,
-                "call_index": linked.get("index") if linked else None,
-                "runtime_turn": p.get("turn"),
-                "kind": p.get("kind"),
-                "code": code,
-                "output": p.get("output"),
-                "result": p.get("result"),
-                "is_error": bool(p.get("is_error")),
-                "error": p.get("error"),
-            }
-        )
-    return turns
 
 
 def _safe(read: Any, default: Any) -> Any:
@@ -218,12 +181,12 @@ class _Run:
             "context_map_after": cm_after,
             "context_map_update": describe_update(exchanges, cm_before, cm_after),
             "exchange_range": [first_call, len(self.recorder.exchanges)],
-            "turns": _turns(trace, exchanges),
+            "turns": turns(trace, exchanges),
             "searches": jsonable(self.search.calls),
             "callbacks": self.callbacks,
-            "action_log": _safe(agent.get_action_log, []),
+            "action_log": without_run_token(_safe(agent.get_action_log, [])),
             "usage": _safe(agent.get_usage, {}),
-            "trace": _trace_without_logs(trace),
+            "trace": trace_without_logs(trace),
         }
 
 
@@ -277,11 +240,7 @@ def record_session(
             }
         )
     failed = next((f for f in forwards if f["status"] in ("failed", "cancelled")), None)
-    warnings = [
-        f"forward {f['index'] + 1}: the context-map update failed; the map was left unchanged"
-        for f in forwards
-        if (f.get("context_map_update") or {}).get("status") == "failed"
-    ]
+    warnings = map_warnings(forwards)
     features = client.get_features() if callable(getattr(client, "get_features", None)) else {}
     doc: dict[str, Any] = {
         "format": FORMAT,
@@ -300,27 +259,8 @@ def record_session(
         "search": {"backend": backend.name, "profile": backend.profile, "host": True},
         "forwards": forwards,
         "exchanges": run.recorder.exchanges,
-        "contextMapSnapshots": _snapshots(forwards) if request.config.context_map else [],
+        "contextMapSnapshots": map_snapshots(forwards) if request.config.context_map else [],
         "warnings": warnings,
     }
     doc = scrub_secrets(jsonable(doc), secrets)
     return validate_session(doc, f"session {doc['id']}")
-
-
-def _snapshots(forwards: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for fw in forwards:
-        if fw.get("status") == "not_run":
-            continue
-        n = int(fw["index"]) + 1
-        if not out and fw.get("context_map_before"):
-            out.append({"label": f"before forward {n}", "state": fw["context_map_before"]})
-        if fw.get("context_map_after"):
-            out.append(
-                {
-                    "label": f"after forward {n}",
-                    "state": fw["context_map_after"],
-                    "update": fw.get("context_map_update"),
-                }
-            )
-    return out

@@ -17,7 +17,19 @@ from typing import Any
 from axmem_gui.core.catalog import catalog_from_json_value
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.core.session.agent_config import agent_config_from_json
+from axmem_gui.core.session.contextmap_update import describe_update
+from axmem_gui.core.session.derive import trace_without_logs, turns, without_run_token
 from axmem_gui.core.session.replay_cursor import Divergence, SearchCursor
+from axmem_gui.core.session.verify import (
+    Difference,
+    VerifyReport,
+    check_derived,
+    check_digests,
+    check_searches,
+    comparable_update,
+    json_diff,
+    render_differences,
+)
 from axmem_gui.core.session.views import exchanges, forwards
 from axmem_gui.engine.agent_factory import agent_options, build_agent
 from axmem_gui.engine.clients import (
@@ -26,11 +38,12 @@ from axmem_gui.engine.clients import (
     ProgressCallback,
     ReplayClient,
     RunProgress,
+    fold_chunks,
     is_cancelled,
     jsonable,
 )
 from axmem_gui.engine.errors import RunCancelled
-from axmem_gui.engine.search import StubSearch
+from axmem_gui.engine.search import StubSearch, backend_for_session
 from axmem_gui.engine.versions import package_version
 
 
@@ -40,40 +53,32 @@ class ReplayRefused(AxmemError):
 
 @dataclass(frozen=True)
 class ForwardCheck:
+    """How one replayed forward compares with its recording, field by field."""
+
     index: int
     recorded_status: str
     replay_status: str
-    output_same: bool
-    map_same: bool
-    callbacks_same: bool
-    error_same: bool
+    differences: tuple[Difference, ...] = ()
 
     @property
     def ok(self) -> bool:
-        return (
-            self.recorded_status == self.replay_status
-            and self.output_same
-            and self.map_same
-            and self.callbacks_same
-            and self.error_same
-        )
+        return self.recorded_status == self.replay_status and not self.differences
 
     def problems(self) -> list[str]:
         out = []
         if self.recorded_status != self.replay_status:
             out.append(f"ended {self.replay_status}, recorded {self.recorded_status}")
-        for flag, what in (
-            (self.output_same, "output"),
-            (self.map_same, "context map after the run"),
-            (self.callbacks_same, "loaded/used callbacks"),
-            (self.error_same, "error"),
-        ):
-            if not flag:
-                out.append(f"{what} differs")
+        out += [f"{d.where} differs" for d in self.differences]
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.__dict__, "ok": self.ok}
+        return {
+            "index": self.index,
+            "recorded_status": self.recorded_status,
+            "replay_status": self.replay_status,
+            "differences": [d.to_json() for d in self.differences],
+            "ok": self.ok,
+        }
 
 
 @dataclass(frozen=True)
@@ -84,10 +89,13 @@ class ReplayReport:
     divergence: Divergence | None
     forwards: tuple[ForwardCheck, ...]
     duration_ms: float
+    #: Every difference, the run's first: the first model/search call that differs, then
+    #: each forward's fields, then what the file checks (digests, searches, derived) found.
+    differences: tuple[Difference, ...] = ()
 
     @property
     def identical(self) -> bool:
-        return self.divergence is None and all(f.ok for f in self.forwards)
+        return not self.differences
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -97,6 +105,7 @@ class ReplayReport:
             "calls_replayed": self.calls_replayed,
             "divergence": self.divergence.to_json() if self.divergence else None,
             "forwards": [f.to_json() for f in self.forwards],
+            "differences": [d.to_json() for d in self.differences],
             "duration_ms": self.duration_ms,
         }
 
@@ -104,19 +113,63 @@ class ReplayReport:
         if self.identical:
             return (
                 f"identical: {self.calls_replayed} of {self.calls_recorded} model calls replayed "
-                f"with the same prompts; outputs, context maps and callbacks match "
+                f"with the same prompts; searches, outputs, context maps, callbacks, turns, "
+                f"traces, action logs, usage and every derived field match "
                 f"({self.duration_ms / 1000:.2f} s, no network)\n"
             )
-        lines = [f"DIFFERENT: replay of {self.session_id}"]
-        if self.divergence is not None:
-            d = self.divergence
-            lines.append(f"first difference: {d.message}")
-            if d.diff:
-                lines += ["", d.diff.rstrip("\n")]
-        for f in self.forwards:
-            if not f.ok:
-                lines.append(f"forward {f.index + 1}: " + "; ".join(f.problems()))
-        return "\n".join(lines) + "\n"
+        return render_differences(f"DIFFERENT: replay of {self.session_id}", self.differences)
+
+
+def _divergence_difference(d: Divergence, doc: Mapping[str, Any]) -> Difference:
+    if d.kind == "search":
+        where = f"search call #{d.index}"
+    elif d.kind in ("prompt", "digest", "stored_request"):
+        where = f"exchanges[{d.index}]" + (".digest" if d.kind == "digest" else ".request")
+    else:
+        where = f"exchanges[{d.index}]"
+    return Difference(where, d.kind, d.message, d.diff)
+
+
+_COMPARED = (
+    ("output", "the output"),
+    ("error", "the error"),
+    ("context_map_after", "the context map after the run"),
+    ("callbacks", "the loaded/used callbacks"),
+    ("turns", "the actor turns"),
+    ("action_log", "the action log"),
+    ("usage", "the usage"),
+    ("trace", "the trace"),
+    ("context_map_update", "the context-map update record"),
+)
+
+
+def _forward_differences(
+    k: int, recorded: Mapping[str, Any], replayed: Mapping[str, Any]
+) -> tuple[Difference, ...]:
+    out = []
+    for key, what in _COMPARED:
+        if key not in replayed:
+            continue
+        rec = recorded.get(key)
+        new = replayed[key]
+        if key == "callbacks":
+            rec = _callbacks(rec)
+            new = _callbacks(new)
+        elif key == "trace":
+            rec = trace_without_logs(rec)
+        elif key == "action_log":
+            rec, new = without_run_token(rec), without_run_token(new)
+        if rec != new:
+            where = f"forwards[{k}].{key}"
+            out.append(
+                Difference(
+                    where,
+                    "outcome",
+                    f"{what} of the replay differs from the recorded one",
+                    json_diff(rec, new, where, ("recorded", "replayed")),
+                )
+            )
+    return tuple(out)
 
 
 def check_replayable(doc: Mapping[str, Any]) -> None:
@@ -133,9 +186,9 @@ def check_replayable(doc: Mapping[str, Any]) -> None:
         )
 
 
-def _callbacks(items: Any) -> list[tuple[Any, Any]]:
+def _callbacks(items: Any) -> list[dict[str, Any]]:
     return [
-        (c.get("kind"), c.get("payload"))
+        {"kind": c.get("kind"), "payload": c.get("payload")}
         for c in (items if isinstance(items, list) else [])
         if isinstance(c, Mapping)
     ]
@@ -205,18 +258,44 @@ def replay_session(
         if divergence is not None:
             break
         state = jsonable(agent.export_runtime_state())
+        map_after = state.get("context_map") if config.context_map else None
+        trace = jsonable(_read(agent.export_trace, {}))
+        mine = [e for e in exchanges(doc) if e.get("forward") == fw.get("index")]
+        replayed: dict[str, Any] = {
+            "output": jsonable(output),
+            "context_map_after": map_after,
+            "callbacks": events,
+            "turns": turns(trace, mine),
+            "action_log": jsonable(_read(agent.get_action_log, [])),
+            "usage": jsonable(_read(agent.get_usage, {})),
+            "trace": trace_without_logs(trace),
+        }
+        if config.context_map:
+            update = describe_update(mine, fw.get("context_map_before"), map_after)
+            replayed["context_map_update"] = comparable_update(fw.get("context_map_update"), update)
         recorded_error = fw.get("error") if isinstance(fw.get("error"), Mapping) else None
+        differences = list(_forward_differences(index, fw, replayed))
+        if status != "cancelled" and (recorded_error or {}).get("detail") != error_text:
+            where = f"forwards[{index}].error.detail"
+            differences.append(
+                Difference(
+                    where,
+                    "outcome",
+                    "the replay ended with another error",
+                    json_diff(
+                        (recorded_error or {}).get("detail"),
+                        error_text,
+                        where,
+                        ("recorded", "replayed"),
+                    ),
+                )
+            )
         checks.append(
             ForwardCheck(
                 index=index,
                 recorded_status=str(fw.get("status")),
                 replay_status=status,
-                output_same=jsonable(output) == fw.get("output"),
-                map_same=(state.get("context_map") if config.context_map else None)
-                == fw.get("context_map_after"),
-                callbacks_same=_callbacks(events) == _callbacks(fw.get("callbacks")),
-                error_same=status == "cancelled"
-                or (recorded_error or {}).get("detail") == error_text,
+                differences=tuple(differences),
             )
         )
         if status != "complete":
@@ -224,6 +303,23 @@ def replay_session(
     divergence = client.cursor.divergence or search_cursor.divergence
     if divergence is None and not cancelled_at_end:
         divergence = client.cursor.finish()
+    found: list[Difference] = []
+    if divergence is not None:
+        found.append(_divergence_difference(divergence, doc))
+    for check in checks:
+        if check.recorded_status != check.replay_status:
+            found.append(
+                Difference(
+                    f"forwards[{check.index}].status",
+                    "outcome",
+                    f"the replay ended {check.replay_status}, the recording "
+                    f"{check.recorded_status}",
+                    json_diff(check.recorded_status, check.replay_status, "status"),
+                )
+            )
+        found.extend(check.differences)
+    seen = {d.where for d in found}
+    found.extend(d for d in file_differences(doc) if d.where not in seen)
     return ReplayReport(
         session_id=str(doc.get("id")),
         calls_recorded=client.cursor.total,
@@ -231,7 +327,63 @@ def replay_session(
         divergence=divergence,
         forwards=tuple(checks),
         duration_ms=round((time.perf_counter() - started) * 1000, 1),
+        differences=tuple(found),
     )
+
+
+def check_streams(doc: Mapping[str, Any]) -> list[Difference]:
+    """A streamed exchange's stored response must be the fold of its stored chunks (the
+    chunks are what the server sent; replay serves their fold)."""
+    out = []
+    for i, ex in enumerate(exchanges(doc)):
+        chunks = ex.get("chunks")
+        if not isinstance(chunks, list):
+            continue
+        try:
+            folded = fold_chunks(chunks)
+        except Exception as exc:  # a hostile file: any chunk shape
+            folded = f"<the chunks cannot be folded: {exc}>"
+        if folded != ex.get("response"):
+            where = f"exchanges[{i}].response"
+            out.append(
+                Difference(
+                    where,
+                    "derived",
+                    f"the stored response of streamed call #{i} is not what its stored "
+                    "chunks add up to",
+                    json_diff(ex.get("response"), folded, where, ("stored", "folded chunks")),
+                )
+            )
+    return out
+
+
+def file_differences(doc: Mapping[str, Any]) -> list[Difference]:
+    """Every check that needs the file only (core.session.verify, plus streamed chunks)."""
+    backend = backend_for_session(doc)
+    return (
+        check_digests(doc) + check_streams(doc) + check_searches(doc, backend) + check_derived(doc)
+    )
+
+
+def verify_session(doc: Mapping[str, Any]) -> VerifyReport:
+    """The file-only checks (no agent run, no axllm version requirement): stored requests
+    against their digests, searches re-run on the recorded catalog, derived fields."""
+    started = time.perf_counter()
+    found = file_differences(doc)
+    return VerifyReport(
+        session_id=str(doc.get("id")),
+        differences=tuple(found),
+        calls=len(exchanges(doc)),
+        searches=sum(len(f.get("searches") or []) for f in forwards(doc)),
+        duration_ms=round((time.perf_counter() - started) * 1000, 1),
+    )
+
+
+def _read(read: Any, default: Any) -> Any:
+    try:
+        return read()
+    except Exception:  # as the recorder: a half-built state after some failures
+        return default
 
 
 def _is_cancel(exc: BaseException) -> bool:

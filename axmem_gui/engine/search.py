@@ -91,6 +91,25 @@ def backend_named(name: str | None) -> RetrievalBackend:
     raise InputError(f"unknown search backend '{name}' (known: {', '.join(BACKENDS)})")
 
 
+def backend_for_session(doc: Mapping[str, Any]) -> RetrievalBackend:
+    """The search a session was recorded with (its backend and Ax profile), to search its
+    recorded catalog again. Raises InputError for a backend or profile this app lacks."""
+    search = doc.get("search") if isinstance(doc.get("search"), Mapping) else {}
+    assert isinstance(search, Mapping)
+    name = search.get("backend")
+    profile = search.get("profile")
+    if name in (None, AxExactBackend.name) and isinstance(profile, str):
+        version = profile.removeprefix("ax-")
+        try:
+            return AxExactBackend(version)
+        except (InputError, OSError, KeyError, ValueError):
+            raise InputError(
+                f"session {doc.get('id')}: its searches were made with the Ax profile "
+                f"'{profile}', which this axmem does not have"
+            ) from None
+    return backend_named(name if isinstance(name, str) else None)
+
+
 def skill_result(skill: Skill) -> dict[str, str]:
     # What Ax hands to Loaded Skills and onLoadedSkills: id, name, content (untrimmed).
     return {"id": skill.id, "name": skill.name, "content": skill.content}

@@ -36,6 +36,7 @@ from axmem_gui.core.contextmap.text import js_trim
 from axmem_gui.core.contextmap.update import apply_operations
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsout import json_dumps
+from axmem_gui.core.session.derive import map_snapshots
 from axmem_gui.services.files import read_utf8_file, write_file_atomic
 from axmem_gui.store import Workspace
 
@@ -106,27 +107,43 @@ def _session_docs_without_rows(ws: Workspace, stored_sessions: set[str]) -> list
 
 
 def session_map_snapshots(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """`[{label, state, update?}]` of a session document, from `contextMapSnapshots` or,
-    for a document without that list, from each forward's map before/after."""
+    """`[{label, state, update?}]` of a session document, computed from its forwards' maps
+    and update records (what `axmem verify` and replay check), not read from the file's
+    `contextMapSnapshots` copy; a document without forwards falls back to that list."""
+    fws = [f for f in doc.get("forwards") or [] if isinstance(f, Mapping)]
+    derived = [s for s in map_snapshots(fws) if isinstance(s.get("state"), dict)]
+    if derived or fws:
+        return derived
     listed = doc.get("contextMapSnapshots")
-    if isinstance(listed, list) and listed:
+    if isinstance(listed, list):
         return [s for s in listed if isinstance(s, dict) and isinstance(s.get("state"), dict)]
-    out: list[dict[str, Any]] = []
-    for fw in doc.get("forwards") or []:
-        if not isinstance(fw, dict):
-            continue
-        n = int(fw.get("index", len(out))) + 1
-        if not out and isinstance(fw.get("context_map_before"), dict):
-            out.append({"label": f"before forward {n}", "state": fw["context_map_before"]})
-        if isinstance(fw.get("context_map_after"), dict):
-            out.append(
-                {
-                    "label": f"after forward {n}",
-                    "state": fw["context_map_after"],
-                    "update": fw.get("context_map_update"),
-                }
-            )
-    return out
+    return []
+
+
+def session_map_at(
+    doc: Mapping[str, Any], forward: int, which: str, source: str
+) -> StoredContextMap:
+    """The map of a session before or after forward `forward` (1-based), for
+    `axmem contextmap show/diff FILE --forward N`."""
+    fws = [f for f in doc.get("forwards") or [] if isinstance(f, Mapping)]
+    with_map = [f for f in fws if f.get("status") != "not_run" and f.get("context_map_after")]
+    if not any(f.get("context_map_before") or f.get("context_map_after") for f in fws):
+        raise InputError(f"{source}: this session has no context map")
+    if not 1 <= forward <= len(fws):
+        raise InputError(
+            f"{source}: --forward {forward} is out of range (the session has {len(fws)} "
+            f"forward{'s' if len(fws) != 1 else ''})"
+        )
+    fw = fws[forward - 1]
+    key = "context_map_before" if which == "before" else "context_map_after"
+    value = fw.get(key)
+    if not isinstance(value, dict):
+        ran = f"{len(with_map)} forward(s) ran with a map"
+        raise InputError(f"{source}: forward {forward} has no map {which} it ({ran})")
+    stored = _read_state(value, f"{source}: forwards[{forward - 1}].{key}")
+    if stored is None:
+        raise InputError(f"{source}: forwards[{forward - 1}].{key} is not a context map")
+    return stored
 
 
 def _session_agent(doc: Mapping[str, Any]) -> str:
@@ -247,6 +264,23 @@ def _id_list(info: Mapping[str, Any], *keys: str) -> list[str]:
     return []
 
 
+def _eviction_lines(info: Mapping[str, Any]) -> list[str]:
+    """What the update evicted to fit the budget (added-then-evicted items marked)."""
+    evicted = _id_list(info, "evicted")
+    if not evicted:
+        return []
+    added_evicted = set(_id_list(info, "added_evicted"))
+    budget = info.get("budget")
+    limit = budget.get("maxChars") if isinstance(budget, Mapping) else None
+    after = budget.get("chars_after") if isinstance(budget, Mapping) else None
+    why = f" to fit maxChars {limit}" if limit is not None else " to fit the budget"
+    now = f" (the map is now {after} chars)" if after is not None else ""
+    at_once = "  (added by this update and evicted at once)"
+    return [f"Evicted{why}{now}:"] + [
+        f"  {i}" + (at_once if i in added_evicted else "") for i in evicted
+    ]
+
+
 def describe_update(info: Mapping[str, Any] | None) -> list[str]:
     """What caused a snapshot, in lines: the update's status, diagnosis, item tags and
     operations (from a recorded session, `axmem contextmap apply --result`, an edit or an
@@ -270,25 +304,27 @@ def describe_update(info: Mapping[str, Any] | None) -> list[str]:
         lines.append(f"Status: {status}" + (f" (step {step})" if step is not None else ""))
     if info.get("skipReason"):
         lines.append(f"Skipped: {info['skipReason']}")
+    lines += _eviction_lines(info)
     diagnosis = info.get("diagnosis")
     if isinstance(diagnosis, str) and diagnosis.strip():
         lines.append(f"Diagnosis: {diagnosis.strip()}")
     tags = info.get("item_tags", info.get("itemTags"))
     if isinstance(tags, Mapping) and tags:
         lines.append("Item tags: " + ", ".join(f"{k} {v}" for k, v in tags.items()))
-    operations = info.get("operations")
-    if isinstance(operations, list):
-        lines.append(f"Operations ({len(operations)}):" if operations else "Operations: none")
-        lines += [_operation_line(op) for op in operations]
+    evicted = _id_list(info, "evicted")
+    removed = [i for i in _id_list(info, "removed") if i not in evicted]
     effects = [
         ("added", _id_list(info, "added", "addedItemIds")),
-        ("removed", _id_list(info, "removed")),
+        ("removed", removed),
         ("changed", _id_list(info, "changed")),
-        ("evicted", _id_list(info, "evicted")),
     ]
     shown = [f"{name} {', '.join(ids)}" for name, ids in effects if ids]
     if shown:
         lines.append("Result: " + "; ".join(shown))
+    operations = info.get("operations")
+    if isinstance(operations, list):
+        lines.append(f"Operations ({len(operations)}):" if operations else "Operations: none")
+        lines += [_operation_line(op) for op in operations]
     dropped = info.get("dropped")
     if isinstance(dropped, list) and dropped:
         lines.append("Dropped by Ax:")

@@ -7,6 +7,7 @@ so the GUI's task runner can call it from a worker thread.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -26,11 +27,12 @@ from axmem_gui.core.session.format import (
     session_summary,
     session_to_json_text,
 )
+from axmem_gui.core.session.verify import VerifyReport
 from axmem_gui.core.session.whatif import RetrievalBackend, WhatIfReport, whatif_retrieval
 from axmem_gui.engine.clients import CancelLike, ProgressCallback
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.engine.recorder import RunRequest, record_session
-from axmem_gui.engine.replay import ReplayReport, check_replayable
+from axmem_gui.engine.replay import ReplayReport, check_replayable, verify_session
 from axmem_gui.engine.replay import replay_session as _replay
 from axmem_gui.engine.search import backend_named
 from axmem_gui.services.files import read_utf8_file, write_file_atomic
@@ -173,6 +175,11 @@ def replay(
     return _replay(doc, cancel=cancel, progress=progress)
 
 
+def verify(doc: Mapping[str, Any]) -> VerifyReport:
+    """The file-only checks of a session, without running the agent (fast, for CI)."""
+    return verify_session(doc)
+
+
 def can_replay(doc: Mapping[str, Any]) -> str | None:
     """None when `doc` can be replayed here, else why not (for a disabled button)."""
     try:
@@ -223,8 +230,24 @@ def export_session(ws: Any, session_id: str, path: Path) -> None:
 
 
 def import_session(ws: Any, path: Path) -> str:
-    """Validate and store a session file; an existing session with that id is replaced."""
-    return save_session(ws, read_session_file(path))
+    """Validate and store a session file; returns the id it is stored under. A stored
+    session is never replaced: the same session again is left as it is, a different one
+    with a taken id is kept beside it under a new id (`<id>-2`, `<id>-3`, ...)."""
+    doc = read_session_file(path)
+    session_id = str(doc["id"])
+    stored = ws.sessions.get(session_id)
+    if stored is None:
+        return save_session(ws, doc)
+    if _canonical(stored) == _canonical(doc):
+        return session_id
+    n = 2
+    while ws.sessions.get(f"{session_id}-{n}") is not None:
+        n += 1
+    return save_session(ws, {**doc, "id": f"{session_id}-{n}"})
+
+
+def _canonical(doc: Mapping[str, Any]) -> str:
+    return json.dumps(doc, sort_keys=True, ensure_ascii=False)
 
 
 def summary(doc: Mapping[str, Any]) -> dict[str, Any]:

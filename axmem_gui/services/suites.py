@@ -8,13 +8,13 @@ atomically, so a failed write never leaves half a file behind.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from axmem_gui.core import jsontext
 from axmem_gui.core.catalog import Catalog, catalog_from_json_text
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.suites import (
@@ -61,12 +61,7 @@ def read_run_results_file(path: Path) -> dict[str, SuiteRunResult]:
     """Previous runs saved with `axmem suite run --json` (or one bare run result), by suite
     name, for regression comparison."""
     text = read_utf8_file(path, "run result file")
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
+    value = jsontext.loads(text, str(path))
     if isinstance(value, dict) and "suites" in value and "cases" not in value:
         runs = value["suites"]
         if not isinstance(runs, list):

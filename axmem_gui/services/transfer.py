@@ -49,7 +49,7 @@ from axmem_gui.core.formats import (
 from axmem_gui.core.formats.plan import EntryKind, PlanItem
 from axmem_gui.core.formats.skillsdir import OutputFile
 from axmem_gui.core.jsout import encode_text
-from axmem_gui.services.files import write_file_atomic
+from axmem_gui.services.files import new_file_mode, write_file_atomic
 from axmem_gui.store import Workspace
 
 #: Whether the workspace can keep a skill's SKILL.md extras (frontmatter keys, resource
@@ -360,8 +360,7 @@ def _materialize(root: Path, files: Sequence[OutputFile]) -> None:
             raise InputError(f"refusing to write outside the export folder: {f.path}")
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(f.data)
-        mode = 0o755 if f.executable else 0o644
-        os.chmod(target, mode)
+        os.chmod(target, new_file_mode(executable=f.executable))
 
 
 def _write_skills_dir(out: Path, files: Sequence[OutputFile], force: bool) -> list[Path]:
@@ -382,6 +381,7 @@ def _write_skills_dir(out: Path, files: Sequence[OutputFile], force: bool) -> li
     # (disk full, permissions) leaves the destination untouched.
     staging = Path(tempfile.mkdtemp(prefix=".axmem-export-", dir=parent))
     try:
+        os.chmod(staging, new_file_mode(executable=True))  # mkdtemp's 0700 would stay
         _materialize(staging, files)
         if not out.exists():
             os.rename(staging, out)

@@ -12,6 +12,7 @@ import platformdirs
 
 from axmem_gui.core.catalog import Catalog, catalog_from_json_value
 from axmem_gui.core.errors import InputError, WorkspaceError
+from axmem_gui.core.session.derive import map_snapshots
 from axmem_gui.store import WORKSPACE_SUFFIX, Workspace
 
 APP_NAME = "axmem"
@@ -51,26 +52,35 @@ def open_default_workspace(*, read_only: bool = False) -> Workspace:
 def init_workspace(path: Path | str, *, sample: bool = False) -> Workspace:
     """Create a new workspace at `path` (refuses to overwrite an existing file)."""
     p = Path(path)
-    if p.exists() and p.stat().st_size > 0:
+    if p.is_symlink() or (p.exists() and (not p.is_file() or p.stat().st_size > 0)):
         raise WorkspaceError(f"{p}: already exists; choose another name or open it")
     tmp = p.with_name(p.name + ".creating")
-    tmp.unlink(missing_ok=True)
     # Build the new file aside and move it into place, so a crash never leaves a
-    # half-seeded workspace under the real name.
-    ws = Workspace.open(tmp, create=True)
+    # half-seeded workspace under the real name; a failure leaves nothing behind.
+    _remove_aside(tmp)
     try:
-        if sample:
-            seed_sample(ws)
+        ws = Workspace.open(tmp, create=True)
+        try:
+            if sample:
+                seed_sample(ws)
+            ws.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            ws.close()
+        for suffix in ("-wal", "-shm"):
+            Path(str(tmp) + suffix).unlink(missing_ok=True)
+        os.replace(tmp, p)
+    except OSError as exc:
+        _remove_aside(tmp)
+        raise WorkspaceError(f"{p}: cannot create the workspace: {exc.strerror or exc}") from None
     except BaseException:
-        ws.close()
-        tmp.unlink(missing_ok=True)
+        _remove_aside(tmp)
         raise
-    ws.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    ws.close()
-    for suffix in ("-wal", "-shm"):
-        Path(str(tmp) + suffix).unlink(missing_ok=True)
-    os.replace(tmp, p)
     return Workspace.open(p)
+
+
+def _remove_aside(tmp: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(str(tmp) + suffix).unlink(missing_ok=True)
 
 
 def _sample_files() -> dict[str, Any]:
@@ -114,8 +124,9 @@ def _seed_session(ws: Workspace, doc: dict[str, Any]) -> None:
     ws.sessions.save(doc)
     agent = doc.get("agent")
     agent_name = str(agent.get("name", "")) if isinstance(agent, dict) else str(agent or "")
-    for snap in doc.get("contextMapSnapshots", []) or []:
-        if isinstance(snap, dict) and isinstance(snap.get("state"), dict):
+    # Computed from the forwards (what verify and replay check), not the file's copy.
+    for snap in map_snapshots([f for f in doc.get("forwards") or [] if isinstance(f, dict)]):
+        if isinstance(snap.get("state"), dict):
             ws.contextmaps.add(
                 agent_name,
                 snap["state"],

@@ -6,11 +6,14 @@ byte-for-byte untouched.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
+import stat
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from sqlite_utils import Database
 
@@ -29,11 +32,101 @@ class OpenedDatabase:
     backup_path: Path | None
 
 
+DAMAGED_HINT = "restore it from a backup (the app keeps one before each upgrade)"
+
+
+def _damaged(exc: BaseException) -> WorkspaceError | None:
+    """The WorkspaceError for a sign of a damaged file met while reading, else None.
+    Only corruption is translated: full disks, locks and constraint errors stay as they
+    are for the code that handles them."""
+    if type(exc) is sqlite3.DatabaseError:
+        return WorkspaceError(f"the workspace file is damaged ({exc}); {DAMAGED_HINT}")
+    if isinstance(exc, sqlite3.OperationalError) and str(exc).startswith(
+        ("no such table", "no such column", "malformed")
+    ):
+        # Every table and column is created by our migrations: a missing one means the
+        # schema text was damaged or edited by another program.
+        return WorkspaceError(
+            f"the workspace file is damaged or its schema was changed ({exc}); {DAMAGED_HINT}"
+        )
+    if isinstance(exc, UnicodeDecodeError) or (
+        isinstance(exc, sqlite3.OperationalError) and "decode to UTF-8" in str(exc)
+    ):
+        return WorkspaceError(
+            f"the workspace file is damaged (text that is not valid UTF-8); {DAMAGED_HINT}"
+        )
+    return None
+
+
+class _GuardedCursor(sqlite3.Cursor):
+    """A cursor whose corruption errors surface as WorkspaceError, wherever they happen
+    (a malformed page is often only found while stepping through rows)."""
+
+    def execute(self, sql: str, parameters: Any = (), /) -> _GuardedCursor:
+        try:
+            super().execute(sql, parameters)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise _damaged(exc) or exc from exc
+        return self
+
+    def executemany(self, sql: str, seq: Any, /) -> _GuardedCursor:
+        try:
+            super().executemany(sql, seq)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise _damaged(exc) or exc from exc
+        return self
+
+    def fetchone(self) -> Any:
+        try:
+            return super().fetchone()
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise _damaged(exc) or exc from exc
+
+    def fetchmany(self, size: int | None = 1) -> list[Any]:
+        try:
+            return super().fetchmany(size)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise _damaged(exc) or exc from exc
+
+    def fetchall(self) -> list[Any]:
+        try:
+            return super().fetchall()
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise _damaged(exc) or exc from exc
+
+    def __next__(self) -> Any:
+        try:
+            return super().__next__()
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise _damaged(exc) or exc from exc
+
+
+class GuardedConnection(sqlite3.Connection):
+    """sqlite3.Connection whose every cursor is a `_GuardedCursor`."""
+
+    def cursor(self, factory: Any = _GuardedCursor) -> Any:
+        return super().cursor(factory)
+
+    def execute(self, sql: str, parameters: Any = (), /) -> Any:
+        return self.cursor().execute(sql, parameters)
+
+    def executemany(self, sql: str, parameters: Any, /) -> Any:
+        return self.cursor().executemany(sql, parameters)
+
+
 def _utc_stamp() -> str:
     return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
 def _check_header(path: Path) -> None:
+    try:
+        st = path.stat()
+    except OSError as exc:
+        raise WorkspaceError(f"{path}: cannot read the workspace: {exc.strerror}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise WorkspaceError(f"{path}: is a directory, not a workspace file")
+    if not stat.S_ISREG(st.st_mode):  # a FIFO would block, a device never end
+        raise WorkspaceError(f"{path}: not a regular file, so not a workspace")
     try:
         with path.open("rb") as fh:
             head = fh.read(len(SQLITE_MAGIC))
@@ -51,23 +144,37 @@ def _check_header(path: Path) -> None:
         )
 
 
-def _applied(conn: sqlite3.Connection) -> list[str]:
+@dataclass(frozen=True)
+class _Inspection:
+    empty: bool
+    applied: list[str]
+    user_version: int
+    migration_sets: list[str]
+
+
+def _applied(conn: sqlite3.Connection) -> tuple[list[str], list[str]]:
+    """(our applied migrations, every migration set recorded in the file)."""
     row = conn.execute(
         "SELECT name FROM sqlite_master WHERE type='table' AND name='_sqlite_migrations'"
     ).fetchone()
     if row is None:
-        return []
-    return [
+        return [], []
+    applied = [
         r[0]
         for r in conn.execute(
             "SELECT name FROM _sqlite_migrations WHERE migration_set = ? ORDER BY id",
             [schema.MIGRATION_SET],
         )
     ]
+    sets = [
+        str(r[0])
+        for r in conn.execute("SELECT DISTINCT migration_set FROM _sqlite_migrations ORDER BY 1")
+    ]
+    return applied, sets
 
 
-def _inspect(path: Path) -> tuple[bool, list[str]]:
-    """(is_empty_database, applied_migrations) read through a read-only connection."""
+def _inspect(path: Path) -> _Inspection:
+    """What the file holds, read through a read-only connection."""
     conn = _read_only_connection(path)
     try:
         try:
@@ -78,32 +185,44 @@ def _inspect(path: Path) -> tuple[bool, list[str]]:
                 )
             ]
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-            applied = _applied(conn)
-        except sqlite3.DatabaseError as exc:
+            user_version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            applied, sets = _applied(conn)
+        except (sqlite3.DatabaseError, UnicodeDecodeError, WorkspaceError) as exc:
             raise WorkspaceError(
                 f"{path}: the workspace file is damaged or not a database ({exc})"
             ) from None
     finally:
         conn.close()
     if not tables:
-        return True, []
+        return _Inspection(True, [], user_version, [])
     if app_id != schema.APPLICATION_ID or not applied:
         raise WorkspaceError(
             f"{path}: an SQLite database, but not an Ax Memory & Skills Studio workspace"
         )
-    return False, applied
+    return _Inspection(False, applied, user_version, sets)
 
 
-def _check_version(path: Path, applied: list[str]) -> int:
+def _check_version(path: Path, found: _Inspection) -> int:
+    """The schema version, or WorkspaceError (the file untouched) when a newer or other
+    program owns it: unknown migrations, another migration set, a higher user_version."""
     known = schema.known_migration_names()
-    unknown = [name for name in applied if name not in known]
-    if unknown:
+    latest = len(known)
+    unknown = [name for name in found.applied if name not in known]
+    other_sets = [name for name in found.migration_sets if name != schema.MIGRATION_SET]
+    if unknown or found.user_version > latest:
+        version = max(len(found.applied), found.user_version)
         raise WorkspaceError(
             f"{path}: this workspace was written by a newer version of Ax Memory & Skills "
-            f"Studio (schema {len(applied)}, this version reads up to {len(known)}); "
+            f"Studio (schema {version}, this version reads up to {latest}); "
             "update the app to open it. The file was not modified."
         )
-    return len(applied)
+    if other_sets:
+        raise WorkspaceError(
+            f"{path}: this workspace also holds migrations of another program "
+            f"({', '.join(other_sets[:3])}); it is not opened, so it is not changed. "
+            "The file was not modified."
+        )
+    return len(found.applied)
 
 
 def _backup(path: Path, version: int) -> Path:
@@ -135,12 +254,15 @@ def _read_only_connection(path: Path) -> sqlite3.Connection:
     can be created there), which is safe because nobody can write that medium either."""
     base = path.resolve().as_uri()
     try:
-        conn = sqlite3.connect(f"{base}?mode=ro", uri=True)
+        conn = sqlite3.connect(f"{base}?mode=ro", uri=True, factory=GuardedConnection)
     except sqlite3.Error as exc:
         raise WorkspaceError(f"{path}: cannot open the workspace: {exc}") from None
     try:
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         return conn
+    except WorkspaceError as exc:
+        conn.close()
+        raise WorkspaceError(f"{path}: {exc}") from None
     except sqlite3.OperationalError:
         conn.close()  # typically: WAL file on media where no -shm can be created
     except sqlite3.DatabaseError as exc:
@@ -148,8 +270,16 @@ def _read_only_connection(path: Path) -> sqlite3.Connection:
         raise WorkspaceError(
             f"{path}: the workspace file is damaged or not a database ({exc})"
         ) from None
+    wal = _sidecar(path, "-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        # immutable=1 would ignore the WAL: a stale catalog shown as if it were current.
+        raise WorkspaceError(
+            f"{path}: the workspace has committed changes in {wal.name} that cannot be read "
+            f"here (the folder is read-only and {path.name}-shm is missing); copy "
+            f"{path.name} and {wal.name} to a writable folder and open the copy"
+        )
     try:
-        return sqlite3.connect(f"{base}?immutable=1", uri=True)
+        return sqlite3.connect(f"{base}?immutable=1", uri=True, factory=GuardedConnection)
     except sqlite3.Error as exc:
         raise WorkspaceError(f"{path}: cannot open the read-only workspace: {exc}") from None
 
@@ -164,12 +294,38 @@ def _configure(db: Database, read_only: bool) -> None:
         db.execute("PRAGMA synchronous = FULL")
 
 
+def _sidecar(path: Path, suffix: str) -> Path:
+    return path.with_name(path.name + suffix)
+
+
+def _sidecars(path: Path) -> set[str]:
+    return {s for s in ("-wal", "-shm") if os.path.lexists(_sidecar(path, s))}
+
+
+def _remove_new_sidecars(path: Path, before: set[str]) -> None:
+    """Inspecting a WAL database creates -wal/-shm beside it; a refused file keeps none.
+    Only files that were not there before (so no other program was using them) go."""
+    for suffix in ("-wal", "-shm"):
+        if suffix not in before:
+            with contextlib.suppress(OSError):
+                _sidecar(path, suffix).unlink()
+
+
 def open_database(path: Path, *, create: bool, read_only: bool = False) -> OpenedDatabase:
     """Open (or create) the workspace at `path`, migrating it if it is older.
 
-    Raises WorkspaceError, leaving the file untouched, for files that are not ours,
-    damaged, or written by a newer version."""
+    Raises WorkspaceError, leaving the file untouched and nothing beside it, for files
+    that are not ours, damaged, or written by a newer version."""
     path = Path(path)
+    before = _sidecars(path)
+    try:
+        return _open_database(path, create=create, read_only=read_only)
+    except WorkspaceError:
+        _remove_new_sidecars(path, before)
+        raise
+
+
+def _open_database(path: Path, *, create: bool, read_only: bool) -> OpenedDatabase:
     exists = path.exists()
     if not exists and not create:
         raise WorkspaceError(f"{path}: no such workspace")
@@ -177,10 +333,11 @@ def open_database(path: Path, *, create: bool, read_only: bool = False) -> Opene
         raise WorkspaceError(f"{path}: the folder {path.parent} does not exist")
     if exists:
         _check_header(path)
-        empty, applied = _inspect(path) if path.stat().st_size > 0 else (True, [])
-        version = _check_version(path, applied)
+        found = _inspect(path) if path.stat().st_size > 0 else _Inspection(True, [], 0, [])
+        version = _check_version(path, found)
+        empty = found.empty
     else:
-        empty, applied, version = True, [], 0
+        empty, version = True, 0
     if empty and not create:
         raise WorkspaceError(f"{path}: an empty database, not a workspace")
 
@@ -202,7 +359,7 @@ def open_database(path: Path, *, create: bool, read_only: bool = False) -> Opene
     if not empty and version < latest:
         backup_path = _backup(path, version)
     try:
-        db = Database(path)
+        db = Database(sqlite3.connect(str(path), factory=GuardedConnection))
     except sqlite3.Error as exc:
         raise WorkspaceError(f"{path}: cannot open the workspace: {exc}") from None
     try:

@@ -7,6 +7,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from axmem_gui.store import WORKSPACE_SUFFIX
+from axmem_gui.ui.inert_text import plain_message_box
 
 WORKSPACE_FILTER = f"Ax workspaces (*{WORKSPACE_SUFFIX});;All files (*)"
 
@@ -37,4 +38,4 @@ class ErrorDialog:
 
     @classmethod
     def show(cls, parent: QWidget | None, title: str, message: str) -> None:
-        QMessageBox.warning(parent, title, message)
+        plain_message_box(parent, QMessageBox.Icon.Warning, title, message).exec()

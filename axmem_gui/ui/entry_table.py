@@ -10,6 +10,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.store.records import EntryMeta
 from axmem_gui.store.repositories import MemoryRepository, SkillRepository
+from axmem_gui.ui.inert_text import inert_tooltips
 
 PAGE = 256
 _Index = QModelIndex | QPersistentModelIndex
@@ -110,6 +111,7 @@ class EntryTableModel(QAbstractTableModel):
             return self.columns[section][1]
         return None
 
+    @inert_tooltips
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHeaderView,
-    QLabel,
     QPushButton,
     QSplitter,
     QTableView,
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.store.records import Revision
 from axmem_gui.ui.editor.colors import added_background, muted_text, removed_background
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import monospace_font
 from axmem_gui.ui.resources import style_sheet
 
@@ -272,7 +272,7 @@ class HistoryDialog(QDialog):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        self.caption = QLabel()
+        self.caption = plain_label()
         self.caption.setObjectName("diffCaption")
         self.caption.setWordWrap(True)
 
@@ -286,7 +286,7 @@ class HistoryDialog(QDialog):
         split.addWidget(right)
         split.setSizes([330, 770])
 
-        hint = QLabel(
+        hint = plain_label(
             "Restore writes the selected revision's value as a new revision; Ctrl+Z undoes it."
         )
         hint.setObjectName("historyHint")

@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
 from axmem_gui.store import WorkspaceCounts
+from axmem_gui.ui.inert_text import inert_tooltips
 
 
 class NavRole(IntEnum):
@@ -46,6 +47,7 @@ class NavigatorModel(QAbstractListModel):
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._sections)
 
+    @inert_tooltips
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._sections):
             return None

@@ -26,6 +26,7 @@ from axmem_gui.store.records import EntryMeta
 from axmem_gui.store.repositories import MemoryRepository, SkillRepository
 from axmem_gui.ui.editor.form import EntryForm
 from axmem_gui.ui.entry_table import EntryRole, EntryTableModel
+from axmem_gui.ui.inert_text import plain_label
 
 #: How far `select_id` pages through a lazy table looking for an entry before it gives up
 #: and shows the entry in the form only (keeps Ctrl+N and undo quick at 100,000 rows).
@@ -39,7 +40,7 @@ def monospace_font() -> QFont:
 
 
 def empty_state(text: str) -> QLabel:
-    label = QLabel(text)
+    label = plain_label(text)
     label.setObjectName("emptyState")
     label.setAlignment(Qt.AlignmentFlag.AlignCenter)
     label.setWordWrap(True)
@@ -96,7 +97,7 @@ class CatalogPage(QWidget):
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.textChanged.connect(self.model.set_filter)
         QShortcut(QKeySequence.StandardKey.Find, self, self.filter_edit.setFocus)
-        self.selection_label = QLabel()
+        self.selection_label = plain_label()
         self.selection_label.setObjectName("selectionCount")
 
         self.table = QTableView()
@@ -301,7 +302,7 @@ class NamedListPage(QWidget):
         self.stack = QStackedWidget()
         self.stack.addWidget(self.view)
         self.stack.addWidget(self.empty)
-        heading = QLabel(title)
+        heading = plain_label(title)
         heading.setObjectName("sectionTitle")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)

@@ -111,7 +111,8 @@ def test_cancel_between_model_calls(
     assert kinds[0] == "forward_started" and "call_started" in kinds
     assert seen[-1].kind == "forward_finished" and "cancelled" in seen[-1].message
     # Replaying a cancelled session stops at the same point and says identical.
-    assert sessions.replay(doc).identical
+    report = sessions.replay(doc)
+    assert report.identical, report.render()
 
 
 def test_cancel_with_a_plain_callable_during_the_context_map_update(

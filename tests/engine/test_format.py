@@ -49,7 +49,7 @@ def test_valid_session_passes_and_summarises(recorded: dict[str, Any]) -> None:
         (lambda d: d["versions"].pop("axllm"), "versions: missing required field 'axllm'"),
         (
             lambda d: d["exchanges"][3].update(digest=5),
-            "exchanges[3]: field 'digest' must be a string, got integer",
+            "exchanges[3]: field 'digest' must be a string, got a number",
         ),
         (
             lambda d: d["exchanges"][3].update(index=7),
@@ -69,7 +69,7 @@ def test_valid_session_passes_and_summarises(recorded: dict[str, Any]) -> None:
         ),
         (
             lambda d: d["forwards"][1].update(inputs=[]),
-            "forwards[1]: field 'inputs' must be an object, got list",
+            "forwards[1]: field 'inputs' must be an object, got a list",
         ),
         (
             lambda d: d["forwards"][0]["searches"][0].update(kind="find"),
@@ -91,7 +91,7 @@ def test_bad_fields_are_named(recorded: dict[str, Any], mutate: Any, expected: s
 def test_not_json_and_not_an_object() -> None:
     with pytest.raises(InputError, match=r"x.json: not valid JSON \(line 1, column 2"):
         session_from_json_text("{nope", "x.json")
-    assert "expected a JSON object, got list" in _error([1, 2])
+    assert "expected a JSON object, got a list" in _error([1, 2])
     with pytest.raises(InputError, match=r"nested too deeply|not valid JSON"):
         session_from_json_text("[" * 100000, "deep.json")
 

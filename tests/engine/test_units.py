@@ -73,7 +73,13 @@ def test_redaction() -> None:
         REDACTED: 1,
         "n": 5,
     }
-    assert scrub_secrets("local", ["local"]) == "local"  # placeholders are not secrets
+    # A short key (or a placeholder such as "local") is redacted where a provider error
+    # quotes it back, and left alone in prompts and answers.
+    doc = {"prompt": "a local file", "error": {"message": "invalid key local"}}
+    assert scrub_secrets(doc, ["local"]) == {
+        "prompt": "a local file",
+        "error": {"message": f"invalid key {REDACTED}"},
+    }
 
 
 def test_replay_cursor_in_order_then_exhausted() -> None:

@@ -15,6 +15,7 @@ from axmem_gui.core.ax.simulate import Scenario, scenario_catalog_json, simulate
 from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.catalog import catalog_from_json_value
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsontext import type_name
 
 
 def _string_list(value: Any, where: str) -> list[str]:
@@ -39,7 +40,7 @@ def run_case(case: Any, profile: AxProfile, source: str) -> dict[str, Any]:
 def run_cases(value: Any, profile: AxProfile, source: str = "cases") -> dict[str, Any]:
     """`{tokenizer, collation, cases}` in -> expected.json-shaped dict out."""
     if not isinstance(value, dict):
-        raise InputError(f"{source}: expected an object with 'cases', got {type(value).__name__}")
+        raise InputError(f"{source}: expected an object with 'cases', got {type_name(value)}")
     tokenizer = Tokenizer(profile)
     out: dict[str, Any] = {"package": profile.package, "stopwords": _profile_stopwords(profile)}
     probes = value.get("tokenizer") or {}

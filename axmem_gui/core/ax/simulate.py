@@ -41,6 +41,7 @@ from axmem_gui.core.ax.search import (
 from axmem_gui.core.ax.state import LoadedSkills, MemoryEntry, merge_memories
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsontext import type_name
 
 #: The query the golden oracle used when a case has no task (any 4-character text without
 #: search terms gives the same result: `taskChars` 6, every hint suppressed).
@@ -108,7 +109,7 @@ class Scenario:
     def from_json(cls, value: Any, source: str = "scenario") -> Scenario:
         """Validate a scenario object; InputError names the key and position."""
         if not isinstance(value, dict):
-            raise InputError(f"{source}: a scenario must be an object, got {type(value).__name__}")
+            raise InputError(f"{source}: a scenario must be an object, got {type_name(value)}")
         unknown = sorted(set(value) - _SCENARIO_KEYS)
         if unknown:
             raise InputError(f"{source}: unknown key(s) {', '.join(map(repr, unknown))}")

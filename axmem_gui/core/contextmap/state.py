@@ -16,14 +16,15 @@ the source and the field; nothing is guessed.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from axmem_gui.core import jsontext
 from axmem_gui.core.contextmap.text import INITIAL_TEXT, normalize_text, utf16_length
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsontext import type_name
 
 DEFAULT_MAX_CHARS = 4000
 SNAPSHOT_VERSION = 1
@@ -134,12 +135,7 @@ def axllm_state_value(
 
 def parse_json_text(text: str, source: str) -> object:
     """JSON from a file's text, with a message that names the file and the position."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
+    return jsontext.loads(text, source)
 
 
 def stored_map_from_text(text: str) -> StoredContextMap:
@@ -154,7 +150,7 @@ def stored_map_from_json_value(value: object, source: str) -> StoredContextMap:
     if not isinstance(value, dict):
         raise InputError(
             f"{source}: expected a context map object (TS snapshot or axllm context_map), "
-            f"got {_json_type(value)}"
+            f"got {type_name(value)}"
         )
     if "text" not in value and isinstance(value.get("context_map"), dict):
         raise InputError(
@@ -208,18 +204,6 @@ def _load_axllm_state(value: dict[str, object], source: str) -> StoredContextMap
     return StoredContextMap(state, MapShape.AXLLM, extra, order)
 
 
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
 
 
 def _required_text(value: Mapping[str, object], source: str) -> str:
@@ -227,7 +211,7 @@ def _required_text(value: Mapping[str, object], source: str) -> str:
         raise InputError(f"{source}: field 'text' is missing (the map text)")
     text = value["text"]
     if not isinstance(text, str):
-        raise InputError(f"{source}: field 'text' must be a string, got {_json_type(text)}")
+        raise InputError(f"{source}: field 'text' must be a string, got {type_name(text)}")
     return text
 
 
@@ -277,13 +261,13 @@ def _scores(value: Mapping[str, object], source: str) -> dict[str, float]:
     if not isinstance(raw, dict):
         raise InputError(
             f"{source}: field 'scores' must be an object of item id -> number, "
-            f"got {_json_type(raw)}"
+            f"got {type_name(raw)}"
         )
     scores: dict[str, float] = {}
     for item_id, score in raw.items():
         if isinstance(score, bool) or not isinstance(score, int | float):
             raise InputError(
-                f"{source}: field 'scores.{item_id}' must be a number, got {_json_type(score)}"
+                f"{source}: field 'scores.{item_id}' must be a number, got {type_name(score)}"
             )
         if not math.isfinite(score):
             raise InputError(f"{source}: field 'scores.{item_id}' must be a finite number")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from axmem_gui.core import jsontext
 from axmem_gui.core.formats.model import CatalogDoc, SourceCatalog
 from axmem_gui.core.formats.values import (
     catalog_from_value,
@@ -17,22 +17,20 @@ from axmem_gui.core.jsout import json_dumps
 
 
 def parse_json_text(text: str) -> Any:
-    """json.loads that records duplicate keys (see `values.KeyedDict`)."""
-    return json.loads(text, object_pairs_hook=object_pairs)
+    """`jsontext.parse` that records duplicate keys (see `values.KeyedDict`); raises
+    ValueError (json.JSONDecodeError with a position, mostly)."""
+    return jsontext.parse(text, object_pairs_hook=object_pairs)
 
 
-def json_error_message(exc: json.JSONDecodeError) -> str:
-    return f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+json_error_message = jsontext.error_message
 
 
 def read_ax_json(text: str, source: str, *, keep_duplicates: bool = False) -> SourceCatalog:
     # A UTF-8 byte order mark is common from Windows editors and means nothing here.
     try:
         value = parse_json_text(text.removeprefix("\ufeff"))
-    except json.JSONDecodeError as exc:
+    except ValueError as exc:
         return failed_source(source, "ax-json", json_error_message(exc))
-    except RecursionError:
-        return failed_source(source, "ax-json", "not valid JSON (nested too deeply)")
     return catalog_from_value(value, source, "ax-json", keep_duplicates=keep_duplicates)
 
 

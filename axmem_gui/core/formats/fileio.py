@@ -58,26 +58,82 @@ def stat_regular_file(path: Path) -> os.stat_result:
         st = path.stat()
     except OSError as exc:
         raise ReadFailure(describe_os_error(exc)) from None
-    if stat.S_ISDIR(st.st_mode):
-        raise ReadFailure("is a folder, expected a file")
-    if not stat.S_ISREG(st.st_mode):
-        raise ReadFailure("not a regular file (device, socket or pipe)")
+    _require_regular(st)
     return st
 
 
-def read_bytes_limited(path: Path, max_bytes: int) -> bytes:
-    """The file's bytes, refusing before reading when it is larger than `max_bytes`
-    (and again while reading, in case it grows)."""
-    st = stat_regular_file(path)
-    if st.st_size > max_bytes:
-        raise ReadFailure(
-            f"file is too large ({human_size(st.st_size)}; the limit is {human_size(max_bytes)})"
-        )
+def _require_regular(st: os.stat_result) -> None:
+    if stat.S_ISDIR(st.st_mode):
+        raise ReadFailure("is a folder, expected a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise ReadFailure(f"not a regular file: a {file_kind(st.st_mode)}")
+
+
+def file_kind(mode: int) -> str:
+    """'symlink', 'FIFO', 'socket', 'device', 'folder' or 'file', for messages."""
+    if stat.S_ISLNK(mode):
+        return "symlink"
+    if stat.S_ISFIFO(mode):
+        return "named pipe"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "device"
+    if stat.S_ISDIR(mode):
+        return "folder"
+    return "file"
+
+
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+
+
+def read_bytes_limited(
+    path: Path,
+    max_bytes: int,
+    *,
+    follow_symlinks: bool = True,
+    expect: os.stat_result | None = None,
+) -> bytes:
+    """The bytes of a regular file, refusing before reading when it is larger than
+    `max_bytes` (and again while reading, in case it grows).
+
+    The file is opened without blocking (a FIFO or device never hangs the caller) and
+    checked through the open descriptor, so what is read is what was checked. Without
+    `follow_symlinks` a symlink is refused; with `expect` (an lstat result) the opened
+    file must be that same file (no swap between the check and the read)."""
+    flags = _OPEN_FLAGS | (0 if follow_symlinks else getattr(os, "O_NOFOLLOW", 0))
     try:
-        with path.open("rb") as fh:
-            data = fh.read(max_bytes + 1)
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP and not follow_symlinks:
+            raise ReadFailure("is a symlink (not followed)") from None
+        if exc.errno == errno.ENXIO:
+            raise ReadFailure("not a regular file: a socket or device") from None
+        raise ReadFailure(describe_os_error(exc)) from None
+    try:
+        st = os.fstat(fd)
+        _require_regular(st)
+        if expect is not None and (st.st_dev, st.st_ino) != (expect.st_dev, expect.st_ino):
+            raise ReadFailure("the file changed while it was being read")
+        if st.st_size > max_bytes:
+            raise ReadFailure(
+                f"file is too large ({human_size(st.st_size)}; "
+                f"the limit is {human_size(max_bytes)})"
+            )
+        os.set_blocking(fd, True)
+        chunks: list[bytes] = []
+        remaining = max_bytes + 1
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
     except OSError as exc:
         raise ReadFailure(describe_os_error(exc)) from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
     if len(data) > max_bytes:
         raise ReadFailure(f"file grew beyond the limit of {human_size(max_bytes)} while reading")
     return data
@@ -95,8 +151,16 @@ def decode_text(data: bytes) -> str:
         raise ReadFailure(f"not valid UTF-8 (byte offset {exc.start}, line {line})") from None
 
 
-def read_text_limited(path: Path, max_bytes: int) -> str:
-    return decode_text(read_bytes_limited(path, max_bytes))
+def read_text_limited(
+    path: Path,
+    max_bytes: int,
+    *,
+    follow_symlinks: bool = True,
+    expect: os.stat_result | None = None,
+) -> str:
+    return decode_text(
+        read_bytes_limited(path, max_bytes, follow_symlinks=follow_symlinks, expect=expect)
+    )
 
 
 def is_executable(st: os.stat_result) -> bool:

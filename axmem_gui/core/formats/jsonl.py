@@ -31,8 +31,8 @@ def read_jsonl(text: str, source: str, *, keep_duplicates: bool = False) -> Sour
         except json.JSONDecodeError as exc:
             c.error(f"not valid JSON (column {exc.colno}: {exc.msg})", where)
             continue
-        except RecursionError:
-            c.error("not valid JSON (nested too deeply)", where)
+        except ValueError as exc:
+            c.error(f"not valid JSON ({exc})", where)
             continue
         if isinstance(value, dict) and "name" in value:
             c.error(

@@ -3,10 +3,15 @@
 Reading (`read_skills_path`) accepts a SKILL.md file, one skill folder, or a folder of
 skill folders at any depth (a folder holding a SKILL.md is a skill; everything under it
 is that skill's resources). Hidden entries (`.git`, `.github`, ...) and OS clutter
-(`.DS_Store`, `__pycache__`) are skipped. Symlinks are followed; a symlink that leads back
-to a folder being walked, a broken symlink, an unreadable file, a FIFO or device, or a file
-over the size limit is an error naming the file and skill. A top-level `memories.jsonl`
-holds memories (the skills-dir export writes one when there are memories).
+(`.DS_Store`, `__pycache__`) are skipped.
+
+Skill folders come from strangers, so a walk is confined to the folder it was given:
+symlinks (to files or folders, inside or out), hard links whose other names lie outside
+the skill folder, FIFOs, sockets and devices are never followed nor read; each is listed
+as a problem with its reason. Only the path the user names may itself be a symlink. Names
+that are not valid UTF-8, unreadable files and files over the size limit are problems
+naming the file and skill. A top-level `memories.jsonl` holds memories (the skills-dir
+export writes one when there are memories).
 
 Writing (`skills_dir_files`) is pure: it returns the files to create. A skill's folder
 is its id when the id is a portable folder name (see `is_portable_folder_name`);
@@ -27,11 +32,11 @@ from axmem_gui.core.formats.fileio import (
     ReadFailure,
     ReadLimits,
     describe_os_error,
+    file_kind,
     human_size,
     is_executable,
     read_bytes_limited,
     read_text_limited,
-    stat_regular_file,
 )
 from axmem_gui.core.formats.jsonl import read_jsonl, write_jsonl
 from axmem_gui.core.formats.model import (
@@ -115,21 +120,34 @@ def _find_skill_folders(walk: _Walk, folder: Path, depth: int, ancestors: frozen
             continue
         path = Path(entry.path)
         try:
-            st = path.stat()
+            st = path.lstat()
         except OSError as exc:
-            if entry.is_symlink():
-                walk.c.warn(f"skipped: {describe_os_error(exc)}", file=str(path))
+            walk.c.warn(f"skipped: {describe_os_error(exc)}", file=str(path))
+            continue
+        if stat.S_ISLNK(st.st_mode):
+            walk.c.warn(NOT_FOLLOWED, file=str(path))
             continue
         if not stat.S_ISDIR(st.st_mode):
             continue
         real = _real(path)
-        if real in ancestors:
-            walk.c.error(f"symlink loop: leads back to {real}", file=str(path))
+        if real in ancestors:  # pragma: no cover - only reachable through symlinks
             continue
-        if (path / SKILL_FILE).exists():
+        if _has_skill_file(path):
             walk.skill_folders.append(path)
         elif depth < walk.limits.max_depth:
             _find_skill_folders(walk, path, depth + 1, ancestors | {real})
+
+
+NOT_FOLLOWED = "skipped: a symlink (links in a skill folder are not followed)"
+
+
+def _has_skill_file(folder: Path) -> bool:
+    # lexists: a SKILL.md that is a symlink still marks a skill folder (and is refused).
+    return os.path.lexists(folder / SKILL_FILE)
+
+
+def _not_read_reason(st: os.stat_result) -> str:
+    return f"skipped: a {file_kind(st.st_mode)}, not a regular file (not read)"
 
 
 def folder_skill_id(folder: Path) -> str:
@@ -141,11 +159,11 @@ def _resource_files(
     walk: _Walk, skill_folder: Path, entry: str
 ) -> Iterator[tuple[str, Path, os.stat_result]]:
     """(relative posix path, path, stat) of each resource file under a skill folder."""
-    stack: list[tuple[Path, tuple[str, ...], frozenset[str]]] = [
-        (skill_folder, (), frozenset({_real(skill_folder)}))
-    ]
+    found: list[tuple[str, Path, os.stat_result]] = []
+    names_in_folder: dict[tuple[int, int], int] = {}
+    stack: list[tuple[Path, tuple[str, ...]]] = [(skill_folder, ())]
     while stack:
-        folder, parts, ancestors = stack.pop()
+        folder, parts = stack.pop()
         try:
             entries = _scandir_sorted(folder)
         except OSError as exc:
@@ -161,23 +179,35 @@ def _resource_files(
                 walk.c.error("file name is not valid UTF-8", entry, file=str(path))
                 continue
             try:
-                st = path.stat()
+                st = path.lstat()
             except OSError as exc:
                 walk.c.error(describe_os_error(exc), entry, file=str(path))
                 continue
-            if stat.S_ISDIR(st.st_mode):
-                real = _real(path)
-                if real in ancestors:
-                    walk.c.error(f"symlink loop: leads back to {real}", entry, file=str(path))
-                elif len(parts) >= walk.limits.max_depth:
+            if stat.S_ISLNK(st.st_mode):
+                walk.c.warn(NOT_FOLLOWED, entry, file=str(path))
+            elif stat.S_ISDIR(st.st_mode):
+                if len(parts) >= walk.limits.max_depth:
                     walk.c.error("folders nested too deeply", entry, file=str(path))
                 else:
-                    subfolders.append((path, (*parts, item.name), ancestors | {real}))
+                    subfolders.append((path, (*parts, item.name)))
             elif stat.S_ISREG(st.st_mode):
-                yield rel, path, st
+                key = (st.st_dev, st.st_ino)
+                names_in_folder[key] = names_in_folder.get(key, 0) + 1
+                found.append((rel, path, st))
             else:
-                walk.c.error("not a regular file (device, socket or pipe)", entry, file=str(path))
+                walk.c.warn(_not_read_reason(st), entry, file=str(path))
         stack.extend(reversed(subfolders))
+    for rel, path, st in found:
+        if st.st_nlink > names_in_folder[(st.st_dev, st.st_ino)]:
+            walk.c.warn(HARD_LINK_OUTSIDE, entry, file=str(path))
+        else:
+            yield rel, path, st
+
+
+HARD_LINK_OUTSIDE = (
+    "skipped: a hard link to a file outside this skill folder (it has other names "
+    "elsewhere; not read)"
+)
 
 
 def _read_resources(walk: _Walk, folder: Path, entry: str) -> tuple[SkillResource, ...]:
@@ -185,7 +215,9 @@ def _read_resources(walk: _Walk, folder: Path, entry: str) -> tuple[SkillResourc
     for rel, path, st in _resource_files(walk, folder, entry):
         try:
             walk.budget.take(st.st_size)
-            data = read_bytes_limited(path, walk.limits.max_file_bytes)
+            data = read_bytes_limited(
+                path, walk.limits.max_file_bytes, follow_symlinks=False, expect=st
+            )
         except ReadFailure as exc:
             walk.c.error(str(exc), entry, file=str(path))
             continue
@@ -197,11 +229,21 @@ def _read_skill_folder(walk: _Walk, folder: Path) -> tuple[ImportedSkill, Origin
     skill_id = folder_skill_id(folder)
     entry = f"skill '{skill_id}'"
     skill_md = folder / SKILL_FILE
+    if has_lone_surrogate(skill_id):
+        walk.c.error(
+            "the folder name is not valid UTF-8 (rename the folder; it becomes the skill id)",
+            entry,
+            file=str(folder),
+        )
+        return None
     errors_before = walk.c.error_count
     parsed = None
     try:
-        walk.budget.take(stat_regular_file(skill_md).st_size)
-        text = read_text_limited(skill_md, walk.limits.max_file_bytes)
+        st = _confined_file(skill_md)
+        walk.budget.take(st.st_size)
+        text = read_text_limited(
+            skill_md, walk.limits.max_file_bytes, follow_symlinks=False, expect=st
+        )
         parsed = parse_skill_md(text)
     except ReadFailure as exc:
         walk.c.error(str(exc), entry, file=str(skill_md))
@@ -215,6 +257,22 @@ def _read_skill_folder(walk: _Walk, folder: Path) -> tuple[ImportedSkill, Origin
     if imported.id != skill_id:
         entry = f"skill '{imported.id}'"
     return imported, Origin(str(skill_md), entry)
+
+
+def _confined_file(path: Path) -> os.stat_result:
+    """lstat of a file inside a skill folder that may be read: a regular file that is not
+    a symlink and has no hard link outside the folder (SKILL.md, memories.jsonl)."""
+    try:
+        st = path.lstat()
+    except OSError as exc:
+        raise ReadFailure(describe_os_error(exc)) from None
+    if stat.S_ISLNK(st.st_mode):
+        raise ReadFailure("is a symlink (links in a skill folder are not followed)")
+    if not stat.S_ISREG(st.st_mode):
+        raise ReadFailure(f"not a regular file: a {file_kind(st.st_mode)}")
+    if st.st_nlink > 1:
+        raise ReadFailure("is a hard link with other names (possibly outside the folder)")
+    return st
 
 
 def read_skills_path(
@@ -234,7 +292,7 @@ def read_skills_path(
         return SourceCatalog(source, "skills-dir", problems=tuple(c.problems))
     if stat.S_ISREG(st.st_mode) and path.name == SKILL_FILE:
         walk.skill_folders.append(path.parent)
-    elif stat.S_ISDIR(st.st_mode) and (path / SKILL_FILE).exists():
+    elif stat.S_ISDIR(st.st_mode) and _has_skill_file(path):
         walk.skill_folders.append(path)
     elif stat.S_ISDIR(st.st_mode):
         root_is_catalog = True
@@ -243,7 +301,7 @@ def read_skills_path(
         c.error(f"expected a {SKILL_FILE} file or a folder of skill folders")
     found = [r for r in (_read_skill_folder(walk, f) for f in walk.skill_folders) if r]
     memories: SourceCatalog | None = None
-    if root_is_catalog and (path / MEMORIES_FILE).exists():
+    if root_is_catalog and os.path.lexists(path / MEMORIES_FILE):
         memories = _read_memories(walk, path / MEMORIES_FILE)
     if root_is_catalog and not walk.skill_folders and memories is None and not c.problems:
         c.error(f"no {SKILL_FILE} found in this folder or below it")
@@ -265,8 +323,9 @@ def read_skills_path(
 
 def _read_memories(walk: _Walk, path: Path) -> SourceCatalog | None:
     try:
-        walk.budget.take(stat_regular_file(path).st_size)
-        text = read_text_limited(path, walk.limits.max_file_bytes)
+        st = _confined_file(path)
+        walk.budget.take(st.st_size)
+        text = read_text_limited(path, walk.limits.max_file_bytes, follow_symlinks=False, expect=st)
     except ReadFailure as exc:
         walk.c.error(str(exc), file=str(path))
         return None

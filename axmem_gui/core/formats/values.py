@@ -8,6 +8,7 @@ entry's position and field instead of stopping at the first one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -21,6 +22,7 @@ from axmem_gui.core.formats.model import (
     Problem,
     SourceCatalog,
 )
+from axmem_gui.core.jsontext import type_name
 
 SKILL_KEYS = ("id", "name", "description", "content", "tags")
 MEMORY_KEYS = ("id", "content", "tags")
@@ -29,9 +31,12 @@ MEMORY_KEYS = ("id", "content", "tags")
 LONE_SURROGATE = "contains an unpaired UTF-16 surrogate escape (not a character; cannot be stored)"
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def has_lone_surrogate(text: str) -> bool:
     # JSON and JS allow escapes such as "\\ud800" that decode to half a character.
-    return any("\ud800" <= ch <= "\udfff" for ch in text)
+    return _SURROGATE.search(text) is not None
 
 
 class KeyedDict(dict[str, Any]):
@@ -72,16 +77,6 @@ class Collector:
         return sum(1 for p in self.problems if p.severity == "error")
 
 
-def _type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    return {
-        bool: "boolean",
-        int: "number",
-        float: "number",
-        str: "string",
-        list: "list",
-    }.get(type(value), "object" if isinstance(value, dict) else type(value).__name__)
 
 
 def is_memory_shaped(obj: Any) -> bool:
@@ -103,7 +98,7 @@ def _string(obj: Mapping[str, Any], key: str, where: str, c: Collector, required
         return ""
     value = obj[key]
     if not isinstance(value, str):
-        c.error(f"must be a string, got {_type_name(value)}", where, key)
+        c.error(f"must be a string, got {type_name(value)}", where, key)
         return ""
     if has_lone_surrogate(value):
         c.error(LONE_SURROGATE, where, key)
@@ -127,7 +122,7 @@ def check_tags(value: Any, where: str, c: Collector, fld: str = "tags") -> tuple
 
 def _check_object(obj: Any, where: str, what: str, known: Sequence[str], c: Collector) -> bool:
     if not isinstance(obj, dict):
-        c.error(f"{what} must be an object, got {_type_name(obj)}", where)
+        c.error(f"{what} must be an object, got {type_name(obj)}", where)
         return False
     for key in getattr(obj, "duplicates", ()):
         c.error("given twice in the same object (only one value can be kept)", where, key)
@@ -229,7 +224,7 @@ def _list_value(value: Any, key: str, c: Collector) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        c.error(f"must be a list, got {_type_name(value)}", "", key)
+        c.error(f"must be a list, got {type_name(value)}", "", key)
         return []
     return value
 
@@ -269,7 +264,7 @@ def catalog_from_value(
         raw_skills = _list_value(value.get(skills_key), skills_key, c)
         raw_memories = _list_value(value.get(memories_key), memories_key, c)
     else:
-        c.error(f"expected a list or an object, got {_type_name(value)}")
+        c.error(f"expected a list or an object, got {type_name(value)}")
 
     return build_source(
         c,

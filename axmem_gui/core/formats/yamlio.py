@@ -15,6 +15,7 @@ astral characters all come back unchanged.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -83,9 +84,50 @@ def _check_json_compatible(value: Any, where: str) -> None:
     raise FrontmatterError(f"{where}: values of type {type(value).__name__} are not supported")
 
 
+#: Frontmatter holds a name, a description and a little metadata; anything much larger
+#: or deeper is refused before PyYAML sees it (its time grows with the square of the depth).
+MAX_FRONTMATTER_CHARS = 1024 * 1024
+MAX_FRONTMATTER_DEPTH = 128
+MAX_NUMBER_DIGITS = 400
+
+_QUOTED = re.compile(r"'(?:[^'\n]|'')*+'|\"(?:[^\"\\\n]|\\.)*+\"")
+_BLOCK_MARKERS = re.compile(r"(?:[-?:][ \t]+)+")
+_FLOW_BRACKETS = re.compile(r"[\[\]{}]")
+_LONG_DIGITS = re.compile(rf"\d{{{MAX_NUMBER_DIGITS + 1},}}")
+
+
+def check_frontmatter_limits(text: str, first_line: int = 1) -> None:
+    """FrontmatterError when `text` is too large, nests too deeply (an upper estimate:
+    indentation + stacked block markers + open flow brackets, per line) or holds a run of
+    digits too long for a number. Linear time."""
+    if len(text) > MAX_FRONTMATTER_CHARS:
+        raise FrontmatterError(
+            f"too large ({len(text):,} characters; the limit is {MAX_FRONTMATTER_CHARS:,})"
+        )
+    digits = _LONG_DIGITS.search(text)
+    if digits is not None:
+        at = text.count("\n", 0, digits.start()) + first_line
+        raise FrontmatterError(f"line {at}: a number with more than {MAX_NUMBER_DIGITS} digits")
+    flow = 0
+    for number, line in enumerate(text.split("\n"), start=first_line):
+        body = line.lstrip(" ")
+        indent = len(line) - len(body)
+        markers = _BLOCK_MARKERS.match(body)
+        stacked = markers.group().count(" ") + markers.group().count("\t") if markers else 0
+        for bracket in _FLOW_BRACKETS.findall(_QUOTED.sub("", body).split(" #")[0]):
+            flow = flow + 1 if bracket in "[{" else max(0, flow - 1)
+            if indent + stacked + flow > MAX_FRONTMATTER_DEPTH:
+                break
+        if indent + stacked + flow > MAX_FRONTMATTER_DEPTH:
+            raise FrontmatterError(
+                f"line {number}: nested too deeply (the limit is {MAX_FRONTMATTER_DEPTH} levels)"
+            )
+
+
 def load_frontmatter(text: str, first_line: int = 1) -> Any:
     """Parse frontmatter YAML into JSON-compatible values; FrontmatterError otherwise.
     `first_line` is the file line the YAML text starts on (for messages)."""
+    check_frontmatter_limits(text, first_line)
     try:
         for event in yaml.parse(text, Loader=FrontmatterLoader):
             if isinstance(event, yaml.AliasEvent):
@@ -97,6 +139,8 @@ def load_frontmatter(text: str, first_line: int = 1) -> Any:
         raise FrontmatterError(f"malformed YAML ({_mark_text(exc, first_line)})") from None
     except RecursionError:
         raise FrontmatterError("malformed YAML (nested too deeply)") from None
+    except ValueError as exc:  # e.g. an integer PyYAML cannot convert
+        raise FrontmatterError(f"malformed YAML ({exc})") from None
     _check_json_compatible(value, "")
     return value
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsontext import type_name
 from axmem_gui.core.session.signature import parse_signature_fields
 
 RUNTIMES = ("quickjs",)
@@ -134,13 +135,13 @@ def _string(value: Any, where: str, key: str, default: str | None = None) -> str
             raise InputError(f"{where}: missing required field '{key}'")
         return default
     if not isinstance(value, str):
-        raise InputError(f"{where}: field '{key}' must be a string, got {type(value).__name__}")
+        raise InputError(f"{where}: field '{key}' must be a string, got {type_name(value)}")
     return value
 
 
 def _int(value: Any, where: str, key: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"{where}: field '{key}' must be an integer, got {type(value).__name__}")
+        raise InputError(f"{where}: field '{key}' must be an integer, got {type_name(value)}")
     if value < minimum:
         raise InputError(f"{where}: field '{key}' must be at least {minimum}, got {value}")
     return value
@@ -205,7 +206,7 @@ def _relevance(value: Any, where: str) -> bool | Mapping[str, Any]:
 def agent_config_from_json(value: Any, source: str = "agent") -> AgentConfig:
     """Validate an agent config object; InputError names the field that is wrong."""
     if not isinstance(value, dict):
-        raise InputError(f"{source}: an agent config must be an object, got {type(value).__name__}")
+        raise InputError(f"{source}: an agent config must be an object, got {type_name(value)}")
     name = _string(value.get("name"), source, "name")
     where = f"{source} '{name}'" if name else source
     signature = _string(value.get("signature"), where, "signature")

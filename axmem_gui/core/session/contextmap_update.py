@@ -8,15 +8,19 @@ actually changed (from the map text before and after).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from axmem_gui.core import jsontext
+from axmem_gui.core.contextmap import apply_update, stored_map_from_json_value
+from axmem_gui.core.errors import InputError
 from axmem_gui.core.session.stages import MAP_CARTOGRAPHER, MAP_DISTILLER
 
 _ITEM = re.compile(r"^\[([a-z]{2}-\d+)\]\s?(.*)$")
 _DISTILLER_KEYS = ("diagnosis", "itemTags", "cacheCandidates")
+#: Keys an update record has had since evictions were recorded; older files lack them.
+EVICTION_KEYS = ("evicted", "added_evicted", "budget")
 _CARTOGRAPHER_KEYS = ("operations",)
 
 
@@ -78,8 +82,8 @@ def _field_lines(text: str, keys: Sequence[str]) -> dict[str, Any]:
 
 def _json_or_text(raw: str) -> Any:
     try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, RecursionError):
+        return jsontext.parse(raw)
+    except ValueError:
         return raw
 
 
@@ -123,6 +127,9 @@ def describe_update(
         for ex in (distiller, cartographer)
         if ex is not None and ex.get("error")
     ]
+    evictions = (
+        _evictions(before, reflection, proposal) if status in ("updated", "unchanged") else {}
+    )
     return {
         "status": status,
         "step": steps_after,
@@ -137,4 +144,31 @@ def describe_update(
         "changed": sorted(k for k in set(old) & set(new) if old[k] != new[k]),
         "scores": dict((after or {}).get("scores") or {}),
         "errors": errors,
+        "evicted": evictions.get("evicted", []),
+        "added_evicted": evictions.get("added_evicted", []),
+        "budget": evictions.get("budget"),
+    }
+
+
+def _evictions(
+    before: Mapping[str, Any] | None,
+    reflection: Mapping[str, Any],
+    proposal: Mapping[str, Any],
+) -> dict[str, Any]:
+    """Which items the update evicted to fit `maxChars`, found by applying the recorded
+    Distiller/Cartographer replies with Ax's own update rules (core.contextmap): an item
+    added and evicted at once appears in both `evicted` and `added_evicted`."""
+    if not isinstance(before, Mapping):
+        return {}
+    try:
+        state = stored_map_from_json_value(dict(before), "context map before the update").state
+    except InputError:
+        return {}
+    payload = {"itemTags": reflection.get("itemTags"), "operations": proposal.get("operations")}
+    result = apply_update(state, payload)
+    added = set(result.added_ids)
+    return {
+        "evicted": list(result.evicted),
+        "added_evicted": [i for i in result.evicted if i in added],
+        "budget": {"maxChars": state.max_chars, "chars_after": result.state.chars},
     }

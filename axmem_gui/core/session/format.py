@@ -8,12 +8,13 @@ it never lets a malformed file through to a traceback later on.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
+from axmem_gui.core import jsontext
 from axmem_gui.core.catalog import catalog_from_json_value
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsontext import type_name
 from axmem_gui.core.jsout import json_dumps
 
 FORMAT = "axsession"
@@ -21,31 +22,6 @@ VERSION = 1
 FILE_SUFFIX = ".axsession.json"
 STATUSES = ("complete", "incomplete")
 FORWARD_STATUSES = ("complete", "failed", "cancelled", "not_run")
-
-_TYPE_NAMES: dict[type, str] = {
-    str: "a string",
-    int: "an integer",
-    float: "a number",
-    bool: "true or false",
-    dict: "an object",
-    list: "a list",
-}
-
-
-def _type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    for t, name in (
-        (bool, "boolean"),
-        (int, "integer"),
-        (float, "number"),
-        (str, "string"),
-        (list, "list"),
-        (dict, "object"),
-    ):
-        if isinstance(value, t):
-            return name
-    return type(value).__name__
 
 
 class _Checker:
@@ -71,16 +47,9 @@ class _Checker:
                 raise self.fail(path, f"missing required field '{key}'")
             return None
         value = obj[key]
-        if value is None and nullable:
-            return None
-        ok = isinstance(value, kinds) and not (
-            isinstance(value, bool) and bool not in kinds and (int in kinds or float in kinds)
-        )
-        if not ok:
-            wanted = " or ".join(_TYPE_NAMES.get(k, k.__name__) for k in kinds)
-            if nullable:
-                wanted += " or null"
-            raise self.fail(path, f"field '{key}' must be {wanted}, got {_type_name(value)}")
+        problem = jsontext.type_problem(value, kinds, nullable=nullable)
+        if problem is not None:
+            raise self.fail(path, f"field '{key}' {problem}")
         return value
 
 
@@ -91,7 +60,7 @@ def _at(path: str, key: str) -> str:
 def _check_exchange(c: _Checker, ex: Any, i: int, forwards: int) -> None:
     path = f"exchanges[{i}]"
     if not isinstance(ex, dict):
-        raise c.fail(path, f"an exchange must be an object, got {_type_name(ex)}")
+        raise c.fail(path, f"an exchange must be an object, got {type_name(ex)}")
     index = c.field(ex, "index", (int,), path)
     if index != i:
         raise c.fail(path, f"field 'index' is {index}, expected {i} (exchanges must be in order)")
@@ -108,7 +77,7 @@ def _check_exchange(c: _Checker, ex: Any, i: int, forwards: int) -> None:
     for j, message in enumerate(prompt):
         mpath = f"{path}.request.chat_prompt[{j}]"
         if not isinstance(message, dict):
-            raise c.fail(mpath, f"a message must be an object, got {_type_name(message)}")
+            raise c.fail(mpath, f"a message must be an object, got {type_name(message)}")
         c.field(message, "role", (str,), mpath)
     response = c.field(ex, "response", (dict,), path, nullable=True)
     error = c.field(ex, "error", (dict,), path, required=False, nullable=True)
@@ -132,7 +101,7 @@ def _check_exchange(c: _Checker, ex: Any, i: int, forwards: int) -> None:
 def _check_forward(c: _Checker, fw: Any, i: int) -> None:
     path = f"forwards[{i}]"
     if not isinstance(fw, dict):
-        raise c.fail(path, f"a forward must be an object, got {_type_name(fw)}")
+        raise c.fail(path, f"a forward must be an object, got {type_name(fw)}")
     index = c.field(fw, "index", (int,), path)
     if index != i:
         raise c.fail(path, f"field 'index' is {index}, expected {i}")
@@ -167,7 +136,7 @@ def validate_session(value: Any, source: str = "session") -> dict[str, Any]:
     """Check a parsed `.axsession.json` value; returns it (as a dict) or raises InputError."""
     c = _Checker(source)
     if not isinstance(value, dict):
-        raise c.fail("", f"expected a JSON object, got {_type_name(value)}")
+        raise c.fail("", f"expected a JSON object, got {type_name(value)}")
     fmt = value.get("format")
     if fmt != FORMAT:
         raise c.fail("", f"not an axsession file (field 'format' is {fmt!r}, expected 'axsession')")
@@ -215,15 +184,7 @@ def validate_session(value: Any, source: str = "session") -> dict[str, Any]:
 
 
 def session_from_json_text(text: str, source: str = "session") -> dict[str, Any]:
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
-    except RecursionError:
-        raise InputError(f"{source}: JSON nested too deeply") from None
-    return validate_session(value, source)
+    return validate_session(jsontext.loads(text, source), source)
 
 
 def session_to_json_text(doc: Mapping[str, Any]) -> str:

@@ -23,7 +23,8 @@ class Divergence:
     """The first point where a replay differs from its recording."""
 
     index: int  # model call number (0-based), or search call number for kind "search"
-    kind: str  # "prompt" | "extra_call" | "missing_calls" | "search"
+    kind: str  # "prompt" | "digest" | "stored_request" | "extra_call" | "missing_calls"
+    #          | "search"
     message: str
     recorded_stage: str | None = None
     replay_stage: str | None = None
@@ -121,23 +122,50 @@ class ReplayCursor:
             )
         recorded = self._exchanges[self.position]
         digest = request_digest(request)
-        if digest != recorded.get("digest"):
-            rec_request = recorded.get("request")
-            rec_request = rec_request if isinstance(rec_request, Mapping) else {}
-            rec_stage = str(recorded.get("stage"))
+        rec_request = recorded.get("request")
+        rec_request = rec_request if isinstance(rec_request, Mapping) else {}
+        rec_stage = str(recorded.get("stage"))
+        stored_digest = str(recorded.get("digest"))
+        label = f"call #{self.position} ({rec_stage})"
+        stored_matches = request_digest(rec_request) == digest
+        if digest != stored_digest or not stored_matches:
+            if stored_matches:
+                # The stored request is what the replay sent; only the digest is off.
+                kind = "digest"
+                message = (
+                    f"{label}: the stored digest was altered: the stored request is exactly "
+                    f"what the replay sent, but its digest is not the stored one"
+                )
+                diff = (
+                    f"--- stored exchanges[{self.position}].digest\n"
+                    f"+++ digest of the request the replay sent\n@@ -1 +1 @@\n"
+                    f"-{stored_digest}\n+{digest}\n"
+                )
+            elif digest == stored_digest:
+                kind = "stored_request"
+                message = (
+                    f"{label}: the stored request text is not what was sent: the replay sent "
+                    f"a request with the stored digest, and the stored text differs from it"
+                )
+                diff = request_diff(
+                    rec_request, request, label, ("stored", "sent (matches the digest)")
+                )
+            else:
+                kind = "prompt"
+                message = (
+                    f"{label} differs from the recording: recorded digest "
+                    f"{short_digest(stored_digest)}, replay {short_digest(digest)}"
+                )
+                diff = request_diff(rec_request, request, label)
             raise self._diverge(
                 Divergence(
                     index=self.position,
-                    kind="prompt",
-                    message=(
-                        f"call #{self.position} ({rec_stage}) differs from the recording: "
-                        f"recorded digest {short_digest(str(recorded.get('digest')))}, "
-                        f"replay {short_digest(digest)}"
-                    ),
+                    kind=kind,
+                    message=message,
                     recorded_stage=rec_stage,
                     replay_stage=stage,
                     forward=_int_or_none(recorded.get("forward")),
-                    diff=request_diff(rec_request, request, f"call #{self.position} ({rec_stage})"),
+                    diff=diff,
                 )
             )
         self.position += 1
@@ -189,6 +217,8 @@ class SearchCursor:
                 kind="search",
                 message=f"search call #{self.position}: recorded {got}, replay {wanted}",
                 forward=_int_or_none(recorded.get("forward")),
+                diff=f"--- recorded search #{self.position}\n+++ replayed search "
+                f"#{self.position}\n@@ -1 +1 @@\n-{got}\n+{wanted}\n",
             )
             raise ReplayDivergence(self.divergence)
         self.position += 1

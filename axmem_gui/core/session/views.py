@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from axmem_gui.core import jsontext
 from axmem_gui.core.session.stages import ACTOR_STAGES
 
 
@@ -65,8 +66,8 @@ def actor_code(response: Any) -> str | None:
     for candidate in candidates:
         if isinstance(candidate, str):
             try:
-                candidate = json.loads(candidate)
-            except (json.JSONDecodeError, RecursionError):
+                candidate = jsontext.parse(candidate)
+            except ValueError:
                 if candidate.startswith("javascriptCode:"):
                     return str(candidate.split(":", 1)[1].strip())
                 continue

@@ -16,6 +16,7 @@ from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from axmem_gui.services.bench import BenchRow, Bm25Row
+from axmem_gui.ui.inert_text import inert_tooltips
 from axmem_gui.ui.table_model import HeaderedTableModel
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -54,6 +55,7 @@ class AxResultModel(HeaderedTableModel):
     def row_count(self) -> int:
         return len(self._rows)
 
+    @inert_tooltips
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not self._row_in_range(index):
             return None
@@ -110,6 +112,7 @@ class Bm25ResultModel(HeaderedTableModel):
     def row_count(self) -> int:
         return len(self._rows)
 
+    @inert_tooltips
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not self._row_in_range(index):
             return None

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QCompleter,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
@@ -45,6 +44,7 @@ from axmem_gui.store.fts import query_words
 from axmem_gui.ui.bench.entry_view import EntryView
 from axmem_gui.ui.bench.models import AxResultModel, BenchRole, Bm25ResultModel, ScoreBarDelegate
 from axmem_gui.ui.bench.why_not import why_not_html
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.preview.live import RetrievalState
 from axmem_gui.ui.resources import style_sheet
 
@@ -125,7 +125,7 @@ class BenchPanel(QWidget):
         )
         self.run_button = QPushButton("Run  (Ctrl+Enter)")
         self.run_button.setDefault(False)
-        self.status = QLabel("Type search strings and press Ctrl+Enter.")
+        self.status = plain_label("Type search strings and press Ctrl+Enter.")
         self.status.setObjectName("benchStatus")
         self.status.setWordWrap(True)
 
@@ -214,7 +214,7 @@ class BenchPanel(QWidget):
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
-        label = QLabel(title)
+        label = plain_label(title)
         label.setObjectName("benchHeading")
         layout.addWidget(label)
         layout.addWidget(widget, 1)

@@ -13,13 +13,13 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QInputDialog,
-    QLabel,
     QLineEdit,
     QSpinBox,
     QWidget,
 )
 
 from axmem_gui.core.contextmap import SECTIONS, ContextMapState, MapShape
+from axmem_gui.ui.inert_text import plain_label
 
 IMPORT_FILTER = "Context map snapshots (*.json *.md *.txt);;All files (*)"
 EXPORT_FILTERS = {
@@ -128,7 +128,7 @@ class EvolutionDialog(QDialog):
         self.max_chars = QSpinBox()
         self.max_chars.setRange(1, 10_000_000)
         self.max_chars.setValue(state.max_chars)
-        note = QLabel(
+        note = plain_label(
             f"Ax skips the update once steps ≥ evolveSteps; this map is at step {state.steps}, "
             f"so evolveSteps {state.steps} or less freezes it now."
         )

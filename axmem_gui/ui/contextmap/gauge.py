@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QProgressBar, QWidget
 
 from axmem_gui.core.contextmap import Budget, ContextMapState, budget_of
+from axmem_gui.ui.inert_text import inert
 
 #: Above this share of maxChars the gauge warns: the next ADD may start evicting.
 HIGH_FRACTION = 0.9
@@ -40,7 +41,7 @@ class BudgetGauge(QProgressBar):
                 if budget.used_fraction >= HIGH_FRACTION
                 else "ok"
             )
-        self.setToolTip(self._tooltip())
+        self.setToolTip(inert(self._tooltip()))
         if self.property("level") != level:
             self.setProperty("level", level)
             self.style().unpolish(self)

@@ -16,6 +16,7 @@ from PySide6.QtGui import QFont
 from axmem_gui.core.contextmap import ContextMapState
 from axmem_gui.core.contextmap.diff import format_score
 from axmem_gui.ui.contextmap.rows import Change, ItemRow, SectionRow, build_rows
+from axmem_gui.ui.inert_text import inert_tooltips
 
 _Index = QModelIndex | QPersistentModelIndex
 #: internalId of section rows; item rows use their section's row + 1.
@@ -152,6 +153,7 @@ class MapTreeModel(QAbstractItemModel):
         return base
 
     # data -------------------------------------------------------------------------------
+    @inert_tooltips
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         row = self.row_at(index)
         if row is None:

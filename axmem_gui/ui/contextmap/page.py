@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QPlainTextEdit,
     QSlider,
     QSplitter,
@@ -35,6 +34,7 @@ from axmem_gui.ui.contextmap.map_model import COL_ID, COL_SCORE, COL_TEXT, MapRo
 from axmem_gui.ui.contextmap.page_actions import MapEditingMixin
 from axmem_gui.ui.contextmap.timeline_model import TimelineModel
 from axmem_gui.ui.controller import WorkspaceController
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import empty_state
 from axmem_gui.ui.resources import style_sheet
 
@@ -83,7 +83,7 @@ class ContextMapPage(MapEditingMixin):
         self.slider.setPageStep(1)
         self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
         self.slider.valueChanged.connect(self._on_slider)
-        self.slider_label = QLabel()
+        self.slider_label = plain_label()
         self.slider_label.setObjectName("sliderLabel")
         self.diff_button = QToolButton()
         self.diff_button.setText("Diff")
@@ -101,7 +101,7 @@ class ContextMapPage(MapEditingMixin):
         self.compare_combo.setMinimumContentsLength(16)
         self.compare_combo.currentIndexChanged.connect(self._show_current)
         top = QHBoxLayout()
-        top.addWidget(QLabel("Agent"))
+        top.addWidget(plain_label("Agent"))
         top.addWidget(self.agent_combo)
         top.addSpacing(12)
         top.addWidget(self.slider, 1)
@@ -109,7 +109,7 @@ class ContextMapPage(MapEditingMixin):
         top.addSpacing(12)
         top.addWidget(self.raw_button)
         top.addWidget(self.diff_button)
-        top.addWidget(QLabel("against"))
+        top.addWidget(plain_label("against"))
         top.addWidget(self.compare_combo)
 
         self.timeline_view = QTableView()
@@ -121,9 +121,11 @@ class ContextMapPage(MapEditingMixin):
         self.timeline_view.verticalHeader().setDefaultSectionSize(22)
         self.timeline_view.setWordWrap(False)
         header = self.timeline_view.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(0, 120)
         for column in (1, 2, 3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)  # "Evicted": what each update pushed out
         self.timeline_view.selectionModel().selectionChanged.connect(self._on_timeline_selection)
         self.details = QPlainTextEdit()
         self.details.setObjectName("updateDetails")
@@ -135,11 +137,11 @@ class ContextMapPage(MapEditingMixin):
         left.setSizes([300, 220])
 
         self.gauge = BudgetGauge()
-        self.next_out_label = QLabel()
+        self.next_out_label = plain_label()
         self.next_out_label.setObjectName("nextOutLabel")
-        self.settings_label = QLabel()
+        self.settings_label = plain_label()
         self.settings_label.setObjectName("mapSettings")
-        self.diff_label = QLabel()
+        self.diff_label = plain_label()
         self.diff_label.setObjectName("diffSummary")
         self.toolbar = self._build_toolbar()
         self.tree = QTreeView()
@@ -200,7 +202,7 @@ class ContextMapPage(MapEditingMixin):
         self.stack = QStackedWidget()
         self.stack.addWidget(content)
         self.stack.addWidget(self.empty)
-        heading = QLabel("Context maps")
+        heading = plain_label("Context maps")
         heading.setObjectName("sectionTitle")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)

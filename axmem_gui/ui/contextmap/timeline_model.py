@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import IntEnum
 from typing import Any
 
@@ -10,10 +11,11 @@ from PySide6.QtGui import QFont
 
 from axmem_gui.services.contextmaps import TimelineEntry
 from axmem_gui.ui.contextmap.editing import DRAFT_KEY, Draft
+from axmem_gui.ui.inert_text import inert_tooltips
 
 _Index = QModelIndex | QPersistentModelIndex
-HEADERS = ("Session", "Snapshot", "Step", "Chars")
-COL_SESSION, COL_LABEL, COL_STEP, COL_CHARS = range(4)
+HEADERS = ("Session", "Snapshot", "Step", "Chars", "Evicted")
+COL_SESSION, COL_LABEL, COL_STEP, COL_CHARS, COL_EVICTED = range(5)
 
 Row = TimelineEntry | Draft
 
@@ -67,6 +69,7 @@ class TimelineModel(QAbstractTableModel):
             return HEADERS[section] if 0 <= section < len(HEADERS) else None
         return section + 1
 
+    @inert_tooltips
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
@@ -97,8 +100,29 @@ def _key(item: Row) -> str:
     return DRAFT_KEY if isinstance(item, Draft) else item.key
 
 
+def evicted_text(update: Any) -> str:
+    """The items an update evicted, those it added and evicted at once marked "(new)"."""
+    if not isinstance(update, Mapping):
+        return ""
+    evicted = [str(i) for i in update.get("evicted") or []]
+    at_once = {str(i) for i in update.get("added_evicted") or []}
+    return ", ".join(f"{i} (new)" if i in at_once else i for i in evicted)
+
+
+def _evicted_tooltip(update: Any) -> str:
+    text = evicted_text(update)
+    if not text:
+        return ""
+    budget = update.get("budget") if isinstance(update, Mapping) else None
+    limit = budget.get("maxChars") if isinstance(budget, Mapping) else None
+    why = f" to fit maxChars {limit}" if limit is not None else ""
+    return f"\nEvicted{why}: {text}"
+
+
 def _display(item: Row, column: int) -> str:
     state = item.stored.state
+    if column == COL_EVICTED:
+        return "" if isinstance(item, Draft) else evicted_text(item.update)
     if column == COL_STEP:
         return str(state.steps)
     if column == COL_CHARS:
@@ -114,4 +138,6 @@ def _tooltip(item: Row) -> str:
     if isinstance(item, Draft):
         return f"Unsaved edits of “{item.base.label}”: " + "; ".join(item.edits)
     where = f"session {item.session_name}" if item.session_id else "outside a session"
-    return f"{item.label or 'snapshot'} · {where} · {item.created_at}"
+    return f"{item.label or 'snapshot'} · {where} · {item.created_at}" + _evicted_tooltip(
+        item.update
+    )

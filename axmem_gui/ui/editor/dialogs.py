@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
 
 from axmem_gui.store.repositories import ConflictError
 from axmem_gui.ui.commands import Resolution
+from axmem_gui.ui.inert_text import plain_message_box
 
 
 class ConflictDialog:
@@ -14,8 +15,7 @@ class ConflictDialog:
 
     @classmethod
     def ask(cls, parent: QWidget | None, error: ConflictError) -> Resolution:
-        box = QMessageBox(parent)
-        box.setIcon(QMessageBox.Icon.Warning)
+        box = plain_message_box(parent, QMessageBox.Icon.Warning, "", "")
         box.setWindowTitle("Changed elsewhere")
         box.setText(
             f"The {error.kind} '{error.entry_id}' was changed in another window or program."
@@ -66,19 +66,21 @@ class TagDialog:
 class OpenLinkDialog:
     @classmethod
     def ask(cls, parent: QWidget | None, target: str) -> bool:
-        answer = QMessageBox.question(
+        box = plain_message_box(
             parent,
+            QMessageBox.Icon.Question,
             "Open link",
             f"Open this link in your browser?\n\n{target}",
-            QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Cancel,
         )
-        return answer == QMessageBox.StandardButton.Open
+        box.setStandardButtons(QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        return box.exec() == QMessageBox.StandardButton.Open
 
     @classmethod
     def refuse(cls, parent: QWidget | None, target: str) -> None:
-        QMessageBox.information(
+        plain_message_box(
             parent,
+            QMessageBox.Icon.Information,
             "Link not opened",
             f"Only web and mail links open from the preview. The target is:\n\n{target}",
-        )
+        ).exec()

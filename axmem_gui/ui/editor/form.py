@@ -13,7 +13,6 @@ from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QStackedWidget,
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.ui.commands import NOUN, Entry
 from axmem_gui.ui.editor.markdown_editor import MarkdownEditor
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.resources import style_sheet
 
 #: Pause in typing after which an edit is committed (and so durable).
@@ -87,7 +87,7 @@ class EntryForm(QWidget):
         self.history_button = QPushButton("History…")
         self.history_button.setToolTip("Every saved revision, with a diff and Restore")
         self.history_button.clicked.connect(self.history_requested)
-        self.state_label = QLabel()
+        self.state_label = plain_label()
         self.state_label.setObjectName("entryState")
         id_row = QHBoxLayout()
         id_row.setContentsMargins(0, 0, 0, 0)
@@ -130,20 +130,20 @@ class EntryForm(QWidget):
         layout.setContentsMargins(6, 4, 4, 4)
         layout.setSpacing(4)
         heading = QHBoxLayout()
-        title = QLabel(noun.capitalize())
+        title = plain_label(noun.capitalize())
         title.setObjectName("sectionTitle")
         heading.addWidget(title)
         heading.addStretch(1)
         heading.addWidget(self.state_label)
         layout.addLayout(heading)
         layout.addLayout(form)
-        content_label = QLabel("Content (markdown)")
+        content_label = plain_label("Content (markdown)")
         content_label.setObjectName("fieldCaption")
         layout.addWidget(content_label)
         layout.addWidget(self.content, 1)
         layout.addWidget(self.lint_area)
 
-        self.placeholder = QLabel(
+        self.placeholder = plain_label(
             f"Select a {noun} to edit it, or press Ctrl+N to create one.\n"
             "Edits are saved as you type; Ctrl+Z undoes them."
         )

@@ -7,7 +7,6 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
     QSplitter,
     QTextEdit,
@@ -21,6 +20,7 @@ from axmem_gui.ui.editor.colors import unsearched_background
 from axmem_gui.ui.editor.highlighter import MarkdownHighlighter
 from axmem_gui.ui.editor.preview import SafeMarkdownBrowser
 from axmem_gui.ui.editor.text_metrics import SEARCH_CONTENT_CUT, content_counts, unsearched_range
+from axmem_gui.ui.inert_text import plain_label
 
 UNSEARCHED_TIP = (
     f"Beyond the first {SEARCH_CONTENT_CUT} UTF-16 units: Ax's search (discover and recall) "
@@ -131,10 +131,10 @@ class MarkdownEditor(QWidget):
         super().__init__(parent)
         self.edit = ContentEdit()
         self.preview = SafeMarkdownBrowser()
-        self.counts = QLabel()
+        self.counts = plain_label()
         self.counts.setObjectName("contentCounts")
         self.counts.setToolTip(UNSEARCHED_TIP)
-        self.link_status = QLabel()
+        self.link_status = plain_label()
         self.link_status.setObjectName("linkStatus")
         self.link_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.preview.link_hovered.connect(self._show_link)

@@ -9,7 +9,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QSpinBox,
     QStackedWidget,
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.lint import Finding
+from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.lint.linter import BUDGET_RANGE, LintOutcome, LiveLinter
 from axmem_gui.ui.lint.model import (
     SEVERITY_FILTERS,
@@ -45,7 +45,7 @@ class LintDock(QWidget):
         self.proxy = FindingsFilterModel()
         self.proxy.setSourceModel(self.model)
 
-        self.counts_label = QLabel()
+        self.counts_label = plain_label()
         self.counts_label.setObjectName("lintCounts")
         self.severity_combo = QComboBox()
         self.severity_combo.addItems(list(SEVERITY_FILTERS))
@@ -67,9 +67,9 @@ class LintDock(QWidget):
         )
         self.budget_spin.setValue(linter.budget_tokens())
         self.budget_spin.valueChanged.connect(linter.set_budget_tokens)
-        self.index_label = QLabel()
+        self.index_label = plain_label()
         self.index_label.setObjectName("indexSize")
-        self.state_label = QLabel()
+        self.state_label = plain_label()
         self.state_label.setObjectName("lintState")
 
         bar = QHBoxLayout()
@@ -79,7 +79,7 @@ class LintDock(QWidget):
         bar.addWidget(self.severity_combo)
         bar.addWidget(self.filter_edit, 1)
         bar.addSpacing(12)
-        bar.addWidget(QLabel("Available Skills budget:"))
+        bar.addWidget(plain_label("Available Skills budget:"))
         bar.addWidget(self.budget_spin)
         bar.addWidget(self.index_label)
         bar.addSpacing(12)
@@ -171,7 +171,7 @@ class LintDock(QWidget):
 
     def _on_failed(self, message: str) -> None:
         self.state_label.setText(message)
-        self.state_label.setToolTip(message)
+        self.state_label.setToolTip(inert(message))
 
     def _on_double_click(self, index: QModelIndex) -> None:
         finding = index.data(FindingRole.Finding)

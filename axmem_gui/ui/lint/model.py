@@ -16,6 +16,7 @@ from PySide6.QtCore import (
 
 from axmem_gui.core.lint import Finding
 from axmem_gui.core.lint.model import SEVERITY_ORDER
+from axmem_gui.ui.inert_text import inert_tooltips
 from axmem_gui.ui.lint.severity import severity_icon
 from axmem_gui.ui.table_model import HeaderedTableModel
 
@@ -96,6 +97,7 @@ class FindingsModel(HeaderedTableModel):
     def row_count(self) -> int:
         return len(self._findings)
 
+    @inert_tooltips
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not self._row_in_range(index):
             return None
@@ -193,6 +195,7 @@ class EntryFindingsModel(QAbstractListModel):
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._findings)
 
+    @inert_tooltips
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._findings):
             return None

@@ -7,7 +7,6 @@ from PySide6.QtCore import QEvent, QItemSelection, QObject, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
-    QLabel,
     QListView,
     QVBoxLayout,
     QWidget,
@@ -15,6 +14,7 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.lint import Finding
 from axmem_gui.ui.editor.form import EntryForm
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.lint.linter import LintOutcome, LiveLinter
 from axmem_gui.ui.lint.model import EntryFindingsModel, FindingRole
 from axmem_gui.ui.lint.severity import counts_text
@@ -35,9 +35,9 @@ class LintPanel(QWidget):
         self.linter = linter
         self.model = EntryFindingsModel()
 
-        self.title = QLabel("Lint")
+        self.title = plain_label("Lint")
         self.title.setObjectName("lintTitle")
-        self.summary = QLabel()
+        self.summary = plain_label()
         self.summary.setObjectName("lintSummary")
         self.summary.setProperty("severity", "none")
         header = QHBoxLayout()
@@ -55,7 +55,7 @@ class LintPanel(QWidget):
         self.view.setResizeMode(QListView.ResizeMode.Adjust)
         self.view.selectionModel().selectionChanged.connect(self._show_hint)
         self.view.viewport().installEventFilter(self)
-        self.hint = QLabel()
+        self.hint = plain_label()
         self.hint.setObjectName("lintHint")
         self.hint.setWordWrap(True)
         self.hint.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
     QHBoxLayout,
-    QLabel,
     QTabWidget,
     QToolButton,
     QVBoxLayout,
@@ -36,6 +35,7 @@ from axmem_gui.services.scenarios import (
     scenario_from_document,
     simulate_scenario,
 )
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.preview.live import RetrievalState
 from axmem_gui.ui.preview.section_view import SectionView
 from axmem_gui.ui.resources import style_sheet
@@ -101,9 +101,9 @@ class PreviewPanel(QWidget):
         self.copy_button = QToolButton()
         self.copy_button.setText("Copy")
         self.copy_button.setToolTip("Copy this section's exact text (Ctrl+C)")
-        self.total_label = QLabel()
+        self.total_label = plain_label()
         self.total_label.setObjectName("previewTotal")
-        self.error_label = QLabel()
+        self.error_label = plain_label()
         self.error_label.setObjectName("previewErrors")
         self.error_label.setWordWrap(True)
         self.error_label.setVisible(False)

@@ -6,11 +6,12 @@ from __future__ import annotations
 import re
 
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence, QTextOption
-from PySide6.QtWidgets import QLabel, QPlainTextEdit, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QPlainTextEdit, QStackedWidget, QVBoxLayout, QWidget
 
 from axmem_gui.core.jsout import as_text
 from axmem_gui.services.scenarios import PreviewSection
 from axmem_gui.ui.editor.preview import SafeMarkdownBrowser
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import monospace_font
 
 #: The rendered view converts at most this much text (markdown of 10,000 index lines takes
@@ -100,9 +101,9 @@ class SectionView(QWidget):
         super().__init__(parent)
         self.key = key
         self.section: PreviewSection | None = None
-        self.stats = QLabel()
+        self.stats = plain_label()
         self.stats.setObjectName("sectionStats")
-        self.note = QLabel()
+        self.note = plain_label()
         self.note.setObjectName("sectionNote")
         self.note.setWordWrap(True)
         self.raw = ExactTextEdit()

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QListView,
     QPlainTextEdit,
@@ -34,6 +33,7 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.ax.jstext import js_to_number
 from axmem_gui.core.ax.profile import load_profile
 from axmem_gui.services.scenarios import RUNTIMES
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.scenarios.models import TurnsModel
 
 RANKING_ON, RANKING_OFF, RANKING_CUSTOM = "on", "off", "custom"
@@ -93,7 +93,7 @@ class EntryPicker(QWidget):
         self.id_edit.setCompleter(completer)
         self.add_button = QPushButton("Add")
         self.remove_button = QPushButton("Remove")
-        heading = QLabel(title)
+        heading = plain_label(title)
         heading.setObjectName("formHeading")
         heading.setWordWrap(True)
         row = QHBoxLayout()
@@ -143,7 +143,7 @@ class ScenarioForm(QWidget):
         self.doc: dict[str, Any] = {}
         self._filling = False
 
-        self.name_label = QLabel()
+        self.name_label = plain_label()
         self.name_label.setObjectName("sectionTitle")
         self.task_edit = QPlainTextEdit()
         self.task_edit.setObjectName("scenarioTask")
@@ -197,7 +197,7 @@ class ScenarioForm(QWidget):
             self.turns_view.setColumnWidth(column, width)
         self.add_turn_button = QPushButton("Add turn")
         self.remove_turn_button = QPushButton("Remove turn")
-        self.errors_label = QLabel()
+        self.errors_label = plain_label()
         self.errors_label.setObjectName("formErrors")
         self.errors_label.setWordWrap(True)
         self.errors_label.setVisible(False)
@@ -211,7 +211,7 @@ class ScenarioForm(QWidget):
         pickers.addWidget(self.presets)
         pickers.addWidget(self.memories)
         turn_buttons = QHBoxLayout()
-        turns_heading = QLabel("Executor turns — the calls the model makes; select a turn "
+        turns_heading = plain_label("Executor turns — the calls the model makes; select a turn "
                                "to preview what the model sees at its start")
         turns_heading.setObjectName("formHeading")
         turns_heading.setWordWrap(True)

@@ -14,6 +14,7 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 
 from axmem_gui.core.jsout import json_dumps
+from axmem_gui.ui.inert_text import inert_tooltips
 from axmem_gui.ui.table_model import HeaderedTableModel
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -101,6 +102,7 @@ class TurnsModel(HeaderedTableModel):
             return ""
         return ", ".join(ids) if ids else "(nothing)"
 
+    @inert_tooltips
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not self._row_in_range(index):
             return None

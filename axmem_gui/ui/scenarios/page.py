@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
     QInputDialog,
-    QLabel,
     QListView,
     QPushButton,
     QSplitter,
@@ -36,6 +35,7 @@ from axmem_gui.services.scenarios import (
     unique_name,
 )
 from axmem_gui.ui.actions import make_action
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import empty_state
 from axmem_gui.ui.preview.live import RetrievalState
 from axmem_gui.ui.resources import style_sheet
@@ -91,7 +91,7 @@ class ScenariosPage(QWidget):
         for i, button in enumerate((self.new_button, self.duplicate_button,
                                     self.rename_button, self.delete_button)):
             buttons.addWidget(button, i // 2, i % 2)
-        heading = QLabel("Scenarios")
+        heading = plain_label("Scenarios")
         heading.setObjectName("sectionTitle")
         left = QWidget()
         left_layout = QVBoxLayout(left)

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QSpinBox,
@@ -32,6 +31,7 @@ from axmem_gui.core.session.agent_config import (
     DIRECT_RESPONSE_MODES,
     agent_config_from_json,
 )
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import monospace_font
 
 NEW_AGENT: dict[str, Any] = {
@@ -123,7 +123,7 @@ class AgentConfigDialog(QDialog):
         self.max_steps.setRange(1, 200)
         self.direct = QComboBox()
         self.direct.addItems(list(DIRECT_RESPONSE_MODES))
-        self.error = QLabel()
+        self.error = plain_label()
         self.error.setObjectName("formError")
         self.error.setWordWrap(True)
 

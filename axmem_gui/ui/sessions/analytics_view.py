@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QPushButton,
     QTableView,
     QVBoxLayout,
@@ -34,6 +33,7 @@ from axmem_gui.core.session.analytics import (
     EntryUsage,
     UsageReport,
 )
+from axmem_gui.ui.inert_text import inert_tooltips, plain_label
 from axmem_gui.ui.table_model import HeaderedTableModel
 
 Index = QModelIndex | QPersistentModelIndex
@@ -72,6 +72,7 @@ class UsageModel(HeaderedTableModel):
     def row_count(self) -> int:
         return len(self._entries)
 
+    @inert_tooltips
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not self._row_in_range(index):
             return None
@@ -144,7 +145,7 @@ class UsageView(QWidget):
         )
         self.refresh = QPushButton("Refresh")
         self.refresh.clicked.connect(self.refresh_requested)
-        self.summary = QLabel("Counting…")
+        self.summary = plain_label("Counting…")
         self.summary.setObjectName("panelCaption")
         self.summary.setWordWrap(True)
         self.table = QTableView()
@@ -162,7 +163,7 @@ class UsageView(QWidget):
         for column, width in enumerate((70, 260, 70, 70, 70, 140)):
             self.table.setColumnWidth(column, width)
         bar = QHBoxLayout()
-        bar.addWidget(QLabel("Show"))
+        bar.addWidget(plain_label("Show"))
         bar.addWidget(self.filter)
         bar.addStretch(1)
         bar.addWidget(self.refresh)

@@ -7,6 +7,8 @@ from collections.abc import Iterable
 from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt
 from PySide6.QtWidgets import QLabel, QLayout, QLayoutItem, QSizePolicy, QWidget
 
+from axmem_gui.ui.inert_text import inert, plain_label
+
 
 class FlowLayout(QLayout):
     """Lays children left to right and wraps to the next line when the width runs out."""
@@ -70,10 +72,10 @@ class FlowLayout(QLayout):
 
 def chip(text: str, kind: str, tooltip: str = "") -> QLabel:
     """A chip; `kind` selects its style in sessions.qss (used, loaded, added, removed...)."""
-    label = QLabel(text)
+    label = plain_label(text)
     label.setObjectName("chip")
     label.setProperty("kind", kind)
-    label.setToolTip(tooltip)
+    label.setToolTip(inert(tooltip))
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label
 

@@ -1,4 +1,5 @@
-"""Undoable session edits: deleting sessions (undo stores them back, exchanges and all)."""
+"""Undoable session-page edits: deleting sessions (undo stores them back, exchanges and
+all), creating and editing agent configs."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtGui import QUndoCommand
+
+from axmem_gui.core.errors import AxmemError
+from axmem_gui.services import agents
 
 Workspace = Any  # axmem_gui.store.Workspace; the command reads it fresh on every step
 
@@ -37,3 +41,58 @@ class DeleteSessionsCommand(QUndoCommand):
             for doc in self._docs:
                 ws.sessions.save(doc)
         self._changed()
+
+
+class AgentCommand(QUndoCommand):
+    """Create or edit an agent config, undoably: undo writes the old config back (or
+    removes a new one). Every step checks that the config is still at the revision this
+    window last wrote (`known`, shared by the window's agent commands), so a change made
+    elsewhere meanwhile (the CLI, another window) is never overwritten; such a step is
+    refused, reported, and the command dropped from the stack."""
+
+    def __init__(
+        self,
+        workspace: Callable[[], Workspace],
+        before: tuple[str, int, dict[str, Any]] | None,
+        after: dict[str, Any],
+        known: dict[str, int],
+        changed: Callable[[], None],
+        report: Callable[[str], None],
+    ) -> None:
+        name = str(after.get("name"))
+        text = f"New agent '{name}'" if before is None else f"Edit agent '{before[0]}'"
+        super().__init__(text)
+        self._workspace = workspace
+        self._before = None if before is None else (before[0], before[2])
+        self._after = dict(after)
+        self._known = known
+        if before is not None:
+            known.setdefault(before[0], before[1])
+        self._changed = changed
+        self._report = report
+
+    def set_report(self, report: Callable[[str], None]) -> None:
+        self._report = report
+
+    def _write(self, remove: str | None, write: dict[str, Any] | None) -> None:
+        try:
+            expected = None
+            if remove is not None:
+                revision = self._known.get(remove)
+                expected = (remove, revision if revision is not None else -1)
+            new_revision = agents.replace_agent(self._workspace(), expected, write)
+        except AxmemError as exc:
+            self.setObsolete(True)
+            self._report(str(exc))
+        else:
+            if remove is not None:
+                self._known.pop(remove, None)
+            if write is not None and new_revision is not None:
+                self._known[str(write["name"])] = new_revision
+        self._changed()
+
+    def redo(self) -> None:
+        self._write(None if self._before is None else self._before[0], self._after)
+
+    def undo(self) -> None:
+        self._write(str(self._after["name"]), None if self._before is None else self._before[1])

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
     QHeaderView,
-    QLabel,
     QScrollArea,
     QSplitter,
     QTableView,
@@ -32,6 +31,7 @@ from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.session.compare import CallPair, SessionComparison, render_comparison
 from axmem_gui.core.session.replay_cursor import request_as_text
 from axmem_gui.core.session.views import exchanges
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.sessions import texts
 from axmem_gui.ui.sessions.chips import ChipRow, chip
 from axmem_gui.ui.sessions.exact_text import ADDED, CHANGED, REMOVED, ExactTextView, shrinkable
@@ -162,7 +162,7 @@ class ForwardsPanel(QScrollArea):
         self.rows = {}
         line = 0
         for fw in cmp.forwards:
-            title = QLabel(
+            title = plain_label(
                 f"Forward {fw.index + 1}: inputs {'same' if fw.same_inputs else 'differ'}, "
                 f"output {'same' if fw.same_output else 'differs'} "
                 f"(A {fw.a_status or '—'}, B {fw.b_status or '—'})"
@@ -172,25 +172,26 @@ class ForwardsPanel(QScrollArea):
             line += 1
             if not fw.same_output:
                 for side, value in (("A output", fw.a_output), ("B output", fw.b_output)):
-                    text = QLabel(json_dumps(value))
+                    text = plain_label(json_dumps(value))
                     text.setWordWrap(True)
                     text.setProperty("exactText", True)
                     text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-                    grid.addWidget(QLabel(side), line, 0)
+                    grid.addWidget(plain_label(side), line, 0)
                     grid.addWidget(text, line, 1)
                     line += 1
             for kind, diff in [*fw.sets.items(), ("context map items", fw.map_items)]:
                 row = ChipRow()
                 _set_chips(row, diff.a, diff.b)
                 self.rows[(fw.index, kind)] = row
-                grid.addWidget(QLabel(kind.replace("_", " ")), line, 0, Qt.AlignmentFlag.AlignTop)
+                label = plain_label(kind.replace("_", " "))
+                grid.addWidget(label, line, 0, Qt.AlignmentFlag.AlignTop)
                 grid.addWidget(row, line, 1)
                 line += 1
         legend = ChipRow()
         legend.set_chips(
             [chip("in A and B", "same"), chip("only A", "removed"), chip("only B", "added")]
         )
-        grid.addWidget(QLabel("legend"), line, 0)
+        grid.addWidget(plain_label("legend"), line, 0)
         grid.addWidget(legend, line, 1)
         grid.setRowStretch(line + 1, 1)
         self.setWidget(body)
@@ -206,16 +207,16 @@ class CompareView(QWidget):
         self.a, self.b, self.comparison = a, b, comparison
         self._a_exchanges = exchanges(a)
         self._b_exchanges = exchanges(b)
-        self.a_title = QLabel(f"A  {a.get('name') or a.get('id')}\n{comparison.a_label}")
-        self.b_title = QLabel(f"B  {b.get('name') or b.get('id')}\n{comparison.b_label}")
+        self.a_title = plain_label(f"A  {a.get('name') or a.get('id')}\n{comparison.a_label}")
+        self.b_title = plain_label(f"B  {b.get('name') or b.get('id')}\n{comparison.b_label}")
         for label in (self.a_title, self.b_title):
             shrinkable(label)
             label.setObjectName("compareTitle")
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.totals = QLabel(self._totals_text())
+        self.totals = plain_label(self._totals_text())
         self.totals.setObjectName("sessionMeta")
         shrinkable(self.totals)
-        self.banner = QLabel()
+        self.banner = plain_label()
         self.banner.setObjectName("sessionBanner")
         self.banner.setWordWrap(True)
 

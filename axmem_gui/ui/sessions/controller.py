@@ -18,7 +18,7 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
-from axmem_gui.core.errors import AxmemError
+from axmem_gui.core.errors import AxmemError, InputError
 from axmem_gui.engine.clients import CancelToken
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.services import sessions
@@ -26,7 +26,7 @@ from axmem_gui.store import Workspace
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.sessions import jobs
-from axmem_gui.ui.sessions.commands import DeleteSessionsCommand
+from axmem_gui.ui.sessions.commands import AgentCommand, DeleteSessionsCommand
 from axmem_gui.ui.sessions.compare_view import CompareView
 from axmem_gui.ui.sessions.dialogs import (
     ChooseSessionDialog,
@@ -69,6 +69,8 @@ class SessionsFeature(QObject):
         self.jobs: dict[int, _Job] = {}
         self.usage_stale = True
         self._last_settings: ProviderSettings | None = None
+        #: Agent config revisions this window's undoable edits last wrote, by name.
+        self._agent_revisions: dict[str, int] = {}
 
         self._build_actions()
         self.page.open_requested.connect(self.open_session)
@@ -200,6 +202,7 @@ class SessionsFeature(QObject):
         self.page.model.forget_totals(self.page.model.ids())
         self.page.clear_notice()
         self._last_settings = None
+        self._agent_revisions.clear()
 
     def _changed(self) -> None:
         self.controller.notify_changed("sessions")
@@ -343,14 +346,36 @@ class SessionsFeature(QObject):
             self.runner,
             self.default_settings(),
             on_agents_changed=lambda: self.controller.notify_changed("agents"),
+            save_agent=self.save_agent,
         )
         return self.start_run(order) if order is not None else None
+
+    def save_agent(
+        self, before: tuple[str, int, dict[str, Any]] | None, config: dict[str, Any]
+    ) -> None:
+        """Create or edit an agent config as a command on the main undo stack (Ctrl+Z
+        undoes it like a catalog edit). Raises InputError when it cannot be applied."""
+        errors: list[str] = []
+        command = AgentCommand(
+            lambda: self.ws,
+            before,
+            config,
+            self._agent_revisions,
+            lambda: self.controller.notify_changed("agents"),
+            errors.append,
+        )
+        self.window.undo_stack.push(command)
+        command.set_report(lambda message: self._error("Agent config", message))
+        if errors:
+            raise InputError(errors[0])
 
     def start_run(self, order: jobs.RunOrder) -> int:
         self._remember(order.settings)
         token = CancelToken()
         title = f"Running {order.agent.name} on {order.settings.model or order.settings.provider}"
-        return self._start_live(jobs.run_job(order, token), token, title)
+        return self._start_live(
+            jobs.run_job(order, token), token, title, {"map_failure": order.map_failure}
+        )
 
     def rerun_current(self) -> None:
         viewer = self.current_viewer()
@@ -367,8 +392,10 @@ class SessionsFeature(QObject):
         title = f"Rerunning {order.session.get('name') or order.session.get('id')}"
         return self._start_live(jobs.rerun_job(order, token), token, title)
 
-    def _start_live(self, job: Job, token: CancelToken, title: str) -> int:
-        info = _Job("run", title, token=token, workspace_path=self.ws.path)
+    def _start_live(
+        self, job: Job, token: CancelToken, title: str, extra: dict[str, Any] | None = None
+    ) -> int:
+        info = _Job("run", title, token=token, workspace_path=self.ws.path, extra=dict(extra or {}))
         info.strip = self.page.add_strip(title, token.cancel)
         return self._submit(job, info)
 
@@ -396,6 +423,12 @@ class SessionsFeature(QObject):
             )
             return
         viewer = self.open_document(doc, saved)
+        failed_maps = [w for w in doc.get("warnings") or [] if "context-map update failed" in w]
+        if failed_maps and info.extra.get("map_failure") == "error":
+            self._error(
+                "Context-map update failed",
+                "\n".join(failed_maps) + "\n\nThe session was kept; its map was left unchanged.",
+            )
         if doc.get("status") == "complete":
             calls = len(doc.get("exchanges") or [])
             self.window.statusBar().showMessage(

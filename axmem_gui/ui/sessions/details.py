@@ -8,7 +8,6 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QLabel,
     QScrollArea,
     QSplitter,
     QTabWidget,
@@ -18,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.session.replay_cursor import request_as_text
 from axmem_gui.core.session.views import callback_ids, exchanges, forwards
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.sessions import texts
 from axmem_gui.ui.sessions.chips import ChipRow, chip
 from axmem_gui.ui.sessions.exact_text import ADDED, CHANGED, REMOVED, ExactTextView, shrinkable
@@ -58,7 +58,7 @@ class LoadedUsedPanel(QWidget):
             ("Memories loaded in this forward", self.memories),
             ("Legend", self.legend),
         ):
-            title = QLabel(caption)
+            title = plain_label(caption)
             title.setObjectName("panelCaption")
             layout.addWidget(title)
             layout.addWidget(row)
@@ -109,7 +109,7 @@ class SessionDetails(QWidget):
     def __init__(self) -> None:
         super().__init__()
         self.doc: Mapping[str, Any] = {}
-        self.header = QLabel("Select a model call in the timeline.")
+        self.header = plain_label("Select a model call in the timeline.")
         self.header.setObjectName("detailHeader")
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         shrinkable(self.header)

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QHeaderView,
-    QLabel,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.session.format import FILE_SUFFIX
 from axmem_gui.store.records import SessionSummary
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.sessions.list_model import SessionListModel, SessionRole
 
 SESSION_FILTER = f"Ax sessions (*{FILE_SUFFIX});;JSON files (*.json);;All files (*)"
@@ -72,7 +72,7 @@ class ChooseSessionDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(prompt))
+        layout.addWidget(plain_label(prompt))
         layout.addWidget(self.table, 1)
         layout.addWidget(buttons)
         self.resize(820, 420)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.jsout import as_text
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import monospace_font
 
 
@@ -71,9 +72,9 @@ class ExactTextView(QWidget):
     def __init__(self, caption: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.edit = exact_edit()
-        self.caption = QLabel(caption)
+        self.caption = plain_label(caption)
         self.caption.setObjectName("exactCaption")
-        self.stats = QLabel()
+        self.stats = plain_label()
         self.stats.setObjectName("exactStats")
         shrinkable(self.caption)
         self.whitespace_button = QToolButton()

@@ -35,6 +35,8 @@ class RunOrder:
     settings: ProviderSettings
     name: str = ""
     context_map: Mapping[str, Any] | None = None
+    #: A failed context-map update: "warn" (the session's banner) or "error" (a dialog).
+    map_failure: str = "warn"
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from PySide6.QtGui import QColor
 
 from axmem_gui.services.analytics import SessionTotals
 from axmem_gui.store.records import SessionSummary
+from axmem_gui.ui.inert_text import inert_tooltips
 from axmem_gui.ui.table_model import HeaderedTableModel
 
 Index = QModelIndex | QPersistentModelIndex
@@ -71,6 +72,7 @@ class SessionListModel(HeaderedTableModel):
     def row_count(self) -> int:
         return len(self._rows)
 
+    @inert_tooltips
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not self._row_in_range(index):
             return None

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QProgressBar,
     QPushButton,
     QStackedWidget,
@@ -34,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.session.format import FILE_SUFFIX
+from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.pages import empty_state
 from axmem_gui.ui.resources import style_sheet
 from axmem_gui.ui.sessions.analytics_view import UsageView
@@ -56,13 +56,13 @@ class JobStrip(QWidget):
     def __init__(self, title: str) -> None:
         super().__init__()
         self.setObjectName("jobStrip")
-        self.title = QLabel(title)
+        self.title = plain_label(title)
         self.title.setObjectName("jobTitle")
         self.bar = QProgressBar()
         self.bar.setRange(0, PROGRESS_STEPS)
         self.bar.setTextVisible(False)
         self.bar.setFixedWidth(220)
-        self.status = QLabel("starting…")
+        self.status = plain_label("starting…")
         self.status.setObjectName("jobStatus")
         self.cancel = QPushButton("Cancel")
         self.cancel.clicked.connect(self._on_cancel)
@@ -145,7 +145,7 @@ class SessionsPage(QWidget):
         self.tabs.tabCloseRequested.connect(self._on_close_tab)
         self.tabs.currentChanged.connect(self._on_tab)
 
-        self.notice = QLabel()
+        self.notice = plain_label()
         self.notice.setObjectName("sessionBanner")
         self.notice.setWordWrap(True)
         self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -161,7 +161,7 @@ class SessionsPage(QWidget):
         self.strips.setContentsMargins(0, 0, 0, 0)
         self.strips.setSpacing(2)
 
-        heading = QLabel("Sessions")
+        heading = plain_label("Sessions")
         heading.setObjectName("sectionTitle")
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
@@ -234,7 +234,7 @@ class SessionsPage(QWidget):
     def add_tab(self, widget: QWidget, title: str, tooltip: str = "") -> None:
         short = title if len(title) <= 40 else title[:39] + "…"
         index = self.tabs.addTab(widget, short)
-        self.tabs.setTabToolTip(index, tooltip or title)
+        self.tabs.setTabToolTip(index, inert(tooltip or title))
         self.tabs.setCurrentIndex(index)
 
     def closable_tabs(self) -> list[QWidget]:

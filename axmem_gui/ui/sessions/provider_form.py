@@ -12,11 +12,11 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QRadioButton,
@@ -28,6 +28,7 @@ from axmem_gui.core.errors import AxmemError, InputError
 from axmem_gui.engine.providers import PROVIDERS, STRUCTURED_OUTPUT_MODES, ProviderSettings
 from axmem_gui.services import secrets
 from axmem_gui.services.providers import model_choices
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.sessions.jobs import connection_job
 from axmem_gui.ui.tasks import TaskRunner
 
@@ -65,6 +66,16 @@ class ProviderForm(QWidget):
         self.retries = QSpinBox()
         self.retries.setRange(0, 10)
         self.retries.setValue(2)
+        self.retries.setToolTip(
+            "Retries of one model call (0 = exactly one request); the timeout is a deadline "
+            "for one whole reply"
+        )
+        self.stream = QCheckBox("stream replies")
+        self.stream.setObjectName("streamReplies")
+        self.stream.setToolTip("Ask the server for streamed (SSE) replies; the chunks are recorded")
+        # Retry-policy details the form does not show, kept from set_settings (a rerun keeps
+        # the recorded policy).
+        self._policy = ProviderSettings("openai")
 
         self.keyring_radio = QRadioButton("OS keyring")
         self.env_radio = QRadioButton("Environment variable")
@@ -77,7 +88,7 @@ class ProviderForm(QWidget):
         self.forget_key = QPushButton("Forget stored key")
         self.forget_key.clicked.connect(self._forget_key)
         self.env_edit = QLineEdit()
-        self.key_status = QLabel()
+        self.key_status = plain_label()
         self.key_status.setObjectName("keyStatus")
         self.key_status.setWordWrap(True)
         key_row = QHBoxLayout()
@@ -90,7 +101,7 @@ class ProviderForm(QWidget):
 
         self.test_button = QPushButton("Test connection")
         self.test_button.clicked.connect(self.test_connection)
-        self.test_result = QLabel()
+        self.test_result = plain_label()
         self.test_result.setObjectName("connectionResult")
         self.test_result.setWordWrap(True)
         test_row = QHBoxLayout()
@@ -105,8 +116,9 @@ class ProviderForm(QWidget):
         form.addRow("Structured output", self.structured)
         limits = QHBoxLayout()
         limits.addWidget(self.timeout)
-        limits.addWidget(QLabel("retries"))
+        limits.addWidget(plain_label("retries"))
         limits.addWidget(self.retries)
+        limits.addWidget(self.stream)
         limits.addStretch(1)
         form.addRow("Timeout", limits)
         form.addRow("API key", key_row)
@@ -138,6 +150,8 @@ class ProviderForm(QWidget):
         self.structured.setCurrentText(settings.structured_output)
         self.timeout.setValue(settings.timeout_s)
         self.retries.setValue(settings.max_retries)
+        self.stream.setChecked(settings.stream)
+        self._policy = settings
         if settings.api_key_env:
             self.env_radio.setChecked(True)
             self.env_edit.setText(settings.api_key_env)
@@ -157,6 +171,10 @@ class ProviderForm(QWidget):
             api_key_env=env or None,
             timeout_s=float(self.timeout.value()),
             max_retries=int(self.retries.value()),
+            retry_backoff_s=self._policy.retry_backoff_s,
+            retry_max_wait_s=self._policy.retry_max_wait_s,
+            retry_on=self._policy.retry_on,
+            stream=self.stream.isChecked(),
         )
 
     def store_key(self) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -37,17 +38,21 @@ from axmem_gui.core.session.agent_config import (
     select_catalog,
 )
 from axmem_gui.engine.providers import ProviderSettings
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import monospace_font
 from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
 from axmem_gui.ui.sessions.jobs import RerunOrder, RunOrder
 from axmem_gui.ui.sessions.provider_form import ProviderForm
 from axmem_gui.ui.tasks import TaskRunner
 
+#: Saves an agent config: (name, revision, config) it replaces, or None for a new one.
+SaveAgent = Callable[[tuple[str, int, dict[str, Any]] | None, dict[str, Any]], None]
+
 INPUT_HEIGHT = 54
 
 
 def _error_label() -> QLabel:
-    label = QLabel()
+    label = plain_label()
     label.setObjectName("formError")
     label.setWordWrap(True)
     return label
@@ -69,6 +74,8 @@ class RunAgentDialog(QDialog):
         self.setWindowTitle("Run agent")
         self.ws = ws
         self.order: RunOrder | None = None
+        #: Writes a new/edited agent config; None saves directly (no undo).
+        self.save_agent: SaveAgent | None = None
         self.input_edits: dict[str, QPlainTextEdit] = {}
 
         self.agent = QComboBox()
@@ -80,11 +87,17 @@ class RunAgentDialog(QDialog):
         agent_row.addWidget(self.agent, 1)
         agent_row.addWidget(self.edit_agent)
         agent_row.addWidget(self.new_agent)
-        self.agent_summary = QLabel()
+        self.agent_summary = plain_label()
         self.agent_summary.setObjectName("agentSummary")
         self.agent_summary.setWordWrap(True)
         self.name = QLineEdit()
         self.name.setPlaceholderText("optional; default: agent · model")
+        self.map_failure_error = QCheckBox("Treat a failed context-map update as an error")
+        self.map_failure_error.setObjectName("mapFailureError")
+        self.map_failure_error.setToolTip(
+            "axllm swallows a failed map update and the run still completes; by default the "
+            "session shows a warning, checked an error dialog says so when the run ends"
+        )
 
         self.inputs_box = QGroupBox("Inputs")
         self.inputs_form = QFormLayout(self.inputs_box)
@@ -104,6 +117,7 @@ class RunAgentDialog(QDialog):
         top.addRow("Agent", agent_row)
         top.addRow("", self.agent_summary)
         top.addRow("Session name", self.name)
+        top.addRow("", self.map_failure_error)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.inputs_box)
@@ -124,8 +138,10 @@ class RunAgentDialog(QDialog):
         runner: TaskRunner,
         settings: ProviderSettings | None = None,
         on_agents_changed: Callable[[], None] | None = None,
+        save_agent: SaveAgent | None = None,
     ) -> RunOrder | None:
         dialog = cls(ws, runner, settings, parent)
+        dialog.save_agent = save_agent
         if on_agents_changed is not None:
             dialog.agents_changed.connect(on_agents_changed)
         return dialog.order if dialog.exec() == QDialog.DialogCode.Accepted else None
@@ -183,12 +199,20 @@ class RunAgentDialog(QDialog):
             self.input_edits[field] = edit
 
     def _edit_agent(self, new: bool) -> None:
-        current = None if new else self.ws.agents.get(self.agent.currentText())
+        name = None if new else self.agent.currentText()
+        document = self.ws.agents.document(name) if name else None
+        current = document.data if document is not None else None
         value = AgentConfigDialog.ask(self, current, list(self.ws.agents.list()))
         if value is None:
             return
+        before = (
+            None if document is None else (document.name, document.revision, dict(document.data))
+        )
         try:
-            self.ws.agents.save(value["name"], value)
+            if self.save_agent is not None:
+                self.save_agent(before, value)  # undoable: a command on the main stack
+            else:
+                self.ws.agents.save(value["name"], value)
         except AxmemError as exc:
             self.error.setText(f"Cannot save the agent config: {exc}")
             return
@@ -212,6 +236,7 @@ class RunAgentDialog(QDialog):
             inputs=(inputs,),
             settings=self.provider.settings(),
             name=self.name.text().strip(),
+            map_failure="error" if self.map_failure_error.isChecked() else "warn",
         )
 
     def accept(self) -> None:
@@ -265,7 +290,7 @@ class RerunDialog(QDialog):
         QVBoxLayout(model_box).addWidget(self.provider)
         forwards = doc.get("forwards") if isinstance(doc.get("forwards"), list) else []
         label = doc.get("name") or doc.get("id")
-        intro = QLabel(
+        intro = plain_label(
             f"Runs the {len(forwards or [])} recorded input(s) of “{label}” again, live, "
             "as a new session."
         )

@@ -22,6 +22,7 @@ from axmem_gui.core.session.timeline import (
     TurnNode,
     session_timeline,
 )
+from axmem_gui.ui.inert_text import inert_tooltips
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -184,6 +185,7 @@ class TimelineModel(QAbstractItemModel):
             return COLUMNS[section]
         return None
 
+    @inert_tooltips
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         item = self.item(index)
         if item is None:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.session.whatif import WhatIfReport, render_whatif
 from axmem_gui.engine.replay import ReplayReport
 from axmem_gui.services.analytics import session_totals
+from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.sessions.details import SessionDetails
 from axmem_gui.ui.sessions.exact_text import ADDED, REMOVED, ExactTextView, shrinkable
 from axmem_gui.ui.sessions.texts import error_text
@@ -54,7 +55,7 @@ def diff_line_colors(text: str) -> list[tuple[int, Any]]:
 class WhatIfPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.summary = QLabel()
+        self.summary = plain_label()
         self.summary.setObjectName("panelCaption")
         self.summary.setWordWrap(True)
         self.model = WhatIfModel(self)
@@ -124,12 +125,12 @@ class SessionViewer(QWidget):
         self.export_action = self._action(
             "Export…", self.export_requested, "Save as a .axsession.json file"
         )
-        self.title = QLabel()
+        self.title = plain_label()
         self.title.setObjectName("sessionTitle")
-        self.meta = QLabel()
+        self.meta = plain_label()
         self.meta.setObjectName("sessionMeta")
         self.meta.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.banner = QLabel()
+        self.banner = plain_label()
         self.banner.setObjectName("sessionBanner")
         self.banner.setWordWrap(True)
         self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -232,6 +233,11 @@ class SessionViewer(QWidget):
             message = error_text(self.doc.get("error")) or "the run ended early"
             text = f"Incomplete session: {message}. The calls made before that are kept."
             level = "warn"
+        warnings = [str(w) for w in self.doc.get("warnings") or []]
+        if warnings:
+            # e.g. a context-map update that failed: axllm swallows it, the run "succeeds".
+            text = (text + "\n" if text else "") + "\n".join(f"Warning: {w}" for w in warnings)
+            level = "warn"
         if not self.saved:
             text = (text + "\n" if text else "") + (
                 "Not saved in the workspace (it is read-only): use Export… to keep it."
@@ -241,7 +247,9 @@ class SessionViewer(QWidget):
 
     def set_replay_allowed(self, reason: str | None) -> None:
         self.replay_action.setEnabled(reason is None)
-        self.replay_action.setToolTip(reason or "Replay offline with the recorded replies")
+        self.replay_action.setToolTip(
+            inert(reason or "Replay offline with the recorded replies")
+        )
 
     def set_busy(self, busy: bool) -> None:
         for action in (self.replay_action, self.rerun_action):
@@ -273,9 +281,13 @@ class SessionViewer(QWidget):
                 "ok",
             )
             return
-        first = report.divergence.message if report.divergence else "a forward ended differently"
-        set_banner(self.banner, f"Replay differs: {first}", "error")
-        if report.divergence is not None and report.divergence.kind == "prompt":
+        first = report.differences[0]
+        set_banner(self.banner, f"Replay differs: {first.message} (at {first.where})", "error")
+        if report.divergence is not None and report.divergence.kind in (
+            "prompt",
+            "stored_request",
+            "digest",
+        ):
             target = self.model.index_of_call(report.divergence.index)
             if target.isValid():
                 self.tree.scrollTo(target)

@@ -8,6 +8,7 @@ from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
 from axmem_gui.core.session.whatif import WhatIfCall, WhatIfReport
+from axmem_gui.ui.inert_text import inert_tooltips
 from axmem_gui.ui.table_model import HeaderedTableModel
 
 Index = QModelIndex | QPersistentModelIndex
@@ -38,6 +39,7 @@ class WhatIfModel(HeaderedTableModel):
     def row_count(self) -> int:
         return len(self._calls)
 
+    @inert_tooltips
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not self._row_in_range(index):
             return None

@@ -17,6 +17,7 @@ from PySide6.QtGui import QColor
 
 from axmem_gui.core.suites import CaseResult, Suite, SuiteCase
 from axmem_gui.services.suites import SuiteOutcome
+from axmem_gui.ui.inert_text import inert_tooltips
 from axmem_gui.ui.table_model import HeaderedTableModel
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -70,6 +71,7 @@ class SuiteListModel(QAbstractListModel):
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._entries)
 
+    @inert_tooltips
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._entries):
             return None
@@ -142,6 +144,7 @@ class CaseTableModel(HeaderedTableModel):
     def row_count(self) -> int:
         return len(self._cases)
 
+    @inert_tooltips
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not self._row_in_range(index):
             return None

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QListView,
     QProgressBar,
     QPushButton,
@@ -31,6 +30,7 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.core.suites import Suite, suite_from_json_value
 from axmem_gui.services.suites import SuiteOutcome, write_junit
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import empty_state
 from axmem_gui.ui.preview.live import RetrievalState
 from axmem_gui.ui.resources import style_sheet
@@ -78,7 +78,7 @@ class SuitesPage(QWidget):
         self.list_view.setObjectName("suiteList")
         self.list_view.setModel(self.list_model)
         self.list_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        heading = QLabel("Retrieval suites")
+        heading = plain_label("Retrieval suites")
         heading.setObjectName("sectionTitle")
         left = QWidget()
         left_layout = QVBoxLayout(left)
@@ -86,7 +86,7 @@ class SuitesPage(QWidget):
         left_layout.addWidget(heading)
         left_layout.addWidget(self.list_view, 1)
 
-        self.summary_label = QLabel()
+        self.summary_label = plain_label()
         self.summary_label.setObjectName("suiteSummary")
         self.summary_label.setWordWrap(True)
         self.run_button = QPushButton("Run  (Ctrl+Enter)")
@@ -123,7 +123,7 @@ class SuitesPage(QWidget):
         right_layout.addLayout(bar)
         right_layout.addWidget(self.summary_label)
         right_layout.addWidget(self.cases_view, 1)
-        self.case_detail = QLabel()
+        self.case_detail = plain_label()
         self.case_detail.setObjectName("caseDetail")
         self.case_detail.setWordWrap(True)
         self.case_detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

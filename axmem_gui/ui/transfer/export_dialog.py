@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QMessageBox,
     QPushButton,
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.formats import FORMATS, FormatName
 from axmem_gui.services.transfer import ExportResult
+from axmem_gui.ui.inert_text import inert, plain_label, plain_message_box
 from axmem_gui.ui.lint.severity import plural
 from axmem_gui.ui.resources import style_sheet
 
@@ -91,7 +91,7 @@ class ExportDialog(QDialog):
         self.setStyleSheet(style_sheet("transfer"))
         self.start_dir = start_dir
         skills, memories = counts
-        intro = QLabel(
+        intro = plain_label(
             f"Export the workspace's {plural(skills, 'skill')} and "
             f"{plural(memories, 'memory', 'memories')}."
         )
@@ -99,7 +99,7 @@ class ExportDialog(QDialog):
         self.format_combo.setObjectName("formatCombo")
         for name in FORMATS:
             self.format_combo.addItem(FORMAT_LABELS[name], name)
-        self.note_label = QLabel()
+        self.note_label = plain_label()
         self.note_label.setObjectName("formatNote")
         self.note_label.setWordWrap(True)
         self.path_edit = QLineEdit()
@@ -110,7 +110,7 @@ class ExportDialog(QDialog):
         path_row.addWidget(self.path_edit, 1)
         path_row.addWidget(browse)
         self.force_check = QCheckBox("Replace skill folders that already exist there")
-        self.problem_label = QLabel()
+        self.problem_label = plain_label()
         self.problem_label.setObjectName("exportProblem")
         self.problem_label.setWordWrap(True)
         self.buttons = QDialogButtonBox(
@@ -219,15 +219,13 @@ class ExportResultDialog:
 
     @classmethod
     def show(cls, parent: QWidget | None, result: ExportResult) -> None:
-        box = QMessageBox(parent)
-        box.setIcon(QMessageBox.Icon.Warning if result.warnings else QMessageBox.Icon.Information)
-        box.setWindowTitle("Export finished")
-        box.setText(export_summary(result))
+        icon = QMessageBox.Icon.Warning if result.warnings else QMessageBox.Icon.Information
+        box = plain_message_box(parent, icon, "Export finished", export_summary(result))
         shown = result.files[:8]
         more = f"\n… and {len(result.files) - 8:,} more" if len(result.files) > 8 else ""
         info = "Written:\n" + "\n".join(str(f) for f in shown) + more
         if result.warnings:
             info += "\n\nWarnings:\n" + "\n".join(f"• {w}" for w in result.warnings)
-        box.setInformativeText(info)
+        box.setInformativeText(inert(info))
         box.setDetailedText(export_details(result, limit=1000))
         box.exec()

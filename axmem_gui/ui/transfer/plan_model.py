@@ -26,6 +26,7 @@ from PySide6.QtGui import QFont
 from axmem_gui.core.catalog import Memory
 from axmem_gui.core.formats import ImportedSkill, ImportPlan, PlanItem, Policy, Problem
 from axmem_gui.core.formats.plan import POLICIES, EntryKind
+from axmem_gui.ui.inert_text import inert_tooltips
 from axmem_gui.ui.lint.severity import severity_icon
 from axmem_gui.ui.table_model import HeaderedTableModel
 
@@ -187,6 +188,7 @@ class ImportPlanModel(HeaderedTableModel):
                 pass
         return file
 
+    @inert_tooltips
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not self._row_in_range(index):
             return None

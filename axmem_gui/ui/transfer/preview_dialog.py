@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QMenu,
     QPushButton,
     QStyledItemDelegate,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.formats import ImportPlan, Policy
 from axmem_gui.core.formats.plan import POLICIES, EntryKind
+from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.lint.severity import plural
 from axmem_gui.ui.resources import style_sheet
 from axmem_gui.ui.transfer.jobs import ImportPreview, Overrides
@@ -130,16 +130,16 @@ class ImportPreviewDialog(QDialog):
     # construction -------------------------------------------------------------------
     def _build(self) -> None:
         sources = self.preview.paths
-        title = QLabel(
+        title = plain_label(
             f"Import from {sources[0]}"
             if len(sources) == 1
             else f"Import from {len(sources):,} files and folders"
         )
         title.setObjectName("sectionTitle")
-        title.setToolTip("\n".join(sources))
-        self.summary_label = QLabel()
+        title.setToolTip(inert("\n".join(sources)))
+        self.summary_label = plain_label()
         self.summary_label.setObjectName("importSummary")
-        self.blocked_label = QLabel(BLOCKED_TEXT)
+        self.blocked_label = plain_label(BLOCKED_TEXT)
         self.blocked_label.setObjectName("importBlocked")
         self.blocked_label.setWordWrap(True)
 
@@ -158,10 +158,10 @@ class ImportPreviewDialog(QDialog):
         self.show_combo.addItems(list(SHOW_FILTERS))
         self.show_combo.currentTextChanged.connect(self.proxy.set_show)
         controls = QHBoxLayout()
-        controls.addWidget(QLabel("When an id already exists:"))
+        controls.addWidget(plain_label("When an id already exists:"))
         controls.addWidget(self.policy_combo)
         controls.addStretch(1)
-        controls.addWidget(QLabel("Show:"))
+        controls.addWidget(plain_label("Show:"))
         controls.addWidget(self.show_combo)
 
         self.table = QTableView()
@@ -184,13 +184,13 @@ class ImportPreviewDialog(QDialog):
         self._fitted = False
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._context_menu)
-        hint = QLabel(
+        hint = plain_label(
             "Double-click a conflict's “On conflict” cell (or right-click selected rows) to "
             "decide those entries alone."
         )
         hint.setObjectName("importHint")
 
-        self.reason_label = QLabel()
+        self.reason_label = plain_label()
         self.reason_label.setObjectName("importReason")
         self.import_button = QPushButton("Import")
         self.import_button.setObjectName("importButton")
@@ -274,7 +274,9 @@ class ImportPreviewDialog(QDialog):
             reason = ""
         self.reason_label.setText(reason)
         self.import_button.setEnabled(not reason)
-        self.import_button.setToolTip(reason or "Write these entries in one step (Ctrl+Z undoes)")
+        self.import_button.setToolTip(
+            inert(reason or "Write these entries in one step (Ctrl+Z undoes)")
+        )
 
     def _selected_conflicts(self) -> list[tuple[EntryKind, str]]:
         rows = [self.proxy.mapToSource(i).row() for i in self.table.selectionModel().selectedRows()]

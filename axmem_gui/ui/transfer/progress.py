@@ -10,13 +10,13 @@ from PySide6.QtGui import QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
-    QLabel,
     QProgressBar,
     QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.resources import style_sheet
 
 
@@ -29,7 +29,7 @@ class TaskProgressDialog(QDialog):
         self.setWindowTitle(title)
         self.setStyleSheet(style_sheet("transfer"))
         self.setWindowModality(Qt.WindowModality.WindowModal)
-        self.message_label = QLabel(message)
+        self.message_label = plain_label(message)
         self.message_label.setObjectName("progressMessage")
         self.message_label.setMinimumWidth(420)
         self.bar = QProgressBar()

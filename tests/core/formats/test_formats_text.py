@@ -50,8 +50,8 @@ def test_json_problems_name_file_entry_and_field() -> None:
     )
     src = read_ax_json(text, "cat.json")
     assert _errors(src) == [
-        "cat.json: skillsCatalog[1] 'b': field 'name': must be a string, got number",
-        "cat.json: skillsCatalog[3]: skill must be an object, got string",
+        "cat.json: skillsCatalog[1] 'b': field 'name': must be a string, got a number",
+        "cat.json: skillsCatalog[3]: skill must be an object, got a string",
         "cat.json: skillsCatalog[4] 'd': field 'name': given twice in the same object "
         "(only one value can be kept)",
         "cat.json: skillsCatalog[2] 'a': field 'id': duplicate skill id 'a' "
@@ -68,9 +68,9 @@ def test_json_problems_name_file_entry_and_field() -> None:
     ("text", "message"),
     [
         ('{"skillsCatalog": [', "not valid JSON (line 1, column 20"),
-        ('"just a string"', "expected a list or an object, got string"),
+        ('"just a string"', "expected a list or an object, got a string"),
         ('{"other": []}', "expected a list of skills or memories"),
-        ('{"skillsCatalog": {}}', "field 'skillsCatalog': must be a list, got object"),
+        ('{"skillsCatalog": {}}', "field 'skillsCatalog': must be a list, got an object"),
         ('[{"id": "x", "content": "\\ud800"}]', "unpaired UTF-16 surrogate"),
         ('[{"id": "x", "name": "n"}]', "field 'content': missing required field"),
     ],
@@ -166,7 +166,7 @@ def test_bad_ts(text: str, message: str) -> None:
 def test_ts_entry_errors_use_json_positions() -> None:
     src = read_ts_module("const skillsCatalog = [{ id: 'a', name: 1, content: '' }];", "e.ts")
     assert _errors(src) == [
-        "e.ts: skillsCatalog[0] 'a': field 'name': must be a string, got number"
+        "e.ts: skillsCatalog[0] 'a': field 'name': must be a string, got a number"
     ]
 
 
@@ -190,6 +190,6 @@ def test_jsonl_problems_name_the_line() -> None:
         "double quotes)",
         "m.jsonl: line 3: looks like a skill (has 'name'); JSON Lines files hold memories "
         "only, use a catalog JSON file for skills",
-        "m.jsonl: line 5: memory must be an object, got list",
+        "m.jsonl: line 5: memory must be an object, got a list",
         "m.jsonl: line 4 'a': field 'id': duplicate memory id 'a' (first at line 1 'a')",
     ]

@@ -61,7 +61,7 @@ def test_a_bare_string_is_one_search() -> None:
             {**GOOD, "kind": "recall", "searches": ["\u3000"]},
             "searches[0] is refused by Ax: [POLICY] recall(...) entries must be non-empty",
         ),
-        ({**GOOD, "mustInclude": "a"}, "field 'mustInclude' must be a list of ids, got str"),
+        ({**GOOD, "mustInclude": "a"}, "field 'mustInclude' must be a list of ids, got a string"),
         ({**GOOD, "mustExclude": [""]}, "cases[0] (c1): mustExclude[0] must be a non-empty"),
         ({**GOOD, "mustInclude": [], "mustExclude": []}, "needs at least one id in mustInclude"),
         ({**GOOD, "mustExclude": ["a"]}, "id 'a' is in both mustInclude and mustExclude"),
@@ -71,7 +71,7 @@ def test_a_bare_string_is_one_search() -> None:
         ({**GOOD, "k": 1.5}, "field 'k' must be a positive integer, got 1.5"),
         ({**GOOD, "mustinclude": ["a"]}, "cases[0]: unknown field 'mustinclude'"),
         ({**GOOD, "name": ""}, "cases[0]: field 'name' must be a non-empty string"),
-        ("c1", "cases[0]: a case must be an object, got str"),
+        ("c1", "cases[0]: a case must be an object, got a string"),
     ],
 )
 def test_bad_cases_are_refused_with_a_precise_message(case: Any, message: str) -> None:
@@ -84,7 +84,7 @@ def test_bad_cases_are_refused_with_a_precise_message(case: Any, message: str) -
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        (42, "suites.json: expected a suite object or a list of suites, got int"),
+        (42, "suites.json: expected a suite object or a list of suites, got a number"),
         ({"cases": []}, "suites.json: field 'name' must be a non-empty string"),
         ({"name": "s"}, "suites.json: suite 's': field 'cases' must be a list"),
         (

@@ -1,0 +1,106 @@
+"""`axmem agents list|show|add|edit|remove`: agent configs of a workspace, JSON in and out.
+
+`add` and `edit` read a config (the JSON `axmem agents show NAME` prints under "config", or
+a whole `show` document) from a file or standard input (`-`); every write prints the stored
+config with its new revision. `edit --revision N` and `remove --revision N` are refused when
+the config moved on since revision N. Exit codes: 0 done, 2 bad input or conflict.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from axmem_gui.cli.common import add_workspace_arg, print_json
+from axmem_gui.services import agents
+from axmem_gui.services.workspace import open_workspace
+
+
+def _read(path: Path) -> dict[str, Any]:
+    if str(path) == "-":
+        return agents.config_from_text(sys.stdin.read(), "standard input")
+    return agents.read_config_file(path)
+
+
+def _list(args: argparse.Namespace) -> int:
+    with open_workspace(args.workspace, read_only=True) as ws:
+        items = agents.list_agents(ws)
+    if args.json:
+        print_json(items)
+    elif not items:
+        print("no agent configs yet: add one with `axmem agents add FILE`")
+    else:
+        for item in items:
+            print(f"{item['name']:<24} r{item['revision']:<4} {item['signature']}")
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    with open_workspace(args.workspace, read_only=True) as ws:
+        print_json(agents.show_agent(ws, args.name))
+    return 0
+
+
+def _add(args: argparse.Namespace) -> int:
+    config = _read(args.file)
+    with open_workspace(args.workspace) as ws:
+        print_json(agents.add_agent(ws, config))
+    return 0
+
+
+def _edit(args: argparse.Namespace) -> int:
+    config = _read(args.file)
+    with open_workspace(args.workspace) as ws:
+        print_json(agents.edit_agent(ws, args.name, config, args.revision))
+    return 0
+
+
+def _remove(args: argparse.Namespace) -> int:
+    with open_workspace(args.workspace) as ws:
+        agents.remove_agent(ws, args.name, args.revision)
+    print_json({"removed": args.name})
+    return 0
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    group = sub.add_parser(
+        "agents",
+        help="agent configs of a workspace: list, show, add, edit, remove (JSON)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    actions = group.add_subparsers(dest="agents_command", metavar="ACTION", required=True)
+
+    p = actions.add_parser("list", help="agent names, revisions and signatures")
+    add_workspace_arg(p)
+    p.add_argument("--json", action="store_true", help="machine-readable list")
+    p.set_defaults(handler=_list)
+
+    p = actions.add_parser("show", help='print {"name", "revision", "config"} as JSON')
+    add_workspace_arg(p)
+    p.add_argument("name", metavar="NAME")
+    p.set_defaults(handler=_show)
+
+    p = actions.add_parser("add", help="add an agent config from a JSON file (- = stdin)")
+    add_workspace_arg(p)
+    p.add_argument("file", type=Path, metavar="FILE")
+    p.set_defaults(handler=_add)
+
+    p = actions.add_parser("edit", help="replace an agent config (a new name renames it)")
+    add_workspace_arg(p)
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("file", type=Path, metavar="FILE")
+    p.add_argument(
+        "--revision", type=int, metavar="N", help="refuse if the config is no longer at N"
+    )
+    p.set_defaults(handler=_edit)
+
+    p = actions.add_parser("remove", help="remove an agent config")
+    add_workspace_arg(p)
+    p.add_argument("name", metavar="NAME")
+    p.add_argument(
+        "--revision", type=int, metavar="N", help="refuse if the config is no longer at N"
+    )
+    p.set_defaults(handler=_remove)

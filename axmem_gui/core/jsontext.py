@@ -1,0 +1,203 @@
+"""JSON from files other people made: one parser and one type vocabulary for every format.
+
+`loads` checks nesting depth and number lengths *before* parsing, in linear time, so a
+hostile file ends in a one-line error naming the place instead of a RecursionError, a
+ValueError from a 5,000-digit integer or minutes of work. `type_name` and `check_type`
+give every validator (catalogs, sessions, suites, context maps) the same words for JSON
+types, so messages read the same whatever the file."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+from axmem_gui.core.errors import InputError
+
+#: Deepest nesting of arrays and objects accepted (real files stay under 20).
+MAX_DEPTH = 200
+#: Longest run of digits accepted in a number (Python refuses integers over 4,300 digits;
+#: every count, score and id in our formats fits in far fewer).
+MAX_NUMBER_DIGITS = 400
+#: Largest integer magnitude kept: JavaScript's Number.MAX_SAFE_INTEGER (Ax reads numbers as
+#: doubles), well inside SQLite's 64-bit integers.
+MAX_SAFE_INTEGER = 2**53 - 1
+
+_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.S)
+# Digits become "0", everything else " ": a long run is then one substring search
+# (linear, C speed; a regex would retry inside every shorter run).
+_DIGITS_ONLY = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_LONG_RUN = b"0" * (MAX_NUMBER_DIGITS + 1)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]++")
+_BRACKET = re.compile(r"[\[\]{}]")
+_DEPTH_DELTA = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+class JsonLimitError(json.JSONDecodeError):
+    """Input over one of the limits; raised before parsing, with the position."""
+
+
+def _long_digit_run_at(text: str) -> int | None:
+    """Character offset of the first run of more than MAX_NUMBER_DIGITS digits."""
+    data = text.encode("utf-8", "surrogatepass")
+    at = data.translate(_DIGITS_ONLY).find(_LONG_RUN)
+    if at < 0:
+        return None
+    return len(data[:at].decode("utf-8", "surrogatepass"))
+
+
+def _blank_strings(text: str) -> str:
+    # Same length, so positions still point into the original text (error path only).
+    return _STRING.sub(lambda m: '"' + " " * (len(m.group()) - 2) + '"', text)
+
+
+def _too_deep(structural: str, limit: int) -> bool:
+    brackets = _NOT_BRACKET.sub("", structural)
+    if len(brackets) <= limit:
+        return False
+    depth = 0
+    for start in range(0, len(brackets), 65536):
+        chunk = brackets[start : start + 65536]
+        running = list(itertools.accumulate(map(_DEPTH_DELTA.__getitem__, chunk), initial=depth))
+        if max(running) > limit:
+            return True
+        depth = running[-1]
+    return False
+
+
+def _first_too_deep(structural: str, limit: int) -> int:
+    depth = 0
+    for m in _BRACKET.finditer(structural):
+        depth += _DEPTH_DELTA[m.group()]
+        if depth > limit:
+            return m.start()
+    return 0  # pragma: no cover - called only when `_too_deep` found one
+
+
+def check_json_limits(text: str, *, max_depth: int = MAX_DEPTH) -> None:
+    """Raise JsonLimitError when `text` nests deeper than `max_depth` or holds a number
+    with more than MAX_NUMBER_DIGITS digits. Linear time; cheap for ordinary files."""
+    may_be_deep = text.count("[") + text.count("{") > max_depth
+    may_be_long = _long_digit_run_at(text) is not None
+    if not may_be_deep and not may_be_long:
+        return
+    # Strings hold no structure: with each replaced by "", what is left is what counts.
+    structural = _STRING.sub('""', text)
+    too_long = may_be_long and _long_digit_run_at(structural) is not None
+    too_deep = not too_long and may_be_deep and _too_deep(structural, max_depth)
+    if not too_long and not too_deep:
+        return
+    positioned = _blank_strings(text)  # slower, but keeps positions: the error path only
+    if too_long:
+        at = _long_digit_run_at(positioned) or 0
+        raise JsonLimitError(f"a number with more than {MAX_NUMBER_DIGITS} digits", text, at)
+    at = _first_too_deep(positioned, max_depth)
+    raise JsonLimitError(f"nested more than {max_depth} levels deep", text, at)
+
+
+def _finite_float(raw: str) -> float:
+    value = float(raw)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {raw[:40]} is out of range")
+    return value
+
+
+def _no_constant(raw: str) -> Any:
+    raise ValueError(f"{raw} is not a JSON value")
+
+
+def parse(
+    text: str, *, object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None
+) -> Any:
+    """json.loads with the limits checked first. Raises json.JSONDecodeError (with a
+    position) for bad or over-limit text, ValueError for out-of-range numbers."""
+    check_json_limits(text)
+    try:
+        return json.loads(
+            text,
+            object_pairs_hook=object_pairs_hook,
+            parse_float=_finite_float,
+            parse_constant=_no_constant,
+        )
+    except RecursionError:  # pragma: no cover - the depth check comes first
+        raise JsonLimitError("nested too deeply", text, 0) from None
+
+
+def error_message(exc: ValueError) -> str:
+    """'not valid JSON (line L, column C: what)' for any error `parse` raises."""
+    if isinstance(exc, json.JSONDecodeError):
+        return f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+    return f"not valid JSON ({exc})"
+
+
+def loads(text: str, source: str, **kwargs: Any) -> Any:
+    """`parse`, with every failure an InputError starting with `source`."""
+    try:
+        return parse(text, **kwargs)
+    except ValueError as exc:
+        raise InputError(f"{source}: {error_message(exc)}") from None
+
+
+# --- one type vocabulary ------------------------------------------------------------------
+
+_KIND_NAMES: dict[type, str] = {
+    str: "a string",
+    int: "an integer",
+    float: "a number",
+    bool: "true or false",
+    dict: "an object",
+    list: "a list",
+}
+
+
+def type_name(value: Any) -> str:
+    """What a JSON value is, in the words every error message uses."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def describe_kinds(kinds: tuple[type, ...], *, nullable: bool = False) -> str:
+    wanted = " or ".join(_KIND_NAMES.get(k, k.__name__) for k in kinds)
+    return wanted + " or null" if nullable else wanted
+
+
+def type_problem(value: Any, kinds: tuple[type, ...], *, nullable: bool = False) -> str | None:
+    """None when `value` is one of `kinds` (booleans are not numbers; integers must be
+    safe integers), else 'must be K, got T'."""
+    if value is None and nullable:
+        return None
+    numeric = int in kinds or float in kinds
+    is_bool_as_number = isinstance(value, bool) and bool not in kinds and numeric
+    ok = isinstance(value, kinds) and not is_bool_as_number
+    if ok and isinstance(value, int) and not isinstance(value, bool):
+        if abs(value) > MAX_SAFE_INTEGER:
+            digits = len(str(abs(value)))
+            return f"must be at most {MAX_SAFE_INTEGER} in size, got a {digits}-digit integer"
+        return None
+    if ok and isinstance(value, float) and not math.isfinite(value):
+        return f"must be a finite number, got {value}"
+    if ok:
+        return None
+    return f"must be {describe_kinds(kinds, nullable=nullable)}, got {type_name(value)}"
+
+
+def check_type(value: Any, kinds: tuple[type, ...], where: str, *, nullable: bool = False) -> Any:
+    """`value`, or an InputError '<where> must be K, got T'."""
+    problem = type_problem(value, kinds, nullable=nullable)
+    if problem is not None:
+        raise InputError(f"{where} {problem}")
+    return value

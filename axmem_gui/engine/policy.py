@@ -1,0 +1,387 @@
+"""The provider behaviour the user sets: a deadline per reply, one retry policy, streaming.
+
+`PolicyClient` wraps an axllm client (built with axllm's own request-layer retries off) and
+is the only place a model call is retried:
+
+* `timeout_s` is a deadline for one complete reply, streamed or not: a timer cancels the
+  request's own cancellation token when it runs out, which closes the socket even while a
+  server trickles its body; the call then fails as a `timeout`.
+* The retry policy says how often (`max_retries`), how long to wait (exponential backoff,
+  or the server's Retry-After up to `max_wait_s`) and after which failures (`retry_on`:
+  rate_limited, server_error, network, timeout, malformed). When it gives up it raises
+  `ProviderFailure`, which AxGen does not retry on its own (axllm's infra retries would
+  otherwise send the request up to 3 more times), so `max_retries 0` is one request.
+* `stream` asks the server for a streamed reply (SSE); the chunks are kept for the record
+  and folded into the one response AxGen reads.
+
+Each call leaves `last_call` (attempts, chunks) for the recording client to store.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import http.client
+import json
+import socket
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import axllm
+from axllm import gen as _gen
+
+from axmem_gui.core.errors import InputError
+from axmem_gui.engine.errors import ProviderFailure, RunCancelled, describe_failure
+
+
+def fold_chunks(chunks: list[Any]) -> Any:
+    """The one response AxGen reads from a streamed reply's chunks (axllm's own fold)."""
+    fold = _gen.fold_chat_response_stream  # type: ignore[attr-defined]
+    return fold(copy.deepcopy(list(chunks)))
+
+
+RETRY_KINDS = ("rate_limited", "server_error", "network", "timeout", "malformed")
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    max_retries: int = 2
+    backoff_s: float = 1.0  # the first wait; each next one is `backoff_factor` times longer
+    backoff_factor: float = 2.0
+    max_wait_s: float = 60.0  # the longest wait, Retry-After included (longer: give up)
+    retry_on: tuple[str, ...] = RETRY_KINDS
+
+    def __post_init__(self) -> None:
+        if self.max_retries < 0:
+            raise InputError("max retries must be 0 or more")
+        if self.backoff_s < 0 or self.backoff_factor < 1 or self.max_wait_s < 0:
+            raise InputError(
+                "retry backoff must be 0 or more seconds, its factor 1 or more, "
+                "the longest wait 0 or more seconds"
+            )
+        unknown = [k for k in self.retry_on if k not in RETRY_KINDS]
+        if unknown:
+            raise InputError(
+                f"cannot retry on {', '.join(unknown)}: known failures are {', '.join(RETRY_KINDS)}"
+            )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "max_retries": self.max_retries,
+            "backoff_s": self.backoff_s,
+            "backoff_factor": self.backoff_factor,
+            "max_wait_s": self.max_wait_s,
+            "retry_on": list(self.retry_on),
+        }
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any], max_retries: int = 2) -> RetryPolicy:
+        retry_on = value.get("retry_on")
+        return cls(
+            max_retries=int(value.get("max_retries", max_retries)),
+            backoff_s=float(value.get("backoff_s", 1.0)),
+            backoff_factor=float(value.get("backoff_factor", 2.0)),
+            max_wait_s=float(value.get("max_wait_s", 60.0)),
+            retry_on=tuple(str(k) for k in retry_on) if isinstance(retry_on, list) else RETRY_KINDS,
+        )
+
+
+def parse_retry_on(text: str) -> tuple[str, ...]:
+    """`--retry-on rate_limited,server_error` (or `none`)."""
+    if text.strip() in ("", "none"):
+        return ()
+    return tuple(k.strip() for k in text.split(",") if k.strip())
+
+
+class DeadlineExceeded(axllm.AxAIServiceTimeoutError):
+    """No complete reply within the deadline (`--timeout`)."""
+
+
+class DeadlineTransport:
+    """axllm's HTTP transport with a deadline for the whole reply: connecting, the headers
+    and every read of the body (a streamed one included) share `timeout_s`, so a server
+    that trickles its answer cannot hold a call longer. Uses urllib (proxies honoured);
+    the user's cancellation closes the socket."""
+
+    def __init__(self, timeout_s: float) -> None:
+        self.timeout_s = timeout_s
+
+    def __call__(self, call: Mapping[str, Any]) -> dict[str, Any]:
+        return self.call_with_cancellation(call, None)
+
+    def stream_with_cancellation(self, call: Mapping[str, Any], cancellation: Any) -> Any:
+        return self.call_with_cancellation(call, cancellation)
+
+    def _expired(self, streamed: bool) -> DeadlineExceeded:
+        how = "streamed " if streamed else ""
+        return DeadlineExceeded(
+            f"no complete {how}reply within the {self.timeout_s:g} s deadline (--timeout)",
+            retryable=True,
+        )
+
+    def call_with_cancellation(self, call: Mapping[str, Any], cancellation: Any) -> dict[str, Any]:
+        streamed = bool(call.get("stream"))
+        deadline = time.monotonic() + self.timeout_s
+        method = str(call.get("method") or "POST")
+        body = call.get("json")
+        data = None if body is None or method in ("GET", "HEAD") else json.dumps(body).encode()
+        headers = {str(k): str(v) for k, v in (call.get("headers") or {}).items()}
+        if data is not None:
+            headers.setdefault("Content-Type", "application/json")
+        request = urllib.request.Request(
+            str(call["url"]), data=data, headers=headers, method=method
+        )
+        sockets: list[Any] = []
+        connections: list[Any] = []
+
+        def interrupt() -> None:
+            for sock in sockets + [c.sock for c in connections if c.sock is not None]:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+
+        unsubscribe = (
+            cancellation.subscribe(interrupt)
+            if isinstance(cancellation, axllm.AxCancellationToken)
+            else lambda: None
+        )
+        try:
+            try:
+                response = _opener(connections).open(request, timeout=self.timeout_s)
+            except urllib.error.HTTPError as exc:
+                with exc:
+                    raw = self._read_all(exc, deadline, sockets, streamed)
+                return {
+                    "status": exc.code,
+                    "json": _json_or_text(raw),
+                    "headers": dict(exc.headers),
+                }
+            except urllib.error.URLError as exc:
+                if isinstance(exc.reason, TimeoutError):
+                    raise self._expired(streamed) from exc
+                raise
+            except TimeoutError as exc:
+                raise self._expired(streamed) from exc
+            with response:
+                raw = self._read_all(response, deadline, sockets, streamed)
+                return {
+                    "status": int(getattr(response, "status", 200) or 200),
+                    "json": raw if streamed else _json_or_text(raw),
+                    "headers": dict(response.headers),
+                }
+        finally:
+            unsubscribe()
+
+    def _read_all(
+        self, response: Any, deadline: float, sockets: list[Any], streamed: bool
+    ) -> bytes:
+        sock = getattr(getattr(getattr(response, "fp", None), "raw", None), "_sock", None)
+        if sock is not None:
+            sockets.append(sock)
+        parts: list[bytes] = []
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise self._expired(streamed)
+            if sock is not None:
+                sock.settimeout(remaining)
+            try:
+                chunk = getattr(response, "read1", response.read)(65536)
+            except TimeoutError as exc:
+                raise self._expired(streamed) from exc
+            if not chunk:
+                raw = b"".join(parts)
+                expected = getattr(response, "headers", {}).get("Content-Length")
+                if expected and expected.isdigit() and len(raw) < int(expected):
+                    # The connection dropped mid-body: a network error, as axllm says it.
+                    raise ConnectionError(
+                        f"IncompleteRead({len(raw)} bytes read, "
+                        f"{int(expected) - len(raw)} more expected)"
+                    )
+                return raw
+            parts.append(chunk)
+
+
+def _opener(connections: list[Any]) -> urllib.request.OpenerDirector:
+    """A urllib opener that keeps its connections, so a cancel can close one that is still
+    waiting for the response headers."""
+
+    def tracked(base: type[http.client.HTTPConnection]) -> Any:
+        def factory(*args: Any, **kwargs: Any) -> http.client.HTTPConnection:
+            connection = base(*args, **kwargs)
+            connections.append(connection)
+            return connection
+
+        return factory
+
+    class Http(urllib.request.HTTPHandler):
+        def http_open(self, req: Any) -> Any:
+            return self.do_open(tracked(http.client.HTTPConnection), req)
+
+    class Https(urllib.request.HTTPSHandler):
+        def https_open(self, req: Any) -> Any:
+            context = getattr(self, "_context", None)
+            return self.do_open(tracked(http.client.HTTPSConnection), req, context=context)
+
+    return urllib.request.build_opener(Http(), Https())
+
+
+def _json_or_text(raw: bytes) -> Any:
+    text = raw.decode("utf-8", errors="replace")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def failure_kind(exc: BaseException) -> str:
+    """Which retry class a failed call falls in (or "other": never retried)."""
+    if isinstance(exc, axllm.AxAIServiceTimeoutError) and getattr(exc, "status", None) is None:
+        return "timeout"
+    status = getattr(exc, "status", None)
+    if isinstance(exc, axllm.AxAIServiceAuthenticationError) or status in (401, 403):
+        return "other"
+    if status == 429:
+        return "rate_limited"
+    if isinstance(status, int) and (500 <= status < 600 or status == 408):
+        return "server_error"
+    if isinstance(exc, axllm.AxAIServiceNetworkError):
+        return "network"
+    if isinstance(
+        exc, axllm.AxAIServiceResponseError | ValueError | KeyError | TypeError | AttributeError
+    ):
+        return "malformed"
+    return "other"
+
+
+def _retry_after_seconds(value: Any) -> float | None:
+    try:
+        seconds = float(str(value).strip())
+    except ValueError:
+        return None  # an HTTP date: treated as absent (the backoff applies)
+    return max(0.0, seconds)
+
+
+@dataclass
+class CallRecord:
+    """What one chat() call did on the wire."""
+
+    attempts: list[dict[str, Any]] = field(default_factory=list)
+    chunks: list[Any] | None = None
+
+
+Sleeper = Callable[[float, Any], None]
+
+
+def _wait(seconds: float, user_token: Any) -> None:
+    if seconds <= 0:
+        return
+    if isinstance(user_token, axllm.AxCancellationToken):
+        if user_token.wait(seconds):
+            raise RunCancelled()
+    else:
+        time.sleep(seconds)
+
+
+class PolicyClient:
+    """An axllm client with the user's deadline, retry policy and streaming choice."""
+
+    def __init__(
+        self,
+        inner: Any,
+        *,
+        timeout_s: float,
+        policy: RetryPolicy,
+        stream: bool = False,
+        sleep: Sleeper = _wait,
+    ) -> None:
+        self.inner = inner
+        self.timeout_s = timeout_s
+        self.policy = policy
+        self.stream_replies = stream
+        self._sleep = sleep
+        self.last_call = CallRecord()
+
+    # The attributes AxGen and the app read from a client.
+    @property
+    def name(self) -> str:
+        return str(getattr(self.inner, "name", "axllm"))
+
+    @property
+    def model(self) -> Any:
+        return getattr(self.inner, "model", None)
+
+    @property
+    def model_config(self) -> Any:
+        return getattr(self.inner, "model_config", None)
+
+    @property
+    def base_url(self) -> Any:
+        return getattr(self.inner, "base_url", None)
+
+    def get_features(self, model: Any = None) -> Any:
+        return self.inner.get_features(model)
+
+    def _headers(self) -> Any:
+        return self.inner._headers()
+
+    def _once(self, request: Mapping[str, Any], options: Mapping[str, Any]) -> tuple[Any, Any]:
+        """One request (the transport enforces the deadline): (response, chunks or None)."""
+        if self.stream_replies:
+            streamed = copy.deepcopy(dict(request))
+            streamed["model_config"] = {**(streamed.get("model_config") or {}), "stream": True}
+            chunks = [copy.deepcopy(c) for c in self.inner.stream(streamed, dict(options))]
+            return fold_chunks(chunks), chunks
+        return self.inner.chat(request, dict(options)), None
+
+    def chat(self, request: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> Any:
+        options = dict(options or {})
+        record = CallRecord()
+        self.last_call = record
+        user_token = options.get("cancellation")
+        attempt = 0
+        while True:
+            started = time.perf_counter()
+            try:
+                response, chunks = self._once(request, options)
+            except BaseException as exc:
+                if isinstance(exc, axllm.AxAIServiceAbortedError):
+                    raise  # the user cancelled
+                if not isinstance(exc, Exception):
+                    raise
+                kind = failure_kind(exc)
+                info = describe_failure(exc)
+                entry: dict[str, Any] = {
+                    "outcome": kind,
+                    "error": info.to_json(),
+                    "duration_ms": round((time.perf_counter() - started) * 1000, 3),
+                }
+                record.attempts.append(entry)
+                wait = self._wait_before_retry(kind, exc, attempt)
+                if wait is None:
+                    if attempt > 0:
+                        info = replace(
+                            info, message=f"{info.message} (gave up after {attempt + 1} attempts)"
+                        )
+                    raise ProviderFailure(info, attempt + 1) from exc
+                entry["retry_in_s"] = wait
+                self._sleep(wait, user_token)
+                attempt += 1
+                continue
+            record.attempts.append(
+                {"outcome": "ok", "duration_ms": round((time.perf_counter() - started) * 1000, 3)}
+            )
+            record.chunks = chunks
+            return response
+
+    def _wait_before_retry(self, kind: str, exc: BaseException, attempt: int) -> float | None:
+        policy = self.policy
+        if kind not in policy.retry_on or attempt >= policy.max_retries:
+            return None
+        after = _retry_after_seconds(getattr(exc, "retry_after", None))
+        if after is not None:
+            return after if after <= policy.max_wait_s else None
+        return min(policy.backoff_s * policy.backoff_factor**attempt, policy.max_wait_s)

@@ -1,0 +1,156 @@
+"""Agent configs of a workspace as use cases: list, show, add, edit, remove, each checked
+(`agent_config_from_json`) and each write guarded by the config's revision, so an edit made
+from a stale copy (another window, another process, an undo after a CLI change) is refused
+with a clear message instead of overwriting newer work.
+
+Used by `axmem agents …` (JSON in and out) and by the GUI's undoable agent commands.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from axmem_gui.core.errors import InputError
+from axmem_gui.core.session.agent_config import agent_config_from_json
+from axmem_gui.services.files import read_utf8_file
+from axmem_gui.store import Workspace
+
+
+def checked_config(value: Any, source: str) -> dict[str, Any]:
+    """The config as stored: validated, in its canonical JSON form."""
+    if not isinstance(value, Mapping):
+        raise InputError(f"{source}: an agent config must be a JSON object")
+    return agent_config_from_json(copy.deepcopy(dict(value)), source).to_json()
+
+
+def config_from_text(text: str, source: str) -> dict[str, Any]:
+    """An agent config from JSON text: the config itself, or a whole `agents show`
+    document (`{"name", "revision", "config"}`), so show | edit round-trips."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{source}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    if isinstance(value, Mapping) and isinstance(value.get("config"), Mapping):
+        value = value["config"]
+    return checked_config(value, source)
+
+
+def read_config_file(path: Path) -> dict[str, Any]:
+    return config_from_text(read_utf8_file(path, "agent config file"), str(path))
+
+
+def list_agents(ws: Workspace) -> list[dict[str, Any]]:
+    out = []
+    for name in ws.agents.list():
+        doc = ws.agents.document(name)
+        if doc is None:
+            continue
+        data = doc.data if isinstance(doc.data, Mapping) else {}
+        out.append(
+            {
+                "name": name,
+                "revision": doc.revision,
+                "signature": data.get("signature"),
+                "updated_at": doc.updated_at,
+            }
+        )
+    return out
+
+
+def show_agent(ws: Workspace, name: str) -> dict[str, Any]:
+    doc = ws.agents.document(name)
+    if doc is None:
+        known = ", ".join(ws.agents.list()) or "none"
+        raise InputError(f"no agent named '{name}' in {ws.path} (agents: {known})")
+    return {"name": name, "revision": doc.revision, "config": doc.data}
+
+
+def _revision(ws: Workspace, name: str) -> int | None:
+    doc = ws.agents.document(name)
+    return None if doc is None else doc.revision
+
+
+def add_agent(ws: Workspace, config: Mapping[str, Any]) -> dict[str, Any]:
+    """Store a new agent config (its `name` is the key); refused if the name is taken."""
+    value = checked_config(config, "agent config")
+    name = str(value["name"])
+    with ws.transaction():
+        if ws.agents.document(name) is not None:
+            raise InputError(f"an agent named '{name}' already exists (edit it instead)")
+        revision = ws.agents.save(name, value, expected_revision=0)
+    return {"name": name, "revision": revision, "config": value}
+
+
+def edit_agent(
+    ws: Workspace, name: str, config: Mapping[str, Any], expected_revision: int | None
+) -> dict[str, Any]:
+    """Replace agent `name` with `config` (a new `name` in it renames the agent). With
+    `expected_revision`, refused when the stored config has moved on since."""
+    value = checked_config(config, "agent config")
+    new_name = str(value["name"])
+    with ws.transaction():
+        actual = _revision(ws, name)
+        if actual is None:
+            raise InputError(f"no agent named '{name}' in {ws.path}")
+        if expected_revision is not None and actual != expected_revision:
+            raise InputError(
+                f"agent '{name}' changed since revision {expected_revision} (it is at "
+                f"revision {actual}); show it again and redo the edit"
+            )
+        if new_name != name:
+            if ws.agents.document(new_name) is not None:
+                raise InputError(f"cannot rename '{name}' to '{new_name}': that name is taken")
+            ws.agents.delete(name)
+            revision = ws.agents.save(new_name, value, expected_revision=0)
+        else:
+            revision = ws.agents.save(name, value, expected_revision=actual)
+    return {"name": new_name, "revision": revision, "config": value}
+
+
+def remove_agent(ws: Workspace, name: str, expected_revision: int | None = None) -> None:
+    with ws.transaction():
+        actual = _revision(ws, name)
+        if actual is None:
+            raise InputError(f"no agent named '{name}' in {ws.path}")
+        if expected_revision is not None and actual != expected_revision:
+            raise InputError(
+                f"agent '{name}' changed since revision {expected_revision} (it is at "
+                f"revision {actual}); not removed"
+            )
+        ws.agents.delete(name)
+
+
+def replace_agent(
+    ws: Workspace,
+    before: tuple[str, int] | None,
+    after: Mapping[str, Any] | None,
+) -> int | None:
+    """One undo/redo step of the GUI: remove `before` (name, revision it must still have)
+    and write `after` (a config), in one transaction. Returns the new revision of `after`.
+    Raises InputError when `before` is not as expected (changed elsewhere meanwhile)."""
+    with ws.transaction():
+        if before is not None:
+            name, expected = before
+            actual = _revision(ws, name)
+            if actual != expected:
+                now = "removed" if actual is None else f"at revision {actual}"
+                raise InputError(
+                    f"agent '{name}' changed outside this window (expected revision "
+                    f"{expected}, it is {now}); the step was not applied"
+                )
+            if after is None or str(after.get("name")) != name:
+                ws.agents.delete(name)
+        if after is None:
+            return None
+        value = checked_config(after, "agent config")
+        target = str(value["name"])
+        current = _revision(ws, target)
+        if before is None or target != before[0]:
+            if current is not None:
+                raise InputError(f"an agent named '{target}' already exists")
+            return ws.agents.save(target, value, expected_revision=0)
+        return ws.agents.save(target, value, expected_revision=current)

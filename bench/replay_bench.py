@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Replay and verify speed of a recorded 24-call session (3 forwards of 8 model calls:
+3 distiller + 2 executor turns, the responder, the two context-map calls).
+
+The session is recorded in process through axllm's OpenAI-compatible client and the app's
+scripted model (a `transport`, no sockets), then:
+
+- `verify`: the file-only checks (stored requests against digests, every discover/recall
+  re-run on the recorded catalog with the Ax-exact engine, every derived field),
+- `replay`: the full offline replay (the agent runs again on the recorded replies, QuickJS
+  included) plus the same file checks.
+
+    python bench/replay_bench.py [--json] [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from typing import Any
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("AXMEM_SETTINGS_DIR", tempfile.mkdtemp(prefix="axmem-bench-settings-"))
+os.environ.setdefault("AXMEM_DATA_DIR", tempfile.mkdtemp(prefix="axmem-bench-data-"))
+
+from axmem_gui.core.session.agent_config import agent_config_from_json
+from axmem_gui.engine.providers import ProviderSettings
+from axmem_gui.engine.scripted_model import ScriptedTransport
+from axmem_gui.services import sessions
+from axmem_gui.services.workspace import open_workspace
+
+AGENT = {
+    "name": "bench",
+    "signature": "request:string -> answer:string",
+    "instruction": "Answer operational questions using the guides and team memories.",
+    "catalog": {"skills": "all", "memories": "all"},
+    "contextMap": {"maxChars": 1600, "infiniteEvolve": True},
+    "maxActorSteps": 6,
+}
+REQUESTS = (
+    "How do I ship a new release of the payments SDK?",
+    "Checkout is down for EU customers. What do I do first, and who do I page?",
+    "How do I roll back a bad deploy of the payments SDK?",
+)
+
+
+def record() -> dict[str, Any]:
+    with open_workspace(None, read_only=True) as ws:  # the sample workspace's catalog
+        catalog = ws.catalog()
+    config = agent_config_from_json(dict(AGENT), "bench agent")
+    settings = ProviderSettings(
+        "openai-compatible", "scripted-a", base_url="http://scripted.invalid/v1", max_retries=0
+    )
+    return sessions.run_agent(
+        config,
+        catalog,
+        [{"request": r} for r in REQUESTS],
+        settings,
+        transport=ScriptedTransport(),
+    )
+
+
+def timed(fn: Any, runs: int) -> dict[str, float]:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - started) * 1000)
+    return {"median_ms": round(statistics.median(times), 1), "max_ms": round(max(times), 1)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args(argv)
+    doc = record()
+    calls = len(doc["exchanges"])
+    if doc["status"] != "complete" or calls != 24:
+        print(f"expected a complete 24-call session, got {doc['status']} with {calls}")
+        return 1
+    verify = sessions.verify(doc)
+    replay = sessions.replay(doc)
+    if not (verify.ok and replay.identical):
+        sys.stdout.write(verify.render() + replay.render())
+        return 1
+    result = {
+        "calls": calls,
+        "searches": verify.searches,
+        "verify": timed(lambda: sessions.verify(doc), args.runs),
+        "replay": timed(lambda: sessions.replay(doc), args.runs),
+    }
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(
+            f"{calls}-call session, {result['searches']} searches: verify "
+            f"{result['verify']['median_ms']} ms (max {result['verify']['max_ms']}), replay "
+            f"{result['replay']['median_ms']} ms (max {result['replay']['max_ms']}), "
+            f"median of {args.runs}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

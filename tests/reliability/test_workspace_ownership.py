@@ -1,0 +1,138 @@
+"""Issue: workspaces are only changed by the version that owns them. A newer user_version
+or another program's migrations are refused untouched; refusing a file leaves nothing
+beside it; a read-only copy with a pending WAL says so instead of showing a stale catalog;
+a failed `init` leaves no NAME.creating."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from axmem_gui.core.catalog import Skill
+from axmem_gui.core.errors import WorkspaceError
+from axmem_gui.services.workspace import init_workspace
+from axmem_gui.store import Workspace
+from tests.helpers.readonly import read_only_folder
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def _make_workspace(path: Path) -> None:
+    with Workspace.open(path, create=True) as ws:
+        ws.skills.upsert(Skill("a", "A", "d", "c"))
+
+
+def test_newer_user_version_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "new.axmem"
+    _make_workspace(path)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 99")
+    conn.close()
+    before = _snapshot(tmp_path)
+    with pytest.raises(WorkspaceError, match="newer version"):
+        Workspace.open(path)
+    assert _snapshot(tmp_path) == before
+    conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 99
+    conn.close()
+
+
+def test_unknown_migration_set_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "other.axmem"
+    _make_workspace(path)
+    conn = sqlite3.connect(path)
+    conn.execute(
+        "INSERT INTO _sqlite_migrations (migration_set, name, applied_at) "
+        "VALUES ('someone-else', 'm001', '2030-01-01')"
+    )
+    conn.commit()
+    conn.close()
+    before = _snapshot(tmp_path)
+    with pytest.raises(WorkspaceError, match="another program"):
+        Workspace.open(path)
+    assert _snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("kind", ["foreign-wal", "newer", "garbage"])
+def test_refusing_a_file_leaves_nothing_beside_it(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "x.axmem"
+    if kind == "garbage":
+        path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
+    else:
+        conn = sqlite3.connect(path)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("CREATE TABLE t (x)")
+        if kind == "newer":
+            conn.execute("PRAGMA user_version = 99")
+        conn.commit()
+        conn.close()
+    assert [p.name for p in tmp_path.iterdir()] == ["x.axmem"]
+    with pytest.raises(WorkspaceError):
+        Workspace.open(path)
+    assert [p.name for p in tmp_path.iterdir()] == ["x.axmem"]
+
+
+def test_fifo_as_workspace_is_refused_without_blocking(tmp_path: Path) -> None:
+    path = tmp_path / "pipe.axmem"
+    os.mkfifo(path)
+    box: dict[str, BaseException] = {}
+
+    def run() -> None:
+        try:
+            Workspace.open(path)
+        except BaseException as exc:
+            box["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(60)
+    assert not thread.is_alive()
+    assert isinstance(box.get("error"), WorkspaceError)
+
+
+def test_read_only_copy_with_a_pending_wal_says_so(tmp_path: Path) -> None:
+    source = tmp_path / "live.axmem"
+    _make_workspace(source)
+    writer = Workspace.open(source)
+    writer.db.execute("PRAGMA wal_autocheckpoint = 0")
+    writer.skills.upsert(Skill("b", "B", "d", "committed only in the WAL"))
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    shutil.copy(source, copy / "live.axmem")
+    shutil.copy(Path(str(source) + "-wal"), copy / "live.axmem-wal")
+    writer.close()
+    with read_only_folder(copy):
+        try:
+            ws = Workspace.open(copy / "live.axmem")
+        except WorkspaceError as exc:
+            assert "live.axmem-wal" in str(exc) and "read-only" in str(exc)
+        else:  # only acceptable if it shows the current catalog
+            with ws:
+                assert ws.skills.count() == 2
+
+
+def test_failed_init_leaves_no_creating_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(src: object, dst: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(WorkspaceError, match="No space left"):
+        init_workspace(tmp_path / "w.axmem", sample=True)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_init_refuses_a_fifo_in_the_way(tmp_path: Path) -> None:
+    path = tmp_path / "w.axmem"
+    os.mkfifo(path)
+    with pytest.raises(WorkspaceError, match="already exists"):
+        init_workspace(path)
+    assert [p.name for p in tmp_path.iterdir()] == ["w.axmem"]

@@ -1,0 +1,104 @@
+"""`axmem agents list|show|add|edit|remove`: JSON in and out, revision checks."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from axmem_gui.cli.main import main
+from axmem_gui.services.workspace import init_workspace
+
+CONFIG: dict[str, Any] = {
+    "name": "helper",
+    "signature": "request:string -> answer:string",
+    "instruction": "Answer briefly.",
+    "catalog": {"skills": "all", "memories": {"tags": ["ops"]}},
+    "contextMap": {"maxChars": 1200, "infiniteEvolve": True},
+}
+
+
+@pytest.fixture
+def ws_path(tmp_path: Path) -> Path:
+    path = tmp_path / "a.axmem"
+    init_workspace(path).close()
+    return path
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_add_show_edit_remove_round_trip(
+    ws_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    w = ["--workspace", str(ws_path)]
+    code, out, _ = _cli(capsys, "agents", "list", *w)
+    assert code == 0 and "no agent configs yet" in out
+
+    source = tmp_path / "helper.json"
+    source.write_text(json.dumps(CONFIG), encoding="utf-8")
+    code, out, _ = _cli(capsys, "agents", "add", *w, str(source))
+    added = json.loads(out)
+    assert code == 0 and added["revision"] == 1 and added["config"]["name"] == "helper"
+    assert added["config"]["contextMap"]["maxChars"] == 1200
+
+    code, out, _ = _cli(capsys, "agents", "list", *w, "--json")
+    assert [(a["name"], a["revision"]) for a in json.loads(out)] == [("helper", 1)]
+
+    # show | edit: the show document is accepted as input, the revision guards the edit.
+    code, out, _ = _cli(capsys, "agents", "show", *w, "helper")
+    shown = json.loads(out)
+    shown["config"]["instruction"] = "Answer in detail."
+    edited_file = tmp_path / "edited.json"
+    edited_file.write_text(json.dumps(shown), encoding="utf-8")
+    code, out, _ = _cli(capsys, "agents", "edit", *w, "helper", str(edited_file), "--revision", "1")
+    assert code == 0 and json.loads(out)["revision"] == 2
+
+    code, _, err = _cli(capsys, "agents", "edit", *w, "helper", str(edited_file), "--revision", "1")
+    assert code == 2 and "changed since revision 1 (it is at revision 2)" in err
+
+    code, _, err = _cli(capsys, "agents", "remove", *w, "helper", "--revision", "1")
+    assert code == 2 and "not removed" in err
+    code, out, _ = _cli(capsys, "agents", "remove", *w, "helper", "--revision", "2")
+    assert code == 0 and json.loads(out) == {"removed": "helper"}
+    code, _, err = _cli(capsys, "agents", "show", *w, "helper")
+    assert code == 2 and "no agent named 'helper'" in err
+
+
+def test_add_from_stdin_rename_and_bad_input(
+    ws_path: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    w = ["--workspace", str(ws_path)]
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(CONFIG)))
+    assert _cli(capsys, "agents", "add", *w, "-")[0] == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(CONFIG)))
+    code, _, err = _cli(capsys, "agents", "add", *w, "-")
+    assert code == 2 and "already exists" in err
+
+    renamed = tmp_path / "renamed.json"
+    renamed.write_text(json.dumps({**CONFIG, "name": "helper-2"}), encoding="utf-8")
+    code, out, _ = _cli(capsys, "agents", "edit", *w, "helper", str(renamed))
+    assert code == 0 and json.loads(out)["name"] == "helper-2"
+    code, out, _ = _cli(capsys, "agents", "list", *w, "--json")
+    assert [a["name"] for a in json.loads(out)] == ["helper-2"]
+
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"name": "x", ', encoding="utf-8")
+    code, _, err = _cli(capsys, "agents", "add", *w, str(broken))
+    assert code == 2 and "not valid JSON" in err and str(broken) in err
+
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**CONFIG, "name": "ctx", "signature": "context:string -> a:string"}))
+    code, _, err = _cli(capsys, "agents", "add", *w, str(bad))
+    assert code == 2 and "context" in err
+    code, out, _ = _cli(capsys, "agents", "list", *w, "--json")
+    assert [a["name"] for a in json.loads(out)] == ["helper-2"]  # nothing half-written

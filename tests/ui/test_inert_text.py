@@ -1,0 +1,104 @@
+"""Issue: names reached Qt rich text. A skill named `<img src="/dev/zero">` aborted the
+app when its table tooltip showed, and a session with that name aborted it when the viewer
+opened. Every user string in a label, tooltip or message box is now plain text."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6 import QtGui
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QHelpEvent
+from PySide6.QtWidgets import QApplication, QMessageBox, QTableView, QToolTip
+
+from axmem_gui.core.catalog import Skill
+from axmem_gui.store import Workspace
+from axmem_gui.ui.entry_table import EntryTableModel
+from axmem_gui.ui.inert_text import inert, plain_label, plain_message_box
+from axmem_gui.ui.sessions.viewer import SessionViewer
+
+HOSTILE = '<img src="/dev/zero"><b>bold</b>'
+
+
+def _show_tooltip(qtbot: Any, view: QTableView, row: int, column: int) -> str:
+    rect = view.visualRect(view.model().index(row, column))
+    pos = rect.center()
+    event = QHelpEvent(QEvent.Type.ToolTip, pos, view.viewport().mapToGlobal(pos))
+    QApplication.sendEvent(view.viewport(), event)
+    qtbot.waitUntil(QToolTip.isVisible)
+    return QToolTip.text()
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support raise")
+def test_entry_table_tooltip_shows_a_hostile_name_as_text(qtbot: Any, tmp_path: Path) -> None:
+    with Workspace.open(tmp_path / "w.axmem", create=True) as ws:
+        ws.skills.upsert(Skill("evil", HOSTILE, "d", "c"))
+        view = QTableView()
+        qtbot.addWidget(view)
+        model = EntryTableModel(ws.skills)
+        view.setModel(model)
+        view.resize(600, 300)
+        view.show()
+        qtbot.waitExposed(view)
+        name_column = next(
+            c for c in range(model.columnCount()) if model.index(0, c).data() == HOSTILE
+        )
+        shown = _show_tooltip(qtbot, view, 0, name_column)
+        QToolTip.hideText()
+    assert "&lt;img" in shown and "<img" not in shown
+    assert model.index(0, name_column).data(Qt.ItemDataRole.ToolTipRole) == inert(HOSTILE)
+
+
+def _sample_session() -> dict[str, Any]:
+    folder = resources.files("axmem_gui") / "sample"
+    name = next(p.name for p in folder.iterdir() if p.name.endswith(".axsession.json"))
+    return dict(json.loads((folder / name).read_text(encoding="utf-8")))
+
+
+def test_session_viewer_shows_a_hostile_session_name_as_text(qtbot: Any) -> None:
+    doc = _sample_session()
+    doc["name"] = HOSTILE
+    viewer = SessionViewer(doc)
+    qtbot.addWidget(viewer)
+    viewer.resize(900, 600)
+    viewer.show()
+    qtbot.waitExposed(viewer)
+    viewer.grab()  # paints every label
+    assert viewer.title.textFormat() == Qt.TextFormat.PlainText
+    assert viewer.title.text() == HOSTILE
+
+
+def test_session_list_tooltip_is_inert(qtbot: Any, tmp_path: Path) -> None:
+    from axmem_gui.ui.sessions.list_model import NAME, SessionListModel
+
+    doc = _sample_session()
+    doc["name"] = HOSTILE
+    with Workspace.open(tmp_path / "w.axmem", create=True) as ws:
+        ws.sessions.save(doc)
+        model = SessionListModel()
+        model.set_sessions(ws.sessions.list())
+        tip = model.index(0, NAME).data(Qt.ItemDataRole.ToolTipRole)
+    assert isinstance(tip, str) and "&lt;img" in tip and "<img" not in tip
+
+
+def test_inert_keeps_plain_text_and_escapes_what_looks_rich() -> None:
+    assert inert("plain name") == "plain name"
+    assert inert("a < b") == "a < b"  # Qt would show this as text anyway
+    escaped = inert(HOSTILE)
+    assert QtGui.Qt.mightBeRichText(escaped) and "&lt;img src=&quot;/dev/zero&quot;&gt;" in escaped
+
+
+def test_labels_and_message_boxes_are_plain_text(qtbot: Any) -> None:
+    label = plain_label(HOSTILE)
+    qtbot.addWidget(label)
+    label.setText(HOSTILE)
+    label.show()
+    label.grab()
+    assert label.textFormat() == Qt.TextFormat.PlainText and label.text() == HOSTILE
+    box = plain_message_box(None, QMessageBox.Icon.Warning, "t", HOSTILE)
+    qtbot.addWidget(box)
+    assert box.textFormat() == Qt.TextFormat.PlainText
