@@ -263,6 +263,18 @@ def list_runs(ws: Workspace, set_name: str | None = None) -> list[dict[str, Any]
     return [dict(row.__dict__) for row in ws.eval_runs.list(set_name)]
 
 
+def list_reports(ws: Workspace, set_name: str | None = None) -> list[EvalReport]:
+    """The stored runs (of one set), oldest first; an unreadable stored run is skipped."""
+    out = []
+    for row in ws.eval_runs.list(set_name):
+        data = ws.eval_runs.get(row.id)
+        try:
+            out.append(report_from_json_value(data, f"eval run '{row.id}'"))
+        except AxmemError:
+            continue
+    return out
+
+
 def get_run(ws: Workspace, run_id: str) -> EvalReport:
     """A stored eval run; `last` (or `last:SET`) names the latest one."""
     if run_id == "last" or run_id.startswith("last:"):

@@ -230,13 +230,7 @@ class EvalsFeature:
 
     def _load_runs(self) -> None:
         name = self.selected_set()
-        ws = self.controller.workspace
-        reports = []
-        for row in ws.eval_runs.list(name) if name else []:
-            try:
-                reports.append(evals.get_run(ws, row.id))
-            except AxmemError:
-                continue  # an unreadable stored run is skipped, not fatal
+        reports = evals.list_reports(self.controller.workspace, name) if name else []
         self.reports = reports
         self.page.runs_model.set_reports(reports)
         if reports:
