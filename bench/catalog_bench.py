@@ -29,6 +29,7 @@ os.environ.setdefault("AXMEM_SETTINGS_DIR", tempfile.mkdtemp(prefix="axmem-bench
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.services.transfer import import_paths
 from axmem_gui.store import Workspace
+from axmem_gui.ui.catalog.feature import CATALOG
 
 GUIDE = (
     "## When to use\n\nBefore every production change.\n\n## Steps\n\n"
@@ -93,7 +94,7 @@ def bench_open(memories: int, tmp: Path) -> dict[str, Any]:
     app.processEvents()
     window.grab()  # the first painted page
     seconds = time.perf_counter() - started
-    rows = window.memories_page.model.rowCount()
+    rows = window.feature(CATALOG).pages["memories"].model.rowCount()
     window.close()
     controller.close()
     return {"memories": memories, "seconds": round(seconds, 3), "rows_loaded": rows,
@@ -111,7 +112,7 @@ def bench_keys(skills: int, keys: int, tmp: Path) -> dict[str, Any]:
     window, controller = _window(path)
     window.show_section("skills")
     window.show()
-    page = window.skills_page
+    page = window.feature(CATALOG).pages["skills"]
     page.select_id(f"skill-{skills // 2:05d}")
     app.processEvents()
     editor = page.form.content.edit

@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -39,11 +40,15 @@ from axmem_gui.core.ax.render import StageConfig, render_skills_section
 from axmem_gui.core.catalog import Skill
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
+from axmem_gui.ui.bench.feature import BENCH
+from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.controller import WorkspaceController
-from axmem_gui.ui.editor.actions import install_catalog_editing
 from axmem_gui.ui.main_window import MainWindow
-from axmem_gui.ui.preview import install_retrieval_views
+from axmem_gui.ui.preview.install import PREVIEW
+from axmem_gui.ui.retrieval.feature import RETRIEVAL
+from axmem_gui.ui.scenarios.feature import SCENARIOS
 from axmem_gui.ui.settings import AppSettings
+from axmem_gui.ui.suites.feature import SUITES
 
 WORDS = [
     "release", "deploy", "rollback", "incident", "checklist", "changelog", "semver", "canary",
@@ -90,10 +95,15 @@ def main() -> int:
     window = MainWindow(
         controller, AppSettings(folder / "s.ini"), QUndoStack(), Workspace.open, init_workspace
     )
-    install_catalog_editing(window)
     started = time.perf_counter()
-    views = install_retrieval_views(window)
+    window.install((CATALOG, RETRIEVAL, PREVIEW, BENCH, SCENARIOS, SUITES))
     install_ms = ms(started)
+    views = SimpleNamespace(
+        state=window.feature(RETRIEVAL).state,
+        preview=window.feature(PREVIEW).panel,
+        bench=window.feature(BENCH).panel,
+        suites=window.feature(SUITES).page,
+    )
     window.resize(1400, 860)
     window.show()
     app.processEvents()
@@ -108,7 +118,7 @@ def main() -> int:
     }
 
     ws = controller.workspace
-    session = window.catalog_editing.session  # type: ignore[attr-defined]
+    session = window.feature(CATALOG).session
     refresh, preview, total = [], [], []
     for i in range(args.repeat):
         skill = ws.skills.get("changelog-writing")
@@ -159,7 +169,6 @@ def main() -> int:
     out["suite_rerun_ms"] = round(statistics.median(suite_runs), 2)
     out["suite_cases"] = sum(len(s.cases) for s in suites)
 
-    views.shutdown()
     window.close()
     controller.close()
     if args.json:

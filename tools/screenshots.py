@@ -10,6 +10,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from axmem_gui.ui.catalog.feature import CATALOG
+from axmem_gui.ui.sessions.controller import SESSIONS
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
@@ -43,8 +46,8 @@ def main(argv: list[str]) -> int:
     QTest.qWait(300)
 
     window.show_section("skills")
-    window.skills_page.select_id("release-checklist")
-    bench = window.bench_dock.widget()
+    window.feature(CATALOG).pages["skills"].select_id("release-checklist")
+    bench = window.docks["benchDock"].widget()
     bench.set_searches(["how do I ship a release", "rollback a bad deploy"])  # type: ignore[attr-defined]
     bench.run()  # type: ignore[attr-defined]
     QTest.qWait(600)
@@ -54,7 +57,7 @@ def main(argv: list[str]) -> int:
     docks = [d for d in window.findChildren(QDockWidget) if d.isVisible()]
     for dock in docks:
         dock.hide()
-    feature = window.sessions_feature  # type: ignore[attr-defined]
+    feature = window.feature(SESSIONS)
     (summary,) = controller.workspace.sessions.list()
     feature.open_session(summary.id)
     QTest.qWait(500)

@@ -22,6 +22,7 @@ from axmem_gui.core.jsout import JS_TEXT_ERRORS
 
 COMMAND_MODULES: tuple[str, ...] = (
     "axmem_gui.cli.cmd_workspace",
+    "axmem_gui.cli.cmd_catalog",
     "axmem_gui.cli.cmd_contextmap",
     "axmem_gui.cli.cmd_suite",
     "axmem_gui.cli.cmd_transfer",

@@ -40,6 +40,7 @@ from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.errors import InputError
 from axmem_gui.store.fts import Bm25Hit, Bm25Index
+from axmem_gui.store.fts import query_words as query_words
 
 BenchKind = Literal["discover", "recall"]
 Domain = Literal["skills", "memories"]

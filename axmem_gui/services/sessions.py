@@ -37,6 +37,7 @@ from axmem_gui.engine.replay import replay_session as _replay
 from axmem_gui.engine.search import backend_named
 from axmem_gui.services.files import read_utf8_file, write_file_atomic
 from axmem_gui.services.providers import build_client
+from axmem_gui.store.records import SessionSummary as SessionSummary
 
 Transport = Callable[[Mapping[str, Any]], Any]
 

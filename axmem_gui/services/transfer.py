@@ -49,6 +49,7 @@ from axmem_gui.core.formats import (
 from axmem_gui.core.formats.plan import EntryKind, PlanItem
 from axmem_gui.core.formats.skillsdir import OutputFile
 from axmem_gui.core.jsout import encode_text
+from axmem_gui.services.catalog import CatalogService, Kind, Write
 from axmem_gui.services.files import new_file_mode, write_file_atomic
 from axmem_gui.store import Workspace
 
@@ -211,6 +212,10 @@ class ImportResult:
         }
 
 
+#: The import's entry kinds as the catalog names them.
+_KIND: dict[EntryKind, Kind] = {"skill": "skills", "memory": "memories"}
+
+
 def _repo(ws: Workspace, kind: EntryKind) -> Any:
     return ws.skills if kind == "skill" else ws.memories
 
@@ -250,34 +255,41 @@ def apply_import(
     writes = plan.writes
     if not writes:
         return ImportResult(plan, None, ())
-    batch = ws.new_batch_id()
+    service = CatalogService(ws)
     changes: list[AppliedChange] = []
     total = len(writes)
-    with ws.transaction():
-        for i, item in enumerate(writes):
-            if is_cancelled(cancel):
-                raise ImportCancelled()
-            _report(progress, i, total, f"{item.action} {item.kind} '{item.target_id}'")
-            before = _check_not_stale(ws, item)
-            after = _stored_value(item)
-            _repo(ws, item.kind).upsert(after, batch=batch)
-            changes.append(AppliedChange(item.kind, item.target_id, item.action, before, after))
+
+    def before_each(i: int) -> None:
+        # Inside the transaction: a cancel or a stale entry rolls every write back.
         if is_cancelled(cancel):
             raise ImportCancelled()
+        if i == total:
+            return
+        item = writes[i]
+        _report(progress, i, total, f"{item.action} {item.kind} '{item.target_id}'")
+        before = _check_not_stale(ws, item)
+        changes.append(AppliedChange(item.kind, item.target_id, item.action, before, after[i]))
+
+    after = [_stored_value(item) for item in writes]
+    batch = ws.new_batch_id()
+    service.write_many(
+        [(_KIND[item.kind], Write(item.target_id, after[i])) for i, item in enumerate(writes)],
+        batch=batch,
+        before_each=before_each,
+    )
     _report(progress, total, total, "imported")
     return ImportResult(plan, batch, tuple(changes))
 
 
 def undo_import(ws: Workspace, result: ImportResult) -> None:
     """Put every entry the import touched back as it was, in one transaction."""
-    batch = ws.new_batch_id()
-    with ws.transaction():
-        for change in reversed(result.changes):
-            repo = _repo(ws, change.kind)
-            if change.before is None:
-                repo.delete(change.id, batch=batch)
-            else:
-                repo.upsert(change.before, batch=batch)
+    CatalogService(ws).write_many(
+        [
+            (_KIND[change.kind], Write(change.id, change.before))
+            for change in reversed(result.changes)
+        ],
+        batch=ws.new_batch_id(),
+    )
 
 
 def import_paths(

@@ -13,8 +13,23 @@ import platformdirs
 from axmem_gui.core.catalog import Catalog, catalog_from_json_value
 from axmem_gui.core.errors import InputError, WorkspaceError
 from axmem_gui.core.session.derive import map_snapshots
-from axmem_gui.store import WORKSPACE_SUFFIX, Workspace
+from axmem_gui.store import WORKSPACE_SUFFIX, Workspace, WorkspaceCounts
 
+#: The workspace types the GUI works with (it does not import the store).
+__all__ = [
+    "WORKSPACE_SUFFIX",
+    "Workspace",
+    "WorkspaceCounts",
+    "data_dir",
+    "default_workspace_path",
+    "describe_workspace",
+    "init_workspace",
+    "load_workspace_catalog",
+    "open_default_workspace",
+    "open_workspace",
+    "require_suffix",
+    "seed_sample",
+]
 APP_NAME = "axmem"
 #: Overrides the data folder (tests, portable installs).
 DATA_DIR_ENV = "AXMEM_DATA_DIR"
@@ -63,7 +78,7 @@ def init_workspace(path: Path | str, *, sample: bool = False) -> Workspace:
         try:
             if sample:
                 seed_sample(ws)
-            ws.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            ws.checkpoint()
         finally:
             ws.close()
         for suffix in ("-wal", "-shm"):

@@ -112,6 +112,10 @@ class Workspace:
         """Changes when another connection commits: cheap polling for external edits."""
         return int(self.db.execute("PRAGMA data_version").fetchone()[0])
 
+    def checkpoint(self) -> None:
+        """Fold the write-ahead log into the main file (before moving the file)."""
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
     def integrity_check(self) -> str:
         return str(self.db.execute("PRAGMA integrity_check").fetchone()[0])
 

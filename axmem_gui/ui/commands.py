@@ -13,22 +13,26 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand
 
-from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.core.errors import WorkspaceError
-from axmem_gui.store import Workspace
-from axmem_gui.store.repositories import ConflictError, MemoryRepository, SkillRepository
+from axmem_gui.core.errors import AxmemError
+from axmem_gui.services.catalog import (
+    KINDS,
+    NOUN,
+    CatalogService,
+    ConflictError,
+    Entry,
+    EntryRepository,
+    Write,
+)
+from axmem_gui.services.workspace import Workspace
 
-Entry = Skill | Memory
-#: Catalog kinds as the controller names them in `notify_changed`.
-KINDS = ("skills", "memories")
-NOUN = {"skills": "skill", "memories": "memory"}
+__all__ = ["KINDS", "NOUN", "ConflictError", "Entry"]
 
 
 class Resolution(Enum):
@@ -80,8 +84,12 @@ class EditSession(QObject):
     def workspace(self) -> Workspace:
         return self._controller.workspace
 
-    def repository(self, kind: str) -> SkillRepository | MemoryRepository:
-        return repository(self.workspace, kind)
+    @property
+    def catalog(self) -> CatalogService:
+        return CatalogService(self.workspace)
+
+    def repository(self, kind: str) -> EntryRepository:
+        return self.catalog.repository(kind)
 
     def entries_changed(self, kind: str, ids: Sequence[str], structural: bool) -> None:
         self.entries_changing.emit(kind, list(ids), structural)
@@ -98,22 +106,9 @@ class EditSession(QObject):
         self.focus_requested.emit(kind, entry_id)
 
 
-def repository(ws: Workspace, kind: str) -> SkillRepository | MemoryRepository:
-    if kind == "skills":
-        return ws.skills
-    if kind == "memories":
-        return ws.memories
-    raise ValueError(f"not a catalog kind: {kind!r}")
-
-
 def stored_entry(ws: Workspace, kind: str, entry_id: str) -> tuple[Entry, int] | None:
     """The entry and its revision, or None when absent."""
-    repo = repository(ws, kind)
-    if isinstance(repo, SkillRepository):
-        skill = repo.stored(entry_id)
-        return None if skill is None else (skill.skill, skill.meta.revision)
-    memory = repo.stored(entry_id)
-    return None if memory is None else (memory.memory, memory.meta.revision)
+    return CatalogService(ws).get(kind, entry_id)
 
 
 @dataclass(frozen=True)
@@ -202,7 +197,7 @@ class ReplaceEntriesCommand(QUndoCommand):
                     self._give_up()
                     return
                 self.revisions = self._write(pick, present, op, check=False)
-        except WorkspaceError as err:
+        except AxmemError as err:
             self.ctx.report_error(str(err))
             self._give_up()
             return
@@ -226,26 +221,15 @@ class ReplaceEntriesCommand(QUndoCommand):
         return actual
 
     def _write(self, pick: _Pick, present: _Pick, op: str | None, *, check: bool) -> dict[str, int]:
-        ws = self.ctx.workspace
-        repo = repository(ws, self.kind)
-        batch = ws.new_batch_id() if len(self.changes) > 1 else None
-        out: dict[str, int] = {}
-        with ws.transaction():
-            for change in self.changes:
-                target = pick(change)
-                expected = self._expected_revision(change, present) if check else None
-                if target is None:
-                    if expected != 0:
-                        repo.delete(change.entry_id, expected_revision=expected, batch=batch)
-                    out[change.entry_id] = 0
-                else:
-                    out[change.entry_id] = repo.upsert(
-                        target,  # type: ignore[arg-type]
-                        expected_revision=expected,
-                        batch=batch,
-                        op=op,
-                    )
-        return out
+        writes = [
+            Write(
+                change.entry_id,
+                pick(change),
+                self._expected_revision(change, present) if check else None,
+            )
+            for change in self.changes
+        ]
+        return CatalogService(self.ctx.workspace).write(self.kind, writes, op=op)
 
     def _give_up(self) -> None:
         self.failed = True
@@ -281,8 +265,8 @@ class RenameEntryCommand(QUndoCommand):
 
     def _rename(self, source: str, target: str) -> None:
         try:
-            repository(self.ctx.workspace, self.kind).rename(source, target)
-        except WorkspaceError as err:
+            CatalogService(self.ctx.workspace).rename(self.kind, source, target)
+        except AxmemError as err:
             self.ctx.report_error(str(err))
             self.failed = True
             self.setObsolete(True)
@@ -344,18 +328,10 @@ def tag_command(
     ctx: EditContext, kind: str, ids: Iterable[str], tag: str, *, add: bool
 ) -> ReplaceEntriesCommand | None:
     """Add or remove `tag` on each entry; entries it would not change are left out."""
-    changes, revisions = [], {}
-    for entry_id in dict.fromkeys(ids):
-        found = stored_entry(ctx.workspace, kind, entry_id)
-        if found is None:
-            continue
-        entry, revision = found
-        has = tag in entry.tags
-        if add == has:
-            continue
-        tags = (*entry.tags, tag) if add else tuple(t for t in entry.tags if t != tag)
-        changes.append(EntryChange(entry_id, entry, replace(entry, tags=tags)))
-        revisions[entry_id] = revision
+    found = CatalogService(ctx.workspace).tag_changes(kind, ids, tag, add=add)
+    changes = [EntryChange(w.entry_id, before, w.value) for w, before in found]
+    revisions = {w.entry_id: w.expected_revision or 0 for w, _before in found}
+    tag = tag.strip()
     if not changes:
         return None
     verb = "Add tag" if add else "Remove tag"
@@ -385,17 +361,5 @@ def restore_command(
     )
 
 
-def unique_id(ws: Workspace, kind: str, base: str) -> str:
-    repo = repository(ws, kind)
-    if repo.revision_of(base) is None:
-        return base
-    n = 2
-    while repo.revision_of(f"{base}-{n}") is not None:
-        n += 1
-    return f"{base}-{n}"
-
-
 def new_entry(ws: Workspace, kind: str) -> Entry:
-    if kind == "skills":
-        return Skill(unique_id(ws, kind, "new-skill"), "New skill")
-    return Memory(unique_id(ws, kind, "new-memory"), "")
+    return CatalogService(ws).new_entry(kind)

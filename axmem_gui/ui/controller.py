@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from axmem_gui.store import Workspace, WorkspaceCounts
+from axmem_gui.services.workspace import Workspace, WorkspaceCounts
 
 EXTERNAL_POLL_MS = 1500
 

@@ -8,8 +8,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
 from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.store.records import EntryMeta
-from axmem_gui.store.repositories import MemoryRepository, SkillRepository
+from axmem_gui.services.catalog import EntryMeta, MemoryRepository, SkillRepository
 from axmem_gui.ui.inert_text import inert_tooltips
 
 PAGE = 256

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.store.records import Revision
+from axmem_gui.services.catalog import Revision
 from axmem_gui.ui.editor.colors import added_background, muted_text, removed_background
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import monospace_font

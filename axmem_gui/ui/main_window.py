@@ -1,13 +1,25 @@
-"""The main window: navigator, central pages, docks, menus, status bar."""
+"""The main window: navigator, central pages, docks, menus, status bar.
+
+It lays out what the installed features contribute (see `axmem_gui.ui.feature`) and owns
+only the workspace commands (new, open, recent, quit), undo/redo and the layout."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QItemSelection, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QKeySequence,
+    QUndoStack,
+)
 from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
@@ -20,13 +32,25 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.errors import AxmemError
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.about import AboutDialog
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.dialogs import ErrorDialog, NewWorkspaceDialog, OpenWorkspaceDialog
+from axmem_gui.ui.feature import (
+    STATUS_MS,
+    ActionRegistry,
+    DropTarget,
+    F,
+    FeatureContext,
+    FeatureError,
+    FeatureSpec,
+    InstalledFeatures,
+    MenuName,
+    Shell,
+    install,
+)
 from axmem_gui.ui.navigator import NavigatorModel, NavRole
-from axmem_gui.ui.pages import CatalogPage, NamedListPage, empty_state
 from axmem_gui.ui.resources import icon
 from axmem_gui.ui.settings import AppSettings
 from axmem_gui.ui.tasks import TaskRunner
@@ -34,6 +58,33 @@ from axmem_gui.ui.tasks import TaskRunner
 #: Opens a workspace path for the window; raises AxmemError with a user message.
 WorkspaceOpener = Callable[[Path], Workspace]
 WorkspaceCreator = Callable[[Path], Workspace]
+
+
+class _WindowShell(Shell):
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self._window = window
+
+    @property
+    def dialog_parent(self) -> QWidget:
+        return self._window
+
+    def show_section(self, key: str) -> None:
+        self._window.show_section(key)
+
+    def current_section(self) -> str:
+        return self._window.current_section()
+
+    def set_badge(self, key: str, text: str) -> None:
+        self._window.nav_model.set_badge(key, text)
+
+    def show_message(self, text: str, msecs: int = STATUS_MS) -> None:
+        self._window.statusBar().showMessage(text, msecs)
+
+    def show_dock(self, name: str) -> None:
+        dock = self._window.docks[name]
+        dock.show()
+        dock.raise_()
 
 
 class MainWindow(QMainWindow):
@@ -51,75 +102,117 @@ class MainWindow(QMainWindow):
         self.controller = controller
         self.settings = settings
         self.undo_stack = undo_stack
+        if undo_stack.parent() is None:
+            # Qt deletes the stack, and its commands, with the window: a stack freed by the
+            # cycle collector together with its commands' wrappers deletes them twice.
+            undo_stack.setParent(self)
         self._open_workspace = open_workspace
         self._create_workspace = create_workspace
         #: One runner for all slow work of this window's features.
         self.task_runner = TaskRunner(parent=self)
+        self.action_registry = ActionRegistry(self)
+        self.shell = _WindowShell(self)
+        self.installed = InstalledFeatures()
+        self.pages: dict[str, QWidget] = {}
+        self.docks: dict[str, QDockWidget] = {}
+        self._drop_targets: list[DropTarget] = []
         self.setWindowIcon(icon("axmem"))
         self.resize(1400, 860)
 
         self._build_central()
-        self._build_docks()
         self._build_menus()
         self._build_status()
 
         controller.changed.connect(self._on_changed)
         controller.opened.connect(self._on_opened)
         controller.externally_changed.connect(self._on_external_change)
+        # The one shutdown path: features stop before the workspace's connection closes.
+        controller.closing.connect(self._shutdown)
         self._on_opened()
+
+    # features -----------------------------------------------------------------------
+    def install(self, specs: Sequence[FeatureSpec[Any]]) -> InstalledFeatures:
+        """Install `specs` (once) and lay out what they contribute."""
+        if self.installed.features:
+            raise FeatureError("this window's features are already installed")
+        base = FeatureContext(
+            self.controller,
+            self.task_runner,
+            self.undo_stack,
+            self.action_registry,
+            self.settings,
+            self.shell,
+        )
+        self.installed = install(specs, base)
+        # Pages in the order of registration; everything else in the order of installing.
+        for spec in specs:
+            for page in self.installed.contributions[spec].pages:
+                self._add_page(page.key, page.title, page.widget)
+        for contributed in self.installed.contributions.values():
+            for dock in contributed.docks:
+                self._add_dock(dock.name, dock.title, dock.widget, dock.area)
+            for widget in contributed.status_widgets:
+                self.statusBar().addPermanentWidget(widget)
+            if contributed.drop_target is not None:
+                self._drop_targets.append(contributed.drop_target)
+        self._lay_out_docks()
+        self._fill_menus()
+        self.setAcceptDrops(bool(self._drop_targets))
+        if self.pages:
+            self.navigator.setCurrentIndex(self.nav_model.index(0))
+        self._update_counts()
+        return self.installed
+
+    def feature(self, spec: FeatureSpec[F]) -> F:
+        """An installed feature (tests and the composition root reach them here)."""
+        return self.installed.get(spec)
+
+    def _add_page(self, key: str, title: str, widget: QWidget) -> None:
+        if key in self.pages:
+            raise FeatureError(f"page {key!r}: contributed twice")
+        self.pages[key] = widget
+        self.nav_model.add_section(key, title)
+        self.stack.addWidget(widget)
+
+    def _add_dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> None:
+        if name in self.docks:
+            raise FeatureError(f"dock {name!r}: contributed twice")
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        self.docks[name] = dock
+
+    def _lay_out_docks(self) -> None:
+        first_start = self.settings.window_state() is None
+        for contributed in self.installed.contributions.values():
+            for spec in contributed.docks:
+                dock = self.docks[spec.name]
+                front = self.docks.get(spec.tabify_with)
+                if front is not None:
+                    self.tabifyDockWidget(front, dock)
+                    front.raise_()
+                if first_start and spec.first_size > 0:
+                    vertical = spec.area in (
+                        Qt.DockWidgetArea.TopDockWidgetArea,
+                        Qt.DockWidgetArea.BottomDockWidgetArea,
+                    )
+                    orientation = Qt.Orientation.Vertical if vertical else Qt.Orientation.Horizontal
+                    self.resizeDocks([dock], [spec.first_size], orientation)
+
+    def _shutdown(self) -> None:
+        self.installed.shutdown()
+        self.task_runner.shutdown()
 
     # construction -------------------------------------------------------------------
     def _build_central(self) -> None:
-        ws = self.controller.workspace
         self.nav_model = NavigatorModel()
         self.navigator = QListView()
         self.navigator.setObjectName("navigator")
         self.navigator.setModel(self.nav_model)
         self.navigator.setMaximumWidth(220)
         self.navigator.setMinimumWidth(150)
-
-        self.skills_page = CatalogPage("skills", ws.skills)
-        self.memories_page = CatalogPage("memories", ws.memories)
-        self.scenarios_page = NamedListPage(
-            "Scenarios",
-            "No scenarios yet — a scenario is a task plus the discover and recall calls of "
-            "each turn; create one to preview what the model sees turn by turn.",
-            lambda: self.controller.workspace.scenarios.list(),
-        )
-        self.suites_page = NamedListPage(
-            "Retrieval suites",
-            "No suites yet — add cases of search strings with the ids that must and must "
-            "not load, then run them after every catalog edit.",
-            lambda: self.controller.workspace.suites.list(),
-        )
-        self.sessions_page = NamedListPage(
-            "Sessions",
-            "No sessions yet — record a run or import a .axsession.json.",
-            lambda: [
-                f"{s.name or s.id}  ·  {s.model or 'scripted'}  ·  {s.status}"
-                for s in self.controller.workspace.sessions.list()
-            ],
-        )
-        self.contextmaps_page = NamedListPage(
-            "Context maps",
-            "No context map snapshots yet — they are recorded with each session of an "
-            "agent that has a context map.",
-            lambda: [
-                f"{s.agent or '(no agent)'}  ·  {s.label or 'snapshot'}  ·  {s.created_at}"
-                for s in self.controller.workspace.contextmaps.list()
-            ],
-        )
-        self.pages: dict[str, QWidget] = {
-            "skills": self.skills_page,
-            "memories": self.memories_page,
-            "scenarios": self.scenarios_page,
-            "suites": self.suites_page,
-            "sessions": self.sessions_page,
-            "contextmaps": self.contextmaps_page,
-        }
         self.stack = QStackedWidget()
-        for page in self.pages.values():
-            self.stack.addWidget(page)
 
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.navigator)
@@ -128,31 +221,6 @@ class MainWindow(QMainWindow):
         split.setSizes([180, 900])
         self.setCentralWidget(split)
         self.navigator.selectionModel().selectionChanged.connect(self._on_nav)
-        self.navigator.setCurrentIndex(self.nav_model.index(0))
-
-    def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
-        dock = QDockWidget(title, self)
-        dock.setObjectName(name)
-        dock.setWidget(widget)
-        self.addDockWidget(area, dock)
-        return dock
-
-    def _build_docks(self) -> None:
-        self.preview_dock = self._dock(
-            "Prompt preview",
-            "previewDock",
-            empty_state("The exact prompt text Ax shows the model appears here."),
-            Qt.DockWidgetArea.RightDockWidgetArea,
-        )
-        self.bench_dock = self._dock(
-            "Retrieval bench",
-            "benchDock",
-            empty_state("Type search strings to see what discover or recall would load."),
-            Qt.DockWidgetArea.BottomDockWidgetArea,
-        )
-
-    def set_dock_content(self, dock: QDockWidget, widget: QWidget) -> None:
-        dock.setWidget(widget)
 
     def _action(
         self,
@@ -177,8 +245,7 @@ class MainWindow(QMainWindow):
         )
         self.recent_menu = self.file_menu.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
-        self.file_menu.addSeparator()
-        self._action(self.file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self._quit_action = make_action(self, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
         self.edit_menu = bar.addMenu("&Edit")
         undo = self.undo_stack.createUndoAction(self, "&Undo")
@@ -191,21 +258,50 @@ class MainWindow(QMainWindow):
         self.edit_menu.addAction(redo)
 
         self.view_menu = bar.addMenu("&View")
-        self.view_menu.addAction(self.preview_dock.toggleViewAction())
-        self.view_menu.addAction(self.bench_dock.toggleViewAction())
-        self.view_menu.addSeparator()
-        for key, page in self.pages.items():
-            del page
-            row = self.nav_model.row_of(key)
-            title = str(self.nav_model.data(self.nav_model.index(row))).split("  ")[0]
-            self._action(
-                self.view_menu, title, functools.partial(self.show_section_row, row),
-                f"Ctrl+{row + 1}",
-            )
-
         self.run_menu = bar.addMenu("&Run")
         self.help_menu = bar.addMenu("&Help")
-        self._action(self.help_menu, "&About Ax Memory & Skills Studio", self.show_about)
+        self._about_action = make_action(self, "&About Ax Memory & Skills Studio", self.show_about)
+        self.menus: dict[MenuName, QMenu] = {
+            "file": self.file_menu,
+            "edit": self.edit_menu,
+            "view": self.view_menu,
+            "run": self.run_menu,
+            "help": self.help_menu,
+        }
+        for name, menu in self.menus.items():
+            menu.aboutToShow.connect(lambda n=name: self.action_registry.menu_opening.emit(n))
+
+    def _fill_menus(self) -> None:
+        """The features' actions, group by group, between the window's own entries."""
+        self._add_dock_toggles()
+        for name, menu in self.menus.items():
+            for _group, actions in self.action_registry.groups(name):
+                if not menu.isEmpty():
+                    menu.addSeparator()
+                menu.addActions(actions)
+        if not self.view_menu.isEmpty():
+            self.view_menu.addSeparator()
+        for row, key in enumerate(self.pages):
+            shortcut = f"Ctrl+{row + 1}" if row < 9 else None
+            self._action(
+                self.view_menu,
+                self.nav_model.title(key),
+                functools.partial(self.show_section_row, row),
+                shortcut,
+            )
+        self.file_menu.addSeparator()
+        self.file_menu.addAction(self._quit_action)
+        self.help_menu.addAction(self._about_action)
+
+    def _add_dock_toggles(self) -> None:
+        for contributed in self.installed.contributions.values():
+            for spec in contributed.docks:
+                toggle = self.docks[spec.name].toggleViewAction()
+                if spec.toggle_text:
+                    toggle.setText(spec.toggle_text)
+                if spec.toggle_shortcut:
+                    toggle.setShortcut(spec.toggle_shortcut)
+                self.view_menu.addAction(toggle)
 
     def _build_status(self) -> None:
         self.readonly_banner = QLabel("Read-only: this workspace cannot be changed")
@@ -231,18 +327,10 @@ class MainWindow(QMainWindow):
         key = self.navigator.currentIndex().data(NavRole.Key)
         if key in self.pages:
             self.stack.setCurrentWidget(self.pages[key])
+            self.shell.section_changed.emit(key)
 
     def _on_opened(self) -> None:
         ws = self.controller.workspace
-        self.skills_page.set_repository(ws.skills)
-        self.memories_page.set_repository(ws.memories)
-        for page in (
-            self.scenarios_page,
-            self.suites_page,
-            self.sessions_page,
-            self.contextmaps_page,
-        ):
-            page.reload()
         self.readonly_banner.setVisible(ws.read_only)
         self.setWindowTitle(f"{ws.path.name} — Ax Memory & Skills Studio")
         self.path_label.setText(str(ws.path))
@@ -254,18 +342,7 @@ class MainWindow(QMainWindow):
         self._update_counts()
         self.workspace_opened.emit(path)
 
-    def _on_changed(self, what: str) -> None:
-        if what in ("*", "skills"):
-            self.skills_page.reload()
-        if what in ("*", "memories"):
-            self.memories_page.reload()
-        if what in ("*", "scenarios"):
-            self.scenarios_page.reload()
-        if what in ("*", "suites"):
-            self.suites_page.reload()
-        if what in ("*", "sessions", "contextmaps"):
-            self.sessions_page.reload()
-            self.contextmaps_page.reload()
+    def _on_changed(self, _what: str) -> None:
         self._update_counts()
 
     def _on_external_change(self) -> None:
@@ -352,5 +429,41 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_layout()
-        self.task_runner.shutdown()
+        # Closing the window closes its workspace: `controller.closing` stops the features.
+        self.controller.close()
         super().closeEvent(event)
+
+    # files dropped on the window ----------------------------------------------------
+    def _drop(self, event: QDropEvent) -> tuple[DropTarget, list[Path]] | None:
+        """The first drop target that takes the event's local files, and the files."""
+        mime = event.mimeData()
+        if mime is None or not mime.hasUrls():
+            return None
+        paths = [Path(u.toLocalFile()) for u in mime.urls() if u.isLocalFile()]
+        if not paths:
+            return None
+        for target in self._drop_targets:
+            if target.accepts_drop(paths):
+                return target, paths
+        return None
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if self._drop(event) is not None:
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        if self._drop(event) is not None:
+            event.acceptProposedAction()
+        else:
+            super().dragMoveEvent(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        found = self._drop(event)
+        if found is None:
+            super().dropEvent(event)
+            return
+        event.acceptProposedAction()
+        target, paths = found
+        target.drop(paths)

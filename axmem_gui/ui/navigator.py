@@ -8,7 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
-from axmem_gui.store import WorkspaceCounts
+from axmem_gui.services.workspace import WorkspaceCounts
 from axmem_gui.ui.inert_text import inert_tooltips
 
 
@@ -26,23 +26,24 @@ class Section:
     badge: str = ""
 
 
-SECTIONS = (
-    ("skills", "Skills"),
-    ("memories", "Memories"),
-    ("scenarios", "Scenarios"),
-    ("suites", "Suites"),
-    ("sessions", "Sessions"),
-    ("contextmaps", "Context maps"),
-    ("evals", "Evals"),
-)
-
 _Index = QModelIndex | QPersistentModelIndex
 
 
 class NavigatorModel(QAbstractListModel):
+    """One row per page the features contributed, in the order they were added."""
+
     def __init__(self) -> None:
         super().__init__()
-        self._sections = [Section(k, t) for k, t in SECTIONS]
+        self._sections: list[Section] = []
+
+    def add_section(self, key: str, title: str) -> None:
+        row = len(self._sections)
+        self.beginInsertRows(QModelIndex(), row, row)
+        self._sections.append(Section(key, title))
+        self.endInsertRows()
+
+    def title(self, key: str) -> str:
+        return self._sections[self.row_of(key)].title
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._sections)

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, QStringListModel, Qt, Signal
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt, Signal
 from PySide6.QtGui import QAction, QFont, QFontDatabase, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLabel,
     QLineEdit,
-    QListView,
-    QPlainTextEdit,
     QSplitter,
     QStackedWidget,
     QTableView,
@@ -22,8 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.store.records import EntryMeta
-from axmem_gui.store.repositories import MemoryRepository, SkillRepository
+from axmem_gui.services.catalog import EntryMeta, MemoryRepository, SkillRepository
 from axmem_gui.ui.editor.form import EntryForm
 from axmem_gui.ui.entry_table import EntryRole, EntryTableModel
 from axmem_gui.ui.inert_text import plain_label
@@ -124,8 +121,6 @@ class CatalogPage(QWidget):
         self.table.addAction(self.delete_key_action)
 
         self.form = EntryForm(kind)
-        #: The selected entry's text (kept for callers of the former read-only view).
-        self.detail: QPlainTextEdit = self.form.content.edit
 
         self.empty = empty_state(
             f"No {kind} yet — import a catalog (File > Import) or create one with Ctrl+N."
@@ -286,35 +281,3 @@ class CatalogPage(QWidget):
         if count > 1:
             text += f" · {count:,} selected"
         self.selection_label.setText(text)
-
-
-class NamedListPage(QWidget):
-    """Scenarios, suites, sessions, context maps: a list of what the workspace holds."""
-
-    def __init__(self, title: str, empty_text: str, names: Callable[[], list[str]]) -> None:
-        super().__init__()
-        self._names = names
-        self.model = QStringListModel()
-        self.view = QListView()
-        self.view.setModel(self.model)
-        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.empty = empty_state(empty_text)
-        self.stack = QStackedWidget()
-        self.stack.addWidget(self.view)
-        self.stack.addWidget(self.empty)
-        heading = plain_label(title)
-        heading.setObjectName("sectionTitle")
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(heading)
-        layout.addWidget(self.stack)
-        self.reload()
-
-    def set_source(self, names: Callable[[], list[str]]) -> None:
-        self._names = names
-        self.reload()
-
-    def reload(self) -> None:
-        items = self._names()
-        self.model.setStringList(items)
-        self.stack.setCurrentWidget(self.view if items else self.empty)

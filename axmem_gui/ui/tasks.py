@@ -12,42 +12,73 @@ import contextlib
 import gc
 import itertools
 import threading
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 
 from axmem_gui.core.errors import AxmemError
 
 
-class _GuiThreadCollection:
-    """Python's cyclic garbage collector runs in whichever thread allocates when a
-    threshold is crossed. On a worker thread it may destroy leftover Qt wrappers there,
-    which crashes Qt. So while any job runs, automatic collection pauses; the GUI thread
-    collects the young generations when the last job ends. Shared by every runner."""
+class GuiThreadCollector:
+    """Keeps the cyclic garbage collector on, and its freeing on the GUI thread.
+
+    A collection runs in whichever thread allocates when a threshold is crossed. On a
+    worker thread it could destroy Qt wrappers that became garbage on the GUI thread, and
+    destroying a QObject off its thread crashes Qt. So a collection that starts on another
+    thread first freezes every tracked object (`gc.freeze`: they move to the permanent
+    generation, which collections do not scan): it finds nothing, and nothing is destroyed
+    there. The next collection on the GUI thread unfreezes them (back to the oldest
+    generation, collected there), and while jobs run the task runner makes the GUI thread
+    collect at safe points (`safe_point`), so the garbage of a long job does not pile up.
+
+    One per process, because `gc.callbacks` is; installed by the first task runner."""
 
     def __init__(self) -> None:
-        self.holds = 0
-        self.was_enabled = True
+        #: Collections started off the GUI thread since the GUI thread last unfroze.
+        self.deferred = 0
+        #: Full collections made by `collect_deferred` (tests and benchmarks read it).
+        self.collections = 0
+        self._gui_thread: int | None = None
+        self._last_collect = time.monotonic()
 
-    def hold(self) -> None:
-        if self.holds == 0:
-            self.was_enabled = gc.isenabled()
-            gc.disable()
-        self.holds += 1
+    def install(self) -> None:
+        """Call on the GUI thread; once is enough."""
+        if self._gui_thread is None:
+            self._gui_thread = threading.get_ident()
+            gc.callbacks.append(self._on_collection)
 
-    def release(self) -> None:
-        if self.holds == 0:
+    def _on_collection(self, phase: str, info: dict[str, int]) -> None:
+        del info
+        if phase != "start":
             return
-        self.holds -= 1
-        if self.holds == 0 and self.was_enabled:
-            gc.collect(1)  # what piled up meanwhile; a full collection can take ~60 ms
-            gc.enable()
+        if threading.get_ident() != self._gui_thread:
+            gc.freeze()
+            self.deferred += 1
+        elif self.deferred:
+            self.deferred = 0
+            gc.unfreeze()
+
+    def safe_point(self, min_interval_s: float) -> None:
+        """On the GUI thread: collect what collections on other threads left, at most
+        once per `min_interval_s` (a full collection: what they froze is old now)."""
+        if self.deferred and time.monotonic() - self._last_collect >= min_interval_s:
+            self.collect_deferred()
+
+    def collect_deferred(self) -> None:
+        if threading.get_ident() != self._gui_thread or not self.deferred:
+            return
+        gc.collect()  # its start unfreezes what the other threads froze
+        self.collections += 1
+        self._last_collect = time.monotonic()
 
 
-_COLLECTION = _GuiThreadCollection()
+COLLECTOR = GuiThreadCollector()
+#: While jobs run, the GUI thread collects what they left at most this often.
+COLLECT_INTERVAL_MS = 5000
 
 
 class Cancelled(Exception):
@@ -131,15 +162,26 @@ class TaskRunner(QObject):
     cancelled = Signal(int)
     busy_changed = Signal(bool)
 
-    def __init__(self, max_threads: int = 2, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        max_threads: int = 2,
+        parent: QObject | None = None,
+        collect_interval_ms: int = COLLECT_INTERVAL_MS,
+    ) -> None:
         super().__init__(parent)
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(max_threads)
         self._ids = itertools.count(1)
         self._running: dict[int, JobContext] = {}
+        self._collect_interval_s = collect_interval_ms / 1000
+        #: Safe points for the GUI thread's collections while jobs run and report nothing.
+        self._collect_timer = QTimer(self)
+        self._collect_timer.setInterval(max(collect_interval_ms, 1))
+        self._collect_timer.timeout.connect(self._safe_point)
+        COLLECTOR.install()
         self._signals = _Signals()
-        self._signals.progressed.connect(self.progressed)
-        self._signals.partial.connect(self.partial)
+        self._signals.progressed.connect(self._on_progressed)
+        self._signals.partial.connect(self._on_partial)
         self._signals.finished.connect(self._on_done_finished)
         self._signals.failed.connect(self._on_done_failed)
         self._signals.cancelled.connect(self._on_done_cancelled)
@@ -153,9 +195,9 @@ class TaskRunner(QObject):
         )
         was_busy = bool(self._running)
         self._running[job_id] = ctx
-        _COLLECTION.hold()
         self._pool.start(_Runnable(job, ctx, self._signals))
         if not was_busy:
+            self._collect_timer.start()
             self.busy_changed.emit(True)
         return job_id
 
@@ -170,12 +212,11 @@ class TaskRunner(QObject):
 
     def shutdown(self) -> None:
         """The owner is going away: cancel every job and forget it, so no result arrives
-        later and the garbage-collection pause of its jobs ends now."""
+        later."""
         self.cancel_all()
-        for _ in range(len(self._running)):
-            _COLLECTION.release()
         was_busy = bool(self._running)
         self._running.clear()
+        self._collect_timer.stop()
         if was_busy:
             self.busy_changed.emit(False)
 
@@ -189,10 +230,22 @@ class TaskRunner(QObject):
     def wait(self, msecs: int = 30000) -> bool:
         return bool(self._pool.waitForDone(msecs))
 
+    def _safe_point(self) -> None:
+        COLLECTOR.safe_point(self._collect_interval_s)
+
+    def _on_progressed(self, job_id: int, fraction: float, message: str) -> None:
+        self._safe_point()
+        self.progressed.emit(job_id, fraction, message)
+
+    def _on_partial(self, job_id: int, value: object) -> None:
+        self._safe_point()
+        self.partial.emit(job_id, value)
+
     def _done(self, job_id: int) -> None:
-        if self._running.pop(job_id, None) is not None:
-            _COLLECTION.release()
+        self._running.pop(job_id, None)
+        self._safe_point()
         if not self._running:
+            self._collect_timer.stop()
             self.busy_changed.emit(False)
 
     def _on_done_finished(self, job_id: int, result: object) -> None:

@@ -1,20 +1,39 @@
-"""Feature views installed into the main window (each feature adds its own here)."""
+"""The features of the desktop app: adding one is one package and one line here.
+
+The window lays out pages in this order; features install in the order of their needs."""
 
 from __future__ import annotations
 
-from axmem_gui.ui.contextmap import install_contextmap_view
-from axmem_gui.ui.editor.actions import install_catalog_editing
-from axmem_gui.ui.evals import install_evals_view
+from typing import Any
+
+from axmem_gui.ui.bench.feature import BENCH
+from axmem_gui.ui.catalog.feature import CATALOG
+from axmem_gui.ui.contextmap.feature import CONTEXTMAPS
+from axmem_gui.ui.evals import EVALS
+from axmem_gui.ui.feature import FeatureSpec, InstalledFeatures
+from axmem_gui.ui.lint.install import LINT
 from axmem_gui.ui.main_window import MainWindow
-from axmem_gui.ui.preview import install_retrieval_views
-from axmem_gui.ui.sessions import install_sessions_view
-from axmem_gui.ui.transfer import install_transfer_and_lint
+from axmem_gui.ui.preview.install import PREVIEW
+from axmem_gui.ui.retrieval.feature import RETRIEVAL
+from axmem_gui.ui.scenarios.feature import SCENARIOS
+from axmem_gui.ui.sessions.controller import SESSIONS
+from axmem_gui.ui.suites.feature import SUITES
+from axmem_gui.ui.transfer.actions import TRANSFER
+
+FEATURES: tuple[FeatureSpec[Any], ...] = (
+    CATALOG,
+    RETRIEVAL,
+    PREVIEW,
+    BENCH,
+    SCENARIOS,
+    SUITES,
+    SESSIONS,
+    CONTEXTMAPS,
+    TRANSFER,
+    LINT,
+    EVALS,
+)
 
 
-def install_features(window: MainWindow) -> None:
-    install_catalog_editing(window)
-    install_contextmap_view(window)
-    install_retrieval_views(window)
-    install_sessions_view(window)
-    install_transfer_and_lint(window)
-    install_evals_view(window)
+def install_features(window: MainWindow) -> InstalledFeatures:
+    return window.install(FEATURES)

@@ -80,6 +80,9 @@ def test_valid_session_passes_and_summarises(recorded: dict[str, Any]) -> None:
             "catalog: skills[0]: missing required field 'name'",
         ),
         (lambda d: d["exchanges"][0].update(usage={"prompt_tokens": True}), "prompt_tokens"),
+        # The viewer's banner iterated a number here (found by fuzzing the open paths).
+        (lambda d: d.update(warnings=3), "field 'warnings' must be a list or null, got a number"),
+        (lambda d: d.update(warnings=[{}]), "warnings[0]: expected a string, got an object"),
     ],
 )
 def test_bad_fields_are_named(recorded: dict[str, Any], mutate: Any, expected: str) -> None:

@@ -8,6 +8,7 @@ from PySide6.QtGui import QImage
 
 from axmem_gui.core.catalog import Skill
 from axmem_gui.store import Workspace
+from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.dialogs import ErrorDialog, NewWorkspaceDialog, OpenWorkspaceDialog
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.navigator import NavRole
@@ -26,19 +27,19 @@ def test_navigator_shows_sections_with_counts(window: MainWindow) -> None:
 
 def test_navigating_switches_pages(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     window.show_section("memories")
-    assert window.stack.currentWidget() is window.memories_page
+    assert window.stack.currentWidget() is window.feature(CATALOG).pages["memories"]
     window.show_section("sessions")
-    assert window.stack.currentWidget() is window.sessions_page
+    assert window.stack.currentWidget() is window.pages["sessions"]
     assert window.current_section() == "sessions"
 
 
 def test_skills_table_lists_and_filters(window: MainWindow) -> None:
-    page = window.skills_page
+    page = window.feature(CATALOG).pages["skills"]
     assert page.model.rowCount() == window.controller.counts().skills
     page.filter_edit.setText("release-checklist")
     assert page.model.rowCount() >= 1
     assert page.select_id("release-checklist")
-    assert "Release checklist" in page.detail.toPlainText()
+    assert "Release checklist" in page.form.content.edit.toPlainText()
     page.filter_edit.setText("no-such-thing-anywhere")
     assert page.model.rowCount() == 0
 
@@ -49,7 +50,7 @@ def test_external_change_is_detected(window: MainWindow, qtbot) -> None:  # type
         other.skills.upsert(Skill("added-elsewhere", "Added elsewhere", "", "x"))
     with qtbot.waitSignal(window.controller.externally_changed, timeout=5000):
         pass
-    assert window.skills_page.model.total() == before + 1
+    assert window.feature(CATALOG).pages["skills"].model.total() == before + 1
     assert f"{before + 1} skills" in window.counts_label.text()
 
 
@@ -59,7 +60,8 @@ def test_open_recent_and_new(window: MainWindow, tmp_path: Path, monkeypatch) ->
     window.new_workspace()
     assert window.controller.path == target
     assert window.controller.counts().skills == 0
-    assert window.skills_page.stack.currentWidget() is window.skills_page.empty
+    skills = window.feature(CATALOG).pages["skills"]
+    assert skills.stack.currentWidget() is skills.empty
     recent = window.settings.recent_files()
     assert recent[0] == str(target.resolve())
     assert len(recent) >= 2
@@ -97,13 +99,13 @@ def test_read_only_banner(qtbot, sample_path: Path, settings) -> None:  # type: 
 
 
 def test_layout_persists(window: MainWindow, settings) -> None:  # type: ignore[no-untyped-def]
-    window.bench_dock.hide()
+    window.docks["benchDock"].hide()
     window.save_layout()
     assert settings.window_state() is not None
     assert settings.window_geometry() is not None
-    window.bench_dock.show()
+    window.docks["benchDock"].show()
     window.restore_layout()
-    assert window.bench_dock.isHidden()
+    assert window.docks["benchDock"].isHidden()
 
 
 def test_self_test_screenshot(tmp_path: Path, sample_path: Path) -> None:

@@ -162,6 +162,10 @@ def validate_session(value: Any, source: str = "session") -> dict[str, Any]:
     error = c.field(value, "error", (dict,), "", required=False, nullable=True)
     if error is not None:
         c.field(error, "message", (str,), "error")
+    warnings = c.field(value, "warnings", (list,), "", required=False, nullable=True)
+    for i, warning in enumerate(warnings or []):
+        if not isinstance(warning, str):
+            raise c.fail(f"warnings[{i}]", f"expected a string, got {type_name(warning)}")
     versions = c.field(value, "versions", (dict,), "")
     c.field(versions, "axllm", (str,), "versions")
     agent = c.field(value, "agent", (dict,), "")

@@ -37,16 +37,16 @@ from axmem_gui.services.bench import (
     WhyNot,
     parse_ids,
     parse_searches,
+    query_words,
     run_bench,
     why_not,
 )
-from axmem_gui.store.fts import query_words
 from axmem_gui.ui.bench.entry_view import EntryView
 from axmem_gui.ui.bench.models import AxResultModel, BenchRole, Bm25ResultModel, ScoreBarDelegate
 from axmem_gui.ui.bench.why_not import why_not_html
 from axmem_gui.ui.inert_text import plain_label
-from axmem_gui.ui.preview.live import RetrievalState
 from axmem_gui.ui.resources import style_sheet
+from axmem_gui.ui.retrieval.state import RetrievalState
 
 KINDS: tuple[tuple[BenchKind, str], ...] = (
     ("discover", "discover  (skills)"),

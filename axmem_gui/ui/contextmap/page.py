@@ -8,7 +8,7 @@ commands on the window's undo stack; nothing here writes history in place.
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence, QUndoStack
+from PySide6.QtGui import QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -64,9 +64,6 @@ class ContextMapPage(MapEditingMixin):
         self.map_model.score_edit_requested.connect(self.set_item_score, conn)
         self._agent: str | None = None
         self._focus_item: str | None = None
-        #: File-menu actions, set by `install_contextmap_view`.
-        self.import_menu_action: QAction | None = None
-        self.export_menu_action: QAction | None = None
         self._build()
         self.setStyleSheet(style_sheet("contextmap"))
         controller.opened.connect(self._on_workspace_opened)

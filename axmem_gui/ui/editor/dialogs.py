@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
 
-from axmem_gui.store.repositories import ConflictError
+from axmem_gui.services.catalog import ConflictError
 from axmem_gui.ui.commands import Resolution
 from axmem_gui.ui.inert_text import plain_message_box
 

@@ -2,8 +2,9 @@
 bundled local model or any provider (repeat, parallel runs, progress, cancel), compare two
 runs with regressions flagged.
 
-`EvalsFeature` fills the page, runs evals through the window's task runner and reloads
-the Sessions page when a run records sessions."""
+`EvalsFeature` (the feature, registered as `EVALS` in ui/wiring.py) fills the page, runs
+evals through the task runner and tells the workspace controller when a run recorded
+sessions (the Sessions page reloads)."""
 
 from __future__ import annotations
 
@@ -35,9 +36,9 @@ from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.services import evals
 from axmem_gui.services.evals import MAX_PARALLEL
 from axmem_gui.services.local_model import LOCAL_LABEL, LOCAL_PROVIDER, local_model_status
-from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.evals.jobs import EvalOrder, eval_job
 from axmem_gui.ui.evals.models import CaseStatsModel, EvalRole, EvalRunsModel, EvalSetListModel
+from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, PageSpec
 from axmem_gui.ui.pages import empty_state
 from axmem_gui.ui.sessions.provider_form import ProviderForm
 from axmem_gui.ui.tasks import TaskRunner
@@ -174,9 +175,10 @@ class EvalsPage(QWidget):
 
 
 class EvalsFeature:
-    def __init__(self, controller: WorkspaceController, runner: TaskRunner) -> None:
-        self.controller = controller
-        self.runner = runner
+    def __init__(self, context: FeatureContext) -> None:
+        self.controller = controller = context.controller
+        self.runner = runner = context.runner
+        self.shell = context.shell
         self.page = EvalsPage(runner)
         self.job_id: int | None = None
         self.token: CancelToken | None = None
@@ -201,6 +203,14 @@ class EvalsFeature:
         )
         self._on_local(status.ready)
         self.reload()
+
+    def contributions(self) -> Contributions:
+        return Contributions(pages=[PageSpec("evals", "Evals", self.page)])
+
+    def shutdown(self) -> None:
+        """The workspace is closing: stop the eval in progress (its finished runs stay)."""
+        if self.token is not None:
+            self.token.cancel()
 
     # data ---------------------------------------------------------------------------
     def selected_set(self) -> str | None:
@@ -334,3 +344,6 @@ class EvalsFeature:
     def index_of_set(self, name: str) -> QModelIndex:
         names = [s.name for s in self.page.sets_model.sets]
         return self.page.sets_model.index(names.index(name))
+
+
+EVALS = FeatureSpec("evals", EvalsFeature)

@@ -25,7 +25,7 @@ from axmem_gui.core.lint import (
     LintReport,
     lint_catalog,
 )
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.tasks import Job, JobContext, TaskRunner
 

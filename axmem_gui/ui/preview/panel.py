@@ -36,9 +36,9 @@ from axmem_gui.services.scenarios import (
     simulate_scenario,
 )
 from axmem_gui.ui.inert_text import plain_label
-from axmem_gui.ui.preview.live import RetrievalState
 from axmem_gui.ui.preview.section_view import SectionView
 from axmem_gui.ui.resources import style_sheet
+from axmem_gui.ui.retrieval.state import RetrievalState
 
 #: Scenario edits (typing a task, a search string) are previewed after this pause.
 PREVIEW_DEBOUNCE_MS = 150

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from PySide6.QtGui import QUndoCommand
 
 from axmem_gui.core.errors import AxmemError
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import Workspace
 
 #: QUndoCommand.id() of mergeable scenario edits.
 MERGE_ID = 0x5C3E

@@ -37,8 +37,8 @@ from axmem_gui.services.scenarios import (
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import empty_state
-from axmem_gui.ui.preview.live import RetrievalState
 from axmem_gui.ui.resources import style_sheet
+from axmem_gui.ui.retrieval.state import RetrievalState
 from axmem_gui.ui.scenarios.commands import (
     create_command,
     delete_command,

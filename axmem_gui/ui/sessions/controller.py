@@ -12,9 +12,9 @@ import contextlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
@@ -22,9 +22,10 @@ from axmem_gui.core.errors import AxmemError, InputError
 from axmem_gui.engine.clients import CancelToken
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.services import sessions
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.dialogs import ErrorDialog
+from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, MenuPlace, PageSpec
 from axmem_gui.ui.sessions import jobs
 from axmem_gui.ui.sessions.commands import AgentCommand, DeleteSessionsCommand
 from axmem_gui.ui.sessions.compare_view import CompareView
@@ -37,10 +38,7 @@ from axmem_gui.ui.sessions.page import JobStrip, SessionsPage
 from axmem_gui.ui.sessions.run_dialog import RerunDialog, RunAgentDialog
 from axmem_gui.ui.sessions.texts import error_text
 from axmem_gui.ui.sessions.viewer import SessionViewer
-from axmem_gui.ui.tasks import Job, TaskRunner
-
-if TYPE_CHECKING:
-    from axmem_gui.ui.main_window import MainWindow
+from axmem_gui.ui.tasks import Job
 
 PROVIDER_SETTING = "sessions.last_provider"
 STATUS_MS = 6000
@@ -58,13 +56,15 @@ class _Job:
 
 
 class SessionsFeature(QObject):
-    def __init__(self, window: MainWindow, runner: TaskRunner) -> None:
-        super().__init__(window)
-        self.window = window
-        self.controller = window.controller
-        self.runner = runner
+    def __init__(self, context: FeatureContext) -> None:
+        super().__init__(context.shell)
+        self.shell = context.shell
+        self.settings = context.settings
+        self.undo_stack = context.undo_stack
+        self.actions = context.actions
+        self.controller = context.controller
+        self.runner = runner = context.runner
         self.page = SessionsPage()
-        self.page.reload_hook = self.reload
         self.viewers: dict[str, SessionViewer] = {}
         self.jobs: dict[int, _Job] = {}
         self.usage_stale = True
@@ -85,8 +85,19 @@ class SessionsFeature(QObject):
         runner.failed.connect(self._on_failed)
         runner.cancelled.connect(self._on_cancelled)
         self.controller.opened.connect(self._on_workspace_opened)
-        window.installEventFilter(self)
+        self.controller.changed.connect(self._on_changed)
         self.reload()
+
+    # feature contract ---------------------------------------------------------------
+    def contributions(self) -> Contributions:
+        return Contributions(pages=[PageSpec("sessions", "Sessions", self.page)])
+
+    def shutdown(self) -> None:
+        self.cancel_all()
+
+    def _on_changed(self, what: str) -> None:
+        if what in ("*", "sessions", "contextmaps"):
+            self.reload()
 
     # helpers ------------------------------------------------------------------------
     @property
@@ -96,7 +107,7 @@ class SessionsFeature(QObject):
     def _action(
         self, text: str, slot: Callable[[], object], tip: str, shortcut: str | None = None
     ) -> QAction:
-        return make_action(self.window, text, slot, shortcut, tip)
+        return make_action(self, text, slot, shortcut, tip)
 
     def _build_actions(self) -> None:
         self.run_action = self._action(
@@ -139,14 +150,22 @@ class SessionsFeature(QObject):
             self.usage_action,
         ):
             self.page.toolbar.addAction(action)
-        menu = self.window.run_menu
-        menu.addAction(self.run_action)
-        menu.addSeparator()
-        for action in (self.replay_action, self.rerun_action, self.whatif_action):
-            menu.addAction(action)
-        menu.addAction(self.compare_action)
-        menu.addSeparator()
-        menu.addAction(self.usage_action)
+        for name, action, group in (
+            ("run", self.run_action, "sessions-run"),
+            ("replay", self.replay_action, "session"),
+            ("rerun", self.rerun_action, "session"),
+            ("whatif", self.whatif_action, "session"),
+            ("compare", self.compare_action, "session"),
+            ("usage", self.usage_action, "sessions-analytics"),
+        ):
+            self.actions.add(f"sessions.{name}", action, MenuPlace("run", group))
+        for name, action in (
+            ("import", self.import_action),
+            ("export", self.export_action),
+            ("open", self.open_action),
+            ("delete", self.delete_action),
+        ):
+            self.actions.add(f"sessions.{name}", action)
         self.update_actions()
 
     def update_actions(self) -> None:
@@ -167,12 +186,7 @@ class SessionsFeature(QObject):
         return widget if isinstance(widget, SessionViewer) else None
 
     def _error(self, title: str, message: str) -> None:
-        ErrorDialog.show(self.window, title, message)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.window and event.type() == QEvent.Type.Close:
-            self.cancel_all()
-        return False
+        ErrorDialog.show(self.shell.dialog_parent, title, message)
 
     def cancel_all(self) -> None:
         for job in self.jobs.values():
@@ -230,7 +244,7 @@ class SessionsFeature(QObject):
         if old is not None:
             self.page.close_tab(old)
         viewer = SessionViewer(doc, saved)
-        viewer.set_show_whitespace(self.window.settings.show_whitespace())
+        viewer.set_show_whitespace(self.settings.show_whitespace())
         viewer.set_replay_allowed(sessions.can_replay(doc))
         viewer.replay_requested.connect(lambda v=viewer: self.replay(v))
         viewer.rerun_requested.connect(lambda v=viewer: self.rerun(v))
@@ -253,14 +267,14 @@ class SessionsFeature(QObject):
         self.update_actions()
 
     def _set_whitespace(self, show: bool) -> None:
-        self.window.settings.set_show_whitespace(show)
+        self.settings.set_show_whitespace(show)
         for widget in self.page.closable_tabs():
             if isinstance(widget, (SessionViewer, CompareView)):
                 widget.set_show_whitespace(show)
 
     # import / export / delete -------------------------------------------------------
     def import_dialog(self) -> None:
-        paths = ImportSessionDialog.ask(self.window, str(self.ws.path.parent))
+        paths = ImportSessionDialog.ask(self.shell.dialog_parent, str(self.ws.path.parent))
         if paths:
             self.import_files(paths)
 
@@ -279,7 +293,7 @@ class SessionsFeature(QObject):
             self._changed()
             self.page.show_list()
             self.page.select_ids(imported)
-            self.window.statusBar().showMessage(f"Imported {len(imported)} session(s).", STATUS_MS)
+            self.shell.show_message(f"Imported {len(imported)} session(s).", STATUS_MS)
         if errors:
             self._error("Cannot import", "\n\n".join(errors))
         return imported
@@ -297,7 +311,7 @@ class SessionsFeature(QObject):
 
     def export_document(self, doc: Mapping[str, Any]) -> Path | None:
         suggested = self.ws.path.parent / sessions.default_file_name(doc)
-        path = ExportSessionDialog.ask(self.window, suggested)
+        path = ExportSessionDialog.ask(self.shell.dialog_parent, suggested)
         if path is None:
             return None
         try:
@@ -305,7 +319,7 @@ class SessionsFeature(QObject):
         except AxmemError as exc:
             self._error("Cannot export the session", str(exc))
             return None
-        self.window.statusBar().showMessage(f"Exported to {path}", STATUS_MS)
+        self.shell.show_message(f"Exported to {path}", STATUS_MS)
         return path
 
     def delete_selected(self) -> None:
@@ -319,7 +333,7 @@ class SessionsFeature(QObject):
             if viewer is not None:
                 self.page.close_tab(viewer)
         try:
-            self.window.undo_stack.push(DeleteSessionsCommand(lambda: self.ws, docs, self._changed))
+            self.undo_stack.push(DeleteSessionsCommand(lambda: self.ws, docs, self._changed))
         except AxmemError as exc:
             self._error("Cannot delete", str(exc))
 
@@ -341,7 +355,7 @@ class SessionsFeature(QObject):
 
     def run_agent(self) -> int | None:
         order = RunAgentDialog.ask(
-            self.window,
+            self.shell.dialog_parent,
             self.ws,
             self.runner,
             self.default_settings(),
@@ -364,7 +378,7 @@ class SessionsFeature(QObject):
             lambda: self.controller.notify_changed("agents"),
             errors.append,
         )
-        self.window.undo_stack.push(command)
+        self.undo_stack.push(command)
         command.set_report(lambda message: self._error("Agent config", message))
         if errors:
             raise InputError(errors[0])
@@ -383,7 +397,7 @@ class SessionsFeature(QObject):
             self.rerun(viewer)
 
     def rerun(self, viewer: SessionViewer) -> int | None:
-        order = RerunDialog.ask(self.window, viewer.doc, self.runner, self.ws.catalog)
+        order = RerunDialog.ask(self.shell.dialog_parent, viewer.doc, self.runner, self.ws.catalog)
         return self.start_rerun(order) if order is not None else None
 
     def start_rerun(self, order: jobs.RerunOrder) -> int:
@@ -418,9 +432,7 @@ class SessionsFeature(QObject):
         if saved:
             self._changed()
         if info.workspace_path not in (None, self.ws.path):
-            self.window.statusBar().showMessage(
-                f"Session saved to {info.workspace_path}", STATUS_MS
-            )
+            self.shell.show_message(f"Session saved to {info.workspace_path}", STATUS_MS)
             return
         viewer = self.open_document(doc, saved)
         failed_maps = [w for w in doc.get("warnings") or [] if "context-map update failed" in w]
@@ -431,9 +443,7 @@ class SessionsFeature(QObject):
             )
         if doc.get("status") == "complete":
             calls = len(doc.get("exchanges") or [])
-            self.window.statusBar().showMessage(
-                f"Recorded {calls} model calls: {doc.get('name')}", STATUS_MS
-            )
+            self.shell.show_message(f"Recorded {calls} model calls: {doc.get('name')}", STATUS_MS)
             return
         message = error_text(doc.get("error")) or "the run ended early"
         calls = len(doc.get("exchanges") or [])
@@ -483,7 +493,7 @@ class SessionsFeature(QObject):
             self.page.show_notice("There is no other session to compare with yet.", "info")
             return None
         other = ChooseSessionDialog.ask(
-            self.window, others, f"Compare {session_id} (A) with which session (B)?"
+            self.shell.dialog_parent, others, f"Compare {session_id} (A) with which session (B)?"
         )
         if other is None:
             return None
@@ -553,7 +563,7 @@ class SessionsFeature(QObject):
         elif info.kind == "compare":
             a, b = info.extra["a"], info.extra["b"]
             view = CompareView(a, b, result)  # type: ignore[arg-type]
-            view.set_show_whitespace(self.window.settings.show_whitespace())
+            view.set_show_whitespace(self.settings.show_whitespace())
             view.whitespace_changed.connect(self._set_whitespace)
             self.page.add_tab(
                 view,
@@ -595,3 +605,6 @@ class SessionsFeature(QObject):
         if info is not None and info.viewer is not None:
             info.viewer.set_busy(False)
             info.viewer.show_message("Cancelled.", "info")
+
+
+SESSIONS = FeatureSpec("sessions", SessionsFeature)

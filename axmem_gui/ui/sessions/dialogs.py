@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.session.format import FILE_SUFFIX
-from axmem_gui.store.records import SessionSummary
+from axmem_gui.services.sessions import SessionSummary
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.sessions.list_model import SessionListModel, SessionRole
 

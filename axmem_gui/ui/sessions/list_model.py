@@ -10,7 +10,7 @@ from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
 from axmem_gui.services.analytics import SessionTotals
-from axmem_gui.store.records import SessionSummary
+from axmem_gui.services.sessions import SessionSummary
 from axmem_gui.ui.inert_text import inert_tooltips
 from axmem_gui.ui.table_model import HeaderedTableModel
 

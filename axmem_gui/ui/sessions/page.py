@@ -95,7 +95,6 @@ class SessionsPage(QWidget):
         self.setObjectName("sessionsPage")
         self.setStyleSheet(style_sheet("sessions"))
         self.setAcceptDrops(True)
-        self.reload_hook: Callable[[], None] = lambda: None
 
         self.toolbar = QToolBar()
         self.toolbar.setObjectName("sessionsToolbar")
@@ -182,10 +181,6 @@ class SessionsPage(QWidget):
         for side in (QTabBar.ButtonPosition.RightSide, QTabBar.ButtonPosition.LeftSide):
             if bar.tabButton(index, side) is not None:
                 bar.setTabButton(index, side, None)
-
-    # main-window hooks --------------------------------------------------------------
-    def reload(self) -> None:
-        self.reload_hook()
 
     # list ---------------------------------------------------------------------------
     def show_list(self) -> None:

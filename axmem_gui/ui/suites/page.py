@@ -32,8 +32,8 @@ from axmem_gui.core.suites import Suite, suite_from_json_value
 from axmem_gui.services.suites import SuiteOutcome, write_junit
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import empty_state
-from axmem_gui.ui.preview.live import RetrievalState
 from axmem_gui.ui.resources import style_sheet
+from axmem_gui.ui.retrieval.state import RetrievalState
 from axmem_gui.ui.suites.models import CaseTableModel, SuiteEntry, SuiteListModel, SuiteRole
 from axmem_gui.ui.suites.runner import SuiteRunner
 

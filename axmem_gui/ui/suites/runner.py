@@ -25,7 +25,7 @@ from axmem_gui.core.suites import (
     evaluate_case,
 )
 from axmem_gui.services.suites import SuiteOutcome, previous_run
-from axmem_gui.ui.preview.live import RetrievalState
+from axmem_gui.ui.retrieval.state import RetrievalState
 
 #: Longest stretch of work between two turns of the event loop.
 SLICE_MS = 15.0

@@ -13,27 +13,25 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject
-from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction
 
 from axmem_gui.core.formats import ImportPlan, Policy
 from axmem_gui.services.transfer import ExportResult, ImportResult
 from axmem_gui.ui.actions import make_action
+from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.dialogs import ErrorDialog
+from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, MenuPlace
 from axmem_gui.ui.transfer.command import ImportCommand
 from axmem_gui.ui.transfer.dialogs import ImportFilesDialog, ImportFolderDialog
 from axmem_gui.ui.transfer.export_dialog import ExportDialog, ExportResultDialog, export_summary
 from axmem_gui.ui.transfer.jobs import ImportPreview, apply_job, export_job, plan_job
 from axmem_gui.ui.transfer.preview_dialog import ImportPreviewDialog, entries_text
 from axmem_gui.ui.transfer.progress import TaskProgressDialog
-from axmem_gui.ui.transfer.runner import window_runner
-
-if TYPE_CHECKING:
-    from axmem_gui.ui.main_window import MainWindow
 
 STATUS_MS = 8000
+FILE_PLACE = MenuPlace("file", "transfer")
 
 
 @dataclass
@@ -64,10 +62,15 @@ def result_message(result: ImportResult) -> str:
 
 
 class TransferActions(QObject):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
-        self.runner = window_runner(window)
+    """File > Import / Export, and files dropped on the window."""
+
+    def __init__(self, context: FeatureContext) -> None:
+        super().__init__(context.shell)
+        self.shell = context.shell
+        self.controller = context.controller
+        self.undo_stack = context.undo_stack
+        self.catalog = context.need(CATALOG)
+        self.runner = context.runner
         self.policy: Policy = "skip"
         self.last_dir: Path | None = None
         self.current: _Running | None = None
@@ -78,19 +81,30 @@ class TransferActions(QObject):
         self.runner.finished.connect(self._on_finished)
         self.runner.failed.connect(self._on_failed)
         self.runner.cancelled.connect(self._on_cancelled)
-        self._build_actions()
-        window.setAcceptDrops(True)
-        window.installEventFilter(self)
-        window.controller.opened.connect(self.update_enabled)
+        self._build_actions(context)
+        self.controller.opened.connect(self.update_enabled)
         self.update_enabled()
+
+    # feature contract ---------------------------------------------------------------
+    def contributions(self) -> Contributions:
+        return Contributions(drop_target=self)
+
+    def shutdown(self) -> None:
+        """The window's task runner cancels the job under way."""
+
+    def accepts_drop(self, paths: Sequence[Path]) -> bool:
+        return bool(paths) and not self.controller.read_only
+
+    def drop(self, paths: Sequence[Path]) -> None:
+        self.import_paths(paths)
 
     # actions ------------------------------------------------------------------------
     def _make(
         self, text: str, slot: Callable[[], object], shortcut: str | None, tip: str
     ) -> QAction:
-        return make_action(self.window, text, slot, shortcut, tip)
+        return make_action(self, text, slot, shortcut, tip)
 
-    def _build_actions(self) -> None:
+    def _build_actions(self, context: FeatureContext) -> None:
         self.import_action = self._make(
             "&Import…",
             self.import_files,
@@ -109,29 +123,20 @@ class TransferActions(QObject):
             "Ctrl+Shift+E",
             "Export the catalog as Ax JSON, a TypeScript module, SKILL.md folders or JSON Lines",
         )
-        menu = self.window.file_menu
-        separators = [a for a in menu.actions() if a.isSeparator()]
-        before = separators[-1] if separators else None
-        if before is None:
-            menu.addSeparator()
-        for action in (self.import_action, self.import_folder_action, self.export_action):
-            if before is None:
-                menu.addAction(action)
-            else:
-                menu.insertAction(before, action)
-        if before is not None:
-            menu.insertSeparator(self.import_action)
+        context.actions.add("transfer.import", self.import_action, FILE_PLACE)
+        context.actions.add("transfer.import-folder", self.import_folder_action, FILE_PLACE)
+        context.actions.add("transfer.export", self.export_action, FILE_PLACE)
 
     def update_enabled(self) -> None:
-        writable = not self.window.controller.read_only
+        writable = not self.controller.read_only
         self.import_action.setEnabled(writable)
         self.import_folder_action.setEnabled(writable)
 
     def _start_dir(self) -> str:
-        return str(self.last_dir or self.window.controller.path.parent)
+        return str(self.last_dir or self.controller.path.parent)
 
     def _status(self, text: str) -> None:
-        self.window.statusBar().showMessage(text, STATUS_MS)
+        self.shell.show_message(text, STATUS_MS)
 
     @property
     def busy(self) -> bool:
@@ -139,12 +144,12 @@ class TransferActions(QObject):
 
     # import -------------------------------------------------------------------------
     def import_files(self) -> None:
-        paths = ImportFilesDialog.ask(self.window, self._start_dir())
+        paths = ImportFilesDialog.ask(self.shell.dialog_parent, self._start_dir())
         if paths:
             self.import_paths(paths)
 
     def import_folder(self) -> None:
-        path = ImportFolderDialog.ask(self.window, self._start_dir())
+        path = ImportFolderDialog.ask(self.shell.dialog_parent, self._start_dir())
         if path is not None:
             self.import_paths([path])
 
@@ -153,9 +158,9 @@ class TransferActions(QObject):
         planning job's id (None when it could not start)."""
         if not paths:
             return None
-        if self.window.controller.read_only:
+        if self.controller.read_only:
             ErrorDialog.show(
-                self.window,
+                self.shell.dialog_parent,
                 "Cannot import",
                 "This workspace is open read-only; open a writable copy to import into it.",
             )
@@ -166,14 +171,11 @@ class TransferActions(QObject):
         self._commit_typing()
         self.last_dir = paths[0].parent
         what = describe_paths(paths)
-        job = plan_job(self.window.controller.path, paths)
+        job = plan_job(self.controller.path, paths)
         return self._start("plan", job, "Import", f"Reading {what}…", what)
 
     def _commit_typing(self) -> None:
-        editing = getattr(self.window, "catalog_editing", None)
-        commit = getattr(editing, "commit_all", None)
-        if callable(commit):
-            commit()
+        self.catalog.commit_all()
 
     def _start(
         self,
@@ -184,7 +186,7 @@ class TransferActions(QObject):
         what: str,
         cancel: threading.Event | None = None,
     ) -> int:
-        progress = TaskProgressDialog(title, message, self.window)
+        progress = TaskProgressDialog(title, message, self.shell.dialog_parent)
         job_id = self.runner.submit(job)
         self.current = _Running(job_id, stage, progress, what)
         if cancel is None:
@@ -195,7 +197,7 @@ class TransferActions(QObject):
         return job_id
 
     def preview(self, preview: ImportPreview) -> None:
-        plan = ImportPreviewDialog.ask(self.window, preview, self.policy)
+        plan = ImportPreviewDialog.ask(self.shell.dialog_parent, preview, self.policy)
         if plan is None:
             self._status("Import cancelled; nothing was changed.")
             return
@@ -211,7 +213,7 @@ class TransferActions(QObject):
             return None
         self._commit_typing()
         cancel = threading.Event()
-        job = apply_job(self.window.controller.path, plan, cancel)
+        job = apply_job(self.controller.path, plan, cancel)
         count = entries_text(len(plan.writes))
         return self._start("apply", job, "Import", f"Importing {count}…", count, cancel)
 
@@ -220,13 +222,13 @@ class TransferActions(QObject):
         if not result.changes:
             self._status("Nothing was imported: every entry is unchanged or skipped.")
             return
-        command = ImportCommand(self.window.controller, result, self._report_undo_error)
-        self.window.undo_stack.push(command)
-        self.window.controller.notify_changed("*")
+        command = ImportCommand(self.controller, result, self._report_undo_error)
+        self.undo_stack.push(command)
+        self.controller.notify_changed("*")
         self._status(f"{result_message(result)} — Ctrl+Z undoes the import")
 
     def _report_undo_error(self, message: str) -> None:
-        ErrorDialog.show(self.window, "Import", message)
+        ErrorDialog.show(self.shell.dialog_parent, "Import", message)
 
     # export -------------------------------------------------------------------------
     def export(self) -> int | None:
@@ -234,20 +236,22 @@ class TransferActions(QObject):
             self._status("An import or export is already running; wait for it or cancel it.")
             return None
         self._commit_typing()
-        counts = self.window.controller.counts()
+        counts = self.controller.counts()
         request = ExportDialog.ask(
-            self.window, Path(self._start_dir()), counts=(counts.skills, counts.memories)
+            self.shell.dialog_parent,
+            Path(self._start_dir()),
+            counts=(counts.skills, counts.memories),
         )
         if request is None:
             return None
         self.last_dir = request.out.parent
-        job = export_job(self.window.controller.path, request.format, request.out, request.force)
+        job = export_job(self.controller.path, request.format, request.out, request.force)
         return self._start("export", job, "Export", f"Writing {request.out}…", str(request.out))
 
     def _exported(self, result: ExportResult) -> None:
         self.last_export = result
         self._status(export_summary(result))
-        ExportResultDialog.show(self.window, result)
+        ExportResultDialog.show(self.shell.dialog_parent, result)
 
     # runner signals -----------------------------------------------------------------
     def _take(self, job_id: int) -> _Running | None:
@@ -278,9 +282,11 @@ class TransferActions(QObject):
         if running is None:
             return
         if running.stage == "export":
-            ErrorDialog.show(self.window, "Export failed", message)
+            ErrorDialog.show(self.shell.dialog_parent, "Export failed", message)
             return
-        ErrorDialog.show(self.window, "Import failed", f"{message}\n\nNothing was imported.")
+        ErrorDialog.show(
+            self.shell.dialog_parent, "Import failed", f"{message}\n\nNothing was imported."
+        )
 
     def _on_cancelled(self, job_id: int) -> None:
         running = self._take(job_id)
@@ -289,33 +295,5 @@ class TransferActions(QObject):
         verb = "Export" if running.stage == "export" else "Import"
         self._status(f"{verb} cancelled; nothing was changed.")
 
-    # drag and drop ------------------------------------------------------------------
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.window:
-            kind = event.type()
-            if kind in (QEvent.Type.DragEnter, QEvent.Type.DragMove) and isinstance(
-                event, QDragEnterEvent | QDropEvent
-            ):
-                if dropped_paths(event) and not self.window.controller.read_only:
-                    event.acceptProposedAction()
-                    return True
-            elif kind == QEvent.Type.Drop and isinstance(event, QDropEvent):
-                paths = dropped_paths(event)
-                if paths:
-                    event.acceptProposedAction()
-                    self.import_paths(paths)
-                    return True
-        return super().eventFilter(watched, event)
 
-
-def dropped_paths(event: QDropEvent) -> list[Path]:
-    mime = event.mimeData()
-    if mime is None or not mime.hasUrls():
-        return []
-    return [Path(u.toLocalFile()) for u in mime.urls() if u.isLocalFile()]
-
-
-def install_transfer(window: MainWindow) -> TransferActions:
-    actions = TransferActions(window)
-    window.transfer = actions  # type: ignore[attr-defined]
-    return actions
+TRANSFER = FeatureSpec("transfer", TransferActions, needs=(CATALOG,))

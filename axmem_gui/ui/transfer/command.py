@@ -15,7 +15,7 @@ from PySide6.QtGui import QUndoCommand
 
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.services.transfer import ImportResult, apply_import, undo_import
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.lint.severity import plural
 
 

@@ -34,7 +34,7 @@ from axmem_gui.services.transfer import (
     read_sources,
     workspace_doc,
 )
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.tasks import Cancelled, Job, JobContext
 
 #: Progress reports reach the GUI at most this often (a 10,000-entry import would

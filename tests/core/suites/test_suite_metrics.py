@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from axmem_gui.core.ax.profile import load_profile
 from axmem_gui.core.suites import (
     CaseResult,
     SuiteCase,
@@ -70,6 +73,14 @@ def test_default_k_is_the_calls_cap() -> None:
     # Ax trims and drops exact duplicates before searching: the cap follows.
     assert _case(searches=(" a", "a ", "A")).effective_k() == 4
     assert _case(searches=("a",), k=1).effective_k() == 1
+
+
+def test_the_per_string_cap_comes_from_the_ax_profile() -> None:
+    profile = replace(load_profile(), skill_search_top_k=5, memory_search_top_k=7)
+    assert _case(searches=("a", "b")).effective_k(profile) == 10
+    assert _case(kind="recall", searches=("a",)).effective_k(profile) == 7
+    result = evaluate_case(_case(must_include=("x",)), ["y"] * 5 + ["x"], profile=profile)
+    assert result.k == 5 and not result.passed  # rank 6 is outside the profile's top 5
 
 
 def test_passing_case_records_ranks_and_metrics() -> None:

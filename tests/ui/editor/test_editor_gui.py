@@ -10,9 +10,9 @@ from PySide6.QtGui import QUndoStack
 
 from axmem_gui.store import Workspace
 from axmem_gui.store.repositories import ConflictError
+from axmem_gui.ui.catalog.feature import CATALOG, CatalogEditing
 from axmem_gui.ui.commands import Resolution
 from axmem_gui.ui.controller import WorkspaceController
-from axmem_gui.ui.editor.actions import CatalogEditing
 from axmem_gui.ui.editor.dialogs import ConflictDialog, RenameDialog, TagDialog
 from axmem_gui.ui.entry_table import EntryRole
 from axmem_gui.ui.history import HistoryDialog
@@ -21,7 +21,7 @@ from axmem_gui.ui.wiring import install_features
 
 
 def editing(window: MainWindow) -> CatalogEditing:
-    return window.catalog_editing  # type: ignore[attr-defined,no-any-return]
+    return window.feature(CATALOG)
 
 
 def stored_name(window: MainWindow, entry_id: str) -> str | None:
@@ -36,7 +36,7 @@ def activate(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
 
 
 def select_rows(window: MainWindow, rows: list[int]) -> list[str]:
-    page = window.skills_page
+    page = window.feature(CATALOG).pages["skills"]
     selection = QItemSelection()
     for row in rows:
         selection.select(page.model.index(row, 0), page.model.index(row, 0))
@@ -50,12 +50,13 @@ def select_rows(window: MainWindow, rows: list[int]) -> list[str]:
 def test_ctrl_n_creates_an_entry_and_undo_removes_it(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     activate(window, qtbot)
     before = window.controller.counts().skills
-    qtbot.keyClick(window.skills_page.table, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    table = window.feature(CATALOG).pages["skills"].table
+    qtbot.keyClick(table, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
     assert window.controller.counts().skills == before + 1
-    form = window.skills_page.form
+    form = window.feature(CATALOG).pages["skills"].form
     assert form.entry is not None and form.entry.id == "new-skill"
     assert form.id_edit.text() == "new-skill" and form.name_edit.hasFocus()
-    assert window.skills_page.current_row_id() == "new-skill"
+    assert window.feature(CATALOG).pages["skills"].current_row_id() == "new-skill"
     assert "new-skill" in window.statusBar().currentMessage()
     window.undo_stack.undo()
     assert window.controller.counts().skills == before
@@ -64,7 +65,7 @@ def test_ctrl_n_creates_an_entry_and_undo_removes_it(window: MainWindow, qtbot) 
 
 def test_typing_is_saved_after_a_pause_and_undone_as_one_step(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     activate(window, qtbot)
-    page = window.skills_page
+    page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
     form = page.form
     form.name_edit.setFocus()
@@ -94,7 +95,7 @@ def test_typing_is_saved_after_a_pause_and_undone_as_one_step(window: MainWindow
 
 
 def test_content_edit_undo_redo_restore_store_values(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
-    page = window.skills_page
+    page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
     form = page.form
     original = window.controller.workspace.skills.get("release-checklist")
@@ -121,7 +122,7 @@ def test_content_edit_undo_redo_restore_store_values(window: MainWindow, qtbot) 
 
 def test_delete_key_removes_without_asking_and_undo_brings_back(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     activate(window, qtbot)
-    page = window.skills_page
+    page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
     value = window.controller.workspace.skills.get("release-checklist")
     page.table.setFocus()
@@ -136,7 +137,7 @@ def test_delete_key_removes_without_asking_and_undo_brings_back(window: MainWind
 
 def test_bulk_delete_and_undo(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     activate(window, qtbot)
-    page = window.skills_page
+    page = window.feature(CATALOG).pages["skills"]
     total = window.controller.counts().skills
     ids = select_rows(window, [1, 2, 4, 6])
     assert "4 selected" in page.selection_label.text()
@@ -151,7 +152,7 @@ def test_bulk_delete_and_undo(window: MainWindow, qtbot) -> None:  # type: ignor
 
 
 def test_bulk_tag_add_remove_and_undo(window: MainWindow, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    page = window.skills_page
+    page = window.feature(CATALOG).pages["skills"]
     ids = select_rows(window, [0, 3, 5])
     asked: list[tuple[bool, int]] = []
 
@@ -178,7 +179,7 @@ def test_bulk_tag_add_remove_and_undo(window: MainWindow, qtbot, monkeypatch) ->
 
 def test_f2_renames_the_id_and_undo_renames_back(window: MainWindow, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     activate(window, qtbot)
-    page = window.skills_page
+    page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
     monkeypatch.setattr(RenameDialog, "ask", classmethod(lambda cls, p, k, old: "ship-it"))
     qtbot.keyClick(page.table, Qt.Key.Key_F2)
@@ -196,7 +197,7 @@ def test_rename_to_an_existing_id_is_refused_with_a_message(
 ) -> None:  # type: ignore[no-untyped-def]
     from axmem_gui.ui.dialogs import ErrorDialog
 
-    page = window.skills_page
+    page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
     other = window.controller.workspace.skills.ids()[1]
     shown: list[str] = []
@@ -208,7 +209,7 @@ def test_rename_to_an_existing_id_is_refused_with_a_message(
 
 
 def test_history_dialog_diff_and_restore(window: MainWindow, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    page = window.skills_page
+    page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
     ws = window.controller.workspace
     original = ws.skills.get("release-checklist")
@@ -267,7 +268,7 @@ def test_conflict_with_another_instance_asks_and_reloads_theirs(
         return Resolution.THEIRS
 
     monkeypatch.setattr(ConflictDialog, "ask", classmethod(ask))
-    page = window.skills_page
+    page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
     page.form.name_edit.setFocus()
     page.form.name_edit.end(False)
@@ -284,7 +285,7 @@ def test_conflict_with_another_instance_asks_and_reloads_theirs(
 
 def test_conflict_overwrite_with_mine(window: MainWindow, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setattr(ConflictDialog, "ask", classmethod(lambda cls, p, e: Resolution.MINE))
-    page = window.skills_page
+    page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
     page.form.name_edit.setFocus()
     page.form.name_edit.end(False)
@@ -302,7 +303,7 @@ def test_read_only_workspace_disables_editing(qtbot, sample_path: Path, settings
     install_features(win)
     qtbot.addWidget(win)
     win.show()
-    page = win.skills_page
+    page = win.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
     actions = editing(win)
     assert not actions.new_action.isEnabled() and not actions.delete_action.isEnabled()
@@ -320,7 +321,7 @@ def test_read_only_workspace_disables_editing(qtbot, sample_path: Path, settings
 
 def test_memories_form_edits_content(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     window.show_section("memories")
-    page = window.memories_page
+    page = window.feature(CATALOG).pages["memories"]
     first = window.controller.workspace.memories.ids()[0]
     assert page.select_id(first)
     assert not page.form.name_edit.isVisibleTo(page.form)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from axmem_gui.engine.providers import ProviderSettings
-from axmem_gui.ui.evals.page import EvalsFeature
+from axmem_gui.ui.evals import EVALS, EvalsFeature
 from axmem_gui.ui.main_window import MainWindow
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
 
@@ -14,7 +14,7 @@ WAIT_MS = 60_000
 
 
 def _feature(window: MainWindow, server: FakeOpenAIServer) -> EvalsFeature:
-    feature: EvalsFeature = window.evals_feature  # type: ignore[attr-defined]
+    feature: EvalsFeature = window.feature(EVALS)
     window.show_section("evals")
     feature.page.local_check.setChecked(False)
     feature.page.provider_form.set_settings(settings_for(server))
@@ -75,7 +75,7 @@ def test_cancel_keeps_the_finished_runs(
 def test_a_provider_that_cannot_be_reached_fails_each_run_with_its_reason(
     window: MainWindow, qtbot: Any
 ) -> None:
-    feature: EvalsFeature = window.evals_feature  # type: ignore[attr-defined]
+    feature: EvalsFeature = window.feature(EVALS)
     feature.page.local_check.setChecked(False)
     feature.page.provider_form.set_settings(
         ProviderSettings("openai-compatible", "m", base_url="http://127.0.0.1:9/v1", max_retries=0)

@@ -11,9 +11,10 @@ from PySide6.QtCore import QCoreApplication, Qt
 from axmem_gui.core.lint import LintOptions, lint_catalog
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
+from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.commands import edit_command
 from axmem_gui.ui.editor.dialogs import RenameDialog
-from axmem_gui.ui.lint.install import LintFeature, badge_text
+from axmem_gui.ui.lint.install import LINT, LintFeature, badge_text
 from axmem_gui.ui.lint.linter import BUDGET_KEY, LintOutcome
 from axmem_gui.ui.lint.model import FindingRole
 from axmem_gui.ui.lint.severity import counts_text
@@ -24,7 +25,7 @@ WAIT_MS = 15_000
 
 
 def feature(window: MainWindow) -> LintFeature:
-    found = window.lint  # type: ignore[attr-defined]
+    found = window.feature(LINT)
     assert isinstance(found, LintFeature)
     return found
 
@@ -49,7 +50,7 @@ def test_panel_shows_a_camel_case_id_and_clears_once_the_id_is_fixed(
     window: MainWindow, qtbot, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
     wait_for_lint(qtbot, window)
-    page = window.skills_page
+    page = window.feature(CATALOG).pages["skills"]
     panel = feature(window).panels["skills"]
     assert page.select_id("postmortemTemplate")
     assert panel.entry_id() == "postmortemTemplate"
@@ -59,7 +60,7 @@ def test_panel_shows_a_camel_case_id_and_clears_once_the_id_is_fixed(
     assert panel.view.isVisibleTo(panel)
 
     monkeypatch.setattr(RenameDialog, "ask", classmethod(lambda cls, *a: "postmortem-template"))
-    window.catalog_editing.rename("skills")  # type: ignore[attr-defined]
+    window.feature(CATALOG).rename("skills")
     qtbot.waitUntil(
         lambda: panel.entry_id() == "postmortem-template" and settled(window), timeout=WAIT_MS
     )
@@ -77,7 +78,7 @@ def test_panel_shows_a_camel_case_id_and_clears_once_the_id_is_fixed(
 
 def test_panel_follows_typing(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     wait_for_lint(qtbot, window)
-    page = window.skills_page
+    page = window.feature(CATALOG).pages["skills"]
     panel = feature(window).panels["skills"]
     assert page.select_id("semver-policy")
     assert "stopword-only-description" not in codes(panel.findings())
@@ -116,14 +117,15 @@ def test_dock_lists_the_workspace_findings_and_double_click_jumps_to_the_entry(
     memory_row = next(r for r, f in enumerate(expected) if f.kind == "memory")
     double_click(memory_row)
     assert window.current_section() == "memories"
-    assert window.memories_page.form.entry is not None
-    assert window.memories_page.form.entry.id == expected[memory_row].entry_id
-    assert window.memories_page.current_row_id() == expected[memory_row].entry_id
+    memories = window.feature(CATALOG).pages["memories"]
+    assert memories.form.entry is not None
+    assert memories.form.entry.id == expected[memory_row].entry_id
+    assert memories.current_row_id() == expected[memory_row].entry_id
 
     skill_row = next(r for r, f in enumerate(expected) if f.kind == "skill")
     double_click(skill_row)
     assert window.current_section() == "skills"
-    assert window.skills_page.current_row_id() == expected[skill_row].entry_id
+    assert window.feature(CATALOG).pages["skills"].current_row_id() == expected[skill_row].entry_id
     panel = feature(window).panels["skills"]
     assert expected[skill_row] in panel.findings()
 
@@ -172,7 +174,7 @@ def test_navigator_badge_shows_the_error_count(window: MainWindow, qtbot) -> Non
     ws = window.controller.workspace
     stored = ws.skills.stored("semver-policy")
     assert stored is not None
-    session = window.catalog_editing.session  # type: ignore[attr-defined]
+    session = window.feature(CATALOG).session
     before = stored.skill
     window.undo_stack.push(
         edit_command(

@@ -140,7 +140,7 @@ def test_ctrl_enter_in_the_bench_runs_the_bench_not_the_suites(rwindow, qtbot) -
     v.bench.set_searches(["rollback"])
     v.bench.searches_edit.setFocus()
     suite_runs: list[bool] = []
-    v.run_suite_action.triggered.connect(lambda *_: suite_runs.append(True))
+    rwindow.action_registry.get("suites.run").triggered.connect(lambda *_: suite_runs.append(True))
     with qtbot.waitSignal(v.bench.ran, timeout=3000):
         qtbot.keyClick(
             v.bench.searches_edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier

@@ -12,6 +12,7 @@ from axmem_gui.core.ax.profile import load_profile
 from axmem_gui.core.ax.render import StageConfig, render_skills_section, user_turn_field
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.services.scenarios import load_scenario, simulate_scenario
+from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.commands import EditSession
 from axmem_gui.ui.preview.section_view import lists_may_interrupt, rendered_source
 
@@ -78,7 +79,7 @@ def test_preview_follows_a_catalog_edit_debounced(rwindow, qtbot) -> None:  # ty
     skill = ws.skills.get("changelog-writing")
     assert skill is not None
     renamed = dataclasses.replace(skill, name="Release notes craft")
-    session: EditSession = rwindow.catalog_editing.session
+    session: EditSession = rwindow.feature(CATALOG).session
     with qtbot.waitSignal(v.preview.updated, timeout=3000):
         ws.skills.upsert(renamed)
         session.entries_changed("skills", ["changelog-writing"], False)

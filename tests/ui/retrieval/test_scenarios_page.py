@@ -203,7 +203,7 @@ def test_selecting_a_turn_previews_it(rwindow, qtbot) -> None:  # type: ignore[n
     assert v.preview.turn() == 2
     assert v.preview.preview is not None and v.preview.preview.turn == 2
     assert "ID: `status-page-updates`" in v.preview.section_text("loaded")
-    assert rwindow.preview_dock.isVisible()
+    assert rwindow.docks["previewDock"].isVisible()
 
 
 def test_new_duplicate_rename_delete(rwindow, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]

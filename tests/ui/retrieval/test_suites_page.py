@@ -11,6 +11,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 
 from axmem_gui.core.suites import Suite, SuiteCase, run_suite
 from axmem_gui.services.suites import SuiteOutcome, workspace_suites
+from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.suites.models import CaseTableModel, SuiteEntry, SuiteListModel
 from axmem_gui.ui.suites.page import JunitDialog
 
@@ -76,7 +77,7 @@ def test_a_breaking_edit_is_flagged_as_a_regression(rwindow, qtbot) -> None:  # 
     broken = dataclasses.replace(
         skill, name="Versioning notes", description="Notes", content="Pick numbers carefully."
     )
-    session = rwindow.catalog_editing.session
+    session = rwindow.feature(CATALOG).session
     with qtbot.waitSignal(page.regressions_changed, timeout=5000) as blocker:
         ws.skills.upsert(broken)
         session.entries_changed("skills", ["semver-policy"], False)
@@ -123,7 +124,7 @@ def test_ctrl_enter_runs_and_records_the_baseline(rwindow, qtbot) -> None:  # ty
         rwindow.controller.notify_changed("skills")
     assert page.regression_count >= 1
     with qtbot.waitSignal(page.runner.finished, timeout=5000):
-        v.run_suite_action.trigger()
+        rwindow.action_registry.get("suites.run").trigger()
     assert page.regression_count >= 1  # this run still compares with the passing baseline
     with qtbot.waitSignal(page.runner.finished, timeout=5000):
         page.rerun()
@@ -138,7 +139,7 @@ def test_reruns_are_debounced(rwindow, qtbot) -> None:  # type: ignore[no-untype
     runs: list[int] = []
     page.runner.finished.connect(lambda outcomes: runs.append(len(outcomes)))
     ws = rwindow.controller.workspace
-    session = rwindow.catalog_editing.session
+    session = rwindow.feature(CATALOG).session
     skill = ws.skills.get("style-guide")
     for i in range(5):
         ws.skills.upsert(dataclasses.replace(skill, content=f"edit {i}"))

@@ -10,7 +10,7 @@ import pytest
 
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.main_window import MainWindow
-from axmem_gui.ui.sessions.controller import SessionsFeature
+from axmem_gui.ui.sessions.controller import SESSIONS, SessionsFeature
 
 SAMPLE_ID = "sample-ops-assistant"
 JOB_TIMEOUT_MS = 30_000
@@ -18,7 +18,7 @@ JOB_TIMEOUT_MS = 30_000
 
 @pytest.fixture
 def feature(window: MainWindow, qtbot: Any) -> SessionsFeature:
-    feat: SessionsFeature = window.sessions_feature  # type: ignore[attr-defined]
+    feat: SessionsFeature = window.feature(SESSIONS)
     window.show_section("sessions")
     wait_idle(qtbot, feat)
     return feat

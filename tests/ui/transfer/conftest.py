@@ -16,7 +16,7 @@ from axmem_gui.services.transfer import ExportResult
 from axmem_gui.store import Workspace
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.main_window import MainWindow
-from axmem_gui.ui.transfer.actions import TransferActions
+from axmem_gui.ui.transfer.actions import TRANSFER, TransferActions
 from axmem_gui.ui.transfer.export_dialog import ExportResultDialog
 from axmem_gui.ui.transfer.jobs import ImportPreview
 from axmem_gui.ui.transfer.preview_dialog import ImportPreviewDialog
@@ -25,7 +25,7 @@ WAIT_MS = 20_000
 
 
 def transfer(window: MainWindow) -> TransferActions:
-    actions = window.transfer  # type: ignore[attr-defined]
+    actions = window.feature(TRANSFER)
     assert isinstance(actions, TransferActions)
     return actions
 

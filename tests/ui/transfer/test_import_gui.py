@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication
 
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.formats import ImportPlan
+from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.transfer.jobs import ImportPreview
 from tests.ui.transfer.conftest import Recorder, stored, transfer, wait_idle, write_source
@@ -110,13 +111,13 @@ def test_undo_removes_an_import_and_redo_applies_it_again(
     window.undo_stack.undo()
     undone = stored(window)
     assert undone[:2] == before[:2]
-    assert window.skills_page.model.total() == len(before[0])
+    assert window.feature(CATALOG).pages["skills"].model.total() == len(before[0])
     assert window.undo_stack.redoText() == "Import 4 entries"
 
     window.undo_stack.redo()
     redone = stored(window)
     assert redone[:2] == after[:2]
-    assert window.memories_page.model.total() == len(after[1])
+    assert window.feature(CATALOG).pages["memories"].model.total() == len(after[1])
     window.undo_stack.undo()
     assert stored(window)[:2] == before[:2]
 

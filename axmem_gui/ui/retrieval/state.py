@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
 from axmem_gui.core.ax.profile import AxProfile, load_profile
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.services.bench import LiveSearch
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.tasks import JobContext, TaskRunner
 

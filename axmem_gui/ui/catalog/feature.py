@@ -1,16 +1,14 @@
-"""Catalog editing in the main window: the Edit menu actions, the page toolbars, and the
-glue from forms and tables to undo commands on the window's one QUndoStack."""
+"""The catalog feature: the skills and memories pages, the Edit menu actions, the page
+toolbars, and the glue from forms and tables to undo commands on the one QUndoStack."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 
-from axmem_gui.store.records import memory_from_value, memory_to_row, skill_from_value, skill_to_row
-from axmem_gui.store.repositories import ConflictError
+from axmem_gui.services.catalog import CatalogService, ConflictError
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.commands import (
     NOUN,
@@ -21,7 +19,6 @@ from axmem_gui.ui.commands import (
     delete_command,
     edit_command,
     new_entry,
-    repository,
     restore_command,
     stored_entry,
     tag_command,
@@ -30,31 +27,35 @@ from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.editor.dialogs import ConflictDialog, RenameDialog, TagDialog
 from axmem_gui.ui.editor.form import EditRequest
 from axmem_gui.ui.entry_table import EntryRole
-from axmem_gui.ui.history import HistoryDialog, full_history, revision_value
+from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, MenuPlace, PageSpec
+from axmem_gui.ui.history import HistoryDialog, full_history
 from axmem_gui.ui.pages import CatalogPage
 
-if TYPE_CHECKING:
-    from axmem_gui.ui.main_window import MainWindow
-
 STATUS_MS = 6000
+EDIT_PLACE = MenuPlace("edit", "catalog")
 
 
 class CatalogEditing(QObject):
-    """Owns the edit session of a window and every catalog editing action."""
+    """Owns the catalog pages, the edit session and every catalog editing action."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
-        self.stack = window.undo_stack
-        self.session = EditSession(window.controller, resolver=self._ask_conflict)
+    def __init__(self, context: FeatureContext) -> None:
+        super().__init__(context.shell)
+        self.context = context
+        self.shell = context.shell
+        self.controller = context.controller
+        self.stack = context.undo_stack
+        self.session = EditSession(context.controller, resolver=self._ask_conflict)
         self.session.entries_changing.connect(self._before_change)
         self.session.entries_changed_done.connect(self._after_change)
         self.session.focus_requested.connect(self._focus)
         self.session.error_reported.connect(self._show_error)
+        ws = context.controller.workspace
         self.pages: dict[str, CatalogPage] = {
-            "skills": window.skills_page,
-            "memories": window.memories_page,
+            "skills": CatalogPage("skills", ws.skills),
+            "memories": CatalogPage("memories", ws.memories),
         }
+        self.controller.opened.connect(self._on_opened)
+        self.controller.changed.connect(self._on_changed)
         self._build_actions()
         for kind, page in self.pages.items():
             page.form.edit_committed.connect(self.commit_edit)
@@ -63,10 +64,36 @@ class CatalogEditing(QObject):
             page.delete_requested.connect(lambda k=kind: self.delete_selected(k))
             for action in self.toolbar_actions:
                 page.toolbar.addAction(action)
-        window.edit_menu.aboutToShow.connect(self.commit_all)
-        window.controller.opened.connect(self.update_enabled)
-        window.navigator.selectionModel().selectionChanged.connect(self.update_enabled)
+        context.actions.menu_opening.connect(self._on_menu_opening)
+        self.controller.opened.connect(self.update_enabled)
+        self.shell.section_changed.connect(self.update_enabled)
         self.update_enabled()
+
+    # feature contract ---------------------------------------------------------------
+    def contributions(self) -> Contributions:
+        return Contributions(
+            pages=[
+                PageSpec("skills", "Skills", self.pages["skills"]),
+                PageSpec("memories", "Memories", self.pages["memories"]),
+            ]
+        )
+
+    def shutdown(self) -> None:
+        """Nothing runs in the background; typing not yet committed stays uncommitted."""
+
+    def _on_opened(self) -> None:
+        ws = self.controller.workspace
+        self.pages["skills"].set_repository(ws.skills)
+        self.pages["memories"].set_repository(ws.memories)
+
+    def _on_changed(self, what: str) -> None:
+        for kind, page in self.pages.items():
+            if what in ("*", kind):
+                page.reload()
+
+    def _on_menu_opening(self, menu: str) -> None:
+        if menu == "edit":
+            self.commit_all()
 
     # actions ------------------------------------------------------------------------
     def _action(
@@ -76,7 +103,7 @@ class CatalogEditing(QObject):
         shortcut: QKeySequence | QKeySequence.StandardKey | str | None,
         tip: str,
     ) -> QAction:
-        return make_action(self.window, text, slot, shortcut, tip)
+        return make_action(self, text, slot, shortcut, tip)
 
     def _build_actions(self) -> None:
         self.new_action = self._action(
@@ -108,17 +135,15 @@ class CatalogEditing(QObject):
             "Ctrl+Shift+H",
             "Every saved revision of the entry, with a diff and Restore (Ctrl+Shift+H)",
         )
-        menu = self.window.edit_menu
-        menu.addSeparator()
-        for action in (
-            self.new_action,
-            self.delete_action,
-            self.rename_action,
-            self.add_tag_action,
-            self.remove_tag_action,
-            self.history_action,
+        for name, action in (
+            ("new", self.new_action),
+            ("delete", self.delete_action),
+            ("rename", self.rename_action),
+            ("add-tag", self.add_tag_action),
+            ("remove-tag", self.remove_tag_action),
+            ("history", self.history_action),
         ):
-            menu.addAction(action)
+            self.context.actions.add(f"catalog.{name}", action, EDIT_PLACE)
         self.toolbar_actions = (
             self.new_action,
             self.delete_action,
@@ -130,11 +155,11 @@ class CatalogEditing(QObject):
         self.edit_actions = self.toolbar_actions[:-1]
 
     def active_kind(self) -> str | None:
-        section = self.window.current_section()
+        section = self.shell.current_section()
         return section if section in self.pages else None
 
     def update_enabled(self, *_: object) -> None:
-        read_only = self.window.controller.read_only
+        read_only = self.controller.read_only
         on_catalog = self.active_kind() is not None
         for action in self.edit_actions:
             action.setEnabled(on_catalog and not read_only)
@@ -162,22 +187,26 @@ class CatalogEditing(QObject):
         page = self.pages.get(kind)
         if page is None:
             return
-        if self.window.current_section() != kind:
-            self.window.show_section(kind)
+        if self.shell.current_section() != kind:
+            self.shell.show_section(kind)
         page.focus_entry(entry_id)
 
     def _show_error(self, message: str) -> None:
-        ErrorDialog.show(self.window, "Change not saved", message)
+        ErrorDialog.show(self.shell.dialog_parent, "Change not saved", message)
+
+    @property
+    def catalog(self) -> CatalogService:
+        return self.session.catalog
 
     def _ask_conflict(self, error: ConflictError) -> Resolution:
-        return ConflictDialog.ask(self.window, error)
+        return ConflictDialog.ask(self.shell.dialog_parent, error)
 
     def _status(self, text: str) -> None:
-        self.window.statusBar().showMessage(text, STATUS_MS)
+        self.shell.show_message(text, STATUS_MS)
 
     # edits --------------------------------------------------------------------------
     def commit_edit(self, request: EditRequest) -> None:
-        if self.window.controller.read_only:
+        if self.controller.read_only:
             return
         self.stack.push(
             edit_command(
@@ -195,7 +224,7 @@ class CatalogEditing(QObject):
 
     def new_entry(self, kind: str | None = None) -> None:
         kind = self._kind(kind)
-        if kind is None or self.window.controller.read_only:
+        if kind is None or self.controller.read_only:
             return
         self.commit_all()
         entry = new_entry(self.session.workspace, kind)
@@ -209,7 +238,7 @@ class CatalogEditing(QObject):
 
     def delete_selected(self, kind: str | None = None) -> None:
         kind = self._kind(kind)
-        if kind is None or self.window.controller.read_only:
+        if kind is None or self.controller.read_only:
             return
         page = self.pages[kind]
         page.form.commit_pending()
@@ -231,22 +260,24 @@ class CatalogEditing(QObject):
 
     def rename(self, kind: str | None = None) -> None:
         kind = self._kind(kind)
-        if kind is None or self.window.controller.read_only:
+        if kind is None or self.controller.read_only:
             return
         page = self.pages[kind]
         old_id = page.current_id()
         if old_id is None:
             return
         page.form.commit_pending()
-        new_id = RenameDialog.ask(self.window, NOUN[kind], old_id)
+        new_id = RenameDialog.ask(self.shell.dialog_parent, NOUN[kind], old_id)
         if new_id is None or new_id == old_id:
             return
         if not new_id.strip():
-            ErrorDialog.show(self.window, "Cannot rename", f"{NOUN[kind]} id: must not be empty")
-            return
-        if repository(self.session.workspace, kind).revision_of(new_id) is not None:
             ErrorDialog.show(
-                self.window,
+                self.shell.dialog_parent, "Cannot rename", f"{NOUN[kind]} id: must not be empty"
+            )
+            return
+        if self.catalog.revision_of(kind, new_id) is not None:
+            ErrorDialog.show(
+                self.shell.dialog_parent,
                 "Cannot rename",
                 f"{NOUN[kind]} '{new_id}' already exists; choose another id",
             )
@@ -255,7 +286,7 @@ class CatalogEditing(QObject):
 
     def tag_selected(self, add: bool, kind: str | None = None) -> None:
         kind = self._kind(kind)
-        if kind is None or self.window.controller.read_only:
+        if kind is None or self.controller.read_only:
             return
         page = self.pages[kind]
         page.form.commit_pending()
@@ -263,13 +294,15 @@ class CatalogEditing(QObject):
         if not ids:
             return
         known = self._known_tags(kind, ids if not add else None)
-        tag = TagDialog.ask(self.window, add, len(ids), known)
+        tag = TagDialog.ask(self.shell.dialog_parent, add, len(ids), known)
         if tag is None:
             return
         tag = tag.strip()
         if not tag or "," in tag:
             ErrorDialog.show(
-                self.window, "Cannot tag", "tag: must be non-empty and contain no comma"
+                self.shell.dialog_parent,
+                "Cannot tag",
+                "tag: must be non-empty and contain no comma",
             )
             return
         command = tag_command(self.session, kind, ids, tag, add=add)
@@ -303,25 +336,19 @@ class CatalogEditing(QObject):
         if entry_id is None:
             return
         page.form.commit_pending()
-        ws = self.session.workspace
-        found = stored_entry(ws, kind, entry_id)
-        to_row = skill_to_row if kind == "skills" else memory_to_row
-        current = None if found is None else to_row(found[0])  # type: ignore[arg-type]
-        revisions = full_history(repository(ws, kind), entry_id)
+        catalog = self.catalog
+        current = catalog.stored_row(kind, entry_id)
+        revisions = full_history(catalog.repository(kind), entry_id)
+        read_only = self.controller.read_only
         chosen = HistoryDialog.ask(
-            self.window, NOUN[kind], entry_id, revisions, current, ws.read_only
+            self.shell.dialog_parent, NOUN[kind], entry_id, revisions, current, read_only
         )
-        if chosen is None or ws.read_only:
+        if chosen is None or read_only:
             return
-        value = revision_value(chosen)
-        if value is None:
+        entry = catalog.revision_entry(kind, chosen)
+        if entry is None:
             return
-        from_value = skill_from_value if kind == "skills" else memory_from_value
-        entry = from_value(value)
         self.stack.push(restore_command(self.session, kind, entry, f"revision {chosen.revision}"))
 
 
-def install_catalog_editing(window: MainWindow) -> CatalogEditing:
-    editing = CatalogEditing(window)
-    window.catalog_editing = editing  # type: ignore[attr-defined]
-    return editing
+CATALOG = FeatureSpec("catalog", CatalogEditing)

@@ -1,7 +1,7 @@
 """Offscreen screenshots of the import preview (with conflicts and an error) and of the
 skills view with the lint panel and the Lint dock.
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python -m tests.ui.transfer.make_screenshots OUT_DIR
+    QT_QPA_PLATFORM=offscreen .venv/bin/python -m tools.transfer_screenshots OUT_DIR
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ from PySide6.QtWidgets import QApplication
 from axmem_gui.core.catalog import Skill
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
+from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.controller import WorkspaceController
+from axmem_gui.ui.lint.install import LINT
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.settings import AppSettings
 from axmem_gui.ui.tasks import JobContext
@@ -94,10 +96,10 @@ def main(out: Path) -> int:
     dialog.close()
 
     window.show_section("skills")
-    window.skills_page.select_id("postmortemTemplate")
-    lint = window.lint  # type: ignore[attr-defined]
+    window.feature(CATALOG).pages["skills"].select_id("postmortemTemplate")
+    lint = window.feature(LINT)
     lint.show_dock()
-    window.resizeDocks([lint.dock], [200], Qt.Orientation.Vertical)
+    window.resizeDocks([window.docks["lintDock"]], [200], Qt.Orientation.Vertical)
     for _ in range(100):
         wait(50)
         if lint.linter.outcome is not None and not lint.linter.running:

@@ -1,6 +1,6 @@
 """Timings of the GUI paths at scale (not a test: numbers for the report and for bench/).
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python -m tests.ui.transfer.bench_transfer_lint [N]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python -m bench.transfer_lint_bench [N]
 
 1. Import N SKILL.md folders through File > Import's path (plan job, preview answered at
    once, apply job, undo step), with the longest event-loop stall while it runs.
@@ -22,8 +22,10 @@ from PySide6.QtWidgets import QApplication
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
 from axmem_gui.ui.controller import WorkspaceController
+from axmem_gui.ui.lint.install import LINT
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.settings import AppSettings
+from axmem_gui.ui.transfer.actions import TRANSFER
 from axmem_gui.ui.transfer.preview_dialog import ImportPreviewDialog
 from axmem_gui.ui.wiring import install_features
 
@@ -110,7 +112,7 @@ def main(n: int) -> int:
     )
     install_features(window)
     window.show()
-    actions, lint = window.transfer, window.lint  # type: ignore[attr-defined]
+    actions, lint = window.feature(TRANSFER), window.feature(LINT)
     wait_until(lambda: lint.linter.outcome is not None and not lint.linter.running)
 
     marks: dict[str, float] = {}

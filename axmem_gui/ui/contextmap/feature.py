@@ -1,0 +1,53 @@
+"""The context maps feature: the page, and File > Import/Export snapshot."""
+
+from __future__ import annotations
+
+from axmem_gui.ui.actions import make_action
+from axmem_gui.ui.contextmap.page import ContextMapPage
+from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, MenuPlace, PageSpec
+
+FILE_PLACE = MenuPlace("file", "contextmap-snapshot")
+KEY = "contextmaps"
+
+
+class ContextMapFeature:
+    def __init__(self, context: FeatureContext) -> None:
+        self.shell = context.shell
+        self.page = ContextMapPage(context.controller, context.undo_stack)
+        self.page.message.connect(context.shell.show_message)
+        self.import_action = make_action(
+            context.shell,
+            "Import snapshot…",
+            self.import_snapshot,
+            tip="Import a context map snapshot (TS snapshot, axllm dict or text)",
+        )
+        self.export_action = make_action(
+            context.shell,
+            "Export snapshot…",
+            self.export_snapshot,
+            tip="Export the selected context map snapshot",
+        )
+        context.actions.add("contextmap.import", self.import_action, FILE_PLACE)
+        context.actions.add("contextmap.export", self.export_action, FILE_PLACE)
+        context.controller.changed.connect(self._on_changed)
+
+    def _on_changed(self, what: str) -> None:
+        if what in ("*", "sessions", "contextmaps"):
+            self.page.reload()
+
+    def import_snapshot(self) -> None:
+        self.shell.show_section(KEY)
+        self.page.import_snapshot()
+
+    def export_snapshot(self) -> None:
+        self.shell.show_section(KEY)
+        self.page.export_snapshot()
+
+    def contributions(self) -> Contributions:
+        return Contributions(pages=[PageSpec(KEY, "Context maps", self.page)])
+
+    def shutdown(self) -> None:
+        """The page reads on the GUI thread only; nothing is pending."""
+
+
+CONTEXTMAPS = FeatureSpec("contextmaps", ContextMapFeature)

@@ -1,0 +1,1 @@
+"""The entry editor: form, markdown editor and preview, dialogs of catalog editing."""

@@ -1,0 +1,23 @@
+"""The shared retrieval state as a feature: the preview, bench, scenarios and suites need it."""
+
+from __future__ import annotations
+
+from axmem_gui.ui.catalog.feature import CATALOG
+from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec
+from axmem_gui.ui.retrieval.state import RetrievalState
+
+
+class RetrievalFeature:
+    def __init__(self, context: FeatureContext) -> None:
+        self.state = RetrievalState(context.controller, parent=context.shell, runner=context.runner)
+        # Typing in a form patches the index of only the entries it touches.
+        self.state.watch_edits(context.need(CATALOG).session)
+
+    def contributions(self) -> Contributions:
+        return Contributions()
+
+    def shutdown(self) -> None:
+        self.state.stop()
+
+
+RETRIEVAL = FeatureSpec("retrieval", RetrievalFeature, needs=(CATALOG,))

@@ -1,0 +1,54 @@
+"""The retrieval suites feature: the page, Run > Run Suites, the navigator's regression
+badge and the suite summary in the status bar; a case opens in the bench."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QLabel
+
+from axmem_gui.ui.actions import make_action
+from axmem_gui.ui.bench.feature import BENCH, RUN_PLACE
+from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, PageSpec
+from axmem_gui.ui.retrieval.feature import RETRIEVAL
+from axmem_gui.ui.suites.page import SuitesPage
+
+RUN_SHORTCUTS = (QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter"))
+
+
+class SuitesFeature:
+    def __init__(self, context: FeatureContext) -> None:
+        self.shell = context.shell
+        self.page = SuitesPage(context.need(RETRIEVAL).state)
+        self.page.message.connect(context.shell.show_message)
+        self.page.bench_requested.connect(context.need(BENCH).open)
+        self.page.regressions_changed.connect(self._on_regressions)
+        self.status = QLabel()
+        self.status.setObjectName("suiteStatus")
+        self.page.summary_changed.connect(self.status.setText)
+        self.run_action = make_action(
+            context.shell,
+            "Run Suites",
+            lambda: self.page.run(record=True),
+            tip="Run every retrieval suite and record the run (Ctrl+Enter)",
+        )
+        self.run_action.setShortcuts(list(RUN_SHORTCUTS))
+        context.actions.add("suites.run", self.run_action, RUN_PLACE)
+        context.controller.changed.connect(self._on_changed)
+
+    def _on_regressions(self, count: int) -> None:
+        self.shell.set_badge("suites", "!" if count else "")
+
+    def _on_changed(self, what: str) -> None:
+        if what in ("*", "suites"):
+            self.page.reload()
+
+    def contributions(self) -> Contributions:
+        return Contributions(
+            pages=[PageSpec("suites", "Suites", self.page)], status_widgets=[self.status]
+        )
+
+    def shutdown(self) -> None:
+        self.page.stop()
+
+
+SUITES = FeatureSpec("suites", SuitesFeature, needs=(RETRIEVAL, BENCH))

@@ -1,0 +1,51 @@
+"""`axmem catalog` edits entries through the catalog service the GUI's commands use."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from axmem_gui.cli.main import main
+from axmem_gui.services.catalog import CatalogService
+from axmem_gui.services.workspace import init_workspace
+from axmem_gui.store import Workspace
+
+
+def _sample(tmp_path: Path) -> str:
+    path = tmp_path / "s.axmem"
+    init_workspace(path, sample=True).close()
+    return str(path)
+
+
+def test_rename_tag_delete_and_restore(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    ws_path = _sample(tmp_path)
+    w = ["--workspace", ws_path]
+    assert main(["catalog", "rename", "skills", "style-guide", "writing-style", *w]) == 0
+    tag = ["catalog", "tag", "add", "house-style"]
+    assert main([*tag, "skills", "writing-style", "nope", *w]) == 0
+    assert "tagged 1 of 2 skills ('house-style')" in capsys.readouterr().out
+    assert main(["catalog", "delete", "skills", "writing-style", *w]) == 0
+    with Workspace.open(ws_path) as ws:
+        catalog = CatalogService(ws)
+        assert catalog.get("skills", "writing-style") is None
+        deleted = catalog.history("skills", "writing-style")[-1]
+    assert main(["catalog", "restore", "skills", "writing-style", str(deleted.revision), *w]) == 0
+    with Workspace.open(ws_path) as ws:
+        found = CatalogService(ws).get("skills", "writing-style")
+    assert found is not None and "house-style" in found[0].tags
+
+
+def test_the_service_rules_give_one_line_errors(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    ws_path = _sample(tmp_path)
+    w = ["--workspace", ws_path]
+    cases = [
+        (["catalog", "rename", "skills", "style-guide", "hotfix-process"], "already exists"),
+        (["catalog", "rename", "skills", "style-guide", " "], "skill id: must not be empty"),
+        (["catalog", "tag", "add", "a,b", "skills", "style-guide"], "contain no comma"),
+        (["catalog", "delete", "memories", "no-such"], "no memory with id 'no-such'"),
+        (["catalog", "restore", "skills", "style-guide", "99"], "no revision 99"),
+    ]
+    for args, message in cases:
+        capsys.readouterr()
+        assert main([*args, *w]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("axmem: error: ") and message in err and err.count("\n") == 1
