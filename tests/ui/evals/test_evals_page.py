@@ -39,7 +39,6 @@ def test_running_the_sample_set_shows_figures_and_records_sessions(
     assert window.controller.workspace.sessions.count() == sessions_before + 3
     for model in (feature.page.sets_model, feature.page.runs_model, feature.page.cases_model):
         qtmodeltester.check(model)
-    window.grab().save("/tmp/axmem-evals-page.png")
 
 
 def test_compare_two_runs_from_the_page(
