@@ -19,7 +19,10 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 venv: $(STAMP)
 
+# The platform check names missing X11 libraries (and their Debian packages) before Qt
+# fails with its own message; it is skipped when QT_QPA_PLATFORM=offscreen.
 run: $(STAMP)
+	@$(BIN)/python -m axmem_gui.platform_check
 	$(BIN)/axmem-gui $(ARGS)
 
 lint: $(STAMP)
@@ -65,10 +68,15 @@ AX_NPM := build/ax-npm
 ax-npm:
 	tools/golden/install_ax.sh $(AX_NPM)
 
-# Regenerate tests/golden/ax-24.0.21/expected.json from the package (byte-identical).
+# Regenerate tests/golden/ax-24.0.21/expected.json and tests/fixtures/ax_turns/ from the
+# package (byte-identical).
 golden: ax-npm
 	LC_ALL=C.UTF-8 node tools/golden/oracle.mjs --ax $(AX_NPM) \
 		--cases tests/golden/ax-24.0.21/cases.json --out tests/golden/ax-24.0.21/expected.json
+	LC_ALL=C.UTF-8 node tools/golden/oracle.mjs --ax $(AX_NPM) \
+		--cases tests/fixtures/ax_turns/cases.json --out tests/fixtures/ax_turns/expected.json
+	LC_ALL=C.UTF-8 node --no-warnings tools/golden/jsruntime_probe.mjs --ax $(AX_NPM) \
+		--cases tests/fixtures/ax_turns/cases.json --out tests/fixtures/ax_turns/jsruntime.json
 
 # Differential run on fresh seeded random inputs: SEEDS="1 2" (default: fixed + today's).
 conformance: $(STAMP) ax-npm

@@ -42,6 +42,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if target is not None and target.name.endswith(SESSION_SUFFIX):
         session_file, target = target, args.workspace if args.workspace != target else None
 
+    from axmem_gui.platform_check import check as check_platform_libraries
+
+    missing = check_platform_libraries()
+    if missing is not None:
+        print(missing, file=sys.stderr)
+        return 2
+
     from PySide6.QtGui import QUndoStack
     from PySide6.QtWidgets import QApplication
 
@@ -51,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from axmem_gui.ui.dialogs import ErrorDialog
     from axmem_gui.ui.main_window import MainWindow
     from axmem_gui.ui.settings import AppSettings
-    from axmem_gui.ui.theme import apply_theme, follow_system_theme
+    from axmem_gui.ui.theme import apply_theme
     from axmem_gui.ui.wiring import install_features
 
     app = QApplication.instance() or QApplication(["axmem-gui"])
@@ -61,8 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     app.setApplicationVersion(__version__)
     app.setDesktopFileName("io.github.axmem.Studio")
     settings = AppSettings()
-    apply_theme(app, settings.theme())
-    follow_system_theme(app, settings.theme())
+    apply_theme(app, settings.theme())  # View > Theme changes it and follows the system
 
     try:
         workspace = open_workspace(target)
@@ -88,14 +94,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     window.restore_layout()
     window.show()
     if imported is not None:
-        window.show_section("sessions")
-        window.statusBar().showMessage(f"Imported session {imported} from {session_file}", 8000)
+        show_imported_session(window, imported, session_file)
 
     if args.self_test:
         return _self_test(app, window, args.screenshot)
     code = app.exec()
     controller.close()
     return int(code)
+
+
+def show_imported_session(window: object, session_id: str, source: Path | None) -> None:
+    """`axmem-gui FILE.axsession.json`: the imported session opens in the viewer."""
+    from axmem_gui.ui.main_window import MainWindow
+    from axmem_gui.ui.sessions.controller import SESSIONS
+
+    assert isinstance(window, MainWindow)
+    window.show_section("sessions")
+    window.feature(SESSIONS).open_session(session_id)
+    window.statusBar().showMessage(f"Imported session {session_id} from {source}", 8000)
 
 
 def _self_test(app: object, window: object, screenshot: Path | None) -> int:

@@ -25,7 +25,7 @@ def main(argv: list[str]) -> int:
 
     from PySide6.QtGui import QUndoStack
     from PySide6.QtTest import QTest
-    from PySide6.QtWidgets import QApplication, QDockWidget
+    from PySide6.QtWidgets import QApplication
 
     from axmem_gui.services.workspace import open_workspace
     from axmem_gui.store import Workspace
@@ -39,7 +39,9 @@ def main(argv: list[str]) -> int:
     assert isinstance(app, QApplication)
     apply_theme(app, "light")
     controller = WorkspaceController(open_workspace(None))
-    window = MainWindow(controller, AppSettings(), QUndoStack(), Workspace.open, Workspace.open)
+    settings = AppSettings()
+    settings.set_welcome_dismissed(True)
+    window = MainWindow(controller, settings, QUndoStack(), Workspace.open, Workspace.open)
     install_features(window)
     window.resize(1500, 900)
     window.show()
@@ -53,17 +55,12 @@ def main(argv: list[str]) -> int:
     QTest.qWait(600)
     window.grab().save(str(out / "main-window.png"))
 
+    # The sessions and context map pages show no docks (they belong to the catalog pages).
     window.show_section("sessions")
-    docks = [d for d in window.findChildren(QDockWidget) if d.isVisible()]
-    for dock in docks:
-        dock.hide()
     feature = window.feature(SESSIONS)
-    (summary,) = controller.workspace.sessions.list()
-    feature.open_session(summary.id)
+    feature.open_session("sample-ops-assistant")
     QTest.qWait(500)
     window.grab().save(str(out / "session-viewer.png"))
-    for dock in docks:
-        dock.show()
     window.show_section("contextmaps")
     QTest.qWait(300)
     window.grab().save(str(out / "context-map.png"))

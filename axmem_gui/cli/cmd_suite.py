@@ -1,4 +1,5 @@
-"""`axmem suite run|list`: retrieval suites from the command line (CI friendly).
+"""`axmem suite run|list|add|edit|remove|import|export`: retrieval suites from the command
+line (CI friendly). Suites and cases go in and out as JSON (the suite file format).
 
 Exit codes of `suite run`: 0 every case passed, 1 a case failed, 2 bad input.
 """
@@ -6,23 +7,36 @@ Exit codes of `suite run`: 0 every case passed, 1 a case failed, 2 bad input.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from axmem_gui.cli.common import add_workspace_arg, print_json, say
+from axmem_gui.cli.common import add_workspace_arg, print_json, read_text_file, say
 from axmem_gui.core.catalog import Catalog
-from axmem_gui.core.suites import CaseResult, Suite, SuiteRunResult
+from axmem_gui.core.errors import InputError
+from axmem_gui.core.suites import CaseResult, Suite, SuiteRunResult, suites_to_json_text
 from axmem_gui.services.catalogs import read_catalog_file
 from axmem_gui.services.suites import (
+    SuiteChange,
     SuiteOutcome,
+    apply_suite_changes,
+    case_changes,
+    case_from_json_text,
+    edit_suite_changes,
+    import_suite_changes,
+    new_suite_changes,
     outcomes_to_json,
     read_run_results_file,
     read_suite_file,
+    remove_suite_changes,
+    require_suite,
     run_suites,
     run_workspace_suites,
     select_suites,
+    suite_from_json_text,
     workspace_suites,
     write_junit,
+    write_suite_file,
 )
 from axmem_gui.services.workspace import open_workspace
 
@@ -103,17 +117,127 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
+    revisions: dict[str, int] = {}
     if args.suite_file is not None:
         suites = read_suite_file(args.suite_file)
     else:
         with open_workspace(args.workspace) as ws:
             suites = workspace_suites(ws)
+            for s in suites:
+                doc = ws.suites.document(s.name)
+                revisions[s.name] = 0 if doc is None else doc.revision
     if args.json:
-        print_json([{"name": s.name, "cases": len(s.cases)} for s in suites])
+        rows = []
+        for s in suites:
+            row: dict[str, object] = {"name": s.name, "cases": len(s.cases)}
+            if s.name in revisions:
+                row["revision"] = revisions[s.name]
+            rows.append(row)
+        print_json(rows)
         return 0
     for s in suites:
         say(f"{s.name}\t{len(s.cases)} cases")
     return 0
+
+
+def _read_json_arg(source: str, what: str) -> tuple[str, str]:
+    """The text of FILE, or of standard input for '-', with a name for messages."""
+    if source == "-":
+        return sys.stdin.read(), f"{what} (standard input)"
+    return read_text_file(Path(source), what), source
+
+
+def _report(args: argparse.Namespace, revisions: dict[str, int], verb: str) -> int:
+    if args.json:
+        print_json({"changed": [{"suite": n, "revision": r} for n, r in revisions.items()]})
+    else:
+        for name, revision in revisions.items():
+            state = "removed" if revision == 0 else f"revision {revision}"
+            print(f"{verb} suite '{name}' ({state})")
+    return 0
+
+
+def _apply(args: argparse.Namespace, changes: list[SuiteChange], verb: str) -> int:
+    with open_workspace(args.workspace) as ws:
+        return _report(args, apply_suite_changes(ws, changes), verb)
+
+
+def _add(args: argparse.Namespace) -> int:
+    with open_workspace(args.workspace) as ws:
+        if args.case is not None:
+            text, source = _read_json_arg(args.case, "case file")
+            case = case_from_json_text(text, source)
+            if ws.suites.document(args.name) is None:
+                # A first case creates its suite.
+                created = Suite(args.name, (), args.description or "")
+                changes = new_suite_changes(ws, created)
+                apply_suite_changes(ws, changes)
+            changes = case_changes(ws, args.name, case, None, args.expect_revision)
+            return _report(args, apply_suite_changes(ws, changes), "Added a case to")
+        if args.suite_file is not None:
+            text, source = _read_json_arg(args.suite_file, "suite file")
+            suite = suite_from_json_text(text, source)
+            if args.name is not None and suite.name != args.name:
+                raise InputError(f"{source}: the suite is named '{suite.name}', not '{args.name}'")
+        else:
+            if args.name is None:
+                raise InputError("give a suite NAME, or --from FILE with the suite's JSON")
+            suite = Suite(args.name, (), args.description or "")
+        return _report(args, apply_suite_changes(ws, new_suite_changes(ws, suite)), "Added")
+
+
+def _edit(args: argparse.Namespace) -> int:
+    text, source = _read_json_arg(args.source, "case file" if args.case else "suite file")
+    with open_workspace(args.workspace) as ws:
+        if args.case is not None:
+            case = case_from_json_text(text, source)
+            changes = case_changes(ws, args.name, case, args.case, args.expect_revision)
+        else:
+            suite = suite_from_json_text(text, source)
+            changes = edit_suite_changes(ws, args.name, suite, args.expect_revision)
+        return _report(args, apply_suite_changes(ws, changes), "Changed")
+
+
+def _remove(args: argparse.Namespace) -> int:
+    with open_workspace(args.workspace) as ws:
+        if args.case is not None:
+            changes = case_changes(ws, args.name, None, args.case, args.expect_revision)
+            return _report(args, apply_suite_changes(ws, changes), "Removed a case from")
+        changes = remove_suite_changes(ws, args.name, args.expect_revision)
+        return _report(args, apply_suite_changes(ws, changes), "Removed")
+
+
+def _import(args: argparse.Namespace) -> int:
+    suites = read_suite_file(args.file)
+    with open_workspace(args.workspace) as ws:
+        changes = import_suite_changes(ws, suites, replace_existing=args.replace)
+        return _report(args, apply_suite_changes(ws, changes), "Imported")
+
+
+def _export(args: argparse.Namespace) -> int:
+    with open_workspace(args.workspace) as ws:
+        if args.suite:
+            suites = [require_suite(ws, name)[0] for name in args.suite]
+        else:
+            suites = workspace_suites(ws)
+    if not suites:
+        raise InputError("the workspace has no suites to export")
+    if args.out is None or str(args.out) == "-":
+        sys.stdout.write(suites_to_json_text(suites))
+    else:
+        write_suite_file(args.out, suites)
+        print(f"Exported {len(suites)} suite(s) to {args.out}", file=sys.stderr)
+    return 0
+
+
+def _add_revision_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--expect-revision",
+        type=int,
+        metavar="N",
+        help="refuse unless the suite is at revision N (as `suite list --json` shows it)",
+    )
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -149,3 +273,56 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     lst.add_argument("--suite-file", type=Path, metavar="FILE", help="suite JSON file")
     lst.add_argument("--json", action="store_true", help="machine-readable output")
     lst.set_defaults(handler=_list)
+
+    add = suite_sub.add_parser(
+        "add",
+        help="add a suite (empty, or from JSON), or add a case to a suite",
+        description="Add a suite: `suite add NAME` (empty), `suite add --from FILE|-` (a "
+        "suite's JSON), or add one case (a case's JSON object) with `suite add NAME --case "
+        "FILE|-` (the suite is created if needed). Refuses a name that exists.",
+    )
+    add_workspace_arg(add)
+    add.add_argument("name", nargs="?", metavar="NAME", help="suite name")
+    add.add_argument("--description", metavar="TEXT", help="the new suite's description")
+    add.add_argument("--from", dest="suite_file", metavar="FILE", help="suite JSON ('-': stdin)")
+    add.add_argument("--case", metavar="FILE", help="one case as JSON ('-': stdin)")
+    _add_revision_arg(add)
+    add.set_defaults(handler=_add)
+
+    edit = suite_sub.add_parser(
+        "edit",
+        help="replace a suite (or one of its cases) with JSON",
+        description="Replace suite NAME with the suite JSON in FILE (a different name in "
+        "the JSON renames it), or with --case CASE replace that case with the case JSON.",
+    )
+    add_workspace_arg(edit)
+    edit.add_argument("name", metavar="NAME", help="suite name")
+    edit.add_argument("source", metavar="FILE", help="suite (or case) JSON ('-': stdin)")
+    edit.add_argument("--case", metavar="CASE", help="replace only this case")
+    _add_revision_arg(edit)
+    edit.set_defaults(handler=_edit)
+
+    remove = suite_sub.add_parser("remove", help="remove a suite, or one case of it")
+    add_workspace_arg(remove)
+    remove.add_argument("name", metavar="NAME", help="suite name")
+    remove.add_argument("--case", metavar="CASE", help="remove only this case")
+    _add_revision_arg(remove)
+    remove.set_defaults(handler=_remove)
+
+    imp = suite_sub.add_parser(
+        "import",
+        help="import suites from a suite JSON file (all or nothing)",
+        description='Import every suite of FILE (one suite, a list, or {"suites": [...]}). '
+        "Names the workspace already has are refused unless --replace.",
+    )
+    add_workspace_arg(imp)
+    imp.add_argument("file", type=Path, metavar="FILE", help="suite JSON file")
+    imp.add_argument("--replace", action="store_true", help="replace suites of the same name")
+    imp.add_argument("--json", action="store_true", help="machine-readable output")
+    imp.set_defaults(handler=_import)
+
+    exp = suite_sub.add_parser("export", help="write suites as JSON (stdout or a file)")
+    add_workspace_arg(exp)
+    exp.add_argument("--suite", action="append", metavar="NAME", help="only this suite (repeat)")
+    exp.add_argument("-o", "--out", type=Path, metavar="FILE", help="output file (default stdout)")
+    exp.set_defaults(handler=_export)

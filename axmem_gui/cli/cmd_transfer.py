@@ -9,6 +9,7 @@ from axmem_gui.cli.common import add_workspace_arg, print_json, say
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.formats import FORMATS, POLICIES, ImportPlan
 from axmem_gui.services.transfer import (
+    ExportClashError,
     export_warnings,
     export_workspace,
     format_problems,
@@ -63,7 +64,10 @@ def _export(args: argparse.Namespace) -> int:
                 print(f"axmem: warning: {warning}", file=sys.stderr)
             sys.stdout.write(render_text(doc, args.format))
             return 0
-        result = export_workspace(ws, args.format, args.out, force=args.force)
+        try:
+            result = export_workspace(ws, args.format, args.out, force=args.force)
+        except ExportClashError as exc:
+            raise InputError(f"{exc}; use --force to replace them") from None
     for warning in result.warnings:
         print(f"axmem: warning: {warning}", file=sys.stderr)
     if args.json:

@@ -7,6 +7,7 @@ servers get a placeholder key because axllm refuses to send a request without on
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -34,6 +35,13 @@ class ProviderInfo:
     needs_base_url: bool = False
 
 
+#: The scripted model (axmem_gui.engine.scripted_model) answering in process, as the shipped
+#: sample sessions were recorded: a rerun of the sample works with no server and no key.
+#: `.invalid` is a reserved top-level domain, so this URL can never be a real server.
+SCRIPTED_PROVIDER = "scripted"
+SCRIPTED_BASE_URL = "http://scripted.invalid/v1"
+SCRIPTED_MODELS = ("scripted-a", "scripted-b")
+
 PROVIDERS: dict[str, ProviderInfo] = {
     p.name: p
     for p in (
@@ -54,8 +62,19 @@ PROVIDERS: dict[str, ProviderInfo] = {
         ProviderInfo("llama-cpp", "llama.cpp server", (), "http://localhost:8080/v1", True),
         ProviderInfo("lm-studio", "LM Studio", (), "http://localhost:1234/v1", True),
         ProviderInfo("vllm", "vLLM", (), "http://localhost:8000/v1", True),
+        ProviderInfo(
+            SCRIPTED_PROVIDER,
+            "Scripted model (in process, no network — the sample's)",
+            (),
+            SCRIPTED_BASE_URL,
+            True,
+        ),
     )
 }
+
+
+def is_scripted(settings: ProviderSettings) -> bool:
+    return settings.provider == SCRIPTED_PROVIDER or settings.base_url == SCRIPTED_BASE_URL
 
 
 @dataclass(frozen=True)
@@ -140,6 +159,8 @@ def provider_names() -> list[str]:
 
 def model_choices(provider: str) -> list[str]:
     """Known model names for a provider (empty for servers that host any model)."""
+    if provider == SCRIPTED_PROVIDER:
+        return list(SCRIPTED_MODELS)
     for entry in axllm.get_supported_ai_models():
         if entry.get("name") == provider:
             return [str(m.get("name")) for m in entry.get("models") or [] if m.get("name")]
@@ -155,6 +176,14 @@ def make_client(
 ) -> Any:
     """An axllm client for these settings. `on_http_attempt` sees method and URL of every
     HTTP attempt (retries included); it never sees headers."""
+    provider = settings.provider
+    if is_scripted(settings):
+        # Answered in process through axllm's own OpenAI-compatible client.
+        from axmem_gui.engine.scripted_model import ScriptedTransport
+
+        transport = transport or ScriptedTransport()
+        provider = "openai-compatible"
+        settings = dataclasses.replace(settings, provider=provider, base_url=SCRIPTED_BASE_URL)
     info = settings.info
     base_url = settings.base_url or (info.default_base_url if info else None)
     if info is not None and info.needs_base_url and not base_url:

@@ -42,6 +42,8 @@ from axmem_gui.core.errors import InputError
 from axmem_gui.store.fts import Bm25Hit, Bm25Index
 from axmem_gui.store.fts import query_words as query_words
 
+__all__ = ["Bm25Index", "LiveSearch", "build_bm25_index", "run_bench", "why_not"]
+
 BenchKind = Literal["discover", "recall"]
 Domain = Literal["skills", "memories"]
 DOMAIN_OF: Mapping[BenchKind, Domain] = {"discover": "skills", "recall": "memories"}
@@ -170,9 +172,31 @@ class _LiveDomain:
 
     def bm25(self) -> Bm25Index:
         if self._bm25 is None:
-            self._bm25 = Bm25Index()
-            self._bm25_upsert(self.entries.values())
+            self._bm25 = build_bm25_index(self.entries.values())
         return self._bm25
+
+    def has_bm25(self) -> bool:
+        return self._bm25 is not None
+
+    def adopt_bm25(self, version: int, index: Bm25Index) -> bool:
+        """Take an index built elsewhere from the entries of `version`; False (and the
+        index closed) when the entries changed since or an index is already here."""
+        if version != self.version or self._bm25 is not None:
+            index.close()
+            return False
+        self._bm25 = index
+        return True
+
+
+def build_bm25_index(entries: Iterable[Skill | Memory]) -> Bm25Index:
+    """A BM25 index of `entries` (slow for a large catalog: build it on a worker)."""
+    index = Bm25Index()
+    for entry in entries:
+        if isinstance(entry, Skill):
+            index.upsert_skills([entry])
+        else:
+            index.upsert_memories([entry])
+    return index
 
 
 class LiveSearch:
@@ -248,6 +272,17 @@ class LiveSearch:
     def bm25(self, domain: str) -> Bm25Index:
         """The BM25 index of a domain, built on first use and patched afterwards."""
         return self._domain(domain).bm25()
+
+    def has_bm25(self, domain: str) -> bool:
+        return self._domain(domain).has_bm25()
+
+    def bm25_snapshot(self, domain: str) -> tuple[int, tuple[Skill | Memory, ...]]:
+        """The domain's version and entries, for building its BM25 index elsewhere."""
+        live = self._domain(domain)
+        return live.version, live.entry_tuple()
+
+    def adopt_bm25(self, domain: str, version: int, index: Bm25Index) -> bool:
+        return self._domain(domain).adopt_bm25(version, index)
 
 
 # --------------------------------------------------------------------------- the bench
@@ -355,7 +390,12 @@ def run_bench(
             seen.add(entry.id)
             rows.append(
                 BenchRow(
-                    entry.id, len(rows) + 1, query, entry.score, entry.raw, entry.coverage,
+                    entry.id,
+                    len(rows) + 1,
+                    query,
+                    entry.score,
+                    entry.raw,
+                    entry.coverage,
                     entry.matched_terms,
                 )
             )

@@ -166,6 +166,17 @@ def map_agents(ws: Workspace) -> list[str]:
     return sorted(names, key=lambda n: (n == "", n.lower()))
 
 
+def snapshot_count(ws: Workspace) -> int:
+    """Every snapshot the context map timelines list, over all agents: the stored ones
+    plus those recorded inside sessions that have no stored rows (a live run's maps)."""
+    stored = ws.contextmaps.list()
+    stored_sessions = {s.session_id for s in stored if s.session_id}
+    in_sessions = sum(
+        len(session_map_snapshots(doc)) for doc in _session_docs_without_rows(ws, stored_sessions)
+    )
+    return len(stored) + in_sessions
+
+
 def timeline(ws: Workspace, agent: str) -> list[TimelineEntry]:
     """Every snapshot of `agent`'s map, oldest first: sessions in the order they ran (their
     snapshots in recorded order), then snapshots made outside a session (imported, edited)

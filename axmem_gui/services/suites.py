@@ -9,7 +9,7 @@ atomically, so a failed write never leaves half a file behind.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,7 +21,9 @@ from axmem_gui.core.suites import (
     RunComparison,
     SearchCall,
     Suite,
+    SuiteCase,
     SuiteRunResult,
+    case_from_json_value,
     compare_runs,
     run_result_from_json_value,
     run_suite,
@@ -202,3 +204,218 @@ def outcomes_to_json(outcomes: Sequence[SuiteOutcome]) -> dict[str, Any]:
         "regressions": sum(len(o.comparison.regressions) for o in outcomes if o.comparison),
         "suites": [o.to_json() for o in outcomes],
     }
+
+
+# --------------------------------------------------------------------------- authoring
+#
+# Suites are edited as whole documents: every change is "this suite (by name) goes from
+# the value the caller saw to this value" (None = absent), checked against the store and
+# written in one transaction. The GUI's undo commands and the CLI use the same calls.
+
+
+@dataclass(frozen=True)
+class SuiteChange:
+    """`name` goes from `before` (what the caller saw; None = absent) to `after` (None =
+    removed). With `expected_revision`, the stored revision must be that too."""
+
+    name: str
+    before: Suite | None
+    after: Suite | None
+    expected_revision: int | None = None
+
+
+class SuiteConflictError(InputError):
+    """A suite is not what the caller saw: changed by another window, program or run."""
+
+
+def read_suite(ws: Workspace, name: str) -> tuple[Suite, int] | None:
+    """The stored suite and its revision (None when there is no suite of that name)."""
+    doc = ws.suites.document(name)
+    if doc is None:
+        return None
+    return suite_from_json_value(doc.data, f"workspace suite '{name}'"), doc.revision
+
+
+def require_suite(ws: Workspace, name: str) -> tuple[Suite, int]:
+    found = read_suite(ws, name)
+    if found is None:
+        names = ", ".join(ws.suites.list()) or "none"
+        raise InputError(f"no suite named '{name}' in the workspace (suites: {names})")
+    return found
+
+
+def check_suite_name(name: str) -> str:
+    clean = name.strip()
+    if not clean:
+        raise InputError("a suite needs a name")
+    if len(clean) > 200:
+        raise InputError(f"suite name is too long ({len(clean)} characters; at most 200)")
+    return clean
+
+
+def apply_suite_changes(ws: Workspace, changes: Sequence[SuiteChange]) -> dict[str, int]:
+    """Write every change in one transaction after checking each suite still holds what
+    the caller saw; returns the new revision of each suite written (0 = removed)."""
+    out: dict[str, int] = {}
+    with ws.transaction():
+        for change in changes:
+            doc = ws.suites.document(change.name)
+            if change.expected_revision is not None:
+                actual = 0 if doc is None else doc.revision
+                if actual != change.expected_revision:
+                    raise SuiteConflictError(
+                        f"suite '{change.name}' is at revision {actual}, not "
+                        f"{change.expected_revision}: it was changed elsewhere; "
+                        "read it again and retry"
+                    )
+            stored = None if doc is None else _normalized(doc.data)
+            seen = None if change.before is None else change.before.to_json()
+            if stored != seen:
+                state = (
+                    "was removed"
+                    if stored is None
+                    else ("already exists" if seen is None else "was changed elsewhere")
+                )
+                raise SuiteConflictError(f"suite '{change.name}' {state}; nothing was changed")
+        for change in changes:
+            if change.after is None:
+                ws.suites.delete(change.name)
+                out[change.name] = 0
+        for change in changes:
+            if change.after is not None:
+                if change.after.name != change.name:
+                    raise InputError(
+                        f"suite '{change.name}': the new value is named '{change.after.name}'"
+                    )
+                # Validate the way every reader will (a case without expectations...).
+                suite_from_json_value(change.after.to_json(), f"suite '{change.name}'")
+                out[change.name] = ws.suites.save(change.name, change.after.to_json())
+    return out
+
+
+def _normalized(data: Any) -> Any:
+    """A stored suite as `to_json` writes it (the sample and hand-written files may omit
+    empty lists), so comparing with what the caller saw compares meaning, not spelling."""
+    try:
+        return suite_from_json_value(data).to_json()
+    except InputError:
+        return data
+
+
+def new_suite_changes(ws: Workspace, suite: Suite) -> list[SuiteChange]:
+    name = check_suite_name(suite.name)
+    if ws.suites.document(name) is not None:
+        raise InputError(f"a suite named '{name}' already exists; choose another name")
+    return [SuiteChange(name, None, replace(suite, name=name), expected_revision=0)]
+
+
+def edit_suite_changes(
+    ws: Workspace, old_name: str, suite: Suite, expected_revision: int | None = None
+) -> list[SuiteChange]:
+    """Replace suite `old_name` by `suite` (a new name renames it; its run history stays
+    under the old name)."""
+    before, _revision = require_suite(ws, old_name)
+    name = check_suite_name(suite.name)
+    suite = replace(suite, name=name)
+    if name == old_name:
+        return [SuiteChange(name, before, suite, expected_revision)]
+    if ws.suites.document(name) is not None:
+        raise InputError(f"a suite named '{name}' already exists; choose another name")
+    return [
+        SuiteChange(old_name, before, None, expected_revision),
+        SuiteChange(name, None, suite, 0),
+    ]
+
+
+def remove_suite_changes(
+    ws: Workspace, name: str, expected_revision: int | None = None
+) -> list[SuiteChange]:
+    before, _revision = require_suite(ws, name)
+    return [SuiteChange(name, before, None, expected_revision)]
+
+
+def unique_suite_name(ws: Workspace, base: str) -> str:
+    names = set(ws.suites.list())
+    if base not in names:
+        return base
+    n = 2
+    while f"{base} {n}" in names:
+        n += 1
+    return f"{base} {n}"
+
+
+def unique_case_name(suite: Suite, base: str) -> str:
+    names = {c.name for c in suite.cases}
+    if base not in names:
+        return base
+    n = 2
+    while f"{base} {n}" in names:
+        n += 1
+    return f"{base} {n}"
+
+
+def with_case(suite: Suite, case: SuiteCase, replacing: str | None = None) -> Suite:
+    """`suite` with `case` added (or put in the place of case `replacing`)."""
+    names = [c.name for c in suite.cases]
+    if case.name in names and case.name != replacing:
+        raise InputError(f"suite '{suite.name}' already has a case named '{case.name}'")
+    case_from_json_value(case.to_json(), f"suite '{suite.name}': case '{case.name}'")
+    if replacing is None:
+        return replace(suite, cases=(*suite.cases, case))
+    if replacing not in names:
+        raise InputError(f"suite '{suite.name}' has no case named '{replacing}'")
+    at = names.index(replacing)
+    return replace(suite, cases=(*suite.cases[:at], case, *suite.cases[at + 1 :]))
+
+
+def without_case(suite: Suite, case_name: str) -> Suite:
+    if case_name not in {c.name for c in suite.cases}:
+        raise InputError(f"suite '{suite.name}' has no case named '{case_name}'")
+    return replace(suite, cases=tuple(c for c in suite.cases if c.name != case_name))
+
+
+def case_changes(
+    ws: Workspace,
+    suite_name: str,
+    case: SuiteCase | None,
+    replacing: str | None = None,
+    expected_revision: int | None = None,
+) -> list[SuiteChange]:
+    """Add `case`, replace case `replacing` by it, or (case None) remove `replacing`."""
+    before, _revision = require_suite(ws, suite_name)
+    if case is None:
+        if replacing is None:
+            raise InputError("name the case to remove")
+        after = without_case(before, replacing)
+    else:
+        after = with_case(before, case, replacing)
+    return [SuiteChange(suite_name, before, after, expected_revision)]
+
+
+def import_suite_changes(
+    ws: Workspace, suites: Sequence[Suite], *, replace_existing: bool
+) -> list[SuiteChange]:
+    """All suites of a file, or none: existing names are refused unless replacing."""
+    changes = []
+    clashes = [s.name for s in suites if ws.suites.document(s.name) is not None]
+    if clashes and not replace_existing:
+        raise InputError(
+            f"the workspace already has suite(s) {', '.join(clashes)}; nothing was imported "
+            "(replace them, or rename them in the file)"
+        )
+    for suite in suites:
+        found = read_suite(ws, suite.name) if suite.name in clashes else None
+        changes.append(SuiteChange(suite.name, None if found is None else found[0], suite))
+    return changes
+
+
+def case_from_json_text(text: str, source: str) -> SuiteCase:
+    """One case object (the one JSON reader: limits, errors naming line and column)."""
+    return case_from_json_value(jsontext.loads(text, source), source)
+
+
+def suite_from_json_text(text: str, source: str) -> Suite:
+    suites = suites_from_json_text(text, source)
+    if len(suites) != 1:
+        raise InputError(f"{source}: expected one suite, found {len(suites)}")
+    return suites[0]

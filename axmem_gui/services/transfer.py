@@ -375,17 +375,41 @@ def _materialize(root: Path, files: Sequence[OutputFile]) -> None:
         os.chmod(target, new_file_mode(executable=f.executable))
 
 
+class ExportClashError(InputError):
+    """A skills-dir export would replace folders or files already in the target folder.
+    The message names them; each front end says how to allow it (`--force`, a checkbox)."""
+
+    def __init__(self, out: Path, clashes: Sequence[str]) -> None:
+        self.out = out
+        self.clashes = tuple(clashes)
+        more = " ..." if len(clashes) > 5 else ""
+        super().__init__(f"{out}: already holds {', '.join(clashes[:5])}{more}")
+
+
+def _top_names(files: Sequence[OutputFile]) -> list[str]:
+    return sorted({f.path.split("/")[0] for f in files})
+
+
+def skills_dir_clashes(ws: Workspace, out: Path) -> list[str]:
+    """The folders (and memories file) a skills-dir export of `ws` into `out` would
+    replace: empty when `out` does not exist yet or holds none of them."""
+    if not out.is_dir():
+        return []
+    try:
+        files = skills_dir_files(workspace_doc(ws))
+    except ValueError:
+        return []  # the export itself reports the problem
+    return [n for n in _top_names(files) if (out / n).exists() or (out / n).is_symlink()]
+
+
 def _write_skills_dir(out: Path, files: Sequence[OutputFile], force: bool) -> list[Path]:
     if out.exists() and not out.is_dir():
         raise InputError(f"{out}: exists and is not a folder")
-    top_names = sorted({f.path.split("/")[0] for f in files})
+    top_names = _top_names(files)
     if out.is_dir() and not force:
         clashes = [n for n in top_names if (out / n).exists()]
         if clashes:
-            raise InputError(
-                f"{out}: already holds {', '.join(clashes[:5])}"
-                f"{' ...' if len(clashes) > 5 else ''}; use --force to replace them"
-            )
+            raise ExportClashError(out, clashes)
     parent = out if out.is_dir() else out.parent
     if not parent.is_dir():
         raise InputError(f"{parent}: folder not found")

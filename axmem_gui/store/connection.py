@@ -227,6 +227,22 @@ def _check_version(path: Path, found: _Inspection) -> int:
 
 def _backup(path: Path, version: int) -> Path:
     target = path.with_name(f"{path.name}.v{version}-{_utc_stamp()}.bak")
+    if not os.path.lexists(_sidecar(path, "-wal")):
+        # Nothing pending in a WAL: the file alone is the database, and a byte copy lets a
+        # failed upgrade put back exactly the bytes it found (_undo_upgrade). Otherwise the
+        # backup API reads the file and its WAL as one.
+        try:
+            with path.open("rb") as src_file, target.open("xb") as dst_file:
+                while chunk := src_file.read(1 << 20):
+                    dst_file.write(chunk)
+                dst_file.flush()
+                os.fsync(dst_file.fileno())
+        except OSError as exc:
+            target.unlink(missing_ok=True)
+            raise WorkspaceError(
+                f"{path}: could not write a backup before upgrading ({exc}); nothing was changed"
+            ) from None
+        return target
     src = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     try:
         dst = sqlite3.connect(str(target))
@@ -241,6 +257,23 @@ def _backup(path: Path, version: int) -> Path:
     finally:
         src.close()
     return target
+
+
+def _undo_upgrade(path: Path, backup: Path) -> bool:
+    """A refused upgrade leaves the file as it found it and nothing beside it: the byte
+    copy (see _backup) goes back into place (switching to WAL alone rewrites the header),
+    then goes. False when that failed: the backup then stays, it is the user's copy."""
+    try:
+        with backup.open("rb") as src_file, path.open("r+b") as dst_file:
+            while chunk := src_file.read(1 << 20):
+                dst_file.write(chunk)
+            dst_file.truncate()
+            dst_file.flush()
+            os.fsync(dst_file.fileno())
+        backup.unlink()
+    except OSError:
+        return False
+    return True
 
 
 def _writable(path: Path) -> bool:
@@ -356,6 +389,8 @@ def _open_database(path: Path, *, create: bool, read_only: bool) -> OpenedDataba
         return OpenedDatabase(db, True, version, None)
 
     backup_path = None
+    # With nothing pending in a WAL, _backup makes a byte copy that can undo a failed upgrade.
+    byte_copy = not os.path.lexists(_sidecar(path, "-wal"))
     if not empty and version < latest:
         backup_path = _backup(path, version)
     try:
@@ -372,7 +407,10 @@ def _open_database(path: Path, *, create: bool, read_only: bool) -> OpenedDataba
             db.execute(f"PRAGMA user_version = {latest}")
     except sqlite3.Error as exc:
         db.close()
+        kept = ""
+        if backup_path is not None and not (byte_copy and _undo_upgrade(path, backup_path)):
+            kept = f"; its state before the attempt is kept in {backup_path.name}"
         raise WorkspaceError(
-            f"{path}: could not prepare the workspace: {explain_sqlite_error(exc)}"
+            f"{path}: could not prepare the workspace: {explain_sqlite_error(exc)}{kept}"
         ) from None
     return OpenedDatabase(db, False, latest, backup_path)

@@ -70,7 +70,8 @@ class Bm25Index:
     ) -> None:
         """`content_chars` cuts content to that many characters (None: index it all, as a
         host search would)."""
-        self._db = sqlite3.connect(":memory:")
+        # Built on a worker thread and handed to the GUI thread, never used by two at once.
+        self._db = sqlite3.connect(":memory:", check_same_thread=False)
         self._db.execute(_SCHEMA)
         self._weights = weights
         self._content_chars = content_chars
@@ -132,9 +133,7 @@ class Bm25Index:
                     self._db.execute("DELETE FROM docs WHERE rowid = ?", (rowid,))
 
     # ------------------------------------------------------------------ searching
-    def search(
-        self, text: str, limit: int, exclude_ids: Sequence[str] = ()
-    ) -> list[Bm25Hit]:
+    def search(self, text: str, limit: int, exclude_ids: Sequence[str] = ()) -> list[Bm25Hit]:
         """The best `limit` documents for `text` (any word may match), best first; ties
         by id. Documents whose id is in `exclude_ids` are skipped."""
         match = fts_query(text)

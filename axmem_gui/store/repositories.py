@@ -235,6 +235,13 @@ class _EntryRepository(Generic[E]):
         taken = self._db.execute(f"SELECT 1 FROM {self.table} WHERE pk = ?", [row[0]]).fetchone()
         return None if taken else int(row[0])
 
+    def _last_logged_revision(self, entry_id: str) -> int:
+        row = self._db.execute(
+            "SELECT max(revision) FROM revisions WHERE kind = ? AND entry_id = ?",
+            [self.kind, entry_id],
+        ).fetchone()
+        return int(row[0] or 0)
+
     def _log_position(self, pk: int) -> None:
         """Called right before `_log` of a delete: remembers where the entry stood."""
         self._pending_pk = pk
@@ -264,14 +271,17 @@ class _EntryRepository(Generic[E]):
             values: list[Any] = [row[c] for c in self.columns]
             values.extend(dumps(row[c]) for c in self.json_columns)
             if current is None:
+                # A re-created id (an undone delete, a redone create) continues its
+                # revision numbers, so its history never shows the same number twice.
+                first = self._last_logged_revision(entry.id) + 1
                 placeholders = ", ".join("?" for _ in cols)
                 self._db.execute(
                     f"INSERT INTO {self.table} (pk, {', '.join(cols)}, created_at, "
-                    f"updated_at, revision) VALUES (?, {placeholders}, ?, ?, 1)",
-                    [self._free_former_pk(entry.id), *values, at, at],
+                    f"updated_at, revision) VALUES (?, {placeholders}, ?, ?, ?)",
+                    [self._free_former_pk(entry.id), *values, at, at, first],
                 )
-                self._log(entry.id, 1, op or "create", None, row, batch, at)
-                return 1
+                self._log(entry.id, first, op or "create", None, row, batch, at)
+                return first
             before = current[0]
             if before == row:
                 return current[1].revision
@@ -318,7 +328,8 @@ class _EntryRepository(Generic[E]):
             if self._get_value(new_id) is not None:
                 raise WorkspaceError(f"{self.kind} '{new_id}' already exists")
             at = now_iso()
-            revision = current[1].revision + 1
+            # Above both ids' logs: the new id may have a history of its own.
+            revision = max(current[1].revision, self._last_logged_revision(new_id)) + 1
             self._db.execute(
                 f"UPDATE {self.table} SET id = ?, updated_at = ?, revision = ? WHERE id = ?",
                 [new_id, at, revision, old_id],

@@ -3,10 +3,12 @@ for changes made by another app instance or the CLI."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from axmem_gui.services.contextmaps import snapshot_count
 from axmem_gui.services.workspace import Workspace, WorkspaceCounts
 
 EXTERNAL_POLL_MS = 1500
@@ -26,6 +28,9 @@ class WorkspaceController(QObject):
         self._ws = workspace
         self._closed = False
         self._seen_version = workspace.data_version()
+        self._map_snapshots: int | None = None
+        # Connected first, so every other receiver of `changed` counts afresh.
+        self.changed.connect(self._on_changed)
         self._timer = QTimer(self)
         self._timer.setInterval(EXTERNAL_POLL_MS)
         self._timer.timeout.connect(self._poll)
@@ -44,7 +49,15 @@ class WorkspaceController(QObject):
         return self._ws.read_only
 
     def counts(self) -> WorkspaceCounts:
-        return self._ws.counts()
+        """Entry counts; context maps as their timelines list them (live-run snapshots
+        recorded inside sessions included), recounted only after sessions or maps change."""
+        if self._map_snapshots is None:
+            self._map_snapshots = snapshot_count(self._ws)
+        return dataclasses.replace(self._ws.counts(), contextmaps=self._map_snapshots)
+
+    def _on_changed(self, what: str) -> None:
+        if what in ("*", "sessions", "contextmaps"):
+            self._map_snapshots = None
 
     def replace(self, workspace: Workspace) -> None:
         old = self._ws

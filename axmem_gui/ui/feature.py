@@ -70,6 +70,12 @@ class DockSpec:
     tabify_with: str = ""
     #: Width (left/right) or height (top/bottom) on a first start, 0 to let Qt choose.
     first_size: int = 0
+    #: Shown when the window opens without a saved layout (the welcome, once dismissed,
+    #: is not).
+    shown: bool = True
+    #: The pages (section keys) the dock belongs to: shown there, hidden on the others
+    #: unless the user asks for it there (remembered per page). Empty: every page.
+    pages: tuple[str, ...] = ()
 
 
 class DropTarget(Protocol):
@@ -134,6 +140,9 @@ class Shell(QObject):
 
     def show_dock(self, name: str) -> None:
         """Show a dock and bring it to the front of its tab group."""
+        raise NotImplementedError
+
+    def hide_dock(self, name: str) -> None:
         raise NotImplementedError
 
 

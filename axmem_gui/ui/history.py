@@ -95,25 +95,36 @@ def revision_value(revision: Revision) -> dict[str, Any] | None:
 
 
 def full_history(repo: Any, entry_id: str, limit: int = 50) -> list[Revision]:
-    """The entry's revisions, oldest first, following renames back to earlier ids (the
-    store logs a rename under both ids, so the chain joins there)."""
-    revisions: list[Revision] = list(repo.history(entry_id))
-    seen = {entry_id}
+    """The entry's revisions, oldest first, following renames back to earlier ids.
+
+    Walks back from the newest revision: a rename into the id the walk is on continues
+    with the former id's revisions older than that rename (the store logs a rename under
+    both ids; the twin is skipped). So an id renamed back and forth, deleted by an undo and
+    re-created by a redo reads as one line of revisions."""
+    current = entry_id
+    bound: int | None = None
+    out: list[Revision] = []
     for _ in range(limit):
-        first = revisions[0] if revisions else None
-        if first is None or first.op != "rename" or first.before is None:
+        rows = [r for r in repo.history(current) if bound is None or r.pk < bound]
+        switched = False
+        for rev in reversed(rows):
+            out.append(rev)
+            before_id = None if rev.before is None else rev.before.get("id")
+            if rev.op == "rename" and before_id is not None and before_id != current:
+                current, bound = str(before_id), rev.pk
+                # The twin row under the former id was logged right before this one.
+                twin = [
+                    r
+                    for r in repo.history(current)
+                    if r.pk < rev.pk and r.op == "rename" and r.revision == rev.revision
+                ]
+                if twin:
+                    bound = twin[-1].pk
+                switched = True
+                break
+        if not switched:
             break
-        older_id = str(first.before.get("id"))
-        if older_id in seen:
-            break
-        seen.add(older_id)
-        older = [
-            r
-            for r in repo.history(older_id)
-            if r.pk < first.pk and not (r.op == "rename" and r.revision == first.revision)
-        ]
-        revisions = older + revisions
-    return revisions
+    return list(reversed(out))
 
 
 def local_time(at: str) -> str:

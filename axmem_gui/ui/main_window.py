@@ -6,11 +6,12 @@ only the workspace commands (new, open, recent, quit), undo/redo and the layout.
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QItemSelection, Qt, Signal
+from PySide6.QtCore import QItemSelection, QSize, Qt, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -51,6 +52,7 @@ from axmem_gui.ui.feature import (
     install,
 )
 from axmem_gui.ui.navigator import NavigatorModel, NavRole
+from axmem_gui.ui.page_docks import PageDocks
 from axmem_gui.ui.resources import icon
 from axmem_gui.ui.settings import AppSettings
 from axmem_gui.ui.tasks import TaskRunner
@@ -58,6 +60,34 @@ from axmem_gui.ui.tasks import TaskRunner
 #: Opens a workspace path for the window; raises AxmemError with a user message.
 WorkspaceOpener = Callable[[Path], Workspace]
 WorkspaceCreator = Callable[[Path], Workspace]
+
+
+#: The size the window opens with when no layout was saved yet (when the screen allows).
+PREFERRED_SIZE = QSize(1400, 860)
+
+
+def first_start_size(available: QSize) -> QSize:
+    """The preferred size, shrunk to leave a margin on a smaller screen (a 1366×768 laptop
+    shows the whole window, title bar and panel included)."""
+    return QSize(
+        min(PREFERRED_SIZE.width(), available.width() - 16),
+        min(PREFERRED_SIZE.height(), available.height() - 48),
+    )
+
+
+def redo_shortcuts() -> list[QKeySequence]:
+    """Ctrl+Shift+Z everywhere and Ctrl+Y too except on macOS, each key once: Qt's
+    StandardKey.Redo already holds Ctrl+Shift+Z on Linux, and a key bound twice on one
+    action is an "ambiguous shortcut" that Qt then ignores."""
+    keys = [QKeySequence("Ctrl+Shift+Z")]
+    if sys.platform != "darwin":
+        keys.append(QKeySequence("Ctrl+Y"))
+    keys += QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+    unique: list[QKeySequence] = []
+    for key in keys:
+        if not key.isEmpty() and key not in unique:
+            unique.append(key)
+    return unique
 
 
 class _WindowShell(Shell):
@@ -85,6 +115,9 @@ class _WindowShell(Shell):
         dock = self._window.docks[name]
         dock.show()
         dock.raise_()
+
+    def hide_dock(self, name: str) -> None:
+        self._window.docks[name].hide()
 
 
 class MainWindow(QMainWindow):
@@ -115,9 +148,11 @@ class MainWindow(QMainWindow):
         self.installed = InstalledFeatures()
         self.pages: dict[str, QWidget] = {}
         self.docks: dict[str, QDockWidget] = {}
+        #: Which docks each page shows (DockSpec.pages, and the user's choices per page).
+        self.page_docks = PageDocks(settings, self)
         self._drop_targets: list[DropTarget] = []
         self.setWindowIcon(icon("axmem"))
-        self.resize(1400, 860)
+        self.resize(first_start_size(self.screen().availableGeometry().size()))
 
         self._build_central()
         self._build_menus()
@@ -192,6 +227,9 @@ class MainWindow(QMainWindow):
                 if front is not None:
                     self.tabifyDockWidget(front, dock)
                     front.raise_()
+                self.page_docks.add(spec.name, dock, spec.pages)
+                if not spec.shown:
+                    dock.hide()
                 if first_start and spec.first_size > 0:
                     vertical = spec.area in (
                         Qt.DockWidgetArea.TopDockWidgetArea,
@@ -218,7 +256,7 @@ class MainWindow(QMainWindow):
         split.addWidget(self.navigator)
         split.addWidget(self.stack)
         split.setStretchFactor(1, 1)
-        split.setSizes([180, 900])
+        split.setSizes([150, 900])
         self.setCentralWidget(split)
         self.navigator.selectionModel().selectionChanged.connect(self._on_nav)
 
@@ -251,16 +289,14 @@ class MainWindow(QMainWindow):
         undo = self.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcut(QKeySequence.StandardKey.Undo)
         redo = self.undo_stack.createRedoAction(self, "&Redo")
-        redo.setShortcuts(
-            [QKeySequence("Ctrl+Shift+Z"), QKeySequence(QKeySequence.StandardKey.Redo)]
-        )
+        redo.setShortcuts(redo_shortcuts())
         self.edit_menu.addAction(undo)
         self.edit_menu.addAction(redo)
 
         self.view_menu = bar.addMenu("&View")
         self.run_menu = bar.addMenu("&Run")
         self.help_menu = bar.addMenu("&Help")
-        self._about_action = make_action(self, "&About Ax Memory & Skills Studio", self.show_about)
+        self._about_action = make_action(self, "&About Ax Memory && Skills Studio", self.show_about)
         self.menus: dict[MenuName, QMenu] = {
             "file": self.file_menu,
             "edit": self.edit_menu,
@@ -327,6 +363,7 @@ class MainWindow(QMainWindow):
         key = self.navigator.currentIndex().data(NavRole.Key)
         if key in self.pages:
             self.stack.setCurrentWidget(self.pages[key])
+            self.page_docks.show_page(str(key))
             self.shell.section_changed.emit(key)
 
     def _on_opened(self) -> None:
@@ -416,11 +453,18 @@ class MainWindow(QMainWindow):
     def restore_layout(self) -> None:
         """Call once the features have added their docks, so every dock finds its place."""
         geometry = self.settings.window_geometry()
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        state = self.settings.window_state()
-        if state is not None:
-            self.restoreState(state)
+        with self.page_docks.applying():
+            if geometry is not None:
+                self.restoreGeometry(geometry)
+            state = self.settings.window_state()
+            if state is not None:
+                self.restoreState(state)
+        # Never wider or taller than the screen it opens on (a layout saved on a larger one).
+        available = self.screen().availableGeometry()
+        if self.width() > available.width() or self.height() > available.height():
+            self.resize(first_start_size(available.size()))
+        # The saved layout holds the docks of the page it was saved on; this page decides.
+        self.page_docks.apply()
 
     def save_layout(self) -> None:
         self.settings.set_window_geometry(self.saveGeometry())

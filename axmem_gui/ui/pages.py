@@ -140,18 +140,34 @@ class CatalogPage(QWidget):
         self.split.setChildrenCollapsible(False)
         self.split.addWidget(left)
         self.split.addWidget(self.form)
-        self.split.setStretchFactor(0, 3)
-        self.split.setStretchFactor(1, 2)
-        self.split.setSizes([560, 520])
+        # The editor gets the room; the list shows ids and names and grows with the window.
+        self.split.setStretchFactor(0, 2)
+        self.split.setStretchFactor(1, 3)
+        self.split.setSizes([360, 600])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 4)
         layout.setSpacing(2)
         layout.addWidget(self.toolbar)
         layout.addWidget(self.split, 1)
+        self._columns_fitted = False
         self._update_empty()
+        self._fit_columns()
+        self.model.modelReset.connect(self._fit_columns)
         self.model.modelReset.connect(self._update_empty)
         self.model.modelReset.connect(self._update_selection_label)
         self._update_selection_label()
+
+    def _fit_columns(self) -> None:
+        """Once, when rows first arrive: the id (and name) columns as wide as what they
+        hold in the first rows, within bounds; after that the user's widths stay."""
+        if self._columns_fitted or self.model.rowCount() == 0:
+            return
+        self._columns_fitted = True
+        header = self.table.horizontalHeader()
+        header.setResizeContentsPrecision(200)
+        for column in (0, 1) if self.kind == "skills" else (0,):
+            self.table.resizeColumnToContents(column)
+            self.table.setColumnWidth(column, min(max(self.table.columnWidth(column), 90), 260))
 
     def _on_delete_key(self) -> None:
         # A slot, not a lambda returning emit()'s bool: PySide6 6.12 mis-counts returned values.

@@ -84,3 +84,35 @@ class AppSettings:
 
     def set_show_whitespace(self, value: bool) -> None:
         self._s.setValue("ui/showWhitespace", value)
+
+    def welcome_dismissed(self) -> bool:
+        return str(self._s.value("ui/welcomeDismissed", "false")).lower() == "true"
+
+    def set_welcome_dismissed(self, value: bool) -> None:
+        self._s.setValue("ui/welcomeDismissed", value)
+
+    # docks per page ---------------------------------------------------------------------
+    def page_dock_choice(self, page: str, dock: str) -> bool | None:
+        """Whether the user showed (True) or hid (False) `dock` on `page`; None: no choice."""
+        value = self._s.value(f"pageDocks/{page}/{dock}")
+        if value is None:
+            return None
+        return str(value).lower() == "true"
+
+    def set_page_dock_choice(self, page: str, dock: str, shown: bool) -> None:
+        self._s.setValue(f"pageDocks/{page}/{dock}", shown)
+
+    # splitters ----------------------------------------------------------------------------
+    def splitter_state(self, key: str) -> QByteArray | None:
+        value = self._s.value(f"splitters/{key}")
+        return value if isinstance(value, QByteArray) else None
+
+    def set_splitter_state(self, key: str, value: QByteArray) -> None:
+        self._s.setValue(f"splitters/{key}", value)
+
+    def preview_beside(self, kind: str) -> bool:
+        """The editor's rendered preview beside the source (True) or below it."""
+        return str(self._s.value(f"editor/{kind}/previewBeside", "false")).lower() == "true"
+
+    def set_preview_beside(self, kind: str, beside: bool) -> None:
+        self._s.setValue(f"editor/{kind}/previewBeside", beside)

@@ -46,14 +46,3 @@ def apply_theme(app: QApplication, preference: str = "system") -> str:
     app.setPalette(dark_palette() if dark else app.style().standardPalette())
     app.setStyleSheet(style_sheet("base"))
     return "dark" if dark else "light"
-
-
-def follow_system_theme(app: QApplication, preference: str) -> None:
-    """Re-apply the palette when the system switches between light and dark."""
-    if preference != "system":
-        return
-
-    def _changed(_scheme: Qt.ColorScheme) -> None:
-        apply_theme(app, "system")
-
-    QGuiApplication.styleHints().colorSchemeChanged.connect(_changed)

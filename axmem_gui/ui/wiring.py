@@ -11,6 +11,7 @@ from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.contextmap.feature import CONTEXTMAPS
 from axmem_gui.ui.evals import EVALS
 from axmem_gui.ui.feature import FeatureSpec, InstalledFeatures
+from axmem_gui.ui.help import HELP
 from axmem_gui.ui.lint.install import LINT
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.preview.install import PREVIEW
@@ -32,6 +33,7 @@ FEATURES: tuple[FeatureSpec[Any], ...] = (
     TRANSFER,
     LINT,
     EVALS,
+    HELP,
 )
 
 

@@ -170,3 +170,12 @@ def test_round_trip_is_stable(recorded: dict[str, Any]) -> None:
     text = session_to_json_text(recorded)
     assert json.loads(text) == recorded
     assert session_to_json_text(session_from_json_text(text)) == text
+
+
+def test_update_record_of_a_map_whose_scores_are_not_an_object() -> None:
+    # A session file's map state is hostile: `scores` as a list crashed the update record
+    # (dict() of a list of strings; found by fuzzing mutated real sessions).
+    from axmem_gui.core.session.contextmap_update import describe_update
+
+    record = describe_update([], {"text": "", "steps": 0}, {"text": "", "scores": ["ab"]})
+    assert record["scores"] == {}

@@ -53,3 +53,24 @@ def test_committed_sample_matches_the_generator(sample: dict[str, Any], tmp_path
     out = tmp_path / "s.axsession.json"
     assert main(["-o", str(out)]) == 0
     assert sessions.read_session_file(out)["id"] == sample["id"]
+
+
+def test_second_sample_session_is_persona_b_and_replays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second shipped session (scripted model B, same requests) replays offline and is
+    what the generator records, so Compare works on the sample from the first start."""
+    from axmem_gui.engine.sample_session import SAMPLE_B_FILE, SAMPLE_B_SESSION_ID
+
+    text = (resources.files("axmem_gui") / "sample" / SAMPLE_B_FILE).read_text(encoding="utf-8")
+    doc = session_from_json_text(text, SAMPLE_B_FILE)
+    assert doc["id"] == SAMPLE_B_SESSION_ID and doc["provider"]["model"] == "scripted-b"
+    assert doc["status"] == "complete"
+    report = sessions.replay(doc)
+    assert report.identical, report.render()
+    fresh = record_sample_session("b")
+    assert [e["digest"] for e in fresh["exchanges"]] == [e["digest"] for e in doc["exchanges"]]
+    first = session_from_json_text(
+        (resources.files("axmem_gui") / "sample" / SAMPLE_FILE).read_text(encoding="utf-8"),
+        SAMPLE_FILE,
+    )
+    assert [f["inputs"] for f in first["forwards"]] == [f["inputs"] for f in doc["forwards"]]
+    assert not sessions.compare(first, doc).identical_prompts

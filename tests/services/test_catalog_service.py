@@ -92,8 +92,12 @@ def test_restore_brings_back_a_deleted_entry_from_its_history(catalog: CatalogSe
     deleted = catalog.history("memories", "m")[-1]
     assert deleted.op == "delete"
     catalog.restore("memories", deleted)
-    assert catalog.get("memories", "m") == (memory, 1)  # a new life of the id
-    assert catalog.history("memories", "m")[-1].op == "restore"
+    # A new life of the id continues its revision numbers (created 1, deleted 2, now 3),
+    # so its history never lists the same number twice.
+    assert catalog.get("memories", "m") == (memory, 3)
+    history = catalog.history("memories", "m")
+    assert history[-1].op == "restore"
+    assert [r.revision for r in history] == [1, 2, 3]
 
 
 def test_new_entries_get_unique_ids(catalog: CatalogService) -> None:

@@ -9,6 +9,7 @@ import pytest
 from sqlite_utils import Database
 
 from axmem_gui.core.catalog import Skill
+from axmem_gui.core.errors import WorkspaceError
 from axmem_gui.store import Workspace, schema
 
 
@@ -54,3 +55,19 @@ def test_current_schema_needs_no_backup(tmp_path: Path) -> None:
 def test_migrations_are_append_only() -> None:
     # Released migration names are part of every user's file: never rename or reorder.
     assert schema.known_migration_names()[:3] == ["m001_catalog", "m002_documents", "m003_sessions"]
+
+
+def test_failed_upgrade_leaves_the_file_and_nothing_beside_it(tmp_path: Path) -> None:
+    # A v4 file whose skills table already has the column m005 adds: the upgrade fails.
+    path = tmp_path / "odd.axmem"
+    _workspace_at_version(path, 4)
+    db = Database(path)
+    db.execute("ALTER TABLE skills ADD COLUMN extra TEXT")
+    db.conn.commit()
+    db.close()
+    before = path.read_bytes()
+    with pytest.raises(WorkspaceError, match="could not prepare the workspace"):
+        Workspace.open(path)
+    assert path.read_bytes() == before
+    # The backup written before the attempt goes with it (found by fuzzing mutated files).
+    assert [p.name for p in tmp_path.iterdir()] == ["odd.axmem"]

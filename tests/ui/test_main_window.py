@@ -103,9 +103,10 @@ def test_layout_persists(window: MainWindow, settings) -> None:  # type: ignore[
     window.save_layout()
     assert settings.window_state() is not None
     assert settings.window_geometry() is not None
-    window.docks["benchDock"].show()
     window.restore_layout()
     assert window.docks["benchDock"].isHidden()
+    # Hidden on this page by the user: the saved layout and the page agree.
+    assert settings.page_dock_choice(window.current_section(), "benchDock") is False
 
 
 def test_self_test_screenshot(tmp_path: Path, sample_path: Path) -> None:

@@ -157,6 +157,7 @@ async function endToEnd(c) {
   const actingTurns = Math.max(discoverCalls.length, recallCalls.length);
   const prompts = { distiller: [], executor: [] };
   const errors = [];
+  const calls = [];
   let executorCalls = 0;
   const llm = new AxMockAIService({
     features: { functions: false, streaming: false },
@@ -182,13 +183,28 @@ async function endToEnd(c) {
           if (!marker) return '';
           const turn = Number(marker[2] ?? 0);
           if (marker[1] === 'distiller' || turn >= actingTurns) return globals.final(EXECUTOR_REQUEST, {});
-          const out = [];
-          const attempt = async (fn) => {
-            try { await fn(); } catch (e) { const msg = String(e?.message ?? e); errors.push(msg); out.push(msg); }
+          // The turn's code is `await discover({ skills }); await recall(...)`, run the way
+          // Ax's own AxJSRuntime runs model code: the first throw ends it, so a recall after a
+          // refused discover never runs; a primitive the agent does not define is a
+          // ReferenceError. `calls` logs what ran, for internals().
+          const hasDiscover = turn < discoverCalls.length;
+          const hasRecall = turn < recallCalls.length;
+          const ran = { turn, discover: false, recall: false };
+          calls.push(ran);
+          const call = (name, arg) => {
+            if (typeof globals[name] !== 'function') throw new ReferenceError(`${name} is not defined`);
+            ran[name] = true;
+            return globals[name](arg);
           };
-          if (turn < discoverCalls.length) await attempt(() => globals.discover({ skills: discoverCalls[turn] }));
-          if (turn < recallCalls.length) await attempt(() => globals.recall(recallCalls[turn]));
-          return out.join('\n');
+          try {
+            if (hasDiscover) await call('discover', { skills: discoverCalls[turn] });
+            if (hasRecall) await call('recall', recallCalls[turn]);
+          } catch (e) {
+            const msg = String(e?.message ?? e);
+            errors.push(msg);
+            return msg;
+          }
+          return '';
         },
         async patchGlobals(patch) {
           for (const [key, value] of Object.entries(patch)) {
@@ -233,7 +249,7 @@ async function endToEnd(c) {
   const executorSystem = prompts.executor[0]?.system ?? '';
   const distillerSystem = prompts.distiller[0]?.system ?? '';
   const executorTitles = fieldTitles(executorSystem);
-  return {
+  const e2e = {
     output,
     errors,
     executorSystemAvailableSkills: availableSkillsBlock(executorSystem),
@@ -252,6 +268,7 @@ async function endToEnd(c) {
     onLoadedMemories,
     relevanceRankingEvents: events,
   };
+  return { e2e, calls };
 }
 
 function rankedCall(queries, docs, topK, mismatches, where) {
@@ -277,7 +294,10 @@ function rankedCall(queries, docs, topK, mismatches, where) {
   return { perQuery, resultIds };
 }
 
-function internals(c, mismatches) {
+// `calls`: what each executor turn of the run called (endToEnd); the helpers answer exactly
+// those calls, in order (a recall after a refused discover, or any call of a forward refused
+// before its first turn, never ran).
+function internals(c, calls, mismatches) {
   const skills = c.skills ?? [];
   const memories = c.memories ?? [];
   const out = { skills: {}, memories: {}, hints: {} };
@@ -296,7 +316,8 @@ function internals(c, mismatches) {
       id: s.id,
       fields: [{ text: s.id, identifier: true }, { text: s.name, weight: 2 }, ...(s.description ? [{ text: s.description, weight: 2 }] : []), { text: s.content.slice(0, 600) }],
     }));
-    out.skills.calls = (c.discoverCalls ?? []).map((call, n) => {
+    const made = calls.filter((t) => t.discover).map((t) => [c.discoverCalls[t.turn], t.turn]);
+    out.skills.calls = made.map(([call, n]) => {
       let queries;
       try {
         queries = I.discoverArgs({ skills: call }, { toolsEnabled: false, skillsEnabled: true }).skills;
@@ -314,7 +335,8 @@ function internals(c, mismatches) {
   let merged = I.mergeMemories(c.preloadedMemories ?? [], []);
   const preloadedIds = new Set(merged.map((m) => m.id));
   if (c.memories !== undefined) {
-    out.memories.calls = (c.recallCalls ?? []).map((call, n) => {
+    const made = calls.filter((t) => t.recall).map((t) => [c.recallCalls[t.turn], t.turn]);
+    out.memories.calls = made.map(([call, n]) => {
       const alreadyLoadedIds = merged.map((m) => m.id);
       let queries;
       try {
@@ -400,8 +422,8 @@ async function runFile(cases) {
   };
   for (const c of cases.cases ?? []) {
     const mismatches = [];
-    const e2e = await endToEnd(c);
-    const inner = internals(c, mismatches);
+    const { e2e, calls } = await endToEnd(c);
+    const inner = internals(c, calls, mismatches);
     result.cases.push({ id: c.id, endToEnd: e2e, internals: inner, consistency: consistency(e2e, inner), reimplMismatches: mismatches });
   }
   if (cases.contextMap !== undefined) {

@@ -255,16 +255,20 @@ class SkillsSection:
     stage: str
     text: str  # `### Available Skills` ... `### Loaded Skills` paragraph, as the model sees it
     index_block: str | None  # heading + entry lines, as the model sees them
-    raw_index: tuple[str, tuple[str, ...]] | None = None  # (heading, entry lines), unrewritten
+    #: (heading, entry lines, the text after them), before the field-reference rewrite
+    raw_index: tuple[str, tuple[str, ...], str] | None = None
 
     @property
     def definition_block(self) -> str | None:
         """Heading + entry lines as `axBuildExecutorDefinition` returns them (before
-        AxGen's field-reference rewrite)."""
+        AxGen's field-reference rewrite). The newline collapse runs over the whole
+        definition, so the text after the entries takes part: a last entry ending in a
+        newline (a description of `"\\n"`) merges into the blank line before "Load a
+        skill's full guide"."""
         if self.raw_index is None:
             return None
-        heading, lines = self.raw_index
-        return _index_block(postprocess_definition(heading + "\n".join(lines)))
+        heading, lines, after = self.raw_index
+        return _index_block(postprocess_definition(heading + "\n".join(lines) + after))
 
 
 _LIST_MARK = "\x00skillsCatalogList\x00"
@@ -318,7 +322,8 @@ def render_skills_section(
         + rewrite_field_references(after.rstrip("\n"), names)
     )
     heading = before.lstrip("\n")
-    return SkillsSection(stage, text, _index_block(text), (heading, tuple(lines)))
+    raw = (heading, tuple(lines), after.rstrip("\n"))
+    return SkillsSection(stage, text, _index_block(text), raw)
 
 
 _INDEX_END = "\n\nLoad a skill's full guide"

@@ -279,14 +279,14 @@ class Simulation:
     final_loaded_skills: str | None
     final_memories: str | None
     errors: tuple[str, ...] = field(default=())
-
-    @property
-    def skill_calls(self) -> list[SearchCall]:
-        return [t.discover for t in self.turns if t.discover is not None]
-
-    @property
-    def memory_calls(self) -> list[SearchCall]:
-        return [t.recall for t in self.turns if t.recall is not None]
+    #: Every discover / recall call the run made, in order, as `internals` records it: a
+    #: refused call (Ax's `[POLICY]` error) is `{queries: null, error, ...}`.
+    skill_call_records: tuple[dict[str, Any], ...] = ()
+    memory_call_records: tuple[dict[str, Any], ...] = ()
+    #: The stages' skills sections as the definition builders make them (executor,
+    #: distiller). Ax builds the definitions when the agent is made, so a forward refused
+    #: before any stage still has them, though no prompt shows them.
+    definition_sections: tuple[SkillsSection | None, SkillsSection | None] = (None, None)
 
     def end_to_end_json(self) -> dict[str, Any]:
         """What the model saw, in the shape of the golden `endToEnd`."""
@@ -310,14 +310,14 @@ class Simulation:
         """Search internals, in the shape of the golden `internals`."""
         skills: dict[str, Any] = {}
         if self.has_skills_catalog:
-            ex, di = self.executor_section, self.distiller_section
+            ex, di = self.definition_sections
             skills["executorDefinitionBlock"] = ex.definition_block if ex else None
             skills["distillerDefinitionBlock"] = di.definition_block if di else None
-            skills["calls"] = [c.to_json() for c in self.skill_calls]
+            skills["calls"] = [dict(c) for c in self.skill_call_records]
         skills["finalLoadedRendered"] = self.final_loaded_skills
         memories: dict[str, Any] = {}
         if self.has_memories_catalog:
-            memories["calls"] = [c.to_json() for c in self.memory_calls]
+            memories["calls"] = [dict(c) for c in self.memory_call_records]
             memories["finalRendered"] = self.final_memories
         hints: dict[str, Any]
         if self.scenario.relevance_ranking is False:
@@ -343,11 +343,6 @@ def simulate(
 ) -> Simulation:
     """Replay `scenario` against `catalog` as Ax would (see module docstring)."""
     skills, memories = catalog.skills, catalog.memories
-    if scenario.query == "":
-        # Ax validates the signature's inputs before any stage runs: no prompt, no turn.
-        return _refused(catalog, scenario, profile.required_input.format(field="query"))
-    skill_search = skill_search or (SkillSearch(skills, profile) if skills else None)
-    memory_search = memory_search or (MemorySearch(memories, profile) if memories else None)
     options = relevance_options(scenario.relevance_ranking, profile)
     hints_on = options is not None and (len(skills) > 0 or len(memories) > 0)
     config = StageConfig(
@@ -361,6 +356,18 @@ def simulate(
     )
     distiller_section = render_skills_section(skills, "distiller", profile, config)
     merged: tuple[MemoryEntry, ...] = merge_memories(None, scenario.preloaded_memories)
+    if scenario.query == "":
+        # Ax validates the signature's inputs before any stage runs: no prompt, no turn.
+        return _refused(
+            catalog,
+            scenario,
+            profile.required_input.format(field="query"),
+            (executor_section, distiller_section),
+            render_loaded_skills(loaded, profile),
+            render_memory_entries(merged, profile),
+        )
+    skill_search = skill_search or (SkillSearch(skills, profile) if skills else None)
+    memory_search = memory_search or (MemorySearch(memories, profile) if memories else None)
     hints = compute_relevance_hints(
         scenario.rank_task(), skill_search, memory_search, options, [m.id for m in merged]
     )
@@ -370,6 +377,8 @@ def simulate(
     skills_payloads: list[tuple[dict[str, str], ...]] = []
     memories_payloads: list[tuple[dict[str, Any], ...]] = []
     all_errors: list[str] = []
+    skill_records: list[dict[str, Any]] = []
+    memory_records: list[dict[str, Any]] = []
     for index in range(len(scenario.turns) + 1):
         view = TurnView(
             index,
@@ -385,35 +394,43 @@ def simulate(
         discover_call = recall_call = None
         refused = False  # a thrown [POLICY] error ends the turn's code: later calls never run
         if step.discover is not None:
-            try:
-                if skill_search is None:
-                    raise PolicyError("discover({ skills }) is not available: no skills catalog")
-                discover_call, found = skill_search.discover(_arg_json(step.discover))
-            except PolicyError as exc:
-                errors.append(str(exc))
+            if skill_search is None:
+                # No skills catalog: the agent defines no `discover`, so calling it is a
+                # ReferenceError that ends the turn's code (Ax's AxJSRuntime).
+                errors.append("ReferenceError: discover is not defined")
                 refused = True
             else:
-                if found:
-                    payload = tuple(
-                        {"id": s.id, "name": s.name, "content": s.content} for s in found
-                    )
-                    skills_payloads.append(payload)
-                    loaded = loaded.ingest(payload)
+                try:
+                    discover_call, found = skill_search.discover(_arg_json(step.discover))
+                except PolicyError as exc:
+                    errors.append(str(exc))
+                    skill_records.append(_refused_call_json(str(exc)))
+                    refused = True
+                else:
+                    skill_records.append(discover_call.to_json())
+                    if found:
+                        payload = tuple(
+                            {"id": s.id, "name": s.name, "content": s.content} for s in found
+                        )
+                        skills_payloads.append(payload)
+                        loaded = loaded.ingest(payload)
         if step.recall is not None and not refused:
-            try:
-                if memory_search is None:
-                    raise PolicyError("recall(...) is not available: no memories catalog")
-                recall_call, recalled = memory_search.recall(
-                    _arg_json(step.recall), [m.id for m in merged]
-                )
-            except PolicyError as exc:
-                errors.append(str(exc))
+            already = [m.id for m in merged]
+            if memory_search is None:
+                errors.append("ReferenceError: recall is not defined")
             else:
-                if recalled:
-                    # the catalog objects themselves: extra keys (tags, metadata) included
-                    mem_payload = tuple(m.to_payload() for m in recalled)
-                    memories_payloads.append(mem_payload)
-                    merged = merge_memories(merged, mem_payload)
+                try:
+                    recall_call, recalled = memory_search.recall(_arg_json(step.recall), already)
+                except PolicyError as exc:
+                    errors.append(str(exc))
+                    memory_records.append(_refused_call_json(str(exc), already))
+                else:
+                    memory_records.append(recall_call.to_json())
+                    if recalled:
+                        # the catalog objects themselves: extra keys (tags, metadata) included
+                        mem_payload = tuple(m.to_payload() for m in recalled)
+                        memories_payloads.append(mem_payload)
+                        merged = merge_memories(merged, mem_payload)
         all_errors.extend(errors)
         turns.append(
             TurnView(
@@ -443,11 +460,31 @@ def simulate(
         final_loaded_skills=render_loaded_skills(loaded, profile),
         final_memories=render_memory_entries(merged, profile),
         errors=tuple(all_errors),
+        skill_call_records=tuple(skill_records),
+        memory_call_records=tuple(memory_records),
+        definition_sections=(executor_section, distiller_section),
     )
 
 
-def _refused(catalog: Catalog, scenario: Scenario, error: str) -> Simulation:
-    """What Ax gives for a forward it refuses up front: the error, and nothing shown."""
+def _refused_call_json(error: str, already_loaded: list[str] | None = None) -> dict[str, Any]:
+    """A call Ax refused with a `[POLICY]` error, as `internals` records it."""
+    out: dict[str, Any] = {"queries": None}
+    if already_loaded is not None:
+        out["alreadyLoadedIds"] = list(already_loaded)
+    return {**out, "error": error, "perQuery": [], "resultIds": []}
+
+
+def _refused(
+    catalog: Catalog,
+    scenario: Scenario,
+    error: str,
+    definition_sections: tuple[SkillsSection | None, SkillsSection | None],
+    final_loaded_skills: str | None,
+    final_memories: str | None,
+) -> Simulation:
+    """What Ax gives for a forward it refuses up front: the error, nothing shown and no
+    call made. The agent was built, so its definitions and the state it starts from
+    (constructor skills, forward-time memories) are what the renderers give."""
     return Simulation(
         scenario=scenario,
         executor_section=None,
@@ -461,9 +498,10 @@ def _refused(catalog: Catalog, scenario: Scenario, error: str) -> Simulation:
         on_loaded_memories=(),
         has_skills_catalog=len(catalog.skills) > 0,
         has_memories_catalog=len(catalog.memories) > 0,
-        final_loaded_skills=None,
-        final_memories=None,
+        final_loaded_skills=final_loaded_skills,
+        final_memories=final_memories,
         errors=(error,),
+        definition_sections=definition_sections,
     )
 
 

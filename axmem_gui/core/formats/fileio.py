@@ -44,10 +44,10 @@ def describe_os_error(exc: OSError) -> str:
 
 
 def human_size(n: int) -> str:
-    if n >= MIB:
-        return f"{n / MIB:.1f} MiB"
-    if n >= 1024:
-        return f"{n / 1024:.1f} KiB"
+    """`16 MiB`, `16.5 MiB`, `2.1 KiB`, `12 bytes` (whole units without a decimal)."""
+    for unit, size in (("MiB", MIB), ("KiB", 1024)):
+        if n >= size:
+            return f"{n // size} {unit}" if n % size == 0 else f"{n / size:.1f} {unit}"
     return f"{n} bytes"
 
 

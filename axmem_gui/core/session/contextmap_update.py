@@ -142,12 +142,18 @@ def describe_update(
         "added": sorted(set(new) - set(old)),
         "removed": sorted(set(old) - set(new)),
         "changed": sorted(k for k in set(old) & set(new) if old[k] != new[k]),
-        "scores": dict((after or {}).get("scores") or {}),
+        "scores": _scores(after),
         "errors": errors,
         "evicted": evictions.get("evicted", []),
         "added_evicted": evictions.get("added_evicted", []),
         "budget": evictions.get("budget"),
     }
+
+
+def _scores(after: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The map's item scores, when the recorded state holds an object of them."""
+    scores = after.get("scores") if isinstance(after, Mapping) else None
+    return dict(scores) if isinstance(scores, Mapping) else {}
 
 
 def _evictions(

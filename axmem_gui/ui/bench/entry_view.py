@@ -37,6 +37,12 @@ class EntryView(ExactTextEdit):
         self.highlighted: list[str] = []  # the highlighted words, in order (for tests)
         self.entry_id: str | None = None
 
+    def clear(self) -> None:
+        self.entry_id = None
+        self.highlighted = []
+        self.setExtraSelections([])
+        self.set_exact_text("")
+
     def show_entry(
         self, live: LiveSearch, domain: str, entry_id: str, terms: Iterable[str]
     ) -> None:
@@ -68,9 +74,7 @@ class EntryView(ExactTextEdit):
             content_at = start
             spans.extend(
                 (start + a, start + b)
-                for a, b in term_spans(
-                    value, wanted, tokenizer, punctuation, identifier=identifier
-                )
+                for a, b in term_spans(value, wanted, tokenizer, punctuation, identifier=identifier)
             )
             text += value
         self.set_exact_text(text)

@@ -35,6 +35,7 @@ class BenchFeature:
             self.panel,
             Qt.DockWidgetArea.BottomDockWidgetArea,
             first_size=BENCH_HEIGHT,
+            pages=("skills", "memories", "scenarios", "suites"),
         )
         return Contributions(docks=[dock])
 

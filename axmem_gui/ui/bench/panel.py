@@ -56,9 +56,7 @@ RUN_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 
 
 def is_run_key(event: QKeyEvent) -> bool:
-    return event.key() in RUN_KEYS and bool(
-        event.modifiers() & Qt.KeyboardModifier.ControlModifier
-    )
+    return event.key() in RUN_KEYS and bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
 
 
 class RunKeyFilter(QObject):
@@ -92,13 +90,18 @@ def _table(model: AxResultModel | Bm25ResultModel) -> QTableView:
     header.setStretchLastSection(True)
     header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     for column, width in enumerate(model.WIDTHS):
-        view.setColumnWidth(column, width)
+        # Never narrower than its header: "coverage", not "overage".
+        title = str(model.headerData(column, Qt.Orientation.Horizontal))
+        needed = view.fontMetrics().horizontalAdvance(title) + 24
+        view.setColumnWidth(column, max(width, needed))
     return view
 
 
 class BenchPanel(QWidget):
     ran = Signal()
     explained = Signal()
+    #: kind, search strings, loaded ids, returned ids: "Add as case…" for a suite.
+    add_case_requested = Signal(str, list, list, list)
 
     def __init__(self, state: RetrievalState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -108,6 +111,8 @@ class BenchPanel(QWidget):
         self.result: BenchResult | None = None
         self.why: WhyNot | None = None
         self.last_run_ms = 0.0
+        #: The last run showed no BM25 column yet: its index was still being built.
+        self.bm25_pending = False
 
         self.kind_combo = QComboBox()
         for kind, title in KINDS:
@@ -119,12 +124,18 @@ class BenchPanel(QWidget):
         )
         self.searches_edit.setTabChangesFocus(True)
         self.loaded_edit = QLineEdit()
-        self.loaded_edit.setPlaceholderText("Already loaded memory ids (a, b, …)")
+        self.loaded_edit.setPlaceholderText("Loaded ids: a, b")
         self.loaded_edit.setToolTip(
             "recall skips memories already in inputs.memories (ids, comma-separated)"
         )
         self.run_button = QPushButton("Run  (Ctrl+Enter)")
         self.run_button.setDefault(False)
+        self.add_case_button = QPushButton("Add as case…")
+        self.add_case_button.setObjectName("addAsCase")
+        self.add_case_button.setToolTip(
+            "Keep this call as a retrieval suite case, expecting what it returns now"
+        )
+        self.add_case_button.setEnabled(False)
         self.status = plain_label("Type search strings and press Ctrl+Enter.")
         self.status.setObjectName("benchStatus")
         self.status.setWordWrap(True)
@@ -136,7 +147,10 @@ class BenchPanel(QWidget):
         inputs_layout.addWidget(self.kind_combo)
         inputs_layout.addWidget(self.searches_edit, 1)
         inputs_layout.addWidget(self.loaded_edit)
-        inputs_layout.addWidget(self.run_button)
+        run_row = QHBoxLayout()
+        run_row.addWidget(self.run_button, 1)
+        run_row.addWidget(self.add_case_button)
+        inputs_layout.addLayout(run_row)
         inputs_layout.addWidget(self.status)
 
         self.ax_model = AxResultModel()
@@ -193,12 +207,22 @@ class BenchPanel(QWidget):
 
         self.run_filter = RunKeyFilter(self)
         self.run_filter.triggered.connect(self.run)
-        for widget in (self.kind_combo, self.searches_edit, self.loaded_edit, self.run_button,
-                       self.ax_table, self.bm25_table, self.why_id_edit, self.entry_view):
+        for widget in (
+            self.kind_combo,
+            self.searches_edit,
+            self.loaded_edit,
+            self.run_button,
+            self.ax_table,
+            self.bm25_table,
+            self.why_id_edit,
+            self.entry_view,
+        ):
             widget.installEventFilter(self.run_filter)
 
         self.kind_combo.currentIndexChanged.connect(self._on_kind)
+        self.searches_edit.textChanged.connect(self._on_searches_edited)
         self.run_button.clicked.connect(self.run)
+        self.add_case_button.clicked.connect(lambda _c=False: self.request_add_case())
         self.why_button.clicked.connect(self.explain_current)
         self.why_id_edit.returnPressed.connect(self.explain_current)
         self.ax_table.selectionModel().currentRowChanged.connect(self._on_ax_row)
@@ -206,6 +230,7 @@ class BenchPanel(QWidget):
         self.ax_table.doubleClicked.connect(self._on_double_click)
         self.bm25_table.doubleClicked.connect(self._on_double_click)
         state.changed.connect(self._on_catalog_changed)
+        state.bm25_ready.connect(self._on_bm25_ready)
         self._on_kind()
 
     @staticmethod
@@ -238,6 +263,29 @@ class BenchPanel(QWidget):
         recall = self.kind() == "recall"
         self.loaded_edit.setVisible(recall)
         self._fill_completer()
+        # Results of the other call (and its "Why not?") would now be misleading.
+        self.clear_results("Press Ctrl+Enter to run the search as " + self.kind() + ".")
+
+    def _on_searches_edited(self) -> None:
+        if self.result is not None and not self.searches_edit.toPlainText().strip():
+            self.clear_results("Type search strings and press Ctrl+Enter.")
+
+    def clear_results(self, status: str) -> None:
+        """Forget the last run: tables, the entry shown, the "Why not?" report."""
+        if self.result is None and self.why is None:
+            return
+        self.result = None
+        self.why = None
+        self.bm25_pending = False
+        self.ax_model.set_rows(())
+        self.bm25_model.set_rows((), {})
+        self.entry_view.clear()
+        self.why_id_edit.clear()
+        self.why_view.clear()
+        self.add_case_button.setEnabled(False)
+        self.status.setText(status)
+        self.status.setProperty("error", False)
+        self.status.style().polish(self.status)
 
     def _fill_completer(self) -> None:
         self.why_completer_model.setStringList(self.state.live.ids(DOMAIN_OF[self.kind()]))
@@ -245,6 +293,10 @@ class BenchPanel(QWidget):
     def _on_catalog_changed(self) -> None:
         self._fill_completer()
         if self.result is not None:
+            self.run()
+
+    def _on_bm25_ready(self, domain: str) -> None:
+        if self.bm25_pending and self.result is not None and DOMAIN_OF[self.kind()] == domain:
             self.run()
 
     # running ------------------------------------------------------------------------
@@ -258,7 +310,10 @@ class BenchPanel(QWidget):
             return
         started = time.perf_counter()
         loaded = parse_ids(self.loaded_edit.text())
-        result = run_bench(self.state.live, self.kind(), searches, loaded)
+        # BM25 beside Ax only once its index is built (on the task runner, not here).
+        with_bm25 = self.state.ensure_bm25(DOMAIN_OF[self.kind()])
+        result = run_bench(self.state.live, self.kind(), searches, loaded, with_bm25=with_bm25)
+        self.bm25_pending = not with_bm25
         self.last_run_ms = (time.perf_counter() - started) * 1000
         self.result = result
         keep = self.entry_view.entry_id
@@ -271,13 +326,18 @@ class BenchPanel(QWidget):
         else:
             strings = len(result.call.queries) if result.call else 0
             only_bm25 = len(result.only_bm25())
+            bm25 = (
+                "BM25: indexing…"
+                if self.bm25_pending
+                else f"BM25: {len(result.bm25_rows)}, {only_bm25} not in Ax"
+            )
             self.status.setText(
                 f"{len(result.rows)} returned by {strings} search string(s) "
-                f"(top {result.per_string_cap} each) · BM25: {len(result.bm25_rows)}, "
-                f"{only_bm25} not in Ax · {self.last_run_ms:.1f} ms"
+                f"(top {result.per_string_cap} each) · {bm25} · {self.last_run_ms:.1f} ms"
             )
             self.status.setProperty("error", False)
         self.status.style().polish(self.status)
+        self.add_case_button.setEnabled(result.error is None and bool(result.rows))
         if keep is not None and keep in result.result_ids:
             self.ax_table.selectRow(result.result_ids.index(keep))
         elif result.rows:
@@ -287,6 +347,14 @@ class BenchPanel(QWidget):
         if self.why is not None:
             self.explain(self.why.entry_id)
         self.ran.emit()
+
+    def request_add_case(self) -> None:
+        result = self.result
+        if result is None or result.error is not None:
+            return
+        self.add_case_requested.emit(
+            result.kind, list(result.searches), list(result.loaded), list(result.result_ids)
+        )
 
     # detail -------------------------------------------------------------------------
     def _on_ax_row(self, current: QModelIndex, _previous: QModelIndex) -> None:
@@ -318,7 +386,10 @@ class BenchPanel(QWidget):
         searches = parse_searches(self.searches_edit.toPlainText())
         try:
             result = why_not(
-                self.state.live, self.kind(), entry_id, searches,
+                self.state.live,
+                self.kind(),
+                entry_id,
+                searches,
                 parse_ids(self.loaded_edit.text()),
             )
         except AxmemError as exc:

@@ -4,6 +4,7 @@ toolbars, and the glue from forms and tables to undo commands on the one QUndoSt
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
@@ -30,6 +31,8 @@ from axmem_gui.ui.entry_table import EntryRole
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, MenuPlace, PageSpec
 from axmem_gui.ui.history import HistoryDialog, full_history
 from axmem_gui.ui.pages import CatalogPage
+from axmem_gui.ui.remember import remember_splitter
+from axmem_gui.ui.settings import AppSettings
 
 STATUS_MS = 6000
 EDIT_PLACE = MenuPlace("edit", "catalog")
@@ -58,6 +61,7 @@ class CatalogEditing(QObject):
         self.controller.changed.connect(self._on_changed)
         self._build_actions()
         for kind, page in self.pages.items():
+            self._remember_layout(kind, page, context.settings)
             page.form.edit_committed.connect(self.commit_edit)
             page.form.rename_requested.connect(lambda k=kind: self.rename(k))
             page.form.history_requested.connect(lambda k=kind: self.show_history(k))
@@ -68,6 +72,21 @@ class CatalogEditing(QObject):
         self.controller.opened.connect(self.update_enabled)
         self.shell.section_changed.connect(self.update_enabled)
         self.update_enabled()
+
+    @staticmethod
+    def _remember_layout(kind: str, page: CatalogPage, settings: AppSettings) -> None:
+        """The list/editor split and the source/preview split (and whether the preview
+        stands beside or below) are kept per kind, as the user left them."""
+        remember_splitter(page.split, settings, f"{kind}.list-editor")
+        content = page.form.content
+        content.set_beside(settings.preview_beside(kind))
+        remember_splitter(content.split, settings, f"{kind}.source-preview")
+
+        def on_layout(beside: bool) -> None:
+            settings.set_preview_beside(kind, beside)
+            settings.set_splitter_state(f"{kind}.source-preview", content.split.saveState())
+
+        content.layout_changed.connect(on_layout)
 
     # feature contract ---------------------------------------------------------------
     def contributions(self) -> Contributions:
@@ -348,6 +367,9 @@ class CatalogEditing(QObject):
         entry = catalog.revision_entry(kind, chosen)
         if entry is None:
             return
+        # The value under the id the entry has now: a revision from before a rename
+        # restores this entry, never a second one under its former id.
+        entry = replace(entry, id=entry_id)
         self.stack.push(restore_command(self.session, kind, entry, f"revision {chosen.revision}"))
 
 

@@ -20,6 +20,7 @@ from axmem_gui.ui.editor.colors import unsearched_background
 from axmem_gui.ui.editor.highlighter import MarkdownHighlighter
 from axmem_gui.ui.editor.preview import SafeMarkdownBrowser
 from axmem_gui.ui.editor.text_metrics import SEARCH_CONTENT_CUT, content_counts, unsearched_range
+from axmem_gui.ui.elided import ElidedLabel
 from axmem_gui.ui.inert_text import plain_label
 
 UNSEARCHED_TIP = (
@@ -131,7 +132,8 @@ class MarkdownEditor(QWidget):
         super().__init__(parent)
         self.edit = ContentEdit()
         self.preview = SafeMarkdownBrowser()
-        self.counts = plain_label()
+        # Elided (whole in the tooltip): a long count line must not push the list aside.
+        self.counts = ElidedLabel()
         self.counts.setObjectName("contentCounts")
         self.counts.setToolTip(UNSEARCHED_TIP)
         self.link_status = plain_label()
@@ -145,9 +147,17 @@ class MarkdownEditor(QWidget):
         self.preview_toggle.setToolTip("Show or hide the rendered preview")
         self.preview_toggle.toggled.connect(self._toggle_preview)
 
+        self.beside_toggle = QToolButton()
+        self.beside_toggle.setObjectName("previewBeside")
+        self.beside_toggle.setText("Side by side")
+        self.beside_toggle.setCheckable(True)
+        self.beside_toggle.setToolTip("The rendered preview beside the source, or below it")
+        self.beside_toggle.toggled.connect(self.set_beside)
+
         bar = QHBoxLayout()
         bar.setContentsMargins(0, 0, 0, 0)
         bar.addWidget(self.counts, 1)
+        bar.addWidget(self.beside_toggle)
         bar.addWidget(self.preview_toggle)
         preview_box = QWidget()
         preview_layout = QVBoxLayout(preview_box)
@@ -160,7 +170,10 @@ class MarkdownEditor(QWidget):
         self.split.setChildrenCollapsible(False)
         self.split.addWidget(self.edit)
         self.split.addWidget(preview_box)
-        self.split.setSizes([320, 220])
+        # The source gets the room: most of the height, the preview the rest.
+        self.split.setStretchFactor(0, 3)
+        self.split.setStretchFactor(1, 2)
+        self.split.setSizes([360, 180])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
@@ -189,6 +202,22 @@ class MarkdownEditor(QWidget):
 
     def set_read_only(self, read_only: bool) -> None:
         self.edit.setReadOnly(read_only)
+
+    #: The user switched between preview below and beside (True: beside).
+    layout_changed = Signal(bool)
+
+    def is_beside(self) -> bool:
+        return self.split.orientation() == Qt.Orientation.Horizontal
+
+    def set_beside(self, beside: bool) -> None:
+        orientation = Qt.Orientation.Horizontal if beside else Qt.Orientation.Vertical
+        if self.split.orientation() != orientation:
+            self.split.setOrientation(orientation)
+            total = sum(self.split.sizes()) or 2
+            self.split.setSizes([total * 3 // 5, total - total * 3 // 5])
+            self.layout_changed.emit(beside)
+        if self.beside_toggle.isChecked() != beside:
+            self.beside_toggle.setChecked(beside)
 
     # internals ----------------------------------------------------------------------
     def _on_text_changed(self) -> None:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.lint import Finding
+from axmem_gui.ui.elided import ElidedLabel
 from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.lint.linter import BUDGET_RANGE, LintOutcome, LiveLinter
 from axmem_gui.ui.lint.model import (
@@ -45,8 +46,10 @@ class LintDock(QWidget):
         self.proxy = FindingsFilterModel()
         self.proxy.setSourceModel(self.model)
 
-        self.counts_label = plain_label()
+        # Labels that change with every edit are elided, never widening the window.
+        self.counts_label = ElidedLabel()
         self.counts_label.setObjectName("lintCounts")
+        self.counts_label.setMinimumWidth(self.fontMetrics().horizontalAdvance("M" * 10))
         self.severity_combo = QComboBox()
         self.severity_combo.addItems(list(SEVERITY_FILTERS))
         self.severity_combo.currentTextChanged.connect(self.proxy.set_severities)
@@ -67,23 +70,26 @@ class LintDock(QWidget):
         )
         self.budget_spin.setValue(linter.budget_tokens())
         self.budget_spin.valueChanged.connect(linter.set_budget_tokens)
-        self.index_label = plain_label()
+        self.index_label = ElidedLabel()
         self.index_label.setObjectName("indexSize")
-        self.state_label = plain_label()
+        self.state_label = ElidedLabel()
         self.state_label.setObjectName("lintState")
+        self.filter_edit.setMinimumWidth(80)
 
         bar = QHBoxLayout()
         bar.setContentsMargins(0, 0, 0, 0)
-        bar.addWidget(self.counts_label)
+        bar.addWidget(self.counts_label, 1)
         bar.addSpacing(12)
         bar.addWidget(self.severity_combo)
-        bar.addWidget(self.filter_edit, 1)
+        bar.addWidget(self.filter_edit, 2)
         bar.addSpacing(12)
-        bar.addWidget(plain_label("Available Skills budget:"))
+        budget = plain_label("Budget:")
+        budget.setToolTip("Token budget of the `### Available Skills` index")
+        bar.addWidget(budget)
         bar.addWidget(self.budget_spin)
-        bar.addWidget(self.index_label)
+        bar.addWidget(self.index_label, 1)
         bar.addSpacing(12)
-        bar.addWidget(self.state_label)
+        bar.addWidget(self.state_label, 1)
 
         self.table = QTableView()
         self.table.setObjectName("lintTable")

@@ -47,6 +47,7 @@ class LintFeature(QObject):
             toggle_text="&Lint",
             toggle_shortcut="Ctrl+Shift+L",
             tabify_with="benchDock",
+            pages=("skills", "memories"),
         )
         return Contributions(docks=[dock])
 

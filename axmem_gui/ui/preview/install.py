@@ -24,6 +24,7 @@ class PreviewFeature:
             self.panel,
             Qt.DockWidgetArea.RightDockWidgetArea,
             first_size=PREVIEW_WIDTH,
+            pages=("skills", "memories", "scenarios"),
         )
         return Contributions(docks=[dock])
 

@@ -35,6 +35,7 @@ from axmem_gui.services.scenarios import (
     scenario_from_document,
     simulate_scenario,
 )
+from axmem_gui.ui.elided import ElidedLabel
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.preview.section_view import SectionView
 from axmem_gui.ui.resources import style_sheet
@@ -98,11 +99,18 @@ class PreviewPanel(QWidget):
         self.whitespace_button.setText("·¶")
         self.whitespace_button.setCheckable(True)
         self.whitespace_button.setToolTip("Show spaces, tabs and line ends")
+        self.wrap_button = QToolButton()
+        self.wrap_button.setObjectName("previewWrap")
+        self.wrap_button.setText("Wrap")
+        self.wrap_button.setCheckable(True)
+        self.wrap_button.setChecked(True)
+        self.wrap_button.setToolTip("Wrap long lines at the panel's width (the text is unchanged)")
         self.copy_button = QToolButton()
         self.copy_button.setText("Copy")
         self.copy_button.setToolTip("Copy this section's exact text (Ctrl+C)")
-        self.total_label = plain_label()
+        self.total_label = ElidedLabel()
         self.total_label.setObjectName("previewTotal")
+        self.total_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.error_label = plain_label()
         self.error_label.setObjectName("previewErrors")
         self.error_label.setWordWrap(True)
@@ -127,9 +135,9 @@ class PreviewPanel(QWidget):
         bar.addWidget(self.raw_button)
         bar.addWidget(self.rendered_button)
         bar.addWidget(self.whitespace_button)
+        bar.addWidget(self.wrap_button)
         bar.addWidget(self.copy_button)
-        bar.addStretch(1)
-        bar.addWidget(self.total_label)
+        bar.addWidget(self.total_label, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(4)
@@ -151,6 +159,8 @@ class PreviewPanel(QWidget):
 
         self.copy_button.clicked.connect(self._on_copy)
         self.whitespace_button.toggled.connect(self._on_whitespace)
+        self.wrap_button.toggled.connect(self._on_wrap)
+        self._on_wrap(True)
         self.rendered_button.toggled.connect(self._on_mode)
         self.stage_combo.currentIndexChanged.connect(self._on_option)
         self.runtime_combo.currentIndexChanged.connect(self._on_option)
@@ -289,9 +299,7 @@ class PreviewPanel(QWidget):
         self._fill_turns(preview)
         for section in preview.sections:
             self.views[section.key].set_section(section)
-        self.total_label.setText(
-            f"Total {preview.chars:,} chars · ~{preview.tokens:,} tokens"
-        )
+        self.total_label.setText(f"Total {preview.chars:,} chars · ~{preview.tokens:,} tokens")
         errors = [self._scenario_error] if self._scenario_error else []
         if preview.turn_count:
             errors += [f"turn {preview.turn + 1}: {e}" for e in preview.errors]
@@ -331,6 +339,10 @@ class PreviewPanel(QWidget):
 
     def _on_copy(self) -> None:
         QGuiApplication.clipboard().setText(self.current_view().text())
+
+    def _on_wrap(self, wrap: bool) -> None:
+        for view in self.views.values():
+            view.raw.set_wrap(wrap)
 
     def _on_whitespace(self, show: bool) -> None:
         for view in self.views.values():

@@ -37,11 +37,14 @@ class ExactTextEdit(QPlainTextEdit):
             return
         super().keyPressEvent(event)
 
+    def set_wrap(self, wrap: bool) -> None:
+        """Wrap long lines at the view's width (the text itself is unchanged)."""
+        mode = QPlainTextEdit.LineWrapMode
+        self.setLineWrapMode(mode.WidgetWidth if wrap else mode.NoWrap)
+
     def set_show_whitespace(self, show: bool) -> None:
         option = self.document().defaultTextOption()
-        marks = (
-            QTextOption.Flag.ShowTabsAndSpaces | QTextOption.Flag.ShowLineAndParagraphSeparators
-        )
+        marks = QTextOption.Flag.ShowTabsAndSpaces | QTextOption.Flag.ShowLineAndParagraphSeparators
         flags = option.flags()
         option.setFlags(flags | marks if show else flags & ~marks)
         self.document().setDefaultTextOption(option)

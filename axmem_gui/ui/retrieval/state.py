@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
 
 from axmem_gui.core.ax.profile import AxProfile, load_profile
 from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.services.bench import LiveSearch
+from axmem_gui.services.bench import Bm25Index, LiveSearch, build_bm25_index
 from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.tasks import JobContext, TaskRunner
@@ -35,6 +35,8 @@ class RetrievalState(QObject):
     """Owns the window's `LiveSearch`; `changed` fires after it took in new edits."""
 
     changed = Signal()
+    #: A domain's BM25 index landed (built on the task runner).
+    bm25_ready = Signal(str)
 
     def __init__(
         self,
@@ -52,6 +54,7 @@ class RetrievalState(QObject):
         self.last_refresh_ms = 0.0
         self._runner = runner
         self._build_job: int | None = None
+        self._bm25_jobs: dict[int, str] = {}
         self._hinted: dict[str, set[str]] = {}  # ids announced, not yet notified
         self._patch: dict[str, set[str]] = {}  # ids to re-read at the next refresh
         self._full = False
@@ -64,6 +67,8 @@ class RetrievalState(QObject):
         if runner is not None:
             runner.finished.connect(self._on_build_finished)
             runner.failed.connect(self._on_build_failed)
+            runner.finished.connect(self._on_bm25_finished)
+            runner.failed.connect(self._on_bm25_failed)
         self._build()
 
     # the first index ----------------------------------------------------------------
@@ -102,6 +107,46 @@ class RetrievalState(QObject):
             self._full = True  # edits arrived while building: re-read and diff once
             self._timer.start()
         self.changed.emit()
+        # The bench's BM25 column next, in the background, before the first bench run.
+        for domain in CATALOG_KINDS:
+            self.ensure_bm25(domain)
+
+    # the BM25 index (the bench's host-search column) ------------------------------------
+    def ensure_bm25(self, domain: str) -> bool:
+        """True when the domain's BM25 index is there; otherwise start building it on
+        the task runner (once) and emit `bm25_ready(domain)` when it lands. Building it
+        takes seconds for a large catalog: never on the GUI thread when there is a runner."""
+        if self.live.has_bm25(domain) or self._runner is None:
+            return True
+        if domain in self._bm25_jobs.values():
+            return False
+        version, entries = self.live.bm25_snapshot(domain)
+
+        def job(ctx: JobContext) -> tuple[str, int, Bm25Index]:
+            ctx.check()
+            return domain, version, build_bm25_index(entries)
+
+        self._bm25_jobs[self._runner.submit(job)] = domain
+        return False
+
+    def _on_bm25_finished(self, job_id: int, result: object) -> None:
+        domain = self._bm25_jobs.pop(job_id, None)
+        if domain is None or not isinstance(result, tuple):
+            return
+        _domain, version, index = result
+        if not isinstance(index, Bm25Index):
+            return
+        if self.live.adopt_bm25(domain, version, index):
+            self.bm25_ready.emit(domain)
+        else:
+            self.ensure_bm25(domain)  # the catalog changed meanwhile: build it again
+
+    def _on_bm25_failed(self, job_id: int, message: str) -> None:
+        del message
+        domain = self._bm25_jobs.pop(job_id, None)
+        if domain is not None and not self.controller.is_closed:
+            self.live.bm25(domain)  # index here rather than show no BM25 at all
+            self.bm25_ready.emit(domain)
 
     def _on_build_failed(self, job_id: int, message: str) -> None:
         if job_id != self._build_job:
@@ -151,6 +196,10 @@ class RetrievalState(QObject):
         if self._build_job is not None and self._runner is not None:
             self._runner.cancel(self._build_job)
         self._build_job = None
+        if self._runner is not None:
+            for job_id in list(self._bm25_jobs):
+                self._runner.cancel(job_id)
+        self._bm25_jobs.clear()
 
     def usable(self) -> bool:
         """False once the workspace is closed. Deferred work (debounced refreshes, suite

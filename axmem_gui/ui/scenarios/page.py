@@ -12,10 +12,12 @@ from PySide6.QtCore import QItemSelectionModel, QStringListModel, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShowEvent, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFrame,
     QGridLayout,
     QInputDialog,
     QListView,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -88,8 +90,9 @@ class ScenariosPage(QWidget):
         self.delete_button = QPushButton("Delete")
         buttons = QGridLayout()
         buttons.setSpacing(4)
-        for i, button in enumerate((self.new_button, self.duplicate_button,
-                                    self.rename_button, self.delete_button)):
+        for i, button in enumerate(
+            (self.new_button, self.duplicate_button, self.rename_button, self.delete_button)
+        ):
             buttons.addWidget(button, i // 2, i % 2)
         heading = plain_label("Scenarios")
         heading.setObjectName("sectionTitle")
@@ -101,9 +104,15 @@ class ScenariosPage(QWidget):
         left_layout.addLayout(buttons)
 
         self.form = ScenarioForm()
+        # Scrolls on a short screen rather than make the whole window taller than it.
+        self.form_scroll = QScrollArea()
+        self.form_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.form_scroll.setWidgetResizable(True)
+        self.form_scroll.setWidget(self.form)
+        self.form_scroll.setMinimumHeight(160)
         self.empty = empty_state(EMPTY_TEXT)
         self.right = QStackedWidget()
-        self.right.addWidget(self.form)
+        self.right.addWidget(self.form_scroll)
         self.right.addWidget(self.empty)
 
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -175,8 +184,12 @@ class ScenariosPage(QWidget):
             elif names:
                 self.select(names[0])
         read_only = self.ws.read_only
-        for widget in (self.new_button, self.duplicate_button, self.rename_button,
-                       self.delete_button):
+        for widget in (
+            self.new_button,
+            self.duplicate_button,
+            self.rename_button,
+            self.delete_button,
+        ):
             widget.setEnabled(not read_only)
         self.form.set_read_only(read_only)
         self._show_current()
@@ -187,7 +200,7 @@ class ScenariosPage(QWidget):
         if name is None or doc is None:
             self.right.setCurrentWidget(self.empty)
             return
-        self.right.setCurrentWidget(self.form)
+        self.right.setCurrentWidget(self.form_scroll)
         error = ""
         try:
             scenario_from_document(doc, f"scenario {name!r}")
@@ -224,8 +237,11 @@ class ScenariosPage(QWidget):
             return
         live = self.state.live
         sim = simulate_scenario(
-            live.catalog(), scenario, self.state.profile,
-            skill_search=live.skill_search(), memory_search=live.memory_search(),
+            live.catalog(),
+            scenario,
+            self.state.profile,
+            skill_search=live.skill_search(),
+            memory_search=live.memory_search(),
         )
         self.form.turns_model.set_loads(turn_calls_summary(sim))
 

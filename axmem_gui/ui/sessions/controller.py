@@ -27,6 +27,7 @@ from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, MenuPlace, PageSpec
 from axmem_gui.ui.sessions import jobs
+from axmem_gui.ui.sessions.agents_dialog import AgentConfigsDialog
 from axmem_gui.ui.sessions.commands import AgentCommand, DeleteSessionsCommand
 from axmem_gui.ui.sessions.compare_view import CompareView
 from axmem_gui.ui.sessions.dialogs import (
@@ -53,6 +54,18 @@ class _Job:
     workspace_path: Path | None = None
     viewer: SessionViewer | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+def compare_prompt(
+    session_id: str, doc: Mapping[str, Any] | None, names: Mapping[str, str | None]
+) -> str:
+    """The picker's question, naming session A as the list shows it (its name, the id
+    only when it has none)."""
+    name = doc.get("name") if doc is not None else None
+    if not name:
+        name = names.get(session_id)
+    label = f"“{name}”" if name else session_id
+    return f"Compare {label} (A) with which session (B)?"
 
 
 class SessionsFeature(QObject):
@@ -140,6 +153,9 @@ class SessionsFeature(QObject):
         self.usage_action = self._action(
             "Usage Analytics", self.show_usage, "Loaded/used counts per skill and memory"
         )
+        self.agents_action = self._action(
+            "Agent Configs…", self.edit_agents, "The agents Run Agent… runs: list, create, edit"
+        )
         for action in (
             self.run_action,
             self.import_action,
@@ -152,6 +168,7 @@ class SessionsFeature(QObject):
             self.page.toolbar.addAction(action)
         for name, action, group in (
             ("run", self.run_action, "sessions-run"),
+            ("agents", self.agents_action, "sessions-run"),
             ("replay", self.replay_action, "session"),
             ("rerun", self.rerun_action, "session"),
             ("whatif", self.whatif_action, "session"),
@@ -484,6 +501,10 @@ class SessionsFeature(QObject):
         elif len(ids) == 1:
             self.compare_with_id(ids[0])
 
+    def edit_agents(self) -> None:
+        if AgentConfigsDialog.show_for(self.shell.dialog_parent, self.ws, self.save_agent):
+            self.controller.notify_changed("agents")
+
     def compare_with(self, viewer: SessionViewer) -> int | None:
         return self.compare_with_id(viewer.session_id, viewer.doc)
 
@@ -493,7 +514,9 @@ class SessionsFeature(QObject):
             self.page.show_notice("There is no other session to compare with yet.", "info")
             return None
         other = ChooseSessionDialog.ask(
-            self.shell.dialog_parent, others, f"Compare {session_id} (A) with which session (B)?"
+            self.shell.dialog_parent,
+            others,
+            compare_prompt(session_id, doc, {s.id: s.name for s in self.ws.sessions.list()}),
         )
         if other is None:
             return None

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.session.format import FILE_SUFFIX
+from axmem_gui.ui.elided import elided
 from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.pages import empty_state
 from axmem_gui.ui.resources import style_sheet
@@ -56,19 +57,20 @@ class JobStrip(QWidget):
     def __init__(self, title: str) -> None:
         super().__init__()
         self.setObjectName("jobStrip")
-        self.title = plain_label(title)
-        self.title.setObjectName("jobTitle")
+        self.title = elided(title, "jobTitle")
+        self.title.setMaximumWidth(self.fontMetrics().horizontalAdvance("M" * 28))
         self.bar = QProgressBar()
         self.bar.setRange(0, PROGRESS_STEPS)
         self.bar.setTextVisible(False)
-        self.bar.setFixedWidth(220)
-        self.status = plain_label("starting…")
-        self.status.setObjectName("jobStatus")
+        self.bar.setMinimumWidth(80)
+        self.bar.setMaximumWidth(220)
+        # Progress messages change every call: elided, they never widen the window.
+        self.status = elided("starting…", "jobStatus")
         self.cancel = QPushButton("Cancel")
         self.cancel.clicked.connect(self._on_cancel)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 3, 6, 3)
-        layout.addWidget(self.title)
+        layout.addWidget(self.title, 1)
         layout.addWidget(self.bar)
         layout.addWidget(self.status, 1)
         layout.addWidget(self.cancel)
@@ -116,12 +118,11 @@ class SessionsPage(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(22)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        # The name takes the room; the other columns are as wide as what they hold.
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setStretchLastSection(False)
         header.setMinimumSectionSize(40)
-        for column, width in enumerate((260, 110, 200, 100, 140, 50, 80)):
-            self.table.setColumnWidth(column, width)
         # Enter (and a double-click) activates a row; opening twice only focuses its tab.
         self.table.activated.connect(lambda *_: self._open_current())
         self.table.doubleClicked.connect(lambda *_: self._open_current())

@@ -37,7 +37,7 @@ from axmem_gui.core.session.agent_config import (
     check_inputs,
     select_catalog,
 )
-from axmem_gui.engine.providers import ProviderSettings
+from axmem_gui.engine.providers import SCRIPTED_PROVIDER, ProviderSettings, is_scripted
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import monospace_font
 from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
@@ -266,9 +266,16 @@ class RerunDialog(QDialog):
         self._current_catalog = current_catalog
         self.provider = ProviderForm(runner)
         recorded = doc.get("provider")
+        self.scripted = False
         if isinstance(recorded, Mapping):
             with contextlib.suppress(AxmemError):  # an odd recorded provider: use defaults
-                self.provider.set_settings(ProviderSettings.from_json(recorded))
+                settings = ProviderSettings.from_json(recorded)
+                if is_scripted(settings):
+                    # Recorded with the scripted model (the sample): offer it again, so a
+                    # first rerun works with no server and no key.
+                    self.scripted = True
+                    settings = ProviderSettings(SCRIPTED_PROVIDER, settings.model)
+                self.provider.set_settings(settings)
         self.recorded_catalog = QRadioButton("the catalog as recorded")
         self.current = QRadioButton("the workspace's current catalog (after edits)")
         self.catalog_choice = QButtonGroup(self)
@@ -294,6 +301,12 @@ class RerunDialog(QDialog):
             f"Runs the {len(forwards or [])} recorded input(s) of “{label}” again, live, "
             "as a new session."
         )
+        if self.scripted:
+            intro.setText(
+                intro.text() + " It was recorded with the scripted model, which answers in "
+                "process: rerun it as is (try model scripted-b for different answers), or "
+                "pick a real provider."
+            )
         intro.setWordWrap(True)
         form = QFormLayout()
         form.addRow("Session name", self.name)

@@ -24,9 +24,10 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.session.whatif import WhatIfReport, render_whatif
 from axmem_gui.engine.replay import ReplayReport
 from axmem_gui.services.analytics import session_totals
+from axmem_gui.ui.elided import elided
 from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.sessions.details import SessionDetails
-from axmem_gui.ui.sessions.exact_text import ADDED, REMOVED, ExactTextView, shrinkable
+from axmem_gui.ui.sessions.exact_text import ADDED, REMOVED, ExactTextView
 from axmem_gui.ui.sessions.texts import error_text
 from axmem_gui.ui.sessions.timeline_model import MS, STEP, TOKENS, TimelineModel
 from axmem_gui.ui.sessions.whatif_model import WhatIfModel
@@ -125,17 +126,12 @@ class SessionViewer(QWidget):
         self.export_action = self._action(
             "Export…", self.export_requested, "Save as a .axsession.json file"
         )
-        self.title = plain_label()
-        self.title.setObjectName("sessionTitle")
-        self.meta = plain_label()
-        self.meta.setObjectName("sessionMeta")
-        self.meta.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.title = elided("", "sessionTitle")
+        self.meta = elided("", "sessionMeta")
         self.banner = plain_label()
         self.banner.setObjectName("sessionBanner")
         self.banner.setWordWrap(True)
         self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        shrinkable(self.title)
-        shrinkable(self.meta)
 
         self.model = TimelineModel(self)
         self.tree = QTreeView()
@@ -233,7 +229,9 @@ class SessionViewer(QWidget):
             message = error_text(self.doc.get("error")) or "the run ended early"
             text = f"Incomplete session: {message}. The calls made before that are kept."
             level = "warn"
-        warnings = [str(w) for w in self.doc.get("warnings") or []]
+        listed = self.doc.get("warnings")
+        # A hostile or damaged file may hold anything here: only a list is warnings.
+        warnings = [str(w) for w in listed] if isinstance(listed, list) else []
         if warnings:
             # e.g. a context-map update that failed: axllm swallows it, the run "succeeds".
             text = (text + "\n" if text else "") + "\n".join(f"Warning: {w}" for w in warnings)

@@ -18,9 +18,12 @@ RUN_SHORTCUTS = (QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter"))
 class SuitesFeature:
     def __init__(self, context: FeatureContext) -> None:
         self.shell = context.shell
-        self.page = SuitesPage(context.need(RETRIEVAL).state)
+        self.page = SuitesPage(context.need(RETRIEVAL).state, context.undo_stack)
         self.page.message.connect(context.shell.show_message)
-        self.page.bench_requested.connect(context.need(BENCH).open)
+        bench = context.need(BENCH)
+        self.page.bench_requested.connect(bench.open)
+        # "Add as case…" in the bench keeps its call as a case of a suite.
+        bench.panel.add_case_requested.connect(self._add_case)
         self.page.regressions_changed.connect(self._on_regressions)
         self.status = QLabel()
         self.status.setObjectName("suiteStatus")
@@ -34,6 +37,11 @@ class SuitesFeature:
         self.run_action.setShortcuts(list(RUN_SHORTCUTS))
         context.actions.add("suites.run", self.run_action, RUN_PLACE)
         context.controller.changed.connect(self._on_changed)
+
+    def _add_case(
+        self, kind: str, searches: list[str], loaded: list[str], returned: list[str]
+    ) -> None:
+        self.page.add_case_from_bench(kind, searches, loaded, returned)
 
     def _on_regressions(self, count: int) -> None:
         self.shell.set_badge("suites", "!" if count else "")

@@ -1,5 +1,7 @@
 """The suites page: each suite with its result, the selected suite's cases (pass / fail /
 regressed, recall@k, reciprocal rank, why a case fails), Run (Ctrl+Enter) and JUnit export.
+Suites and cases are authored here (new, edit, duplicate, delete, import, export), each an
+undoable command through the suites service; the bench adds cases with "Add as case…".
 
 Suites rerun by themselves shortly after every catalog edit (not recorded); a case that
 passed in the baseline run and fails now is a regression, flagged here and, through
@@ -8,9 +10,11 @@ passed in the baseline run and fails now is a regression, flagged here and, thro
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -23,6 +27,7 @@ from PySide6.QtWidgets import (
     QSplitter,
     QStackedWidget,
     QTableView,
+    QToolBar,
     QVBoxLayout,
     QWidget,
 )
@@ -30,19 +35,22 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.core.suites import Suite, suite_from_json_value
 from axmem_gui.services.suites import SuiteOutcome, write_junit
+from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import empty_state
 from axmem_gui.ui.resources import style_sheet
 from axmem_gui.ui.retrieval.state import RetrievalState
+from axmem_gui.ui.suites.authoring import SuiteAuthoring
 from axmem_gui.ui.suites.models import CaseTableModel, SuiteEntry, SuiteListModel, SuiteRole
 from axmem_gui.ui.suites.runner import SuiteRunner
 
 #: Suites rerun this long after the last catalog edit of a burst.
 RERUN_DEBOUNCE_MS = 300
 EMPTY_TEXT = (
-    "No suites yet — add cases of search strings with the ids that must and must not "
-    "load (import a suite JSON with `axmem suite import`, or write one), then run them "
-    "after every catalog edit."
+    "No suites yet — a suite holds cases: search strings with the ids that must (and must "
+    "not) load. Click New suite, then add cases here or from the retrieval bench (Add as "
+    "case…), and they run after every catalog edit. Suite JSON files come in with Import "
+    "suites… (or `axmem suite import FILE`)."
 )
 
 
@@ -57,19 +65,20 @@ class JunitDialog:
         return Path(path) if path else None
 
 
-class SuitesPage(QWidget):
+class SuitesPage(SuiteAuthoring, QWidget):
     message = Signal(str)
     regressions_changed = Signal(int)
     summary_changed = Signal(str)
     #: kind, search strings, loaded ids: open a case in the retrieval bench.
     bench_requested = Signal(str, list, list)
 
-    def __init__(self, state: RetrievalState) -> None:
+    def __init__(self, state: RetrievalState, undo_stack: QUndoStack | None = None) -> None:
         super().__init__()
         self.setObjectName("suitesPage")
         self.setStyleSheet(style_sheet("retrieval"))
         self.state = state
         self.controller = state.controller
+        self.undo_stack = undo_stack if undo_stack is not None else QUndoStack(self)
         self.runner = SuiteRunner(state, self)
         self.outcomes: dict[str, SuiteOutcome] = {}
 
@@ -84,6 +93,8 @@ class SuitesPage(QWidget):
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addWidget(heading)
+        self.suite_bar = self._toolbar()
+        left_layout.addWidget(self.suite_bar)
         left_layout.addWidget(self.list_view, 1)
 
         self.summary_label = plain_label()
@@ -117,10 +128,12 @@ class SuitesPage(QWidget):
         bar.addWidget(self.auto_check)
         bar.addStretch(1)
         bar.addWidget(self.progress)
+        self.case_bar = self._toolbar()
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
         right_layout.addLayout(bar)
+        right_layout.addWidget(self.case_bar)
         right_layout.addWidget(self.summary_label)
         right_layout.addWidget(self.cases_view, 1)
         self.case_detail = plain_label()
@@ -134,8 +147,10 @@ class SuitesPage(QWidget):
         split.addWidget(left)
         split.addWidget(right)
         split.setStretchFactor(1, 1)
-        split.setSizes([220, 900])
-        self.empty = empty_state(EMPTY_TEXT)
+        # Wide enough for the suite actions (New, Edit, Duplicate, Delete, More).
+        left.setMinimumWidth(self.fontMetrics().horizontalAdvance("M" * 22))
+        split.setSizes([300, 900])
+        self.empty = self._empty_page()
         self.stack = QStackedWidget()
         self.stack.addWidget(split)
         self.stack.addWidget(self.empty)
@@ -155,12 +170,47 @@ class SuitesPage(QWidget):
         self.cases_view.selectionModel().currentRowChanged.connect(
             lambda *_: self._show_case_detail()
         )
+        self._build_actions()
         self.runner.progressed.connect(self._on_progress)
         self.runner.finished.connect(self._on_finished)
         state.changed.connect(self._on_catalog_changed)
         self.controller.changed.connect(self._on_workspace_changed)
         self.reload()
         self.rerun()
+
+    # construction -------------------------------------------------------------------
+    @staticmethod
+    def _toolbar() -> QToolBar:
+        bar = QToolBar()
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        bar.setIconSize(QSize(1, 1))
+        return bar
+
+    def _empty_page(self) -> QWidget:
+        page = QWidget()
+        page.setObjectName("suitesEmpty")
+        text = empty_state(EMPTY_TEXT)
+        self.empty_new_button = QPushButton("New suite…")
+        self.empty_new_button.setObjectName("emptyNewSuite")
+        self.empty_new_button.clicked.connect(lambda _c=False: self.new_suite())
+        self.empty_import_button = QPushButton("Import suites…")
+        self.empty_import_button.clicked.connect(lambda _c=False: self.import_suites())
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.empty_new_button)
+        buttons.addWidget(self.empty_import_button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(page)
+        layout.addStretch(1)
+        layout.addWidget(text)
+        layout.addLayout(buttons)
+        layout.addStretch(2)
+        return page
+
+    def _add(self, bar: QToolBar, text: str, slot: Callable[[], object], tip: str) -> QAction:
+        action = make_action(self, text, slot, tip=tip)
+        bar.addAction(action)
+        return action
 
     # suites -------------------------------------------------------------------------
     def _read_suites(self) -> list[SuiteEntry]:
@@ -215,10 +265,15 @@ class SuitesPage(QWidget):
         if entry is None:
             self.cases_model.set_suite(None, None)
             self.summary_label.setText("")
+            self._update_actions()
             return
+        keep = self.current_case()
         self.cases_model.set_suite(entry.suite, entry.outcome)
+        if keep is not None:
+            self.select_case(keep.name)
         self.summary_label.setText(self._summary_text(entry))
         self._show_case_detail()
+        self._update_actions()
 
     def _show_case_detail(self) -> None:
         """The selected case (or the first failing one): why it fails, what came back."""
@@ -229,14 +284,23 @@ class SuitesPage(QWidget):
                 (r for r in range(model.rowCount()) if model.status(r) in ("regressed", "fail")),
                 -1,
             )
+        self._update_actions()
         if row < 0:
-            self.case_detail.setText("Double-click a case to open it in the retrieval bench.")
+            self.case_detail.setText(
+                "No cases yet: New case…, or Add as case… in the retrieval bench."
+                if model.rowCount() == 0
+                else "Double-click a case to open it in the retrieval bench."
+            )
             return
         case = model.case(row)
         reasons = model.index(row, 10).data() or ""
         returned = model.index(row, 7).data() or ""
-        status = {"regressed": "regressed (passed in the baseline run)", "fail": "fails",
-                  "pass": "passes", "": "not run"}[model.status(row)]
+        status = {
+            "regressed": "regressed (passed in the baseline run)",
+            "fail": "fails",
+            "pass": "passes",
+            "": "not run",
+        }[model.status(row)]
         text = f"{case.name}: {status}."
         if reasons:
             text += f" {reasons}."
@@ -250,6 +314,8 @@ class SuitesPage(QWidget):
     def _summary_text(entry: SuiteEntry) -> str:
         if entry.suite is None:
             return entry.error
+        if not entry.suite.cases:
+            return "No cases yet — add one with New case…, or from the bench (Add as case…)."
         if entry.outcome is None:
             return f"{len(entry.suite.cases)} cases — not run yet (Ctrl+Enter)"
         result = entry.outcome.result

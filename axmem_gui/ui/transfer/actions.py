@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 
 from axmem_gui.core.formats import ImportPlan, Policy
-from axmem_gui.services.transfer import ExportResult, ImportResult
+from axmem_gui.services.transfer import ExportResult, ImportResult, skills_dir_clashes
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.dialogs import ErrorDialog
@@ -237,10 +237,12 @@ class TransferActions(QObject):
             return None
         self._commit_typing()
         counts = self.controller.counts()
+        workspace = self.controller.workspace
         request = ExportDialog.ask(
             self.shell.dialog_parent,
             Path(self._start_dir()),
             counts=(counts.skills, counts.memories),
+            clashes=lambda out: skills_dir_clashes(workspace, out),
         )
         if request is None:
             return None

@@ -3,9 +3,11 @@ and afterwards a clear account of what was written."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -55,6 +57,16 @@ FILE_FILTERS: dict[FormatName, str] = {
 }
 
 
+#: The checkbox that allows replacing, named the way the dialog shows it.
+REPLACE_LABEL = "Replace skill folders that already exist there"
+REPLACE_HINT = (
+    f"To replace them, export again and tick “{REPLACE_LABEL}”, or choose another folder."
+)
+
+#: The names a skills-dir export into a folder would replace there (checked on Export).
+ClashFinder = Callable[[Path], list[str]]
+
+
 @dataclass(frozen=True)
 class ExportRequest:
     format: FormatName
@@ -84,8 +96,10 @@ class ExportDialog(QDialog):
         fmt: FormatName = "ax-json",
         parent: QWidget | None = None,
         counts: tuple[int, int] = (0, 0),
+        clashes: ClashFinder | None = None,
     ) -> None:
         super().__init__(parent)
+        self._clashes = clashes
         self.setObjectName("exportDialog")
         self.setWindowTitle("Export catalog")
         self.setStyleSheet(style_sheet("transfer"))
@@ -109,7 +123,7 @@ class ExportDialog(QDialog):
         path_row = QHBoxLayout()
         path_row.addWidget(self.path_edit, 1)
         path_row.addWidget(browse)
-        self.force_check = QCheckBox("Replace skill folders that already exist there")
+        self.force_check = QCheckBox(REPLACE_LABEL)
         self.problem_label = plain_label()
         self.problem_label.setObjectName("exportProblem")
         self.problem_label.setWordWrap(True)
@@ -123,12 +137,16 @@ class ExportDialog(QDialog):
 
         form = QFormLayout()
         form.addRow("Format", self.format_combo)
-        form.addRow("", self.note_label)
-        form.addRow("Write to", path_row)
-        form.addRow("", self.force_check)
+        # The note wraps over several lines: in a form row of its own QFormLayout gives
+        # it one line's height and clips it, so it sits in the outer layout.
+        path_form = QFormLayout()
+        path_form.addRow("Write to", path_row)
+        path_form.addRow("", self.force_check)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addLayout(form)
+        layout.addWidget(self.note_label)
+        layout.addLayout(path_form)
         layout.addWidget(self.problem_label)
         layout.addWidget(self.buttons)
         self.format_combo.currentIndexChanged.connect(self._on_format)
@@ -144,8 +162,9 @@ class ExportDialog(QDialog):
         start_dir: Path,
         fmt: FormatName = "ax-json",
         counts: tuple[int, int] = (0, 0),
+        clashes: ClashFinder | None = None,
     ) -> ExportRequest | None:
-        dialog = cls(start_dir, fmt, parent, counts)
+        dialog = cls(start_dir, fmt, parent, counts, clashes)
         try:
             if dialog.exec() == QDialog.DialogCode.Accepted:
                 return dialog.request()
@@ -161,9 +180,23 @@ class ExportDialog(QDialog):
         force = fmt == "skills-dir" and self.force_check.isChecked()
         return ExportRequest(fmt, Path(self.path_edit.text().strip()).expanduser(), force)
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_note()
+
+    def _fit_note(self) -> None:
+        """A top-level dialog does not grow for a wrapped label's extra lines by itself:
+        reserve the height the note needs at its width."""
+        note = self.note_label
+        note.setMinimumHeight(0)
+        needed = note.heightForWidth(max(note.width(), 200))
+        if needed > 0 and note.minimumHeight() != needed:
+            note.setMinimumHeight(needed)
+
     def _on_format(self, *_: object) -> None:
         fmt = self.format()
         self.note_label.setText(FORMAT_NOTES[fmt])
+        self._fit_note()
         self.force_check.setVisible(fmt == "skills-dir")
         current = self.path_edit.text().strip()
         # Follow the format while the target is still one of the suggested names.
@@ -183,10 +216,25 @@ class ExportDialog(QDialog):
 
     def _try_accept(self) -> None:
         problem = check_target(self.format(), self.path_edit.text())
+        if not problem:
+            problem = self._clash_problem()
         if problem:
             self.problem_label.setText(problem)
             return
         self.accept()
+
+    def _clash_problem(self) -> str:
+        request = self.request()
+        if request.format != "skills-dir" or request.force or self._clashes is None:
+            return ""
+        found = self._clashes(request.out)
+        if not found:
+            return ""
+        more = f" and {len(found) - 5:,} more" if len(found) > 5 else ""
+        return (
+            f"{request.out} already holds {', '.join(found[:5])}{more}. Tick “{REPLACE_LABEL}” "
+            "to replace them, or choose another folder."
+        )
 
 
 def export_summary(result: ExportResult) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from axmem_gui.core.catalog import Memory
+from axmem_gui.core.errors import InputError
 from axmem_gui.core.formats import (
     FormatName,
     ImportedSkill,
@@ -25,6 +26,7 @@ from axmem_gui.core.formats import (
 from axmem_gui.core.formats.plan import EntryKind
 from axmem_gui.services.transfer import (
     STORE_KEEPS_SKILL_EXTRA,
+    ExportClashError,
     ExportResult,
     ImportCancelled,
     ImportResult,
@@ -36,6 +38,7 @@ from axmem_gui.services.transfer import (
 )
 from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.tasks import Cancelled, Job, JobContext
+from axmem_gui.ui.transfer.export_dialog import REPLACE_HINT
 
 #: Progress reports reach the GUI at most this often (a 10,000-entry import would
 #: otherwise queue 10,000 signals).
@@ -127,6 +130,10 @@ def export_job(workspace_path: Path, fmt: FormatName, out: Path, force: bool) ->
     def job(ctx: JobContext) -> ExportResult:
         ctx.progress(0.0, f"writing {out}")
         with Workspace.open(workspace_path, read_only=True) as ws:
-            return export_workspace(ws, fmt, out, force=force)
+            try:
+                return export_workspace(ws, fmt, out, force=force)
+            except ExportClashError as exc:
+                # Written there since the dialog checked: say it in the dialog's words.
+                raise InputError(f"{exc}. {REPLACE_HINT}") from None
 
     return job

@@ -57,7 +57,7 @@ def test_fifty_megabyte_file_is_refused_before_reading(tmp_path: Path) -> None:
     path = tmp_path / "huge.json"
     with path.open("wb") as fh:  # sparse: takes no disk space
         fh.truncate(50 * MIB)
-    assert _errors(path) == [f"{path}: file is too large (50.0 MiB; the limit is 16.0 MiB)"]
+    assert _errors(path) == [f"{path}: file is too large (50 MiB; the limit is 16 MiB)"]
 
 
 def test_limits_are_settable(tmp_path: Path) -> None:
@@ -159,8 +159,8 @@ def test_oversized_and_special_resources(tmp_path: Path) -> None:
     os.mkfifo(skill / "assets" / "pipe")
     (skill / "dangling").symlink_to(skill / "missing")
     assert _errors(skill) == [
-        f"{skill / 'assets' / 'video.bin'}: skill 'big': file is too large (50.0 MiB; the "
-        "limit is 16.0 MiB)",
+        f"{skill / 'assets' / 'video.bin'}: skill 'big': file is too large (50 MiB; the "
+        "limit is 16 MiB)",
     ]
     assert _warnings(skill) == [
         f"{skill / 'dangling'}: skill 'big': {NOT_FOLLOWED}",

@@ -82,7 +82,7 @@ def test_skills_dir_export_refuses_to_clobber_without_force(ws: Workspace, tmp_p
     (out / "Deploy").mkdir(parents=True)
     (out / "Deploy" / "SKILL.md").write_text("mine", encoding="utf-8")
     (out / "README.md").write_text("keep me", encoding="utf-8")
-    with pytest.raises(InputError, match="already holds Deploy; use --force"):
+    with pytest.raises(InputError, match="already holds Deploy"):
         export_workspace(ws, "skills-dir", out)
     assert sorted(p.name for p in out.iterdir()) == ["Deploy", "README.md"]
     assert (out / "Deploy" / "SKILL.md").read_text(encoding="utf-8") == "mine"

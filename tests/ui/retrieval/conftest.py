@@ -53,6 +53,8 @@ def rwindow(qtbot, sample_ws_path: Path, tmp_path: Path) -> Iterator[MainWindow]
     qtbot.addWidget(win)
     win.show()
     qtbot.waitUntil(lambda: views(win).state.ready, timeout=10000)
+    live = views(win).state.live
+    qtbot.waitUntil(lambda: live.has_bm25("skills") and live.has_bm25("memories"), timeout=10000)
     yield win
     views(win).suites.runner.cancel()
     controller.close()

@@ -13,24 +13,25 @@ from axmem_gui.services.bench import BenchRow, Bm25Row
 from axmem_gui.store.fts import Bm25Index
 from axmem_gui.ui.bench.models import AxResultModel, BenchRole, Bm25ResultModel
 
-from .conftest import views
+from .conftest import RETRIEVAL_FEATURES, views
 
 PROFILE = load_profile()
 
 
 def test_result_models(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
     ax = AxResultModel()
-    ax.set_rows((
-        BenchRow("a", 1, "q", 1.0, 2.5, 1.0, ("x", "y")),
-        BenchRow("b", 2, "q", 0.25, 0.625, 0.5, ("x",)),
-    ))
+    ax.set_rows(
+        (
+            BenchRow("a", 1, "q", 1.0, 2.5, 1.0, ("x", "y")),
+            BenchRow("b", 2, "q", 0.25, 0.625, 0.5, ("x",)),
+        )
+    )
     qtmodeltester.check(ax)
     assert ax.index(1, 2).data() == "0.25"
     assert ax.index(1, 2).data(BenchRole.Score) == 0.25
     assert ax.index(0, 5).data() == "x, y"
     bm = Bm25ResultModel()
-    bm.set_rows((Bm25Row("a", 1, "q", 4.0, True), Bm25Row("c", 2, "q", 1.0, False)),
-                {"q": ["q"]})
+    bm.set_rows((Bm25Row("a", 1, "q", 4.0, True), Bm25Row("c", 2, "q", 1.0, False)), {"q": ["q"]})
     qtmodeltester.check(bm)
     assert bm.index(1, 2).data(BenchRole.Score) == 0.25
     assert bm.index(1, 3).data() == "-1.000" and bm.index(1, 4).data() == "no"
@@ -161,3 +162,80 @@ def test_bench_reruns_after_a_catalog_edit(rwindow, qtbot) -> None:  # type: ign
     assert v.bench.result is not None
     assert "rollback-procedure" not in v.bench.result.result_ids
     assert "rollback-procedure" not in v.bench.result.bm25_ids
+
+
+def test_bm25_indexes_are_built_off_the_gui_thread(  # type: ignore[no-untyped-def]
+    qtbot, sample_ws_path, tmp_path, monkeypatch
+) -> None:
+    import threading
+
+    from PySide6.QtGui import QUndoStack
+
+    from axmem_gui.services.workspace import init_workspace
+    from axmem_gui.store import Workspace
+    from axmem_gui.store.fts import Bm25Index as StoreIndex
+    from axmem_gui.ui.controller import WorkspaceController
+    from axmem_gui.ui.main_window import MainWindow
+    from axmem_gui.ui.settings import AppSettings
+
+    on_gui_thread: list[bool] = []
+    original = StoreIndex.__init__
+
+    def recording_init(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        on_gui_thread.append(threading.current_thread() is threading.main_thread())
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(StoreIndex, "__init__", recording_init)
+    controller = WorkspaceController(Workspace.open(sample_ws_path))
+    win = MainWindow(
+        controller,
+        AppSettings(tmp_path / "settings" / "bm25.ini"),
+        QUndoStack(),
+        Workspace.open,
+        lambda p: init_workspace(p),
+    )
+    win.install(RETRIEVAL_FEATURES)
+    qtbot.addWidget(win)
+    win.show()
+    bench = views(win).bench
+    state = views(win).state
+    qtbot.waitUntil(lambda: state.ready, timeout=10000)
+    try:
+        bench.set_searches(["how do I ship a release"])
+        bench.run()
+        qtbot.waitUntil(lambda: bench.bm25_model.rowCount() > 0, timeout=10000)
+        assert "BM25: indexing" not in bench.status.text()
+        # A full reload (import, another program) drops the index: rebuilt off the GUI thread.
+        state.live.load(controller.workspace.catalog())
+        assert not state.live.has_bm25("skills")
+        bench.run()
+        assert bench.bm25_pending and "BM25: indexing…" in bench.status.text()
+        qtbot.waitUntil(lambda: not bench.bm25_pending, timeout=10000)
+        assert bench.bm25_model.rowCount() > 0
+        assert on_gui_thread and not any(on_gui_thread)
+    finally:
+        views(win).suites.runner.cancel()
+        controller.close()
+
+
+def test_stale_results_and_why_not_are_cleared(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    bench = views(rwindow).bench
+    bench.set_searches(["how do I ship a release"])
+    bench.run()
+    assert bench.ax_model.rowCount() > 0
+    bench.explain("incident-response")
+    assert bench.why is not None and bench.why_view.toPlainText()
+    # Another kind of call: the skills' results and their "Why not?" no longer apply.
+    bench.set_kind("recall")
+    assert bench.result is None and bench.ax_model.rowCount() == 0
+    assert bench.bm25_model.rowCount() == 0
+    assert bench.why is None and bench.why_view.toPlainText() == ""
+    assert bench.why_id_edit.text() == "" and bench.entry_view.entry_id is None
+    assert not bench.add_case_button.isEnabled()
+    bench.set_searches(["deploy window"])
+    bench.run()
+    assert bench.ax_model.rowCount() > 0
+    # The search cleared: nothing of the last run stays.
+    bench.searches_edit.clear()
+    assert bench.result is None and bench.ax_model.rowCount() == 0
+    assert "Type search strings" in bench.status.text()

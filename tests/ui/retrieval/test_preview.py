@@ -58,9 +58,7 @@ def test_runtime_and_catalog_only_preview(rwindow) -> None:  # type: ignore[no-u
     preview.set_runtime("Python")
     preview.recompute_now()
     catalog = rwindow.controller.workspace.catalog()
-    config = StageConfig(
-        runtime_language="Python", memories_mode=True, relevance_hints=True
-    )
+    config = StageConfig(runtime_language="Python", memories_mode=True, relevance_hints=True)
     section = render_skills_section(catalog.skills, "executor", PROFILE, config)
     assert section is not None
     assert preview.section_text("skills") == section.text
@@ -85,9 +83,7 @@ def test_preview_follows_a_catalog_edit_debounced(rwindow, qtbot) -> None:  # ty
         session.entries_changed("skills", ["changelog-writing"], False)
         assert v.state.pending  # debounced: nothing recomputed yet
     assert "`changelog-writing` — Release notes craft" in v.preview.section_text("skills")
-    assert v.preview.section_text("skills") == _engine(
-        rwindow, "Ship 2.4.0"
-    ).executor_section.text
+    assert v.preview.section_text("skills") == _engine(rwindow, "Ship 2.4.0").executor_section.text
     # a change nobody announced (another program, an import) is diffed in as well
     ws.skills.delete("changelog-writing")
     with qtbot.waitSignal(v.preview.updated, timeout=3000):
@@ -164,6 +160,26 @@ def test_preview_with_an_empty_catalog(rwindow, qtbot) -> None:  # type: ignore[
     assert "- `only` — Only one" in v.preview.section_text("skills")
 
 
+def test_raw_preview_wraps_and_the_toggle_unwraps(rwindow) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    preview = views(rwindow).preview
+    mode = QPlainTextEdit.LineWrapMode
+    assert preview.wrap_button.isChecked()
+    assert all(v.raw.lineWrapMode() == mode.WidgetWidth for v in preview.views.values())
+    preview.wrap_button.click()
+    assert all(v.raw.lineWrapMode() == mode.NoWrap for v in preview.views.values())
+
+
+def test_bench_headers_are_never_cut(rwindow) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import Qt
+
+    bench = views(rwindow).bench
+    for table in (bench.ax_table, bench.bm25_table):
+        model, metrics = table.model(), table.fontMetrics()
+        for column in range(model.columnCount() - 1):  # the last one stretches
+            title = str(model.headerData(column, Qt.Orientation.Horizontal))
+            assert table.columnWidth(column) >= metrics.horizontalAdvance(title), title
 def test_half_an_emoji_cut_by_ax_shows_as_replacement_character(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     """Ax's snippet ends in the emoji's high surrogate; Qt would drop it silently, the
     preview and its copy show U+FFFD (the text rule, docs/ax-text.md)."""

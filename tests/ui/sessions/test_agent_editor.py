@@ -65,3 +65,35 @@ def test_new_agent_from_the_run_dialog(
     qtbot.addWidget(clash)
     clash.name.setText("triage")
     assert clash.validate() is None and "already exists" in clash.error.text()
+
+
+def test_agent_configs_are_reachable_from_the_run_menu(
+    window: MainWindow, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from axmem_gui.ui.sessions.agents_dialog import AgentConfigsDialog
+
+    ws = window.controller.workspace
+    [item] = [a for a in window.run_menu.actions() if a.text() == "Agent Configs…"]
+    shown: list[AgentConfigsDialog] = []
+
+    def exec_(self: AgentConfigsDialog) -> int:
+        shown.append(self)
+        assert self.current() == "ops-assistant"
+
+        # Edit: the real editor dialog, validated, renaming the agent.
+        def ask(cls: type, parent: Any, value: Any, taken: list[str]) -> Any:
+            editor = AgentConfigDialog(value, taken)
+            qtbot.addWidget(editor)
+            editor.name.setText("ops-renamed")
+            return editor.validate()
+
+        monkeypatch.setattr(AgentConfigDialog, "ask", classmethod(ask))
+        self.edit()
+        assert ws.agents.list() == ["ops-renamed"] and self.current() == "ops-renamed"
+        self.delete()
+        assert ws.agents.list() == []
+        return 0
+
+    monkeypatch.setattr(AgentConfigsDialog, "exec", exec_)
+    item.trigger()
+    assert len(shown) == 1 and shown[0].changed

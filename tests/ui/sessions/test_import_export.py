@@ -36,9 +36,10 @@ def test_export_then_import_under_another_id(
     copy_path = tmp_path / "copy.axsession.json"
     sessions.write_session_file(exported, copy_path)
     monkeypatch.setattr(ImportSessionDialog, "ask", classmethod(lambda cls, *a: [copy_path]))
+    before = feature.page.model.rowCount()
     feature.import_action.trigger()
     assert window.controller.workspace.sessions.get("imported-copy") is not None
-    assert feature.page.model.rowCount() == 2
+    assert feature.page.model.rowCount() == before + 1
     assert feature.page.selected_ids() == ["imported-copy"]
 
 

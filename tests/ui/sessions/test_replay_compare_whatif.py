@@ -145,7 +145,7 @@ def test_compare_two_selected_sessions_from_the_list(
     window.controller.notify_changed("sessions")
     page = feature.page
     page.show_list()
-    page.table.selectAll()
+    page.select_ids([SAMPLE_ID, "copy"])
     assert feature.compare_action.isEnabled()
     feature.compare_action.trigger()
     wait_idle(qtbot, feature)
@@ -185,3 +185,47 @@ def test_whatif_after_deleting_a_skill_shows_the_change(
     ].index(changed[0])
     assert "feature-flags" in viewer.whatif_panel.model.index(row, 5).data()
     assert "would no longer load: ['feature-flags']" in viewer.whatif_panel.text.text()
+
+
+def test_rerun_of_the_sample_works_at_once_with_the_scripted_model(
+    window: MainWindow, feature: SessionsFeature, qtbot: Any, monkeypatch: pytest.MonkeyPatch,
+    errors: list[tuple[str, str]],
+) -> None:  # fmt: skip
+    """A new user's first Rerun… of the sample, with what the dialog offers: no server, no
+    key, no failed session left behind."""
+    ws = window.controller.workspace
+    viewer = feature.open_session(SAMPLE_ID)
+    assert viewer is not None
+    offered: list[RerunDialog] = []
+
+    def ask(cls: type, parent: Any, doc: Any, runner: Any, current: Any) -> RerunOrder:
+        dialog = RerunDialog(doc, runner, current, parent)
+        qtbot.addWidget(dialog)
+        offered.append(dialog)
+        return dialog.build_order()
+
+    monkeypatch.setattr(RerunDialog, "ask", classmethod(ask))
+    before = {s.id for s in ws.sessions.list()}
+    viewer.rerun_action.trigger()
+    wait_idle(qtbot, feature)
+    [dialog] = offered
+    assert dialog.scripted and dialog.provider.provider_name() == "scripted"
+    assert errors == []
+    [new] = [s for s in ws.sessions.list() if s.id not in before]
+    doc = sessions.get_session(ws, new.id)
+    assert doc["status"] == "complete" and len(doc["forwards"]) == 2
+    assert sessions.replay(doc).identical
+
+
+def test_compare_picker_names_session_a_by_its_name(
+    window: MainWindow, feature: SessionsFeature, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[str] = []
+    monkeypatch.setattr(
+        ChooseSessionDialog, "ask", classmethod(lambda cls, p, others, prompt: asked.append(prompt))
+    )
+    viewer = feature.open_session(SAMPLE_ID)
+    assert viewer is not None
+    viewer.compare_action.trigger()
+    name = sessions.get_session(window.controller.workspace, SAMPLE_ID)["name"]
+    assert asked == [f"Compare “{name}” (A) with which session (B)?"]

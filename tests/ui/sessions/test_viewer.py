@@ -33,19 +33,21 @@ def test_list_shows_the_sample_session_with_totals(
     page = feature.page
     assert window.stack.currentWidget() is page
     assert page.list_stack.currentWidget() is page.table
-    assert page.model.rowCount() == 1
+    # The sample ships two sessions: the same requests on scripted models A and B.
+    assert page.model.rowCount() == 2
     doc = sessions.get_session(window.controller.workspace, SAMPLE_ID)
-    assert page.model.index(0, NAME).data() == doc["name"]
-    assert page.model.index(0, STATUS).data() == "complete"
-    qtbot.waitUntil(lambda: page.model.index(0, TOKENS).data() != "…", timeout=10_000)
-    assert page.model.index(0, TOKENS).data() == f"{session_totals(doc).tokens:,}"
+    row = page.model.row_of(SAMPLE_ID)
+    assert page.model.index(row, NAME).data() == doc["name"]
+    assert page.model.index(row, STATUS).data() == "complete"
+    qtbot.waitUntil(lambda: page.model.index(row, TOKENS).data() != "…", timeout=10_000)
+    assert page.model.index(row, TOKENS).data() == f"{session_totals(doc).tokens:,}"
 
 
 def test_open_the_sample_and_read_each_tab(
     window: MainWindow, feature: SessionsFeature, qtbot: Any
 ) -> None:
     page = feature.page
-    page.table.selectRow(0)
+    page.select_ids([SAMPLE_ID])
     qtbot.keyClick(page.table, Qt.Key.Key_Return)
     viewer = page.tabs.currentWidget()
     assert isinstance(viewer, SessionViewer) and viewer.session_id == SAMPLE_ID
@@ -120,7 +122,7 @@ def test_delete_is_undoable_and_the_empty_state_says_what_to_do(
     page = feature.page
     feature.open_session(SAMPLE_ID)
     page.show_list()
-    page.table.selectRow(0)
+    page.table.selectAll()
     feature.delete_action.trigger()
     assert window.controller.workspace.sessions.count() == 0
     assert page.list_stack.currentWidget() is page.empty
@@ -129,4 +131,4 @@ def test_delete_is_undoable_and_the_empty_state_says_what_to_do(
     window.undo_stack.undo()
     assert window.controller.workspace.sessions.get(SAMPLE_ID) is not None
     assert page.list_stack.currentWidget() is page.table
-    assert page.model.rowCount() == 1
+    assert page.model.rowCount() == 2

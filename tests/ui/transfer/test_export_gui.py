@@ -157,3 +157,55 @@ def test_memory_only_export_summary() -> None:
     result = ExportResult("jsonl", Path("/x/m.jsonl"), (Path("/x/m.jsonl"),), 0, 2, ())
     assert export_summary(result) == "Exported 2 memories as JSON Lines to /x/m.jsonl"
     assert Memory("a", "b") != Memory("a", "c")  # sanity: memories compare by value
+
+
+def test_export_note_is_shown_whole(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    dialog = ExportDialog(tmp_path, "ax-json", None, (3, 4))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    for fmt in ("ax-json", "ts", "skills-dir", "jsonl"):
+        dialog.format_combo.setCurrentIndex(dialog.format_combo.findData(fmt))
+        note = dialog.note_label
+        qtbot.waitUntil(lambda n=note: n.height() >= n.heightForWidth(n.width()))
+        lines = note.heightForWidth(note.width()) // note.fontMetrics().lineSpacing()
+        assert note.height() >= lines * note.fontMetrics().lineSpacing(), fmt
+
+
+def test_skills_dir_clash_is_caught_in_the_dialog_in_its_own_words(
+    window: MainWindow,
+    qtbot,
+    dialogs: Recorder,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:  # type: ignore[no-untyped-def]
+    from axmem_gui.ui.transfer.export_dialog import REPLACE_LABEL
+
+    out = tmp_path / "skills"
+    _export(window, qtbot, monkeypatch, ExportRequest("skills-dir", out))
+    asked: list[object] = []
+
+    def ask(cls, parent, start_dir, fmt="ax-json", counts=(0, 0), clashes=None):  # type: ignore[no-untyped-def]
+        dialog = ExportDialog(start_dir, "skills-dir", parent, counts, clashes)
+        qtbot.addWidget(dialog)
+        dialog.path_edit.setText(str(out))
+        dialog.export_button.click()
+        asked.append(dialog.problem_label.text())
+        assert dialog.result() == 0  # still open: the user can tick the box
+        dialog.force_check.setChecked(True)
+        dialog.export_button.click()
+        assert dialog.result() == 1
+        return dialog.request()
+
+    monkeypatch.setattr(ExportDialog, "ask", classmethod(ask))
+    transfer(window).export()
+    wait_idle(qtbot, window)
+    [problem] = asked
+    assert isinstance(problem, str)
+    assert "already holds" in problem and REPLACE_LABEL in problem and "--force" not in problem
+    assert dialogs.errors == []
+
+    # Written there after the dialog checked: the failure still speaks the GUI's language.
+    _export(window, qtbot, monkeypatch, ExportRequest("skills-dir", out))
+    [(title, message)] = dialogs.errors
+    assert title == "Export failed" and REPLACE_LABEL in message and "--force" not in message

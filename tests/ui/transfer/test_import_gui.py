@@ -304,3 +304,22 @@ def test_file_menu_offers_import_and_export(window: MainWindow) -> None:
     assert actions.import_action.shortcut().toString() == "Ctrl+I"
     quit_index = next(i for i, t in enumerate(texts) if t == "&Quit")
     assert texts.index("&Import…") < quit_index
+
+
+def test_a_file_over_the_size_limit_is_named_with_the_limit(
+    window: MainWindow, qtbot, dialogs: Recorder, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    from axmem_gui.core.formats.fileio import MIB, ReadLimits, human_size
+
+    limit = ReadLimits().max_file_bytes
+    assert human_size(limit) == "16 MiB"
+    big = tmp_path / "big.json"
+    with big.open("wb") as fh:  # sparse: takes no disk space
+        fh.truncate(limit + 1)
+    dialogs.answer = "skip"
+    transfer(window).import_paths([big])
+    wait_idle(qtbot, window)
+    [error] = dialogs.previews[0].plan().errors
+    assert error.file == str(big) and "the limit is 16 MiB" in error.message
+    readme = (Path(__file__).parents[3] / "README.md").read_text(encoding="utf-8")
+    assert f"{limit // MIB} MiB" in readme and "import" in readme

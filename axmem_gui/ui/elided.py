@@ -1,0 +1,82 @@
+"""One-line labels that never widen their window: long text is cut with an ellipsis and
+shown whole in the tooltip."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtWidgets import QLabel, QSizePolicy, QStyleOption, QWidget
+
+
+class ElidedLabel(QLabel):
+    """A plain-text QLabel whose minimum width is a few characters: what does not fit is
+    elided (…) at `mode`, and the tooltip then carries the whole text."""
+
+    def __init__(
+        self,
+        text: str = "",
+        parent: QWidget | None = None,
+        mode: Qt.TextElideMode = Qt.TextElideMode.ElideRight,
+    ) -> None:
+        super().__init__(parent)
+        self._mode = mode
+        self._full = ""
+        self._own_tip = ""
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setText(text)
+
+    def setText(self, text: str) -> None:
+        self._full = text
+        super().setText(text)
+        self._update_tip()
+
+    def full_text(self) -> str:
+        return self._full
+
+    def setToolTip(self, tip: str) -> None:
+        self._own_tip = tip
+        self._update_tip()
+
+    def is_elided(self) -> bool:
+        return self.fontMetrics().horizontalAdvance(self._full) > self.contentsRect().width()
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return QSize(
+            min(hint.width(), self.fontMetrics().horizontalAdvance("M" * 3)), hint.height()
+        )
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._update_tip()
+
+    def _update_tip(self) -> None:
+        tip = self._own_tip
+        if self._full and "\n" not in self._full and self.is_elided():
+            tip = self._full if not tip else f"{self._full}\n\n{tip}"
+        super().setToolTip(tip)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        option = QStyleOption()
+        option.initFrom(self)
+        rect = self.contentsRect()
+        line = self._full.replace("\n", " ")
+        shown = self.fontMetrics().elidedText(line, self._mode, rect.width())
+        self.style().drawItemText(
+            painter,
+            rect,
+            int(self.alignment()),
+            option.palette,
+            self.isEnabled(),
+            shown,
+            self.foregroundRole(),
+        )
+
+
+def elided(text: str = "", object_name: str = "") -> ElidedLabel:
+    label = ElidedLabel(text)
+    if object_name:
+        label.setObjectName(object_name)
+    return label

@@ -1,0 +1,329 @@
+"""The Help menu and first start: a welcome (what the sample shows, three things to try;
+dismissed once, remembered), Keyboard Shortcuts, Documentation (the README, rendered), and
+View > Theme (System, Light, Dark; remembered)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from importlib import metadata
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QDialogButtonBox,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMenuBar,
+    QPushButton,
+    QScrollArea,
+    QTableView,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from axmem_gui.ui.actions import make_action
+from axmem_gui.ui.feature import (
+    ActionRegistry,
+    Contributions,
+    DockSpec,
+    FeatureContext,
+    FeatureSpec,
+    MenuPlace,
+)
+from axmem_gui.ui.settings import AppSettings
+from axmem_gui.ui.theme import apply_theme
+
+THEMES = (("system", "&System"), ("light", "&Light"), ("dark", "&Dark"))
+#: Keys that belong to a widget rather than to a menu action.
+WIDGET_KEYS = (
+    ("Ctrl+F", "Filter the skills or memories list", "Catalog pages"),
+    ("Ctrl+Enter", "Run the bench (in the bench) or the suites (elsewhere)", "Retrieval"),
+    ("Ctrl+C", "Copy the shown section of the prompt preview", "Prompt preview"),
+    ("F2", "Rename (entry id, scenario, suite) or edit the selected case or map item", "Pages"),
+    ("Delete", "Delete the selection; Ctrl+Z brings it back", "Pages"),
+    ("Ctrl+D", "Diff toggle in the context map view", "Context maps"),
+)
+
+
+# --------------------------------------------------------------------------- theme
+class ThemeSwitcher(QObject):
+    """View > Theme: applies the choice at once and remembers it; with System, follows the
+    system's light/dark switch (a QObject child of the window: disconnected with it)."""
+
+    def __init__(self, app: QApplication, settings: AppSettings, parent: QObject) -> None:
+        super().__init__(parent)
+        self.app = app
+        self.settings = settings
+        QGuiApplication.styleHints().colorSchemeChanged.connect(self._system_changed)
+
+    def current(self) -> str:
+        return self.settings.theme()
+
+    def set_theme(self, preference: str) -> str:
+        self.settings.set_theme(preference)
+        self.settings.sync()
+        return apply_theme(self.app, preference)
+
+    def _system_changed(self, _scheme: Qt.ColorScheme) -> None:
+        if self.settings.theme() == "system":
+            apply_theme(self.app, "system")
+
+
+# --------------------------------------------------------------------------- welcome
+def welcome_text(skills: int, memories: int, sample: bool) -> str:
+    if sample:
+        what = (
+            "This is the sample workspace: a release and operations assistant with "
+            f"{skills} skills (such as <b>release-checklist</b>) and {memories} memories (such "
+            "as <b>deploy-window</b>), a scenario, a retrieval suite, and two recorded "
+            "sessions of the same requests on two scripted models."
+        )
+    else:
+        what = f"This workspace holds {skills} skills and {memories} memories."
+    return (
+        "<p><b>Welcome to Ax Memory &amp; Skills Studio</b> — write the skills and memories "
+        "an Ax agent loads on demand, see exactly what the model is shown, and test what it "
+        f"would find. {what}</p>"
+        "<p>Three things to try:</p><ol>"
+        "<li>Pick a skill and edit its description: the <b>Prompt preview</b> shows, byte for "
+        "byte, what Ax shows the model.</li>"
+        "<li>In the <b>Retrieval bench</b>, type <i>how do I ship a release</i> and press "
+        "Ctrl+Enter; then <b>Add as case…</b> keeps it in a suite that reruns after every "
+        "edit.</li>"
+        "<li>Open <b>Sessions</b>: open a recorded run and press <b>Replay</b>, or select both "
+        "and <b>Compare</b>.</li></ol>"
+    )
+
+
+class WelcomePanel(QWidget):
+    """Shown in a dock at the top on first start; Got it dismisses it for good."""
+
+    def __init__(self, text: str, on_dismiss: Callable[[], None]) -> None:
+        super().__init__()
+        self.setObjectName("welcomePanel")
+        self.label = QLabel(text)
+        self.label.setObjectName("welcomeText")
+        self.label.setWordWrap(True)
+        self.label.setTextFormat(Qt.TextFormat.RichText)
+        self.dismiss_button = QPushButton("Got it")
+        self.dismiss_button.setObjectName("welcomeDismiss")
+        self.dismiss_button.setToolTip("Hide this for good (Help > Welcome shows it again)")
+        self.dismiss_button.clicked.connect(lambda _c=False: on_dismiss())
+        side = QVBoxLayout()
+        side.addWidget(self.dismiss_button)
+        side.addStretch(1)
+        # In a scroll area: on a small screen the welcome takes a strip, never the height
+        # the catalog and bench need.
+        scroll = QScrollArea()
+        scroll.setObjectName("welcomeScroll")
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(self.label)
+        scroll.setMinimumHeight(self.fontMetrics().lineSpacing() * 3)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(10, 4, 10, 4)
+        layout.addWidget(scroll, 1)
+        layout.addLayout(side)
+
+
+# --------------------------------------------------------------------------- shortcuts
+def _keys(action: QAction) -> str:
+    return ", ".join(k.toString(k.SequenceFormat.NativeText) for k in action.shortcuts())
+
+
+def shortcut_rows(menus: Sequence[QMenu]) -> list[tuple[str, str, str]]:
+    """(keys, what, where) for every menu action with a shortcut, then widget keys."""
+    rows: list[tuple[str, str, str]] = []
+    seen: set[tuple[str, str]] = set()
+    for menu in menus:
+        where = menu.title().replace("&", "")
+        for action in menu.actions():
+            keys = _keys(action)
+            what = action.text().replace("&&", "\0").replace("&", "").replace("\0", "&")
+            if keys and (keys, what) not in seen:
+                seen.add((keys, what))
+                rows.append((keys, what.rstrip("…"), where))
+    rows.extend(WIDGET_KEYS)
+    return rows
+
+
+class ShortcutsDialog(QDialog):
+    def __init__(self, rows: list[tuple[str, str, str]], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Keyboard shortcuts")
+        self.model = QStandardItemModel(0, 3, self)
+        self.model.setHorizontalHeaderLabels(["Keys", "Does", "Where"])
+        for keys, what, where in rows:
+            self.model.appendRow([QStandardItem(keys), QStandardItem(what), QStandardItem(where)])
+        table = QTableView()
+        table.setModel(self.model)
+        table.verticalHeader().setVisible(False)
+        table.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
+        table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        header = table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.table = table
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(table, 1)
+        layout.addWidget(buttons)
+        self.resize(640, 520)
+
+    @classmethod
+    def show_for(cls, parent: QWidget, actions: ActionRegistry) -> None:
+        del actions  # the menus hold every registered action, and the window's own
+        bar = parent.findChild(QMenuBar) if isinstance(parent, QMainWindow) else None
+        menus = [] if bar is None else [a.menu() for a in bar.actions() if a.menu() is not None]
+        dialog = cls(shortcut_rows([m for m in menus if isinstance(m, QMenu)]), parent)
+        try:
+            dialog.exec()
+        finally:
+            dialog.deleteLater()
+
+
+# --------------------------------------------------------------------------- documentation
+_IMAGE = re.compile(r"^!\[[^\]]*\]\([^)]*\)\s*$|^\|.*!\[.*$", re.MULTILINE)
+
+
+def readme_text() -> str:
+    """The README: from the source checkout when there is one, else the installed
+    package's long description (the same file, copied at install time)."""
+    local = Path(__file__).resolve().parents[2] / "README.md"
+    if local.is_file():
+        return local.read_text(encoding="utf-8")
+    try:
+        return str(metadata.metadata("axmem-gui")["Description"] or "")
+    except metadata.PackageNotFoundError:
+        return ""
+
+
+class DocumentationDialog(QDialog):
+    """The README, rendered (screenshots left out; links open in the browser)."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Documentation — README")
+        self.browser = QTextBrowser()
+        self.browser.setObjectName("documentation")
+        self.browser.setOpenExternalLinks(True)
+        shown = _IMAGE.sub("", text) if text else "The README is not part of this installation."
+        self.browser.setMarkdown(shown)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.browser, 1)
+        layout.addWidget(buttons)
+        self.resize(820, 640)
+
+    @classmethod
+    def show_for(cls, parent: QWidget | None) -> None:
+        dialog = cls(readme_text(), parent)
+        try:
+            dialog.exec()
+        finally:
+            dialog.deleteLater()
+
+
+# --------------------------------------------------------------------------- feature
+WELCOME_DOCK = "welcomeDock"
+VIEW_THEME = MenuPlace("view", "theme")
+HELP_PLACE = MenuPlace("help", "help")
+
+
+class HelpFeature:
+    """View > Theme, the welcome dock and the Help menu's entries."""
+
+    def __init__(self, context: FeatureContext) -> None:
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        self.controller = context.controller
+        self.settings = context.settings
+        self.shell = context.shell
+        self.themes = ThemeSwitcher(app, context.settings, context.shell)
+        group = QActionGroup(context.shell)
+        self.theme_actions: dict[str, QAction] = {}
+        for key, title in THEMES:
+            action = QAction(f"{title} Theme", context.shell)
+            action.setCheckable(True)
+            action.setChecked(self.themes.current() == key)
+            action.setToolTip(f"{title.replace('&', '')} colours (remembered)")
+            action.triggered.connect(lambda _c=False, k=key: self.set_theme(k))
+            group.addAction(action)
+            context.actions.add(f"help.theme.{key}", action, VIEW_THEME)
+            self.theme_actions[key] = action
+        self.welcome = WelcomePanel(self._welcome_text(), self.dismiss_welcome)
+        parent = context.shell.dialog_parent
+        for action_id, action in (
+            (
+                "help.welcome",
+                make_action(parent, "&Welcome", self.show_welcome, tip="What to try first"),
+            ),
+            (
+                "help.shortcuts",
+                make_action(
+                    parent,
+                    "&Keyboard Shortcuts",
+                    lambda: ShortcutsDialog.show_for(parent, context.actions),
+                    "Ctrl+/",
+                    "Every shortcut, where it works",
+                ),
+            ),
+            (
+                "help.documentation",
+                make_action(
+                    parent,
+                    "&Documentation",
+                    lambda: DocumentationDialog.show_for(parent),
+                    "F1",
+                    "The README: install, where things live, the CLI",
+                ),
+            ),
+        ):
+            context.actions.add(action_id, action, HELP_PLACE)
+
+    def _welcome_text(self) -> str:
+        counts = self.controller.counts()
+        sample = self.controller.workspace.skills.get("release-checklist") is not None
+        return welcome_text(counts.skills, counts.memories, sample)
+
+    def contributions(self) -> Contributions:
+        dock = DockSpec(
+            WELCOME_DOCK,
+            "Welcome",
+            self.welcome,
+            Qt.DockWidgetArea.TopDockWidgetArea,
+            shown=not self.settings.welcome_dismissed(),
+        )
+        return Contributions(docks=[dock])
+
+    def show_welcome(self) -> None:
+        self.welcome.label.setText(self._welcome_text())
+        self.shell.show_dock(WELCOME_DOCK)
+
+    def dismiss_welcome(self) -> None:
+        self.settings.set_welcome_dismissed(True)
+        self.settings.sync()
+        self.shell.hide_dock(WELCOME_DOCK)
+
+    def set_theme(self, preference: str) -> None:
+        self.themes.set_theme(preference)
+        self.theme_actions[preference].setChecked(True)
+
+    def shutdown(self) -> None:
+        """Nothing runs in the background."""
+
+
+HELP = FeatureSpec("help", HelpFeature)

@@ -1,0 +1,134 @@
+"""Run > Agent Configs…: the workspace's agent configs, listed, with New, Edit and Delete,
+reachable without starting a run. New and Edit are undoable commands, as in the Run
+dialog; Delete removes the config at once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from axmem_gui.core.errors import AxmemError
+from axmem_gui.services.workspace import Workspace
+from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
+
+#: Create (before None) or edit an agent config as an undoable command.
+SaveAgent = Callable[[tuple[str, int, dict[str, Any]] | None, dict[str, Any]], None]
+
+
+class AgentConfigsDialog(QDialog):
+    """Every agent config of the workspace; changes are saved as they are made."""
+
+    def __init__(self, ws: Workspace, save: SaveAgent, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Agent configs")
+        self.ws = ws
+        self._save_agent = save
+        self.changed = False
+        self.list = QListWidget()  # a handful of names: no second copy of real data
+        self.list.setObjectName("agentList")
+        self.list.itemDoubleClicked.connect(lambda _item: self.edit())
+        intro = QLabel(
+            "An agent config is what Run Agent… runs: signature, instruction, which skills "
+            "and memories it may load, and its context map."
+        )
+        intro.setWordWrap(True)
+        self.new_button = QPushButton("New…")
+        self.edit_button = QPushButton("Edit…")
+        self.delete_button = QPushButton("Delete")
+        self.new_button.clicked.connect(lambda _c=False: self.new())
+        self.edit_button.clicked.connect(lambda _c=False: self.edit())
+        self.delete_button.clicked.connect(lambda _c=False: self.delete())
+        self.error = QLabel()
+        self.error.setObjectName("formError")
+        self.error.setWordWrap(True)
+        side = QVBoxLayout()
+        for button in (self.new_button, self.edit_button, self.delete_button):
+            side.addWidget(button)
+        side.addStretch(1)
+        row = QHBoxLayout()
+        row.addWidget(self.list, 1)
+        row.addLayout(side)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addLayout(row, 1)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+        read_only = ws.read_only
+        for button in (self.new_button, self.edit_button, self.delete_button):
+            button.setEnabled(not read_only)
+        self.resize(520, 360)
+        self.reload()
+
+    def reload(self, select: str | None = None) -> None:
+        self.list.clear()
+        self.list.addItems(self.ws.agents.list())
+        if self.list.count():
+            matches = self.list.findItems(select or "", Qt.MatchFlag.MatchExactly)
+            self.list.setCurrentItem(matches[0] if matches and select else self.list.item(0))
+
+    def current(self) -> str | None:
+        item = self.list.currentItem()
+        return None if item is None else item.text()
+
+    def _save(self, old: str | None, value: dict[str, Any] | None) -> None:
+        if value is None:
+            return
+        name = str(value["name"])
+        before = None
+        if old is not None:
+            doc = self.ws.agents.document(old)
+            before = None if doc is None else (old, doc.revision, dict(doc.data))
+        try:
+            self._save_agent(before, value)  # undoable, like the Run dialog's edits
+        except AxmemError as exc:
+            self.error.setText(f"Cannot save the agent config: {exc}")
+            return
+        self.error.clear()
+        self.changed = True
+        self.reload(select=name)
+
+    def new(self) -> None:
+        self._save(None, AgentConfigDialog.ask(self, None, self.ws.agents.list()))
+
+    def edit(self) -> None:
+        name = self.current()
+        if name is None:
+            return
+        value = AgentConfigDialog.ask(self, self.ws.agents.get(name), self.ws.agents.list())
+        self._save(name, value)
+
+    def delete(self) -> None:
+        name = self.current()
+        if name is None:
+            return
+        try:
+            self.ws.agents.delete(name)
+        except AxmemError as exc:
+            self.error.setText(f"Cannot delete the agent config: {exc}")
+            return
+        self.changed = True
+        self.reload()
+
+    @classmethod
+    def show_for(cls, parent: QWidget | None, ws: Workspace, save: SaveAgent) -> bool:
+        """Show the list modally; True when an agent config was changed."""
+        dialog = cls(ws, save, parent)
+        try:
+            dialog.exec()
+            return dialog.changed
+        finally:
+            dialog.deleteLater()

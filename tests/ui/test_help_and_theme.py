@@ -1,0 +1,122 @@
+"""View > Theme, the first-start welcome, Help > Keyboard Shortcuts and Documentation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtGui import QPalette, QUndoStack
+from PySide6.QtWidgets import QApplication
+
+from axmem_gui.services.workspace import init_workspace
+from axmem_gui.store import Workspace
+from axmem_gui.ui.controller import WorkspaceController
+from axmem_gui.ui.help import (
+    HELP,
+    WELCOME_DOCK,
+    DocumentationDialog,
+    HelpFeature,
+    ShortcutsDialog,
+    shortcut_rows,
+)
+from axmem_gui.ui.main_window import MainWindow
+from axmem_gui.ui.settings import AppSettings
+from axmem_gui.ui.theme import apply_theme
+from axmem_gui.ui.wiring import install_features
+
+
+def help_feature(window: MainWindow) -> HelpFeature:
+    return window.feature(HELP)
+
+
+def menu_texts(window: MainWindow, menu: Any) -> list[str]:
+    return [
+        a.text().replace("&&", "\0").replace("&", "").replace("\0", "&")
+        for a in menu.actions()
+        if a.text()
+    ]
+
+
+def test_theme_menu_switches_and_is_remembered(window: MainWindow, qapp: QApplication) -> None:
+    feature = help_feature(window)
+    texts = menu_texts(window, window.view_menu)
+    assert [t for t in texts if "Theme" in t] == ["System Theme", "Light Theme", "Dark Theme"]
+    try:
+        feature.theme_actions["dark"].trigger()
+        assert qapp.palette().color(QPalette.ColorRole.Window).lightness() < 100
+        assert AppSettings(window.settings.path).theme() == "dark"
+        assert feature.theme_actions["dark"].isChecked()
+        feature.theme_actions["light"].trigger()
+        assert qapp.palette().color(QPalette.ColorRole.Window).lightness() > 150
+        assert AppSettings(window.settings.path).theme() == "light"
+        feature.theme_actions["system"].trigger()
+        assert AppSettings(window.settings.path).theme() == "system"
+    finally:
+        apply_theme(qapp, "light")
+
+
+def _window(qtbot: Any, path: Path, settings: AppSettings) -> MainWindow:
+    win = MainWindow(
+        WorkspaceController(Workspace.open(path)),
+        settings,
+        QUndoStack(),
+        Workspace.open,
+        lambda p: init_workspace(p),
+    )
+    install_features(win)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+def test_welcome_on_first_start_dismissed_for_good(
+    qtbot: Any, sample_path: Path, tmp_path: Path
+) -> None:
+    settings = AppSettings(tmp_path / "first" / "settings.ini")
+    first = _window(qtbot, sample_path, settings)
+    try:
+        feature = help_feature(first)
+        assert first.docks[WELCOME_DOCK].isVisible()
+        text = feature.welcome.label.text()
+        assert "sample workspace" in text and "Three things to try" in text
+        assert text.count("<li>") == 3
+        feature.welcome.dismiss_button.click()
+        assert not first.docks[WELCOME_DOCK].isVisible()
+    finally:
+        first.close()
+        first.controller.close()
+    second = _window(qtbot, sample_path, AppSettings(settings.path))
+    try:
+        feature = help_feature(second)
+        second.restore_layout()
+        assert not second.docks[WELCOME_DOCK].isVisible()
+        [welcome] = [a for a in second.help_menu.actions() if a.text() == "&Welcome"]
+        welcome.trigger()
+        assert second.docks[WELCOME_DOCK].isVisible()
+    finally:
+        second.close()
+        second.controller.close()
+
+
+def test_help_menu_has_shortcuts_documentation_and_about(
+    window: MainWindow, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    texts = menu_texts(window, window.help_menu)
+    assert texts[:3] == ["Welcome", "Keyboard Shortcuts", "Documentation"]
+    assert "About Ax Memory & Skills Studio" in texts
+    rows = shortcut_rows([a.menu() for a in window.menuBar().actions() if a.menu()])
+    keys = {(k, w) for k, w, _where in rows}
+    assert any(k.startswith("Ctrl+Shift+Z, Ctrl+Y") and w == "Redo" for k, w in keys), rows
+    assert any(w == "Filter the skills or memories list" for _k, w in keys)
+    shown: list[Any] = []
+    monkeypatch.setattr(ShortcutsDialog, "exec", lambda self: shown.append(self) or 0)
+    monkeypatch.setattr(DocumentationDialog, "exec", lambda self: shown.append(self) or 0)
+    for text in ("&Keyboard Shortcuts", "&Documentation"):
+        [action] = [a for a in window.help_menu.actions() if a.text() == text]
+        action.trigger()
+    shortcuts, docs = shown
+    assert shortcuts.model.rowCount() == len(rows)
+    readme = docs.browser.toPlainText()
+    assert "Quick start" in readme and "16 MiB" in readme
