@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QSplitter,
     QTableView,
@@ -75,6 +77,7 @@ class EvalsPage(QWidget):
         self.sets_view.setObjectName("evalSets")
         self.sets_view.setModel(self.sets_model)
         self.sets_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.sets_view.setMaximumHeight(150)  # the run controls below stay in view
         self.runs_model = EvalRunsModel()
         self.runs_view = _table("evalRuns")
         self.runs_view.setModel(self.runs_model)
@@ -155,8 +158,14 @@ class EvalsPage(QWidget):
         right.addWidget(self.details)
         right.setSizes([180, 200, 260])
 
+        # The run controls scroll, so the page (and the window) fits a laptop screen.
+        scroll = QScrollArea()
+        scroll.setObjectName("evalControls")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(left)
         split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(left)
+        split.addWidget(scroll)
         split.addWidget(right)
         split.setStretchFactor(1, 1)
         split.setSizes([330, 900])
