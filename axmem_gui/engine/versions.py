@@ -4,12 +4,13 @@ axllm releases, so digests do)."""
 from __future__ import annotations
 
 import platform
-from importlib.metadata import PackageNotFoundError, version
 
 from axmem_gui import __version__
 
 
 def package_version(name: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version  # a slow import
+
     try:
         return version(name)
     except PackageNotFoundError:

@@ -25,7 +25,12 @@ from axmem_gui.store.records import (
     skill_from_value,
     skill_to_row,
 )
-from axmem_gui.store.repositories import ConflictError, MemoryRepository, SkillRepository
+from axmem_gui.store.repositories import (
+    ConflictError,
+    MemoryRepository,
+    PageCursor,
+    SkillRepository,
+)
 
 __all__ = [
     "KINDS",
@@ -37,6 +42,7 @@ __all__ = [
     "EntryRepository",
     "Kind",
     "MemoryRepository",
+    "PageCursor",
     "Revision",
     "SkillRepository",
     "Write",

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import os
 
-import keyring
-from keyring.errors import KeyringError, NoKeyringError, PasswordDeleteError
-
+# keyring is imported where a key is read or written: importing it (and its backends)
+# takes a noticeable part of the app's start-up, and the first window needs no key.
 from axmem_gui.core.errors import InputError
 
 KEYRING_SERVICE = "axmem"
 
 
 def keyring_available() -> bool:
+    import keyring
+
     try:
         backend = keyring.get_keyring()
     except Exception:  # a broken backend is the same as none for us
@@ -26,6 +27,9 @@ def keyring_available() -> bool:
 
 
 def get_api_key(provider: str) -> str | None:
+    import keyring
+    from keyring.errors import KeyringError
+
     try:
         return keyring.get_password(KEYRING_SERVICE, provider)
     except (KeyringError, RuntimeError):
@@ -35,6 +39,9 @@ def get_api_key(provider: str) -> str | None:
 def set_api_key(provider: str, key: str) -> None:
     if not key:
         raise InputError("the API key is empty")
+    import keyring
+    from keyring.errors import KeyringError, NoKeyringError
+
     try:
         keyring.set_password(KEYRING_SERVICE, provider, key)
     except NoKeyringError:
@@ -47,6 +54,9 @@ def set_api_key(provider: str, key: str) -> None:
 
 
 def delete_api_key(provider: str) -> bool:
+    import keyring
+    from keyring.errors import KeyringError, PasswordDeleteError
+
     try:
         keyring.delete_password(KEYRING_SERVICE, provider)
     except PasswordDeleteError:

@@ -70,7 +70,8 @@ class Bm25Index:
     ) -> None:
         """`content_chars` cuts content to that many characters (None: index it all, as a
         host search would)."""
-        # Built on a worker thread and handed to the GUI thread, never used by two at once.
+        # Built on a worker thread and then used on the GUI thread (one at a time, never
+        # concurrently): the connection may change threads.
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
         self._db.execute(_SCHEMA)
         self._weights = weights
@@ -105,6 +106,11 @@ class Bm25Index:
     def _upsert(self, rows: Iterable[tuple[str, str, str, str]]) -> None:
         """Rows of (id, name, description, content); a repeated id replaces the earlier
         document (Ax: the last catalog entry with an id wins)."""
+        rows = list(rows)
+        ids = [r[0] for r in rows]
+        if len(set(ids)) == len(ids) and self._rowids.keys().isdisjoint(ids):
+            self._insert_new(rows)
+            return
         with self._db:
             for entry_id, name, description, content in rows:
                 old = self._rowids.get(entry_id)
@@ -118,6 +124,22 @@ class Bm25Index:
                     (rowid, entry_id, name, description, self._cut(content), entry_id),
                 )
                 self._rowids[entry_id] = rowid
+
+    def _insert_new(self, rows: list[tuple[str, str, str, str]]) -> None:
+        """Rows of ids not indexed yet, in one statement and one transaction (a catalog
+        of 100,000 entries in a few seconds instead of a minute)."""
+        first = self._next_rowid
+        self._next_rowid += len(rows)
+        with self._db:
+            self._db.executemany(
+                "INSERT INTO docs (rowid, id, name, description, content, key) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    (first + i, entry_id, name, description, self._cut(content), entry_id)
+                    for i, (entry_id, name, description, content) in enumerate(rows)
+                ),
+            )
+        self._rowids.update((r[0], first + i) for i, r in enumerate(rows))
 
     def upsert_skills(self, skills: Iterable[Skill]) -> None:
         self._upsert((s.id, s.name, s.description, s.content) for s in skills)

@@ -85,6 +85,10 @@ def translate_errors(fn: Callable[P, R]) -> Callable[P, R]:
 E = TypeVar("E", Skill, Memory)
 
 
+#: Where a keyset page ended: (value of the order column, pk) of its last row.
+PageCursor = tuple[Any, int]
+
+
 class _EntryRepository(Generic[E]):
     """Skills and memories share the same life: unique id, revision, full history."""
 
@@ -165,6 +169,59 @@ class _EntryRepository(Generic[E]):
             value, meta = self._value(r)
             out.append((self._from_value(value), meta))
         return out
+
+    def page_after(
+        self,
+        cursor: PageCursor | None,
+        limit: int,
+        *,
+        text_filter: str = "",
+        order_by: str = "pk",
+    ) -> tuple[list[tuple[E, EntryMeta]], PageCursor | None]:
+        """The `limit` entries after `cursor` (None: from the start) in `order_by` order
+        (ties by pk), and the cursor of the last one (None when there was none).
+
+        A keyset query: where the page starts costs nothing, unlike OFFSET, which reads and
+        skips every row before it (a page near the end of 100,000 memories took seconds)."""
+        column = self._order_column(order_by)
+        descending = order_by.endswith(" desc")
+        where, params = self._filter_sql(text_filter)
+        args: list[Any] = list(params)
+        if cursor is not None:
+            value, pk = cursor
+            if column == "pk":
+                after = "pk < ?" if descending else "pk > ?"
+                args.append(pk)
+            elif descending:
+                after = f"({column} < ? OR ({column} = ? AND pk > ?))"
+                args.extend((value, value, pk))
+            else:
+                after = f"({column}, pk) > (?, ?)"
+                args.extend((value, pk))
+            body = where.removeprefix(" WHERE ")
+            where = f" WHERE ({body}) AND {after}" if body else f" WHERE {after}"
+        direction = "DESC" if descending else "ASC"
+        tie = "" if column == "pk" else ", pk"
+        args.append(limit)
+        sql = (
+            f"SELECT * FROM (SELECT pk AS _pk, {column} AS _key, "
+            f"{self._select().removeprefix('SELECT ')}{where} "
+            f"ORDER BY {column} {direction}{tie} LIMIT ?)"
+        )
+        rows = self._db.execute(sql, args).fetchall()
+        out = []
+        for r in rows:
+            value, meta = self._value(r[2:])
+            out.append((self._from_value(value), meta))
+        last = (rows[-1][1], int(rows[-1][0])) if rows else None
+        return out, last
+
+    def _order_column(self, order_by: str) -> str:
+        allowed = {"pk", "id", "updated_at", *self.columns}
+        column = order_by.removesuffix(" desc")
+        if column not in allowed:
+            raise ValueError(f"cannot order by {order_by!r}")
+        return column
 
     def count_filtered(self, text_filter: str = "") -> int:
         where, params = self._filter_sql(text_filter)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import platform
-from importlib import metadata
 
 from PySide6 import __version__ as pyside_version
 from PySide6.QtCore import qVersion
@@ -17,6 +16,8 @@ AX_PROFILE_VERSION = "24.0.21"
 
 
 def _dist_version(name: str) -> str:
+    from importlib import metadata  # only when the dialog opens (a slow import)
+
     try:
         return metadata.version(name)
     except metadata.PackageNotFoundError:

@@ -8,7 +8,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
 from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.services.catalog import EntryMeta, MemoryRepository, SkillRepository
+from axmem_gui.services.catalog import EntryMeta, MemoryRepository, PageCursor, SkillRepository
 from axmem_gui.ui.inert_text import inert_tooltips
 
 PAGE = 256
@@ -36,6 +36,7 @@ class EntryTableModel(QAbstractTableModel):
         self._total = 0
         self._filter = ""
         self._order = "pk"
+        self._cursor: PageCursor | None = None
         self._fetching = False
         self.columns: tuple[tuple[str, str], ...] = (
             (("id", "Id"), ("name", "Name"), ("description", "Description"), ("tags", "Tags"))
@@ -56,13 +57,27 @@ class EntryTableModel(QAbstractTableModel):
 
     def reload(self) -> None:
         self.beginResetModel()
-        self._total = self._repo.count_filtered(self._filter)
         self._rows = []
-        self._fetch(PAGE)
+        self._cursor = None
+        # A short first page is the whole result: only a full one needs counting (each
+        # is a scan of the table when filtering, i.e. per keystroke in the filter box).
+        if self._fetch(PAGE) < PAGE:
+            self._total = len(self._rows)
+        else:
+            self._total = self._repo.count_filtered(self._filter)
         self.endResetModel()
 
+    def _page(self, n: int) -> list[tuple[Skill | Memory, EntryMeta]]:
+        """The next `n` rows, by keyset (a page near the end costs what the first does)."""
+        page, cursor = self._repo.page_after(
+            self._cursor, n, text_filter=self._filter, order_by=self._order
+        )
+        if cursor is not None:
+            self._cursor = cursor
+        return page  # type: ignore[return-value]
+
     def _fetch(self, n: int) -> int:
-        page = self._repo.page(len(self._rows), n, text_filter=self._filter, order_by=self._order)
+        page = self._page(n)
         self._rows.extend(page)
         return len(page)
 
@@ -87,7 +102,7 @@ class EntryTableModel(QAbstractTableModel):
         want = min(PAGE, self._total - start)
         if want <= 0:
             return
-        page = self._repo.page(start, want, text_filter=self._filter, order_by=self._order)
+        page = self._page(want)
         if not page:
             self._total = start
             return

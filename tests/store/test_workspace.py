@@ -94,6 +94,29 @@ def test_paging_and_filter(ws: Workspace) -> None:
     assert ws.memories.count_filtered("100%") == 0
 
 
+@pytest.mark.parametrize("order", ["pk", "id", "id desc", "content", "content desc"])
+@pytest.mark.parametrize("text_filter", ["", "even", "1"])
+def test_keyset_pages_walk_exactly_what_offset_pages_do(
+    ws: Workspace, order: str, text_filter: str
+) -> None:
+    with ws.transaction():
+        for i in range(53):
+            # repeated content values: ties broken by pk, on both sides of a page edge
+            ws.memories.upsert(Memory(f"m{(i * 37) % 53:02d}", "even" if i % 2 == 0 else "odd"))
+    expected = [m.id for m, _ in ws.memories.page(0, 100, text_filter=text_filter, order_by=order)]
+    walked: list[str] = []
+    cursor = None
+    while True:
+        page, cursor = ws.memories.page_after(cursor, 7, text_filter=text_filter, order_by=order)
+        walked += [m.id for m, _ in page]
+        if len(page) < 7:
+            break
+    assert walked == expected
+    assert len(walked) == ws.memories.count_filtered(text_filter)
+    with pytest.raises(ValueError, match="cannot order by"):
+        ws.memories.page_after(None, 5, order_by="content; drop table memories")
+
+
 def test_sessions_round_trip_with_exchanges(ws: Workspace) -> None:
     doc = {
         "id": "s1",

@@ -161,16 +161,22 @@ def _field_tokens(
     cut_terms = tuple(tokenizer.prose(cut_text)) if cut_text else ()
     if identifier:
         return FieldTokens(label, weight, True, text, tuple(tokenizer.identifier(text)), (), (), ())
-    raw = tokenizer.raw_prose(text) if text else []
+    terms: list[str] = []
+    stopwords: list[str] = []
+    short: list[str] = []
+    numbers: list[str] = []
+    sorted_into = {None: terms, Drop.STOPWORD: stopwords, Drop.SHORT: short, Drop.NUMBER: numbers}
+    for t in tokenizer.raw_prose(text) if text else ():
+        sorted_into[t.dropped].append(t.text)
     return FieldTokens(
         label,
         weight,
         False,
         text,
-        tuple(t.text for t in raw if t.dropped is None),
-        tuple(t.text for t in raw if t.dropped is Drop.STOPWORD),
-        tuple(t.text for t in raw if t.dropped is Drop.SHORT),
-        tuple(t.text for t in raw if t.dropped is Drop.NUMBER),
+        tuple(terms),
+        tuple(stopwords),
+        tuple(short),
+        tuple(numbers),
         cut_text,
         cut_terms,
     )

@@ -32,7 +32,7 @@ import gc
 import math
 from array import array
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import partial
 from itertools import chain, compress
@@ -196,6 +196,10 @@ class SearchIndex:
     def handles(self) -> list[int]:
         """Handles in document order."""
         return sorted(self._terms)
+
+    def terms_of(self, handle: int) -> Mapping[str, float]:
+        """The indexed term frequencies of the document at `handle` (do not modify)."""
+        return self._terms[handle]
 
     def _order_key(self, handle: int) -> tuple[bytes, int]:
         return (self._keys[handle], handle)

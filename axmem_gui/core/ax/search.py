@@ -141,13 +141,29 @@ class SkillSearch:
         ranker: Ranker | None = None,
         tokenizer: Tokenizer | None = None,
     ) -> None:
-        self.skills = list(skills)
+        self.skills: Sequence[Skill] = list(skills)
         self.profile = profile
         self.tokenizer = tokenizer or Tokenizer(profile)
         self.ranker: Ranker = ranker or PlainRanker(
             [skill_document(s, profile) for s in self.skills], self.tokenizer
         )
-        self._by_id: dict[str, Skill] = {s.id: s for s in self.skills}  # last entry wins
+        self._by_id: Mapping[str, Skill] = {s.id: s for s in self.skills}  # last entry wins
+
+    @classmethod
+    def shared(
+        cls,
+        skills: Sequence[Skill],
+        by_id: Mapping[str, Skill],
+        profile: AxProfile,
+        ranker: Ranker,
+        tokenizer: Tokenizer,
+    ) -> SkillSearch:
+        """Over skills (unique ids) its caller already holds in order and by id, without
+        copying them (a search over a live catalog is made after every edit)."""
+        search = cls.__new__(cls)
+        search.skills, search._by_id = skills, by_id
+        search.profile, search.ranker, search.tokenizer = profile, ranker, tokenizer
+        return search
 
     @classmethod
     def indexed(
@@ -187,13 +203,29 @@ class MemorySearch:
         ranker: Ranker | None = None,
         tokenizer: Tokenizer | None = None,
     ) -> None:
-        self.memories = list(memories)
+        self.memories: Sequence[Memory] = list(memories)
         self.profile = profile
         self.tokenizer = tokenizer or Tokenizer(profile)
         self.ranker: Ranker = ranker or PlainRanker(
             [memory_document(m, profile) for m in self.memories], self.tokenizer
         )
-        self._by_id: dict[str, Memory] = {m.id: m for m in self.memories}  # last entry wins
+        self._by_id: Mapping[str, Memory] = {m.id: m for m in self.memories}  # last wins
+
+    @classmethod
+    def shared(
+        cls,
+        memories: Sequence[Memory],
+        by_id: Mapping[str, Memory],
+        profile: AxProfile,
+        ranker: Ranker,
+        tokenizer: Tokenizer,
+    ) -> MemorySearch:
+        """Over memories (unique ids) its caller already holds in order and by id, without
+        copying them (a search over a live catalog is made after every edit)."""
+        search = cls.__new__(cls)
+        search.memories, search._by_id = memories, by_id
+        search.profile, search.ranker, search.tokenizer = profile, ranker, tokenizer
+        return search
 
     @classmethod
     def indexed(
@@ -205,7 +237,7 @@ class MemorySearch:
         index.extend_columns(memory_columns(memories, profile))
         return cls(memories, profile, index, tokenizer)
 
-    def _candidates_by_id(self, exclude: frozenset[str]) -> dict[str, Memory]:
+    def _candidates_by_id(self, exclude: frozenset[str]) -> Mapping[str, Memory]:
         # Exclusion is by id, so the last candidate with an id is the last catalog entry
         # with it; callers only look up ids that were ranked (never excluded ones).
         del exclude

@@ -110,6 +110,10 @@ class RawToken:
     dropped: Drop | None
 
 
+#: Distinct words whose classification `raw_prose` keeps (then it starts over).
+_RAW_TOKENS_KEPT = 200_000
+
+
 def _is_ascii_number(token: str) -> bool:
     return token.isascii() and token.isdigit()
 
@@ -132,6 +136,7 @@ class Tokenizer:
         )
         low, high = profile.diacritic_range
         self._strip_marks = str.maketrans({c: None for c in range(low, high + 1)})
+        self._raw_tokens: dict[str, RawToken] = {}
 
     def _normalized(self, text: str) -> str:
         if not text.isascii():
@@ -142,17 +147,26 @@ class Tokenizer:
 
     def raw_prose(self, text: str) -> list[RawToken]:
         """Every whitespace-separated piece after normalization, with why it is dropped."""
-        out: list[RawToken] = []
-        for token in js_split_nonempty(self._normalized(text)):
-            if not _long_enough(token):
-                out.append(RawToken(token, Drop.SHORT))
-            elif _is_ascii_number(token):
-                out.append(RawToken(token, Drop.NUMBER))
-            elif token in self.stopwords:
-                out.append(RawToken(token, Drop.STOPWORD))
-            else:
-                out.append(RawToken(token, None))
-        return out
+        known = self._raw_tokens
+        if len(known) > _RAW_TOKENS_KEPT:
+            known.clear()
+        return [
+            known.get(token) or self._raw_token(token)
+            for token in js_split_nonempty(self._normalized(text))
+        ]
+
+    def _raw_token(self, token: str) -> RawToken:
+        # Classified once per distinct word (lint tokenizes every entry; words repeat).
+        if not _long_enough(token):
+            raw = RawToken(token, Drop.SHORT)
+        elif _is_ascii_number(token):
+            raw = RawToken(token, Drop.NUMBER)
+        elif token in self.stopwords:
+            raw = RawToken(token, Drop.STOPWORD)
+        else:
+            raw = RawToken(token, None)
+        self._raw_tokens[token] = raw
+        return raw
 
     def prose(self, text: str) -> list[str]:
         """Ax `tokenizeText`: the search terms of `text`, in order, with repeats."""

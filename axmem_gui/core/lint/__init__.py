@@ -8,8 +8,8 @@ author expects. Pure: give it skills and memories, get findings.
 from __future__ import annotations
 
 from axmem_gui.core.ax.profile import AxProfile, load_profile
-from axmem_gui.core.catalog import Catalog
-from axmem_gui.core.lint.budget import budget_findings, estimate_tokens, index_size
+from axmem_gui.core.catalog import Catalog, Memory, Skill
+from axmem_gui.core.lint.budget import IndexSize, budget_findings, estimate_tokens, index_size
 from axmem_gui.core.lint.identity import identity_findings
 from axmem_gui.core.lint.model import (
     CODES,
@@ -46,6 +46,17 @@ def lint_catalog(
         *searchability_findings(skills, memories, profile, options),
         *budget_findings(size, options.budget_tokens),
     ]
+    return order_findings(findings, skills, memories, size, options)
+
+
+def order_findings(
+    findings: list[Finding],
+    skills: list[Skill],
+    memories: list[Memory],
+    size: IndexSize,
+    options: LintOptions,
+) -> LintReport:
+    """The report: findings by severity, kind and catalog position (stable)."""
     positions = {("skill", s.id): i for i, s in reversed(list(enumerate(skills)))}
     positions.update({("memory", m.id): i for i, m in reversed(list(enumerate(memories)))})
 

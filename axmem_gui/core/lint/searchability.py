@@ -8,20 +8,20 @@ says what `discover` / `recall` would actually do.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from axmem_gui.core.ax.documents import (
     FieldTokens,
-    memory_document,
+    memory_columns,
     memory_fields,
-    skill_document,
+    skill_columns,
     skill_fields,
 )
 from axmem_gui.core.ax.index import SearchIndex
 from axmem_gui.core.ax.jstext import js_trim
 from axmem_gui.core.ax.profile import AxProfile
-from axmem_gui.core.ax.ranking import RankOptions
+from axmem_gui.core.ax.ranking import RankOptions, RankResult
 from axmem_gui.core.ax.tokenize import Drop, Tokenizer
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.lint.model import EntryKind, Finding, LintOptions, finding
@@ -88,13 +88,35 @@ def stopword_only(skill: Skill, tokenizer: Tokenizer) -> list[Finding]:
     return out
 
 
+#: Rankings already made in one lint run, by index and search terms: a ranking depends
+#: only on the terms of the search string, and many ids share them (`mem:deploy-1`,
+#: `mem:deploy-2`, ... all search for 'mem', 'deploy').
+RankCache = dict[tuple[int, tuple[str, ...]], RankResult]
+
+
+def _rank(
+    index: SearchIndex, query: str, options: RankOptions, cache: RankCache | None
+) -> RankResult:
+    if cache is None:
+        return index.rank(query, options)
+    key = (id(index), tuple(index.tokenizer.prose(query)))
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = index.rank(query, options)
+    return found
+
+
 def id_not_searchable(
-    entry: _Entry, index: SearchIndex, options: RankOptions, tokenizer: Tokenizer
+    entry: _Entry,
+    index: SearchIndex,
+    options: RankOptions,
+    tokenizer: Tokenizer,
+    cache: RankCache | None = None,
 ) -> Finding | None:
     query = js_trim(entry.id)
     if not query:
         return None
-    result = index.rank(query, options)
+    result = _rank(index, query, options, cache)
     if entry.id in result.result_ids:
         return None
     id_words = next(f.terms for f in entry.fields if f.identifier)
@@ -164,17 +186,24 @@ def terms_beyond_cut(
     )
 
 
-def competing_skills(skills: Sequence[Skill], index: SearchIndex) -> list[Finding]:
+def competing_skills(
+    skills: Sequence[Skill],
+    index: SearchIndex,
+    cache: RankCache | None = None,
+    names: Mapping[str, str] | None = None,
+) -> list[Finding]:
     """For each skill, search with its name (as a model would): another skill ranking
-    first, or tying with it, means the two compete for the same searches."""
+    first, or tying with it, means the two compete for the same searches. `names`: of
+    every skill in the index (default: of `skills`)."""
     options = RankOptions.best_effort(2)
     out = []
-    names = {s.id: s.name for s in skills}
+    if names is None:
+        names = {s.id: s.name for s in skills}
     for s in skills:
         query = js_trim(s.name)
         if not query:
             continue
-        ranked = index.rank(query, options).ranked
+        ranked = _rank(index, query, options, cache).ranked
         if not ranked:
             continue
         top = ranked[0]
@@ -219,8 +248,12 @@ def searchability_findings(
     options: LintOptions,
 ) -> list[Finding]:
     tokenizer = Tokenizer(profile)
-    skill_index = SearchIndex(tokenizer, (skill_document(s, profile) for s in skills))
-    memory_index = SearchIndex(tokenizer, (memory_document(m, profile) for m in memories))
+    # The bulk path: the same indexes as one `skill_document` / `memory_document` each.
+    skill_index = SearchIndex(tokenizer)
+    skill_index.extend_columns(skill_columns(skills, profile))
+    memory_index = SearchIndex(tokenizer)
+    memory_index.extend_columns(memory_columns(memories, profile))
+    cache: RankCache = {}
     skill_options = RankOptions.best_effort(profile.skill_search_top_k)
     memory_options = RankOptions.best_effort(profile.memory_search_top_k)
     out: list[Finding] = []
@@ -240,7 +273,7 @@ def searchability_findings(
         if dead is not None:
             out.append(dead)
         else:
-            not_found = id_not_searchable(entry, index, rank_options, tokenizer)
+            not_found = id_not_searchable(entry, index, rank_options, tokenizer, cache)
             if not_found is not None:
                 out.append(not_found)
         beyond = terms_beyond_cut(entry, options, cut_chars, tokenizer)
@@ -249,5 +282,5 @@ def searchability_findings(
     for s in {s.id: s for s in skills}.values():
         out += stopword_only(s, tokenizer)
     if options.competition:
-        out += competing_skills(skills, skill_index)
+        out += competing_skills(skills, skill_index, cache)
     return out

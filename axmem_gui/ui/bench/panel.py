@@ -231,6 +231,8 @@ class BenchPanel(QWidget):
         self.bm25_table.doubleClicked.connect(self._on_double_click)
         state.changed.connect(self._on_catalog_changed)
         state.bm25_ready.connect(self._on_bm25_ready)
+        self._completer_for: tuple[int, str, tuple[int, int]] | None = None
+        self.why_id_edit.installEventFilter(self)
         self._on_kind()
 
     @staticmethod
@@ -288,7 +290,23 @@ class BenchPanel(QWidget):
         self.status.style().polish(self.status)
 
     def _fill_completer(self) -> None:
-        self.why_completer_model.setStringList(self.state.live.ids(DOMAIN_OF[self.kind()]))
+        """The id completer lists every id of the domain (100,000 memories): filled when
+        the id field is used, not after every catalog edit."""
+        self._completer_for = None
+        if self.why_id_edit.hasFocus():
+            self._complete_now()
+
+    def _complete_now(self) -> None:
+        live, domain = self.state.live, DOMAIN_OF[self.kind()]
+        key = (id(live), domain, live.version)
+        if key != self._completer_for:
+            self._completer_for = key
+            self.why_completer_model.setStringList(live.ids(domain))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.why_id_edit and event.type() == QEvent.Type.FocusIn:
+            self._complete_now()
+        return super().eventFilter(watched, event)
 
     def _on_catalog_changed(self) -> None:
         self._fill_completer()

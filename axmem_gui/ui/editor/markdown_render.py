@@ -20,11 +20,11 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, cast
 
 import markdown
 from markdown.treeprocessors import Treeprocessor
-from pygments.formatters import HtmlFormatter
 
 _EXTENSIONS = ["fenced_code", "codehilite", "tables", "sane_lists"]
 _EXTENSION_CONFIGS = {"codehilite": {"guess_lang": False, "css_class": "codehilite"}}
@@ -245,6 +245,13 @@ def render_markdown(text: str) -> str:
 
 def code_style_css(dark: bool) -> str:
     """Pygments colours for fenced code blocks, matched to the palette's lightness."""
+    return _code_style_css(dark)
+
+
+@cache
+def _code_style_css(dark: bool) -> str:
+    from pygments.formatters import HtmlFormatter  # once per palette lightness
+
     style = "monokai" if dark else "default"
     formatter: Any = HtmlFormatter(style=style)  # get_style_defs is untyped in the stubs
     return str(formatter.get_style_defs(".codehilite"))

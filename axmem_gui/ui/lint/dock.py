@@ -153,7 +153,7 @@ class LintDock(QWidget):
             self.index_label.setText("")
         else:
             report = outcome.report
-            self.counts_label.setText(counts_text(report.counts()))
+            self.counts_label.setText(counts_text(dict(outcome.counts())))
             over = report.index_tokens > report.budget_tokens
             self.index_label.setText(f"≈{report.index_tokens:,} used" + (" (over)" if over else ""))
             self.index_label.setProperty("over", over)

@@ -10,6 +10,7 @@ from axmem_gui.ui.feature import Contributions, DockSpec, FeatureContext, Featur
 from axmem_gui.ui.lint.dock import LintDock
 from axmem_gui.ui.lint.linter import LintOutcome, LiveLinter
 from axmem_gui.ui.lint.panel import LintPanel
+from axmem_gui.ui.retrieval.feature import RETRIEVAL
 
 DOCK = "lintDock"
 SECTIONS = {"skill": "skills", "memory": "memories"}
@@ -24,6 +25,8 @@ class LintFeature(QObject):
         super().__init__(context.shell)
         self.shell = context.shell
         self.linter = LiveLinter(context.controller, context.runner, parent=self)
+        # An edit re-lints only what it can change (the edit session names the entries).
+        self.linter.watch_edits(context.need(CATALOG).session)
         self.pages = context.need(CATALOG).pages
         self.panels = {key: LintPanel(page.form, self.linter) for key, page in self.pages.items()}
         for key, panel in self.panels.items():
@@ -36,7 +39,22 @@ class LintFeature(QObject):
         self.view.entry_activated.connect(self.jump_to)
         self.linter.outcome_changed.connect(self._update_badges)
         self.linter.failed.connect(lambda m: self.shell.show_message(m, 8000))
-        self.linter.run_now()
+        self._first_run_waits = False
+        self._state = context.need(RETRIEVAL).state
+        if not self._state.ready:
+            # The first lint waits for the search index the views show first (both are
+            # CPU-bound Python: side by side each would take twice as long), then starts
+            # from the index's catalog (the same entry objects, not a second copy).
+            self._first_run_waits = True
+            self._state.changed.connect(self._first_run)
+        else:
+            self.linter.run_now()
+
+    def _first_run(self) -> None:
+        if self._first_run_waits:
+            self._first_run_waits = False
+            if self._state.usable():  # not when the workspace closed meanwhile
+                self.linter.run_now(self._state.live.catalog())
 
     def contributions(self) -> Contributions:
         dock = DockSpec(
@@ -76,4 +94,4 @@ class LintFeature(QObject):
         self.panels[section].refresh()
 
 
-LINT = FeatureSpec("lint", LintFeature, needs=(CATALOG,))
+LINT = FeatureSpec("lint", LintFeature, needs=(CATALOG, RETRIEVAL))

@@ -14,17 +14,19 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
 
+from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.core.lint import (
     DEFAULT_BUDGET_TOKENS,
     Finding,
     LintOptions,
     LintReport,
-    lint_catalog,
 )
+from axmem_gui.core.lint.incremental import LintSession
 from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.tasks import Job, JobContext, TaskRunner
@@ -46,12 +48,25 @@ class LintOutcome:
     report: LintReport
     seconds: float
     by_entry: Mapping[tuple[str, str], tuple[Finding, ...]] = field(default_factory=dict)
+    #: What the next run patches (the runner's jobs use it one at a time).
+    session: LintSession | None = field(default=None, compare=False, repr=False)
+    #: Counted by the job (100,000 findings are not counted on the GUI thread).
+    severity_counts: Mapping[str, int] = field(default_factory=dict)
+    errors_per_kind: Mapping[str, int] = field(default_factory=dict)
+
+    def session_options(self) -> LintOptions | None:
+        return None if self.session is None else self.session.options
 
     def for_entry(self, kind: str, entry_id: str) -> tuple[Finding, ...]:
         return self.by_entry.get((kind, entry_id), ())
 
     def errors_by_kind(self) -> Counter[str]:
+        if self.errors_per_kind or not self.report.findings:
+            return Counter(self.errors_per_kind)
         return Counter(f.kind for f in self.report.findings if f.severity == "error")
+
+    def counts(self) -> Mapping[str, int]:
+        return self.severity_counts or self.report.counts()
 
 
 def _index(report: LintReport) -> dict[tuple[str, str], tuple[Finding, ...]]:
@@ -62,14 +77,46 @@ def _index(report: LintReport) -> dict[tuple[str, str], tuple[Finding, ...]]:
     return {k: tuple(v) for k, v in grouped.items()}
 
 
-def lint_job(path: Path, options: LintOptions) -> Job:
+def lint_job(
+    path: Path,
+    options: LintOptions,
+    session: LintSession | None = None,
+    changes: Mapping[str, set[str]] | None = None,
+    catalog: Catalog | None = None,
+) -> Job:
+    """Lint the workspace at `path`. With the `session` of an earlier run (same workspace
+    and options), or a `catalog` snapshot to start one from (the search index's: shared
+    entries, no second read), only what changed since is linted again: the entries of
+    `changes` ({kind: ids}, read alone), or, when `changes` is None (unknown), whatever
+    differs in the catalog read afresh. Without either, the catalog is read and linted."""
+
     def job(ctx: JobContext) -> LintOutcome:
         start = time.perf_counter()
         with Workspace.open(path, read_only=True) as ws:
-            catalog = ws.catalog()
-        ctx.check()
-        report = lint_catalog(catalog, options)
-        return LintOutcome(path, report, time.perf_counter() - start, _index(report))
+            current = session
+            pending = changes
+            if current is None:
+                base = catalog
+                if base is None:
+                    base, pending = ws.catalog(), {}
+                ctx.check()
+                current = LintSession(base, options)
+            ctx.check()
+            if pending is None:
+                current.refresh(ws.catalog())
+            else:
+                for kind, ids in pending.items():
+                    repo = ws.skills if kind == "skills" else ws.memories
+                    edited: dict[str, Skill | Memory | None] = {i: repo.get(i) for i in ids}
+                    if not current.patch(kind, edited):
+                        current.refresh(ws.catalog())
+                        break
+        report = current.report
+        errors: Counter[str] = Counter(f.kind for f in report.findings if f.severity == "error")
+        return LintOutcome(
+            path, report, time.perf_counter() - start, _index(report), current,
+            report.counts(), errors,
+        )
 
     return job
 
@@ -84,6 +131,12 @@ def clamp_budget(value: object) -> int:
         return DEFAULT_BUDGET_TOKENS
     low, high = BUDGET_RANGE
     return min(max(number, low), high)
+
+
+class _HintSource(Protocol):
+    """What the catalog edit session offers: the ids an edit is about to change."""
+
+    entries_changing: SignalInstance
 
 
 class LiveLinter(QObject):
@@ -105,6 +158,12 @@ class LiveLinter(QObject):
         self.outcome: LintOutcome | None = None
         self._job: int | None = None
         self._dirty = False
+        #: The last run's session (None: the next run lints from scratch) and the options
+        #: it linted with; never touched while a job runs.
+        self._session: LintSession | None = None
+        self._session_options: LintOptions | None = None
+        self._hinted: dict[str, set[str]] = {}  # ids an edit announced, not yet changed
+        self._changes: dict[str, set[str]] | None = {}  # since the session; None: unknown
         self._budget_override: int | None = None
         self._stopped = False
         self._timer = QTimer(self)
@@ -157,24 +216,58 @@ class LiveLinter(QObject):
         self._timer.stop()
         self._job = None
 
-    def run_now(self) -> None:
+    def run_now(self, catalog: Catalog | None = None) -> None:
+        """Lint now. `catalog`: a snapshot of the workspace's catalog taken since the last
+        change this linter saw (the search index's), to start from instead of reading it."""
         self._timer.stop()
         if self._stopped:
             return
         if self._job is not None:
             self._dirty = True
             return
-        self._job = self.runner.submit(lint_job(self.controller.path, self.options()))
+        options = self.options()
+        session = self._session if options == self._session_options else None
+        if session is not None:
+            changes = self._changes
+            catalog = None
+        elif catalog is not None:
+            changes = self._changes  # what changed after the snapshot, if anything
+        else:
+            changes = {}
+        self._session, self._session_options = None, options  # the job owns it now
+        self._changes = {}
+        self._job = self.runner.submit(
+            lint_job(self.controller.path, options, session, changes, catalog)
+        )
         self.running_changed.emit(True)
 
+    def watch_edits(self, session: _HintSource) -> None:
+        """Use the edit session's `entries_changing(kind, ids, structural)` as hints:
+        then an edit re-lints only what it can change."""
+        session.entries_changing.connect(self._on_entries_changing)
+
+    def _on_entries_changing(self, kind: str, ids: list[str], structural: bool) -> None:
+        del structural  # the session tells edits from additions itself
+        if kind in ("skills", "memories"):
+            self._hinted.setdefault(kind, set()).update(ids)
+
     def _on_changed(self, what: str) -> None:
-        if what in LINTED_KINDS:
-            self.schedule()
+        if what not in LINTED_KINDS:
+            return
+        hinted = self._hinted.pop(what, None)
+        if what == "*" or hinted is None:
+            self._changes = None  # unknown: the next run reads the catalog and diffs
+        elif self._changes is not None:
+            self._changes.setdefault(what, set()).update(hinted)
+        self.schedule()
 
     def _on_opened(self) -> None:
         # The running job read the old workspace: forget it (its result is dropped).
         self._job = None
         self._dirty = False
+        self._session, self._session_options = None, None
+        self._hinted.clear()
+        self._changes = {}
         self._budget_override = None
         self.outcome = None
         self.outcome_changed.emit(None)
@@ -198,6 +291,8 @@ class LiveLinter(QObject):
         if not self._job_done(job_id):
             return
         if isinstance(result, LintOutcome) and result.path == self.controller.path:
+            if self._session_options == result.session_options():
+                self._session = result.session
             self.outcome = result
             self.outcome_changed.emit(result)
         self._again_if_dirty()

@@ -77,6 +77,30 @@ def _common_role(f: Finding, role: int) -> tuple[bool, Any]:
     return False, None
 
 
+def changed_rows(
+    old: tuple[Finding, ...], new: tuple[Finding, ...]
+) -> tuple[int, int, int]:
+    """(start, old_end, new_end): `old[start:old_end]` became `new[start:new_end]`; the
+    common head and tail are found by halving (tuple compares, same objects first)."""
+    limit = min(len(old), len(new))
+    low, high = 0, limit
+    while low < high:
+        mid = (low + high + 1) // 2
+        if old[low:mid] == new[low:mid]:
+            low = mid
+        else:
+            high = mid - 1
+    start = low
+    low, high = 0, limit - start
+    while low < high:
+        mid = (low + high + 1) // 2
+        if old[len(old) - mid : len(old) - low] == new[len(new) - mid : len(new) - low]:
+            low = mid
+        else:
+            high = mid - 1
+    return start, len(old) - low, len(new) - low
+
+
 class FindingsModel(HeaderedTableModel):
     """Every finding of the workspace, in the report's order."""
 
@@ -87,9 +111,26 @@ class FindingsModel(HeaderedTableModel):
         self._findings: tuple[Finding, ...] = ()
 
     def set_findings(self, findings: Sequence[Finding]) -> None:
-        self.beginResetModel()
-        self._findings = tuple(findings)
-        self.endResetModel()
+        """Show `findings`. Only the rows that differ are removed and inserted: after an
+        edit most of 100,000 findings are the same objects, and a reset made the filter
+        proxy look at every row again on the GUI thread."""
+        new = tuple(findings)
+        old = self._findings
+        if not old or not new:
+            self.beginResetModel()
+            self._findings = new
+            self.endResetModel()
+            return
+        start, old_end, new_end = changed_rows(old, new)
+        if old_end > start:
+            self.beginRemoveRows(QModelIndex(), start, old_end - 1)
+            self._findings = old[:start] + old[old_end:]
+            self.endRemoveRows()
+        if new_end > start:
+            self.beginInsertRows(QModelIndex(), start, new_end - 1)
+            self._findings = new
+            self.endInsertRows()
+        self._findings = new
 
     def finding(self, row: int) -> Finding:
         return self._findings[row]

@@ -187,6 +187,11 @@ class RetrievalState(QObject):
         self._build()
 
     @property
+    def runner(self) -> TaskRunner | None:
+        """The window's task runner (None: everything runs in place, as in some tests)."""
+        return self._runner
+
+    @property
     def pending(self) -> bool:
         return self._timer.isActive()
 

@@ -44,6 +44,8 @@ def test_discover_shows_ax_and_bm25_results(rwindow, qtbot) -> None:  # type: ig
     bench.set_searches(searches)
     with qtbot.waitSignal(bench.ran, timeout=3000):
         bench.run_button.click()
+    # BM25's index is built on the task runner on first use; the bench runs again then.
+    qtbot.waitUntil(lambda: not bench.bm25_pending and bench.bm25_model.rowCount() > 0)
     catalog = rwindow.controller.workspace.catalog()
     call = SkillSearch(catalog.skills, PROFILE).discover(searches)[0]
     shown = [bench.ax_model.index(r, 1).data() for r in range(bench.ax_model.rowCount())]
@@ -86,6 +88,7 @@ def test_why_not_for_an_entry_bm25_found(rwindow, qtbot) -> None:  # type: ignor
     bench = views(rwindow).bench
     bench.set_searches(["how do I ship a release", "write the changelog"])
     bench.run()
+    qtbot.waitUntil(lambda: not bench.bm25_pending)
     assert bench.result is not None
     only = bench.result.only_bm25()
     assert only, "the sample has an entry BM25 finds and Ax does not"
@@ -114,6 +117,7 @@ def test_why_not_reports_what_lies_beyond_the_cut(rwindow, qtbot) -> None:  # ty
     bench = v.bench
     bench.set_searches(["zebrafish"])
     bench.run()
+    qtbot.waitUntil(lambda: not bench.bm25_pending)
     assert bench.result is not None and bench.result.result_ids == ()
     assert bench.result.bm25_ids == ("feature-flags",)  # BM25 indexes the whole content
     bench.why_id_edit.setText("feature-flags")
@@ -155,6 +159,7 @@ def test_bench_reruns_after_a_catalog_edit(rwindow, qtbot) -> None:  # type: ign
     v = views(rwindow)
     v.bench.set_searches(["rollback"])
     v.bench.run()
+    qtbot.waitUntil(lambda: not v.bench.bm25_pending)
     ws = rwindow.controller.workspace
     ws.skills.delete("rollback-procedure")
     with qtbot.waitSignal(v.bench.ran, timeout=3000):
@@ -239,3 +244,21 @@ def test_stale_results_and_why_not_are_cleared(rwindow, qtbot) -> None:  # type:
     bench.searches_edit.clear()
     assert bench.result is None and bench.ax_model.rowCount() == 0
     assert "Type search strings" in bench.status.text()
+
+
+def test_exact_text_replaces_only_the_changed_span(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from axmem_gui.ui.preview.section_view import ExactTextEdit, changed_span
+
+    assert changed_span("abcXYZdef", "abcQdef") == (3, 6, 4)
+    assert changed_span("aaa", "aaaa") == (3, 3, 4)
+    assert changed_span("", "x") == (0, 0, 1)
+    view = ExactTextEdit()
+    qtbot.addWidget(view)
+    lines = [f"- skill-{i}: 😀 line {i}" for i in range(400)]
+    view.set_exact_text("\n".join(lines))
+    blocks = view.document().blockCount()
+    lines[200] = "- skill-200: 😀 edited \U0001f680 line"
+    assert view.set_exact_text("\n".join(lines))
+    assert view.toPlainText() == "\n".join(lines) == view.exact_text()
+    assert view.document().blockCount() == blocks
+    assert not view.set_exact_text("\n".join(lines))

@@ -1,0 +1,341 @@
+"""Lint kept up to date per edit: the report of `lint_catalog`, recomputed only where an
+edit can change it.
+
+A full lint of 10,000 skills and 100,000 memories takes many seconds, mostly searching
+each entry's id (and each skill's name) against the whole catalog. After an edit of some
+existing entries (ids unchanged, nothing added or removed), a search's ranking can only
+change if one of its terms changed frequency in an edited document: the document count
+and every other term's frequencies are the same, and a ranking reads nothing else. So
+a `LintSession` keeps its search indexes and per-entry findings, re-indexes the edited
+entries, and re-runs only the entry checks and the searches that involve a changed term.
+Anything else (entries added, removed or renamed, duplicate ids) lints from scratch.
+The report is always exactly `lint_catalog(catalog, options)`; tests compare the two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from axmem_gui.core.ax.documents import (
+    memory_columns,
+    memory_document,
+    memory_fields,
+    skill_columns,
+    skill_document,
+    skill_fields,
+)
+from axmem_gui.core.ax.index import SearchIndex
+from axmem_gui.core.ax.jstext import js_trim
+from axmem_gui.core.ax.profile import AxProfile, load_profile
+from axmem_gui.core.ax.ranking import RankOptions
+from axmem_gui.core.ax.tokenize import Tokenizer
+from axmem_gui.core.catalog import Catalog, Memory, Skill
+from axmem_gui.core.lint.budget import budget_findings, index_size
+from axmem_gui.core.lint.identity import (
+    duplicate_ids,
+    near_duplicate_ids,
+    padded_and_empty_ids,
+    skill_text_fields,
+)
+from axmem_gui.core.lint.model import EntryKind, Finding, LintOptions, LintReport
+from axmem_gui.core.lint.searchability import (
+    RankCache,
+    _Entry,
+    competing_skills,
+    id_not_searchable,
+    stopword_only,
+    terms_beyond_cut,
+    unreachable,
+)
+
+Entry = Skill | Memory
+#: {entry id: the entry as it is now} for one kind ("skills" or "memories").
+Changes = Mapping[str, Entry | None]
+
+
+class _Found:
+    """What the checks found, per entry id: one dict per check, holding only the entries
+    with a finding (a record per entry would be 100,000 more objects for the garbage
+    collector to walk on the GUI thread)."""
+
+    def __init__(self) -> None:
+        self.text: dict[str, tuple[Finding, ...]] = {}  # empty name / description
+        self.search: dict[str, Finding] = {}  # unreachable, or id-not-searchable
+        self.beyond: dict[str, Finding] = {}  # terms beyond the content cut
+        self.stopwords: dict[str, tuple[Finding, ...]] = {}  # stopword-only name / desc.
+        self.competing: dict[str, Finding] = {}  # skills
+
+    def put(self, entry_id: str, check: str, value: Finding | tuple[Finding, ...] | None) -> None:
+        table: dict[str, Any] = getattr(self, check)
+        if value:
+            table[entry_id] = value
+        else:
+            table.pop(entry_id, None)
+
+
+class _Domain:
+    def __init__(
+        self, kind: EntryKind, entries: Sequence[Entry], session: LintSession
+    ) -> None:
+        self.kind = kind
+        self.session = session
+        self.entries = list(entries)
+        self.position = {e.id: i for i, e in enumerate(self.entries)}
+        profile, tokenizer = session.profile, session.tokenizer
+        self.index = SearchIndex(tokenizer)
+        if kind == "skill":
+            skills = [e for e in self.entries if isinstance(e, Skill)]
+            handles = self.index.extend_columns(skill_columns(skills, profile))
+            self.options = RankOptions.best_effort(profile.skill_search_top_k)
+            self.cut = profile.skill_content_chars
+        else:
+            memories = [e for e in self.entries if isinstance(e, Memory)]
+            handles = self.index.extend_columns(memory_columns(memories, profile))
+            self.options = RankOptions.best_effort(profile.memory_search_top_k)
+            self.cut = profile.memory_content_chars
+        self.handles = dict(zip((e.id for e in self.entries), handles, strict=True))
+        #: search term -> ids whose id search (or, for skills, name search) has it
+        self.id_queries: dict[str, set[str]] = {}
+        self.name_queries: dict[str, set[str]] = {}
+        for e in self.entries:
+            self._remember_queries(e)
+        self.identity = [
+            *duplicate_ids(list(self.position), kind),
+            *near_duplicate_ids(list(self.position), kind),
+            *padded_and_empty_ids(list(self.position), kind),
+        ]
+        self.found = _Found()
+        cache: RankCache = {}
+        for e in self.entries:
+            self._check(e, cache)
+        if kind == "skill" and session.options.competition:
+            self._compete(list(self.position), cache)
+
+    # queries --------------------------------------------------------------------------
+    def _terms(self, text: str) -> list[str]:
+        return self.session.tokenizer.prose(js_trim(text))
+
+    def _remember_queries(self, e: Entry) -> None:
+        for term in self._terms(e.id):
+            self.id_queries.setdefault(term, set()).add(e.id)
+        if isinstance(e, Skill):
+            for term in self._terms(e.name):
+                self.name_queries.setdefault(term, set()).add(e.id)
+
+    def _forget_name_query(self, e: Skill) -> None:
+        for term in self._terms(e.name):
+            members = self.name_queries.get(term)
+            if members is not None:
+                members.discard(e.id)
+
+    # checks ---------------------------------------------------------------------------
+    def _fields(self, e: Entry) -> _Entry:
+        profile, tokenizer = self.session.profile, self.session.tokenizer
+        if isinstance(e, Skill):
+            return _Entry("skill", e.id, skill_fields(e, profile, tokenizer))
+        return _Entry("memory", e.id, memory_fields(e, profile, tokenizer))
+
+    def _check(self, e: Entry, cache: RankCache) -> None:
+        """Every check of one entry but the competition (which `_compete` runs)."""
+        tokenizer, found = self.session.tokenizer, self.found
+        entry = self._fields(e)
+        search = unreachable(entry, tokenizer)
+        if search is None:
+            search = id_not_searchable(entry, self.index, self.options, tokenizer, cache)
+        found.put(e.id, "search", search)
+        beyond = terms_beyond_cut(entry, self.session.options, self.cut, tokenizer)
+        found.put(e.id, "beyond", beyond)
+        if isinstance(e, Skill):
+            found.put(e.id, "text", tuple(skill_text_fields([e])))
+            found.put(e.id, "stopwords", tuple(stopword_only(e, tokenizer)))
+
+    def _research(self, entry_id: str, cache: RankCache) -> None:
+        """Re-run only the id search of an unchanged entry (unreachable stays as it was)."""
+        search = self.found.search.get(entry_id)
+        if search is not None and search.code == "unreachable":
+            return
+        entry = self._fields(self.entries[self.position[entry_id]])
+        search = id_not_searchable(entry, self.index, self.options, self.session.tokenizer, cache)
+        self.found.put(entry_id, "search", search)
+
+    def _compete(self, ids: Sequence[str], cache: RankCache) -> None:
+        skills = [self.entries[self.position[i]] for i in ids]
+        typed = [s for s in skills if isinstance(s, Skill)]
+        for s in typed:
+            self.found.put(s.id, "competing", None)
+        names = {e.id: e.name for e in self.entries if isinstance(e, Skill)}
+        for f in competing_skills(typed, self.index, cache, names):
+            if f.entry_id is not None:
+                self.found.put(f.entry_id, "competing", f)
+
+    # patching -------------------------------------------------------------------------
+    def can_patch(self, changes: Changes) -> bool:
+        return all(
+            entry is not None and entry.id == entry_id and entry_id in self.position
+            for entry_id, entry in changes.items()
+        )
+
+    def patch(self, changes: Changes) -> None:
+        """Edits of existing entries (checked by `can_patch`)."""
+        profile = self.session.profile
+        changed_terms: set[str] = set()
+        edited: list[str] = []
+        for entry_id, entry in changes.items():
+            assert entry is not None
+            at = self.position[entry_id]
+            old = self.entries[at]
+            if old == entry:
+                continue
+            handle = self.handles[entry_id]
+            before = dict(self.index.terms_of(handle))
+            doc = (
+                skill_document(entry, profile)
+                if isinstance(entry, Skill)
+                else memory_document(entry, profile)
+            )
+            self.index.update(handle, doc)
+            after = self.index.terms_of(handle)
+            changed_terms.update(t for t in before.keys() | after.keys()
+                                 if before.get(t) != after.get(t))
+            if isinstance(old, Skill):
+                self._forget_name_query(old)
+            self.entries[at] = entry
+            self._remember_queries(entry)
+            edited.append(entry_id)
+        if not edited:
+            return
+        cache: RankCache = {}
+        for entry_id in edited:
+            self._check(self.entries[self.position[entry_id]], cache)
+        searched = set(edited)
+        for term in changed_terms:
+            for entry_id in self.id_queries.get(term, ()):
+                if entry_id not in searched:
+                    searched.add(entry_id)
+                    self._research(entry_id, cache)
+        if self.kind == "skill" and self.session.options.competition:
+            rivals = set(edited)
+            for term in changed_terms:
+                rivals.update(self.name_queries.get(term, ()))
+            # A finding names its rival: an edited rival's name may be in its message.
+            rivals.update(
+                i for i, f in self.found.competing.items() if not rivals.isdisjoint(f.related)
+            )
+            self._compete(sorted(rivals, key=self.position.__getitem__), cache)
+
+
+class LintSession:
+    """The lint report of a catalog, patched per edit; `report` is always exact."""
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        options: LintOptions | None = None,
+        profile: AxProfile | None = None,
+    ) -> None:
+        self.options = options or LintOptions()
+        self.profile = profile or load_profile()
+        self.tokenizer = Tokenizer(self.profile)
+        self.full_runs = 0
+        self.report = self._load(catalog)
+
+    def _load(self, catalog: Catalog) -> LintReport:
+        from axmem_gui.core.lint import lint_catalog
+
+        self.full_runs += 1
+        self._catalog: Catalog | None = catalog
+        skill_ids = [s.id for s in catalog.skills]
+        memory_ids = [m.id for m in catalog.memories]
+        self._patchable = len(set(skill_ids)) == len(skill_ids) and len(
+            set(memory_ids)
+        ) == len(memory_ids)
+        if not self._patchable:
+            # Repeated ids: lint reports them, and only a full run knows their order.
+            self._domains: dict[str, _Domain] = {}
+            return lint_catalog(catalog, self.options, self.profile)
+        self._domains = {
+            "skills": _Domain("skill", catalog.skills, self),
+            "memories": _Domain("memory", catalog.memories, self),
+        }
+        return self._assemble()
+
+    def catalog(self) -> Catalog:
+        if self._catalog is None:
+            skills = tuple(e for e in self._domains["skills"].entries if isinstance(e, Skill))
+            memories = tuple(
+                e for e in self._domains["memories"].entries if isinstance(e, Memory)
+            )
+            self._catalog = Catalog(skills=skills, memories=memories)
+        return self._catalog
+
+    def reload(self, catalog: Catalog, options: LintOptions | None = None) -> LintReport:
+        """Lint `catalog` from scratch (with new options, if given)."""
+        if options is not None:
+            self.options = options
+        self.report = self._load(catalog)
+        return self.report
+
+    def patch(self, kind: str, changes: Changes) -> bool:
+        """Apply edits of entries of one kind ("skills" or "memories"). False when the
+        change is not an edit of existing entries: call `reload` with the catalog."""
+        domain = self._domains.get(kind)
+        if domain is None or not domain.can_patch(changes):
+            return False
+        domain.patch(changes)
+        self._catalog = None
+        self.report = self._assemble()
+        return True
+
+    def refresh(self, catalog: Catalog) -> LintReport:
+        """Bring the report to `catalog`: patched when only existing entries changed."""
+        if self._patchable and self._same_ids(catalog):
+            for kind, entries in (("skills", catalog.skills), ("memories", catalog.memories)):
+                domain = self._domains[kind]
+                changes = {
+                    e.id: e for e in entries if domain.entries[domain.position[e.id]] != e
+                }
+                if changes:
+                    domain.patch(changes)
+            self._catalog = None
+            self.report = self._assemble()
+            return self.report
+        return self.reload(catalog)
+
+    def _same_ids(self, catalog: Catalog) -> bool:
+        for kind, entries in (("skills", catalog.skills), ("memories", catalog.memories)):
+            domain = self._domains[kind]
+            if [e.id for e in entries] != [e.id for e in domain.entries]:
+                return False
+        return True
+
+    def _assemble(self) -> LintReport:
+        """The findings in the order `lint_catalog` makes them, then its stable sort."""
+        from axmem_gui.core.lint import order_findings
+
+        skills_domain, memories_domain = self._domains["skills"], self._domains["memories"]
+        skills = [e for e in skills_domain.entries if isinstance(e, Skill)]
+        memories = [e for e in memories_domain.entries if isinstance(e, Memory)]
+        findings: list[Finding] = [*skills_domain.identity, *memories_domain.identity]
+        found = skills_domain.found
+        for s in skills:
+            findings += found.text.get(s.id, ())
+        for domain in (skills_domain, memories_domain):
+            search, beyond = domain.found.search, domain.found.beyond
+            for e in domain.entries:
+                f = search.get(e.id)
+                if f is not None:
+                    findings.append(f)
+                f = beyond.get(e.id)
+                if f is not None:
+                    findings.append(f)
+        for s in skills:
+            findings += found.stopwords.get(s.id, ())
+        if self.options.competition:
+            for s in skills:
+                f = found.competing.get(s.id)
+                if f is not None:
+                    findings.append(f)
+        size = index_size(skills, self.profile)
+        findings += budget_findings(size, self.options.budget_tokens)
+        return order_findings(findings, skills, memories, size, self.options)

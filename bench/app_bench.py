@@ -1,0 +1,626 @@
+#!/usr/bin/env python3
+"""The desktop app on a big workspace, driven as a user would (offscreen Qt).
+
+Generates (seeded, cached under build/app-bench/) a workspace of the sample plus synthetic
+skills and memories (10,000 and 100,000 in all by default), starts the real app in a fresh
+process, and drives its main window through these steps, printing each figure and the
+longest GUI-thread stall during the step (a 2 ms heartbeat timer on the GUI thread: the
+longest gap between two ticks, i.e. the longest frame a user would have seen frozen):
+
+    process start → first paint                          target ≤ 800 ms
+    first paint → search index ready, preview filled      target ≤ 3,000 ms
+    first paint → all background jobs (index, lint) done  target ≤ 10,000 ms
+    retrieval bench: recall, 2 strings                    target ≤ 50 ms
+    retrieval bench: discover, 1 string                   target ≤ 20 ms
+    lint of the catalog (a full run; then one edit)       target ≤ 5,000 ms
+    memories list: scroll to the bottom                   target: no frame over 50 ms
+    skills filter, per keystroke                          target ≤ 50 ms
+    select a skill (form + markdown preview)              target ≤ 100 ms
+    description edit → preview recomputed (after the      target ≤ 150 ms
+      form's and the index's debounce)
+    description keystroke                                 target ≤ 16 ms
+    memory (RSS) peak                                     target ≤ 600 MB
+
+Then the same on the sample workspace. `--json` prints {"skills", "memories",
+"first_paint_ms", "index_ready_ms", "rss_peak_mb", "steps": [{"name", "ms",
+"max_stall_ms", ...}], "sample": {same for the sample}}.
+
+    python bench/app_bench.py [--skills 10000] [--memories 100000] [--seed 7] [--json]
+        [--no-sample] [--timeout 900]
+
+A benchmark, not a test: nothing here is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+CACHE = ROOT / "build" / "app-bench"
+
+TARGETS: dict[str, float] = {
+    "start_to_first_paint": 800,
+    "paint_to_index_ready": 3000,
+    "paint_to_background_done": 10_000,
+    "bench_recall_2_strings": 50,
+    "bench_discover_1_string": 20,
+    "lint_catalog": 5000,
+    "lint_after_one_edit": 5000,
+    "memories_scroll_to_bottom": 50,  # the longest frame
+    "skills_filter_per_keystroke": 50,
+    "select_skill": 100,
+    "description_edit_to_preview": 150,
+    "description_keystroke": 16,
+    "rss_peak_mb": 600,
+}
+#: Steps whose target bounds the longest frame rather than the step's duration.
+FRAME_TARGETS = {"memories_scroll_to_bottom"}
+
+
+# --------------------------------------------------------------------------- workspace
+
+
+def workspace_path(skills: int, memories: int, seed: int) -> Path:
+    return CACHE / f"ws-s{skills}-m{memories}-seed{seed}.axmem"
+
+
+def sample_path() -> Path:
+    return CACHE / "sample.axmem"
+
+
+def build_workspace(path: Path, skills: int, memories: int, seed: int) -> None:
+    """The sample catalog (scenarios, suites) plus seeded synthetic entries up to the
+    counts asked for (search_bench's generator: Zipf-like words)."""
+    sys.path.insert(0, str(HERE))
+    from search_bench import Generator
+
+    from axmem_gui.services.workspace import init_workspace
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    for leftover in (tmp, Path(str(tmp) + "-wal"), Path(str(tmp) + "-shm")):
+        leftover.unlink(missing_ok=True)
+    ws = init_workspace(tmp, sample=True)
+    gen = Generator(seed)
+    with ws.transaction():
+        for skill in gen.skills(max(0, skills - ws.skills.count())):
+            ws.skills.upsert(skill)
+        for memory in gen.memories(max(0, memories - ws.memories.count())):
+            ws.memories.upsert(memory)
+    ws.close()
+    tmp.rename(path)
+
+
+def ensure_workspace(skills: int, memories: int, seed: int) -> Path:
+    path = workspace_path(skills, memories, seed)
+    if not path.exists():
+        started = time.perf_counter()
+        build_workspace(path, skills, memories, seed)
+        print(
+            f"generated {path.name} in {time.perf_counter() - started:.1f} s", file=sys.stderr
+        )
+    return path
+
+
+def ensure_sample() -> Path:
+    path = sample_path()
+    if not path.exists():
+        from axmem_gui.services.workspace import init_workspace
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        init_workspace(path, sample=True).close()
+    return path
+
+
+# --------------------------------------------------------------------------- parent
+
+
+def run_child(workspace: Path, timeout_s: float, warm_up: bool = True) -> dict[str, Any]:
+    """Start the app in a fresh process (start-up cost counts) and collect its figures."""
+    with tempfile.TemporaryDirectory(prefix="axmem-app-bench-") as tmp:
+        out = Path(tmp) / "result.json"
+        # A copy per run: the bench edits a skill, the cached workspace stays as generated.
+        copy = Path(tmp) / workspace.name
+        shutil.copyfile(workspace, copy)
+        env = dict(os.environ)
+        env["QT_QPA_PLATFORM"] = "offscreen"
+        env["AXMEM_SETTINGS_DIR"] = str(Path(tmp) / "settings")
+        # As installed: compiled modules are cached (a first start writes them).
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        if warm_up:
+            subprocess.run(
+                [sys.executable, "-m", "axmem_gui", str(copy), "--self-test"],
+                env=env, cwd=tmp, check=False, capture_output=True,
+            )
+        env["APP_BENCH_T0"] = repr(time.monotonic())
+        proc = subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), "--child", str(workspace),
+             "--out", str(out), "--timeout", str(timeout_s)],
+            env=env,
+            cwd=tmp,
+            check=False,
+        )
+        if not out.exists():
+            raise SystemExit(f"app_bench: the app process failed (exit {proc.returncode})")
+        result: dict[str, Any] = json.loads(out.read_text("utf-8"))
+        return result
+
+
+def print_table(title: str, report: dict[str, Any]) -> None:
+    print(f"\n{title}: {report['skills']:,} skills, {report['memories']:,} memories")
+    print(f"  {'step':<30} {'ms':>10} {'max stall':>10} {'target':>8}  ")
+    for step in report["steps"]:
+        name = step["name"]
+        value = step.get("ms")
+        shown = "timeout" if value is None else f"{value:,.1f}"
+        if name == "rss_peak_mb":
+            shown = f"{step['mb']:,.0f} MB"
+        stall = step.get("max_stall_ms")
+        target = TARGETS.get(name)
+        measure = stall if name in FRAME_TARGETS else value
+        verdict = ""
+        if target is not None and measure is not None:
+            verdict = "ok" if measure <= target else "OVER"
+        extra = {k: v for k, v in step.items() if k not in ("name", "ms", "max_stall_ms")}
+        stall_text = "" if stall is None else f"{stall:,.1f}"
+        print(
+            f"  {name:<30} {shown:>10} {stall_text:>10} {target or '':>8}  {verdict}"
+            + (f"  {extra}" if extra else "")
+        )
+    print(f"  RSS peak {report['rss_peak_mb']:.0f} MB (target ≤ 600)"
+          f" · GUI stalls over 100 ms: {report['stalls_over_100ms']}"
+          f" · over 50 ms: {report['stalls_over_50ms']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--skills", type=int, default=10_000)
+    parser.add_argument("--memories", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--no-sample", action="store_true", help="skip the sample workspace")
+    parser.add_argument("--timeout", type=float, default=900.0,
+                        help="seconds any one wait may take before the step reads 'timeout'")
+    parser.add_argument("--stall-stacks", action="store_true",
+                        help="print the GUI thread's stack during every stall over 150 ms")
+    parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child is not None:
+        return child_main(args.child, args.out, args.timeout)
+    if args.stall_stacks:
+        os.environ["APP_BENCH_STALL_STACKS"] = "1"
+
+    ws = ensure_workspace(args.skills, args.memories, args.seed)
+    report = run_child(ws, args.timeout)
+    if not args.no_sample:
+        report["sample"] = run_child(ensure_sample(), args.timeout)
+    if args.json:
+        json.dump(report, sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        print_table("generated workspace", report)
+        if "sample" in report:
+            print_table("sample workspace", report["sample"])
+    return 0
+
+
+# --------------------------------------------------------------------------- child
+
+
+def child_main(workspace: Path, out: Path, timeout_s: float) -> int:
+    """Runs in the app's process: the app's own `main`, with a driver started at the
+    window's first paint."""
+    t0 = float(os.environ["APP_BENCH_T0"])
+    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QApplication, QMainWindow
+
+    app = QApplication(["axmem-gui"])
+    state: dict[str, Any] = {}
+
+    class FirstPaint(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if (
+                "paint" not in state
+                and event.type() == QEvent.Type.Paint
+                and isinstance(watched, QMainWindow)
+            ):
+                state["paint"] = time.monotonic()
+                state["window"] = watched
+                app.removeEventFilter(self)
+                QTimer.singleShot(0, lambda: start(watched))
+            return False
+
+    def start(window: QMainWindow) -> None:
+        # Kept in `state`: the driver's timers live as long as the driver does.
+        state["driver"] = Driver(app, window, t0, state, out, timeout_s)
+
+    watcher = FirstPaint()
+    app.installEventFilter(watcher)
+    from axmem_gui.app import main as app_main
+
+    code = app_main([str(workspace)])
+    if not out.exists():
+        print(f"app_bench: the app exited ({code}) before the driver finished", file=sys.stderr)
+        return 1
+    return 0
+
+
+class Driver:
+    """Walks the steps as a generator; every `yield` gives the event loop a turn."""
+
+    def __init__(
+        self, app: Any, window: Any, t0: float, state: dict[str, Any], out: Path,
+        timeout_s: float,
+    ) -> None:
+        from PySide6.QtCore import Qt, QTimer
+
+        self.app, self.window, self.t0, self.state, self.out = app, window, t0, state, out
+        self.timeout_s = timeout_s
+        self.steps: list[dict[str, Any]] = []
+        self.gaps_over_100 = 0
+        self.gaps_over_50 = 0
+        self._last_tick = time.perf_counter()
+        self._max_gap = 0.0
+        self.heartbeat = QTimer()
+        self.heartbeat.setTimerType(Qt.TimerType.PreciseTimer)
+        self.heartbeat.setInterval(2)
+        self.heartbeat.timeout.connect(self._tick)
+        self.heartbeat.start()
+        if os.environ.get("APP_BENCH_STALL_STACKS"):
+            self._start_watchdog()
+        self._poll = QTimer()
+        self._poll.setSingleShot(True)
+        self._poll.timeout.connect(self._advance)
+        self._wait: Any = None
+        self._wait_until = 0.0
+        self.timed_out = False
+        self._gen = self.run()
+        self._advance()
+
+    # heartbeat ----------------------------------------------------------------------
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        gap = (now - self._last_tick) * 1000
+        self._last_tick = now
+        self._max_gap = max(self._max_gap, gap)
+        if gap > 100:
+            self.gaps_over_100 += 1
+        if gap > 50:
+            self.gaps_over_50 += 1
+
+    def _start_watchdog(self) -> None:
+        """A thread that prints where the GUI thread is whenever the heartbeat is late."""
+        import threading
+        import traceback
+
+        main_id = threading.main_thread().ident
+
+        def watch() -> None:
+            reported = 0.0
+            while True:
+                time.sleep(0.05)
+                late = time.perf_counter() - self._last_tick
+                if late > 0.15 and self._last_tick != reported:
+                    reported = self._last_tick
+                    frame = sys._current_frames().get(main_id or 0)
+                    stack = "".join(traceback.format_stack(frame, limit=14)) if frame else ""
+                    print(f"--- GUI thread {late * 1000:.0f} ms late in:\n{stack}",
+                          file=sys.stderr, flush=True)
+
+        threading.Thread(target=watch, daemon=True).start()
+
+    def stall_reset(self) -> None:
+        self._last_tick = time.perf_counter()
+        self._max_gap = 0.0
+
+    def stall(self) -> float:
+        # The gap still open counts too (the step may end inside a long frame).
+        self._tick()
+        return round(self._max_gap, 1)
+
+    # scheduling ---------------------------------------------------------------------
+    def _advance(self) -> None:
+        if self._wait is not None:
+            if not self._wait() and time.perf_counter() < self._wait_until:
+                self._poll.start(1)
+                return
+            if not self._wait():
+                self.timed_out = True
+            self._wait = None
+        try:
+            wanted = next(self._gen)
+        except StopIteration:
+            return
+        except Exception:  # report what was measured, and end the app
+            import traceback
+
+            traceback.print_exc()
+            self.finish()
+            return
+        if callable(wanted):
+            self._wait = wanted
+            self._wait_until = time.perf_counter() + self.timeout_s
+            self.timed_out = False
+        self._poll.start(0)
+
+    def record(self, name: str, ms: float | None, stall: float | None, **extra: Any) -> None:
+        step: dict[str, Any] = {
+            "name": name,
+            "ms": None if ms is None else round(ms, 1),
+            "max_stall_ms": stall,
+        }
+        step.update(extra)
+        self.steps.append(step)
+        shown = "timeout" if ms is None else f"{ms:,.1f} ms"
+        print(f"  {name}: {shown} (longest stall {stall} ms)", file=sys.stderr, flush=True)
+
+    # the steps ----------------------------------------------------------------------
+    def run(self) -> Any:
+        from PySide6.QtCore import Qt
+        from PySide6.QtTest import QTest
+
+        window = self.window
+        paint = self.state["paint"]
+        self.record("start_to_first_paint", (paint - self.t0) * 1000, None)
+        from types import SimpleNamespace
+
+        from axmem_gui.ui.bench.feature import BENCH
+        from axmem_gui.ui.catalog.feature import CATALOG
+        from axmem_gui.ui.lint.install import LINT
+        from axmem_gui.ui.preview.install import PREVIEW
+        from axmem_gui.ui.retrieval.feature import RETRIEVAL
+
+        views = SimpleNamespace(
+            state=window.feature(RETRIEVAL).state,
+            preview=window.feature(PREVIEW).panel,
+            bench=window.feature(BENCH).panel,
+        )
+        pages = window.feature(CATALOG).pages
+        linter = window.feature(LINT).linter
+        runner = window.task_runner
+
+        # index ready and preview filled -------------------------------------------
+        self.stall_reset()
+
+        def preview_filled() -> bool:
+            preview = views.preview
+            return bool(
+                views.state.ready
+                and preview.preview is not None
+                and not preview.pending
+                and preview.section_text("skills")
+            )
+
+        yield preview_filled
+        index_ready = None if self.timed_out else (time.monotonic() - paint) * 1000
+        self.record("paint_to_index_ready", index_ready, self.stall())
+
+        def background_done() -> bool:
+            return bool(
+                views.state.ready
+                and not views.state.pending
+                and linter.outcome is not None
+                and not linter.running
+                and not runner.busy
+            )
+
+        yield background_done
+        done = None if self.timed_out else (time.monotonic() - paint) * 1000
+        self.record("paint_to_background_done", done, self.stall())
+        self.state["index_ready_ms"] = index_ready
+        self.state["background_done_ms"] = done
+
+        # the retrieval bench -------------------------------------------------------
+        bench = views.bench
+        live = views.state.live
+        memory_words = _words(live, "memories", 2)
+        skill_words = _words(live, "skills", 1)
+        for name, kind, searches in (
+            ("bench_recall_2_strings", "recall", memory_words),
+            ("bench_discover_1_string", "discover", skill_words),
+        ):
+            bench.set_kind(kind)
+            bench.set_searches(searches)
+            yield None
+            self.stall_reset()
+            started = time.perf_counter()
+            bench.run()
+
+            def bench_done(want: tuple[str, ...] = tuple(searches), k: str = kind) -> bool:
+                result = bench.result
+                return bool(result is not None and result.searches == want and result.kind == k)
+
+            yield bench_done
+            ms = None if self.timed_out else (time.perf_counter() - started) * 1000
+            rows = len(bench.result.rows) if bench.result is not None else 0
+            # BM25's column: its FTS5 index is built on first use (on the task runner).
+            yield lambda: not getattr(bench, "bm25_pending", False)
+            bm25_ms = None if self.timed_out else (time.perf_counter() - started) * 1000
+            first_stall = self.stall()
+            self.stall_reset()
+            warm_started = time.perf_counter()
+            bench.run()
+            yield bench_done
+            warm = (time.perf_counter() - warm_started) * 1000
+            self.record(
+                name, ms, max(first_stall, self.stall()), returned=rows,
+                bm25_rows=len(bench.result.bm25_rows) if bench.result else 0,
+                bm25_filled_ms=None if bm25_ms is None else round(bm25_ms, 1),
+                warm_run_ms=round(warm, 1),
+            )
+
+        # lint: the first run (a full one, started at paint) -----------------------
+        first = linter.outcome
+        self.record(
+            "lint_catalog",
+            None if first is None else first.seconds * 1000,
+            None,
+            findings=0 if first is None else len(first.report.findings),
+            note="the first (full) lint job's own time; stalls: see background_done",
+        )
+
+        # memories: scroll to the bottom --------------------------------------------
+        window.show_section("memories")
+        yield None
+        page = pages["memories"]
+        table = page.table
+        bar = table.verticalScrollBar()
+        self.stall_reset()
+        started = time.perf_counter()
+        frames = 0
+
+        def at_bottom() -> bool:
+            model = page.model
+            return bool(
+                bar.value() == bar.maximum()
+                and model.rowCount() >= model.total()
+                and not model.canFetchMore()
+            )
+
+        deadline = started + self.timeout_s
+        while not at_bottom() and time.perf_counter() < deadline:
+            bar.setValue(bar.maximum())
+            frames += 1
+            yield None
+        ms = (time.perf_counter() - started) * 1000 if at_bottom() else None
+        self.record(
+            "memories_scroll_to_bottom", ms, self.stall(), frames=frames,
+            rows=page.model.rowCount(),
+        )
+
+        # skills: filter per keystroke ----------------------------------------------
+        window.show_section("skills")
+        yield None
+        page = pages["skills"]
+        page.filter_edit.setFocus()
+        word = skill_words[0].split()[0][:4]
+        keys: list[float] = []
+        self.stall_reset()
+        for key in [*word, "\b" * len(word)]:
+            for ch in key:
+                started = time.perf_counter()
+                if ch == "\b":
+                    QTest.keyClick(page.filter_edit, Qt.Key.Key_Backspace)
+                else:
+                    QTest.keyClick(page.filter_edit, ch)
+                keys.append((time.perf_counter() - started) * 1000)
+                yield None
+        self.record(
+            "skills_filter_per_keystroke", max(keys), self.stall(),
+            keys=len(keys), filter=word,
+        )
+        yield lambda: page.model.total() == page.model.rowCount() or page.model.rowCount() > 0
+
+        # select a skill ------------------------------------------------------------
+        yield background_done
+        table = page.table
+        row = min(7, page.model.rowCount() - 1)
+        target_id = str(page.model.index(row, 0).data())
+        self.stall_reset()
+        started = time.perf_counter()
+        table.selectRow(row)
+        yield lambda: page.form.entry is not None and page.form.entry.id == target_id
+        ms = (time.perf_counter() - started) * 1000
+        yield None
+        self.record("select_skill", ms, self.stall(), id=target_id)
+
+        # description edit ----------------------------------------------------------
+        yield background_done
+        from axmem_gui.ui.editor.form import COMMIT_DELAY_MS
+        from axmem_gui.ui.retrieval.state import REFRESH_DEBOUNCE_MS
+
+        form = page.form
+        form.description_edit.setFocus()
+        form.description_edit.end(False)
+        typed = " zebrafinch"
+        keys = []
+        self.stall_reset()
+        preview_updates: list[float] = []
+        views.preview.updated.connect(lambda: preview_updates.append(time.perf_counter()))
+        lint_before = linter.outcome
+        for ch in typed:
+            started = time.perf_counter()
+            QTest.keyClick(form.description_edit, ch)
+            keys.append((time.perf_counter() - started) * 1000)
+            yield None
+        last_key = time.perf_counter()
+        key_stall = self.stall()
+        self.stall_reset()
+
+        def previewed() -> bool:
+            return "zebrafinch" in views.preview.section_text("skills") and bool(
+                preview_updates and preview_updates[-1] > last_key
+            )
+
+        yield previewed
+        raw = None if self.timed_out else (time.perf_counter() - last_key) * 1000
+        debounce = COMMIT_DELAY_MS + REFRESH_DEBOUNCE_MS
+        after = None if raw is None else max(0.0, raw - debounce)
+        self.record(
+            "description_edit_to_preview", after, self.stall(), raw_ms=round(raw or 0, 1),
+            debounce_ms=debounce,
+        )
+        self.record("description_keystroke", max(keys), key_stall, keys=len(keys))
+        self.stall_reset()
+        yield lambda: linter.outcome is not lint_before and not linter.running
+        lint_edit = None if self.timed_out else (time.perf_counter() - last_key) * 1000
+        job = linter.outcome.seconds * 1000 if linter.outcome is not None else None
+        self.record(
+            "lint_after_one_edit", job, self.stall(),
+            from_last_key_ms=None if lint_edit is None else round(lint_edit, 1),
+            note="the lint job's own time; from_last_key includes the 400 + 300 ms debounces",
+        )
+        yield background_done
+        self.finish()
+
+    def finish(self) -> None:
+        import resource
+
+        rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        ws = self.window.controller.workspace
+        counts = ws.counts()
+        report = {
+            "skills": counts.skills,
+            "memories": counts.memories,
+            "first_paint_ms": round((self.state["paint"] - self.t0) * 1000, 1),
+            "index_ready_ms": self.state.get("index_ready_ms"),
+            "background_done_ms": self.state.get("background_done_ms"),
+            "rss_peak_mb": round(rss_kb / 1024, 1),
+            "stalls_over_100ms": self.gaps_over_100,
+            "stalls_over_50ms": self.gaps_over_50,
+            "steps": [
+                *self.steps,
+                {"name": "rss_peak_mb", "ms": None, "max_stall_ms": None,
+                 "mb": round(rss_kb / 1024, 1)},
+            ],
+        }
+        self.out.write_text(json.dumps(report), "utf-8")
+        self.heartbeat.stop()
+        self.window.close()
+        self.app.quit()
+
+
+def _words(live: Any, domain: str, count: int) -> list[str]:
+    """Search strings made of words of real entries (so the calls find something)."""
+    ids = live.ids(domain)
+    out: list[str] = []
+    for i in range(count):
+        entry = live.entry(domain, ids[(i * 7919 + 13) % len(ids)])
+        text = getattr(entry, "description", "") or entry.content
+        out.append(" ".join(text.split()[:3]))
+    return out
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

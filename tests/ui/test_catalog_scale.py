@@ -1,0 +1,219 @@
+"""The app's steps of bench/app_bench.py at a small scale, asserting that no work of the
+catalog's size runs on the GUI thread: the catalog is read, indexed (Ax and BM25) and
+linted on the task runner; after an edit only the edited entry is re-read, re-indexed and
+re-linted; the entry tables page by keyset. Counted calls, never timings."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QEvent
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QApplication
+
+from axmem_gui.core import lint as lint_package
+from axmem_gui.core.ax import render as render_module
+from axmem_gui.core.ax import simulate as simulate_module
+from axmem_gui.core.ax.index import SearchIndex
+from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.core.lint import budget as budget_module
+from axmem_gui.core.lint.incremental import LintSession
+from axmem_gui.services import bench as bench_service
+from axmem_gui.services.workspace import init_workspace
+from axmem_gui.store import Workspace
+from axmem_gui.store.repositories import MemoryRepository, SkillRepository
+from axmem_gui.ui.bench.feature import BENCH
+from axmem_gui.ui.catalog.feature import CATALOG
+from axmem_gui.ui.controller import WorkspaceController
+from axmem_gui.ui.entry_table import PAGE
+from axmem_gui.ui.lint.install import LINT
+from axmem_gui.ui.main_window import MainWindow
+from axmem_gui.ui.preview.install import PREVIEW
+from axmem_gui.ui.retrieval import state as retrieval_state
+from axmem_gui.ui.retrieval.feature import RETRIEVAL
+from axmem_gui.ui.settings import AppSettings
+from axmem_gui.ui.wiring import install_features
+
+SKILLS = 300
+MEMORIES = 3000
+WORDS = ("deploy", "rollback", "canary", "vault", "token", "audit", "triage", "outage",
+         "release", "schema", "budget", "review", "incident", "ledger", "shard", "replica")
+
+
+class Calls:
+    """Which instrumented functions ran, and on which thread."""
+
+    def __init__(self) -> None:
+        self.gui: Counter[str] = Counter()
+        self.worker: Counter[str] = Counter()
+
+    def wrap(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            if name in ("extend", "extend_columns"):
+                # (self, docs): an empty index (a new SearchIndex) is no work
+                docs = args[1] if name == "extend_columns" else list(args[1])
+                args = (args[0], docs)
+                if not (docs.ids if name == "extend_columns" else docs):
+                    return fn(*args, **kwargs)
+            on_gui = threading.current_thread() is threading.main_thread()
+            (self.gui if on_gui else self.worker)[name] += 1
+            return fn(*args, **kwargs)
+
+        return counted
+
+    def total(self, name: str) -> int:
+        return self.gui[name] + self.worker[name]
+
+
+def _text(i: int, n: int) -> str:
+    return " ".join(WORDS[(i * 7 + k * 3) % len(WORDS)] for k in range(n))
+
+
+@pytest.fixture
+def big_path(tmp_path: Path) -> Path:
+    path = tmp_path / "big.axmem"
+    ws = init_workspace(path, sample=True)
+    with ws.transaction():
+        for i in range(SKILLS):
+            ws.skills.upsert(
+                Skill(f"synthetic-{i}", f"Synthetic {_text(i, 2)}", _text(i, 6), _text(i, 40))
+            )
+        for i in range(MEMORIES):
+            ws.memories.upsert(Memory(f"mem:{WORDS[i % len(WORDS)]}-{i}", _text(i, 12)))
+    ws.close()
+    return path
+
+
+@pytest.fixture
+def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
+    counted = Calls()
+    for owner, name in (
+        (SearchIndex, "extend_columns"),
+        (SearchIndex, "extend"),
+        (Workspace, "catalog"),
+        (SkillRepository, "all"),
+        (MemoryRepository, "all"),
+        (SkillRepository, "page"),
+        (MemoryRepository, "page"),
+        (LintSession, "_load"),
+    ):
+        monkeypatch.setattr(owner, name, counted.wrap(name, getattr(owner, name)))
+    monkeypatch.setattr(
+        lint_package, "lint_catalog", counted.wrap("lint_catalog", lint_package.lint_catalog)
+    )
+    for module in (bench_service, retrieval_state):
+        monkeypatch.setattr(
+            module, "build_bm25_index", counted.wrap("build_bm25", module.build_bm25_index)
+        )
+    render = counted.wrap("render_skills_section", render_module.render_skills_section)
+    for module in (simulate_module, budget_module):
+        monkeypatch.setattr(module, "render_skills_section", render)
+    return counted
+
+
+@pytest.fixture
+def big_window(qtbot, big_path: Path, tmp_path: Path, calls: Calls) -> Iterator[MainWindow]:  # type: ignore[no-untyped-def]
+    del calls  # instrumented before the window exists: its start-up counts too
+    controller = WorkspaceController(Workspace.open(big_path))
+    win = MainWindow(
+        controller,
+        AppSettings(tmp_path / "settings" / "test.ini"),
+        QUndoStack(),
+        Workspace.open,
+        lambda p: init_workspace(p),
+    )
+    install_features(win)
+    win.show()
+    qtbot.waitExposed(win)
+    yield win
+    win.close()
+    win.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    controller.close()
+
+
+def _idle(win: MainWindow) -> bool:
+    state = win.feature(RETRIEVAL).state
+    linter = win.feature(LINT).linter
+    return bool(
+        state.ready
+        and not state.pending
+        and linter.outcome is not None
+        and not linter.running
+        and not win.task_runner.busy
+    )
+
+
+def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def]
+    big_window: MainWindow, calls: Calls, qtbot
+) -> None:
+    win = big_window
+    linter = win.feature(LINT).linter
+    preview = win.feature(PREVIEW).panel
+    qtbot.waitUntil(lambda: _idle(win), timeout=60000)
+
+    # Start-up: the catalog was read once, indexed and linted, all on the task runner
+    # (lint starts from the index's snapshot of the catalog).
+    assert calls.worker["catalog"] == 1
+    assert calls.worker["extend_columns"] >= 2  # skills and memories, bulk path
+    assert calls.worker["_load"] == 1  # one full lint
+    assert preview.section_text("skills")  # the preview is filled
+
+    # The retrieval bench: Ax answers at once, BM25's index is built on the runner.
+    bench = win.feature(BENCH).panel
+    for kind, search in (("recall", "deploy rollback"), ("discover", "canary vault")):
+        bench.set_kind(kind)
+        bench.set_searches([search])
+        bench.run()
+        assert bench.result is not None and bench.result.rows
+        qtbot.waitUntil(lambda: not bench.bm25_pending, timeout=30000)
+        assert bench.result.bm25_rows
+    assert calls.worker["build_bm25"] == 2
+
+    # The memories table, scrolled to the bottom: keyset pages, never OFFSET.
+    win.show_section("memories")
+    page = win.feature(CATALOG).pages["memories"]
+    while page.model.canFetchMore():  # what the view asks for at the scroll bar's end
+        page.model.fetchMore()
+        page.table.scrollToBottom()
+    assert page.model.rowCount() == page.model.total() > MEMORIES
+    assert calls.total("page") == 0
+
+    # The skills filter and selecting a skill.
+    win.show_section("skills")
+    skills = win.feature(CATALOG).pages["skills"]
+    reads_before = calls.total("catalog")
+    for ch in "canary":
+        qtbot.keyClick(skills.filter_edit, ch)
+    assert 0 < skills.model.rowCount() <= PAGE
+    skills.filter_edit.clear()
+    skills.table.selectRow(3)
+    entry = skills.form.entry
+    assert entry is not None
+
+    # An edit of the description: the preview shows it, lint re-checks only what it can
+    # change; nothing reads, indexes or lints the whole catalog again.
+    qtbot.waitUntil(lambda: _idle(win), timeout=60000)
+    builds = calls.total("extend_columns") + calls.total("extend")
+    renders = calls.total("render_skills_section")
+    lint_outcome = linter.outcome
+    skills.form.description_edit.setFocus()
+    skills.form.description_edit.end(False)
+    for ch in " zebrafinch":
+        qtbot.keyClick(skills.form.description_edit, ch)
+    qtbot.waitUntil(lambda: "zebrafinch" in preview.section_text("skills"), timeout=10000)
+    qtbot.waitUntil(lambda: linter.outcome is not lint_outcome and _idle(win), timeout=60000)
+    assert calls.total("catalog") == reads_before
+    assert calls.total("extend_columns") + calls.total("extend") == builds
+    assert calls.total("_load") == 1 and calls.total("lint_catalog") == 0
+    # The index text is rendered a bounded number of times per edit (one recompute: the
+    # executor and the distiller's), not once per keystroke.
+    assert calls.total("render_skills_section") - renders <= 4
+    # None of the catalog-sized functions ever ran on the GUI thread.
+    sized = ("catalog", "all", "extend_columns", "extend", "_load", "lint_catalog", "build_bm25")
+    assert {name: calls.gui[name] for name in sized if calls.gui[name]} == {}
