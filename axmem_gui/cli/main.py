@@ -29,6 +29,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "axmem_gui.cli.cmd_lint",
     "axmem_gui.cli.cmd_sessions",
     "axmem_gui.cli.cmd_agents",
+    "axmem_gui.cli.cmd_eval",
     "axmem_gui.cli.cmd_ax",
 )
 

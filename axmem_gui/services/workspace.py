@@ -110,8 +110,8 @@ def _sample_files() -> dict[str, Any]:
 
 
 def seed_sample(ws: Workspace) -> None:
-    """Fill a workspace with the shipped sample: catalog, scenarios, suites, agents and
-    recorded sessions, in one transaction."""
+    """Fill a workspace with the shipped sample: catalog, scenarios, suites, agents, eval
+    sets and recorded sessions, in one transaction."""
     files = _sample_files()
     if "catalog.json" not in files:
         raise WorkspaceError("the sample catalog is missing from this installation")
@@ -126,6 +126,7 @@ def seed_sample(ws: Workspace) -> None:
             ("scenarios.json", ws.scenarios),
             ("suites.json", ws.suites),
             ("agents.json", ws.agents),
+            ("evals.json", ws.evals),
         ):
             for doc in files.get(filename, []):
                 repo.save(str(doc["name"]), doc)

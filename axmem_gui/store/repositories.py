@@ -7,6 +7,7 @@ import builtins
 import functools
 import sqlite3
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any, Generic, ParamSpec, TypeVar
 
 from sqlite_utils import Database
@@ -653,6 +654,80 @@ def _number(obj: Any, *keys: str) -> float | None:
 
 def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+@dataclass(frozen=True)
+class EvalRunRow:
+    """One stored eval run, without its data (for lists)."""
+
+    id: str
+    set_name: str
+    status: str
+    provider: str
+    model: str
+    started_at: str
+    updated_at: str
+
+
+class EvalRunRepository:
+    """Eval runs: the stored report (set, provider, run records) keyed by the run id.
+    `save` replaces the row, so the caller can write after every finished agent run."""
+
+    def __init__(self, db: Database, read_only: bool) -> None:
+        self._db = db
+        self._read_only = read_only
+
+    @translate_errors
+    def save(self, data: dict[str, Any]) -> str:
+        if self._read_only:
+            raise ReadOnlyError("this workspace is open read-only; changes are disabled")
+        run_id = data.get("id")
+        if not isinstance(run_id, str) or not run_id:
+            raise WorkspaceError("an eval run needs a non-empty string 'id'")
+        eval_set = data.get("set") if isinstance(data.get("set"), dict) else {}
+        provider = data.get("provider") if isinstance(data.get("provider"), dict) else {}
+        assert isinstance(eval_set, dict) and isinstance(provider, dict)
+        with self._db.atomic():
+            self._db.execute(
+                "INSERT INTO eval_runs (id, set_name, status, provider, model, started_at, "
+                "updated_at, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET status = excluded.status, "
+                "updated_at = excluded.updated_at, data = excluded.data",
+                [
+                    run_id,
+                    str(eval_set.get("name") or ""),
+                    str(data.get("status") or ""),
+                    str(provider.get("name") or ""),
+                    str(provider.get("model") or ""),
+                    str(data.get("started_at") or now_iso()),
+                    now_iso(),
+                    dumps(data),
+                ],
+            )
+        return run_id
+
+    def get(self, run_id: str) -> dict[str, Any] | None:
+        row = self._db.execute("SELECT data FROM eval_runs WHERE id = ?", [run_id]).fetchone()
+        return None if row is None else dict(loads(row[0]))
+
+    def list(self, set_name: str | None = None) -> builtins.list[EvalRunRow]:
+        where, params = ("WHERE set_name = ?", [set_name]) if set_name is not None else ("", [])
+        rows = self._db.execute(
+            "SELECT id, set_name, status, provider, model, started_at, updated_at "
+            f"FROM eval_runs {where} ORDER BY pk",
+            params,
+        ).fetchall()
+        return [EvalRunRow(*r) for r in rows]
+
+    def count(self) -> int:
+        return int(self._db.execute("SELECT count(*) FROM eval_runs").fetchone()[0])
+
+    @translate_errors
+    def delete(self, run_id: str) -> bool:
+        if self._read_only:
+            raise ReadOnlyError("this workspace is open read-only; changes are disabled")
+        with self._db.atomic():
+            return self._db.execute("DELETE FROM eval_runs WHERE id = ?", [run_id]).rowcount > 0
 
 
 class ContextMapRepository:

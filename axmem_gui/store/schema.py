@@ -150,6 +150,38 @@ def m005_skill_extra(db: Database) -> None:
     db.execute("ALTER TABLE skills ADD COLUMN extra TEXT NOT NULL DEFAULT '{}'")
 
 
+@migrations(name="m006_evals")
+def m006_evals(db: Database) -> None:
+    # Trigger eval sets are JSON documents owned by core/evals; each eval run keeps the set
+    # as it was run and one record per agent run (the sessions themselves live in
+    # `sessions`). A run row is written when the eval starts and rewritten after every
+    # finished agent run, so a crash or a cancel keeps what was done.
+    db.executescript(
+        """
+        CREATE TABLE evals (
+            pk INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            data TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            revision INTEGER NOT NULL DEFAULT 1
+        );
+        CREATE TABLE eval_runs (
+            pk INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            set_name TEXT NOT NULL,
+            status TEXT NOT NULL,
+            provider TEXT NOT NULL DEFAULT '',
+            model TEXT NOT NULL DEFAULT '',
+            started_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            data TEXT NOT NULL
+        );
+        CREATE INDEX eval_runs_set ON eval_runs (set_name, pk);
+        """
+    )
+
+
 def known_migration_names() -> list[str]:
     return [m.name for m in migrations._migrations]
 

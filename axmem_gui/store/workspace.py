@@ -19,6 +19,7 @@ from axmem_gui.store.connection import open_database
 from axmem_gui.store.repositories import (
     ContextMapRepository,
     DocumentRepository,
+    EvalRunRepository,
     MemoryRepository,
     RevisionLog,
     SessionRepository,
@@ -40,6 +41,7 @@ class WorkspaceCounts:
     agents: int
     sessions: int
     contextmaps: int
+    evals: int = 0
 
     def to_json(self) -> dict[str, int]:
         return dict(self.__dict__)
@@ -64,6 +66,8 @@ class Workspace:
         self.agents = DocumentRepository(db, "agents", read_only)
         self.sessions = SessionRepository(db, read_only)
         self.contextmaps = ContextMapRepository(db, read_only)
+        self.evals = DocumentRepository(db, "evals", read_only)
+        self.eval_runs = EvalRunRepository(db, read_only)
         self.settings = SettingsRepository(db, read_only)
 
     @classmethod
@@ -101,6 +105,7 @@ class Workspace:
             agents=self.agents.count(),
             sessions=self.sessions.count(),
             contextmaps=self.contextmaps.count(),
+            evals=self.evals.count(),
         )
 
     def data_version(self) -> int:

@@ -9,6 +9,7 @@ from typing import Any
 from axmem_gui.ui.bench.feature import BENCH
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.contextmap.feature import CONTEXTMAPS
+from axmem_gui.ui.evals import EVALS
 from axmem_gui.ui.feature import FeatureSpec, InstalledFeatures
 from axmem_gui.ui.help import HELP
 from axmem_gui.ui.lint.install import LINT
@@ -31,6 +32,7 @@ FEATURES: tuple[FeatureSpec[Any], ...] = (
     CONTEXTMAPS,
     TRANSFER,
     LINT,
+    EVALS,
     HELP,
 )
 

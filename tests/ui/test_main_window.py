@@ -17,7 +17,7 @@ from axmem_gui.ui.navigator import NavRole
 def test_navigator_shows_sections_with_counts(window: MainWindow) -> None:
     model = window.nav_model
     keys = [model.index(r).data(NavRole.Key) for r in range(model.rowCount())]
-    assert keys == ["skills", "memories", "scenarios", "suites", "sessions", "contextmaps"]
+    assert keys == ["skills", "memories", "scenarios", "suites", "sessions", "contextmaps", "evals"]
     counts = window.controller.counts()
     assert model.index(0).data(NavRole.Count) == counts.skills >= 12
     assert model.index(1).data(NavRole.Count) == counts.memories >= 12

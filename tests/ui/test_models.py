@@ -13,7 +13,7 @@ from axmem_gui.ui.navigator import NavigatorModel
 def test_navigator_model_is_consistent(qtmodeltester, sample_path: Path) -> None:  # type: ignore[no-untyped-def]
     model = NavigatorModel()
     qtmodeltester.check(model)
-    for key, title in (("skills", "Skills"), ("suites", "Suites"), ("evals", "Evals")):
+    for key, title in (("skills", "Skills"), ("suites", "Suites"), ("notes", "Notes")):
         model.add_section(key, title)
     with Workspace.open(sample_path) as ws:
         model.set_counts(ws.counts())
@@ -21,7 +21,7 @@ def test_navigator_model_is_consistent(qtmodeltester, sample_path: Path) -> None
     qtmodeltester.check(model)
     assert model.index(model.row_of("suites")).data() == "Suites  1  !"
     # A section the workspace does not count shows 0.
-    assert model.index(model.row_of("evals")).data() == "Evals  0"
+    assert model.index(model.row_of("notes")).data() == "Notes  0"
 
 
 def test_entry_model_is_consistent_and_lazy(qtmodeltester, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

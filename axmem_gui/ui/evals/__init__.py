@@ -1,0 +1,5 @@
+"""Trigger evals in the GUI: eval sets, runs on a real model, figures, comparisons."""
+
+from axmem_gui.ui.evals.page import EVALS, EvalsFeature
+
+__all__ = ["EVALS", "EvalsFeature"]

@@ -1,0 +1,72 @@
+"""Eval sets: parsing refuses what would make a case meaningless, with a message naming
+the set, the case and the field."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from axmem_gui.core.errors import InputError
+from axmem_gui.core.evals.model import (
+    check_against,
+    eval_set_from_json_value,
+    eval_sets_from_json_text,
+    eval_sets_to_json_text,
+)
+from tests.evals.conftest import SET_JSON, make_set
+
+
+def _with(path: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    doc = copy.deepcopy(SET_JSON)
+    target: Any = doc
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return doc
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "words"),
+    [
+        (("cases", 0, "skills", "lood"), ["x"], "unknown field 'lood'"),
+        (("cases", 0, "skills", "avoid"), ["incident-triage"], "in both 'load' and 'avoid'"),
+        (("cases", 0, "repeat"), 0, "'repeat' must be an integer from 1 to 100"),
+        (("cases", 0, "threshold"), 1.5, "'threshold' must be a number from 0 to 1"),
+        (("cases", 0, "inputs"), {}, "'inputs' must be an object"),
+        (("cases", 1, "name"), "most severe", "duplicate case name 'most severe'"),
+        (("agent",), "", "'agent' must name a workspace agent"),
+        (("cases", 1, "skills"), {"load": [], "avoid": []}, "needs at least one skill or memory"),
+    ],
+)
+def test_bad_sets_are_refused_with_a_message_naming_the_place(
+    path: tuple[Any, ...], value: Any, words: str
+) -> None:
+    with pytest.raises(InputError) as err:
+        eval_set_from_json_value(_with(path, value), "evals.json")
+    assert words in str(err.value)
+    assert str(err.value).startswith("evals.json")
+
+
+def test_a_set_round_trips_through_json_text() -> None:
+    eval_set = make_set()
+    assert eval_sets_from_json_text(eval_sets_to_json_text([eval_set]), "x") == [eval_set]
+
+
+def test_repeat_and_threshold_default_to_the_set_and_an_override_wins() -> None:
+    doc = _with(("cases", 0, "repeat"), 5)
+    eval_set = eval_set_from_json_value(doc, "x")
+    first, second = eval_set.cases
+    assert eval_set.repeat_of(first) == 5 and eval_set.repeat_of(second) == 2
+    assert eval_set.repeat_of(first, 1) == 1
+    assert eval_set.threshold_of(second) == 0.5
+
+
+def test_check_against_names_missing_inputs_and_unknown_ids() -> None:
+    problems = check_against(
+        make_set(), ("document", "query", "audience"), ["incident-triage"], ["mem-checkout-owner"]
+    )
+    assert "case 'most severe': no value for input 'audience'" in problems
+    assert "case 'most severe': no skill 'release-notes' in the agent's catalog" in problems
+    assert "case 'search incidents': no skill 'search-tuning' in the agent's catalog" in problems
