@@ -1,6 +1,6 @@
 """Run > Agent Configs…: the workspace's agent configs, listed, with New, Edit and Delete,
-reachable without starting a run. New and Edit are undoable commands, as in the Run
-dialog; Delete removes the config at once."""
+reachable without starting a run. New, Edit and Delete are undoable commands on the main
+undo stack, as in the Run dialog."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
 
 #: Create (before None) or edit an agent config as an undoable command.
-SaveAgent = Callable[[tuple[str, int, dict[str, Any]] | None, dict[str, Any]], None]
+SaveAgent = Callable[[tuple[str, int, dict[str, Any]] | None, dict[str, Any] | None], None]
 
 
 class AgentConfigsDialog(QDialog):
@@ -115,8 +115,12 @@ class AgentConfigsDialog(QDialog):
         name = self.current()
         if name is None:
             return
+        doc = self.ws.agents.document(name)
+        if doc is None:
+            self.reload()
+            return
         try:
-            self.ws.agents.delete(name)
+            self._save_agent((name, doc.revision, dict(doc.data)), None)  # undoable
         except AxmemError as exc:
             self.error.setText(f"Cannot delete the agent config: {exc}")
             return

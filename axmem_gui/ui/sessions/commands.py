@@ -44,8 +44,8 @@ class DeleteSessionsCommand(QUndoCommand):
 
 
 class AgentCommand(QUndoCommand):
-    """Create or edit an agent config, undoably: undo writes the old config back (or
-    removes a new one). Every step checks that the config is still at the revision this
+    """Create, edit or delete (`after` None) an agent config, undoably: undo writes the
+    old config back (or removes a new one). Every step checks that the config is still at the revision this
     window last wrote (`known`, shared by the window's agent commands), so a change made
     elsewhere meanwhile (the CLI, another window) is never overwritten; such a step is
     refused, reported, and the command dropped from the stack."""
@@ -54,17 +54,22 @@ class AgentCommand(QUndoCommand):
         self,
         workspace: Callable[[], Workspace],
         before: tuple[str, int, dict[str, Any]] | None,
-        after: dict[str, Any],
+        after: dict[str, Any] | None,
         known: dict[str, int],
         changed: Callable[[], None],
         report: Callable[[str], None],
     ) -> None:
-        name = str(after.get("name"))
-        text = f"New agent '{name}'" if before is None else f"Edit agent '{before[0]}'"
+        if after is None:
+            assert before is not None, "deleting needs the config that is there"
+            text = f"Delete agent '{before[0]}'"
+        elif before is None:
+            text = f"New agent '{after.get('name')}'"
+        else:
+            text = f"Edit agent '{before[0]}'"
         super().__init__(text)
         self._workspace = workspace
         self._before = None if before is None else (before[0], before[2])
-        self._after = dict(after)
+        self._after = None if after is None else dict(after)
         self._known = known
         if before is not None:
             known.setdefault(before[0], before[1])
@@ -95,4 +100,7 @@ class AgentCommand(QUndoCommand):
         self._write(None if self._before is None else self._before[0], self._after)
 
     def undo(self) -> None:
-        self._write(str(self._after["name"]), None if self._before is None else self._before[1])
+        self._write(
+            None if self._after is None else str(self._after["name"]),
+            None if self._before is None else self._before[1],
+        )

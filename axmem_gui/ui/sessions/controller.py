@@ -382,10 +382,11 @@ class SessionsFeature(QObject):
         return self.start_run(order) if order is not None else None
 
     def save_agent(
-        self, before: tuple[str, int, dict[str, Any]] | None, config: dict[str, Any]
+        self, before: tuple[str, int, dict[str, Any]] | None, config: dict[str, Any] | None
     ) -> None:
-        """Create or edit an agent config as a command on the main undo stack (Ctrl+Z
-        undoes it like a catalog edit). Raises InputError when it cannot be applied."""
+        """Create, edit or delete (`config` None) an agent config as a command on the main
+        undo stack (Ctrl+Z undoes it like a catalog edit). Raises InputError when it cannot
+        be applied."""
         errors: list[str] = []
         command = AgentCommand(
             lambda: self.ws,

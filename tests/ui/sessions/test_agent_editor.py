@@ -97,3 +97,9 @@ def test_agent_configs_are_reachable_from_the_run_menu(
     monkeypatch.setattr(AgentConfigsDialog, "exec", exec_)
     item.trigger()
     assert len(shown) == 1 and shown[0].changed
+    # Delete is an edit like the others: Ctrl+Z brings the config back, Ctrl+Shift+Z again.
+    assert window.undo_stack.undoText() == "Delete agent 'ops-renamed'"
+    window.undo_stack.undo()
+    assert ws.agents.list() == ["ops-renamed"]
+    window.undo_stack.redo()
+    assert ws.agents.list() == []
