@@ -45,10 +45,10 @@ class DeleteSessionsCommand(QUndoCommand):
 
 class AgentCommand(QUndoCommand):
     """Create, edit or delete (`after` None) an agent config, undoably: undo writes the
-    old config back (or removes a new one). Every step checks that the config is still at the revision this
-    window last wrote (`known`, shared by the window's agent commands), so a change made
-    elsewhere meanwhile (the CLI, another window) is never overwritten; such a step is
-    refused, reported, and the command dropped from the stack."""
+    old config back (or removes a new one). Every step checks that the config is still at
+    the revision this window last wrote (`known`, shared by the window's agent commands),
+    so a change made elsewhere meanwhile (the CLI, another window) is never overwritten;
+    such a step is refused, reported, and the command dropped from the stack."""
 
     def __init__(
         self,
