@@ -23,7 +23,6 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QDockWidget,
-    QLabel,
     QListView,
     QMainWindow,
     QMenu,
@@ -51,6 +50,7 @@ from axmem_gui.ui.feature import (
     Shell,
     install,
 )
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.navigator import NavigatorModel, NavRole
 from axmem_gui.ui.page_docks import PageDocks
 from axmem_gui.ui.resources import icon
@@ -340,10 +340,10 @@ class MainWindow(QMainWindow):
                 self.view_menu.addAction(toggle)
 
     def _build_status(self) -> None:
-        self.readonly_banner = QLabel("Read-only: this workspace cannot be changed")
+        self.readonly_banner = plain_label("Read-only: this workspace cannot be changed")
         self.readonly_banner.setObjectName("readOnlyBanner")
-        self.path_label = QLabel()
-        self.counts_label = QLabel()
+        self.path_label = plain_label()
+        self.counts_label = plain_label()
         status = self.statusBar()
         status.addWidget(self.readonly_banner)
         status.addWidget(self.path_label, 1)

@@ -102,3 +102,21 @@ def test_labels_and_message_boxes_are_plain_text(qtbot: Any) -> None:
     box = plain_message_box(None, QMessageBox.Icon.Warning, "t", HOSTILE)
     qtbot.addWidget(box)
     assert box.textFormat() == Qt.TextFormat.PlainText
+
+
+def test_every_label_in_the_gui_is_made_plain() -> None:
+    # A bare QLabel interprets whatever looks like rich text (Qt::AutoText), so a name or
+    # message set on it later can load files. Labels are made through plain_label(); the
+    # only rich-text labels are fixed texts of our own (About, the welcome panel).
+    import re
+
+    ui = Path(__file__).resolve().parents[2] / "axmem_gui" / "ui"
+    allowed = {"inert_text.py", "about.py", "help.py"}
+    bare = [
+        f"{path.relative_to(ui)}:{n}"
+        for path in sorted(ui.rglob("*.py"))
+        if path.name not in allowed
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"(?<![\w.])QLabel\(", line)
+    ]
+    assert bare == []

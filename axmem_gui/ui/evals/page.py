@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QListView,
     QPlainTextEdit,
     QProgressBar,
@@ -41,6 +40,7 @@ from axmem_gui.services.local_model import LOCAL_LABEL, LOCAL_PROVIDER, local_mo
 from axmem_gui.ui.evals.jobs import EvalOrder, eval_job
 from axmem_gui.ui.evals.models import CaseStatsModel, EvalRole, EvalRunsModel, EvalSetListModel
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, PageSpec
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import empty_state
 from axmem_gui.ui.sessions.provider_form import ProviderForm
 from axmem_gui.ui.tasks import TaskRunner
@@ -100,7 +100,7 @@ class EvalsPage(QWidget):
 
         self.local_check = QCheckBox(LOCAL_LABEL)
         self.local_check.setObjectName("evalLocalModel")
-        self.local_status = QLabel()
+        self.local_status = plain_label()
         self.local_status.setWordWrap(True)
         self.provider_form = ProviderForm(runner)
         self.repeat = QSpinBox()
@@ -116,14 +116,14 @@ class EvalsPage(QWidget):
         self.progress = QProgressBar()
         self.progress.setRange(0, PROGRESS_STEPS)
         self.progress.setTextVisible(False)
-        self.status = QLabel()
+        self.status = plain_label()
         self.status.setObjectName("evalStatus")
         self.status.setWordWrap(True)
 
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
-        title = QLabel("Trigger evals")
+        title = plain_label("Trigger evals")
         title.setObjectName("sectionTitle")
         left_layout.addWidget(title)
         left_layout.addWidget(self.sets_view, 1)
@@ -142,7 +142,7 @@ class EvalsPage(QWidget):
         left_layout.addWidget(self.status)
 
         runs_bar = QHBoxLayout()
-        runs_title = QLabel("Runs of this set")
+        runs_title = plain_label("Runs of this set")
         runs_title.setObjectName("sectionTitle")
         runs_bar.addWidget(runs_title)
         runs_bar.addStretch(1)

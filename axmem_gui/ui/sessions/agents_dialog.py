@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
-    QLabel,
     QListWidget,
     QPushButton,
     QVBoxLayout,
@@ -21,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.services.workspace import Workspace
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
 
 #: Create (before None) or edit an agent config as an undoable command.
@@ -39,7 +39,7 @@ class AgentConfigsDialog(QDialog):
         self.list = QListWidget()  # a handful of names: no second copy of real data
         self.list.setObjectName("agentList")
         self.list.itemDoubleClicked.connect(lambda _item: self.edit())
-        intro = QLabel(
+        intro = plain_label(
             "An agent config is what Run Agent… runs: signature, instruction, which skills "
             "and memories it may load, and its context map."
         )
@@ -50,7 +50,7 @@ class AgentConfigsDialog(QDialog):
         self.new_button.clicked.connect(lambda _c=False: self.new())
         self.edit_button.clicked.connect(lambda _c=False: self.edit())
         self.delete_button.clicked.connect(lambda _c=False: self.delete())
-        self.error = QLabel()
+        self.error = plain_label()
         self.error.setObjectName("formError")
         self.error.setWordWrap(True)
         side = QVBoxLayout()

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.suites import CASE_KINDS, SuiteCase, case_from_json_value
 from axmem_gui.services.suites import check_suite_name
+from axmem_gui.ui.inert_text import plain_label
 
 
 def _ids(text: str) -> list[str]:
@@ -39,7 +40,7 @@ def _buttons(dialog: QDialog, ok_text: str) -> QDialogButtonBox:
 
 
 def _problem_label() -> QLabel:
-    label = QLabel()
+    label = plain_label()
     label.setObjectName("dialogProblem")
     label.setWordWrap(True)
     label.setVisible(False)

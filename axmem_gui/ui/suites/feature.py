@@ -4,11 +4,11 @@ badge and the suite summary in the status bar; a case opens in the bench."""
 from __future__ import annotations
 
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QLabel
 
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.bench.feature import BENCH, RUN_PLACE
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, PageSpec
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.retrieval.feature import RETRIEVAL
 from axmem_gui.ui.suites.page import SuitesPage
 
@@ -25,7 +25,7 @@ class SuitesFeature:
         # "Add as case…" in the bench keeps its call as a case of a suite.
         bench.panel.add_case_requested.connect(self._add_case)
         self.page.regressions_changed.connect(self._on_regressions)
-        self.status = QLabel()
+        self.status = plain_label()
         self.status.setObjectName("suiteStatus")
         self.page.summary_changed.connect(self.status.setText)
         self.run_action = make_action(
