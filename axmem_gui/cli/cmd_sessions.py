@@ -248,11 +248,24 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    doc = sessions.read_session_file(args.file)
+    # Never replaces a stored session: a different one with a taken id is kept beside it.
     with open_workspace(args.workspace) as ws:
-        session_id = sessions.save_session(ws, doc)
+        session_id = sessions.import_session(ws, args.file)
+        doc = ws.sessions.get(session_id)
+    assert doc is not None
     s = session_summary(doc)
     say(f"imported session {session_id} ({s['agent']}, {s['exchanges']} model calls)")
+    original = sessions.read_session_file(args.file)["id"]
+    if session_id != original:
+        note = f"axmem: note: id {original} is taken by another session; both are kept"
+        say(note, file=sys.stderr)
+    report = sessions.verify(doc)
+    if not report.ok:
+        say(
+            f"axmem: warning: the file does not hold what it claims "
+            f"({len(report.differences)} difference(s)); `axmem verify FILE` shows them",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from axmem_gui.cli.main import main
+from axmem_gui.store import Workspace
 from tests.engine.conftest import DOCUMENT
 from tests.fakes.fake_openai_server import FakeOpenAIServer
 
@@ -115,6 +116,20 @@ def test_sessions_list_export_import(
     assert main(["init", str(other)]) == 0
     assert main(["sessions", "import", str(exported), "--workspace", str(other)]) == 0
     assert f"imported session {item['id']} (triage, 8 model calls)" in capsys.readouterr().out
+    # The same file again changes nothing; a different session with that id never replaces
+    # the stored one (it used to: delete and insert, the recording gone): both are kept.
+    assert main(["sessions", "import", str(exported), "--workspace", str(other)]) == 0
+    capsys.readouterr()
+    doc = json.loads(exported.read_text(encoding="utf-8"))
+    doc["exchanges"][0]["request"]["chat_prompt"][0]["content"] += " (edited)"
+    exported.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["sessions", "import", str(exported), "--workspace", str(other)]) == 0
+    captured = capsys.readouterr()
+    assert f"imported session {item['id']}-2" in captured.out
+    assert "both are kept" in captured.err and "does not hold what it claims" in captured.err
+    with Workspace.open(other) as ows:
+        assert sorted(s.id for s in ows.sessions.list()) == sorted([item["id"], f"{item['id']}-2"])
+        assert " (edited)" not in json.dumps(ows.sessions.get(item["id"]))
 
 
 def test_bad_input_gives_clean_errors(
