@@ -9,11 +9,11 @@ Used by `axmem agents …` (JSON in and out) and by the GUI's undoable agent com
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from axmem_gui.core import jsontext
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.session.agent_config import agent_config_from_json
 from axmem_gui.services.files import read_utf8_file
@@ -30,10 +30,7 @@ def checked_config(value: Any, source: str) -> dict[str, Any]:
 def config_from_text(text: str, source: str) -> dict[str, Any]:
     """An agent config from JSON text: the config itself, or a whole `agents show`
     document (`{"name", "revision", "config"}`), so show | edit round-trips."""
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{source}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    value = jsontext.loads(text, source)  # depth and number limits before parsing
     if isinstance(value, Mapping) and isinstance(value.get("config"), Mapping):
         value = value["config"]
     return checked_config(value, source)

@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from axmem_gui.core import jsontext
 from axmem_gui.core.errors import InputError
 
 DEFAULT_REPEAT = 3
@@ -251,14 +252,8 @@ def eval_sets_from_json_value(value: Any, source: str = "eval sets") -> list[Eva
 
 
 def loads_json(text: str, source: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
-    except RecursionError:
-        raise InputError(f"{source}: JSON nested too deeply") from None
+    """The one JSON reader's rules: depth and number limits checked before parsing."""
+    return jsontext.loads(text, source)
 
 
 def eval_sets_from_json_text(text: str, source: str = "eval sets") -> list[EvalSet]:
