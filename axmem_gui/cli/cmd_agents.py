@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from axmem_gui.cli.common import add_workspace_arg, print_json
+from axmem_gui.cli.common import add_workspace_arg, print_json, say
 from axmem_gui.services import agents
 from axmem_gui.services.workspace import open_workspace
 
@@ -30,10 +30,10 @@ def _list(args: argparse.Namespace) -> int:
     if args.json:
         print_json(items)
     elif not items:
-        print("no agent configs yet: add one with `axmem agents add FILE`")
+        say("no agent configs yet: add one with `axmem agents add FILE`")
     else:
         for item in items:
-            print(f"{item['name']:<24} r{item['revision']:<4} {item['signature']}")
+            say(f"{item['name']:<24} r{item['revision']:<4} {item['signature']}")
     return 0
 
 

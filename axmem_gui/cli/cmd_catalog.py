@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from axmem_gui.cli.common import add_workspace_arg
+from axmem_gui.cli.common import add_workspace_arg, say
 from axmem_gui.core.errors import InputError
 from axmem_gui.services.catalog import NOUN, CatalogService
 from axmem_gui.services.workspace import open_workspace
@@ -16,7 +16,7 @@ KIND_CHOICES = ("skills", "memories")
 def _rename(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace) as ws:
         CatalogService(ws).rename(args.kind, args.old_id, args.new_id)
-    print(f"renamed {NOUN[args.kind]} '{args.old_id}' to '{args.new_id}'")
+    say(f"renamed {NOUN[args.kind]} '{args.old_id}' to '{args.new_id}'")
     return 0
 
 
@@ -27,7 +27,7 @@ def _delete(args: argparse.Namespace) -> int:
         if missing:
             raise InputError(f"no {NOUN[args.kind]} with id {', '.join(map(repr, missing))}")
         gone = catalog.delete(args.kind, args.ids)
-    print(f"deleted {len(gone)} {args.kind if len(gone) != 1 else NOUN[args.kind]}")
+    say(f"deleted {len(gone)} {args.kind if len(gone) != 1 else NOUN[args.kind]}")
     return 0
 
 
@@ -36,7 +36,7 @@ def _tag(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace) as ws:
         changed = CatalogService(ws).tag(args.kind, args.ids, args.tag, add=add)
     verb = "tagged" if add else "untagged"
-    print(f"{verb} {len(changed)} of {len(set(args.ids))} {args.kind} ('{args.tag.strip()}')")
+    say(f"{verb} {len(changed)} of {len(set(args.ids))} {args.kind} ('{args.tag.strip()}')")
     return 0
 
 
@@ -51,7 +51,7 @@ def _restore(args: argparse.Namespace) -> int:
                 f"{NOUN[args.kind]} '{args.id}': no revision {args.revision} (known: {known})"
             )
         revision = catalog.restore(args.kind, chosen[-1])
-    print(f"restored {NOUN[args.kind]} '{args.id}' to revision {args.revision} (now {revision})")
+    say(f"restored {NOUN[args.kind]} '{args.id}' to revision {args.revision} (now {revision})")
     return 0
 
 

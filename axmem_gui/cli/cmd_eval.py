@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from axmem_gui.cli.cmd_sessions import _add_provider_args, _settings
-from axmem_gui.cli.common import add_workspace_arg, print_json
+from axmem_gui.cli.common import add_workspace_arg, print_json, say
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.evals.compare import render_comparison, render_report
 from axmem_gui.core.evals.model import EvalSet, eval_sets_to_json_text
@@ -51,7 +51,7 @@ def _add(args: argparse.Namespace) -> int:
                 evals.save_set(ws, eval_set)
     for eval_set in sets:
         verb = "replaced" if eval_set.name in existing else "added"
-        print(f"{verb} eval set '{eval_set.name}' ({len(eval_set.cases)} cases)")
+        say(f"{verb} eval set '{eval_set.name}' ({len(eval_set.cases)} cases)")
     return 0
 
 
@@ -72,9 +72,10 @@ def _list(args: argparse.Namespace) -> int:
         print_json(rows)
         return 0
     if not rows:
-        print("no eval sets yet: add one with `axmem eval add FILE.json`")
+        say("no eval sets yet: add one with `axmem eval add FILE.json`")
     for r in rows:
-        print(f"{r['name']}\tagent {r['agent']}\t{r['cases']} cases\tlast run {r['last_run']}")
+        last_run = r["last_run"] or "never"
+        say(f"{r['name']}\tagent {r['agent']}\t{r['cases']} cases\tlast run {last_run}")
     return 0
 
 
@@ -88,7 +89,7 @@ def _show(args: argparse.Namespace) -> int:
 def _remove(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace) as ws:
         evals.remove_set(ws, args.name)
-    print(f"removed eval set '{args.name}' (its runs and sessions are kept)")
+    say(f"removed eval set '{args.name}' (its runs and sessions are kept)")
     return 0
 
 
@@ -111,11 +112,11 @@ def _run(args: argparse.Namespace) -> int:
 
         def progress(event: evals.EvalProgress) -> None:
             if not args.quiet:
-                print(f"axmem: [{event.done}/{event.total}] {event.message}", file=sys.stderr)
+                say(f"axmem: [{event.done}/{event.total}] {event.message}", file=sys.stderr)
 
         with local_provider(settings) as resolved:
             if settings.provider == LOCAL_PROVIDER and not args.quiet:
-                print(f"axmem: local model serving at {resolved.base_url}", file=sys.stderr)
+                say(f"axmem: local model serving at {resolved.base_url}", file=sys.stderr)
             report = evals.run_eval(
                 ws,
                 eval_set,
@@ -143,8 +144,10 @@ def _runs(args: argparse.Namespace) -> int:
     if args.json:
         print_json(rows)
         return 0
+    if not rows:
+        say("no eval runs yet: start one with `axmem eval run`")
     for r in rows:
-        print(
+        say(
             f"{r['id']}  {r['set_name']:<20}  {r['status']:<9}  {r['provider']}/{r['model']}  "
             f"{r['started_at']}"
         )
@@ -178,7 +181,7 @@ def _local_status(args: argparse.Namespace) -> int:
     if args.json:
         print_json(status.to_json())
     else:
-        print(status.message)
+        say(status.message)
     return 0 if status.ready else 1
 
 
@@ -203,7 +206,7 @@ def _local_serve(args: argparse.Namespace) -> int:
         )
         assert server.process is not None
         code = server.process.wait()
-    print(f"axmem: the local model server exited (code {code}): {server.log_tail()}")
+    say(f"axmem: the local model server exited (code {code}): {server.log_tail()}")
     return 1
 
 

@@ -62,12 +62,12 @@ def _case_line(case: CaseResult) -> str:
 def _print_outcome(outcome: SuiteOutcome) -> None:
     result: SuiteRunResult = outcome.result
     s = result.summary
-    print(
+    say(
         f"{result.suite}: {s.passed}/{s.total} passed · mean recall@k {_metric(s.mean_recall_at_k)}"
         f" · MRR {_metric(s.mrr)}"
     )
     for case in result.cases:
-        print(_case_line(case))
+        say(_case_line(case))
     comparison = outcome.comparison
     if comparison is not None:
         if comparison.regressions:
@@ -77,7 +77,7 @@ def _print_outcome(outcome: SuiteOutcome) -> None:
         for name, ids in comparison.rank_drops.items():
             say(f"  ranked lower than in the previous run: {name}: {', '.join(ids)}")
         if not comparison.regressions and not comparison.fixed:
-            print("  no change in pass/fail since the previous run")
+            say("  no change in pass/fail since the previous run")
 
 
 def _collect_and_run(args: argparse.Namespace) -> list[SuiteOutcome]:
@@ -153,7 +153,7 @@ def _report(args: argparse.Namespace, revisions: dict[str, int], verb: str) -> i
     else:
         for name, revision in revisions.items():
             state = "removed" if revision == 0 else f"revision {revision}"
-            print(f"{verb} suite '{name}' ({state})")
+            say(f"{verb} suite '{name}' ({state})")
     return 0
 
 
@@ -226,7 +226,7 @@ def _export(args: argparse.Namespace) -> int:
         sys.stdout.write(suites_to_json_text(suites))
     else:
         write_suite_file(args.out, suites)
-        print(f"Exported {len(suites)} suite(s) to {args.out}", file=sys.stderr)
+        say(f"Exported {len(suites)} suite(s) to {args.out}", file=sys.stderr)
     return 0
 
 

@@ -49,3 +49,17 @@ def test_the_service_rules_give_one_line_errors(tmp_path: Path, capsys) -> None:
         assert main([*args, *w]) == 2
         err = capsys.readouterr().err
         assert err.startswith("axmem: error: ") and message in err and err.count("\n") == 1
+
+
+def test_messages_escape_terminal_controls_in_ids(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    # An id holding an OSC title sequence was printed raw by rename and agents/suite/eval
+    # messages (a title change, or worse, in the user's terminal).
+    ws_path = _sample(tmp_path)
+    hostile = "x\x1b]0;pwned\x07\x1b[2J"
+    w = ["--workspace", ws_path]
+    assert main(["catalog", "rename", "skills", "style-guide", hostile, *w]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    assert "\\x1b]0;pwned\\x07" in out
+    assert main(["catalog", "rename", "skills", hostile, "style-guide", *w]) == 0
+    assert "\x1b" not in capsys.readouterr().out
