@@ -164,11 +164,17 @@ class EvalsPage(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(left)
+        # The controls wrap and scroll down, never sideways: the pane is as wide as they
+        # need (a laptop screen cut the Run button and the provider fields in half).
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        needed = left.sizeHint().width() + scroll.verticalScrollBar().sizeHint().width()
+        scroll.setMinimumWidth(min(needed, 520))
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(scroll)
         split.addWidget(right)
         split.setStretchFactor(1, 1)
-        split.setSizes([330, 900])
+        split.setCollapsible(0, False)
+        split.setSizes([min(needed, 520), 900])
         self.empty = empty_state(EMPTY_TEXT)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
