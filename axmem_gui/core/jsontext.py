@@ -13,7 +13,7 @@ import json
 import math
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from axmem_gui.core.errors import InputError
 
@@ -201,3 +201,39 @@ def check_type(value: Any, kinds: tuple[type, ...], where: str, *, nullable: boo
     if problem is not None:
         raise InputError(f"{where} {problem}")
     return value
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+_N = TypeVar("_N", bound=_Named)
+
+
+def named_items(
+    value: Any,
+    source: str,
+    parse: Callable[[Any, str], _N],
+    *,
+    key: str,
+    expected: str,
+    noun: str,
+) -> list[_N]:
+    """The documents that hold named objects with `cases` (suites, eval sets): one object,
+    a list of them, or `{key: [...]}`; each read by `parse(value, where)`, names unique.
+    `expected` says what the value should have been, `noun` names one item."""
+    if isinstance(value, dict) and key in value and "cases" not in value:
+        value = value[key]
+        if not isinstance(value, list):
+            raise InputError(f"{source}: '{key}' must be a list")
+    if isinstance(value, dict):
+        return [parse(value, source)]
+    if not isinstance(value, list):
+        raise InputError(f"{source}: expected {expected}, got {type_name(value)}")
+    items = [parse(v, f"{source}: [{i}]") for i, v in enumerate(value)]
+    names = [item.name for item in items]
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            raise InputError(f"{source}: [{i}]: duplicate {noun} name '{name}'")
+    return items

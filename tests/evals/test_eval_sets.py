@@ -70,3 +70,19 @@ def test_check_against_names_missing_inputs_and_unknown_ids() -> None:
     assert "case 'most severe': no value for input 'audience'" in problems
     assert "case 'most severe': no skill 'release-notes' in the agent's catalog" in problems
     assert "case 'search incidents': no skill 'search-tuning' in the agent's catalog" in problems
+
+
+def test_sets_write_lone_surrogates_and_speak_the_one_type_vocabulary() -> None:
+    # The eval writer used json.dumps: a request text cut inside an emoji (as Ax's own
+    # UTF-16 cuts make) could not be written to a UTF-8 file. It escapes like JSON.stringify.
+    value = copy.deepcopy(SET_JSON)
+    value["cases"][0]["inputs"] = {k: "pear \ud83c" for k in value["cases"][0]["inputs"]}
+    text = eval_sets_to_json_text([eval_set_from_json_value(value)])
+    text.encode("utf-8")
+    assert "\\ud83c" in text
+    assert eval_sets_from_json_text(text)[0].to_json() == eval_set_from_json_value(value).to_json()
+    # Types are named as in every other file's errors ("a number", not "int").
+    with pytest.raises(InputError, match="expected an eval set or a list of them, got a number"):
+        eval_sets_from_json_text("42")
+    with pytest.raises(InputError, match="'evals' must be a list"):
+        eval_sets_from_json_text('{"evals": {}}')

@@ -22,13 +22,14 @@ nothing). Pure: no IO.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from axmem_gui.core import jsontext
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsontext import type_name
+from axmem_gui.core.jsout import json_dumps
 
 DEFAULT_REPEAT = 3
 DEFAULT_THRESHOLD = 1.0
@@ -119,10 +120,6 @@ class EvalSet:
 # --------------------------------------------------------------------------- parsing
 
 
-def _type_name(value: Any) -> str:
-    return "null" if value is None else type(value).__name__
-
-
 def _unknown(obj: Mapping[str, Any], allowed: frozenset[str], where: str) -> None:
     unknown = sorted(set(obj) - allowed)
     if unknown:
@@ -149,7 +146,7 @@ def _threshold(value: Any, where: str) -> float:
 def _ids(obj: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
     raw = obj.get(key, [])
     if not isinstance(raw, list):
-        raise InputError(f"{where}: field '{key}' must be a list of ids, got {_type_name(raw)}")
+        raise InputError(f"{where}: field '{key}' must be a list of ids, got {type_name(raw)}")
     for i, item in enumerate(raw):
         if not isinstance(item, str) or not item.strip():
             raise InputError(f"{where}: {key}[{i}] must be a non-empty string")
@@ -173,7 +170,7 @@ def _expectation(obj: Mapping[str, Any], kind: str, where: str) -> Expectation:
 
 def case_from_json_value(obj: Any, where: str) -> EvalCase:
     if not isinstance(obj, dict):
-        raise InputError(f"{where}: a case must be an object, got {_type_name(obj)}")
+        raise InputError(f"{where}: a case must be an object, got {type_name(obj)}")
     _unknown(obj, _CASE_KEYS, where)
     name = obj.get("name")
     if not isinstance(name, str) or not name.strip():
@@ -202,7 +199,7 @@ def case_from_json_value(obj: Any, where: str) -> EvalCase:
 
 def eval_set_from_json_value(value: Any, source: str = "eval set") -> EvalSet:
     if not isinstance(value, dict):
-        raise InputError(f"{source}: an eval set must be an object, got {_type_name(value)}")
+        raise InputError(f"{source}: an eval set must be an object, got {type_name(value)}")
     _unknown(value, _SET_KEYS, source)
     name = value.get("name")
     if not isinstance(name, str) or not name.strip():
@@ -235,20 +232,14 @@ def eval_set_from_json_value(value: Any, source: str = "eval set") -> EvalSet:
 
 def eval_sets_from_json_value(value: Any, source: str = "eval sets") -> list[EvalSet]:
     """One set object, a list of sets, or `{"evals": [...]}`."""
-    if isinstance(value, dict) and "evals" in value and "cases" not in value:
-        value = value["evals"]
-    if isinstance(value, dict):
-        return [eval_set_from_json_value(value, source)]
-    if not isinstance(value, list):
-        raise InputError(
-            f"{source}: expected an eval set or a list of them, got {_type_name(value)}"
-        )
-    sets = [eval_set_from_json_value(v, f"{source}: [{i}]") for i, v in enumerate(value)]
-    names = [s.name for s in sets]
-    for i, n in enumerate(names):
-        if n in names[:i]:
-            raise InputError(f"{source}: [{i}]: duplicate eval set name '{n}'")
-    return sets
+    return jsontext.named_items(
+        value,
+        source,
+        eval_set_from_json_value,
+        key="evals",
+        expected="an eval set or a list of them",
+        noun="eval set",
+    )
 
 
 def loads_json(text: str, source: str) -> Any:
@@ -262,7 +253,7 @@ def eval_sets_from_json_text(text: str, source: str = "eval sets") -> list[EvalS
 
 def eval_sets_to_json_text(sets: Sequence[EvalSet]) -> str:
     value: Any = sets[0].to_json() if len(sets) == 1 else [s.to_json() for s in sets]
-    return json.dumps(value, ensure_ascii=False, indent=2) + "\n"
+    return json_dumps(value, indent=2) + "\n"
 
 
 def check_against(

@@ -135,22 +135,14 @@ def suite_from_json_value(value: Any, source: str = "suite") -> Suite:
 
 def suites_from_json_value(value: Any, source: str = "suites") -> list[Suite]:
     """Accept one suite object, a list of suites, or `{"suites": [...]}`."""
-    if isinstance(value, dict) and "suites" in value and "cases" not in value:
-        value = value["suites"]
-        if not isinstance(value, list):
-            raise InputError(f"{source}: 'suites' must be a list")
-    if isinstance(value, dict):
-        return [suite_from_json_value(value, source)]
-    if not isinstance(value, list):
-        raise InputError(
-            f"{source}: expected a suite object or a list of suites, got {type_name(value)}"
-        )
-    suites = [suite_from_json_value(v, f"{source}: [{i}]") for i, v in enumerate(value)]
-    names = [s.name for s in suites]
-    for i, n in enumerate(names):
-        if n in names[:i]:
-            raise InputError(f"{source}: [{i}]: duplicate suite name '{n}'")
-    return suites
+    return jsontext.named_items(
+        value,
+        source,
+        suite_from_json_value,
+        key="suites",
+        expected="a suite object or a list of suites",
+        noun="suite",
+    )
 
 
 def json_text_value(text: str, source: str) -> Any:
