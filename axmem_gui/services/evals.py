@@ -41,6 +41,7 @@ from axmem_gui.core.evals.report import (
     run_from_session,
 )
 from axmem_gui.core.session.agent_config import select_catalog
+from axmem_gui.core.session.digest import canonical_json
 from axmem_gui.engine.clients import CancelToken, is_cancelled, utc_now
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.services import sessions
@@ -114,8 +115,8 @@ def catalog_digest(catalog: Catalog) -> str:
         "skills": [s.to_ax() for s in catalog.skills],
         "memories": [m.to_ax() for m in catalog.memories],
     }
-    text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    # canonical_json escapes lone surrogates (Ax accepts them in a catalog; utf-8 does not).
+    return "sha256:" + hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()[:16]
 
 
 def new_eval_run_id() -> str:

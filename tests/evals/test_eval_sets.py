@@ -86,3 +86,13 @@ def test_sets_write_lone_surrogates_and_speak_the_one_type_vocabulary() -> None:
         eval_sets_from_json_text("42")
     with pytest.raises(InputError, match="'evals' must be a list"):
         eval_sets_from_json_text('{"evals": {}}')
+
+
+def test_catalog_digest_of_a_catalog_holding_a_lone_surrogate() -> None:
+    # Ax accepts such a catalog; the eval run's digest of it raised UnicodeEncodeError.
+    from axmem_gui.core.catalog import Catalog, Memory
+    from axmem_gui.services.evals import catalog_digest
+
+    cut = Catalog(skills=(), memories=(Memory("m", "x" * 79 + "\ud83c"),))
+    whole = Catalog(skills=(), memories=(Memory("m", "x" * 79 + "🍐"),))
+    assert catalog_digest(cut).startswith("sha256:") and catalog_digest(cut) != catalog_digest(whole)
