@@ -20,12 +20,12 @@ is the order of handles: `add` appends, `update` keeps the entry's place.
 
 Layout, for memory and for the cycle collector: per document the index keeps one `str`
 (its terms and their frequencies, one character each: see `_DocCodes`), its id and the
-collation key of its id, in lists indexed by handle; postings are arrays of C ints. None
-of these is a container the cycle collector tracks (arrays are, but there is one per
-(term, frequency) group, not per document: about 30,000 at 10,000 skills and 100,000
-memories, a millisecond or two of a full collection); and the build makes no container
-that outlives the text it is made for, so the collector, left on, finds almost nothing to
-do while it runs.
+collation key of its id, in dicts by handle holding only atoms (which the collector
+untracks); postings and the collation order are arrays of C ints. The only tracked
+objects are one array per (term, frequency) group, not per document (about 30,000 at
+10,000 skills and 100,000 memories, a few ms of a full collection), and the build makes
+no container that outlives the text it is made for, so the collector, left on, finds
+almost nothing to do while it runs.
 
 Building (`extend`, `extend_columns`) works on batches of a few thousand documents, field
 by field: a batch's ASCII texts are normalized and its ids' collation keys made in a few
@@ -44,7 +44,7 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from itertools import compress, islice, repeat
-from operator import eq, is_not, itemgetter, mul
+from operator import eq, itemgetter, mul
 from typing import Any, TypeAlias
 
 from axmem_gui.core.ax.collation import collation_key, collation_keys
@@ -267,13 +267,13 @@ class SearchIndex:
 
     def __init__(self, tokenizer: Tokenizer, docs: Iterable[RankDocument] = ()) -> None:
         self.tokenizer = tokenizer
-        # Per handle: coded term frequencies (None once removed), id and collation key of
-        # the id. Lists of atoms rather than one record per document.
+        # Per handle: coded term frequencies, id and collation key of the id. Dicts of
+        # atoms rather than one record per document (or lists): the cycle collector
+        # untracks such dicts, so it never walks their entries.
         self._codes = _DocCodes()
-        self._docs: list[str | None] = []
-        self._entry_ids: list[str] = []
-        self._id_keys: list[bytes] = []
-        self._count = 0
+        self._docs: dict[int, str] = {}
+        self._ids: dict[int, str] = {}
+        self._keys: dict[int, bytes] = {}
         # Postings are arrays of handles: appending is far cheaper than growing big hash
         # sets ("is document h in group (term, f)" is answered by h's own term
         # frequencies), and unlike lists they hold no objects, so the cycle collector
@@ -281,48 +281,31 @@ class SearchIndex:
         self._ones: defaultdict[str, Postings] = defaultdict(_new_postings)  # f == 1
         self._more: defaultdict[str, dict[float, Postings]] = defaultdict(dict)  # f != 1
         self._handles_by_id: dict[str, int | tuple[int, ...]] = {}
-        self._order: list[int] = []  # handles in (collation key, handle) order
+        self._order: Postings = _new_postings()  # handles in (collation key, handle) order
+        self._next = 0
         self.extend(docs)
 
     def __len__(self) -> int:
-        return self._count
-
-    @property
-    def _next(self) -> int:
-        """The handle the next added document gets (handles are never reused)."""
         return len(self._docs)
 
     def handles(self) -> list[int]:
         """Handles in document order."""
-        docs = self._docs
-        return list(compress(range(len(docs)), map(is_not, docs, repeat(None))))
+        return sorted(self._docs)
 
     def _code(self, handle: int) -> str:
-        code = self._docs[handle] if 0 <= handle < len(self._docs) else None
-        if code is None:
-            raise KeyError(handle)
-        return code
+        return self._docs[handle]
 
     def terms_of(self, handle: int) -> Mapping[str, float]:
         """The indexed term frequencies of the document at `handle` (a new dict)."""
         return self._codes.decode(handle, self._code(handle))
 
-    # Per-handle dicts of every document (made on each use: for tests and debugging).
-
     @property
     def _terms(self) -> dict[int, dict[str, float]]:
-        return {h: self._codes.decode(h, self._code(h)) for h in self.handles()}
-
-    @property
-    def _ids(self) -> dict[int, str]:
-        return {h: self._entry_ids[h] for h in self.handles()}
-
-    @property
-    def _keys(self) -> dict[int, bytes]:
-        return {h: self._id_keys[h] for h in self.handles()}
+        """Every document's term frequencies by handle (made on each use: for tests)."""
+        return {h: self._codes.decode(h, code) for h, code in self._docs.items()}
 
     def _order_key(self, handle: int) -> tuple[bytes, int]:
-        return (self._id_keys[handle], handle)
+        return (self._keys[handle], handle)
 
     def extend(self, docs: Iterable[RankDocument]) -> list[int]:
         """Append many documents; returns their handles."""
@@ -347,16 +330,18 @@ class SearchIndex:
             self._add_batch(first + start, *batch(start, stop))
         # New handles are larger than all others and come in increasing order, so a
         # stable sort by key alone gives (key, handle) order.
-        self._order.extend(added)
-        self._order.sort(key=self._id_keys.__getitem__)
+        order = [*self._order, *added]
+        order.sort(key=self._keys.__getitem__)
+        self._order = _new_postings(order)
+        self._next = first + count
         return added
 
     def _add_batch(
         self, first: int, ids: list[str], tfs: list[dict[str, float]], exact: bool
     ) -> None:
         handles = range(first, first + len(ids))
-        self._entry_ids.extend(ids)
-        self._id_keys.extend(collation_keys(ids))
+        self._ids.update(zip(handles, ids, strict=True))
+        self._keys.update(zip(handles, collation_keys(ids), strict=True))
         by_id = self._handles_by_id
         new_ids = dict(zip(ids, handles, strict=True))
         if len(new_ids) == len(ids) and by_id.keys().isdisjoint(new_ids):
@@ -380,8 +365,7 @@ class SearchIndex:
             else:
                 codes.append(post(handle, tf))
         self._drop_non_terms(len(ones) - known)
-        self._docs.extend(codes)
-        self._count += len(ids)
+        self._docs.update(zip(handles, codes, strict=True))
 
     def _drop_non_terms(self, new: int) -> None:
         """Remove the words `is_never_a_term` that documents with every frequency 1 just
@@ -395,6 +379,7 @@ class SearchIndex:
     def add(self, doc: RankDocument) -> int:
         """Append a document; returns its handle."""
         handle = self._next
+        self._next += 1
         self._insert(handle, doc)
         bisect.insort(self._order, handle, key=self._order_key)
         return handle
@@ -409,11 +394,9 @@ class SearchIndex:
         terms = self.terms_of(handle)  # KeyError for a handle not in the index
         at = bisect.bisect_left(self._order, self._order_key(handle), key=self._order_key)
         del self._order[at]
-        entry_id = self._entry_ids[handle]
-        self._docs[handle] = None
-        self._entry_ids[handle], self._id_keys[handle] = "", b""
+        del self._docs[handle], self._keys[handle]
+        entry_id = self._ids.pop(handle)
         self._codes.wide.pop(handle, None)
-        self._count -= 1
         for term, freq in terms.items():
             if freq == 1:
                 members = self._ones[term]
@@ -436,19 +419,12 @@ class SearchIndex:
             self._handles_by_id[entry_id] = rest[0] if len(rest) == 1 else rest
 
     def _insert(self, handle: int, doc: RankDocument) -> None:
-        """Index `doc` at `handle`: the next handle, or one that `remove` emptied."""
+        """Index `doc` at `handle` (a new one, or one `remove` emptied)."""
         tf = _rows_batch([doc], self.tokenizer)[1][0]
         code = self._post(handle, tf)
-        if handle == len(self._docs):
-            self._docs.append(code)
-            self._entry_ids.append(doc.id)
-            self._id_keys.append(collation_key(doc.id))
-        else:
-            assert self._docs[handle] is None
-            self._docs[handle] = code
-            self._entry_ids[handle] = doc.id
-            self._id_keys[handle] = collation_key(doc.id)
-        self._count += 1
+        self._docs[handle] = code
+        self._ids[handle] = doc.id
+        self._keys[handle] = collation_key(doc.id)
         self._add_id(handle, doc.id)
 
     def _post(self, handle: int, tf: Mapping[str, float]) -> str:
@@ -515,13 +491,11 @@ class SearchIndex:
         if term_code is None or freq != 1:
             for handle in self._order:
                 code = docs[handle]
-                assert code is not None
                 if codes.freq(handle, code, term, term_code) == freq and handle not in skip:
                     yield handle
             return
         for handle in self._order:  # a big group: its first members come early
             code = docs[handle]
-            assert code is not None
             more = ord(code[0])  # the term is among those of frequency 1:
             if code.find(term_code, 1 + more, len(code) - more) > 0 and handle not in skip:
                 yield handle
@@ -558,7 +532,7 @@ class SearchIndex:
                 excluded.add(same_id)
             else:
                 excluded.update(same_id)
-        doc_count = self._count - len(excluded)
+        doc_count = len(self._docs) - len(excluded)
         if doc_count < options.min_docs:
             return RankResult(
                 query, tokens, options, doc_count, suppression=Suppression.TOO_FEW_DOCS
@@ -611,7 +585,6 @@ class SearchIndex:
         """The raw score; every effective term has a code (the hot path of the walk)."""
         del effective
         code = self._docs[handle]
-        assert code is not None
         more = ord(code[0])
         end = len(code) - more
         freqs = self._codes.freqs.of_code
@@ -653,7 +626,7 @@ class SearchIndex:
             if f and f > 0:
                 coverage += w
                 matched.append(term)
-        entry_id = self._entry_ids[handle]
+        entry_id = self._ids[handle]
         return ScoredDocument(entry_id, raw, coverage / total, tuple(matched), handle)
 
     def _rank_top(
@@ -668,7 +641,7 @@ class SearchIndex:
         options = base.options
         effective, idf = base.effective_terms, base.idf
         wanted = max(1, int(options.top_k))  # the top document is needed for the guards
-        keys = self._id_keys
+        keys = self._keys
         exact = self._exact if None not in term_codes else self._exact_any
         # items per term, largest gain first; gains use the same expression as the scorer
         per_term = [
@@ -771,7 +744,7 @@ class SearchIndex:
         options = base.options
         if not raw:
             return _with(base, suppression=Suppression.NO_MATCH, match_count=0)
-        keys = self._id_keys
+        keys = self._keys
         order = sorted(raw, key=lambda h: (-raw[h], keys[h], h))
         keep = js_slice_count(options.top_k, len(order))
         shown = order if full_ranking else order[: max(keep, 1)]
