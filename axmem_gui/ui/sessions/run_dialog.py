@@ -42,7 +42,7 @@ from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import monospace_font
 from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
 from axmem_gui.ui.sessions.jobs import RerunOrder, RunOrder
-from axmem_gui.ui.sessions.provider_form import ProviderForm
+from axmem_gui.ui.sessions.provider_form import LocalModelChoice, ProviderForm
 from axmem_gui.ui.tasks import TaskRunner
 
 #: Saves an agent config: (name, revision, config) it replaces, or None for a new one.
@@ -102,10 +102,14 @@ class RunAgentDialog(QDialog):
         self.inputs_box = QGroupBox("Inputs")
         self.inputs_form = QFormLayout(self.inputs_box)
         self.provider = ProviderForm(runner)
+        self.local = LocalModelChoice(self.provider)
+        self.local.check.setObjectName("runLocalModel")
         if settings is not None:
-            self.provider.set_settings(settings)
+            self.local.set_settings(settings)
         provider_box = QGroupBox("Model")
-        QVBoxLayout(provider_box).addWidget(self.provider)
+        model_layout = QVBoxLayout(provider_box)
+        model_layout.addWidget(self.local)
+        model_layout.addWidget(self.provider)
 
         self.error = _error_label()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
@@ -234,7 +238,7 @@ class RunAgentDialog(QDialog):
             agent=config,
             catalog=self.ws.catalog(),
             inputs=(inputs,),
-            settings=self.provider.settings(),
+            settings=self.local.settings(),
             name=self.name.text().strip(),
             map_failure="error" if self.map_failure_error.isChecked() else "warn",
         )
