@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from axmem_gui.core import jsontext
-from axmem_gui.core.catalog import catalog_from_json_value
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.formats import catalog_from_json_value
 from axmem_gui.core.jsontext import type_name
 from axmem_gui.core.jsout import json_dumps
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.core.formats import read_ax_json, read_jsonl, read_ts_module
+from axmem_gui.core.errors import InputError
+from axmem_gui.core.formats import catalog_from_json_text, read_ax_json, read_jsonl, read_ts_module
 
 
 def _errors(src) -> list[str]:  # type: ignore[no-untyped-def]
@@ -193,3 +194,29 @@ def test_jsonl_problems_name_the_line() -> None:
         "m.jsonl: line 5: memory must be an object, got a list",
         "m.jsonl: line 4 'a': field 'id': duplicate memory id 'a' (first at line 1 'a')",
     ]
+
+
+def test_one_reader_two_sets_of_rules() -> None:
+    """Import and run time read Ax catalog JSON through one reader: the same words for the
+    same problem, and only what Ax accepts but a workspace cannot store differs."""
+    bad = '{"skills": [{"id": "a", "name": 5, "content": ""}]}'
+    (problem,) = _errors(read_ax_json(bad, "c.json"))
+    with pytest.raises(InputError) as raised:
+        catalog_from_json_text(bad, "c.json")
+    message = "c.json: skills[0] 'a': field 'name': must be a string, got a number"
+    assert str(raised.value) == problem == message
+
+    text = (
+        '{"memories": [{"id": "m", "content": "\\ud83c", "tags": ["t"], "metadata": {"k": 1}},'
+        ' {"id": "m", "content": "again"},'
+        ' {"id": "n", "content": "1"}, {"id": "n", "content": "2"}]}'
+    )
+    imported = _errors(read_ax_json(text, "c.json"))
+    assert any("unpaired UTF-16 surrogate" in e for e in imported)
+    assert any("duplicate memory id 'n'" in e for e in imported)
+    catalog = catalog_from_json_text(text, "c.json")  # Ax renders both, the last one wins
+    assert [m.content for m in catalog.memories] == ["\ud83c", "again", "1", "2"]
+    first = catalog.memories[0]
+    assert first.tags == ("t",)
+    payload = {"id": "m", "content": "\ud83c", "tags": ["t"], "metadata": {"k": 1}}
+    assert first.to_payload() == payload
