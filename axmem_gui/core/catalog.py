@@ -8,7 +8,31 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
+
+#: The catalog's two kinds, named as the workspace, the controller (`notify_changed`),
+#: the CLI (`--kind`) and files (`{"skills": [...]}`) name them.
+CatalogKind = Literal["skills", "memories"]
+#: One entry of a kind ("skill", "memory"): messages, import plans, lint.
+EntryKind = Literal["skill", "memory"]
+CATALOG_KINDS: tuple[CatalogKind, ...] = ("skills", "memories")
+_SINGULAR: dict[str, EntryKind] = {"skills": "skill", "memories": "memory"}
+_PLURAL: dict[str, CatalogKind] = {"skill": "skills", "memory": "memories"}
+
+
+def singular(kind: str) -> EntryKind:
+    """'skill' for 'skills', 'memory' for 'memories' (KeyError for anything else)."""
+    return _SINGULAR[kind]
+
+
+def plural(entry_kind: str) -> CatalogKind:
+    """'skills' for 'skill', 'memories' for 'memory' (KeyError for anything else)."""
+    return _PLURAL[entry_kind]
+
+
+def noun(kind: str, count: int = 1) -> str:
+    """The kind's noun for `count` entries: 'skill' / 'skills', 'memory' / 'memories'."""
+    return singular(kind) if count == 1 else plural(singular(kind))
 
 
 @dataclass(frozen=True)

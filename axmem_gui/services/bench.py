@@ -43,7 +43,7 @@ from axmem_gui.core.ax.search import (
     normalize_search_input,
 )
 from axmem_gui.core.ax.tokenize import Tokenizer
-from axmem_gui.core.catalog import Catalog, Memory, Skill
+from axmem_gui.core.catalog import Catalog, CatalogKind, Memory, Skill, singular
 from axmem_gui.core.errors import InputError
 from axmem_gui.store.fts import Bm25Hit
 from axmem_gui.store.fts import Bm25Index as Bm25Index
@@ -52,8 +52,7 @@ from axmem_gui.store.fts import query_words as query_words
 __all__ = ["Bm25Index", "LiveSearch", "build_bm25_index", "run_bench", "why_not"]
 
 BenchKind = Literal["discover", "recall"]
-Domain = Literal["skills", "memories"]
-DOMAIN_OF: Mapping[BenchKind, Domain] = {"discover": "skills", "recall": "memories"}
+DOMAIN_OF: Mapping[BenchKind, CatalogKind] = {"discover": "skills", "recall": "memories"}
 
 
 # --------------------------------------------------------------------------- live state
@@ -62,7 +61,7 @@ DOMAIN_OF: Mapping[BenchKind, Domain] = {"discover": "skills", "recall": "memori
 class _LiveDomain:
     """One catalog (skills or memories) with its Ax index, patched in place."""
 
-    def __init__(self, domain: Domain, profile: AxProfile, tokenizer: Tokenizer) -> None:
+    def __init__(self, domain: CatalogKind, profile: AxProfile, tokenizer: Tokenizer) -> None:
         self.domain = domain
         self.profile = profile
         self.tokenizer = tokenizer
@@ -340,7 +339,7 @@ class BenchResult:
     per_string_cap: int = 0
 
     @property
-    def domain(self) -> Domain:
+    def domain(self) -> CatalogKind:
         return DOMAIN_OF[self.kind]
 
     @property
@@ -458,8 +457,7 @@ def why_not(
     when the id is not in the catalog, PolicyError for a malformed call)."""
     domain = DOMAIN_OF[kind]
     if live.entry(domain, entry_id) is None:
-        noun = "skill" if domain == "skills" else "memory"
-        raise InputError(f"no {noun} with id {entry_id!r} in the catalog")
+        raise InputError(f"no {singular(domain)} with id {entry_id!r} in the catalog")
     primitive = DISCOVER if kind == "discover" else RECALL
     queries = normalize_search_input(list(searches), primitive, live.profile)
     search = live.skill_search() if kind == "discover" else live.memory_search()

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from axmem_gui.core import jsontext
+from axmem_gui.core.catalog import CATALOG_KINDS, singular
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsontext import type_name
 from axmem_gui.core.jsout import json_dumps
@@ -39,7 +40,6 @@ MAX_REPEAT = 100
 _SET_KEYS = frozenset({"name", "agent", "description", "repeat", "threshold", "cases"})
 _CASE_KEYS = frozenset({"name", "inputs", "skills", "memories", "repeat", "threshold", "note"})
 _EXPECT_KEYS = frozenset({"load", "avoid"})
-ENTRY_KINDS = ("skills", "memories")
 
 
 @dataclass(frozen=True)
@@ -273,12 +273,12 @@ def check_against(
             problems.append(f"case '{case.name}': no value for input '{missing[0]}'")
         if extra:
             problems.append(f"case '{case.name}': the agent has no input '{extra[0]}'")
-        for kind in ENTRY_KINDS:
+        for kind in CATALOG_KINDS:
             exp = case.expectation(kind)
             for entry_id in (*exp.load, *exp.avoid):
                 if entry_id not in known[kind]:
-                    what = "skill" if kind == "skills" else "memory"
                     problems.append(
-                        f"case '{case.name}': no {what} '{entry_id}' in the agent's catalog"
+                        f"case '{case.name}': no {singular(kind)} '{entry_id}' "
+                        "in the agent's catalog"
                     )
     return problems
