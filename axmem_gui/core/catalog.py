@@ -15,6 +15,8 @@ from typing import Any, Literal
 CatalogKind = Literal["skills", "memories"]
 #: One entry of a kind ("skill", "memory"): messages, import plans, lint.
 EntryKind = Literal["skill", "memory"]
+#: The Ax call that searches a kind.
+SearchName = Literal["discover", "recall"]
 CATALOG_KINDS: tuple[CatalogKind, ...] = ("skills", "memories")
 _SINGULAR: dict[str, EntryKind] = {"skills": "skill", "memories": "memory"}
 _PLURAL: dict[str, CatalogKind] = {"skill": "skills", "memory": "memories"}
@@ -28,6 +30,27 @@ def singular(kind: str) -> EntryKind:
 def plural(entry_kind: str) -> CatalogKind:
     """'skills' for 'skill', 'memories' for 'memory' (KeyError for anything else)."""
     return _PLURAL[entry_kind]
+
+
+#: What the UI calls each kind, and the Ax call that searches it.
+_LABEL: dict[str, str] = {"skills": "Skills", "memories": "Memories"}
+_SEARCH: dict[str, SearchName] = {"skills": "discover", "memories": "recall"}
+_SEARCHED: dict[str, CatalogKind] = {"discover": "skills", "recall": "memories"}
+
+
+def label(kind: str) -> str:
+    """'Skills' / 'Memories': section titles and form rows."""
+    return _LABEL[kind]
+
+
+def search_of(kind: str) -> SearchName:
+    """The Ax call that searches a kind: 'discover' for skills, 'recall' for memories."""
+    return _SEARCH[kind]
+
+
+def searched_by(search: str) -> CatalogKind:
+    """The kind an Ax call searches: 'skills' for 'discover', 'memories' for 'recall'."""
+    return _SEARCHED[search]
 
 
 def noun(kind: str, count: int = 1) -> str:

@@ -43,7 +43,7 @@ from axmem_gui.core.ax.search import (
     normalize_search_input,
 )
 from axmem_gui.core.ax.tokenize import Tokenizer
-from axmem_gui.core.catalog import Catalog, CatalogKind, Memory, Skill, singular
+from axmem_gui.core.catalog import Catalog, CatalogKind, Memory, Skill, searched_by, singular
 from axmem_gui.core.errors import InputError
 from axmem_gui.store.fts import Bm25Hit
 from axmem_gui.store.fts import Bm25Index as Bm25Index
@@ -52,7 +52,6 @@ from axmem_gui.store.fts import query_words as query_words
 __all__ = ["Bm25Index", "LiveSearch", "build_bm25_index", "run_bench", "why_not"]
 
 BenchKind = Literal["discover", "recall"]
-DOMAIN_OF: Mapping[BenchKind, CatalogKind] = {"discover": "skills", "recall": "memories"}
 
 
 # --------------------------------------------------------------------------- live state
@@ -340,7 +339,7 @@ class BenchResult:
 
     @property
     def domain(self) -> CatalogKind:
-        return DOMAIN_OF[self.kind]
+        return searched_by(self.kind)
 
     @property
     def result_ids(self) -> tuple[str, ...]:
@@ -432,7 +431,7 @@ def bm25_call(
 ) -> tuple[Bm25Row, ...]:
     """The same call through BM25: per search string the top `per_string`, union in
     first-seen order (as a host search replacing Ax's would be asked)."""
-    index = live.bm25(DOMAIN_OF[kind])
+    index = live.bm25(searched_by(kind))
     ax = set(ax_ids)
     rows: list[Bm25Row] = []
     seen: set[str] = set()
@@ -455,7 +454,7 @@ def why_not(
 ) -> WhyNot:
     """Explain `entry_id` against each distinct search string of the call (InputError
     when the id is not in the catalog, PolicyError for a malformed call)."""
-    domain = DOMAIN_OF[kind]
+    domain = searched_by(kind)
     if live.entry(domain, entry_id) is None:
         raise InputError(f"no {singular(domain)} with id {entry_id!r} in the catalog")
     primitive = DISCOVER if kind == "discover" else RECALL

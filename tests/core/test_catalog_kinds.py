@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from axmem_gui.core.catalog import CATALOG_KINDS, noun, plural, singular
+from axmem_gui.core.catalog import (
+    CATALOG_KINDS,
+    label,
+    noun,
+    plural,
+    search_of,
+    searched_by,
+    singular,
+)
 
 
 def test_each_kind_has_one_singular_and_back() -> None:
@@ -21,3 +29,9 @@ def test_anything_else_is_not_a_kind() -> None:
             singular(bad)
     with pytest.raises(KeyError):
         plural("skills")
+
+
+def test_labels_and_the_ax_call_of_each_kind() -> None:
+    assert [label(k) for k in CATALOG_KINDS] == ["Skills", "Memories"]
+    assert [search_of(k) for k in CATALOG_KINDS] == ["discover", "recall"]
+    assert [searched_by(search_of(k)) for k in CATALOG_KINDS] == list(CATALOG_KINDS)

@@ -28,7 +28,6 @@ from axmem_gui.core.evals.model import EvalCase, EvalSet, eval_set_from_json_val
 
 RUN_STATUSES = ("complete", "failed", "cancelled")
 REPORT_STATUSES = ("running", "complete", "cancelled")
-_SEARCH_KIND = {"skills": "discover", "memories": "recall"}
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 
-from axmem_gui.core.catalog import singular
+from axmem_gui.core.catalog import CATALOG_KINDS, label, singular
 from axmem_gui.services.catalog import CatalogService, ConflictError
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.commands import (
@@ -92,8 +92,7 @@ class CatalogEditing(QObject):
     def contributions(self) -> Contributions:
         return Contributions(
             pages=[
-                PageSpec("skills", "Skills", self.pages["skills"]),
-                PageSpec("memories", "Memories", self.pages["memories"]),
+                *(PageSpec(kind, label(kind), self.pages[kind]) for kind in CATALOG_KINDS),
             ]
         )
 
