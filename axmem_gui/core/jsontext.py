@@ -255,7 +255,7 @@ class Field:
         """What the value must be, in the words every message uses."""
         if self.choices:
             shown = [repr(c) for c in self.choices]
-            text = " or ".join(shown) if len(shown) == 2 else "one of " + ", ".join(shown)
+            text = " or ".join(shown) if len(shown) <= 2 else "one of " + ", ".join(shown)
         elif self.kinds == (int,) and self.maximum is None and self.minimum in (0, 1):
             text = "a positive integer" if self.minimum == 1 else "a non-negative integer"
         else:
