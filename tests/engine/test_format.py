@@ -80,7 +80,7 @@ def test_valid_session_passes_and_summarises(recorded: dict[str, Any]) -> None:
         ),
         (
             lambda d: d["catalog"]["skills"][0].pop("name"),
-            "catalog: skills[0] 'incident-triage': field 'name': missing required field",
+            "catalog: skills[0] 'incident-triage': field 'name' is missing",
         ),
         (lambda d: d["exchanges"][0].update(usage={"prompt_tokens": True}), "prompt_tokens"),
         # The viewer's banner iterated a number here (found by fuzzing the open paths).

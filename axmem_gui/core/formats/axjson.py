@@ -45,7 +45,7 @@ def read_ax_json(text: str, source: str, *, keep_duplicates: bool = False) -> So
 def catalog_from_json_value(value: Any, source: str = "catalog") -> Catalog:
     """A parsed catalog as Ax receives it (`{"skillsCatalog", "memoriesCatalog"}`,
     `{"skills", "memories"}` or a bare list); the first problem is an InputError in the
-    import's words (`<source>: skills[0] 'a': field 'name': missing required field`)."""
+    import's words (`<source>: skills[0] 'a': field 'name' is missing`)."""
     read = catalog_from_value(value, source, "ax-json", as_ax=True)
     if read.errors:
         raise InputError(str(read.errors[0]))

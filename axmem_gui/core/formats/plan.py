@@ -206,7 +206,7 @@ def build_plan(
             problems.append(
                 Problem(
                     origin.file,
-                    f"{kind} id '{entry_id}' is also imported from {seen[kind, entry_id]}; "
+                    f"is also imported from {seen[kind, entry_id]} ({kind} id '{entry_id}'); "
                     "import one of them, or rename one",
                     origin.entry,
                     "id",

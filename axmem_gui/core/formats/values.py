@@ -102,7 +102,7 @@ def classify_bare_list(value: list[Any]) -> str:
 def _string(obj: Mapping[str, Any], key: str, where: str, c: Collector, required: bool) -> str:
     if key not in obj or (obj[key] is None and not required):
         if required:
-            c.error("missing required field", where, key)
+            c.error("is missing", where, key)
         return ""
     value = obj[key]
     if not isinstance(value, str):
@@ -120,7 +120,7 @@ def check_tags(value: Any, where: str, c: Collector, fld: str = "tags") -> tuple
     if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
         # Ax ignores `tags` and accepts any value there: the entry is imported, without
         # studio tags, and the import says so.
-        c.warn("not a list of strings; the entry is imported without tags", where, fld)
+        c.warn("is not a list of strings; the entry is imported without tags", where, fld)
         return ()
     if not c.as_ax and any(has_lone_surrogate(t) for t in value):
         c.error(LONE_SURROGATE, where, fld)
@@ -133,10 +133,10 @@ def _check_object(obj: Any, where: str, what: str, known: Sequence[str], c: Coll
         c.error(f"{what} must be an object, got {type_name(obj)}", where)
         return False
     for key in getattr(obj, "duplicates", ()):
-        c.error("given twice in the same object (only one value can be kept)", where, key)
+        c.error("is given twice in the same object (only one value can be kept)", where, key)
     for key in obj:
         if key not in known and not c.as_ax:
-            c.warn(f"not part of an Ax catalog {what}; it is not imported", where, key)
+            c.warn(f"is not part of an Ax catalog {what}; it is not imported", where, key)
     return True
 
 
@@ -199,7 +199,7 @@ def report_duplicate_ids(
             earlier = first[entry_id]
             at = earlier.entry if earlier.file == origin.file else str(earlier)
             c.error(
-                f"duplicate {kind} id '{entry_id}' (first at {at})",
+                f"repeats the {kind} id '{entry_id}' (first at {at})",
                 origin.entry,
                 "id",
                 file=origin.file,
@@ -270,10 +270,10 @@ def catalog_from_value(
                 "'memoriesCatalog' (or 'skills' / 'memories')"
             )
         for key in getattr(value, "duplicates", ()):
-            c.error("given twice at the top level", "", key)
+            c.error("is given twice at the top level", "", key)
         for key in value:
             if key not in (skills_key, memories_key) and not as_ax:
-                c.warn("not a catalog list; it is not imported", "", key)
+                c.warn("is not a catalog list; it is not imported", "", key)
         raw_skills = _list_value(value.get(skills_key), skills_key, c)
         raw_memories = _list_value(value.get(memories_key), memories_key, c)
     else:
