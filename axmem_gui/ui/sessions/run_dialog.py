@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
@@ -38,6 +37,7 @@ from axmem_gui.core.session.agent_config import (
     select_catalog,
 )
 from axmem_gui.engine.providers import SCRIPTED_PROVIDER, ProviderSettings, is_scripted
+from axmem_gui.ui.form_dialog import problem_label
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import monospace_font
 from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
@@ -49,13 +49,6 @@ from axmem_gui.ui.tasks import TaskRunner
 SaveAgent = Callable[[tuple[str, int, dict[str, Any]] | None, dict[str, Any]], None]
 
 INPUT_HEIGHT = 54
-
-
-def _error_label() -> QLabel:
-    label = plain_label()
-    label.setObjectName("formError")
-    label.setWordWrap(True)
-    return label
 
 
 class RunAgentDialog(QDialog):
@@ -111,7 +104,7 @@ class RunAgentDialog(QDialog):
         model_layout.addWidget(self.local)
         model_layout.addWidget(self.provider)
 
-        self.error = _error_label()
+        self.error = problem_label()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.run_button = buttons.addButton("Run", QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.accepted.connect(self.accept)
@@ -288,7 +281,7 @@ class RerunDialog(QDialog):
         self.recorded_catalog.setChecked(True)
         self.name = QLineEdit()
         self.name.setPlaceholderText(f"rerun of {doc.get('name') or doc.get('id')}")
-        self.error = _error_label()
+        self.error = problem_label()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         buttons.addButton("Rerun", QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.accepted.connect(self.accept)
