@@ -17,40 +17,53 @@ CatalogKind = Literal["skills", "memories"]
 EntryKind = Literal["skill", "memory"]
 #: The Ax call that searches a kind.
 SearchName = Literal["discover", "recall"]
-CATALOG_KINDS: tuple[CatalogKind, ...] = ("skills", "memories")
-_SINGULAR: dict[str, EntryKind] = {"skills": "skill", "memories": "memory"}
-_PLURAL: dict[str, CatalogKind] = {"skill": "skills", "memory": "memories"}
+@dataclass(frozen=True)
+class KindNames:
+    """Every name of one catalog kind, in one place."""
+
+    kind: CatalogKind  # "skills": workspace, controller, CLI --kind, files
+    singular: EntryKind  # "skill": messages, import plans, lint
+    label: str  # "Skills": section titles, form rows
+    search: SearchName  # "discover": the Ax call that searches the kind
+
+
+KINDS: tuple[KindNames, ...] = (
+    KindNames("skills", "skill", "Skills", "discover"),
+    KindNames("memories", "memory", "Memories", "recall"),
+)
+CATALOG_KINDS: tuple[CatalogKind, ...] = tuple(k.kind for k in KINDS)
+
+
+def _by(role: str, name: str) -> KindNames:
+    for names in KINDS:
+        if getattr(names, role) == name:
+            return names
+    raise KeyError(name)
 
 
 def singular(kind: str) -> EntryKind:
     """'skill' for 'skills', 'memory' for 'memories' (KeyError for anything else)."""
-    return _SINGULAR[kind]
+    return _by("kind", kind).singular
 
 
 def plural(entry_kind: str) -> CatalogKind:
     """'skills' for 'skill', 'memories' for 'memory' (KeyError for anything else)."""
-    return _PLURAL[entry_kind]
-
-
-#: What the UI calls each kind, and the Ax call that searches it.
-_LABEL: dict[str, str] = {"skills": "Skills", "memories": "Memories"}
-_SEARCH: dict[str, SearchName] = {"skills": "discover", "memories": "recall"}
-_SEARCHED: dict[str, CatalogKind] = {"discover": "skills", "recall": "memories"}
+    return _by("singular", entry_kind).kind
 
 
 def label(kind: str) -> str:
-    """'Skills' / 'Memories': section titles and form rows."""
-    return _LABEL[kind]
+    """'Skills' / 'Memories'."""
+    return _by("kind", kind).label
 
 
 def search_of(kind: str) -> SearchName:
     """The Ax call that searches a kind: 'discover' for skills, 'recall' for memories."""
-    return _SEARCH[kind]
+    return _by("kind", kind).search
 
 
 def searched_by(search: str) -> CatalogKind:
     """The kind an Ax call searches: 'skills' for 'discover', 'memories' for 'recall'."""
-    return _SEARCHED[search]
+    return _by("search", search).kind
 
 
 def noun(kind: str, count: int = 1) -> str:
