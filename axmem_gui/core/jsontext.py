@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsout import json_dumps
 
 #: Deepest nesting of arrays and objects accepted (real files stay under 20).
 MAX_DEPTH = 200
@@ -371,6 +372,17 @@ def named_items(
     items = [parse(v, f"{source}: [{i}]") for i, v in enumerate(value)]
     check_unique_names(items, source, "", noun)
     return items
+
+
+class _Writable(Protocol):
+    def to_json(self) -> Any: ...
+
+
+def named_items_text(items: Sequence[_Writable]) -> str:
+    """The writer `named_items` reads back: one item as an object, several as a list;
+    pretty JSON (lone surrogates escaped) ending with a newline."""
+    value: Any = items[0].to_json() if len(items) == 1 else [i.to_json() for i in items]
+    return json_dumps(value, indent=2) + "\n"
 
 
 def check_unique_names(items: Sequence[_Named], where: str, key: str, noun: str) -> None:

@@ -30,7 +30,6 @@ from axmem_gui.core import jsontext
 from axmem_gui.core.catalog import CATALOG_KINDS, singular
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsontext import Field
-from axmem_gui.core.jsout import json_dumps
 
 DEFAULT_REPEAT = 3
 DEFAULT_THRESHOLD = 1.0
@@ -204,18 +203,12 @@ def eval_sets_from_json_value(value: Any, source: str = "eval sets") -> list[Eva
     )
 
 
-def loads_json(text: str, source: str) -> Any:
-    """The one JSON reader's rules: depth and number limits checked before parsing."""
-    return jsontext.loads(text, source)
-
-
 def eval_sets_from_json_text(text: str, source: str = "eval sets") -> list[EvalSet]:
-    return eval_sets_from_json_value(loads_json(text, source), source)
+    return eval_sets_from_json_value(jsontext.loads(text, source), source)
 
 
 def eval_sets_to_json_text(sets: Sequence[EvalSet]) -> str:
-    value: Any = sets[0].to_json() if len(sets) == 1 else [s.to_json() for s in sets]
-    return json_dumps(value, indent=2) + "\n"
+    return jsontext.named_items_text(sets)
 
 
 def check_against(

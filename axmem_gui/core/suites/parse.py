@@ -14,7 +14,6 @@ from axmem_gui.core.ax.search import (
 )
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsontext import Field
-from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.suites.model import CASE_KINDS, CaseKind, Suite, SuiteCase
 
 _ID = Field((str,), non_empty=True)
@@ -106,15 +105,10 @@ def suites_from_json_value(value: Any, source: str = "suites") -> list[Suite]:
     )
 
 
-def json_text_value(text: str, source: str) -> Any:
-    return jsontext.loads(text, source)
-
-
 def suites_from_json_text(text: str, source: str = "suites") -> list[Suite]:
-    return suites_from_json_value(json_text_value(text, source), source)
+    return suites_from_json_value(jsontext.loads(text, source), source)
 
 
 def suites_to_json_text(suites: Sequence[Suite]) -> str:
     """One suite is written as an object, several as a list (both read back)."""
-    value: Any = suites[0].to_json() if len(suites) == 1 else [s.to_json() for s in suites]
-    return json_dumps(value, indent=2) + "\n"
+    return jsontext.named_items_text(suites)
