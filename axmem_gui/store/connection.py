@@ -159,10 +159,12 @@ def _applied(conn: sqlite3.Connection) -> tuple[list[str], list[str]]:
     ).fetchone()
     if row is None:
         return [], []
+    # Every column sqlite-utils reads is named, so a damaged table definition (a flipped
+    # byte in `applied_at`) is refused here, untouched, not met later as a KeyError.
     applied = [
         r[0]
         for r in conn.execute(
-            "SELECT name FROM _sqlite_migrations WHERE migration_set = ? ORDER BY id",
+            "SELECT name, applied_at FROM _sqlite_migrations WHERE migration_set = ? ORDER BY id",
             [schema.MIGRATION_SET],
         )
     ]

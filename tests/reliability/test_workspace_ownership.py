@@ -207,3 +207,25 @@ def test_closing_a_workspace_with_damaged_statistics_does_not_raise(tmp_path: Pa
         assert ws.catalog().skills
     with Workspace.open(path) as ws:  # and again: closing left it openable
         assert ws.catalog().skills
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_a_damaged_migrations_table_definition_is_refused_untouched(
+    tmp_path: Path, read_only: bool
+) -> None:
+    """Reduced from AXMEM_FUZZ_SEED=55 and 60: a flipped byte in the column name
+    `applied_at` of _sqlite_migrations gave sqlite-utils' KeyError on opening."""
+    path = tmp_path / "w.axmem"
+    _make_workspace(path)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA writable_schema = ON")
+    conn.execute(
+        "UPDATE sqlite_master SET sql = replace(sql, 'applied_at', 'app\x1eied_at') "
+        "WHERE name = '_sqlite_migrations'"
+    )
+    conn.commit()
+    conn.close()
+    before = _snapshot(tmp_path)
+    with pytest.raises(WorkspaceError, match="damaged"):
+        Workspace.open(path, read_only=read_only)
+    assert _snapshot(tmp_path) == before
