@@ -75,7 +75,8 @@ def _list(args: argparse.Namespace) -> int:
         say("no eval sets yet: add one with `axmem eval add FILE.json`")
     for r in rows:
         last_run = r["last_run"] or "never"
-        say(f"{r['name']}\tagent {r['agent']}\t{counted(int(r['cases'] or 0), 'case')}\tlast run {last_run}")
+        cases = counted(int(r["cases"] or 0), "case")
+        say(f"{r['name']}\tagent {r['agent']}\t{cases}\tlast run {last_run}")
     return 0
 
 
