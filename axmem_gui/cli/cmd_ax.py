@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from axmem_gui.cli.common import add_workspace_arg, print_json, read_text_file
+from axmem_gui.cli.common import add_workspace_arg, counted, print_json, read_text_file
 from axmem_gui.core import jsontext
 from axmem_gui.core.ax.conformance import run_cases
 from axmem_gui.core.ax.explain import explain
@@ -333,7 +333,7 @@ def _conformance_run(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         return 0
     write_file_atomic(args.output, text, "conformance results")
-    print(f"{len(result['cases'])} cases -> {args.output}", file=sys.stderr)
+    print(f"{counted(len(result['cases']), 'case')} -> {args.output}", file=sys.stderr)
     return 0
 
 

@@ -35,9 +35,16 @@ def _delete(args: argparse.Namespace) -> int:
 def _tag(args: argparse.Namespace) -> int:
     add = args.action == "add"
     with open_workspace(args.workspace) as ws:
-        changed = CatalogService(ws).tag(args.kind, args.ids, args.tag, add=add)
+        catalog = CatalogService(ws)
+        # As delete does: name every id that is not there, and change nothing.
+        missing = [i for i in dict.fromkeys(args.ids) if catalog.revision_of(args.kind, i) is None]
+        if missing:
+            raise InputError(f"no {NOUN[args.kind]} with id {', '.join(map(repr, missing))}")
+        changed = catalog.tag(args.kind, args.ids, args.tag, add=add)
     verb = "tagged" if add else "untagged"
-    say(f"{verb} {len(changed)} of {len(set(args.ids))} {args.kind} ('{args.tag.strip()}')")
+    asked = len(set(args.ids))
+    noun = args.kind if asked != 1 else NOUN[args.kind]
+    say(f"{verb} {len(changed)} of {asked} {noun} ('{args.tag.strip()}')")
     return 0
 
 

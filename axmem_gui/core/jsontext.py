@@ -16,12 +16,12 @@ types a field takes and what else its value must satisfy, and `check_field` /
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Protocol, TypeVar
 
 from axmem_gui.core.errors import InputError
@@ -41,9 +41,7 @@ _STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.S)
 # (linear, C speed; a regex would retry inside every shorter run).
 _DIGITS_ONLY = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
 _LONG_RUN = b"0" * (MAX_NUMBER_DIGITS + 1)
-_NOT_BRACKET = re.compile(r"[^\[\]{}]++")
 _BRACKET = re.compile(r"[\[\]{}]")
-_DEPTH_DELTA = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
 class JsonLimitError(json.JSONDecodeError):
@@ -59,32 +57,82 @@ def _long_digit_run_at(text: str) -> int | None:
     return len(data[:at].decode("utf-8", "surrogatepass"))
 
 
-def _blank_strings(text: str) -> str:
-    # Same length, so positions still point into the original text (error path only).
-    return _STRING.sub(lambda m: '"' + " " * (len(m.group()) - 2) + '"', text)
+#: Bytes that are not `[]{}` (deleted), and brackets as parentheses: the depth walk
+#: runs over bytes made by two C-speed translations of the text.
+_NOT_BRACKET_BYTES = bytes(b for b in range(256) if b not in b"[]{}")
+_AS_PARENS = bytes.maketrans(b"[{]}", b"(())")
+_OPEN = ord("(")
+_SMALL = 16
+_LARGE = 256
 
 
-def _too_deep(structural: str, limit: int) -> bool:
-    brackets = _NOT_BRACKET.sub("", structural)
-    if len(brackets) <= limit:
-        return False
+@lru_cache(maxsize=1 << 17)
+def _small_walk(chunk: bytes) -> tuple[int, int]:
+    """(depth change, highest depth) over `chunk` of at most _SMALL parentheses. There
+    are at most 2**16 such chunks, so after a warm-up every one is a dictionary hit."""
+    depth = peak = 0
+    for ch in chunk:
+        depth += 1 if ch == _OPEN else -1
+        peak = max(peak, depth)
+    return depth, peak
+
+
+@lru_cache(maxsize=4096)
+def _large_walk(chunk: bytes) -> tuple[int, int]:
+    """The same over _LARGE parentheses, from _SMALL ones (a repeated shape, such as
+    16 MB of `[]`, is one dictionary hit per chunk)."""
+    depth = peak = 0
+    for start in range(0, len(chunk), _SMALL):
+        change, high = _small_walk(chunk[start : start + _SMALL])
+        peak = max(peak, depth + high)
+        depth += change
+    return depth, peak
+
+
+def _first_too_deep_bracket(structural: str, limit: int) -> int | None:
+    """The index, among the brackets `[]{}` of `structural`, of the first one that takes
+    the depth over `limit`, or None. Linear; the walk looks chunks up instead of stepping
+    through them in Python, so 16 MB of `[]` takes a fraction of a second (it took 2 s)."""
+    data = structural.encode("utf-8", "surrogatepass")
+    parens = data.translate(_AS_PARENS, _NOT_BRACKET_BYTES)
     depth = 0
-    for start in range(0, len(brackets), 65536):
-        chunk = brackets[start : start + 65536]
-        running = list(itertools.accumulate(map(_DEPTH_DELTA.__getitem__, chunk), initial=depth))
-        if max(running) > limit:
-            return True
-        depth = running[-1]
-    return False
+    for start in range(0, len(parens), _LARGE):
+        chunk = parens[start : start + _LARGE]
+        change, high = _large_walk(chunk)
+        if depth + high > limit:
+            for i, ch in enumerate(chunk):
+                depth += 1 if ch == _OPEN else -1
+                if depth > limit:
+                    return start + i
+        depth += change
+    return None
 
 
-def _first_too_deep(structural: str, limit: int) -> int:
-    depth = 0
-    for m in _BRACKET.finditer(structural):
-        depth += _DEPTH_DELTA[m.group()]
-        if depth > limit:
-            return m.start()
-    return 0  # pragma: no cover - called only when `_too_deep` found one
+def _in_original(text: str, at: int) -> int:
+    """The offset in `text` of offset `at` of `_STRING.sub('""', text)` (each string
+    there is two characters long): strings before it are walked, nothing after."""
+    shift = 0
+    for m in _STRING.finditer(text):
+        if m.start() - shift >= at:
+            break
+        shift += m.end() - m.start() - 2
+    return at + shift
+
+
+def _nth_bracket_at(text: str, index: int) -> int:
+    """The offset in `text` of its bracket number `index` (counting `[]{}` only),
+    counted a block at a time at C speed."""
+    seen = 0
+    for start in range(0, len(text), 65536):
+        block = text[start : start + 65536]
+        here = sum(map(block.count, "[]{}"))
+        if seen + here > index:
+            for m in _BRACKET.finditer(block):
+                if seen == index:
+                    return start + m.start()
+                seen += 1
+        seen += here
+    return 0  # pragma: no cover - `index` comes from the same brackets
 
 
 def check_json_limits(text: str, *, max_depth: int = MAX_DEPTH) -> None:
@@ -96,16 +144,14 @@ def check_json_limits(text: str, *, max_depth: int = MAX_DEPTH) -> None:
         return
     # Strings hold no structure: with each replaced by "", what is left is what counts.
     structural = _STRING.sub('""', text)
-    too_long = may_be_long and _long_digit_run_at(structural) is not None
-    too_deep = not too_long and may_be_deep and _too_deep(structural, max_depth)
-    if not too_long and not too_deep:
-        return
-    positioned = _blank_strings(text)  # slower, but keeps positions: the error path only
-    if too_long:
-        at = _long_digit_run_at(positioned) or 0
+    long_at = _long_digit_run_at(structural) if may_be_long else None
+    if long_at is not None:
+        at = _in_original(text, long_at)
         raise JsonLimitError(f"a number with more than {MAX_NUMBER_DIGITS} digits", text, at)
-    at = _first_too_deep(positioned, max_depth)
-    raise JsonLimitError(f"nested more than {max_depth} levels deep", text, at)
+    deep_at = _first_too_deep_bracket(structural, max_depth) if may_be_deep else None
+    if deep_at is not None:
+        at = _in_original(text, _nth_bracket_at(structural, deep_at))
+        raise JsonLimitError(f"nested more than {max_depth} levels deep", text, at)
 
 
 def _finite_float(raw: str) -> float:

@@ -245,7 +245,8 @@ def apply_import(
     """Write the plan's adds, updates and keep-boths in one transaction."""
     if not plan.ok:
         raise InputError(
-            f"{len(plan.errors)} problem(s) in the input; nothing was imported:\n"
+            f"{len(plan.errors)} problem{'s' if len(plan.errors) != 1 else ''} in the input; "
+            "nothing was imported:\n"
             + format_problems(plan.errors)
         )
     writes = plan.writes

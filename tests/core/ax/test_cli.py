@@ -251,7 +251,7 @@ def test_conformance_run_writes_expected_shape(
     )  # fmt: skip
     out = tmp_path / "out.json"
     code, _, err = run(capsys, "conformance", "run", str(cases), "-o", str(out))
-    assert code == 0 and "1 cases" in err
+    assert code == 0 and "1 case -> " in err  # was "1 cases"
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["tokenizer"]["text"] == [{"input": "Fix the bugs", "tokens": ["bugs"]}]
     assert data["tokenizer"]["identifier"] == [{"input": "v2API", "tokens": ["v2", "api"]}]
