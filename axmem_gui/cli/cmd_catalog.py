@@ -39,12 +39,11 @@ def _tag(args: argparse.Namespace) -> int:
         # As delete does: name every id that is not there, and change nothing.
         missing = [i for i in dict.fromkeys(args.ids) if catalog.revision_of(args.kind, i) is None]
         if missing:
-            raise InputError(f"no {NOUN[args.kind]} with id {', '.join(map(repr, missing))}")
+            raise InputError(f"no {singular(args.kind)} with id {', '.join(map(repr, missing))}")
         changed = catalog.tag(args.kind, args.ids, args.tag, add=add)
     verb = "tagged" if add else "untagged"
     asked = len(set(args.ids))
-    noun = args.kind if asked != 1 else NOUN[args.kind]
-    say(f"{verb} {len(changed)} of {asked} {noun} ('{args.tag.strip()}')")
+    say(f"{verb} {len(changed)} of {asked} {noun(args.kind, asked)} ('{args.tag.strip()}')")
     return 0
 
 
