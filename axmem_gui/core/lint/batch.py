@@ -1,0 +1,195 @@
+"""The search checks of a whole catalog at once: the same findings as running
+`unreachable`, `id_not_searchable`, `terms_beyond_cut` and `competing_skills` entry by
+entry, in a fraction of the time.
+
+- Every id search and name search goes through one `TopRanker` (shared postings, tied
+  documents scored once; see toprank.py) instead of a ranked search each.
+- "Can any search reach this entry" is read off its indexed terms: they are the id's
+  words and the prose terms of its fields (neither tokenizer keeps a word that is never a
+  term), and a prose term is never a stopword, so the entry is reachable when one indexed
+  term is not a stopword. Only the rare entry whose terms are all stopwords is looked at
+  field by field (`unreachable` decides).
+- An entry's fields are tokenized one by one only when a finding needs them: its content
+  runs past the cut, or its id words go into a message.
+
+Tests compare the report with the entry-by-entry checks on random catalogs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from axmem_gui.core.ax.documents import (
+    memory_columns,
+    memory_fields,
+    skill_columns,
+    skill_fields,
+)
+from axmem_gui.core.ax.index import SearchIndex
+from axmem_gui.core.ax.jstext import js_trim, utf16_len
+from axmem_gui.core.ax.profile import AxProfile
+from axmem_gui.core.ax.tokenize import Tokenizer
+from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.core.lint.model import EntryKind, Finding, LintOptions
+from axmem_gui.core.lint.searchability import (
+    _Entry,
+    competing_finding,
+    id_finding,
+    stopword_only,
+    terms_beyond_cut,
+    unreachable,
+)
+from axmem_gui.core.lint.toprank import Hit, TopRanker
+
+Entry = Skill | Memory
+
+
+class CatalogSearches:
+    """The id searches of one kind's entries (and, for skills, the name searches), all
+    answered by one ranker over the documents `terms` (in the order of `entries`, one
+    per entry, as the index holds them)."""
+
+    def __init__(
+        self,
+        kind: EntryKind,
+        entries: Sequence[Entry],
+        terms: Sequence[Mapping[str, float]],
+        profile: AxProfile,
+        tokenizer: Tokenizer,
+        names: bool,
+    ) -> None:
+        self.kind = kind
+        self.entries = entries
+        self.terms = terms
+        self.profile = profile
+        self.tokenizer = tokenizer
+        prose = tokenizer.prose
+        self.id_tokens: dict[str, tuple[str, ...]] = {}
+        for e in entries:
+            if e.id not in self.id_tokens:
+                self.id_tokens[e.id] = tuple(prose(js_trim(e.id)))
+        self.name_tokens: dict[str, tuple[str, ...]] = {}
+        if names:
+            for e in entries:
+                if isinstance(e, Skill) and e.name not in self.name_tokens:
+                    self.name_tokens[e.name] = tuple(prose(js_trim(e.name)))
+        query_terms: set[str] = set()
+        for tokens in (*self.id_tokens.values(), *self.name_tokens.values()):
+            query_terms.update(tokens)
+        self.ranker = TopRanker([e.id for e in entries], terms, query_terms)
+        self._tops: dict[tuple[tuple[str, ...], int], tuple[Hit, ...]] = {}
+
+    def top(self, tokens: tuple[str, ...], k: int) -> tuple[Hit, ...]:
+        key = (tokens, k)
+        found = self._tops.get(key)
+        if found is None:
+            found = self._tops[key] = self.ranker.top(tokens, k)
+        return found
+
+    def _fields(self, e: Entry) -> _Entry:
+        if isinstance(e, Skill):
+            return _Entry("skill", e.id, skill_fields(e, self.profile, self.tokenizer))
+        return _Entry("memory", e.id, memory_fields(e, self.profile, self.tokenizer))
+
+    def entry_findings(
+        self, options: LintOptions, top_k: int, cut_chars: int
+    ) -> tuple[dict[str, Finding], dict[str, Finding]]:
+        """Per id (its first entry; repeats are reported by identity checks): the
+        unreachable or id-not-searchable finding, and the terms-beyond-cut finding."""
+        tokenizer = self.tokenizer
+        stopwords = tokenizer.stopwords
+        searched: dict[str, Finding] = {}
+        beyond: dict[str, Finding] = {}
+        done: set[str] = set()
+        for e, tf in zip(self.entries, self.terms, strict=True):
+            if e.id in done:
+                continue
+            done.add(e.id)
+            fields: _Entry | None = None
+            dead: Finding | None = None
+            if stopwords.issuperset(tf):
+                fields = self._fields(e)
+                dead = unreachable(fields, tokenizer)
+            if dead is not None:
+                searched[e.id] = dead
+            elif js_trim(e.id):
+                tokens = self.id_tokens[e.id]
+                ids = [hit.id for hit in self.top(tokens, top_k)]
+                if e.id not in ids:
+                    id_words = tokenizer.identifier(e.id)
+                    searched[e.id] = id_finding(self.kind, e.id, id_words, tokens, ids)
+            content = e.content
+            if len(content) > cut_chars or (
+                not content.isascii() and utf16_len(content) > cut_chars
+            ):
+                fields = fields or self._fields(e)
+                cut = terms_beyond_cut(fields, options, cut_chars, tokenizer)
+                if cut is not None:
+                    beyond[e.id] = cut
+        return searched, beyond
+
+    def competing(self, skills: Sequence[Skill], names: Mapping[str, str]) -> list[Finding]:
+        """`competing_skills(skills, index, names=names)` (the skills' names must be
+        among those this was made with)."""
+        out = []
+        for s in skills:
+            if not js_trim(s.name):
+                continue
+            found = competing_finding(s, self.top(self.name_tokens[s.name], 2), names)
+            if found is not None:
+                out.append(found)
+        return out
+
+
+def searchability_findings(
+    skills: Sequence[Skill],
+    memories: Sequence[Memory],
+    profile: AxProfile,
+    options: LintOptions,
+) -> list[Finding]:
+    """Every search check of the catalog, in the order `per_entry_searchability_findings`
+    gives them (the same findings)."""
+    tokenizer = Tokenizer(profile)
+    # The bulk path: the same indexes as one `skill_document` / `memory_document` each.
+    skill_index = SearchIndex(tokenizer)
+    skill_handles = skill_index.extend_columns(skill_columns(skills, profile))
+    memory_index = SearchIndex(tokenizer)
+    memory_handles = memory_index.extend_columns(memory_columns(memories, profile))
+    skill_searches = CatalogSearches(
+        "skill",
+        skills,
+        [skill_index.terms_of(h) for h in skill_handles],
+        profile,
+        tokenizer,
+        names=options.competition,
+    )
+    del skill_index  # the ranker holds what it needs: the terms of each document
+    memory_searches = CatalogSearches(
+        "memory",
+        memories,
+        [memory_index.terms_of(h) for h in memory_handles],
+        profile,
+        tokenizer,
+        names=False,
+    )
+    del memory_index
+    out: list[Finding] = []
+    for searches, top_k, cut_chars in (
+        (skill_searches, profile.skill_search_top_k, profile.skill_content_chars),
+        (memory_searches, profile.memory_search_top_k, profile.memory_content_chars),
+    ):
+        searched, beyond = searches.entry_findings(options, top_k, cut_chars)
+        done: set[str] = set()
+        for e in searches.entries:
+            if e.id in done:
+                continue
+            done.add(e.id)
+            for table in (searched, beyond):
+                f = table.get(e.id)
+                if f is not None:
+                    out.append(f)
+    for s in {s.id: s for s in skills}.values():
+        out += stopword_only(s, tokenizer)
+    if options.competition:
+        out += skill_searches.competing(skills, {s.id: s.name for s in skills})
+    return out
