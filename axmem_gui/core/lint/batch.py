@@ -9,8 +9,8 @@ entry, in a fraction of the time.
   term), and a prose term is never a stopword, so the entry is reachable when one indexed
   term is not a stopword. Only the rare entry whose terms are all stopwords is looked at
   field by field (`unreachable` decides).
-- An entry's fields are tokenized one by one only when a finding needs them: its content
-  runs past the cut, or its id words go into a message.
+- Terms beyond the content cut are compared with the indexed terms too; only the text
+  after the cut is tokenized again. Id words are split only for a message.
 
 Tests compare the report with the entry-by-entry checks on random catalogs.
 """
@@ -18,6 +18,7 @@ Tests compare the report with the entry-by-entry checks on random catalogs.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import filterfalse
 
 from axmem_gui.core.ax.documents import (
     memory_columns,
@@ -26,7 +27,7 @@ from axmem_gui.core.ax.documents import (
     skill_fields,
 )
 from axmem_gui.core.ax.index import SearchIndex
-from axmem_gui.core.ax.jstext import js_trim, utf16_len
+from axmem_gui.core.ax.jstext import js_trim, utf16_len, utf16_tail
 from axmem_gui.core.ax.profile import AxProfile
 from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.catalog import Memory, Skill
@@ -34,14 +35,25 @@ from axmem_gui.core.lint.model import EntryKind, Finding, LintOptions
 from axmem_gui.core.lint.searchability import (
     _Entry,
     competing_finding,
+    cut_finding,
     id_finding,
     stopword_only,
-    terms_beyond_cut,
     unreachable,
 )
 from axmem_gui.core.lint.toprank import Hit, TopRanker
 
 Entry = Skill | Memory
+
+
+def _is_ascii_number(word: str) -> bool:
+    return word.isascii() and word.isdigit()
+
+
+def _prose_many(tokenizer: Tokenizer, texts: Sequence[str]) -> list[tuple[str, ...]]:
+    """`tuple(tokenizer.prose(js_trim(text)))` of each text, tokenized together."""
+    words = tokenizer.prose_many([js_trim(t) for t in texts])
+    # prose_many may leave words of ASCII digits in: prose drops them
+    return [tuple(filterfalse(_is_ascii_number, w)) for w in words]
 
 
 class CatalogSearches:
@@ -63,16 +75,12 @@ class CatalogSearches:
         self.terms = terms
         self.profile = profile
         self.tokenizer = tokenizer
-        prose = tokenizer.prose
-        self.id_tokens: dict[str, tuple[str, ...]] = {}
-        for e in entries:
-            if e.id not in self.id_tokens:
-                self.id_tokens[e.id] = tuple(prose(js_trim(e.id)))
+        ids = list(dict.fromkeys(e.id for e in entries))
+        self.id_tokens = dict(zip(ids, _prose_many(tokenizer, ids), strict=True))
         self.name_tokens: dict[str, tuple[str, ...]] = {}
         if names:
-            for e in entries:
-                if isinstance(e, Skill) and e.name not in self.name_tokens:
-                    self.name_tokens[e.name] = tuple(prose(js_trim(e.name)))
+            texts = list(dict.fromkeys(e.name for e in entries if isinstance(e, Skill)))
+            self.name_tokens = dict(zip(texts, _prose_many(tokenizer, texts), strict=True))
         query_terms: set[str] = set()
         for tokens in (*self.id_tokens.values(), *self.name_tokens.values()):
             query_terms.update(tokens)
@@ -105,11 +113,9 @@ class CatalogSearches:
             if e.id in done:
                 continue
             done.add(e.id)
-            fields: _Entry | None = None
             dead: Finding | None = None
             if stopwords.issuperset(tf):
-                fields = self._fields(e)
-                dead = unreachable(fields, tokenizer)
+                dead = unreachable(self._fields(e), tokenizer)
             if dead is not None:
                 searched[e.id] = dead
             elif js_trim(e.id):
@@ -122,10 +128,15 @@ class CatalogSearches:
             if len(content) > cut_chars or (
                 not content.isascii() and utf16_len(content) > cut_chars
             ):
-                fields = fields or self._fields(e)
-                cut = terms_beyond_cut(fields, options, cut_chars, tokenizer)
-                if cut is not None:
-                    beyond[e.id] = cut
+                # The indexed terms are the terms of every field (see the module doc).
+                cut_text = utf16_tail(content, cut_chars)
+                if cut_text:
+                    cut_terms = tokenizer.prose(cut_text)
+                    cut = cut_finding(
+                        self.kind, e.id, cut_text, cut_terms, tf, options, cut_chars, tokenizer
+                    )
+                    if cut is not None:
+                        beyond[e.id] = cut
         return searched, beyond
 
     def competing(self, skills: Sequence[Skill], names: Mapping[str, str]) -> list[Finding]:

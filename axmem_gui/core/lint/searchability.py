@@ -8,7 +8,7 @@ says what `discover` / `recall` would actually do.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -174,11 +174,29 @@ def terms_beyond_cut(
     indexed: set[str] = set()
     for f in entry.fields:
         indexed.update(f.terms)
-    counts = Counter(t for t in content.cut_terms if t not in indexed)
+    return cut_finding(
+        entry.kind, entry.id, content.cut_text, content.cut_terms, indexed, options,
+        cut_chars, tokenizer,
+    )  # fmt: skip
+
+
+def cut_finding(
+    kind: EntryKind,
+    entry_id: str,
+    cut_text: str,
+    cut_terms: Sequence[str],
+    indexed: Container[str],
+    options: LintOptions,
+    cut_chars: int,
+    tokenizer: Tokenizer,
+) -> Finding | None:
+    """The terms-beyond-cut finding of content cut after `cut_chars` (`cut_text`, whose
+    terms are `cut_terms`), for an entry whose indexed terms are `indexed`."""
+    counts = Counter(t for t in cut_terms if t not in indexed)
     if not counts:
         return None
     heading_terms: set[str] = set()
-    for line in content.cut_text.splitlines():
+    for line in cut_text.splitlines():
         if line.lstrip().startswith("#"):
             heading_terms.update(tokenizer.prose(line))
     key = [t for t, n in counts.most_common() if n >= 3 or (n >= 2 and t in heading_terms)]
@@ -189,8 +207,8 @@ def terms_beyond_cut(
     more = f" and {extra} more" if extra > 0 else ""
     return finding(
         "terms-beyond-cut",
-        entry.kind,
-        entry.id,
+        kind,
+        entry_id,
         f"key terms appear only after the first {cut_chars} characters of the content, which "
         f"Ax does not index: {listed}{more}",
         "Mention these words in the description or early in the content.",

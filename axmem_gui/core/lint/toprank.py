@@ -130,6 +130,8 @@ class TopRanker:
             ((group[0], i, group) for i, groups in enumerate(per_term) for group in groups),
             key=lambda item: -item[0],
         )
+        common = [df[t] * 2 > count for t in effective]  # in most documents
+        commons = sum(common)
         next_item = [0] * len(per_term)
         bound = [groups[0][0] for groups in per_term]  # largest unvisited gain per term
         best: list[tuple[float, int]] = []  # (-raw, rank), best first, at most k
@@ -164,7 +166,7 @@ class TopRanker:
             # other term is in most documents, only members holding another term are
             # scored so: the rest score exactly `gain`, and only the first k of them
             # (in tie-break order) can count.
-            if any(j != i and df[t] * 2 > count for j, t in enumerate(effective)):
+            if commons - common[i]:
                 best = self._scan(members, seen, best, k, most, effective, idf)
                 continue
             shared: set[int] = set()

@@ -31,7 +31,7 @@ from axmem_gui.core.lint.toprank import TopRanker
 WORDS = (
     "deploy", "rollback", "vault", "token", "audit", "release", "ledger", "shard",
     "the", "and", "help", "use", "2024", "117", "x", "a",
-    "数据库", "🚀", "café", "Straße", "naïve", "ＡＰＩ", "İstanbul",
+    "数据库", "🚀", "café", "Straße", "naïve", "ＡＰＩ", "İstanbul", "vault\x1cshard", "٣٤",
 )  # fmt: skip
 IDS = ("deploy-vault", "rollbackToken", "the-and", "2024", "x", " padded ", "Audit-Ledger",
        "audit-ledger", "数据库-备份", "🚀-launch", "café-menu", "")  # fmt: skip
