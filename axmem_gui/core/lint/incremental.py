@@ -99,8 +99,6 @@ class _Domain:
         #: search term -> ids whose id search (or, for skills, name search) has it
         self.id_queries: dict[str, set[str]] = {}
         self.name_queries: dict[str, set[str]] = {}
-        for e in self.entries:
-            self._remember_queries(e)
         self.identity = [
             *duplicate_ids(list(self.position), kind),
             *near_duplicate_ids(list(self.position), kind),
@@ -158,8 +156,16 @@ class _Domain:
             [self.index.terms_of(self.handles[e.id]) for e in self.entries],
             profile,
             tokenizer,
-            names=competition,
+            names=self.kind == "skill",
         )
+        # What each search has, to know which searches an edit can change (the searches'
+        # own tokens: `_terms` of each id and name).
+        for e in self.entries:
+            for term in searches.id_tokens[e.id]:
+                self.id_queries.setdefault(term, set()).add(e.id)
+            if isinstance(e, Skill):
+                for term in searches.name_tokens[e.name]:
+                    self.name_queries.setdefault(term, set()).add(e.id)
         top_k = profile.skill_search_top_k if self.kind == "skill" else profile.memory_search_top_k
         found.search, found.beyond = searches.entry_findings(session.options, top_k, self.cut)
         skills = [e for e in self.entries if isinstance(e, Skill)]

@@ -2,20 +2,28 @@
 returns them, for lint (which searches every entry's id and every skill's name).
 
 `SearchIndex.rank` answers one search well, but lint asks tens of thousands of them over
-the same documents, and most of its time went into scoring, one Python call per document,
-the many documents of a common term that tie with each other. Here the postings of the
-terms lint searches for are gathered once, grouped by term frequency and sorted in the
-ranking's tie-break order (`localeCompare` of the id, then document order), and shared by
-every search that uses the term:
+the same documents, and most of its time went into scoring, one Python call each, the
+many documents of a frequency group that tie with each other. Here the postings of the
+terms lint searches for are gathered once, grouped by term frequency in the ranking's
+tie-break order (`localeCompare` of the id, then document order), and shared by every
+search that uses the term. A search walks the items (term, frequency) from the largest
+gain down, as the index does, keeping the k best (score, place in order) seen so far:
 
-- the walk is the index's: items (term, frequency) from the largest gain down, stopping
-  once the k-th best exact score beats what any unseen document could still get;
-- an item whose unseen documents can hold no other query term needs only its first k
-  unseen documents (they all score the item's gain, and are already in tie-break order);
-- any other item is scored all at once, term by term in query order with the same float
-  operations as the ranker (`raw += idf * (f / (f + 1))`), so scores are bit-identical.
+- the walk stops once the k-th best score beats what a document of unvisited items only
+  could get (the sum of each term's largest unvisited gain);
+- in an item, `most` is the best score an unseen member can have: the item's gain plus
+  each other term's largest unvisited gain, added in query order as the ranker adds
+  (rounded addition is monotone, so no member scores more);
+- members holding no other query term score exactly the item's gain: only the first k
+  unseen of them (in tie-break order) can count;
+- the others (found by intersecting with the other terms' documents, or all members when
+  another term is in most documents) are scored exactly, with the ranker's float
+  operations in its order, in tie-break order until the k-th best beats `(most, place)`.
 
-Tests compare `top` with `SearchIndex.rank` on random catalogs (ties, stopwords, CJK).
+A member left unscored is provably out of the top k at that moment, and the k-th best
+only improves, so it stays out; every other document is scored or bounded by the stop
+test. Tests compare `top` with `SearchIndex.rank` on random catalogs (ties, stopwords,
+CJK, emoji, case-colliding ids).
 """
 
 from __future__ import annotations
@@ -146,14 +154,16 @@ class TopRanker:
             # term's largest unvisited gain, added as the ranker adds them (in query
             # order; rounded addition is monotone, so this bounds every such score).
             most = 0.0
+            others = False  # does another term have unvisited items?
             for j, b in enumerate(bound):
                 if j == i:
                     most += gain
                 elif b > 0.0:
                     most += b
+                    others = True
             if len(best) >= k and best[-1] < (-most, members[0]):
                 continue  # nobody unseen in this item can make the cut
-            if most == gain:
+            if not others:
                 # Unseen members hold no other query term (its items are all visited):
                 # each scores exactly `gain`, and the first k are the best of them.
                 unseen = filterfalse(seen.__contains__, members)
