@@ -20,7 +20,8 @@ from axmem_gui.core.ax.jstext import js_trim
 from axmem_gui.core.ax.profile import load_profile
 from axmem_gui.core.ax.ranking import RankOptions
 from axmem_gui.core.ax.tokenize import Tokenizer
-from axmem_gui.core.catalog import Catalog, Memory, Skill, catalog_from_json_text
+from axmem_gui.core.catalog import Catalog, Memory, Skill
+from axmem_gui.core.formats import catalog_from_json_text
 from axmem_gui.core.lint import LintOptions, LintReport, lint_catalog
 from axmem_gui.core.lint.incremental import LintSession
 from axmem_gui.core.lint.searchability import per_entry_searchability_findings
