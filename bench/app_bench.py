@@ -180,6 +180,8 @@ def print_table(title: str, report: dict[str, Any]) -> None:
     print(f"  RSS peak {report['rss_peak_mb']:.0f} MB (target ≤ 600)"
           f" · GUI stalls over 100 ms: {report['stalls_over_100ms']}"
           f" · over 50 ms: {report['stalls_over_50ms']}")
+    if report.get("gc"):
+        print(f"  GC: {report['gc']}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -215,6 +217,46 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+class GcProbe:
+    """Times every cyclic collection (gc callbacks): on the GUI thread (a stall the user
+    sees) and elsewhere (counted). Reported as `gc` in the JSON."""
+
+    def __init__(self) -> None:
+        import gc
+        import threading
+
+        self._gui = threading.get_ident()
+        self._ident = threading.get_ident
+        self._started = 0.0
+        self.gui: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self.elsewhere = 0
+        gc.callbacks.insert(0, self._on_gc)
+
+    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if self._ident() != self._gui:
+            self.elsewhere += phase == "start"
+        elif phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.gui[info["generation"]].append((time.perf_counter() - self._started) * 1000)
+
+    def report(self) -> dict[str, Any]:
+        every = [ms for times in self.gui.values() for ms in times]
+        return {
+            "gui_max_ms": round(max(every, default=0.0), 1),
+            "gui_total_ms": round(sum(every), 1),
+            "gui_over_50ms": sum(ms > 50 for ms in every),
+            "gui_by_generation": {
+                str(gen): {"count": len(times), "max_ms": round(max(times, default=0.0), 1)}
+                for gen, times in self.gui.items()
+            },
+            "collections_off_gui_thread": self.elsewhere,
+        }
+
+
+GC_PROBE: GcProbe | None = None
+
+
 # --------------------------------------------------------------------------- child
 
 
@@ -226,6 +268,8 @@ def child_main(workspace: Path, out: Path, timeout_s: float) -> int:
     from PySide6.QtWidgets import QApplication, QMainWindow
 
     app = QApplication(["axmem-gui"])
+    global GC_PROBE
+    GC_PROBE = GcProbe()
     state: dict[str, Any] = {}
 
     class FirstPaint(QObject):
@@ -599,6 +643,7 @@ class Driver:
             "rss_peak_mb": round(rss_kb / 1024, 1),
             "stalls_over_100ms": self.gaps_over_100,
             "stalls_over_50ms": self.gaps_over_50,
+            "gc": GC_PROBE.report() if GC_PROBE is not None else None,
             "steps": [
                 *self.steps,
                 {"name": "rss_peak_mb", "ms": None, "max_stall_ms": None,

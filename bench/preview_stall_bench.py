@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """The longest GUI-thread stall while the markdown preview renders hostile markdown
-(issue: untrusted content; target: no stall over 100 ms whatever the input).
+(issue: untrusted content; target: no stall over 100 ms whatever the input). The inputs
+are the shapes that were once slow: quadratic block shapes, huge and wide tables, deep
+lists and quotes, link brackets Python-Markdown scans to the end, dense emphasis, many
+headings, images, links and code languages, long lines and 1 MB of text.
 
 A 1 ms timer on the GUI thread records the gaps between its ticks while the preview
 renders each input; the longest gap is the longest time the event loop could not run
@@ -26,6 +29,12 @@ from PySide6.QtWidgets import QApplication
 
 from axmem_gui.ui.editor.preview import SafeMarkdownBrowser
 
+
+def _table(columns: int, rows: int) -> str:
+    header = "|" + "a|" * columns + "\n|" + "-|" * columns + "\n"
+    return header + ("|" + "1|" * columns + "\n") * rows
+
+
 INPUTS = {
     "setext a\\n=\\n x25000": "a\n=\n" * 25000,
     "hashes #\\n x50000": "#\n" * 50000,
@@ -44,6 +53,22 @@ INPUTS = {
     )
     * 1000,
     "one 100 KB line": "word " * 20000,
+    "1 MB of prose": ("Some words in a sentence, " * 4 + "\n") * 10000,
+    "table 300 columns": _table(300, 30),
+    "table 20 columns": _table(20, 2000),
+    "open link parens [a]( x20000": "[a](" * 20000,
+    "open image brackets ![ x3000": ("![" * 30 + "\n") * 100,
+    "dense emphasis lines": ("*a* _b_ " * 10 + "\n") * 1200,
+    "quote-list ladder": ("> - " * 19 + "x\n") * 1200,
+    "deep list 4 spaces": "".join("    " * (i % 40) + "- item\n" for i in range(8000)),
+    "headings x20000": "".join(f"{'#' * (1 + i % 6)} h{i}\n" for i in range(20000)),
+    "links x7000": "[a](http://x) " * 7000,
+    "images x6000 lines": "![a](b.png)\n" * 6000,
+    "fences x2000 languages": "".join(
+        f"```{lang}\nx\n```\n" for lang in ["python", "rust", "js", "c", "go"] * 400
+    ),
+    "empty code lines": "```\n" + "\n" * 99990 + "```\n",
+    "paragraphs x33000": "a\n\n" * 33000,
 }
 
 

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from axmem_gui.cli.common import add_workspace_arg, print_json, read_text_file
+from axmem_gui.cli.common import add_workspace_arg, counted, print_json, read_text_file
 from axmem_gui.core import jsontext
 from axmem_gui.core.ax.conformance import run_cases
 from axmem_gui.core.ax.explain import explain
@@ -40,7 +40,7 @@ from axmem_gui.core.ax.search import (
 )
 from axmem_gui.core.ax.simulate import Simulation, simulate
 from axmem_gui.core.ax.state import LoadedSkills
-from axmem_gui.core.catalog import Catalog
+from axmem_gui.core.catalog import Catalog, search_of
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsout import json_dumps
 from axmem_gui.services.catalogs import resolve_catalog
@@ -266,9 +266,9 @@ def _format_simulation(sim: Simulation) -> str:
         out.append("\n\n".join(shown) if shown else "(no catalog fields)")
         for call in (turn.discover, turn.recall):
             if call is not None:
-                name = "discover" if call.domain == "skills" else "recall"
+                verb = search_of(call.domain)
                 queries = json_dumps(list(call.queries))
-                out.append(f"--- {name}({queries}) -> {', '.join(call.result_ids) or '(none)'}")
+                out.append(f"--- {verb}({queries}) -> {', '.join(call.result_ids) or '(none)'}")
         out.extend(f"--- error: {e}" for e in turn.errors)
     out.append("=== callbacks")
     for name, value in (
@@ -333,7 +333,7 @@ def _conformance_run(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         return 0
     write_file_atomic(args.output, text, "conformance results")
-    print(f"{len(result['cases'])} cases -> {args.output}", file=sys.stderr)
+    print(f"{counted(len(result['cases']), 'case')} -> {args.output}", file=sys.stderr)
     return 0
 
 

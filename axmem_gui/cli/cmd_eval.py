@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from axmem_gui.cli.cmd_sessions import _add_provider_args, _settings
-from axmem_gui.cli.common import add_workspace_arg, print_json, say
+from axmem_gui.cli.common import add_workspace_arg, counted, print_json, say
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.evals.compare import render_comparison, render_report
 from axmem_gui.core.evals.model import EvalSet, eval_sets_to_json_text
@@ -51,7 +51,7 @@ def _add(args: argparse.Namespace) -> int:
                 evals.save_set(ws, eval_set)
     for eval_set in sets:
         verb = "replaced" if eval_set.name in existing else "added"
-        say(f"{verb} eval set '{eval_set.name}' ({len(eval_set.cases)} cases)")
+        say(f"{verb} eval set '{eval_set.name}' ({counted(len(eval_set.cases), 'case')})")
     return 0
 
 
@@ -75,7 +75,8 @@ def _list(args: argparse.Namespace) -> int:
         say("no eval sets yet: add one with `axmem eval add FILE.json`")
     for r in rows:
         last_run = r["last_run"] or "never"
-        say(f"{r['name']}\tagent {r['agent']}\t{r['cases']} cases\tlast run {last_run}")
+        cases = counted(int(r["cases"] or 0), "case")
+        say(f"{r['name']}\tagent {r['agent']}\t{cases}\tlast run {last_run}")
     return 0
 
 

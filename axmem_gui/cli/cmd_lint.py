@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from axmem_gui.cli.common import add_workspace_arg, print_json, say
+from axmem_gui.cli.common import add_workspace_arg, counted, print_json, say
 from axmem_gui.core.lint import DEFAULT_BUDGET_TOKENS, LintOptions
 from axmem_gui.services.lint import lint
 
@@ -36,8 +36,9 @@ def _lint(args: argparse.Namespace) -> int:
         say(f"    fix: {f.hint}")
     c = report.counts()
     print(
-        f"{run.source}: {report.skills} skills, {report.memories} memories: "
-        f"{c['error']} error(s), {c['warning']} warning(s), {c['info']} info; "
+        f"{run.source}: {counted(report.skills, 'skill')}, "
+        f"{counted(report.memories, 'memory', 'memories')}: "
+        f"{counted(c['error'], 'error')}, {counted(c['warning'], 'warning')}, {c['info']} info; "
         f"Available Skills index ~{report.index_tokens} of {report.budget_tokens} tokens"
     )
     return 1 if report.has_errors else 0

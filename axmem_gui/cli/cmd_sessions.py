@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from axmem_gui.cli.common import add_workspace_arg, print_json, read_text_file, say
+from axmem_gui.cli.common import add_workspace_arg, counted, print_json, read_text_file, say
 from axmem_gui.core import jsontext
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsout import json_dumps
@@ -235,7 +235,7 @@ def _list(args: argparse.Namespace) -> int:
     for s in items:
         print(
             f"{s['id']}  {s['status']:<10}  {s['agent']:<20}  {s['provider']}/{s['model']}  "
-            f"{s['exchanges']} calls  {s['created_at']}  {s['name']}"
+            f"{counted(s['exchanges'], 'call')}  {s['created_at']}  {s['name']}"
         )
     return 0
 

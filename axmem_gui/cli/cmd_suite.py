@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from axmem_gui.cli.common import add_workspace_arg, print_json, read_text_file, say
+from axmem_gui.cli.common import add_workspace_arg, counted, print_json, read_text_file, say
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.suites import CaseResult, Suite, SuiteRunResult, suites_to_json_text
@@ -136,7 +136,7 @@ def _list(args: argparse.Namespace) -> int:
         print_json(rows)
         return 0
     for s in suites:
-        say(f"{s.name}\t{len(s.cases)} cases")
+        say(f"{s.name}\t{counted(len(s.cases), 'case')}")
     return 0
 
 

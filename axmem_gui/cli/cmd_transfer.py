@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from axmem_gui.cli.common import add_workspace_arg, print_json, say
+from axmem_gui.cli.common import add_workspace_arg, counted, print_json, say
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.formats import FORMATS, POLICIES, ImportPlan
 from axmem_gui.services.transfer import (
@@ -28,7 +28,7 @@ def _print_plan(plan: ImportPlan, dry_run: bool) -> None:
     verb = "would import" if dry_run else "imported"
     print(
         f"{verb}: {s['add']} added, {s['update']} updated, {s['keep-both']} kept both, "
-        f"{s['skip']} skipped, {s['unchanged']} unchanged ({s['conflicts']} conflicts, "
+        f"{s['skip']} skipped, {s['unchanged']} unchanged ({counted(s['conflicts'], 'conflict')}, "
         f"policy {plan.policy})"
     )
 
@@ -44,7 +44,7 @@ def _import(args: argparse.Namespace) -> int:
         if args.json:
             print_json(plan.to_json())
         raise InputError(
-            f"{len(plan.errors)} problem(s) in the input; nothing was imported:\n"
+            f"{counted(len(plan.errors), 'problem')} in the input; nothing was imported:\n"
             + format_problems(plan.errors)
         )
     if args.json:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from axmem_gui.cli.common import add_workspace_arg, print_json, say
+from axmem_gui.cli.common import add_workspace_arg, counted, print_json, say
 from axmem_gui.services.workspace import describe_workspace, init_workspace, require_suffix
 
 
@@ -15,7 +15,8 @@ def _init(args: argparse.Namespace) -> int:
     counts = ws.counts()
     ws.close()
     what = "with the sample catalog" if args.sample else "empty"
-    say(f"created {path} ({what}: {counts.skills} skills, {counts.memories} memories)")
+    entries = f"{counted(counts.skills, 'skill')}, {counted(counts.memories, 'memory', 'memories')}"
+    say(f"created {path} ({what}: {entries})")
     return 0
 
 

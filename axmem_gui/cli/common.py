@@ -47,6 +47,11 @@ class SafeTextStream(io.TextIOBase):
         return self._inner.isatty()
 
 
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """'1 case', '2 cases', '0 memories' (`plural` when adding an s is wrong)."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 def say(*parts: object, file: TextIO | None = None) -> None:
     """print() for messages that carry user data: escaped for the terminal."""
     print(printable(" ".join(str(p) for p in parts)), file=file or sys.stdout)

@@ -19,6 +19,7 @@ from sqlite_utils import Database
 
 from axmem_gui.core.errors import WorkspaceError
 from axmem_gui.store import schema
+from axmem_gui.store.records import DAMAGED_HINT
 from axmem_gui.store.repositories import explain_sqlite_error
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -32,7 +33,6 @@ class OpenedDatabase:
     backup_path: Path | None
 
 
-DAMAGED_HINT = "restore it from a backup (the app keeps one before each upgrade)"
 
 
 def _damaged(exc: BaseException) -> WorkspaceError | None:
@@ -159,10 +159,12 @@ def _applied(conn: sqlite3.Connection) -> tuple[list[str], list[str]]:
     ).fetchone()
     if row is None:
         return [], []
+    # Every column sqlite-utils reads is named, so a damaged table definition (a flipped
+    # byte in `applied_at`) is refused here, untouched, not met later as a KeyError.
     applied = [
         r[0]
         for r in conn.execute(
-            "SELECT name FROM _sqlite_migrations WHERE migration_set = ? ORDER BY id",
+            "SELECT name, applied_at FROM _sqlite_migrations WHERE migration_set = ? ORDER BY id",
             [schema.MIGRATION_SET],
         )
     ]
@@ -225,9 +227,9 @@ def _check_version(path: Path, found: _Inspection) -> int:
     return len(found.applied)
 
 
-def _backup(path: Path, version: int) -> Path:
+def _backup(path: Path, version: int, *, byte_copy: bool) -> Path:
     target = path.with_name(f"{path.name}.v{version}-{_utc_stamp()}.bak")
-    if not os.path.lexists(_sidecar(path, "-wal")):
+    if byte_copy:
         # Nothing pending in a WAL: the file alone is the database, and a byte copy lets a
         # failed upgrade put back exactly the bytes it found (_undo_upgrade). Otherwise the
         # backup API reads the file and its WAL as one.
@@ -351,14 +353,20 @@ def open_database(path: Path, *, create: bool, read_only: bool = False) -> Opene
     that are not ours, damaged, or written by a newer version."""
     path = Path(path)
     before = _sidecars(path)
+    # Decided before anything opens the file: inspecting a WAL database through a
+    # read-only connection creates an empty -wal beside it, which is not a pending one.
+    wal = _sidecar(path, "-wal")
+    pending_wal = "-wal" in before and (not wal.is_file() or wal.stat().st_size > 0)
     try:
-        return _open_database(path, create=create, read_only=read_only)
+        return _open_database(path, create=create, read_only=read_only, pending_wal=pending_wal)
     except WorkspaceError:
         _remove_new_sidecars(path, before)
         raise
 
 
-def _open_database(path: Path, *, create: bool, read_only: bool) -> OpenedDatabase:
+def _open_database(
+    path: Path, *, create: bool, read_only: bool, pending_wal: bool
+) -> OpenedDatabase:
     exists = path.exists()
     if not exists and not create:
         raise WorkspaceError(f"{path}: no such workspace")
@@ -390,9 +398,9 @@ def _open_database(path: Path, *, create: bool, read_only: bool) -> OpenedDataba
 
     backup_path = None
     # With nothing pending in a WAL, _backup makes a byte copy that can undo a failed upgrade.
-    byte_copy = not os.path.lexists(_sidecar(path, "-wal"))
+    byte_copy = not pending_wal
     if not empty and version < latest:
-        backup_path = _backup(path, version)
+        backup_path = _backup(path, version, byte_copy=byte_copy)
     try:
         db = Database(sqlite3.connect(str(path), factory=GuardedConnection))
     except sqlite3.Error as exc:

@@ -8,7 +8,16 @@ from datetime import UTC, datetime
 from typing import Any
 
 from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.core.errors import WorkspaceError
 from axmem_gui.core.jsout import json_dumps
+
+DAMAGED_HINT = "restore it from a backup (the app keeps one before each upgrade)"
+
+
+def damaged_value(what: str) -> WorkspaceError:
+    """The error for a stored value that cannot be what the app wrote: the file's bytes
+    were changed under SQLite's feet (a page that still parses, a value that does not)."""
+    return WorkspaceError(f"the workspace file is damaged ({what}); {DAMAGED_HINT}")
 
 
 def now_iso() -> str:
@@ -30,7 +39,10 @@ def loads(text: str | None) -> Any:
     empty = _EMPTY_JSON.get(text)
     if empty is not None:
         return type(empty)()  # a new one: callers may keep and change it
-    return json.loads(text)
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError, RecursionError) as exc:  # ValueError: bad JSON or UTF-8
+        raise damaged_value("a stored JSON value does not parse") from exc
 
 
 @dataclass(frozen=True)
@@ -128,18 +140,33 @@ def memory_to_row(memory: Memory) -> dict[str, Any]:
     return {"id": memory.id, "content": memory.content, "tags": list(memory.tags)}
 
 
+def _text(value: dict[str, Any], key: str, default: str | None = None) -> str:
+    text = value.get(key, default)
+    if not isinstance(text, str):
+        raise damaged_value(f"a stored {key} is not text")
+    return text
+
+
+def _tags(value: dict[str, Any]) -> tuple[str, ...]:
+    tags = value.get("tags", ())
+    if not isinstance(tags, list | tuple) or not all(isinstance(t, str) for t in tags):
+        raise damaged_value("stored tags are not a list of text")
+    return tuple(tags)
+
+
 def skill_from_value(value: dict[str, Any]) -> Skill:
+    extra = value.get("extra") or {}
+    if not isinstance(extra, dict):
+        raise damaged_value("a stored skill's extra fields are not an object")
     return Skill(
-        id=value["id"],
-        name=value["name"],
-        description=value.get("description", ""),
-        content=value.get("content", ""),
-        tags=tuple(value.get("tags", ())),
-        extra=dict(value.get("extra") or {}),
+        id=_text(value, "id"),
+        name=_text(value, "name"),
+        description=_text(value, "description", ""),
+        content=_text(value, "content", ""),
+        tags=_tags(value),
+        extra=dict(extra),
     )
 
 
 def memory_from_value(value: dict[str, Any]) -> Memory:
-    return Memory(
-        id=value["id"], content=value.get("content", ""), tags=tuple(value.get("tags", ()))
-    )
+    return Memory(id=_text(value, "id"), content=_text(value, "content", ""), tags=_tags(value))

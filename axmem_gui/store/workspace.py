@@ -131,8 +131,11 @@ class Workspace:
         try:
             if not self.read_only:
                 self.db.execute("PRAGMA optimize")
-        except sqlite3.Error:
-            pass  # only a statistics refresh; never block closing (e.g. another writer)
+        except (sqlite3.Error, WorkspaceError):
+            # Only a statistics refresh; never block closing (another writer, or damage
+            # in sqlite_stat1 that the guarded cursor reports as a damaged file: the reads
+            # that need damaged data say so, closing does not).
+            pass
         finally:
             self.db.close()
 

@@ -8,12 +8,12 @@ Every job has an id so the UI can drop results of jobs it no longer cares about.
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import itertools
 import threading
 import time
 import traceback
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,61 +24,142 @@ from axmem_gui.core.errors import AxmemError
 
 
 class GuiThreadCollector:
-    """Keeps the cyclic garbage collector on, and its freeing on the GUI thread.
+    """Keeps the cyclic garbage collector on, and everything it frees on the GUI thread.
 
-    A collection runs in whichever thread allocates when a threshold is crossed. On a
-    worker thread it could destroy Qt wrappers that became garbage on the GUI thread, and
-    destroying a QObject off its thread crashes Qt. So a collection that starts on another
-    thread first freezes every tracked object (`gc.freeze`: they move to the permanent
-    generation, which collections do not scan): it finds nothing, and nothing is destroyed
-    there. The next collection on the GUI thread unfreezes them (back to the oldest
-    generation, collected there), and while jobs run the task runner makes the GUI thread
-    collect at safe points (`safe_point`), so the garbage of a long job does not pile up.
+    A collection runs in whichever thread allocates past a threshold. On a worker thread it
+    could destroy Qt objects that became garbage on the GUI thread, and destroying a QObject
+    off its thread crashes Qt. Three rules:
 
-    One per process, because `gc.callbacks` is; installed by the first task runner."""
+    1. *Nothing is freed off the GUI thread.* A collection that starts on another thread
+       first freezes every tracked object (`gc.freeze`: they move to the permanent
+       generation, which collections skip), so it finds nothing. That is the safety net.
+    2. *While jobs run, the GUI thread collects the young generations.* The busy runner
+       raises generation 0's threshold (`BUSY_THRESHOLD`), so a worker seldom reaches it,
+       and the GUI thread collects generation 0 (or 1, by CPython's own counts) at its safe
+       points. A young collection costs what was allocated since the last one, not what is
+       alive: a long job's garbage dies young, on the GUI thread, cheaply. A young
+       generation that grew past `BUSY_THRESHOLD` anyway (a worker built a big structure
+       with the collector disabled, like the search index) is frozen rather than scanned:
+       it is alive, and long-lived.
+    3. *Frozen objects stay frozen; a major collection takes back their garbage now and
+       then*: unfreeze, a full collection on the GUI thread, freeze the survivors. So the
+       long-lived objects (the shared search index: about a million objects at 10,000
+       skills and 100,000 memories) are out of every other collection, and CPython's own
+       generation-2 collections scan only what grew old since. Frozen garbage is only
+       cyclic garbage (reference counting frees the rest wherever it dies), so majors can
+       be rare: one runs when the runners go idle once workers froze a quarter as much as
+       the last major kept (`IDLE_MAJOR_MIN` at least), or anything at all and
+       `MAJOR_INTERVAL_S` passed; during a job only past `JOB_MAJOR_MIN` and as much as
+       the last major kept (a bound on memory for a job that outruns the safe points).
+
+    One per process, because `gc.callbacks` and the thresholds are; installed by the
+    first task runner."""
 
     def __init__(self) -> None:
-        #: Collections started off the GUI thread since the GUI thread last unfroze.
+        #: Collections started off the GUI thread (frozen) since the last major.
         self.deferred = 0
-        #: Full collections made by `collect_deferred` (tests and benchmarks read it).
+        #: Collections made on the GUI thread at safe points (tests and benchmarks read it).
         self.collections = 0
+        #: Major collections (unfreeze, full, freeze) made on the GUI thread.
+        self.majors = 0
         self._gui_thread: int | None = None
-        self._last_collect = time.monotonic()
+        self._frozen_young = 0  # young objects workers froze since the last major (estimate)
+        self._survivors = 0  # objects frozen as long-lived (by the last major, or built)
+        self._last_major = time.monotonic()
+        self._thresholds = gc.get_threshold()
+        self._busy: weakref.WeakSet[QObject] = weakref.WeakSet()
 
     def install(self) -> None:
         """Call on the GUI thread; once is enough."""
         if self._gui_thread is None:
             self._gui_thread = threading.get_ident()
+            self._thresholds = gc.get_threshold()
             gc.callbacks.append(self._on_collection)
+
+    @property
+    def on_gui_thread(self) -> bool:
+        return threading.get_ident() == self._gui_thread
 
     def _on_collection(self, phase: str, info: dict[str, int]) -> None:
         del info
-        if phase != "start":
-            return
-        if threading.get_ident() != self._gui_thread:
+        if phase == "start" and not self.on_gui_thread:
+            self._frozen_young += gc.get_count()[0]
             gc.freeze()
             self.deferred += 1
-        elif self.deferred:
-            self.deferred = 0
-            gc.unfreeze()
 
-    def safe_point(self, min_interval_s: float) -> None:
-        """On the GUI thread: collect what collections on other threads left, at most
-        once per `min_interval_s` (a full collection: what they froze is old now)."""
-        if self.deferred and time.monotonic() - self._last_collect >= min_interval_s:
-            self.collect_deferred()
+    def set_busy(self, runner: QObject, busy: bool, idle_delay_ms: int = 0) -> None:
+        """A runner started (or finished) its jobs. Generation 0's threshold is raised
+        while any runner is busy, so the GUI thread's safe points do the young collections;
+        `idle_delay_ms` after the last one finishes comes an `idle_point`."""
+        if busy:
+            self._busy.add(runner)
+        else:
+            self._busy.discard(runner)
+        threshold0, threshold1, threshold2 = self._thresholds
+        if self._busy and threshold0:
+            gc.set_threshold(max(threshold0, BUSY_THRESHOLD), threshold1, threshold2)
+        else:
+            gc.set_threshold(threshold0, threshold1, threshold2)
+        if not self._busy and self.on_gui_thread:
+            if idle_delay_ms <= 0:
+                self.idle_point()
+            else:
+                QTimer.singleShot(idle_delay_ms, self.idle_point)
 
-    def collect_deferred(self) -> None:
-        if threading.get_ident() != self._gui_thread or not self.deferred:
+    def safe_point(self) -> None:
+        """On the GUI thread, while jobs run: collect the young generations if CPython would
+        have by now."""
+        if not self.on_gui_thread:
             return
-        gc.collect()  # its start unfreezes what the other threads froze
+        if self.deferred and self._frozen_young >= max(JOB_MAJOR_MIN, self._survivors):
+            self.major()
+            return
+        young, middle, _old = gc.get_count()
+        threshold0, threshold1, _threshold2 = self._thresholds
+        if young >= BUSY_THRESHOLD:
+            gc.freeze()  # built while the collector was off: alive, and long-lived
+            self._survivors += young
+        elif threshold0 and young >= threshold0:
+            gc.collect(1 if middle >= threshold1 else 0)
+            self.collections += 1
+
+    def idle_point(self) -> None:
+        """On the GUI thread when no job runs: a major collection if workers froze enough
+        since the last one, or anything and `MAJOR_INTERVAL_S` passed since it."""
+        if not self.on_gui_thread or self._busy or not self.deferred:
+            return
+        enough = self._frozen_young >= max(IDLE_MAJOR_MIN, self._survivors // 4)
+        if enough or time.monotonic() - self._last_major >= MAJOR_INTERVAL_S:
+            self.major()
+
+    def major(self) -> None:
+        """Unfreeze, collect everything on the GUI thread, freeze the survivors."""
+        if not self.on_gui_thread:
+            return
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
+        self._survivors = gc.get_freeze_count()
+        self.deferred = self._frozen_young = 0
+        self.majors += 1
         self.collections += 1
-        self._last_collect = time.monotonic()
+        self._last_major = time.monotonic()
 
 
 COLLECTOR = GuiThreadCollector()
-#: While jobs run, the GUI thread collects what they left at most this often.
-COLLECT_INTERVAL_MS = 5000
+#: While jobs run, the GUI thread's safe points come at least this often.
+COLLECT_INTERVAL_MS = 50
+#: Generation 0's threshold while jobs run (CPython's default is 700 on 3.11 and 3.12).
+BUSY_THRESHOLD = 25_000
+#: After the last job, the GUI thread waits this long before its idle point.
+IDLE_MAJOR_DELAY_MS = 1500
+#: At an idle point: a major once workers froze this many young objects (or a quarter of
+#: what the last major kept, if more), or anything at all and this long passed.
+IDLE_MAJOR_MIN = 250_000
+MAJOR_INTERVAL_S = 600.0
+#: During a job: a major once workers froze this many young objects (or as many as the
+#: last major kept, if more).
+JOB_MAJOR_MIN = 2_000_000
 
 
 class Cancelled(Exception):
@@ -116,40 +197,96 @@ Job = Callable[[JobContext], Any]
 
 
 class _Signals(QObject):
+    """The one emitter of every job's reports, made on the GUI thread by the first runner
+    and never destroyed: a worker's reference to it is never the last one."""
+
     progressed = Signal(int, float, str)
     partial = Signal(int, object)
-    finished = Signal(int, object)
-    failed = Signal(int, str)
-    cancelled = Signal(int)
+    done = Signal(int)
+
+
+_EMITTER: list[_Signals] = []
+
+
+def _emitter() -> _Signals:
+    if not _EMITTER:
+        _EMITTER.append(_Signals())
+    return _EMITTER[0]
+
+
+class _Ticket:
+    """What a job carries in and out: the callable (and whatever its closure holds), its
+    context and its outcome. Held in `_CUSTODY` for the GUI thread, which alone lets go of
+    it: nothing the GUI thread handed a job (a bound method connected to a widget's
+    signal, a Qt object) has its last reference dropped on a worker thread, where PySide
+    would disconnect or destroy Qt objects behind the GUI thread's back."""
+
+    __slots__ = ("ctx", "delivered", "job", "outcome", "runner", "value", "worker_done")
+
+    def __init__(self, job: Job, ctx: JobContext, runner: TaskRunner) -> None:
+        self.job: Job | None = job
+        self.ctx: JobContext | None = ctx
+        self.outcome = ""  # finished | failed | cancelled
+        self.value: object = None
+        self.worker_done = False  # the worker thread holds nothing of it any more
+        self.delivered = False  # the GUI thread took the outcome (or nobody wants it)
+        self.runner = weakref.ref(runner)
+
+    def release(self) -> None:
+        self.job = self.ctx = self.value = None
+
+
+#: Every job from submission until the GUI thread releases it (`_reap`), by job id. Job
+#: ids are unique in the process.
+_CUSTODY: dict[int, _Ticket] = {}
+_JOB_IDS = itertools.count(1)
+
+
+def _reap() -> None:
+    """On the GUI thread: release the tickets that neither side needs any more."""
+    for job_id, ticket in list(_CUSTODY.items()):
+        if ticket.worker_done and (ticket.delivered or ticket.runner() is None):
+            del _CUSTODY[job_id]
+            ticket.release()
 
 
 class _Runnable(QRunnable):
-    def __init__(self, job: Job, ctx: JobContext, signals: _Signals) -> None:
+    """Runs on a pool thread, and Qt deletes it there when `run` returns: so it holds only
+    the job id; the job, its context and its result live in `_CUSTODY`."""
+
+    def __init__(self, job_id: int) -> None:
         super().__init__()
-        self._job, self._ctx, self._signals = job, ctx, signals
+        self._job_id = job_id
         self.setAutoDelete(True)
 
     def run(self) -> None:
-        try:
-            result = self._job(self._ctx)
-        except Cancelled:
-            self._emit(self._signals.cancelled, self._ctx.job_id)
-        except AxmemError as exc:
-            self._emit(self._signals.failed, self._ctx.job_id, str(exc))
-        except Exception as exc:  # report, never crash the app
-            detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-            self._emit(self._signals.failed, self._ctx.job_id, f"Unexpected error: {detail}")
-        else:
-            if self._ctx.cancelled:
-                self._emit(self._signals.cancelled, self._ctx.job_id)
-            else:
-                self._emit(self._signals.finished, self._ctx.job_id, result)
+        ticket = _CUSTODY.get(self._job_id)
+        if ticket is None:
+            return
+        ticket.outcome, ticket.value = _outcome(ticket)
+        # Whatever this thread referenced (the job's locals, a traceback) is gone now; the
+        # ticket still holds the job, its context and its result for the GUI thread.
+        ticket.worker_done = True
+        del ticket
+        _EMITTER[0].done.emit(self._job_id)
 
-    @staticmethod
-    def _emit(signal: Any, *args: object) -> None:
-        # The runner may be destroyed while the job ran: then nobody wants the result.
-        with contextlib.suppress(RuntimeError):
-            signal.emit(*args)
+
+def _outcome(ticket: _Ticket) -> tuple[str, object]:
+    job, ctx = ticket.job, ticket.ctx
+    if job is None or ctx is None:
+        return "cancelled", None
+    try:
+        result = job(ctx)
+    except Cancelled:
+        return "cancelled", None
+    except AxmemError as exc:
+        return "failed", str(exc)
+    except Exception as exc:  # report, never crash the app
+        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        return "failed", f"Unexpected error: {detail}"
+    if ctx.cancelled:
+        return "cancelled", None
+    return "finished", result
 
 
 class TaskRunner(QObject):
@@ -167,58 +304,59 @@ class TaskRunner(QObject):
         max_threads: int = 2,
         parent: QObject | None = None,
         collect_interval_ms: int = COLLECT_INTERVAL_MS,
+        idle_major_delay_ms: int = IDLE_MAJOR_DELAY_MS,
     ) -> None:
         super().__init__(parent)
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(max_threads)
-        self._ids = itertools.count(1)
-        self._running: dict[int, JobContext] = {}
-        self._collect_interval_s = collect_interval_ms / 1000
-        #: Safe points for the GUI thread's collections while jobs run and report nothing.
+        #: The jobs whose outcome this runner will deliver.
+        self._running: set[int] = set()
+        #: Safe points for the GUI thread's young collections while jobs run.
         self._collect_timer = QTimer(self)
         self._collect_timer.setInterval(max(collect_interval_ms, 1))
         self._collect_timer.timeout.connect(self._safe_point)
+        self._idle_delay_ms = idle_major_delay_ms
         COLLECTOR.install()
-        self._signals = _Signals()
-        self._signals.progressed.connect(self._on_progressed)
-        self._signals.partial.connect(self._on_partial)
-        self._signals.finished.connect(self._on_done_finished)
-        self._signals.failed.connect(self._on_done_failed)
-        self._signals.cancelled.connect(self._on_done_cancelled)
+        signals = _emitter()
+        signals.progressed.connect(self._on_progressed)
+        signals.partial.connect(self._on_partial)
+        signals.done.connect(self._on_done)
 
     def submit(self, job: Job) -> int:
-        job_id = next(self._ids)
-        ctx = JobContext(
-            job_id,
-            _progress=self._signals.progressed.emit,
-            _partial=self._signals.partial.emit,
-        )
+        _reap()
+        job_id = next(_JOB_IDS)
+        signals = _emitter()
+        ctx = JobContext(job_id, _progress=signals.progressed.emit, _partial=signals.partial.emit)
+        _CUSTODY[job_id] = _Ticket(job, ctx, self)
         was_busy = bool(self._running)
-        self._running[job_id] = ctx
-        self._pool.start(_Runnable(job, ctx, self._signals))
+        self._running.add(job_id)
+        self._pool.start(_Runnable(job_id))
         if not was_busy:
-            self._collect_timer.start()
-            self.busy_changed.emit(True)
+            self._set_busy(True)
         return job_id
 
     def cancel(self, job_id: int) -> None:
-        ctx = self._running.get(job_id)
-        if ctx is not None:
-            ctx.cancel_event.set()
+        ticket = _CUSTODY.get(job_id) if job_id in self._running else None
+        if ticket is not None and ticket.ctx is not None:
+            ticket.ctx.cancel_event.set()
 
     def cancel_all(self) -> None:
-        for ctx in self._running.values():
-            ctx.cancel_event.set()
+        for job_id in self._running:
+            self.cancel(job_id)
 
     def shutdown(self) -> None:
         """The owner is going away: cancel every job and forget it, so no result arrives
-        later."""
+        later. (What the jobs hold stays in custody until their threads let go of it.)"""
         self.cancel_all()
         was_busy = bool(self._running)
+        for job_id in self._running:
+            ticket = _CUSTODY.get(job_id)
+            if ticket is not None:
+                ticket.delivered = True  # nobody wants it
         self._running.clear()
-        self._collect_timer.stop()
+        _reap()
         if was_busy:
-            self.busy_changed.emit(False)
+            self._set_busy(False)
 
     def is_running(self, job_id: int) -> bool:
         return job_id in self._running
@@ -228,34 +366,48 @@ class TaskRunner(QObject):
         return bool(self._running)
 
     def wait(self, msecs: int = 30000) -> bool:
-        return bool(self._pool.waitForDone(msecs))
+        done = bool(self._pool.waitForDone(msecs))
+        _reap()
+        return done
+
+    def _set_busy(self, busy: bool) -> None:
+        if busy:
+            self._collect_timer.start()
+        else:
+            self._collect_timer.stop()
+        COLLECTOR.set_busy(self, busy, self._idle_delay_ms)
+        self.busy_changed.emit(busy)
 
     def _safe_point(self) -> None:
-        COLLECTOR.safe_point(self._collect_interval_s)
+        COLLECTOR.safe_point()
 
     def _on_progressed(self, job_id: int, fraction: float, message: str) -> None:
-        self._safe_point()
-        self.progressed.emit(job_id, fraction, message)
+        if job_id in self._running:
+            self._safe_point()
+            self.progressed.emit(job_id, fraction, message)
 
     def _on_partial(self, job_id: int, value: object) -> None:
-        self._safe_point()
-        self.partial.emit(job_id, value)
+        if job_id in self._running:
+            self._safe_point()
+            self.partial.emit(job_id, value)
 
-    def _done(self, job_id: int) -> None:
-        self._running.pop(job_id, None)
-        self._safe_point()
+    def _on_done(self, job_id: int) -> None:
+        ticket = _CUSTODY.get(job_id)
+        if job_id not in self._running or ticket is None:
+            _reap()  # another runner's job, or one this runner forgot at shutdown
+            return
+        self._running.discard(job_id)
+        outcome, value = ticket.outcome, ticket.value
+        ticket.delivered = True
+        del ticket
+        _reap()
         if not self._running:
-            self._collect_timer.stop()
-            self.busy_changed.emit(False)
-
-    def _on_done_finished(self, job_id: int, result: object) -> None:
-        self._done(job_id)
-        self.finished.emit(job_id, result)
-
-    def _on_done_failed(self, job_id: int, message: str) -> None:
-        self._done(job_id)
-        self.failed.emit(job_id, message)
-
-    def _on_done_cancelled(self, job_id: int) -> None:
-        self._done(job_id)
-        self.cancelled.emit(job_id)
+            self._set_busy(False)
+        else:
+            self._safe_point()
+        if outcome == "finished":
+            self.finished.emit(job_id, value)
+        elif outcome == "failed":
+            self.failed.emit(job_id, str(value))
+        else:
+            self.cancelled.emit(job_id)

@@ -21,7 +21,15 @@ def test_rename_tag_delete_and_restore(tmp_path: Path, capsys) -> None:  # type:
     w = ["--workspace", ws_path]
     assert main(["catalog", "rename", "skills", "style-guide", "writing-style", *w]) == 0
     tag = ["catalog", "tag", "add", "house-style"]
-    assert main([*tag, "skills", "writing-style", "nope", *w]) == 0
+    # An id that is not there is named, and nothing is tagged (it said 'tagged 1 of 2').
+    assert main([*tag, "skills", "writing-style", "nope", "nada", *w]) == 2
+    assert "no skill with id 'nope', 'nada'" in capsys.readouterr().err
+    with Workspace.open(ws_path) as ws:
+        untouched = CatalogService(ws).get("skills", "writing-style")
+    assert untouched is not None and "house-style" not in untouched[0].tags
+    assert main([*tag, "skills", "writing-style", *w]) == 0
+    assert "tagged 1 of 1 skill ('house-style')" in capsys.readouterr().out
+    assert main([*tag, "skills", "writing-style", "hotfix-process", *w]) == 0
     assert "tagged 1 of 2 skills ('house-style')" in capsys.readouterr().out
     assert main(["catalog", "delete", "skills", "writing-style", *w]) == 0
     with Workspace.open(ws_path) as ws:
@@ -63,3 +71,34 @@ def test_messages_escape_terminal_controls_in_ids(tmp_path: Path, capsys) -> Non
     assert "\\x1b]0;pwned\\x07" in out
     assert main(["catalog", "rename", "skills", hostile, "style-guide", *w]) == 0
     assert "\x1b" not in capsys.readouterr().out
+
+
+def test_counts_in_messages_agree_with_their_number(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    # 'lint' said "1 skills, 1 memories: 0 error(s)"; suite and eval lists said "1 cases".
+    catalog = tmp_path / "one.json"
+    catalog.write_text(
+        '{"skills": [{"id": "deploy-steps", "name": "Deploy steps", '
+        '"description": "Steps for shipping a deploy", "content": "x"}], '
+        '"memories": [{"id": "vault-rotation", "content": "Vault tokens rotate monthly"}]}',
+        encoding="utf-8",
+    )
+    assert main(["lint", "--catalog", str(catalog)]) == 0
+    assert ": 1 skill, 1 memory: 0 errors, 0 warnings, 0 info;" in capsys.readouterr().out
+    ws_path = tmp_path / "w.axmem"
+    assert main(["init", str(ws_path)]) == 0
+    assert "(empty: 0 skills, 0 memories)" in capsys.readouterr().out
+
+
+def test_import_infers_ax_json_from_the_format_name_as_suffix(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    # `axmem import x.ax-json` said "unknown catalog format" unless given --format.
+    source = tmp_path / "team.ax-json"
+    source.write_text('{"memories": [{"id": "m1", "content": "vault tokens"}]}', "utf-8")
+    ws_path = _sample(tmp_path)
+    assert main(["import", "-w", ws_path, str(source)]) == 0
+    assert "1 added" in capsys.readouterr().out
+    with Workspace.open(ws_path) as ws:
+        assert CatalogService(ws).get("memories", "m1") is not None
+    bad = tmp_path / "bad.json"
+    bad.write_text("{", "utf-8")
+    assert main(["import", "-w", ws_path, str(bad)]) == 2
+    assert "axmem: error: 1 problem in the input" in capsys.readouterr().err

@@ -16,10 +16,18 @@ from PySide6.QtGui import QImage, QTextDocument, QTextImageFormat
 from axmem_gui.ui.editor import preview
 from axmem_gui.ui.editor.dialogs import OpenLinkDialog
 from axmem_gui.ui.editor.markdown_render import (
+    MAX_LINK_SCAN,
+    MAX_PIECE_UNITS,
     PIECE_CHARS,
     PIECE_LINES,
+    PIECE_MARKUP,
+    RenderedMarkdown,
+    layout_units,
+    link_scan_cost,
     markdown_pieces,
+    markup_weight,
     render_markdown,
+    render_pieces,
 )
 from axmem_gui.ui.editor.preview import SafeMarkdownBrowser
 
@@ -112,8 +120,10 @@ def test_hostile_markdown_renders_in_slices_in_the_widget(qtbot, shape: str) -> 
         browser.set_markdown_source(HOSTILE_SHAPES[shape], immediately=True)
         assert browser.rendering  # returned to the event loop before the work was done
     assert not browser.rendering
-    if shape == "setext":
-        assert browser.toPlainText().count("a") == 25000
+    if shape == "setext":  # 25,000 headings: the preview stops at its block limit
+        lines = browser.toPlainText().split("\n")
+        assert preview.MAX_PREVIEW_BLOCKS - 100 <= lines.count("a") <= 25000
+        assert lines[-1] == preview.too_long_note(preview.MAX_PREVIEW_BLOCKS)[6:-8]
 
 
 def test_a_new_text_replaces_a_render_in_progress(qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -124,3 +134,84 @@ def test_a_new_text_replaces_a_render_in_progress(qtbot) -> None:  # type: ignor
         browser.set_markdown_source("# Only this", immediately=True)
     assert browser.toPlainText().strip() == "Only this"
     assert not browser.rendering
+
+
+#: Shapes whose cost to Qt or to Python-Markdown is far above what their length says.
+COSTLY_SHAPES = {
+    # 300 columns in 2,400 characters: laid out at once in one call, 81 ms of CPU.
+    "wide table": "|" + "a|" * 300 + "\n|" + "-|" * 300 + "\n" + ("|" + "1|" * 300 + "\n") * 2,
+    # 100 rows of 20 cells went to Qt as one piece (2,000 cells, 120 ms).
+    "20-column table": "|" + "a|" * 20 + "\n|" + "-|" * 20 + "\n" + ("|" + "1|" * 20 + "\n") * 400,
+    # Python-Markdown scans each `](` to the end of the text: 8,000 characters took 1.5 s.
+    "open link parens": "[a](" * 900,
+    "open image brackets": "![" * 1800,
+    # Every `*a*` is a match after which the text is rebuilt: 3,200 characters, 45 ms.
+    "dense emphasis": ("*a* _b_ " * 10 + "\n") * 40,
+    "quote-list ladder": ("> - " * 19 + "x\n") * 40,
+    "fenced code": "```python\n" + "x = f(1, 'a')\n" * 3000 + "```\n",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(COSTLY_SHAPES))
+def test_every_piece_is_bounded_in_conversion_and_layout_cost(shape: str) -> None:
+    text = COSTLY_SHAPES[shape]
+    for piece in markdown_pieces(text):
+        lines = piece.split("\n")
+        code = lines[0].startswith("```")  # no inline patterns inside fenced code
+        assert code or len(lines) == 1 or sum(map(markup_weight, lines)) <= PIECE_MARKUP
+    for html in render_pieces(text, RenderedMarkdown()):
+        assert layout_units(html) <= MAX_PIECE_UNITS, html[:80]
+        assert html.count("<td") + html.count("<th") <= 120
+
+
+def test_a_table_too_wide_to_cut_is_shown_as_text() -> None:
+    html = render_markdown(COSTLY_SHAPES["wide table"])
+    assert "<table" not in html and html.startswith("<pre>") and "|a|a|" in html
+
+
+@pytest.mark.parametrize("shape", ["open link parens", "open image brackets"])
+def test_link_brackets_scanned_quadratically_are_shown_as_text(shape: str) -> None:
+    text = COSTLY_SHAPES[shape]
+    assert len(text) <= PIECE_CHARS and link_scan_cost(text) > MAX_LINK_SCAN
+    assert render_markdown(text) == "<pre>" + text.replace("&", "&amp;") + "</pre>"
+    ordinary = ("See [a](http://x), [b](http://y) and ![c](z.png).\n" * 10 + "\n") * 30
+    assert render_markdown(ordinary).count("<a href") == 600  # ordinary links render
+
+
+def test_appended_batches_keep_the_format_of_their_first_block(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Each batch's first block merged into the document's last block: the heading lost
+    its format and the block grew with every turn (quadratic appending)."""
+    browser = SafeMarkdownBrowser()
+    qtbot.addWidget(browser)
+    with qtbot.waitSignal(browser.render_finished, timeout=60_000):
+        browser.set_markdown_source("a\n=\n" * 2000, immediately=True)
+    headings = []
+    block = browser.document().begin()
+    while block.isValid():
+        headings.append((block.text(), block.blockFormat().headingLevel()))
+        block = block.next()
+    assert len(browser.slice_units) > 1  # appended in several batches
+    assert headings == [("a", 1)] * 2000
+    with qtbot.waitSignal(browser.render_finished, timeout=60_000):
+        browser.set_markdown_source("word " * 20000, immediately=True)
+    assert browser.document().blockCount() >= 20000 * 5 // PIECE_CHARS
+
+
+def test_a_turn_lays_out_a_bounded_amount(qtbot) -> None:  # type: ignore[no-untyped-def]
+    browser = SafeMarkdownBrowser()
+    qtbot.addWidget(browser)
+    with qtbot.waitSignal(browser.render_finished, timeout=60_000):
+        browser.set_markdown_source(COSTLY_SHAPES["20-column table"], immediately=True)
+        assert browser.rendering  # 2,400 characters, but too much for one turn
+    assert len(browser.slice_units) > 3
+    assert max(browser.slice_units) <= preview.MAX_SLICE_UNITS + MAX_PIECE_UNITS
+
+
+def test_the_preview_stops_at_its_block_limit(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(preview, "MAX_PREVIEW_BLOCKS", 300)
+    browser = SafeMarkdownBrowser()
+    qtbot.addWidget(browser)
+    with qtbot.waitSignal(browser.render_finished, timeout=60_000):
+        browser.set_markdown_source("para\n\n" * 2000, immediately=True)
+    text = browser.toPlainText()
+    assert 300 <= text.count("para") < 2000 and "first 300 blocks" in text

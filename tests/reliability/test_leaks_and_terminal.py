@@ -54,6 +54,11 @@ def test_import_and_lint_print_hostile_ids_escaped(tmp_path: Path, capsys: Any) 
     _assert_no_raw_controls(out)
     _assert_no_raw_controls(err)
     assert "evil\\x1b]0;pwned\\x07" in out
+    # and lint names the problem itself: a finding per id and per name that holds them
+    lines = [line for line in out.splitlines() if line.endswith("[invisible-characters]")]
+    assert len(lines) == 3, out
+    assert "the id holds 5 control or invisible characters (\\x1b, \\x07, \\x9b, \\u202e)" in out
+    assert "the name holds 5 control or invisible characters" in out
 
 
 def test_short_api_key_quoted_back_is_redacted() -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from axmem_gui.core.catalog import Skill
+from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.errors import WorkspaceError
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
@@ -136,3 +136,96 @@ def test_init_refuses_a_fifo_in_the_way(tmp_path: Path) -> None:
     with pytest.raises(WorkspaceError, match="already exists"):
         init_workspace(path)
     assert [p.name for p in tmp_path.iterdir()] == ["w.axmem"]
+
+
+@pytest.mark.parametrize(
+    ("table", "column", "value"),
+    [
+        ("skills", "tags", '["a",'),  # a byte flip inside stored JSON (AXMEM_FUZZ_SEED=1)
+        ("skills", "tags", '["a\x01"]'),  # a control character in JSON text (seed 4)
+        ("skills", "tags", "5"),
+        ("skills", "extra", "[1]"),
+        ("skills", "name", b"A"),  # a blob where text was stored
+        ("memories", "content", b"\x00\xff"),
+    ],
+)
+def test_a_damaged_stored_value_is_a_clear_error(
+    tmp_path: Path, table: str, column: str, value: object
+) -> None:
+    """Damage inside a row that SQLite still reads (JSON that does not parse, a value of
+    another type) raised JSONDecodeError or TypeError from `catalog()`."""
+    path = tmp_path / "w.axmem"
+    with Workspace.open(path, create=True) as ws:
+        ws.skills.upsert(Skill("a", "A", "d", "c"))
+        ws.memories.upsert(Memory("m", "content"))
+    conn = sqlite3.connect(path)
+    conn.execute(f"UPDATE {table} SET {column} = ?", (value,))
+    conn.commit()
+    conn.close()
+    with (
+        Workspace.open(path, read_only=True) as ws,
+        pytest.raises(WorkspaceError, match="the workspace file is damaged"),
+    ):
+        ws.catalog()
+
+
+def _varint(data: bytes, at: int) -> tuple[int, int]:
+    value = 0
+    for i in range(9):
+        byte = data[at + i]
+        if i == 8:
+            return (value << 8) | byte, at + 9
+        value = (value << 7) | (byte & 0x7F)
+        if byte < 0x80:
+            return value, at + i + 1
+    raise AssertionError("unreachable")
+
+
+def test_closing_a_workspace_with_damaged_statistics_does_not_raise(tmp_path: Path) -> None:
+    """Reduced from AXMEM_FUZZ_SEED=29 (one byte of 200 flips): a reserved serial type in
+    a sqlite_stat1 record. The workspace opens and reads; `PRAGMA optimize` on closing
+    met the damage, and the guarded cursor's WorkspaceError escaped `close()` (which only
+    expected sqlite3.Error), so `with Workspace.open(...)` raised on the way out."""
+    path = tmp_path / "w.axmem"
+    init_workspace(path, sample=True).close()
+    conn = sqlite3.connect(path)
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_stat1'")
+    page_no = root.fetchone()[0]
+    conn.close()
+    data = bytearray(path.read_bytes())
+    page = (page_no - 1) * page_size
+    assert data[page] == 0x0D  # a leaf page of the table
+    cell = page + int.from_bytes(data[page + 8 : page + 10], "big")  # its first cell
+    _, at = _varint(data, cell)  # payload size
+    _, at = _varint(data, at)  # rowid
+    _, at = _varint(data, at)  # record header size
+    assert data[at] >= 13 and data[at] % 2  # the first column's serial type: text
+    data[at] = 10  # a reserved serial type
+    path.write_bytes(bytes(data))
+    with Workspace.open(path) as ws:
+        assert ws.catalog().skills
+    with Workspace.open(path) as ws:  # and again: closing left it openable
+        assert ws.catalog().skills
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_a_damaged_migrations_table_definition_is_refused_untouched(
+    tmp_path: Path, read_only: bool
+) -> None:
+    """Reduced from AXMEM_FUZZ_SEED=55 and 60: a flipped byte in the column name
+    `applied_at` of _sqlite_migrations gave sqlite-utils' KeyError on opening."""
+    path = tmp_path / "w.axmem"
+    _make_workspace(path)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA writable_schema = ON")
+    conn.execute(
+        "UPDATE sqlite_master SET sql = replace(sql, 'applied_at', 'app\x1eied_at') "
+        "WHERE name = '_sqlite_migrations'"
+    )
+    conn.commit()
+    conn.close()
+    before = _snapshot(tmp_path)
+    with pytest.raises(WorkspaceError, match="damaged"):
+        Workspace.open(path, read_only=read_only)
+    assert _snapshot(tmp_path) == before

@@ -57,12 +57,16 @@ def test_migrations_are_append_only() -> None:
     assert schema.known_migration_names()[:3] == ["m001_catalog", "m002_documents", "m003_sessions"]
 
 
-def test_failed_upgrade_leaves_the_file_and_nothing_beside_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("journal", ["delete", "wal"])
+def test_failed_upgrade_leaves_the_file_and_nothing_beside_it(tmp_path: Path, journal: str) -> None:
     # A v4 file whose skills table already has the column m005 adds: the upgrade fails.
+    # In WAL mode (every workspace the app writes) the backup stayed: inspecting the file
+    # had created an empty -wal, taken for a pending one (found by AXMEM_FUZZ_SEED=21).
     path = tmp_path / "odd.axmem"
     _workspace_at_version(path, 4)
     db = Database(path)
     db.execute("ALTER TABLE skills ADD COLUMN extra TEXT")
+    db.execute(f"PRAGMA journal_mode = {journal}")
     db.conn.commit()
     db.close()
     before = path.read_bytes()

@@ -4,9 +4,11 @@ import gc
 import threading
 import weakref
 
-from PySide6.QtCore import QObject, QThread
+import pytest
+from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal
 
 from axmem_gui.core.errors import InputError
+from axmem_gui.ui import tasks
 from axmem_gui.ui.tasks import COLLECTOR, JobContext, TaskRunner
 
 
@@ -102,10 +104,12 @@ class _Wrapper(QObject):
     """A Qt object in a reference cycle: only the cycle collector frees it."""
 
 
-def test_qt_garbage_is_never_freed_on_a_worker_thread(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_qt_garbage_is_never_freed_on_a_worker_thread(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A collection a worker starts (here explicitly) frees nothing there; the Qt wrappers
-    that were garbage on the GUI thread die on the GUI thread."""
-    runner = TaskRunner(collect_interval_ms=0)
+    that were garbage on the GUI thread die on the GUI thread (in the major collection of
+    the idle point: at once, with no interval to wait)."""
+    monkeypatch.setattr(tasks, "MAJOR_INTERVAL_S", 0.0)
+    runner = TaskRunner(collect_interval_ms=0, idle_major_delay_ms=0)
     gui_thread = threading.get_ident()
     freed_on: list[int] = []
     collected_on_worker = threading.Event()
@@ -131,7 +135,7 @@ def test_qt_garbage_is_never_freed_on_a_worker_thread(qtbot) -> None:  # type: i
     assert gc.isenabled()
 
 
-def test_a_long_job_that_makes_cyclic_garbage_keeps_memory_bounded(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_a_long_job_that_makes_cyclic_garbage_keeps_memory_bounded(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A job that runs for a long time (here: many steps, each waiting for the GUI thread
     to take its report) leaves its garbage to the GUI thread, which collects it at the
     runner's safe points: the number of live objects stays flat."""
@@ -154,18 +158,58 @@ def test_a_long_job_that_makes_cyclic_garbage_keeps_memory_bounded(qtbot) -> Non
     def on_partial(_job_id: int, _step: object) -> None:
         enabled.append(gc.isenabled())
         live.append(len(gc.get_objects()) + gc.get_freeze_count())
+        frozen.append(gc.get_freeze_count())
         taken.release()
 
+    frozen: list[int] = []
+    gui_generations: list[int] = []
+    gui_thread = threading.get_ident()
+
+    def on_gc(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and threading.get_ident() == gui_thread:
+            gui_generations.append(info["generation"])
+
     runner.partial.connect(on_partial)
-    gc.collect()
-    baseline = len(gc.get_objects())
+    long_lived = _long_lived_and_frozen(monkeypatch)
+    baseline = len(gc.get_objects()) + gc.get_freeze_count()  # frozen objects live too
     collections = COLLECTOR.collections
-    with qtbot.waitSignal(runner.finished, timeout=120_000):
-        runner.submit(job)
+    gc.callbacks.append(on_gc)
+    try:
+        with qtbot.waitSignal(runner.finished, timeout=120_000):
+            runner.submit(job)
+    finally:
+        gc.callbacks.remove(on_gc)
     assert len(live) == steps and all(enabled)
     assert COLLECTOR.collections > collections
     # 300,000 cycles were made; at most a few steps' worth are ever alive.
     assert max(live) - baseline < 4 * cycles_per_step, (baseline, max(live))
+    # They died young, on the GUI thread: no full collection rescanned the long-lived
+    # objects, which stayed frozen all along.
+    assert gui_generations and max(gui_generations) < 2, gui_generations
+    assert min(frozen) >= len(long_lived), (min(frozen), len(long_lived))
+    del long_lived
+
+
+def _long_lived_and_frozen(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
+    """A long-lived structure (like the shared search index), built by a job that made a
+    worker collect: the major collection that follows at idle leaves it frozen."""
+    monkeypatch.setattr(tasks, "MAJOR_INTERVAL_S", 0.0)
+    runner = TaskRunner(collect_interval_ms=0, idle_major_delay_ms=0)
+    built: list[list[list[int]]] = []
+
+    def job(ctx: JobContext) -> int:
+        built.append([[i] for i in range(50_000)])
+        gc.collect()  # a collection on the worker: freezes, frees nothing
+        return len(built[0])
+
+    majors = COLLECTOR.majors
+    runner.submit(job)
+    assert runner.wait(30_000)
+    # The job's outcome is delivered through the event loop; then the runner is idle.
+    QCoreApplication.sendPostedEvents()
+    assert not runner.busy and COLLECTOR.majors > majors
+    assert gc.get_freeze_count() >= 50_000
+    return built[0]
 
 
 def test_shutdown_forgets_unfinished_jobs_and_the_collector_stays_on(qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -183,3 +227,72 @@ def test_shutdown_forgets_unfinished_jobs_and_the_collector_stays_on(qtbot) -> N
     runner.shutdown()
     assert gc.isenabled() and not runner.busy
     assert runner.wait(5000)
+
+
+class _Dialog(QObject):
+    cancel_requested = Signal()
+
+
+def test_what_a_job_holds_is_released_on_the_gui_thread(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The crash of a full test run (a worker thread, inside PySide's disconnect): a job
+    closure held the last reference to a `threading.Event` whose `set` was connected to a
+    dialog's signal. Qt deletes a finished QRunnable on its pool thread; the closure died
+    there, and PySide disconnected the dialog's signal from that thread while the GUI
+    thread used it. What a job holds (its callable, context and result) is released on the
+    GUI thread."""
+    runner = TaskRunner()
+    gui_thread = threading.get_ident()
+    dialog = _Dialog()
+    released: dict[str, int] = {}
+
+    class Result:
+        pass
+
+    def make_job() -> object:
+        cancel = threading.Event()
+        dialog.cancel_requested.connect(cancel.set)
+        weakref.finalize(cancel, lambda: released.setdefault("closure", threading.get_ident()))
+
+        def job(ctx: JobContext) -> Result:
+            cancel.wait(0)
+            result = Result()
+            weakref.finalize(result, lambda: released.setdefault("result", threading.get_ident()))
+            return result
+
+        return job
+
+    for _ in range(3):
+        released.clear()
+        with qtbot.waitSignal(runner.finished, timeout=5000):
+            runner.submit(make_job())  # type: ignore[arg-type]
+        qtbot.waitUntil(lambda: len(released) == 2, timeout=5000)
+        assert released == {"closure": gui_thread, "result": gui_thread}
+
+
+def test_jobs_forgotten_at_shutdown_are_released_on_the_gui_thread(qtbot) -> None:  # type: ignore[no-untyped-def]
+    runner = TaskRunner()
+    gui_thread = threading.get_ident()
+    started, release = threading.Event(), threading.Event()
+    released: list[int] = []
+
+    class Held(QObject):
+        pass
+
+    def make_job() -> object:
+        held = Held()
+        weakref.finalize(held, lambda: released.append(threading.get_ident()))
+
+        def job(ctx: JobContext) -> None:
+            started.set()
+            release.wait(5)
+            del ctx
+            assert held is not None
+
+        return job
+
+    runner.submit(make_job())  # type: ignore[arg-type]
+    assert started.wait(5)
+    runner.shutdown()  # forgets the job while it runs
+    release.set()
+    qtbot.waitUntil(lambda: bool(released), timeout=5000)
+    assert released == [gui_thread]

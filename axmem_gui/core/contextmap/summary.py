@@ -75,7 +75,9 @@ def render_summary(state: ContextMapState) -> str:
         marker = "" if section.name not in parsed.missing_sections else " (no header)"
         lines.append(f"## {section.title} [{section.slug}]{marker}")
         for item in items:
-            score = format_score(state.scores.get(item.id, 0))
+            # '-' for an item with no score, as `contextmap diff` writes it (eviction
+            # counts it as 0; the GUI says "unscored (counts as 0)").
+            score = format_score(state.scores.get(item.id))
             lines.append(f"  [{item.id}] score {score}: {item.content}")
     for line in parsed.lines:
         if line.kind is LineKind.HEADER and line.section is None:

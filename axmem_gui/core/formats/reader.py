@@ -23,6 +23,7 @@ from axmem_gui.core.formats.values import failed_source
 
 _BY_SUFFIX: dict[str, FormatName] = {
     ".json": "ax-json",
+    ".ax-json": "ax-json",  # the format's own name, as people save it
     ".ts": "ts",
     ".mts": "ts",
     ".cts": "ts",
@@ -70,8 +71,8 @@ def read_source(
         return failed_source(
             source,
             "ax-json",
-            "unknown catalog format: use a .json, .ts, .jsonl file, a SKILL.md, or a folder "
-            "of skill folders (or name the format explicitly)",
+            "unknown catalog format: use a .json (or .ax-json), .ts, .jsonl file, a SKILL.md, "
+            "or a folder of skill folders (or name the format explicitly)",
         )
     if chosen == "skills-dir":
         return read_skills_path(path, limits, keep_duplicates=keep_duplicates)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from axmem_gui.core.ax.profile import AxProfile, load_profile
 from axmem_gui.core.catalog import Catalog, Memory, Skill
+from axmem_gui.core.lint.batch import searchability_findings
 from axmem_gui.core.lint.budget import IndexSize, budget_findings, estimate_tokens, index_size
 from axmem_gui.core.lint.identity import identity_findings
 from axmem_gui.core.lint.model import (
@@ -19,7 +20,6 @@ from axmem_gui.core.lint.model import (
     LintOptions,
     LintReport,
 )
-from axmem_gui.core.lint.searchability import searchability_findings
 
 __all__ = [
     "CODES",

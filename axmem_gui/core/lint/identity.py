@@ -7,12 +7,54 @@ one), and drops a skill whose trimmed name is empty from Loaded Skills.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from axmem_gui.core.ax.jstext import js_trim
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.lint.model import EntryKind, Finding, finding
+
+#: Characters that are invisible or act on the text around them: C0 and C1 controls (with
+#: tab and newline, which break the one-line index entry), DEL, bidi marks, embeddings,
+#: overrides and isolates, zero-width spaces and joiners, invisible operators, the BOM.
+_INVISIBLE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
+    "\u2066-\u2069\ufeff]"
+)
+
+
+def escaped(text: str) -> str:
+    """`text` with each invisible or control character as a visible escape (`\\x1b`,
+    `\\u202e`), so a message can show it without a terminal or a view acting on it."""
+
+    def escape(match: re.Match[str]) -> str:
+        code = ord(match.group())
+        return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+    return _INVISIBLE.sub(escape, text)
+
+
+def invisible_characters(kind: EntryKind, entry_id: str, field: str, text: str) -> Finding | None:
+    """A finding when `text` (the entry's id or name) holds control or invisible
+    characters: terminals act on them (an escape sequence retitles a terminal), bidi
+    overrides show the text in another order, and zero-width ones make two different ids
+    look the same."""
+    found = _INVISIBLE.findall(text)
+    if not found:
+        return None
+    kinds = ", ".join(escaped(ch) for ch in dict.fromkeys(found))
+    count = len(found)
+    return finding(
+        "invisible-characters",
+        kind,
+        entry_id,
+        f"the {field} holds {count} control or invisible character{'s' if count > 1 else ''} "
+        f"({kinds}), stored as '{escaped(text)}': terminals act on them and views hide or "
+        f"reorder them, so the {field} does not read as what Ax stores",
+        f"Retype the {field} with visible characters only.",
+        field=field,
+    )
 
 
 def _quote_all(ids: Iterable[str]) -> str:
@@ -93,8 +135,12 @@ def near_duplicate_ids(ids: Sequence[str], kind: EntryKind) -> list[Finding]:
 
 
 def padded_and_empty_ids(ids: Sequence[str], kind: EntryKind) -> list[Finding]:
+    """The checks on each id's own text: empty, padded, invisible characters."""
     out = []
     for entry_id in dict.fromkeys(ids):
+        hidden = invisible_characters(kind, entry_id, "id", entry_id)
+        if hidden is not None:
+            out.append(hidden)
         core = js_trim(entry_id)
         if not core:
             consequence = (
@@ -135,6 +181,9 @@ def padded_and_empty_ids(ids: Sequence[str], kind: EntryKind) -> list[Finding]:
 def skill_text_fields(skills: Sequence[Skill]) -> list[Finding]:
     out = []
     for s in skills:
+        hidden = invisible_characters("skill", s.id, "name", s.name)
+        if hidden is not None:
+            out.append(hidden)
         if not js_trim(s.name):
             out.append(
                 finding(

@@ -31,6 +31,7 @@ from axmem_gui.core.ax.profile import AxProfile, load_profile
 from axmem_gui.core.ax.ranking import RankOptions
 from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.catalog import Catalog, Memory, Skill
+from axmem_gui.core.lint.batch import CatalogSearches
 from axmem_gui.core.lint.budget import budget_findings, index_size
 from axmem_gui.core.lint.identity import (
     duplicate_ids,
@@ -98,19 +99,13 @@ class _Domain:
         #: search term -> ids whose id search (or, for skills, name search) has it
         self.id_queries: dict[str, set[str]] = {}
         self.name_queries: dict[str, set[str]] = {}
-        for e in self.entries:
-            self._remember_queries(e)
         self.identity = [
             *duplicate_ids(list(self.position), kind),
             *near_duplicate_ids(list(self.position), kind),
             *padded_and_empty_ids(list(self.position), kind),
         ]
         self.found = _Found()
-        cache: RankCache = {}
-        for e in self.entries:
-            self._check(e, cache)
-        if kind == "skill" and session.options.competition:
-            self._compete(list(self.position), cache)
+        self._check_all()
 
     # queries --------------------------------------------------------------------------
     def _terms(self, text: str) -> list[str]:
@@ -149,6 +144,39 @@ class _Domain:
         if isinstance(e, Skill):
             found.put(e.id, "text", tuple(skill_text_fields([e])))
             found.put(e.id, "stopwords", tuple(stopword_only(e, tokenizer)))
+
+    def _check_all(self) -> None:
+        """Every check of every entry, the searches batched (`CatalogSearches`)."""
+        session, found = self.session, self.found
+        profile, tokenizer = session.profile, session.tokenizer
+        competition = self.kind == "skill" and session.options.competition
+        searches = CatalogSearches(
+            self.kind,
+            self.entries,
+            [self.index.terms_of(self.handles[e.id]) for e in self.entries],
+            profile,
+            tokenizer,
+            names=self.kind == "skill",
+        )
+        # What each search has, to know which searches an edit can change (the searches'
+        # own tokens: `_terms` of each id and name).
+        for e in self.entries:
+            for term in searches.id_tokens[e.id]:
+                self.id_queries.setdefault(term, set()).add(e.id)
+            if isinstance(e, Skill):
+                for term in searches.name_tokens[e.name]:
+                    self.name_queries.setdefault(term, set()).add(e.id)
+        top_k = profile.skill_search_top_k if self.kind == "skill" else profile.memory_search_top_k
+        found.search, found.beyond = searches.entry_findings(session.options, top_k, self.cut)
+        skills = [e for e in self.entries if isinstance(e, Skill)]
+        for s in skills:
+            found.put(s.id, "text", tuple(skill_text_fields([s])))
+            found.put(s.id, "stopwords", tuple(stopword_only(s, tokenizer)))
+        if competition:
+            names = {s.id: s.name for s in skills}
+            for f in searches.competing(skills, names):
+                if f.entry_id is not None:
+                    found.put(f.entry_id, "competing", f)
 
     def _research(self, entry_id: str, cache: RankCache) -> None:
         """Re-run only the id search of an unchanged entry (unreachable stays as it was)."""

@@ -20,6 +20,7 @@ CODES: dict[str, Severity] = {
     "unreachable": "error",
     "id-case-collision": "warning",
     "padded-id": "warning",
+    "invisible-characters": "warning",
     "empty-description": "warning",
     "id-not-searchable": "warning",
     "stopword-only-name": "warning",

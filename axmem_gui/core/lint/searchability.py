@@ -8,8 +8,9 @@ says what `discover` / `recall` would actually do.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from axmem_gui.core.ax.documents import (
     FieldTokens,
@@ -120,8 +121,19 @@ def id_not_searchable(
     if entry.id in result.result_ids:
         return None
     id_words = next(f.terms for f in entry.fields if f.identifier)
-    query_terms = tokenizer.prose(query)
-    verb = "discover({ skills: [id] })" if entry.kind == "skill" else "recall([id])"
+    return id_finding(entry.kind, entry.id, id_words, tokenizer.prose(query), result.result_ids)
+
+
+def id_finding(
+    kind: EntryKind,
+    entry_id: str,
+    id_words: Sequence[str],
+    query_terms: Sequence[str],
+    result_ids: Sequence[str],
+) -> Finding:
+    """The id-not-searchable finding of an entry whose id search (of `query_terms`)
+    returns `result_ids`, which do not hold the entry's id."""
+    verb = "discover({ skills: [id] })" if kind == "skill" else "recall([id])"
     if not query_terms:
         why = "every word of it is dropped from a search (stopwords, short words or numbers)"
         hint = (
@@ -138,13 +150,13 @@ def id_not_searchable(
             "'lookupInvoiceStatus'): Ax splits ids on case changes but not searches."
         )
     else:
-        top = ", ".join(f"'{i}'" for i in result.result_ids) or "nothing"
+        top = ", ".join(f"'{i}'" for i in result_ids) or "nothing"
         why = f"other entries match its words better (it returns {top})"
         hint = "Make the id's words distinctive, and repeat them in the name or description."
     return finding(
         "id-not-searchable",
-        entry.kind,
-        entry.id,
+        kind,
+        entry_id,
         f"searching for the id itself does not find this entry with {verb}: {why}",
         hint,
         field="id",
@@ -162,11 +174,29 @@ def terms_beyond_cut(
     indexed: set[str] = set()
     for f in entry.fields:
         indexed.update(f.terms)
-    counts = Counter(t for t in content.cut_terms if t not in indexed)
+    return cut_finding(
+        entry.kind, entry.id, content.cut_text, content.cut_terms, indexed, options,
+        cut_chars, tokenizer,
+    )  # fmt: skip
+
+
+def cut_finding(
+    kind: EntryKind,
+    entry_id: str,
+    cut_text: str,
+    cut_terms: Sequence[str],
+    indexed: Container[str],
+    options: LintOptions,
+    cut_chars: int,
+    tokenizer: Tokenizer,
+) -> Finding | None:
+    """The terms-beyond-cut finding of content cut after `cut_chars` (`cut_text`, whose
+    terms are `cut_terms`), for an entry whose indexed terms are `indexed`."""
+    counts = Counter(t for t in cut_terms if t not in indexed)
     if not counts:
         return None
     heading_terms: set[str] = set()
-    for line in content.cut_text.splitlines():
+    for line in cut_text.splitlines():
         if line.lstrip().startswith("#"):
             heading_terms.update(tokenizer.prose(line))
     key = [t for t, n in counts.most_common() if n >= 3 or (n >= 2 and t in heading_terms)]
@@ -177,8 +207,8 @@ def terms_beyond_cut(
     more = f" and {extra} more" if extra > 0 else ""
     return finding(
         "terms-beyond-cut",
-        entry.kind,
-        entry.id,
+        kind,
+        entry_id,
         f"key terms appear only after the first {cut_chars} characters of the content, which "
         f"Ax does not index: {listed}{more}",
         "Mention these words in the description or early in the content.",
@@ -204,49 +234,68 @@ def competing_skills(
         if not query:
             continue
         ranked = _rank(index, query, options, cache).ranked
-        if not ranked:
-            continue
-        top = ranked[0]
-        own = next((e for e in ranked if e.id == s.id), None)
-        if top.id != s.id:
-            rival = top.id
-            if own is not None and own.raw == top.raw:
-                outcome = "ties with it and loses on id order"
-            else:
-                outcome = "comes second" if own is not None else "is not in the top 2"
-            message = (
-                f"searching for its name '{s.name}' returns '{rival}' ('{names.get(rival)}') "
-                f"first; this skill {outcome}"
-            )
-        elif len(ranked) > 1 and ranked[1].raw == top.raw and ranked[1].id != s.id:
-            rival = ranked[1].id
-            message = (
-                f"searching for its name '{s.name}' ties with '{rival}' ('{names.get(rival)}'); "
-                "this skill wins only on id order"
-            )
-        else:
-            continue
-        out.append(
-            finding(
-                "competing-skills",
-                "skill",
-                s.id,
-                message,
-                "Make the names and descriptions distinct: put each skill's own key words "
-                "in its name, or merge the two skills.",
-                field="name",
-                related=(rival,),
-            )
-        )
+        found = competing_finding(s, ranked, names)
+        if found is not None:
+            out.append(found)
     return out
 
 
-def searchability_findings(
+class Ranked(Protocol):
+    """A search result: `RankedEntry`, or lint's own `Hit`."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def raw(self) -> float: ...
+
+
+def competing_finding(
+    s: Skill, ranked: Sequence[Ranked], names: Mapping[str, str]
+) -> Finding | None:
+    """The competing-skills finding of skill `s`, whose name search returns `ranked`."""
+    if not ranked:
+        return None
+    top = ranked[0]
+    own = next((e for e in ranked if e.id == s.id), None)
+    if top.id != s.id:
+        rival = top.id
+        if own is not None and own.raw == top.raw:
+            outcome = "ties with it and loses on id order"
+        else:
+            outcome = "comes second" if own is not None else "is not in the top 2"
+        message = (
+            f"searching for its name '{s.name}' returns '{rival}' ('{names.get(rival)}') "
+            f"first; this skill {outcome}"
+        )
+    elif len(ranked) > 1 and ranked[1].raw == top.raw and ranked[1].id != s.id:
+        rival = ranked[1].id
+        message = (
+            f"searching for its name '{s.name}' ties with '{rival}' ('{names.get(rival)}'); "
+            "this skill wins only on id order"
+        )
+    else:
+        return None
+    return finding(
+        "competing-skills",
+        "skill",
+        s.id,
+        message,
+        "Make the names and descriptions distinct: put each skill's own key words "
+        "in its name, or merge the two skills.",
+        field="name",
+        related=(rival,),
+    )
+
+
+def per_entry_searchability_findings(
     skills: Sequence[Skill],
     memories: Sequence[Memory],
     profile: AxProfile,
     options: LintOptions,
 ) -> list[Finding]:
+    """The search checks entry by entry, one ranked search each: the plain definition
+    of what `batch.searchability_findings` finds faster (tests compare the two)."""
     tokenizer = Tokenizer(profile)
     # The bulk path: the same indexes as one `skill_document` / `memory_document` each.
     skill_index = SearchIndex(tokenizer)

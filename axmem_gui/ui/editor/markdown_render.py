@@ -8,15 +8,20 @@ treats them as untrusted:
   fetch or read by itself (a `file:` URL or `/dev/zero` as an image would otherwise be
   read by Qt, not by our resource loader); the originals are kept beside the HTML;
 - the work is bounded: the text is cut into pieces of at most `PIECE_LINES` lines
-  (outside fenced code) and each piece is converted on its own, so shapes on which
-  Python-Markdown is quadratic (`'a\\n=\\n' * 25000`, `'#\\n' * 50000`, `'---\\n' * 25000`)
-  cost linear time, and the preview widget can spread the pieces over event-loop turns.
+  (outside fenced code), `PIECE_CHARS` characters and `TABLE_PIECE_CELLS` table cells, and
+  each piece is converted on its own, so shapes on which Python-Markdown is quadratic
+  (`'a\\n=\\n' * 25000`, `'#\\n' * 50000`, `'---\\n' * 25000`) cost linear time. A piece
+  whose conversion or layout would still be costly (link brackets that Python-Markdown
+  scans to the end of the text, `![` x 4000 took 6 s; a table too wide to cut; more
+  elements than `MAX_PIECE_UNITS`) is shown as plain text. The preview widget spreads
+  the pieces over event-loop turns by their `layout_units`.
 """
 
 from __future__ import annotations
 
 import html
 import re
+import threading
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -41,14 +46,32 @@ MAX_NESTING = 48
 #: Most lines converted in one go (outside fenced code): Python-Markdown's block parser
 #: re-splits a block for every header/rule it finds in it, quadratic in the block's lines.
 PIECE_LINES = 40
-#: A piece longer than this is shown as plain text (inline patterns on one huge line).
-PIECE_CHARS = 8_000
-#: Table rows per piece (the table processor is linear: longer pieces, less overhead).
-TABLE_PIECE_LINES = 100
+#: A piece longer than this is shown as plain text (inline patterns on one huge line are
+#: super-linear: 8,000 characters of `*_` took 80 ms).
+PIECE_CHARS = 4_000
+#: Table cells per piece (a Qt table cell costs about ten times a paragraph to lay out);
+#: a table is cut every `TABLE_PIECE_CELLS // columns` rows, its header repeated.
+TABLE_PIECE_CELLS = 100
+#: A table with more columns than this is shown as plain text (one row cannot be cut).
+MAX_TABLE_COLUMNS = 64
 #: Lines of fenced code per piece (a long block is shown as consecutive blocks).
-FENCE_PIECE_LINES = 200
+FENCE_PIECE_LINES = 60
+#: Characters Python-Markdown's link and image patterns may scan in one piece (each `[`
+#: is scanned to its `]`, each `](` to its `)`, or to the end of the text when there is
+#: none: quadratic); over this the piece is shown as plain text. About 10 ms of work.
+MAX_LINK_SCAN = 60_000
+#: Inline markup (`*_`[]!<&\\`, and 8 per quote or list level opened on a line) per piece
+#: (a fence naming a language weighs more than a piece may hold, so it starts a piece of
+#: its own: the first use of a Pygments lexer imports it, 5 to 50 ms, once per piece):
+#: Python-Markdown's inline patterns rebuild the text at every match, so a dense piece
+#: costs far more than its length says (3,200 characters of `*a` took 45 ms). A piece is
+#: cut before a line would take it over this; a single line over twice this is plain text.
+PIECE_MARKUP = 300
+#: `layout_units` of one converted piece above which it is shown as plain text instead.
+MAX_PIECE_UNITS = 800
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FENCE_LANGUAGE = re.compile(r"^ {0,3}(?:`{3,}|~{3,})[ \t]*([^\s`{]+)", re.M)
 _REFERENCE = re.compile(r"^ {0,3}\[([^\]\n]{1,200})\]:[ \t]*<?([^\s>]+)>?", re.M)
 
 
@@ -89,8 +112,15 @@ class MarkdownConverter:
     def __init__(self) -> None:
         self.md = _converter()
         self._urls = cast(_PrivateUrls, self.md.treeprocessors["private_urls"])
+        self._languages: set[str] = set()
+        #: The last piece named a code language not seen before (its lexer was imported,
+        #: up to 30 ms): the preview ends its turn after such a piece.
+        self.imported = False
 
     def convert(self, piece: str, out: RenderedMarkdown, refs: dict[str, Any]) -> str:
+        languages = set(_FENCE_LANGUAGE.findall(piece))
+        self.imported = not languages <= self._languages
+        self._languages |= languages
         self.md.reset()  # the stash of code blocks would grow with every piece
         self.md.references.update(refs)
         self._urls.out = out
@@ -108,6 +138,22 @@ def _converter() -> markdown.Markdown:
     # Last, so every element any extension made is rewritten.
     md.treeprocessors.register(_PrivateUrls(md), "private_urls", 0)
     return md
+
+
+_CONTAINER_PREFIX = re.compile(r"(?:[ \t]*(?:>|[-+*](?=[ \t])|\d{1,9}[.)](?=[ \t])))+")
+
+
+_NOT_MARKUP = str.maketrans(dict.fromkeys("*_`[]!<&\\"))
+
+
+def markup_weight(line: str) -> int:
+    """The inline markup of `line` (see PIECE_MARKUP), counted at C speed."""
+    weight = len(line) - len(line.translate(_NOT_MARKUP))
+    if (fence := _FENCE.match(line)) and line[fence.end() :].strip():
+        weight += PIECE_MARKUP + 1
+    if line[:1] in " \t>-+*0123456789" and (containers := _CONTAINER_PREFIX.match(line)):
+        weight += 8 * len(containers.group().split())
+    return weight
 
 
 def _too_deep(text: str) -> bool:
@@ -128,7 +174,52 @@ def _too_deep(text: str) -> bool:
         prefix = line[: len(line) - len(stripped)]
         if prefix.count(">") > MAX_NESTING or len(prefix.expandtabs(4)) > MAX_NESTING * 4:
             return True
+        # Quotes and list items opened on one line (`> - > - ...`): one level each.
+        containers = _CONTAINER_PREFIX.match(line)
+        if containers and len(containers.group().split()) > MAX_NESTING:
+            return True
     return False
+
+
+_BRACKETS = re.compile(r"\\.|[\[\]()]")
+
+
+def link_scan_cost(piece: str) -> int:
+    """The characters Python-Markdown's link patterns scan in `piece`, estimated in linear
+    time: the distance from each `[` to its `]` and from each `](` to its `)` (to the end
+    of the piece when unmatched; escaped brackets are skipped)."""
+    end = len(piece)
+    squares: list[int] = []
+    parens: list[int] = []
+    cost = 0
+    last, prev_end = "", -1
+    for match in _BRACKETS.finditer(piece):
+        ch, pos = match.group(), match.start()
+        if ch == "[":
+            squares.append(pos)
+        elif ch == "]":
+            if squares:
+                cost += pos - squares.pop()
+        elif ch == "(":
+            if last == "]" and match.start() == prev_end:
+                parens.append(pos)
+            elif parens:
+                parens.append(-1)  # nested plain parenthesis: balances a later ')'
+        elif parens:
+            start = parens.pop()
+            if start >= 0:
+                cost += pos - start
+        last, prev_end = ch, match.end()
+    cost += sum(end - start for start in squares)
+    cost += sum(end - start for start in parens if start >= 0)
+    return cost
+
+
+def layout_units(html_piece: str) -> int:
+    """A measure of what laying out `html_piece` costs Qt: its tags (blocks, cells, inline
+    formats), table cells twice more, and its characters."""
+    cells = html_piece.count("<td") + html_piece.count("<th")
+    return html_piece.count("<") + 2 * cells + len(html_piece) // 16
 
 
 def _plain(text: str) -> str:
@@ -149,13 +240,20 @@ _TABLE_DELIMITER = re.compile(r"^ {0,3}\|?(?: *:?-+:? *\|)+ *(?::?-+:? *)?$")
 
 
 def markdown_pieces(text: str) -> list[str]:
+    return list(iter_markdown_pieces(text))
+
+
+def iter_markdown_pieces(text: str) -> Iterator[str]:
     """`text` cut at line ends into pieces converted one by one: at a blank line once a
     piece has PIECE_LINES lines, or anywhere after PIECE_LINES lines without one (never
-    inside fenced code; a table cut in two repeats its header). Linear time."""
-    pieces: list[str] = []
+    inside fenced code; a table is cut every TABLE_PIECE_CELLS cells and repeats its
+    header), and before a line would take its inline markup over PIECE_MARKUP. Linear
+    time, and lazy: each piece costs about its own length."""
     current: list[str] = []
+    markup = 0
     fence = ""
     header: list[str] = []
+    table_rows = TABLE_PIECE_CELLS
     fence_line = ""
     for line in text.split("\n"):
         opening = _FENCE.match(line)
@@ -166,30 +264,43 @@ def markdown_pieces(text: str) -> list[str]:
                 fence = ""
             elif len(current) >= FENCE_PIECE_LINES:
                 # A long code block goes out in parts, each a complete block.
-                pieces.append("\n".join([*current, fence]))
+                yield "\n".join([*current, fence])
                 current = [fence_line, line]
             else:
                 current.append(line)
             continue
-        if opening:
-            fence = opening.group(1)
-            fence_line = line
         blank = not line.strip()
         table_goes_on = bool(current) and _is_table_row(line) and _is_table_row(current[-1])
         if not table_goes_on:
             header = []
         elif _TABLE_DELIMITER.match(line) and len(current) >= 1:
             header = [current[-1], line]
-        limit = TABLE_PIECE_LINES if table_goes_on else PIECE_LINES
-        if len(current) >= limit and not fence:
-            pieces.append("\n".join(current))
+            table_rows = max(2, TABLE_PIECE_CELLS // max(1, line.count("|") - 1))
+        limit = table_rows if table_goes_on else PIECE_LINES
+        weight = markup_weight(line)
+        dense = not table_goes_on and markup + weight > PIECE_MARKUP
+        if current and (len(current) >= limit or dense):
+            yield "\n".join(current)
             current = list(header) if table_goes_on and header else []
+            markup = 0
             if blank:
                 continue
+        if opening:
+            fence = opening.group(1)
+            fence_line = line
         current.append(line)
+        markup += weight
     if current:
-        pieces.append("\n".join(current))
-    return pieces
+        yield "\n".join(current)
+
+
+def _costly(piece: str) -> bool:
+    if link_scan_cost(piece) > MAX_LINK_SCAN:
+        return True
+    if len(piece) - len(piece.translate(_NOT_MARKUP)) > 2 * PIECE_MARKUP:
+        return True
+    # A table row cannot be cut: a row of very many cells is shown as text.
+    return any(line.count("|") > MAX_TABLE_COLUMNS + 1 for line in piece.split("\n") if "|" in line)
 
 
 def _references(text: str) -> dict[str, tuple[str, None]]:
@@ -213,21 +324,18 @@ def render_pieces(
     """The HTML of `text`, piece by piece (each a bounded amount of work); image and link
     originals are appended to `out`. Raw HTML in `text` comes out escaped."""
     text, note = _bounded(text)
-    if _too_deep(text):
-        yield from _plain_pieces(text)
-        if note:
-            yield note
-        return
     references = _references(text)
     converter = converter or MarkdownConverter()
-    for piece in markdown_pieces(text):
-        if len(piece) > PIECE_CHARS:
+    for piece in iter_markdown_pieces(text):
+        if len(piece) > PIECE_CHARS or _too_deep(piece) or _costly(piece):
             yield from _plain_pieces(piece)
             continue
         try:
-            yield converter.convert(piece, out, references)
+            converted = converter.convert(piece, out, references)
         except RecursionError:
             yield _plain(piece)
+            continue
+        yield converted if layout_units(converted) <= MAX_PIECE_UNITS else _plain(piece)
     if note:
         yield note
 
@@ -241,6 +349,18 @@ def render_markdown_doc(text: str) -> RenderedMarkdown:
 def render_markdown(text: str) -> str:
     """The HTML body for `text` (private URLs; see `render_markdown_doc` for the table)."""
     return render_markdown_doc(text).html
+
+
+@cache
+def warm_highlighting() -> None:
+    """Import Pygments' lexer table, its most common lexer and its formatter on a
+    background thread, once: done on the GUI thread by the first fenced `python` block,
+    these imports were the longest pause of the preview (about 40 ms)."""
+
+    def warm() -> None:
+        _converter().convert("```python\nx = 1\n```\n")  # its own instance
+
+    threading.Thread(target=warm, name="pygments-warm-up", daemon=True).start()
 
 
 def code_style_css(dark: bool) -> str:

@@ -3,8 +3,14 @@ confirmation that names the target, and never holds the GUI thread for long.
 
 The renderer hands over HTML whose every image and link points to a private scheme
 (`markdown_render`), so Qt finds nothing to fetch or read; images become a placeholder.
-Long text is converted piece by piece on timer turns, a few milliseconds at a time, and
-appended as it goes: typing stays responsive whatever the markdown."""
+The text is converted piece by piece and appended on timer turns. A turn converts pieces
+for at most CONVERT_BUDGET_S and hands Qt no more pieces than it can lay out in about
+INSERT_BUDGET_S: each piece is measured in `layout_units`, and the time per unit is learnt
+from the turns before (a table cell costs Qt ten times a paragraph; a turn was once 170 ms
+of table rows). Each batch starts a new block, so a piece never merges into the last
+block (a block that grew with every turn made appending quadratic). The document stops
+growing at MAX_PREVIEW_BLOCKS, so clearing it for the next render is bounded too. Typing
+stays responsive whatever the markdown."""
 
 from __future__ import annotations
 
@@ -12,8 +18,15 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QEvent, QTimer, QUrl, Signal
-from PySide6.QtGui import QColor, QDesktopServices, QImage, QPalette, QTextCursor, QTextDocument
+from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import (
+    QColor,
+    QDesktopServices,
+    QImage,
+    QPalette,
+    QTextCursor,
+    QTextDocument,
+)
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from axmem_gui.ui.editor.colors import code_background, is_dark, muted_text
@@ -24,15 +37,27 @@ from axmem_gui.ui.editor.markdown_render import (
     MarkdownConverter,
     RenderedMarkdown,
     code_style_css,
+    layout_units,
     render_pieces,
+    warm_highlighting,
 )
 from axmem_gui.ui.resources import resources_dir
 
 PREVIEW_DEBOUNCE_MS = 250
-#: Text up to this long is rendered in one go; longer text in timed slices.
-SYNC_RENDER_CHARS = 4_000
-#: Work done per event-loop turn when rendering in slices.
-SLICE_BUDGET_S = 0.01
+#: Markdown conversion per event-loop turn (plus at most one piece, itself bounded).
+CONVERT_BUDGET_S = 0.008
+#: Qt layout per event-loop turn, predicted from the pieces' layout units.
+INSERT_BUDGET_S = 0.010
+#: Seconds per layout unit assumed before any turn was measured (a slow machine's table).
+START_SECONDS_PER_UNIT = 60e-6
+#: Most layout units in one turn, whatever the measured speed.
+MAX_SLICE_UNITS = 3_000
+#: The preview stops adding text beyond this many blocks (with a note).
+MAX_PREVIEW_BLOCKS = 20_000
+#: A document with more blocks than this is cleared in a turn of its own.
+CLEAR_ALONE_BLOCKS = 2_000
+#: Merged into the last block by each appended batch (then removed); see `_insert`.
+_SEPARATOR = "<p>&#8203;</p>"
 #: Schemes a confirmed click may hand to the desktop; anything else is only shown.
 OPENABLE_SCHEMES = ("http", "https", "mailto")
 
@@ -50,6 +75,10 @@ class SafeMarkdownBrowser(QTextBrowser):
         self.setObjectName("markdownPreview")
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
+        # A scroll bar that appears part way through a render narrows the page, and Qt
+        # then lays out again, at the next append, all that was shown (67 ms at once for
+        # twelve tables): the bar is always there.
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.blocked_resources: list[str] = []
         self.anchorClicked.connect(self._on_anchor)
         self.highlighted.connect(self._on_highlighted)
@@ -60,7 +89,13 @@ class SafeMarkdownBrowser(QTextBrowser):
         self._pending = ""
         self._rendered = RenderedMarkdown()
         self._converter = MarkdownConverter()
+        warm_highlighting()
         self._pieces: Iterator[str] | None = None
+        #: A converted piece that did not fit the last turn's layout budget.
+        self._held: str | None = None
+        self._seconds_per_unit = START_SECONDS_PER_UNIT
+        #: Layout units inserted by each turn of the last render (for tests and benches).
+        self.slice_units: list[int] = []
         self._keep_scroll = 0
         self._slices = QTimer(self)
         self._slices.setInterval(0)
@@ -104,38 +139,82 @@ class SafeMarkdownBrowser(QTextBrowser):
     def _render_now(self) -> None:
         self._keep_scroll = self.verticalScrollBar().value()
         self._rendered = RenderedMarkdown()
-        pieces = render_pieces(self._pending, self._rendered, self._converter)
-        if len(self._pending) <= SYNC_RENDER_CHARS:
-            self._slices.stop()
-            self._pieces = None
-            self.setHtml("\n".join(pieces))
-            self._finish()
-            return
-        self._pieces = pieces
+        self._pieces = render_pieces(self._pending, self._rendered, self._converter)
+        self._held = None
+        self.slice_units = []
+        self.document().setUndoRedoEnabled(False)  # read-only: no undo history to keep
+        big = self.document().blockCount() > CLEAR_ALONE_BLOCKS
         self.clear()
-        self._slices.start()
+        # The first turn now (short text is shown at once, without a blank frame), the
+        # rest on timer turns; clearing a big document is a turn's work by itself.
+        if not big:
+            self._render_slice()
+        if self._pieces is not None:
+            self._slices.start()
+
+    def _next_piece(self) -> str | None:
+        if self._held is not None:
+            piece, self._held = self._held, None
+            return piece
+        assert self._pieces is not None
+        return next(self._pieces, None)
 
     def _render_slice(self) -> None:
         if self._pieces is None:
             self._slices.stop()
             return
         start = time.perf_counter()
+        max_units = min(MAX_SLICE_UNITS, int(INSERT_BUDGET_S / self._seconds_per_unit))
         batch: list[str] = []
+        units = 0
         done = False
-        while time.perf_counter() - start < SLICE_BUDGET_S:
-            piece = next(self._pieces, None)
+        while True:
+            self._converter.imported = False
+            piece = self._next_piece()
             if piece is None:
                 done = True
                 break
+            cost = layout_units(piece)
+            if batch and units + cost > max_units:
+                self._held = piece
+                break
             batch.append(piece)
+            units += cost
+            if time.perf_counter() - start >= CONVERT_BUDGET_S or self._converter.imported:
+                break
         if batch:
-            cursor = QTextCursor(self.document())
-            cursor.movePosition(QTextCursor.MoveOperation.End)
-            cursor.insertHtml("\n".join(batch))
+            self._insert(batch, units)
+        if self.document().blockCount() > MAX_PREVIEW_BLOCKS and not done:
+            self._insert([too_long_note(MAX_PREVIEW_BLOCKS)], 1)
+            done = True
         if done:
             self._slices.stop()
             self._pieces = None
+            self._held = None
             self._finish()
+
+    def _insert(self, batch: list[str], units: int) -> None:
+        start = time.perf_counter()
+        doc = self.document()
+        cursor = QTextCursor(doc)
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        html = "\n".join(batch)
+        if doc.isEmpty():
+            cursor.insertHtml(html)
+        else:
+            # Inserted HTML merges its first block into the last block of the document
+            # (a heading would lose its format, and a block that grew with every turn
+            # made appending quadratic): a zero-width space takes that place, then goes.
+            end = cursor.position()
+            cursor.insertHtml(_SEPARATOR + html)
+            cursor.setPosition(end)
+            cursor.setPosition(end + 1, QTextCursor.MoveMode.KeepAnchor)
+            if cursor.selectedText() == "\u200b":
+                cursor.removeSelectedText()
+        self.slice_units.append(units)
+        measured = (time.perf_counter() - start) / max(units, 1)
+        # Slow to trust a fast turn, quick to believe a slow one.
+        self._seconds_per_unit = max(measured, 0.8 * self._seconds_per_unit + 0.2 * measured)
 
     def _finish(self) -> None:
         bar = self.verticalScrollBar()
@@ -169,6 +248,13 @@ class SafeMarkdownBrowser(QTextBrowser):
 
     def _on_anchor(self, url: QUrl) -> None:
         open_link(self, self._link_target(url))
+
+
+def too_long_note(blocks: int) -> str:
+    return (
+        f"<p><i>The preview shows the first {blocks:,} blocks; "
+        "the editor holds the whole text.</i></p>"
+    )
 
 
 def open_link(parent: QWidget, url: QUrl) -> bool:

@@ -178,10 +178,13 @@ def test_simulate(capsys: pytest.CaptureFixture[str], catalog: Path, tmp_path: P
     ("content", "message"),
     [
         ("not json", "not valid JSON (line 1, column 1"),
-        ('{"skills": [{"id": "a", "name": "A"}]}', "skills[0]: missing required field 'content'"),
-        ('{"skills": [{"id": "a", "name": 5, "content": ""}]}', "skills[0]: field 'name' must"),
+        ('{"skills": [{"id": "a", "name": "A"}]}', "skills[0] 'a': field 'content' is missing"),
+        ('{"skills": [{"id": "a", "name": 5, "content": ""}]}', "'a': field 'name' must"),
         ('{"memories": [{"id": 3, "content": "x"}]}', "memories[0]: field 'id' must be a string"),
-        ('{"skills": 3}', "'skills' must be a list"),
+        ('{"skills": 3}', "field 'skills' must be a list, got a number"),
+        # The import's reader names what the old runtime reader let through or worded apart.
+        ('{"memories": [{"id": "m", "content": null}]}', "field 'content' must be a string"),
+        ("[1]", "skills[0]: skill must be an object, got a number"),
     ],
 )
 def test_bad_catalog_exits_2_naming_entry_and_field(
@@ -248,7 +251,7 @@ def test_conformance_run_writes_expected_shape(
     )  # fmt: skip
     out = tmp_path / "out.json"
     code, _, err = run(capsys, "conformance", "run", str(cases), "-o", str(out))
-    assert code == 0 and "1 cases" in err
+    assert code == 0 and "1 case -> " in err  # was "1 cases"
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["tokenizer"]["text"] == [{"input": "Fix the bugs", "tokens": ["bugs"]}]
     assert data["tokenizer"]["identifier"] == [{"input": "v2API", "tokens": ["v2", "api"]}]

@@ -173,6 +173,7 @@ def test_show_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert code == 0
     assert out.startswith(f"context map: {len(MAP_TEXT)}/80 chars (UTF-16), steps 0")
     assert "  [ps-00001] score 2: One incident per line\n" in out
+    assert "  [dc-00002] score -: " in out  # unscored, written as `diff` writes it (was 0)
     assert "the next update evicts at least: dc-00002\n" in out
     code, out, _ = run(capsys, "show", str(state), "--json")
     summary = json.loads(out)

@@ -176,3 +176,29 @@ def test_findings_are_ordered_and_serialisable() -> None:
     for f in report.findings:
         assert f.severity == CODES[f.code]
         assert f.hint and f.message
+
+
+def test_control_and_invisible_characters_in_ids_and_names() -> None:
+    """Issue #15: `lint` said nothing of an id holding a terminal escape, a bidi override
+    or a zero-width space (two ids that look the same, or a retitled terminal)."""
+    report = _lint(
+        Skill("deploy\x1b]0;pwned\x07", "Deploy steps", "Steps for shipping deploys", "x"),
+        Skill("rollback-plan", "Roll\u202eback plan", "How to roll back a release", "x"),
+        memories=(Memory("mem\u200b:vault", "Vault tokens rotate every 30 days"),),
+    )
+    hidden = [f for f in report.findings if f.code == "invisible-characters"]
+    assert [(f.kind, f.entry_id, f.field, f.severity) for f in hidden] == [
+        ("skill", "deploy\x1b]0;pwned\x07", "id", "warning"),
+        ("skill", "rollback-plan", "name", "warning"),
+        ("memory", "mem\u200b:vault", "id", "warning"),
+    ]
+    assert "2 control or invisible characters (\\x1b, \\x07)" in hidden[0].message
+    assert "stored as 'deploy\\x1b]0;pwned\\x07'" in hidden[0].message
+    assert "(\\u202e), stored as 'Roll\\u202eback plan'" in hidden[1].message
+    assert "\\u200b" in hidden[2].message
+    for f in hidden:  # the message itself holds no raw control character
+        assert f.message.isprintable() and f.hint.isprintable()
+    clean = _lint(Skill("deploy-steps", "Deploy steps\tv2", "Steps for shipping", "x"))
+    assert "\\x09" in next(f.message for f in clean.findings if f.code == "invisible-characters")
+    accented = _lint(Skill("déploi", "Dé ploi", "Ünïcode ok", "x"))
+    assert "invisible-characters" not in _codes(accented)

@@ -81,3 +81,17 @@ def test_additions_removals_and_duplicates_lint_from_scratch() -> None:
     runs = session.full_runs
     assert session.refresh(changed) == lint_catalog(changed)
     assert session.full_runs == runs
+
+
+def test_invisible_characters_follow_edits_of_a_name() -> None:
+    catalog = Catalog(
+        skills=(Skill("a\u2066b", "Alpha", "first skill", "x"), Skill("c", "Gamma", "third", "y")),
+        memories=(Memory("m\x00", "zero"),),
+    )
+    session = LintSession(catalog)
+    assert session.report == lint_catalog(catalog)
+    assert sum(f.code == "invisible-characters" for f in session.report.findings) == 2
+    edited = replace(catalog.skills[1], name="Gam\u200dma")
+    assert session.patch("skills", {edited.id: edited})
+    assert session.report == lint_catalog(session.catalog())
+    assert sum(f.code == "invisible-characters" for f in session.report.findings) == 3

@@ -44,7 +44,7 @@ def _write(path: Path, value: object) -> Path:
 def test_clean_catalog_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _cli(capsys, "lint", "--catalog", str(_write(tmp_path / "c.json", GOOD)))
     assert code == 0
-    assert "2 skills, 0 memories: 0 error(s), 0 warning(s), 0 info" in out
+    assert "2 skills, 0 memories: 0 errors, 0 warnings, 0 info" in out
 
 
 def test_errors_exit_1_with_fix_hints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

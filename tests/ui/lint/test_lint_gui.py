@@ -235,3 +235,21 @@ def test_results_for_a_workspace_left_behind_are_dropped(
     assert feature(window).view.model.rowCount() == 0
     assert feature(window).view.stack.currentWidget() is feature(window).view.empty
     assert window.nav_model.index(0).data(NavRole.Badge) == ""
+
+
+def test_panel_flags_an_invisible_character_typed_into_a_name(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    wait_for_lint(qtbot, window)
+    page = window.feature(CATALOG).pages["skills"]
+    panel = feature(window).panels["skills"]
+    assert page.select_id("semver-policy")
+    assert "invisible-characters" not in codes(panel.findings())
+    form = page.form
+    form.name_edit.setFocus()
+    form.name_edit.end(False)
+    form.name_edit.insert("\u202e")  # as a paste would (QTest cannot type it)
+    qtbot.keyClicks(form.name_edit, "x")
+    qtbot.waitUntil(lambda: "invisible-characters" in codes(panel.findings()), timeout=WAIT_MS)
+    finding = next(f for f in panel.findings() if f.code == "invisible-characters")
+    assert finding.field == "name" and "(\\u202e)" in finding.message
+    shown = [panel.model.index(row, 0).data() for row in range(panel.model.rowCount())]
+    assert any("\\u202e" in text and "\u202e" not in text for text in shown), shown
