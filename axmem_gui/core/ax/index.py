@@ -210,8 +210,9 @@ class _DocCodes:
     nor much bigger than its characters (a dict of the same terms takes four to eight
     times the memory). Words that can never be a search term (`is_never_a_term`) are
     left out. Once more distinct terms (or frequencies) have been seen than there are
-    characters, a document's terms without a code go to a dict of its own in `wide`
-    (a catalog with over a million distinct words)."""
+    characters, a document's terms without a code, or whose frequency has none, go to a
+    dict of its own in `wide` (a catalog with over a million distinct words); while any
+    document has one, lookups check `wide` too."""
 
     def __init__(self) -> None:
         self.terms = _Codes(is_never_a_term)
@@ -252,14 +253,15 @@ class _DocCodes:
 
     def freq(self, handle: int, code: str, term: str, term_code: str | None) -> float | None:
         """The frequency of `term` (whose code is `term_code`) in the document."""
-        if not term_code:
-            return self.wide.get(handle, {}).get(term)
-        more = ord(code[0])
-        end = len(code) - more
-        at = code.find(term_code, 1, end)
-        if at < 0:
-            return None
-        return 1 if at > more else self.freqs.of_code[ord(code[at + end - 1])]
+        if term_code:
+            more = ord(code[0])
+            end = len(code) - more
+            at = code.find(term_code, 1, end)
+            if at > 0:
+                return 1 if at > more else self.freqs.of_code[ord(code[at + end - 1])]
+        # a term without a code, or one whose frequency in this document has none
+        wide = self.wide.get(handle)
+        return wide.get(term) if wide else None
 
 
 class SearchIndex:
@@ -488,7 +490,7 @@ class SearchIndex:
                     yield handle
             return
         docs, codes = self._docs, self._codes
-        if term_code is None or freq != 1:
+        if term_code is None or freq != 1 or codes.wide:
             for handle in self._order:
                 code = docs[handle]
                 if codes.freq(handle, code, term, term_code) == freq and handle not in skip:
@@ -642,7 +644,8 @@ class SearchIndex:
         effective, idf = base.effective_terms, base.idf
         wanted = max(1, int(options.top_k))  # the top document is needed for the guards
         keys = self._keys
-        exact = self._exact if None not in term_codes else self._exact_any
+        # the fast path, unless some term or frequency is kept outside the codes
+        exact = self._exact if None not in term_codes and not self._codes.wide else self._exact_any
         # items per term, largest gain first; gains use the same expression as the scorer
         per_term = [
             [(w * (f / (f + 1)), f, members) for f, members in term_groups]

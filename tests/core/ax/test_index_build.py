@@ -238,7 +238,7 @@ def test_building_leaves_the_cycle_collector_on(monkeypatch: pytest.MonkeyPatch)
 
 
 @given(st.lists(documents, max_size=8), st.lists(documents, max_size=4), text)
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=300, deadline=None)
 def test_terms_beyond_the_last_code_rank_like_the_others(
     first: list[RankDocument], later: list[RankDocument], query: str
 ) -> None:
