@@ -183,6 +183,35 @@ class _EntryRepository(Generic[E]):
 
         A keyset query: where the page starts costs nothing, unlike OFFSET, which reads and
         skips every row before it (a page near the end of 100,000 memories took seconds)."""
+        rows, last = self.raw_page_after(
+            cursor, limit, text_filter=text_filter, order_by=order_by
+        )
+        return [self.from_raw(r) for r in rows], last
+
+    def from_raw(self, row: tuple[Any, ...]) -> tuple[E, EntryMeta]:
+        """The entry and its metadata of a row of `raw_page_after` or `raw_row`."""
+        value, meta = self._value(row[2:])
+        return self._from_value(value), meta
+
+    def raw_row(self, entry_id: str) -> tuple[Any, ...] | None:
+        """One entry as `raw_page_after` gives it (for refreshing a row in place)."""
+        row = self._db.execute(
+            f"SELECT pk, pk, {self._select().removeprefix('SELECT ')} WHERE id = ?", [entry_id]
+        ).fetchone()
+        return None if row is None else tuple(row)
+
+    def raw_page_after(
+        self,
+        cursor: PageCursor | None,
+        limit: int,
+        *,
+        text_filter: str = "",
+        order_by: str = "pk",
+    ) -> tuple[list[tuple[Any, ...]], PageCursor | None]:
+        """`page_after` as the database's rows, each a tuple of strings and numbers
+        (convert one with `from_raw`, where it is shown). Lazy views keep pages of these:
+        the cycle collector does not track such tuples, so 100,000 loaded rows add nothing
+        to what each full collection walks (parsed entries added five objects a row)."""
         column = self._order_column(order_by)
         descending = order_by.endswith(" desc")
         where, params = self._filter_sql(text_filter)
@@ -209,12 +238,8 @@ class _EntryRepository(Generic[E]):
             f"ORDER BY {column} {direction}{tie} LIMIT ?)"
         )
         rows = self._db.execute(sql, args).fetchall()
-        out = []
-        for r in rows:
-            value, meta = self._value(r[2:])
-            out.append((self._from_value(value), meta))
         last = (rows[-1][1], int(rows[-1][0])) if rows else None
-        return out, last
+        return [tuple(r) for r in rows], last
 
     def _order_column(self, order_by: str) -> str:
         allowed = {"pk", "id", "updated_at", *self.columns}
