@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.services.workspace import Workspace
-from axmem_gui.ui.about import AboutDialog
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.dialogs import ErrorDialog, NewWorkspaceDialog, OpenWorkspaceDialog
@@ -508,6 +507,8 @@ class MainWindow(QMainWindow):
         self.open_path(Path(path))
 
     def show_about(self) -> None:
+        from axmem_gui.ui.about import AboutDialog  # not needed for the first paint
+
         AboutDialog(self).exec()
 
     # layout persistence -------------------------------------------------------------

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import QApplication, QLabel, QTableView
 
 from axmem_gui.core.catalog import Memory
 from axmem_gui.services.workspace import init_workspace
-from axmem_gui.store import Workspace
 from axmem_gui.ui.contextmap.feature import CONTEXTMAPS
 from axmem_gui.ui.evals import EVALS
 from axmem_gui.ui.feature import FeatureError, PageSpec
