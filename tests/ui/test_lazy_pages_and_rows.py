@@ -20,8 +20,9 @@ from axmem_gui.ui.feature import FeatureError, PageSpec
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.pages import CatalogTableModel
 from axmem_gui.ui.scenarios.feature import SCENARIOS
+from axmem_gui.ui.sessions.controller import SESSIONS
 
-LAZY = ("scenarios", "contextmaps", "evals")
+LAZY = ("scenarios", "sessions", "contextmaps", "evals")
 
 
 def test_pages_off_the_first_one_are_built_on_their_first_visit(window: MainWindow) -> None:
@@ -31,6 +32,15 @@ def test_pages_off_the_first_one_are_built_on_their_first_visit(window: MainWind
         assert key in window.pages and not window.pages.built(key), key
     assert [*window.pages][:2] == ["skills", "memories"]
     assert [window.nav_model.row_of(k) for k in window.pages] == list(range(len(window.pages)))
+
+    # Actions of a page not built yet: what needs a selection waits, the rest works.
+    actions = window.action_registry
+    assert actions.get("sessions.import").isEnabled()
+    assert not actions.get("sessions.open").isEnabled()
+    assert not actions.get("sessions.replay").isEnabled()
+    window.show_section("sessions")
+    assert window.stack.currentWidget() is window.feature(SESSIONS).page
+    assert window.feature(SESSIONS).page.model.rowCount() == 2  # the sample's sessions
 
     window.show_section("evals")
     assert window.pages.built("evals")
