@@ -36,7 +36,8 @@ from typing import Any
 from axmem_gui.core.ax.profile import load_profile
 from axmem_gui.core.ax.render import StageConfig, render_skills_section
 from axmem_gui.core.ax.search import MemorySearch, SkillSearch
-from axmem_gui.core.catalog import Catalog, Memory, Skill, catalog_from_json_text
+from axmem_gui.core.catalog import Catalog, Memory, Skill
+from axmem_gui.core.formats import catalog_from_json_text
 
 SYLLABLES = [
     "ka", "lo", "mi", "ru", "sen", "tor", "vel", "dra", "pix", "quo", "bel", "zan", "fen",

@@ -40,7 +40,7 @@ from axmem_gui.core.ax.search import (
 )
 from axmem_gui.core.ax.simulate import Simulation, simulate
 from axmem_gui.core.ax.state import LoadedSkills
-from axmem_gui.core.catalog import Catalog
+from axmem_gui.core.catalog import Catalog, search_of
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsout import json_dumps
 from axmem_gui.services.catalogs import resolve_catalog
@@ -266,9 +266,9 @@ def _format_simulation(sim: Simulation) -> str:
         out.append("\n\n".join(shown) if shown else "(no catalog fields)")
         for call in (turn.discover, turn.recall):
             if call is not None:
-                name = "discover" if call.domain == "skills" else "recall"
+                verb = search_of(call.domain)
                 queries = json_dumps(list(call.queries))
-                out.append(f"--- {name}({queries}) -> {', '.join(call.result_ids) or '(none)'}")
+                out.append(f"--- {verb}({queries}) -> {', '.join(call.result_ids) or '(none)'}")
         out.extend(f"--- error: {e}" for e in turn.errors)
     out.append("=== callbacks")
     for name, value in (

@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 
 from axmem_gui.cli.common import add_workspace_arg, say
+from axmem_gui.core.catalog import noun, singular
 from axmem_gui.core.errors import InputError
-from axmem_gui.services.catalog import NOUN, CatalogService
+from axmem_gui.services.catalog import CatalogService
 from axmem_gui.services.workspace import open_workspace
 
 KIND_CHOICES = ("skills", "memories")
@@ -16,7 +17,7 @@ KIND_CHOICES = ("skills", "memories")
 def _rename(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace) as ws:
         CatalogService(ws).rename(args.kind, args.old_id, args.new_id)
-    say(f"renamed {NOUN[args.kind]} '{args.old_id}' to '{args.new_id}'")
+    say(f"renamed {singular(args.kind)} '{args.old_id}' to '{args.new_id}'")
     return 0
 
 
@@ -25,9 +26,9 @@ def _delete(args: argparse.Namespace) -> int:
         catalog = CatalogService(ws)
         missing = [i for i in args.ids if catalog.revision_of(args.kind, i) is None]
         if missing:
-            raise InputError(f"no {NOUN[args.kind]} with id {', '.join(map(repr, missing))}")
+            raise InputError(f"no {singular(args.kind)} with id {', '.join(map(repr, missing))}")
         gone = catalog.delete(args.kind, args.ids)
-    say(f"deleted {len(gone)} {args.kind if len(gone) != 1 else NOUN[args.kind]}")
+    say(f"deleted {len(gone)} {noun(args.kind, len(gone))}")
     return 0
 
 
@@ -48,10 +49,10 @@ def _restore(args: argparse.Namespace) -> int:
         if not chosen:
             known = ", ".join(str(r.revision) for r in history) or "none"
             raise InputError(
-                f"{NOUN[args.kind]} '{args.id}': no revision {args.revision} (known: {known})"
+                f"{singular(args.kind)} '{args.id}': no revision {args.revision} (known: {known})"
             )
         revision = catalog.restore(args.kind, chosen[-1])
-    say(f"restored {NOUN[args.kind]} '{args.id}' to revision {args.revision} (now {revision})")
+    say(f"restored {singular(args.kind)} '{args.id}' to revision {args.revision} (now {revision})")
     return 0
 
 

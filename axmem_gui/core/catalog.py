@@ -1,4 +1,4 @@
-"""Catalog entries (skills and memories) and the reader for Ax catalog JSON.
+"""Catalog entries (skills and memories); Ax catalog JSON is read by core/formats/axjson.py.
 
 The entry types keep strings exactly as given (no trimming): Ax renders ids, names and
 content verbatim, so any normalisation here would make the preview lie.
@@ -8,11 +8,67 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from axmem_gui.core import jsontext
-from axmem_gui.core.errors import InputError
-from axmem_gui.core.jsontext import type_name
+#: The catalog's two kinds, named as the workspace, the controller (`notify_changed`),
+#: the CLI (`--kind`) and files (`{"skills": [...]}`) name them.
+CatalogKind = Literal["skills", "memories"]
+#: One entry of a kind ("skill", "memory"): messages, import plans, lint.
+EntryKind = Literal["skill", "memory"]
+#: The Ax call that searches a kind.
+SearchName = Literal["discover", "recall"]
+@dataclass(frozen=True)
+class KindNames:
+    """Every name of one catalog kind, in one place."""
+
+    kind: CatalogKind  # "skills": workspace, controller, CLI --kind, files
+    singular: EntryKind  # "skill": messages, import plans, lint
+    label: str  # "Skills": section titles, form rows
+    search: SearchName  # "discover": the Ax call that searches the kind
+
+
+KINDS: tuple[KindNames, ...] = (
+    KindNames("skills", "skill", "Skills", "discover"),
+    KindNames("memories", "memory", "Memories", "recall"),
+)
+CATALOG_KINDS: tuple[CatalogKind, ...] = tuple(k.kind for k in KINDS)
+
+
+def _by(role: str, name: str) -> KindNames:
+    for names in KINDS:
+        if getattr(names, role) == name:
+            return names
+    raise KeyError(name)
+
+
+def singular(kind: str) -> EntryKind:
+    """'skill' for 'skills', 'memory' for 'memories' (KeyError for anything else)."""
+    return _by("kind", kind).singular
+
+
+def plural(entry_kind: str) -> CatalogKind:
+    """'skills' for 'skill', 'memories' for 'memory' (KeyError for anything else)."""
+    return _by("singular", entry_kind).kind
+
+
+def label(kind: str) -> str:
+    """'Skills' / 'Memories'."""
+    return _by("kind", kind).label
+
+
+def search_of(kind: str) -> SearchName:
+    """The Ax call that searches a kind: 'discover' for skills, 'recall' for memories."""
+    return _by("kind", kind).search
+
+
+def searched_by(search: str) -> CatalogKind:
+    """The kind an Ax call searches: 'skills' for 'discover', 'memories' for 'recall'."""
+    return _by("search", search).kind
+
+
+def noun(kind: str, count: int = 1) -> str:
+    """The kind's noun for `count` entries: 'skill' / 'skills', 'memory' / 'memories'."""
+    return singular(kind) if count == 1 else plural(singular(kind))
 
 
 @dataclass(frozen=True)
@@ -87,99 +143,6 @@ class Catalog:
             if m.id == memory_id:
                 found = m
         return found
-
-
-def _where(source: str, kind: str, index: int) -> str:
-    return f"{source}: {kind}[{index}]"
-
-
-def _tags(raw: Any) -> tuple[str, ...]:
-    """The studio's tags: a list of strings. Ax ignores `tags`, so any other value
-    (`"urgent"`, `[1]`) is accepted as Ax accepts it and simply gives no studio tag."""
-    if isinstance(raw, list) and all(isinstance(t, str) for t in raw):
-        return tuple(raw)
-    return ()
-
-
-def _str_field(obj: Mapping[str, Any], key: str, where: str, required: bool) -> str:
-    if key not in obj or obj[key] is None:
-        if required:
-            raise InputError(f"{where}: missing required field '{key}'")
-        return ""
-    value = obj[key]
-    if not isinstance(value, str):
-        raise InputError(f"{where}: field '{key}' must be a string, got {type_name(value)}")
-    return value
-
-
-def skill_from_obj(obj: Any, where: str) -> Skill:
-    """Validate one skill object. Raises InputError naming the entry and field."""
-    if not isinstance(obj, dict):
-        raise InputError(f"{where}: a skill must be an object, got {type_name(obj)}")
-    return Skill(
-        id=_str_field(obj, "id", where, True),
-        name=_str_field(obj, "name", where, True),
-        description=_str_field(obj, "description", where, False),
-        content=_str_field(obj, "content", where, True),
-        tags=_tags(obj.get("tags")),
-    )
-
-
-def memory_from_obj(obj: Any, where: str) -> Memory:
-    """Validate one memory object. Raises InputError naming the entry and field."""
-    if not isinstance(obj, dict):
-        raise InputError(f"{where}: a memory must be an object, got {type_name(obj)}")
-    return Memory(
-        id=_str_field(obj, "id", where, True),
-        content=_str_field(obj, "content", where, True),
-        tags=_tags(obj.get("tags")),
-        extra={k: v for k, v in obj.items() if k not in _MEMORY_AX_KEYS},
-        key_order=tuple(obj) if set(obj) - _MEMORY_AX_KEYS else (),
-    )
-
-
-_MEMORY_AX_KEYS = frozenset({"id", "content"})
-
-
-def _list(value: Any, key: str, source: str) -> list[Any]:
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise InputError(f"{source}: '{key}' must be a list, got {type_name(value)}")
-    return value
-
-
-def catalog_from_json_value(value: Any, source: str = "catalog") -> Catalog:
-    """Accept `{"skills", "memories"}`, `{"skillsCatalog", "memoriesCatalog"}` or a bare
-    list of skills; anything else is an InputError naming the position and field."""
-    if isinstance(value, list):
-        skills = [skill_from_obj(o, _where(source, "skills", i)) for i, o in enumerate(value)]
-        return Catalog(skills=tuple(skills))
-    if not isinstance(value, dict):
-        raise InputError(
-            f"{source}: expected an object with skills/memories or a list of skills, "
-            f"got {type_name(value)}"
-        )
-    if "skillsCatalog" in value or "memoriesCatalog" in value:
-        skills_key, memories_key = "skillsCatalog", "memoriesCatalog"
-    elif "skills" in value or "memories" in value:
-        skills_key, memories_key = "skills", "memories"
-    else:
-        raise InputError(
-            f"{source}: no 'skills', 'memories', 'skillsCatalog' or 'memoriesCatalog' key"
-        )
-    raw_skills = _list(value.get(skills_key), skills_key, source)
-    raw_memories = _list(value.get(memories_key), memories_key, source)
-    skills = [skill_from_obj(o, _where(source, skills_key, i)) for i, o in enumerate(raw_skills)]
-    memories = [
-        memory_from_obj(o, _where(source, memories_key, i)) for i, o in enumerate(raw_memories)
-    ]
-    extra = {k: v for k, v in value.items() if k not in (skills_key, memories_key)}
-    return Catalog(skills=tuple(skills), memories=tuple(memories), extra=extra)
-
-
-def catalog_from_json_text(text: str, source: str = "catalog") -> Catalog:
-    return catalog_from_json_value(jsontext.loads(text, source), source)
 
 
 def catalog_to_json_value(catalog: Catalog) -> dict[str, list[dict[str, str]]]:

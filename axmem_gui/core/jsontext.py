@@ -2,9 +2,17 @@
 
 `loads` checks nesting depth and number lengths *before* parsing, in linear time, so a
 hostile file ends in a one-line error naming the place instead of a RecursionError, a
-ValueError from a 5,000-digit integer or minutes of work. `type_name` and `check_type`
-give every validator (catalogs, sessions, suites, context maps) the same words for JSON
-types, so messages read the same whatever the file."""
+ValueError from a 5,000-digit integer or minutes of work.
+
+Every file format checks its objects here, with one small schema: a `Field` says which JSON
+types a field takes and what else its value must satisfy, and `check_field` /
+`read_object` turn a wrong value into one message shape, whatever the file:
+
+    <source>: <place>: field 'k' is missing
+    <source>: <place>: field 'k' must be <what>, got <a JSON type | the value>
+    <source>: <place>: unknown field 'k' (allowed: ...)
+
+(catalog imports collect the same words as `Problem`s: core/formats/model.py)."""
 
 from __future__ import annotations
 
@@ -12,10 +20,12 @@ import itertools
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsout import json_dumps
 
 #: Deepest nesting of arrays and objects accepted (real files stay under 20).
 MAX_DEPTH = 200
@@ -171,6 +181,8 @@ def type_name(value: Any) -> str:
 
 
 def describe_kinds(kinds: tuple[type, ...], *, nullable: bool = False) -> str:
+    if int in kinds and float in kinds:  # an integer is a number: say it once
+        kinds = tuple(k for k in kinds if k is not int)
     wanted = " or ".join(_KIND_NAMES.get(k, k.__name__) for k in kinds)
     return wanted + " or null" if nullable else wanted
 
@@ -203,6 +215,132 @@ def check_type(value: Any, kinds: tuple[type, ...], where: str, *, nullable: boo
     return value
 
 
+# --- one schema for the fields of every file format --------------------------------------
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+#: `Field.default` of a field that must be given.
+REQUIRED: Any = _Required()
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a JSON object: the JSON types it takes and what its value must satisfy.
+
+    `default` is what an absent field reads as (REQUIRED: absence is an error); `nullable`
+    reads null as absent. `non_empty`: a string with more than blanks, a list or object
+    with something in it. `minimum`/`maximum` bound numbers, `choices` lists the values
+    allowed, `items` checks each item of a list, `aliases` are other accepted keys, and
+    `whole` reads a number such as 4000.0 as the integer 4000."""
+
+    kinds: tuple[type, ...]
+    default: Any = REQUIRED
+    nullable: bool = False
+    non_empty: bool = False
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[Any, ...] = ()
+    items: Field | None = None
+    aliases: tuple[str, ...] = ()
+    whole: bool = False
+
+    def describe(self) -> str:
+        """What the value must be, in the words every message uses."""
+        if self.choices:
+            shown = [repr(c) for c in self.choices]
+            text = " or ".join(shown) if len(shown) <= 2 else "one of " + ", ".join(shown)
+        elif self.kinds == (int,) and self.maximum is None and self.minimum in (0, 1):
+            text = "a positive integer" if self.minimum == 1 else "a non-negative integer"
+        else:
+            text = describe_kinds(self.kinds)
+            if self.non_empty:
+                text = text.replace("a ", "a non-empty ", 1).replace("an ", "a non-empty ", 1)
+            if self.minimum is not None and self.maximum is not None:
+                text += f" from {_number(self.minimum)} to {_number(self.maximum)}"
+            elif self.minimum is not None:
+                text += f" of at least {_number(self.minimum)}"
+            elif self.maximum is not None:
+                text += f" of at most {_number(self.maximum)}"
+        # Null reads as absent in an optional field: only a required one says so.
+        return text + " or null" if self.nullable and self.default is REQUIRED else text
+
+
+def _is_empty(value: Any) -> bool:
+    return not value.strip() if isinstance(value, str) else not value
+
+
+def check_value(value: Any, where: str, label: str, spec: Field) -> Any:
+    """`value` as field `label` of the object at `where`, or an InputError
+    '<where>: field '<label>' must be <what>, got <it>'."""
+    if spec.whole and isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        value = int(value)
+    at = f"{where}: field '{label}'" if where else f"field '{label}'"
+    problem = type_problem(value, spec.kinds)
+    if problem is not None:
+        wrong_type = not isinstance(value, spec.kinds) or isinstance(value, bool)
+        got = type_name(value) if wrong_type else None
+        raise InputError(f"{at} must be {spec.describe()}, got {got}" if got else f"{at} {problem}")
+    too_small = spec.minimum is not None and value < spec.minimum
+    too_large = spec.maximum is not None and value > spec.maximum
+    empty = spec.non_empty and _is_empty(value)
+    if too_small or too_large or empty or (spec.choices and value not in spec.choices):
+        shown = repr(value) if isinstance(value, str | int | float) else type_name(value)
+        if empty and isinstance(value, list | dict):
+            shown = shown.replace("a ", "an empty ", 1).replace("an object", "an empty object")
+        raise InputError(f"{at} must be {spec.describe()}, got {shown}")
+    if spec.items is not None:
+        for i, item in enumerate(value):
+            check_value(item, where, f"{label}[{i}]", spec.items)
+    return value
+
+
+def check_field(obj: Mapping[str, Any], key: str, where: str, spec: Field) -> Any:
+    """Field `key` of `obj` (the object at `where`), checked against `spec`: its value, or
+    the default when absent (or null and nullable); InputError names the place."""
+    name = next((k for k in (key, *spec.aliases) if k in obj), None)
+    if name is None or (obj[name] is None and spec.nullable):
+        if spec.default is REQUIRED and name is None:
+            at = f"{where}: " if where else ""
+            raise InputError(f"{at}field '{key}' is missing")
+        return None if spec.default is REQUIRED else spec.default
+    return check_value(obj[name], where, key, spec)
+
+
+NAME = Field((str,), non_empty=True)
+
+
+def name_of(value: Any, where: str) -> str:
+    """The checked, non-empty field 'name' of an object ("" when `value` is no object):
+    read first, so later messages can name the object by it."""
+    return check_field(value, "name", where, NAME) if isinstance(value, dict) else ""
+
+
+def read_object(
+    value: Any, where: str, what: str, schema: Mapping[str, Field], *, closed: bool = True
+) -> dict[str, Any]:
+    """Check `value` is an object (`what` names it: "a case"), has no field the schema
+    does not know (when `closed`: a misspelt key would be silently ignored), and every
+    field; returns the fields' values by key, defaults filled in."""
+    if not isinstance(value, dict):
+        raise InputError(f"{where}: {what} must be an object, got {type_name(value)}")
+    if closed:
+        known = {k for key, spec in schema.items() for k in (key, *spec.aliases)}
+        unknown = sorted(set(value) - known)
+        if unknown:
+            raise InputError(
+                f"{where}: unknown field '{unknown[0]}' (allowed: {', '.join(sorted(schema))})"
+            )
+    return {key: check_field(value, key, where, spec) for key, spec in schema.items()}
+
+
 class _Named(Protocol):
     @property
     def name(self) -> str: ...
@@ -232,8 +370,25 @@ def named_items(
     if not isinstance(value, list):
         raise InputError(f"{source}: expected {expected}, got {type_name(value)}")
     items = [parse(v, f"{source}: [{i}]") for i, v in enumerate(value)]
-    names = [item.name for item in items]
-    for i, name in enumerate(names):
-        if name in names[:i]:
-            raise InputError(f"{source}: [{i}]: duplicate {noun} name '{name}'")
+    check_unique_names(items, source, "", noun)
     return items
+
+
+class _Writable(Protocol):
+    def to_json(self) -> Any: ...
+
+
+def named_items_text(items: Sequence[_Writable]) -> str:
+    """The writer `named_items` reads back: one item as an object, several as a list;
+    pretty JSON (lone surrogates escaped) ending with a newline."""
+    value: Any = items[0].to_json() if len(items) == 1 else [i.to_json() for i in items]
+    return json_dumps(value, indent=2) + "\n"
+
+
+def check_unique_names(items: Sequence[_Named], where: str, key: str, noun: str) -> None:
+    """InputError '<where>: <key>[i]: duplicate <noun> name 'x'' for the first repeat."""
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        if item.name in seen:
+            raise InputError(f"{where}: {key}[{i}]: duplicate {noun} name '{item.name}'")
+        seen.add(item.name)

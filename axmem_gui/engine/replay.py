@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from axmem_gui.core.catalog import catalog_from_json_value
 from axmem_gui.core.errors import AxmemError
+from axmem_gui.core.formats import catalog_from_json_value
 from axmem_gui.core.session.agent_config import agent_config_from_json
 from axmem_gui.core.session.contextmap_update import describe_update
 from axmem_gui.core.session.derive import trace_without_logs, turns, without_run_token

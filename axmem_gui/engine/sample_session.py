@@ -17,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from axmem_gui.core.catalog import catalog_from_json_value
+from axmem_gui.core.formats import catalog_from_json_value
 from axmem_gui.core.session.agent_config import agent_config_from_json, select_catalog
 from axmem_gui.core.session.format import session_to_json_text
 from axmem_gui.engine.providers import (

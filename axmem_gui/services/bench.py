@@ -43,7 +43,7 @@ from axmem_gui.core.ax.search import (
     normalize_search_input,
 )
 from axmem_gui.core.ax.tokenize import Tokenizer
-from axmem_gui.core.catalog import Catalog, Memory, Skill
+from axmem_gui.core.catalog import Catalog, CatalogKind, Memory, Skill, searched_by, singular
 from axmem_gui.core.errors import InputError
 from axmem_gui.store.fts import Bm25Hit
 from axmem_gui.store.fts import Bm25Index as Bm25Index
@@ -52,8 +52,6 @@ from axmem_gui.store.fts import query_words as query_words
 __all__ = ["Bm25Index", "LiveSearch", "build_bm25_index", "run_bench", "why_not"]
 
 BenchKind = Literal["discover", "recall"]
-Domain = Literal["skills", "memories"]
-DOMAIN_OF: Mapping[BenchKind, Domain] = {"discover": "skills", "recall": "memories"}
 
 
 # --------------------------------------------------------------------------- live state
@@ -62,7 +60,7 @@ DOMAIN_OF: Mapping[BenchKind, Domain] = {"discover": "skills", "recall": "memori
 class _LiveDomain:
     """One catalog (skills or memories) with its Ax index, patched in place."""
 
-    def __init__(self, domain: Domain, profile: AxProfile, tokenizer: Tokenizer) -> None:
+    def __init__(self, domain: CatalogKind, profile: AxProfile, tokenizer: Tokenizer) -> None:
         self.domain = domain
         self.profile = profile
         self.tokenizer = tokenizer
@@ -340,8 +338,8 @@ class BenchResult:
     per_string_cap: int = 0
 
     @property
-    def domain(self) -> Domain:
-        return DOMAIN_OF[self.kind]
+    def domain(self) -> CatalogKind:
+        return searched_by(self.kind)
 
     @property
     def result_ids(self) -> tuple[str, ...]:
@@ -433,7 +431,7 @@ def bm25_call(
 ) -> tuple[Bm25Row, ...]:
     """The same call through BM25: per search string the top `per_string`, union in
     first-seen order (as a host search replacing Ax's would be asked)."""
-    index = live.bm25(DOMAIN_OF[kind])
+    index = live.bm25(searched_by(kind))
     ax = set(ax_ids)
     rows: list[Bm25Row] = []
     seen: set[str] = set()
@@ -456,10 +454,9 @@ def why_not(
 ) -> WhyNot:
     """Explain `entry_id` against each distinct search string of the call (InputError
     when the id is not in the catalog, PolicyError for a malformed call)."""
-    domain = DOMAIN_OF[kind]
+    domain = searched_by(kind)
     if live.entry(domain, entry_id) is None:
-        noun = "skill" if domain == "skills" else "memory"
-        raise InputError(f"no {noun} with id {entry_id!r} in the catalog")
+        raise InputError(f"no {singular(domain)} with id {entry_id!r} in the catalog")
     primitive = DISCOVER if kind == "discover" else RECALL
     queries = normalize_search_input(list(searches), primitive, live.profile)
     search = live.skill_search() if kind == "discover" else live.memory_search()

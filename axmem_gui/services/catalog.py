@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
 
-from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.core.catalog import Memory, Skill, singular
 from axmem_gui.core.errors import InputError, WorkspaceError
 from axmem_gui.store import Workspace
 from axmem_gui.store.records import (
@@ -33,14 +32,11 @@ from axmem_gui.store.repositories import (
 )
 
 __all__ = [
-    "KINDS",
-    "NOUN",
     "CatalogService",
     "ConflictError",
     "Entry",
     "EntryMeta",
     "EntryRepository",
-    "Kind",
     "MemoryRepository",
     "PageCursor",
     "Revision",
@@ -50,10 +46,6 @@ __all__ = [
 
 Entry = Skill | Memory
 EntryRepository = SkillRepository | MemoryRepository
-Kind = Literal["skills", "memories"]
-#: Catalog kinds as the controller names them in `notify_changed`, and their nouns.
-KINDS: tuple[Kind, ...] = ("skills", "memories")
-NOUN = {"skills": "skill", "memories": "memory"}
 
 
 @dataclass(frozen=True)
@@ -68,7 +60,7 @@ class Write:
 
 def check_id(kind: str, entry_id: str) -> str:
     if not entry_id.strip():
-        raise InputError(f"{NOUN[kind]} id: must not be empty")
+        raise InputError(f"{singular(kind)} id: must not be empty")
     return entry_id
 
 
@@ -178,7 +170,7 @@ class CatalogService:
             return 0
         if w.value.id != w.entry_id:
             raise WorkspaceError(
-                f"{NOUN[kind]} '{w.entry_id}': a write cannot change the id "
+                f"{singular(kind)} '{w.entry_id}': a write cannot change the id "
                 f"(to '{w.value.id}'); rename it instead"
             )
         check_id(kind, w.entry_id)
@@ -206,7 +198,7 @@ class CatalogService:
         """Change an entry's id (its history stays under both ids)."""
         check_id(kind, new_id)
         if new_id != old_id and self.revision_of(kind, new_id) is not None:
-            raise WorkspaceError(f"{NOUN[kind]} '{new_id}' already exists; choose another id")
+            raise WorkspaceError(f"{singular(kind)} '{new_id}' already exists; choose another id")
         self.repository(kind).rename(old_id, new_id)
 
     def tag_changes(

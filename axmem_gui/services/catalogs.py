@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from axmem_gui.core.catalog import Catalog, catalog_from_json_text
+from axmem_gui.core.catalog import Catalog
+from axmem_gui.core.formats import catalog_from_json_text
 from axmem_gui.services.files import read_utf8_file
 
 

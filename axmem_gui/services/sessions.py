@@ -12,8 +12,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from axmem_gui.core.catalog import Catalog, catalog_from_json_value
+from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import AxmemError, InputError
+from axmem_gui.core.formats import catalog_from_json_value
 from axmem_gui.core.session.agent_config import (
     AgentConfig,
     agent_config_from_json,

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from axmem_gui.core import jsontext
-from axmem_gui.core.catalog import Catalog, catalog_from_json_text
+from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.formats import catalog_from_json_text
 from axmem_gui.core.suites import (
     RunComparison,
     SearchCall,

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.core.catalog import EntryKind, Memory, Skill, plural
 from axmem_gui.core.errors import AxmemError, InputError, WorkspaceError
 from axmem_gui.core.formats import (
     CatalogDoc,
@@ -46,10 +46,10 @@ from axmem_gui.core.formats import (
     write_jsonl,
     write_ts_module,
 )
-from axmem_gui.core.formats.plan import EntryKind, PlanItem
+from axmem_gui.core.formats.plan import PlanItem
 from axmem_gui.core.formats.skillsdir import OutputFile
 from axmem_gui.core.jsout import encode_text
-from axmem_gui.services.catalog import CatalogService, Kind, Write
+from axmem_gui.services.catalog import CatalogService, Write
 from axmem_gui.services.files import new_file_mode, write_file_atomic
 from axmem_gui.store import Workspace
 
@@ -212,10 +212,6 @@ class ImportResult:
         }
 
 
-#: The import's entry kinds as the catalog names them.
-_KIND: dict[EntryKind, Kind] = {"skill": "skills", "memory": "memories"}
-
-
 def _repo(ws: Workspace, kind: EntryKind) -> Any:
     return ws.skills if kind == "skill" else ws.memories
 
@@ -273,7 +269,7 @@ def apply_import(
     after = [_stored_value(item) for item in writes]
     batch = ws.new_batch_id()
     service.write_many(
-        [(_KIND[item.kind], Write(item.target_id, after[i])) for i, item in enumerate(writes)],
+        [(plural(item.kind), Write(item.target_id, after[i])) for i, item in enumerate(writes)],
         batch=batch,
         before_each=before_each,
     )
@@ -285,7 +281,7 @@ def undo_import(ws: Workspace, result: ImportResult) -> None:
     """Put every entry the import touched back as it was, in one transaction."""
     CatalogService(ws).write_many(
         [
-            (_KIND[change.kind], Write(change.id, change.before))
+            (plural(change.kind), Write(change.id, change.before))
             for change in reversed(result.changes)
         ],
         batch=ws.new_batch_id(),

@@ -10,8 +10,9 @@ from typing import Any
 
 import platformdirs
 
-from axmem_gui.core.catalog import Catalog, catalog_from_json_value
+from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError, WorkspaceError
+from axmem_gui.core.formats import catalog_from_json_value
 from axmem_gui.core.session.derive import map_snapshots
 from axmem_gui.store import WORKSPACE_SUFFIX, Workspace, WorkspaceCounts
 

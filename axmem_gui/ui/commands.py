@@ -20,10 +20,9 @@ from typing import Protocol
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand
 
+from axmem_gui.core.catalog import noun, singular
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.services.catalog import (
-    KINDS,
-    NOUN,
     CatalogService,
     ConflictError,
     Entry,
@@ -32,7 +31,7 @@ from axmem_gui.services.catalog import (
 )
 from axmem_gui.services.workspace import Workspace
 
-__all__ = ["KINDS", "NOUN", "ConflictError", "Entry"]
+__all__ = ["ConflictError", "Entry"]
 
 
 class Resolution(Enum):
@@ -216,7 +215,7 @@ class ReplaceEntriesCommand(QUndoCommand):
         value, actual = (None, 0) if found is None else found
         if value != present(change):
             raise ConflictError(
-                NOUN[self.kind], change.entry_id, known, None if found is None else actual
+                singular(self.kind), change.entry_id, known, None if found is None else actual
             )
         return actual
 
@@ -250,7 +249,7 @@ class RenameEntryCommand(QUndoCommand):
     """Change an entry's id (the store keeps its history under both ids)."""
 
     def __init__(self, ctx: EditContext, kind: str, old_id: str, new_id: str) -> None:
-        super().__init__(f"Rename {NOUN[kind]} '{old_id}' to '{new_id}'")
+        super().__init__(f"Rename {singular(kind)} '{old_id}' to '{new_id}'")
         self.ctx = ctx
         self.kind = kind
         self.old_id = old_id
@@ -277,17 +276,13 @@ class RenameEntryCommand(QUndoCommand):
 
 
 # builders: read the current store state, return a command ready to push ---------------
-def _noun(kind: str, count: int) -> str:
-    return NOUN[kind] if count == 1 else kind
-
-
 def create_command(ctx: EditContext, kind: str, entry: Entry) -> ReplaceEntriesCommand:
     return ReplaceEntriesCommand(
         ctx,
         kind,
         [EntryChange(entry.id, None, entry)],
         {entry.id: 0},
-        f"New {NOUN[kind]} '{entry.id}'",
+        f"New {singular(kind)} '{entry.id}'",
         focus_id=entry.id,
     )
 
@@ -317,9 +312,8 @@ def delete_command(ctx: EditContext, kind: str, ids: Iterable[str]) -> ReplaceEn
     if not changes:
         return None
     first = changes[0].entry_id
-    text = (
-        f"Delete {NOUN[kind]} '{first}'" if len(changes) == 1 else f"Delete {len(changes):,} {kind}"
-    )
+    count = len(changes)
+    text = f"Delete {noun(kind)} '{first}'" if count == 1 else f"Delete {count:,} {kind}"
     # Undoing a delete brings the (first) entry back into view.
     return ReplaceEntriesCommand(ctx, kind, changes, revisions, text, focus_id=first)
 
@@ -340,7 +334,7 @@ def tag_command(
         kind,
         changes,
         revisions,
-        f"{verb} '{tag}' {'to' if add else 'from'} {len(changes):,} {_noun(kind, len(changes))}",
+        f"{verb} '{tag}' {'to' if add else 'from'} {len(changes):,} {noun(kind, len(changes))}",
     )
 
 

@@ -42,13 +42,13 @@ def test_input_field_named_context_is_refused_with_the_reason() -> None:
     [
         ({"signature": "query:string"}, "exactly one '->'"),
         ({"contextFields": ["doc"]}, "contextFields names 'doc', which is not an input field"),
-        ({"contextMap": {"maxChars": 0}}, "field 'maxChars' must be at least 1"),
+        ({"contextMap": {"maxChars": 0}}, "field 'maxChars' must be a positive integer, got 0"),
         (
             {"contextMap": {"infiniteEvolve": False}},
             "'evolveSteps' (a non-negative integer) is required",
         ),
-        ({"maxActorSteps": "6"}, "field 'maxActorSteps' must be an integer"),
-        ({"runtime": "pyodide"}, "runtime 'pyodide' is not supported"),
+        ({"maxActorSteps": "6"}, "field 'maxActorSteps' must be a positive integer, got a string"),
+        ({"runtime": "pyodide"}, "field 'runtime' must be"),
         ({"catalog": {"skills": "some"}}, 'catalog.skills: must be "all", "none" or'),
         ({"relevanceRanking": "yes"}, "relevanceRanking' must be a boolean or an object"),
         ({"name": 3}, "field 'name' must be a string"),

@@ -147,7 +147,7 @@ def test_bad_input_gives_clean_errors(
     bad = tmp_path / "bad.axsession.json"
     bad.write_text('{"format": "axsession", "version": 1}', encoding="utf-8")
     assert main(["replay", str(bad)]) == 2
-    assert f"axmem: error: {bad}: missing required field 'id'" in capsys.readouterr().err
+    assert f"axmem: error: {bad}: field 'id' is missing" in capsys.readouterr().err
     assert main(["replay", str(tmp_path / "missing.axsession.json")]) == 2
     assert "session file not found" in capsys.readouterr().err
     args = _run_args(workspace_path, server, out, "--input", "document=x")

@@ -44,9 +44,12 @@ def test_valid_session_passes_and_summarises(recorded: dict[str, Any]) -> None:
         (lambda d: d.update(format="other"), "s.axsession.json: not an axsession file"),
         (lambda d: d.update(version=2), "written by a newer axmem (axsession version 2)"),
         (lambda d: d.update(version="1"), "field 'version' must be an integer"),
-        (lambda d: d.pop("id"), "missing required field 'id'"),
-        (lambda d: d.update(status="done"), "field 'status' must be one of complete, incomplete"),
-        (lambda d: d["versions"].pop("axllm"), "versions: missing required field 'axllm'"),
+        (lambda d: d.pop("id"), "s.axsession.json: field 'id' is missing"),
+        (
+            lambda d: d.update(status="done"),
+            "field 'status' must be 'complete' or 'incomplete', got 'done'",
+        ),
+        (lambda d: d["versions"].pop("axllm"), "versions: field 'axllm' is missing"),
         (
             lambda d: d["exchanges"][3].update(digest=5),
             "exchanges[3]: field 'digest' must be a string, got a number",
@@ -73,16 +76,16 @@ def test_valid_session_passes_and_summarises(recorded: dict[str, Any]) -> None:
         ),
         (
             lambda d: d["forwards"][0]["searches"][0].update(kind="find"),
-            "forwards[0].searches[0]: field 'kind' must be 'discover' or 'recall'",
+            "forwards[0].searches[0]: field 'kind' must be 'discover' or 'recall', got 'find'",
         ),
         (
             lambda d: d["catalog"]["skills"][0].pop("name"),
-            "catalog: skills[0]: missing required field 'name'",
+            "catalog: skills[0] 'incident-triage': field 'name' is missing",
         ),
         (lambda d: d["exchanges"][0].update(usage={"prompt_tokens": True}), "prompt_tokens"),
         # The viewer's banner iterated a number here (found by fuzzing the open paths).
-        (lambda d: d.update(warnings=3), "field 'warnings' must be a list or null, got a number"),
-        (lambda d: d.update(warnings=[{}]), "warnings[0]: expected a string, got an object"),
+        (lambda d: d.update(warnings=3), "field 'warnings' must be a list, got a number"),
+        (lambda d: d.update(warnings=[{}]), "field 'warnings[0]' must be a string, got an object"),
     ],
 )
 def test_bad_fields_are_named(recorded: dict[str, Any], mutate: Any, expected: str) -> None:

@@ -53,7 +53,7 @@ def test_a_bad_set_file_is_refused_with_one_line(
     path.write_text('{"name": "x", "agent": "triage", "cases": [{"name": "a"}]}', "utf-8")
     assert main(["eval", "add", "-w", str(ws_path), str(path)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "cases[0] (a): field 'inputs' must be an object" in err
+    assert err.count("\n") == 1 and "cases[0] (a): field 'inputs' is missing" in err
 
 
 def test_run_json_junit_and_the_exit_code(

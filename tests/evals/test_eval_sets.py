@@ -34,9 +34,9 @@ def _with(path: tuple[Any, ...], value: Any) -> dict[str, Any]:
         (("cases", 0, "skills", "avoid"), ["incident-triage"], "in both 'load' and 'avoid'"),
         (("cases", 0, "repeat"), 0, "'repeat' must be an integer from 1 to 100"),
         (("cases", 0, "threshold"), 1.5, "'threshold' must be a number from 0 to 1"),
-        (("cases", 0, "inputs"), {}, "'inputs' must be an object"),
+        (("cases", 0, "inputs"), {}, "'inputs' must be a non-empty object, got an empty object"),
         (("cases", 1, "name"), "most severe", "duplicate case name 'most severe'"),
-        (("agent",), "", "'agent' must name a workspace agent"),
+        (("agent",), "", "'agent' must be a non-empty string, got ''"),
         (("cases", 1, "skills"), {"load": [], "avoid": []}, "needs at least one skill or memory"),
     ],
 )

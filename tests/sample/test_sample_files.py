@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from axmem_gui.core.catalog import Catalog, catalog_from_json_text
+from axmem_gui.core.catalog import Catalog
+from axmem_gui.core.formats import catalog_from_json_text
 from axmem_gui.core.suites import suites_from_json_text
 
 

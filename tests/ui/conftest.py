@@ -1,7 +1,8 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QEvent
@@ -11,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
 from axmem_gui.ui.controller import WorkspaceController
+from axmem_gui.ui.feature import FeatureSpec
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.settings import AppSettings
 from axmem_gui.ui.wiring import install_features
@@ -28,23 +30,61 @@ def settings(tmp_path: Path) -> AppSettings:
     return AppSettings(tmp_path / "settings" / "test.ini")
 
 
-@pytest.fixture
-def window(qtbot, sample_path: Path, settings: AppSettings) -> Iterator[MainWindow]:  # type: ignore[no-untyped-def]
-    controller = WorkspaceController(Workspace.open(sample_path))
-    win = MainWindow(
-        controller,
-        settings,
-        QUndoStack(),
-        Workspace.open,
-        lambda p: init_workspace(p),
-    )
-    install_features(win)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    # Destroy the window (and every timer of its features) before the workspace closes,
-    # so no debounced refresh can run against a closed connection.
+#: Makes a main window as the app does; see `make_window`.
+WindowFactory = Callable[..., MainWindow]
+
+
+def close_window(win: MainWindow) -> None:
+    """Destroy the window (and every timer of its features) before its workspace closes,
+    so no debounced refresh can run against a closed connection."""
     win.close()
     win.deleteLater()
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    controller.close()
+    win.controller.close()
+
+
+@pytest.fixture
+def make_window(qtbot, sample_path: Path, settings: AppSettings) -> Iterator[WindowFactory]:  # type: ignore[no-untyped-def]
+    """`make_window(path=sample, *, read_only, features, settings, restore_layout, show)`:
+    a main window on a workspace, with every feature (`features=None`), the given ones, or
+    none (`()`); every window made is closed, then its workspace, when the test ends."""
+    made: list[MainWindow] = []
+
+    def make(
+        path: Path | None = None,
+        *,
+        read_only: bool = False,
+        features: Sequence[FeatureSpec[Any]] | None = None,
+        settings: AppSettings = settings,
+        restore_layout: bool = False,
+        show: bool = True,
+    ) -> MainWindow:
+        controller = WorkspaceController(Workspace.open(path or sample_path, read_only=read_only))
+        win = MainWindow(
+            controller,
+            settings,
+            QUndoStack(),
+            Workspace.open,
+            lambda p: init_workspace(p),
+        )
+        made.append(win)
+        if features is None:
+            install_features(win)
+        elif features:
+            win.install(features)
+        if restore_layout:
+            win.restore_layout()
+        if show:
+            win.show()
+            qtbot.waitExposed(win)
+        return win
+
+    yield make
+    for win in reversed(made):
+        close_window(win)
+
+
+@pytest.fixture
+def window(make_window: WindowFactory) -> MainWindow:
+    """The main window on the sample workspace with every feature, shown."""
+    return make_window()

@@ -7,14 +7,11 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent
-from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QApplication
 
 from axmem_gui.core import lint as lint_package
 from axmem_gui.core.ax import render as render_module
@@ -29,15 +26,13 @@ from axmem_gui.store import Workspace
 from axmem_gui.store.repositories import MemoryRepository, SkillRepository
 from axmem_gui.ui.bench.feature import BENCH
 from axmem_gui.ui.catalog.feature import CATALOG
-from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.entry_table import PAGE
 from axmem_gui.ui.lint.install import LINT
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.preview.install import PREVIEW
 from axmem_gui.ui.retrieval import state as retrieval_state
 from axmem_gui.ui.retrieval.feature import RETRIEVAL
-from axmem_gui.ui.settings import AppSettings
-from axmem_gui.ui.wiring import install_features
+from tests.ui.conftest import WindowFactory
 
 SKILLS = 300
 MEMORIES = 3000
@@ -117,24 +112,9 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
 
 
 @pytest.fixture
-def big_window(qtbot, big_path: Path, tmp_path: Path, calls: Calls) -> Iterator[MainWindow]:  # type: ignore[no-untyped-def]
+def big_window(make_window: WindowFactory, big_path: Path, calls: Calls) -> MainWindow:
     del calls  # instrumented before the window exists: its start-up counts too
-    controller = WorkspaceController(Workspace.open(big_path))
-    win = MainWindow(
-        controller,
-        AppSettings(tmp_path / "settings" / "test.ini"),
-        QUndoStack(),
-        Workspace.open,
-        lambda p: init_workspace(p),
-    )
-    install_features(win)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    win.close()
-    win.deleteLater()
-    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    controller.close()
+    return make_window(big_path)
 
 
 def _idle(win: MainWindow) -> bool:

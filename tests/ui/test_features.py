@@ -3,19 +3,15 @@ contribute, and one shutdown path driven by the workspace controller's closing s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import QEvent, QMimeData, QPoint, QPointF, Qt, QUrl
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QUndoStack
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QLabel
 
-from axmem_gui.services.workspace import init_workspace
-from axmem_gui.store import Workspace
 from axmem_gui.ui.actions import make_action
-from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.feature import (
     Contributions,
     DockSpec,
@@ -27,8 +23,8 @@ from axmem_gui.ui.feature import (
     install_order,
 )
 from axmem_gui.ui.main_window import MainWindow
-from axmem_gui.ui.settings import AppSettings
 from axmem_gui.ui.wiring import FEATURES
+from tests.ui.conftest import WindowFactory
 
 #: Every toy feature appends (its name, event) here.
 EVENTS: list[tuple[str, str]] = []
@@ -91,21 +87,9 @@ def toy(name: str, *needs: FeatureSpec[Any]) -> FeatureSpec[Toy]:
 
 
 @pytest.fixture
-def bare_window(qtbot, tmp_path: Path) -> Iterator[MainWindow]:  # type: ignore[no-untyped-def]
+def bare_window(make_window: WindowFactory) -> MainWindow:
     EVENTS.clear()
-    path = tmp_path / "w.axmem"
-    init_workspace(path, sample=True).close()
-    controller = WorkspaceController(Workspace.open(path))
-    win = MainWindow(
-        controller,
-        AppSettings(tmp_path / "settings.ini"),
-        QUndoStack(),
-        Workspace.open,
-        lambda p: init_workspace(p),
-    )
-    qtbot.addWidget(win)
-    yield win
-    controller.close()
+    return make_window(features=(), show=False)
 
 
 # install order ---------------------------------------------------------------------
@@ -237,27 +221,15 @@ def test_closing_the_workspace_stops_each_feature_once_last_installed_first(
 
 
 def test_closing_the_window_closes_its_workspace_and_stops_the_real_features(
-    qtbot, tmp_path: Path  # type: ignore[no-untyped-def]
+    qtbot, make_window: WindowFactory  # type: ignore[no-untyped-def]
 ) -> None:
     from axmem_gui.ui.catalog.feature import CATALOG
     from axmem_gui.ui.lint.install import LINT
     from axmem_gui.ui.retrieval.feature import RETRIEVAL
     from axmem_gui.ui.suites.feature import SUITES
-    from axmem_gui.ui.wiring import install_features
 
-    path = tmp_path / "w.axmem"
-    init_workspace(path, sample=True).close()
-    controller = WorkspaceController(Workspace.open(path))
-    win = MainWindow(
-        controller,
-        AppSettings(tmp_path / "settings.ini"),
-        QUndoStack(),
-        Workspace.open,
-        lambda p: init_workspace(p),
-    )
-    install_features(win)
-    qtbot.addWidget(win)
-    win.show()
+    win = make_window()
+    controller = win.controller
     state = win.feature(RETRIEVAL).state
     qtbot.waitUntil(lambda: state.ready, timeout=10000)
     # An edit leaves debounced work behind: a retrieval refresh, a suite rerun, a lint run.

@@ -6,12 +6,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtGui import QPalette, QUndoStack
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
-from axmem_gui.services.workspace import init_workspace
-from axmem_gui.store import Workspace
-from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.help import (
     HELP,
     WELCOME_DOCK,
@@ -23,7 +20,7 @@ from axmem_gui.ui.help import (
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.settings import AppSettings
 from axmem_gui.ui.theme import apply_theme
-from axmem_gui.ui.wiring import install_features
+from tests.ui.conftest import WindowFactory
 
 
 def help_feature(window: MainWindow) -> HelpFeature:
@@ -56,26 +53,11 @@ def test_theme_menu_switches_and_is_remembered(window: MainWindow, qapp: QApplic
         apply_theme(qapp, "light")
 
 
-def _window(qtbot: Any, path: Path, settings: AppSettings) -> MainWindow:
-    win = MainWindow(
-        WorkspaceController(Workspace.open(path)),
-        settings,
-        QUndoStack(),
-        Workspace.open,
-        lambda p: init_workspace(p),
-    )
-    install_features(win)
-    qtbot.addWidget(win)
-    win.show()
-    qtbot.waitExposed(win)
-    return win
-
-
 def test_welcome_on_first_start_dismissed_for_good(
-    qtbot: Any, sample_path: Path, tmp_path: Path
+    make_window: WindowFactory, tmp_path: Path
 ) -> None:
     settings = AppSettings(tmp_path / "first" / "settings.ini")
-    first = _window(qtbot, sample_path, settings)
+    first = make_window(settings=settings)
     try:
         feature = help_feature(first)
         assert first.docks[WELCOME_DOCK].isVisible()
@@ -87,7 +69,7 @@ def test_welcome_on_first_start_dismissed_for_good(
     finally:
         first.close()
         first.controller.close()
-    second = _window(qtbot, sample_path, AppSettings(settings.path))
+    second = make_window(settings=AppSettings(settings.path))
     try:
         feature = help_feature(second)
         second.restore_layout()

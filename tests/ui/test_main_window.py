@@ -84,18 +84,10 @@ def test_bad_file_shows_clear_error_and_keeps_workspace(
     assert bad.read_text() == "not sqlite"
 
 
-def test_read_only_banner(qtbot, sample_path: Path, settings) -> None:  # type: ignore[no-untyped-def]
-    from PySide6.QtGui import QUndoStack
-
-    from axmem_gui.ui.controller import WorkspaceController
-
-    controller = WorkspaceController(Workspace.open(sample_path, read_only=True))
-    win = MainWindow(controller, settings, QUndoStack(), Workspace.open, Workspace.open)
-    qtbot.addWidget(win)
-    win.show()
+def test_read_only_banner(make_window) -> None:  # type: ignore[no-untyped-def]
+    win = make_window(read_only=True, features=())
     assert win.readonly_banner.isVisible()
     assert "read-only" in win.counts_label.text()
-    controller.close()
 
 
 def test_layout_persists(window: MainWindow, settings) -> None:  # type: ignore[no-untyped-def]

@@ -8,37 +8,17 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QUndoStack
 
-from axmem_gui.services.workspace import init_workspace
-from axmem_gui.store import Workspace
 from axmem_gui.ui.catalog.feature import CATALOG
-from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.settings import AppSettings
-from axmem_gui.ui.wiring import install_features
+from tests.ui.conftest import WindowFactory
 
 CATALOG_DOCKS = ("previewDock", "benchDock")
 
 
 def shown(window: MainWindow) -> set[str]:
     return {name for name, dock in window.docks.items() if not dock.isHidden()}
-
-
-def open_window(qtbot: Any, path: Path, settings: AppSettings) -> MainWindow:
-    win = MainWindow(
-        WorkspaceController(Workspace.open(path)),
-        settings,
-        QUndoStack(),
-        Workspace.open,
-        lambda p: init_workspace(p),
-    )
-    install_features(win)
-    qtbot.addWidget(win)
-    win.restore_layout()
-    win.show()
-    qtbot.waitExposed(win)
-    return win
 
 
 def test_docks_belong_to_the_pages_that_use_them(window: MainWindow, qtbot: Any) -> None:
@@ -56,10 +36,10 @@ def test_docks_belong_to_the_pages_that_use_them(window: MainWindow, qtbot: Any)
 
 
 def test_a_dock_asked_for_on_a_page_is_remembered_there(
-    qtbot: Any, sample_path: Path, tmp_path: Path
+    make_window: WindowFactory, tmp_path: Path
 ) -> None:
     settings = AppSettings(tmp_path / "layout" / "settings.ini")
-    win = open_window(qtbot, sample_path, settings)
+    win = make_window(settings=settings, restore_layout=True)
     try:
         win.show_section("sessions")
         win.docks["benchDock"].toggleViewAction().trigger()  # View > Retrieval bench
@@ -76,7 +56,7 @@ def test_a_dock_asked_for_on_a_page_is_remembered_there(
     finally:
         win.close()
         win.controller.close()
-    again = open_window(qtbot, sample_path, AppSettings(settings.path))
+    again = make_window(settings=AppSettings(settings.path), restore_layout=True)
     try:
         again.show_section("sessions")
         assert "benchDock" in shown(again)
@@ -87,9 +67,9 @@ def test_a_dock_asked_for_on_a_page_is_remembered_there(
         again.controller.close()
 
 
-def test_the_editor_layout_is_remembered(qtbot: Any, sample_path: Path, tmp_path: Path) -> None:
+def test_the_editor_layout_is_remembered(make_window: WindowFactory, tmp_path: Path) -> None:
     settings = AppSettings(tmp_path / "editor" / "settings.ini")
-    win = open_window(qtbot, sample_path, settings)
+    win = make_window(settings=settings, restore_layout=True)
     try:
         page = win.feature(CATALOG).pages["skills"]
         assert page.select_id("release-checklist")
@@ -108,7 +88,7 @@ def test_the_editor_layout_is_remembered(qtbot: Any, sample_path: Path, tmp_path
     finally:
         win.close()
         win.controller.close()
-    again = open_window(qtbot, sample_path, AppSettings(settings.path))
+    again = make_window(settings=AppSettings(settings.path), restore_layout=True)
     try:
         page = again.feature(CATALOG).pages["skills"]
         assert page.form.content.is_beside()

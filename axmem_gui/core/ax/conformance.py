@@ -13,8 +13,8 @@ from axmem_gui.core.ax.collation import locale_sorted
 from axmem_gui.core.ax.profile import AxProfile
 from axmem_gui.core.ax.simulate import Scenario, scenario_catalog_json, simulate
 from axmem_gui.core.ax.tokenize import Tokenizer
-from axmem_gui.core.catalog import catalog_from_json_value
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.formats import catalog_from_json_value
 from axmem_gui.core.jsontext import type_name
 
 

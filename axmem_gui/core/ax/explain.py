@@ -17,6 +17,7 @@ from axmem_gui.core.ax.jstext import js_slice_count
 from axmem_gui.core.ax.ranking import RankOptions, RankResult, ScoredDocument, Suppression
 from axmem_gui.core.ax.search import MemorySearch, SkillSearch
 from axmem_gui.core.ax.tokenize import Drop
+from axmem_gui.core.catalog import singular
 from axmem_gui.core.errors import InputError
 
 
@@ -93,8 +94,7 @@ def explain(
         options = options or RankOptions.best_effort(profile.memory_search_top_k)
         exclude = frozenset(already_loaded_ids)
     if fields is None:
-        kind = "skill" if domain == "skills" else "memory"
-        raise InputError(f"no {kind} with id {entry_id!r} in the catalog")
+        raise InputError(f"no {singular(domain)} with id {entry_id!r} in the catalog")
 
     ranker = search.ranker
     if isinstance(ranker, SearchIndex):

@@ -24,7 +24,7 @@ from enum import StrEnum
 from axmem_gui.core import jsontext
 from axmem_gui.core.contextmap.text import INITIAL_TEXT, normalize_text, utf16_length
 from axmem_gui.core.errors import InputError
-from axmem_gui.core.jsontext import type_name
+from axmem_gui.core.jsontext import Field, type_name
 
 DEFAULT_MAX_CHARS = 4000
 SNAPSHOT_VERSION = 1
@@ -168,9 +168,9 @@ def _load_ts_snapshot(value: dict[str, object], source: str) -> StoredContextMap
             f"{source}: field 'version' must be {SNAPSHOT_VERSION} "
             f"(AxAgentContextMapSnapshot), got {value['version']!r}"
         )
-    text = _required_text(value, source)
-    infinite = _optional_bool(value, "infiniteEvolve", source, default=True)
-    evolve_steps = _optional_count(value, "evolveSteps", source)
+    text = jsontext.check_field(value, "text", source, _TEXT)
+    infinite = jsontext.check_field(value, "infiniteEvolve", source, _INFINITE)
+    evolve_steps = jsontext.check_field(value, "evolveSteps", source, _STEPS)
     if not infinite and evolve_steps is None:
         raise InputError(
             f"{source}: field 'evolveSteps' is required when 'infiniteEvolve' is false "
@@ -179,8 +179,8 @@ def _load_ts_snapshot(value: dict[str, object], source: str) -> StoredContextMap
     state = ContextMapState(
         text=normalize_text(text),
         scores=_scores(value, source),
-        steps=_optional_count(value, "steps", source) or 0,
-        max_chars=_max_chars(value, source),
+        steps=jsontext.check_field(value, "steps", source, _STEPS) or 0,
+        max_chars=jsontext.check_field(value, "maxChars", source, _MAX_CHARS),
         infinite_evolve=infinite,
         # TS drops evolveSteps when infiniteEvolve is true (normalizeContextMapOptions).
         evolve_steps=None if infinite else evolve_steps,
@@ -189,14 +189,14 @@ def _load_ts_snapshot(value: dict[str, object], source: str) -> StoredContextMap
 
 
 def _load_axllm_state(value: dict[str, object], source: str) -> StoredContextMap:
-    text = _required_text(value, source)
-    evolve_steps = _optional_count(value, "evolveSteps", source)
+    text = jsontext.check_field(value, "text", source, _TEXT)
+    evolve_steps = jsontext.check_field(value, "evolveSteps", source, _STEPS)
     state = ContextMapState(
         text=normalize_text(text),
         scores=_scores(value, source),
-        steps=_optional_count(value, "steps", source) or 0,
-        max_chars=_max_chars(value, source),
-        infinite_evolve=_optional_bool(value, "infiniteEvolve", source, default=True),
+        steps=jsontext.check_field(value, "steps", source, _STEPS) or 0,
+        max_chars=jsontext.check_field(value, "maxChars", source, _MAX_CHARS),
+        infinite_evolve=jsontext.check_field(value, "infiniteEvolve", source, _INFINITE),
         evolve_steps=0 if evolve_steps is None else evolve_steps,
     )
     extra = {k: v for k, v in value.items() if k not in _AXLLM_KEYS and k not in _LEGACY_KEYS}
@@ -206,54 +206,10 @@ def _load_axllm_state(value: dict[str, object], source: str) -> StoredContextMap
 
 
 
-def _required_text(value: Mapping[str, object], source: str) -> str:
-    if "text" not in value:
-        raise InputError(f"{source}: field 'text' is missing (the map text)")
-    text = value["text"]
-    if not isinstance(text, str):
-        raise InputError(f"{source}: field 'text' must be a string, got {type_name(text)}")
-    return text
-
-
-def _integer(raw: object) -> int | None:
-    if isinstance(raw, bool):
-        return None
-    if isinstance(raw, int):
-        return raw
-    if isinstance(raw, float) and math.isfinite(raw) and raw.is_integer():
-        return int(raw)
-    return None
-
-
-def _optional_count(value: Mapping[str, object], key: str, source: str) -> int | None:
-    if key not in value:
-        return None
-    number = _integer(value[key])
-    if number is None or number < 0:
-        raise InputError(
-            f"{source}: field '{key}' must be a non-negative integer, got {value[key]!r}"
-        )
-    return number
-
-
-def _max_chars(value: Mapping[str, object], source: str) -> int:
-    if "maxChars" not in value:
-        return DEFAULT_MAX_CHARS
-    number = _integer(value["maxChars"])
-    if number is None or number <= 0:
-        raise InputError(
-            f"{source}: field 'maxChars' must be a positive integer, got {value['maxChars']!r}"
-        )
-    return number
-
-
-def _optional_bool(value: Mapping[str, object], key: str, source: str, *, default: bool) -> bool:
-    if key not in value:
-        return default
-    raw = value[key]
-    if not isinstance(raw, bool):
-        raise InputError(f"{source}: field '{key}' must be true or false, got {raw!r}")
-    return raw
+_TEXT = Field((str,))
+_STEPS = Field((int,), default=None, minimum=0, whole=True)
+_MAX_CHARS = Field((int,), default=DEFAULT_MAX_CHARS, minimum=1, whole=True)
+_INFINITE = Field((bool,), default=True)
 
 
 def _scores(value: Mapping[str, object], source: str) -> dict[str, float]:

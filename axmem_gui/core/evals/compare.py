@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from axmem_gui.core.evals.model import ENTRY_KINDS
+from axmem_gui.core.catalog import CATALOG_KINDS, singular
 from axmem_gui.core.evals.report import CaseStats, EvalReport
 
 _EPS = 1e-9
@@ -145,14 +145,14 @@ def render_report(report: EvalReport) -> str:
         for t in case.triggers:
             verb = "loaded" if t.wanted else "FALSE TRIGGER" if t.loaded else "avoided"
             lines.append(
-                f"       {t.kind[:-1] if t.kind == 'skills' else 'memory'} {t.id}: "
+                f"       {singular(t.kind)} {t.id}: "
                 f"{verb} {t.loaded}/{t.runs}"
             )
         for kind, search, runs in case.searches:
             lines.append(f"       {kind}: {search!r} ×{runs}")
         for reason in case.reasons:
             lines.append(f"       {reason}")
-    for kind in ENTRY_KINDS:
+    for kind in CATALOG_KINDS:
         rows = [e for e in report.entries(kind) if e.wanted_runs or e.avoid_runs]
         if rows:
             lines.append(f"{kind}:")

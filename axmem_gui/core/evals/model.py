@@ -23,23 +23,19 @@ nothing). Pure: no IO.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from axmem_gui.core import jsontext
+from axmem_gui.core.catalog import CATALOG_KINDS, singular
 from axmem_gui.core.errors import InputError
-from axmem_gui.core.jsontext import type_name
-from axmem_gui.core.jsout import json_dumps
+from axmem_gui.core.jsontext import Field
 
 DEFAULT_REPEAT = 3
 DEFAULT_THRESHOLD = 1.0
 #: A run is one agent session; more than this per case is a typo, not a plan.
 MAX_REPEAT = 100
 
-_SET_KEYS = frozenset({"name", "agent", "description", "repeat", "threshold", "cases"})
-_CASE_KEYS = frozenset({"name", "inputs", "skills", "memories", "repeat", "threshold", "note"})
-_EXPECT_KEYS = frozenset({"load", "avoid"})
-ENTRY_KINDS = ("skills", "memories")
 
 
 @dataclass(frozen=True)
@@ -120,48 +116,38 @@ class EvalSet:
 # --------------------------------------------------------------------------- parsing
 
 
-def _unknown(obj: Mapping[str, Any], allowed: frozenset[str], where: str) -> None:
-    unknown = sorted(set(obj) - allowed)
-    if unknown:
-        # A misspelt "avoid" would make a case pass vacuously: refuse it.
-        raise InputError(
-            f"{where}: unknown field '{unknown[0]}' (allowed: {', '.join(sorted(allowed))})"
-        )
+_ID = Field((str,), non_empty=True)
+_IDS = Field((list,), default=[], nullable=True, items=_ID)
+_EXPECT = {"load": _IDS, "avoid": _IDS}
+_REPEAT = Field((int,), minimum=1, maximum=MAX_REPEAT)
+_THRESHOLD = Field((int, float), minimum=0, maximum=1)
+_CASE = {
+    "name": jsontext.NAME,
+    "inputs": Field((dict,), non_empty=True),
+    "skills": Field((dict,), default=None, nullable=True),
+    "memories": Field((dict,), default=None, nullable=True),
+    "repeat": replace(_REPEAT, default=None, nullable=True),
+    "threshold": replace(_THRESHOLD, default=None, nullable=True),
+    "note": Field((str,), default=""),
+}
+_SET = {
+    "name": jsontext.NAME,
+    "agent": Field((str,), non_empty=True),
+    "description": Field((str,), default=""),
+    "repeat": replace(_REPEAT, default=DEFAULT_REPEAT),
+    "threshold": replace(_THRESHOLD, default=DEFAULT_THRESHOLD),
+    "cases": Field((list,), non_empty=True),
+}
 
 
-def _repeat(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_REPEAT:
-        raise InputError(
-            f"{where}: field 'repeat' must be an integer from 1 to {MAX_REPEAT}, got {value!r}"
-        )
-    return value
-
-
-def _threshold(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-        raise InputError(f"{where}: field 'threshold' must be a number from 0 to 1, got {value!r}")
-    return float(value)
-
-
-def _ids(obj: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
-    raw = obj.get(key, [])
-    if not isinstance(raw, list):
-        raise InputError(f"{where}: field '{key}' must be a list of ids, got {type_name(raw)}")
-    for i, item in enumerate(raw):
-        if not isinstance(item, str) or not item.strip():
-            raise InputError(f"{where}: {key}[{i}] must be a non-empty string")
-    return tuple(dict.fromkeys(raw))
-
-
-def _expectation(obj: Mapping[str, Any], kind: str, where: str) -> Expectation:
-    raw = obj.get(kind)
+def _expectation(raw: Any, kind: str, where: str) -> Expectation:
+    """`{"load": [...], "avoid": [...]}`; a misspelt "avoid" would make a case pass
+    vacuously, so unknown fields are refused."""
     if raw is None:
         return Expectation()
     where = f"{where}: {kind}"
-    if not isinstance(raw, dict):
-        raise InputError(f"{where}: must be an object with 'load' and 'avoid' lists")
-    _unknown(raw, _EXPECT_KEYS, where)
-    expectation = Expectation(_ids(raw, "load", where), _ids(raw, "avoid", where))
+    f = jsontext.read_object(raw, where, "an expectation", _EXPECT)
+    expectation = Expectation(tuple(dict.fromkeys(f["load"])), tuple(dict.fromkeys(f["avoid"])))
     both = sorted(set(expectation.load) & set(expectation.avoid))
     if both:
         raise InputError(f"{where}: id '{both[0]}' is in both 'load' and 'avoid'")
@@ -169,64 +155,39 @@ def _expectation(obj: Mapping[str, Any], kind: str, where: str) -> Expectation:
 
 
 def case_from_json_value(obj: Any, where: str) -> EvalCase:
-    if not isinstance(obj, dict):
-        raise InputError(f"{where}: a case must be an object, got {type_name(obj)}")
-    _unknown(obj, _CASE_KEYS, where)
-    name = obj.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise InputError(f"{where}: field 'name' must be a non-empty string")
-    where = f"{where} ({name})"
-    inputs = obj.get("inputs")
-    if not isinstance(inputs, dict) or not inputs:
-        raise InputError(f"{where}: field 'inputs' must be an object of the agent's input values")
-    skills = _expectation(obj, "skills", where)
-    memories = _expectation(obj, "memories", where)
+    name = jsontext.name_of(obj, where)
+    if name:
+        where = f"{where} ({name})"
+    f = jsontext.read_object(obj, where, "a case", _CASE)
+    skills = _expectation(f["skills"], "skills", where)
+    memories = _expectation(f["memories"], "memories", where)
     if skills.empty and memories.empty:
         raise InputError(f"{where}: a case needs at least one skill or memory id to load or avoid")
-    note = obj.get("note", "")
-    if not isinstance(note, str):
-        raise InputError(f"{where}: field 'note' must be a string")
+    threshold = f["threshold"]
     return EvalCase(
         name=name,
-        inputs=dict(inputs),
+        inputs=dict(f["inputs"]),
         skills=skills,
         memories=memories,
-        repeat=None if obj.get("repeat") is None else _repeat(obj["repeat"], where),
-        threshold=None if obj.get("threshold") is None else _threshold(obj["threshold"], where),
-        note=note,
+        repeat=f["repeat"],
+        threshold=None if threshold is None else float(threshold),
+        note=f["note"],
     )
 
 
 def eval_set_from_json_value(value: Any, source: str = "eval set") -> EvalSet:
-    if not isinstance(value, dict):
-        raise InputError(f"{source}: an eval set must be an object, got {type_name(value)}")
-    _unknown(value, _SET_KEYS, source)
-    name = value.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise InputError(f"{source}: field 'name' must be a non-empty string")
-    where = f"{source}: eval set '{name}'"
-    agent = value.get("agent")
-    if not isinstance(agent, str) or not agent.strip():
-        raise InputError(f"{where}: field 'agent' must name a workspace agent")
-    description = value.get("description", "")
-    if not isinstance(description, str):
-        raise InputError(f"{where}: field 'description' must be a string")
-    raw_cases = value.get("cases")
-    if not isinstance(raw_cases, list) or not raw_cases:
-        raise InputError(f"{where}: field 'cases' must be a non-empty list")
-    cases = [case_from_json_value(c, f"{where}: cases[{i}]") for i, c in enumerate(raw_cases)]
-    seen: set[str] = set()
-    for i, case in enumerate(cases):
-        if case.name in seen:
-            raise InputError(f"{where}: cases[{i}]: duplicate case name '{case.name}'")
-        seen.add(case.name)
+    name = jsontext.name_of(value, source)
+    where = f"{source}: eval set '{name}'" if name else source
+    f = jsontext.read_object(value, where, "an eval set", _SET)
+    cases = [case_from_json_value(c, f"{where}: cases[{i}]") for i, c in enumerate(f["cases"])]
+    jsontext.check_unique_names(cases, where, "cases", "case")
     return EvalSet(
         name=name,
-        agent=agent,
+        agent=f["agent"],
         cases=tuple(cases),
-        description=description,
-        repeat=_repeat(value.get("repeat", DEFAULT_REPEAT), where),
-        threshold=_threshold(value.get("threshold", DEFAULT_THRESHOLD), where),
+        description=f["description"],
+        repeat=f["repeat"],
+        threshold=float(f["threshold"]),
     )
 
 
@@ -242,18 +203,12 @@ def eval_sets_from_json_value(value: Any, source: str = "eval sets") -> list[Eva
     )
 
 
-def loads_json(text: str, source: str) -> Any:
-    """The one JSON reader's rules: depth and number limits checked before parsing."""
-    return jsontext.loads(text, source)
-
-
 def eval_sets_from_json_text(text: str, source: str = "eval sets") -> list[EvalSet]:
-    return eval_sets_from_json_value(loads_json(text, source), source)
+    return eval_sets_from_json_value(jsontext.loads(text, source), source)
 
 
 def eval_sets_to_json_text(sets: Sequence[EvalSet]) -> str:
-    value: Any = sets[0].to_json() if len(sets) == 1 else [s.to_json() for s in sets]
-    return json_dumps(value, indent=2) + "\n"
+    return jsontext.named_items_text(sets)
 
 
 def check_against(
@@ -273,12 +228,12 @@ def check_against(
             problems.append(f"case '{case.name}': no value for input '{missing[0]}'")
         if extra:
             problems.append(f"case '{case.name}': the agent has no input '{extra[0]}'")
-        for kind in ENTRY_KINDS:
+        for kind in CATALOG_KINDS:
             exp = case.expectation(kind)
             for entry_id in (*exp.load, *exp.avoid):
                 if entry_id not in known[kind]:
-                    what = "skill" if kind == "skills" else "memory"
                     problems.append(
-                        f"case '{case.name}': no {what} '{entry_id}' in the agent's catalog"
+                        f"case '{case.name}': no {singular(kind)} '{entry_id}' "
+                        "in the agent's catalog"
                     )
     return problems

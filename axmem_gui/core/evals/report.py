@@ -22,12 +22,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from axmem_gui.core.catalog import CATALOG_KINDS
 from axmem_gui.core.errors import InputError
-from axmem_gui.core.evals.model import ENTRY_KINDS, EvalCase, EvalSet, eval_set_from_json_value
+from axmem_gui.core.evals.model import EvalCase, EvalSet, eval_set_from_json_value
 
 RUN_STATUSES = ("complete", "failed", "cancelled")
 REPORT_STATUSES = ("running", "complete", "cancelled")
-_SEARCH_KIND = {"skills": "discover", "memories": "recall"}
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class EvalRun:
         return self.loaded_skills if kind == "skills" else self.loaded_memories
 
     def hit(self, case: EvalCase) -> bool:
-        for kind in ENTRY_KINDS:
+        for kind in CATALOG_KINDS:
             exp, got = case.expectation(kind), set(self.loaded(kind))
             if not set(exp.load) <= got or got & set(exp.avoid):
                 return False
@@ -298,7 +298,7 @@ def case_stats(
     counted = [r for r in mine if r.counted]
     triggers: list[EntryTrigger] = []
     labelled: dict[str, set[str]] = {}
-    for kind in ENTRY_KINDS:
+    for kind in CATALOG_KINDS:
         exp = case.expectation(kind)
         labelled[kind] = set(exp.load) | set(exp.avoid)
         for wanted, ids in ((True, exp.load), (False, exp.avoid)):
@@ -310,7 +310,7 @@ def case_stats(
     other = _counts(
         (kind, entry_id)
         for r in counted
-        for kind in ENTRY_KINDS
+        for kind in CATALOG_KINDS
         for entry_id in r.loaded(kind)
         if entry_id not in labelled[kind]
     )
@@ -392,7 +392,7 @@ class EvalReport:
         return out
 
     def metrics(self, kind: str | None = None) -> LoadMetrics:
-        kinds = ENTRY_KINDS if kind is None else (kind,)
+        kinds = CATALOG_KINDS if kind is None else (kind,)
         by_case = {c.name: c for c in self.eval_set.cases}
         wanted = loaded = both = 0
         for run in self.runs:
@@ -448,7 +448,7 @@ class EvalReport:
             "all": self.metrics().to_json(),
         }
         out["cases"] = [c.to_json() for c in self.cases()]
-        out["entries"] = {k: [e.to_json() for e in self.entries(k)] for k in ENTRY_KINDS}
+        out["entries"] = {k: [e.to_json() for e in self.entries(k)] for k in CATALOG_KINDS}
         return out
 
 

@@ -6,7 +6,12 @@ for bad input; writers take a `CatalogDoc`. For every format, reading what a wri
 gives back the same entries (skills-dir: same entries, in folder order).
 """
 
-from axmem_gui.core.formats.axjson import read_ax_json, write_ax_json
+from axmem_gui.core.formats.axjson import (
+    catalog_from_json_text,
+    catalog_from_json_value,
+    read_ax_json,
+    write_ax_json,
+)
 from axmem_gui.core.formats.extra import extra_value, imported_from_extra
 from axmem_gui.core.formats.fileio import ReadLimits
 from axmem_gui.core.formats.jsonl import read_jsonl, write_jsonl
@@ -57,6 +62,8 @@ __all__ = [
     "SourceCatalog",
     "assign_folder_names",
     "build_plan",
+    "catalog_from_json_text",
+    "catalog_from_json_value",
     "detect_format",
     "extra_value",
     "fresh_id",

@@ -108,12 +108,13 @@ class Problem:
     severity: Severity = "error"
 
     def __str__(self) -> str:
+        """`file: entry: field 'k' <message>`: a message about a field is a predicate ("is
+        missing", "must be a string, got a number"), worded as jsontext words them for
+        every other file format."""
         parts = [self.file]
         if self.entry:
             parts.append(self.entry)
-        if self.field:
-            parts.append(f"field '{self.field}'")
-        parts.append(self.message)
+        parts.append(f"field '{self.field}' {self.message}" if self.field else self.message)
         return ": ".join(parts)
 
     def to_json(self) -> dict[str, str]:

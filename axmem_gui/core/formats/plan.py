@@ -14,13 +14,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from axmem_gui.core.catalog import Memory
+from axmem_gui.core.catalog import EntryKind, Memory
 from axmem_gui.core.formats.model import ImportedSkill, Origin, Problem, SourceCatalog
 
 Policy = Literal["skip", "overwrite", "keep-both"]
 POLICIES: tuple[Policy, ...] = ("skip", "overwrite", "keep-both")
 Action = Literal["add", "update", "unchanged", "skip", "keep-both"]
-EntryKind = Literal["skill", "memory"]
 Entry = ImportedSkill | Memory
 
 
@@ -207,7 +206,7 @@ def build_plan(
             problems.append(
                 Problem(
                     origin.file,
-                    f"{kind} id '{entry_id}' is also imported from {seen[kind, entry_id]}; "
+                    f"is also imported from {seen[kind, entry_id]} ({kind} id '{entry_id}'); "
                     "import one of them, or rename one",
                     origin.entry,
                     "id",

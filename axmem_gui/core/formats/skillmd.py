@@ -23,6 +23,7 @@ from typing import Any
 from axmem_gui.core.catalog import Skill
 from axmem_gui.core.formats.model import ImportedSkill, SkillMdLayout
 from axmem_gui.core.formats.yamlio import FrontmatterError, dump_frontmatter, load_frontmatter
+from axmem_gui.core.jsontext import type_name
 
 SKILL_FILE = "SKILL.md"
 ID_KEY = "ax-id"
@@ -90,19 +91,19 @@ def encode_tags(tags: tuple[str, ...]) -> str | list[str]:
 
 def interpret_frontmatter(value: Any) -> FrontmatterData:
     if value is None:
-        raise SkillMdError("the frontmatter is empty; it needs at least 'name'", "name")
+        raise SkillMdError("is missing (the frontmatter is empty)", "name")
     if not isinstance(value, dict):
         raise SkillMdError("the frontmatter must be a mapping of keys to values")
     if "name" not in value:
-        raise SkillMdError("missing required field", "name")
+        raise SkillMdError("is missing", "name")
     name = value["name"]
     if not isinstance(name, str):
-        raise SkillMdError(f"must be a string, got {type(name).__name__}", "name")
+        raise SkillMdError(f"must be a string, got {type_name(name)}", "name")
     description = value.get("description")
     if description is None:
         description = ""
     if not isinstance(description, str):
-        raise SkillMdError(f"must be a string, got {type(description).__name__}", "description")
+        raise SkillMdError(f"must be a string, got {type_name(description)}", "description")
     extra = {k: v for k, v in value.items() if k not in ("name", "description")}
     metadata = extra.get("metadata")
     tags: tuple[str, ...] = ()
@@ -120,7 +121,8 @@ def interpret_frontmatter(value: Any) -> FrontmatterData:
         if ID_KEY in metadata:
             ax_id = metadata.pop(ID_KEY)
             if not isinstance(ax_id, str):
-                raise SkillMdError("must be a string", f"metadata.{ID_KEY}")
+                got = type_name(ax_id)
+                raise SkillMdError(f"must be a string, got {got}", f"metadata.{ID_KEY}")
         if metadata:
             extra["metadata"] = metadata
         else:

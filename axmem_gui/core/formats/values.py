@@ -4,6 +4,10 @@ Accepted shapes: `{"skillsCatalog": [...], "memoriesCatalog": [...]}`, `{"skills
 "memories": [...]}`, or a bare list (skills when an entry has `name`, memories when every
 entry has only `id`, `content` and maybe `tags`). Every problem is collected with the
 entry's position and field instead of stopping at the first one.
+
+This is the one reader of catalog values: imports read with the studio's rules (what
+cannot be stored is an error), and `as_ax` reads a catalog as Ax receives it at run time
+(sessions, `render --catalog`, suites, conformance; see `axjson.catalog_from_json_value`).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from axmem_gui.core.jsontext import type_name
 
 SKILL_KEYS = ("id", "name", "description", "content", "tags")
 MEMORY_KEYS = ("id", "content", "tags")
+_MEMORY_AX_KEYS = frozenset({"id", "content"})
 
 
 LONE_SURROGATE = "contains an unpaired UTF-16 surrogate escape (not a character; cannot be stored)"
@@ -65,6 +70,11 @@ class Collector:
 
     source: str
     problems: list[Problem] = field(default_factory=list)
+    #: Read as Ax receives a catalog at run time, not as an import stores it: lone
+    #: surrogates and repeated ids are accepted (Ax renders the one and keeps the last of
+    #: the other), and a memory keeps its other keys (Ax hands the object to
+    #: `onLoadedMemories`).
+    as_ax: bool = False
 
     def error(self, message: str, entry: str = "", fld: str = "", file: str = "") -> None:
         self.problems.append(Problem(file or self.source, message, entry, fld, "error"))
@@ -75,8 +85,6 @@ class Collector:
     @property
     def error_count(self) -> int:
         return sum(1 for p in self.problems if p.severity == "error")
-
-
 
 
 def is_memory_shaped(obj: Any) -> bool:
@@ -94,13 +102,13 @@ def classify_bare_list(value: list[Any]) -> str:
 def _string(obj: Mapping[str, Any], key: str, where: str, c: Collector, required: bool) -> str:
     if key not in obj or (obj[key] is None and not required):
         if required:
-            c.error("missing required field", where, key)
+            c.error("is missing", where, key)
         return ""
     value = obj[key]
     if not isinstance(value, str):
         c.error(f"must be a string, got {type_name(value)}", where, key)
         return ""
-    if has_lone_surrogate(value):
+    if not c.as_ax and has_lone_surrogate(value):
         c.error(LONE_SURROGATE, where, key)
         return ""
     return value
@@ -112,9 +120,9 @@ def check_tags(value: Any, where: str, c: Collector, fld: str = "tags") -> tuple
     if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
         # Ax ignores `tags` and accepts any value there: the entry is imported, without
         # studio tags, and the import says so.
-        c.warn("not a list of strings; the entry is imported without tags", where, fld)
+        c.warn("is not a list of strings; the entry is imported without tags", where, fld)
         return ()
-    if any(has_lone_surrogate(t) for t in value):
+    if not c.as_ax and any(has_lone_surrogate(t) for t in value):
         c.error(LONE_SURROGATE, where, fld)
         return ()
     return tuple(value)
@@ -125,10 +133,10 @@ def _check_object(obj: Any, where: str, what: str, known: Sequence[str], c: Coll
         c.error(f"{what} must be an object, got {type_name(obj)}", where)
         return False
     for key in getattr(obj, "duplicates", ()):
-        c.error("given twice in the same object (only one value can be kept)", where, key)
+        c.error("is given twice in the same object (only one value can be kept)", where, key)
     for key in obj:
-        if key not in known:
-            c.warn(f"not part of an Ax catalog {what}; it is not imported", where, key)
+        if key not in known and not c.as_ax:
+            c.warn(f"is not part of an Ax catalog {what}; it is not imported", where, key)
     return True
 
 
@@ -171,6 +179,9 @@ def _memories(items: Sequence[tuple[str, Any]], c: Collector) -> list[tuple[Memo
             content=_string(obj, "content", where, c, True),
             tags=check_tags(obj.get("tags"), where, c),
         )
+        if c.as_ax and set(obj) - _MEMORY_AX_KEYS:
+            extra = {k: v for k, v in obj.items() if k not in _MEMORY_AX_KEYS}
+            memory = replace(memory, extra=extra, key_order=tuple(obj))
         if not any(p.severity == "error" for p in c.problems[before:]):
             out.append((memory, Origin(c.source, where)))
     return out
@@ -188,7 +199,7 @@ def report_duplicate_ids(
             earlier = first[entry_id]
             at = earlier.entry if earlier.file == origin.file else str(earlier)
             c.error(
-                f"duplicate {kind} id '{entry_id}' (first at {at})",
+                f"repeats the {kind} id '{entry_id}' (first at {at})",
                 origin.entry,
                 "id",
                 file=origin.file,
@@ -237,9 +248,11 @@ def catalog_from_value(
     skill_tags: Any = None,
     memory_tags: Any = None,
     keep_duplicates: bool = False,
+    as_ax: bool = False,
 ) -> SourceCatalog:
-    """Read a parsed catalog value; never raises for bad content."""
-    c = Collector(source)
+    """Read a parsed catalog value; never raises for bad content. `as_ax`: see
+    `Collector.as_ax`."""
+    c = Collector(source, as_ax=as_ax)
     raw_skills: list[Any] = []
     raw_memories: list[Any] = []
     skills_key, memories_key = "skills", "memories"
@@ -257,10 +270,10 @@ def catalog_from_value(
                 "'memoriesCatalog' (or 'skills' / 'memories')"
             )
         for key in getattr(value, "duplicates", ()):
-            c.error("given twice at the top level", "", key)
+            c.error("is given twice at the top level", "", key)
         for key in value:
-            if key not in (skills_key, memories_key):
-                c.warn("not a catalog list; it is not imported", "", key)
+            if key not in (skills_key, memories_key) and not as_ax:
+                c.warn("is not a catalog list; it is not imported", "", key)
         raw_skills = _list_value(value.get(skills_key), skills_key, c)
         raw_memories = _list_value(value.get(memories_key), memories_key, c)
     else:
@@ -294,7 +307,7 @@ def build_source(
     memories = _apply_tag_map(_memories(memory_items, c), memory_tags, "memoryTags", "memory", c)
     bad_s: set[int] = set()
     bad_m: set[int] = set()
-    if not keep_duplicates:
+    if not keep_duplicates and not c.as_ax:
         bad_s = report_duplicate_ids([s.id for s, _ in skills], [o for _, o in skills], "skill", c)
         bad_m = report_duplicate_ids(
             [m.id for m, _ in memories], [o for _, o in memories], "memory", c

@@ -19,9 +19,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from axmem_gui.core import jsontext
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError
-from axmem_gui.core.jsontext import type_name
+from axmem_gui.core.jsontext import Field
 from axmem_gui.core.session.signature import parse_signature_fields
 
 RUNTIMES = ("quickjs",)
@@ -129,22 +130,39 @@ def _get(obj: Mapping[str, Any], *keys: str) -> Any:
     return None
 
 
-def _string(value: Any, where: str, key: str, default: str | None = None) -> str:
-    if value is None:
-        if default is None:
-            raise InputError(f"{where}: missing required field '{key}'")
-        return default
-    if not isinstance(value, str):
-        raise InputError(f"{where}: field '{key}' must be a string, got {type_name(value)}")
-    return value
-
-
-def _int(value: Any, where: str, key: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"{where}: field '{key}' must be an integer, got {type_name(value)}")
-    if value < minimum:
-        raise InputError(f"{where}: field '{key}' must be at least {minimum}, got {value}")
-    return value
+#: The agent config's fields (camelCase, or the snake_case of the Python port); the
+#: catalog filters, context map and relevance ranking take several shapes, read below.
+_AGENT = {
+    "name": Field((str,)),
+    "signature": Field((str,)),
+    "instruction": Field((str,), default="", nullable=True),
+    "contextFields": Field(
+        (list,), default=[], nullable=True, items=Field((str,)), aliases=("context_fields",)
+    ),
+    "catalog": Field((dict,), default={}, nullable=True),
+    "runtime": Field((str,), default="quickjs", nullable=True, choices=RUNTIMES),
+    "directResponse": Field(
+        (str,),
+        default="auto",
+        nullable=True,
+        choices=DIRECT_RESPONSE_MODES,
+        aliases=("direct_response",),
+    ),
+    "maxActorSteps": Field(
+        (int,),
+        default=DEFAULT_MAX_ACTOR_STEPS,
+        nullable=True,
+        minimum=1,
+        aliases=("max_actor_steps",),
+    ),
+}
+_CONTEXT_MAP = {
+    "maxChars": Field((int,), default=4000, nullable=True, minimum=1, aliases=("max_chars",)),
+    "infiniteEvolve": Field(
+        (bool,), default=True, nullable=True, aliases=("infinite_evolve",)
+    ),
+    "evolveSteps": Field((int,), default=None, nullable=True, minimum=0, aliases=("evolve_steps",)),
+}
 
 
 def _filter(value: Any, where: str) -> CatalogFilter:
@@ -168,13 +186,9 @@ def _context_map(value: Any, where: str) -> ContextMapSettings | None:
         raise InputError(f"{where}: must be an object, null or a boolean")
     if value.get("enabled") is False:
         return None
-    max_chars = _get(value, "maxChars", "max_chars")
-    infinite = _get(value, "infiniteEvolve", "infinite_evolve")
-    steps = _get(value, "evolveSteps", "evolve_steps")
+    f = jsontext.read_object(value, where, "a context map", _CONTEXT_MAP, closed=False)
     settings = ContextMapSettings(
-        max_chars=4000 if max_chars is None else _int(max_chars, where, "maxChars", 1),
-        infinite_evolve=True if infinite is None else _bool(infinite, where, "infiniteEvolve"),
-        evolve_steps=None if steps is None else _int(steps, where, "evolveSteps", 0),
+        max_chars=f["maxChars"], infinite_evolve=f["infiniteEvolve"], evolve_steps=f["evolveSteps"]
     )
     if not settings.infinite_evolve and settings.evolve_steps is None:
         raise InputError(
@@ -182,12 +196,6 @@ def _context_map(value: Any, where: str) -> ContextMapSettings | None:
             "'infiniteEvolve' is false"
         )
     return settings
-
-
-def _bool(value: Any, where: str, key: str) -> bool:
-    if not isinstance(value, bool):
-        raise InputError(f"{where}: field '{key}' must be true or false")
-    return value
 
 
 def _relevance(value: Any, where: str) -> bool | Mapping[str, Any]:
@@ -205,59 +213,35 @@ def _relevance(value: Any, where: str) -> bool | Mapping[str, Any]:
 
 def agent_config_from_json(value: Any, source: str = "agent") -> AgentConfig:
     """Validate an agent config object; InputError names the field that is wrong."""
-    if not isinstance(value, dict):
-        raise InputError(f"{source}: an agent config must be an object, got {type_name(value)}")
-    name = _string(value.get("name"), source, "name")
+    is_object = isinstance(value, dict)
+    name = jsontext.check_field(value, "name", source, _AGENT["name"]) if is_object else ""
     where = f"{source} '{name}'" if name else source
-    signature = _string(value.get("signature"), where, "signature")
+    f = jsontext.read_object(value, where, "an agent config", _AGENT, closed=False)
+    signature = f["signature"]
     fields = parse_signature_fields(signature, f"{where}: signature")
     for input_name in fields.inputs:
         reason = RESERVED_INPUT_NAMES.get(input_name)
         if reason:
             raise InputError(f"{where}: input field '{input_name}' is not allowed: {reason}")
-    raw_ctx = _get(value, "contextFields", "context_fields")
-    if raw_ctx is None:
-        raw_ctx = []
-    if not isinstance(raw_ctx, list) or not all(isinstance(f, str) for f in raw_ctx):
-        raise InputError(f"{where}: field 'contextFields' must be a list of strings")
-    for f in raw_ctx:
-        if f not in fields.inputs:
+    for ctx_field in f["contextFields"]:
+        if ctx_field not in fields.inputs:
             raise InputError(
-                f"{where}: contextFields names '{f}', which is not an input field of the "
-                f"signature (inputs: {', '.join(fields.inputs)})"
+                f"{where}: contextFields names '{ctx_field}', which is not an input field of "
+                f"the signature (inputs: {', '.join(fields.inputs)})"
             )
-    catalog = value.get("catalog")
-    if catalog is None:
-        catalog = {}
-    if not isinstance(catalog, dict):
-        raise InputError(f"{where}: field 'catalog' must be an object")
-    runtime = _string(value.get("runtime"), where, "runtime", "quickjs")
-    if runtime not in RUNTIMES:
-        raise InputError(
-            f"{where}: runtime '{runtime}' is not supported (supported: {', '.join(RUNTIMES)})"
-        )
-    direct = _string(
-        _get(value, "directResponse", "direct_response"), where, "directResponse", "auto"
-    )
-    if direct not in DIRECT_RESPONSE_MODES:
-        raise InputError(
-            f"{where}: directResponse must be one of {', '.join(DIRECT_RESPONSE_MODES)}"
-        )
-    steps = _get(value, "maxActorSteps", "max_actor_steps")
+    catalog = f["catalog"]
     return AgentConfig(
         name=name,
         signature=signature,
-        instruction=_string(value.get("instruction"), where, "instruction", ""),
-        context_fields=tuple(raw_ctx),
+        instruction=f["instruction"],
+        context_fields=tuple(f["contextFields"]),
         skills=_filter(catalog.get("skills"), f"{where}: catalog.skills"),
         memories=_filter(catalog.get("memories"), f"{where}: catalog.memories"),
         context_map=_context_map(_get(value, "contextMap", "context_map"), f"{where}: contextMap"),
         relevance_ranking=_relevance(value.get("relevanceRanking"), where),
-        max_actor_steps=DEFAULT_MAX_ACTOR_STEPS
-        if steps is None
-        else _int(steps, where, "maxActorSteps", 1),
-        runtime=runtime,
-        direct_response=direct,
+        max_actor_steps=f["maxActorSteps"],
+        runtime=f["runtime"],
+        direct_response=f["directResponse"],
     )
 
 

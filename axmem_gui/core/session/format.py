@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from axmem_gui.core import jsontext
-from axmem_gui.core.catalog import catalog_from_json_value
 from axmem_gui.core.errors import InputError
-from axmem_gui.core.jsontext import type_name
+from axmem_gui.core.formats import catalog_from_json_value
+from axmem_gui.core.jsontext import REQUIRED, Field, type_name
 from axmem_gui.core.jsout import json_dumps
 
 FORMAT = "axsession"
@@ -25,12 +25,17 @@ FORWARD_STATUSES = ("complete", "failed", "cancelled", "not_run")
 
 
 class _Checker:
+    """Fields of the session document through the one schema (jsontext.Field); `path` is
+    the JSON path of the object inside the file."""
+
     def __init__(self, source: str) -> None:
         self.source = source
 
+    def where(self, path: str) -> str:
+        return f"{self.source}: {path}" if path else self.source
+
     def fail(self, path: str, message: str) -> InputError:
-        where = f"{self.source}: {path}" if path else self.source
-        return InputError(f"{where}: {message}")
+        return InputError(f"{self.where(path)}: {message}")
 
     def field(
         self,
@@ -41,16 +46,10 @@ class _Checker:
         *,
         required: bool = True,
         nullable: bool = False,
+        **rules: Any,
     ) -> Any:
-        if key not in obj:
-            if required:
-                raise self.fail(path, f"missing required field '{key}'")
-            return None
-        value = obj[key]
-        problem = jsontext.type_problem(value, kinds, nullable=nullable)
-        if problem is not None:
-            raise self.fail(path, f"field '{key}' {problem}")
-        return value
+        spec = Field(kinds, default=REQUIRED if required else None, nullable=nullable, **rules)
+        return jsontext.check_field(obj, key, self.where(path), spec)
 
 
 def _at(path: str, key: str) -> str:
@@ -107,9 +106,7 @@ def _check_forward(c: _Checker, fw: Any, i: int) -> None:
         raise c.fail(path, f"field 'index' is {index}, expected {i}")
     c.field(fw, "inputs", (dict,), path)
     c.field(fw, "forward_options", (dict,), path, required=False)
-    status = c.field(fw, "status", (str,), path)
-    if status not in FORWARD_STATUSES:
-        raise c.fail(path, f"field 'status' must be one of {', '.join(FORWARD_STATUSES)}")
+    c.field(fw, "status", (str,), path, choices=FORWARD_STATUSES)
     for key in ("context_map_before", "context_map_after"):
         cm = c.field(fw, key, (dict,), path, required=False, nullable=True)
         if cm is not None:
@@ -121,12 +118,8 @@ def _check_forward(c: _Checker, fw: Any, i: int) -> None:
                 raise c.fail(f"{path}.{key}[{j}]", "must be an object")
     for j, search in enumerate(fw.get("searches") or []):
         spath = f"{path}.searches[{j}]"
-        kind = c.field(search, "kind", (str,), spath)
-        if kind not in ("discover", "recall"):
-            raise c.fail(spath, "field 'kind' must be 'discover' or 'recall'")
-        queries = c.field(search, "searches", (list,), spath)
-        if not all(isinstance(q, str) for q in queries):
-            raise c.fail(spath, "field 'searches' must be a list of strings")
+        c.field(search, "kind", (str,), spath, choices=("discover", "recall"))
+        c.field(search, "searches", (list,), spath, items=Field((str,)))
         results = c.field(search, "results", (list,), spath)
         if not all(isinstance(r, dict) and isinstance(r.get("id"), str) for r in results):
             raise c.fail(spath, "field 'results' must be a list of objects with a string 'id'")
@@ -151,21 +144,14 @@ def validate_session(value: Any, source: str = "session") -> dict[str, Any]:
         )
     if version < 1:
         raise c.fail("", f"unknown axsession version {version}")
-    session_id = c.field(value, "id", (str,), "")
-    if not session_id:
-        raise c.fail("", "field 'id' must not be empty")
+    c.field(value, "id", (str,), "", non_empty=True)
     c.field(value, "name", (str,), "", required=False)
     c.field(value, "created_at", (str,), "")
-    status = c.field(value, "status", (str,), "")
-    if status not in STATUSES:
-        raise c.fail("", f"field 'status' must be one of {', '.join(STATUSES)}")
+    c.field(value, "status", (str,), "", choices=STATUSES)
     error = c.field(value, "error", (dict,), "", required=False, nullable=True)
     if error is not None:
         c.field(error, "message", (str,), "error")
-    warnings = c.field(value, "warnings", (list,), "", required=False, nullable=True)
-    for i, warning in enumerate(warnings or []):
-        if not isinstance(warning, str):
-            raise c.fail(f"warnings[{i}]", f"expected a string, got {type_name(warning)}")
+    c.field(value, "warnings", (list,), "", required=False, nullable=True, items=Field((str,)))
     versions = c.field(value, "versions", (dict,), "")
     c.field(versions, "axllm", (str,), "versions")
     agent = c.field(value, "agent", (dict,), "")

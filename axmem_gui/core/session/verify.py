@@ -21,8 +21,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from axmem_gui.core.catalog import Catalog, catalog_from_json_value
+from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.formats import catalog_from_json_value
 from axmem_gui.core.session.contextmap_update import EVICTION_KEYS, describe_update
 from axmem_gui.core.session.derive import (
     exchange_usage,

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from axmem_gui.core.ax.profile import AxProfile
+from axmem_gui.core.catalog import searched_by, singular
 from axmem_gui.core.suites.model import CASE_KINDS, CaseKind, SuiteCase
 
 
@@ -150,7 +151,7 @@ def evaluate_case(
     ranks = {i: rank_of(returned, i) for i in case.must_include}
     reasons: list[str] = []
     warnings: list[str] = []
-    domain = "skill" if case.kind == "discover" else "memory"
+    domain = singular(searched_by(case.kind))
     for wanted, rank in ranks.items():
         if known_ids is not None and wanted not in known_ids:
             reasons.append(f"mustInclude '{wanted}' is not a {domain} id in the catalog")

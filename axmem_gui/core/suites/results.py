@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
+from axmem_gui.core import jsontext
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.suites.metrics import CaseResult, SuiteRunResult
 from axmem_gui.core.suites.model import CASE_KINDS, CaseKind
-from axmem_gui.core.suites.parse import json_text_value
 
 
 def _opt_float(value: Any, where: str) -> float | None:
@@ -71,7 +71,7 @@ def run_result_from_json_value(value: Any, source: str = "run result") -> SuiteR
 
 
 def run_result_from_json_text(text: str, source: str = "run result") -> SuiteRunResult:
-    return run_result_from_json_value(json_text_value(text, source), source)
+    return run_result_from_json_value(jsontext.loads(text, source), source)
 
 
 @dataclass(frozen=True)

@@ -29,9 +29,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from axmem_gui.core.catalog import searched_by
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.services.bench import (
-    DOMAIN_OF,
     BenchKind,
     BenchResult,
     WhyNot,
@@ -297,7 +297,7 @@ class BenchPanel(QWidget):
             self._complete_now()
 
     def _complete_now(self) -> None:
-        live, domain = self.state.live, DOMAIN_OF[self.kind()]
+        live, domain = self.state.live, searched_by(self.kind())
         key = (id(live), domain, live.version)
         if key != self._completer_for:
             self._completer_for = key
@@ -314,7 +314,7 @@ class BenchPanel(QWidget):
             self.run()
 
     def _on_bm25_ready(self, domain: str) -> None:
-        if self.bm25_pending and self.result is not None and DOMAIN_OF[self.kind()] == domain:
+        if self.bm25_pending and self.result is not None and searched_by(self.kind()) == domain:
             self.run()
 
     # running ------------------------------------------------------------------------
@@ -329,7 +329,7 @@ class BenchPanel(QWidget):
         started = time.perf_counter()
         loaded = parse_ids(self.loaded_edit.text())
         # BM25 beside Ax only once its index is built (on the task runner, not here).
-        with_bm25 = self.state.ensure_bm25(DOMAIN_OF[self.kind()])
+        with_bm25 = self.state.ensure_bm25(searched_by(self.kind()))
         result = run_bench(self.state.live, self.kind(), searches, loaded, with_bm25=with_bm25)
         self.bm25_pending = not with_bm25
         self.last_run_ms = (time.perf_counter() - started) * 1000
@@ -361,7 +361,7 @@ class BenchPanel(QWidget):
         elif result.rows:
             self.ax_table.selectRow(0)
         else:
-            self.entry_view.show_entry(self.state.live, DOMAIN_OF[self.kind()], "", [])
+            self.entry_view.show_entry(self.state.live, searched_by(self.kind()), "", [])
         if self.why is not None:
             self.explain(self.why.entry_id)
         self.ran.emit()

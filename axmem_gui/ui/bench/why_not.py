@@ -11,6 +11,7 @@ from __future__ import annotations
 from html import escape
 
 from axmem_gui.core.ax.explain import Explanation
+from axmem_gui.core.catalog import searched_by, singular
 from axmem_gui.services.bench import WhyNot
 
 #: How much of the text beyond the cut the report quotes.
@@ -120,7 +121,7 @@ pre.cut { background: #f4ecd8; color: #3d3020; }
 
 
 def why_not_html(result: WhyNot) -> str:
-    noun = "skill" if result.kind == "discover" else "memory"
+    noun = singular(searched_by(result.kind))
     verdict = (
         "The call returns it." if result.returned_by_call else "The call does not return it."
     )

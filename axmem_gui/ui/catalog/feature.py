@@ -9,10 +9,10 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 
+from axmem_gui.core.catalog import CATALOG_KINDS, label, singular
 from axmem_gui.services.catalog import CatalogService, ConflictError
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.commands import (
-    NOUN,
     EditSession,
     RenameEntryCommand,
     Resolution,
@@ -92,8 +92,7 @@ class CatalogEditing(QObject):
     def contributions(self) -> Contributions:
         return Contributions(
             pages=[
-                PageSpec("skills", "Skills", self.pages["skills"]),
-                PageSpec("memories", "Memories", self.pages["memories"]),
+                *(PageSpec(kind, label(kind), self.pages[kind]) for kind in CATALOG_KINDS),
             ]
         )
 
@@ -253,7 +252,7 @@ class CatalogEditing(QObject):
         target.setFocus()
         if kind == "skills":
             form.name_edit.selectAll()
-        self._status(f"Created {NOUN[kind]} '{entry.id}' — F2 renames it, Ctrl+Z removes it")
+        self._status(f"Created {singular(kind)} '{entry.id}' — F2 renames it, Ctrl+Z removes it")
 
     def delete_selected(self, kind: str | None = None) -> None:
         kind = self._kind(kind)
@@ -286,19 +285,19 @@ class CatalogEditing(QObject):
         if old_id is None:
             return
         page.form.commit_pending()
-        new_id = RenameDialog.ask(self.shell.dialog_parent, NOUN[kind], old_id)
+        new_id = RenameDialog.ask(self.shell.dialog_parent, singular(kind), old_id)
         if new_id is None or new_id == old_id:
             return
         if not new_id.strip():
             ErrorDialog.show(
-                self.shell.dialog_parent, "Cannot rename", f"{NOUN[kind]} id: must not be empty"
+                self.shell.dialog_parent, "Cannot rename", f"{singular(kind)} id: must not be empty"
             )
             return
         if self.catalog.revision_of(kind, new_id) is not None:
             ErrorDialog.show(
                 self.shell.dialog_parent,
                 "Cannot rename",
-                f"{NOUN[kind]} '{new_id}' already exists; choose another id",
+                f"{singular(kind)} '{new_id}' already exists; choose another id",
             )
             return
         self.stack.push(RenameEntryCommand(self.session, kind, old_id, new_id))
@@ -360,7 +359,7 @@ class CatalogEditing(QObject):
         revisions = full_history(catalog.repository(kind), entry_id)
         read_only = self.controller.read_only
         chosen = HistoryDialog.ask(
-            self.shell.dialog_parent, NOUN[kind], entry_id, revisions, current, read_only
+            self.shell.dialog_parent, singular(kind), entry_id, revisions, current, read_only
         )
         if chosen is None or read_only:
             return

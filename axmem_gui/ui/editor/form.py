@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.ui.commands import NOUN, Entry
+from axmem_gui.core.catalog import Memory, Skill, singular
+from axmem_gui.ui.commands import Entry
 from axmem_gui.ui.editor.markdown_editor import MarkdownEditor
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.resources import style_sheet
@@ -75,7 +75,7 @@ class EntryForm(QWidget):
 
     # construction -------------------------------------------------------------------
     def _build(self) -> None:
-        noun = NOUN[self.kind]
+        noun = singular(self.kind)
         self.id_edit = QLineEdit()
         self.id_edit.setReadOnly(True)
         self.id_edit.setObjectName("entryId")

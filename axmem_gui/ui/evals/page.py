@@ -12,7 +12,6 @@ from PySide6.QtCore import QItemSelection, QModelIndex, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QCheckBox,
     QFormLayout,
     QFrame,
     QHBoxLayout,
@@ -36,13 +35,12 @@ from axmem_gui.engine.clients import CancelToken
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.services import evals
 from axmem_gui.services.evals import MAX_PARALLEL
-from axmem_gui.services.local_model import LOCAL_LABEL, LOCAL_PROVIDER, local_model_status
 from axmem_gui.ui.evals.jobs import EvalOrder, eval_job
 from axmem_gui.ui.evals.models import CaseStatsModel, EvalRole, EvalRunsModel, EvalSetListModel
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, PageSpec
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import empty_state
-from axmem_gui.ui.sessions.provider_form import ProviderForm
+from axmem_gui.ui.sessions.provider_form import LocalModelChoice, ProviderForm
 from axmem_gui.ui.tasks import TaskRunner
 
 EMPTY_TEXT = (
@@ -98,11 +96,10 @@ class EvalsPage(QWidget):
         mono.setStyleHint(QFont.StyleHint.Monospace)
         self.details.setFont(mono)
 
-        self.local_check = QCheckBox(LOCAL_LABEL)
-        self.local_check.setObjectName("evalLocalModel")
-        self.local_status = plain_label()
-        self.local_status.setWordWrap(True)
         self.provider_form = ProviderForm(runner)
+        self.local = LocalModelChoice(self.provider_form)
+        self.local_check = self.local.check
+        self.local_check.setObjectName("evalLocalModel")
         self.repeat = QSpinBox()
         self.repeat.setRange(0, 100)
         self.repeat.setSpecialValueText("as the set says")
@@ -128,8 +125,7 @@ class EvalsPage(QWidget):
         left_layout.addWidget(title)
         left_layout.addWidget(self.sets_view, 1)
         form = QFormLayout()
-        form.addRow(self.local_check)
-        form.addRow(self.local_status)
+        form.addRow(self.local)
         form.addRow(self.provider_form)
         form.addRow("Runs per case", self.repeat)
         form.addRow("Runs at once", self.parallel)
@@ -217,16 +213,10 @@ class EvalsFeature:
         self._page = p = EvalsPage(self.runner)
         p.sets_view.selectionModel().selectionChanged.connect(self._on_set)
         p.runs_view.selectionModel().selectionChanged.connect(self._on_run)
-        p.local_check.toggled.connect(self._on_local)
         p.run_button.clicked.connect(self.run_selected)
         p.cancel_button.clicked.connect(self.cancel)
         p.compare_button.clicked.connect(self.compare_selected)
-        status = local_model_status()
-        p.local_check.setChecked(status.ready)
-        p.local_status.setText(
-            "SmolLM2-135M on 127.0.0.1, no account needed" if status.ready else status.message
-        )
-        self._on_local(status.ready)
+        p.local.set_checked(p.local.ready)
         self.reload()
         return p
 
@@ -306,13 +296,8 @@ class EvalsFeature:
         self.page.status.setText(f"{count} regression(s)" if count else "no regression")
 
     # running ------------------------------------------------------------------------
-    def _on_local(self, on: bool) -> None:
-        self.page.provider_form.setEnabled(not on)
-
     def settings(self) -> ProviderSettings:
-        if self.page.local_check.isChecked():
-            return ProviderSettings(LOCAL_PROVIDER, timeout_s=300.0, max_retries=0)
-        return self.page.provider_form.settings()
+        return self.page.local.settings()
 
     def run_selected(self) -> int | None:
         name = self.selected_set()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt
 
+from axmem_gui.core.catalog import CATALOG_KINDS, plural, singular
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.feature import Contributions, DockSpec, FeatureContext, FeatureSpec
 from axmem_gui.ui.lint.dock import LintDock
@@ -13,7 +14,6 @@ from axmem_gui.ui.lint.panel import LintPanel
 from axmem_gui.ui.retrieval.feature import RETRIEVAL
 
 DOCK = "lintDock"
-SECTIONS = {"skill": "skills", "memory": "memories"}
 
 
 def badge_text(errors: int) -> str:
@@ -78,15 +78,15 @@ class LintFeature(QObject):
 
     def _update_badges(self, outcome: LintOutcome | None) -> None:
         errors = outcome.errors_by_kind() if outcome is not None else {}
-        for kind, section in SECTIONS.items():
-            self.shell.set_badge(section, badge_text(errors.get(kind, 0)))
+        for section in CATALOG_KINDS:
+            self.shell.set_badge(section, badge_text(errors.get(singular(section), 0)))
 
     def show_dock(self) -> None:
         self.shell.show_dock(DOCK)
 
     def jump_to(self, kind: str, entry_id: str) -> None:
         """Show the entry a finding is about (catalog findings open the skills)."""
-        section = SECTIONS.get(kind, "skills")
+        section = plural(kind) if kind in ("skill", "memory") else "skills"
         self.shell.show_section(section)
         if not entry_id:
             return

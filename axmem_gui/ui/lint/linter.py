@@ -18,7 +18,7 @@ from typing import Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
 
-from axmem_gui.core.catalog import Catalog, Memory, Skill
+from axmem_gui.core.catalog import CATALOG_KINDS, Catalog, Memory, Skill
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.core.lint import (
     DEFAULT_BUDGET_TOKENS,
@@ -37,7 +37,7 @@ LINT_DELAY_MS = 300
 BUDGET_KEY = "lint.budgetTokens"
 BUDGET_RANGE = (50, 1_000_000)
 #: Catalog changes that can change findings (scenario or session edits cannot).
-LINTED_KINDS = frozenset({"*", "skills", "memories"})
+LINTED_KINDS = frozenset({"*", *CATALOG_KINDS})
 
 
 @dataclass(frozen=True)

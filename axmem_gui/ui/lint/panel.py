@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from axmem_gui.core.catalog import singular
 from axmem_gui.core.lint import Finding
 from axmem_gui.ui.editor.form import EntryForm
 from axmem_gui.ui.inert_text import plain_label
@@ -20,8 +21,6 @@ from axmem_gui.ui.lint.model import EntryFindingsModel, FindingRole
 from axmem_gui.ui.lint.severity import counts_text
 from axmem_gui.ui.resources import style_sheet
 
-#: Finding kinds by the form's kind.
-FORM_KINDS = {"skills": "skill", "memories": "memory"}
 VISIBLE_ROWS = 3
 
 
@@ -31,7 +30,7 @@ class LintPanel(QWidget):
         self.setObjectName("lintPanel")
         self.setStyleSheet(style_sheet("lint"))
         self.form = form
-        self.kind = FORM_KINDS[form.kind]
+        self.kind = singular(form.kind)
         self.linter = linter
         self.model = EntryFindingsModel()
 

@@ -14,7 +14,7 @@ from typing import Protocol
 from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
 
 from axmem_gui.core.ax.profile import AxProfile, load_profile
-from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.core.catalog import CATALOG_KINDS, Memory, Skill
 from axmem_gui.services.bench import Bm25Index, LiveSearch, build_bm25_index
 from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.controller import WorkspaceController
@@ -22,7 +22,6 @@ from axmem_gui.ui.tasks import JobContext, TaskRunner
 
 #: Catalog edits arriving within this many ms are applied together.
 REFRESH_DEBOUNCE_MS = 150
-CATALOG_KINDS = ("skills", "memories")
 
 
 class _HintSource(Protocol):

@@ -14,24 +14,23 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QLineEdit,
     QPlainTextEdit,
     QSpinBox,
-    QVBoxLayout,
     QWidget,
 )
 
-from axmem_gui.core.errors import AxmemError
+from axmem_gui.core.catalog import label
+from axmem_gui.core.errors import InputError
 from axmem_gui.core.session.agent_config import (
     DEFAULT_MAX_ACTOR_STEPS,
     DIRECT_RESPONSE_MODES,
     agent_config_from_json,
 )
-from axmem_gui.ui.inert_text import plain_label
+from axmem_gui.ui.form_dialog import FormDialog, split_list
 from axmem_gui.ui.pages import monospace_font
 
 NEW_AGENT: dict[str, Any] = {
@@ -45,10 +44,6 @@ NEW_AGENT: dict[str, Any] = {
     "runtime": "quickjs",
     "directResponse": "auto",
 }
-
-
-def _split(text: str) -> list[str]:
-    return [t.strip() for t in text.replace(",", " ").split() if t.strip()]
 
 
 class CatalogFilterField(QWidget):
@@ -80,18 +75,17 @@ class CatalogFilterField(QWidget):
 
     def value(self) -> Any:
         mode = self.mode.currentData()
-        return {"tags": _split(self.tags.text())} if mode == "tags" else mode
+        return {"tags": split_list(self.tags.text(), at_spaces=True)} if mode == "tags" else mode
 
 
-class AgentConfigDialog(QDialog):
+class AgentConfigDialog(FormDialog):
     def __init__(
         self,
         value: Mapping[str, Any] | None,
         taken_names: list[str],
         parent: QWidget | None = None,
     ) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Agent config")
+        super().__init__(parent, "Agent config")
         self._original = dict(value or NEW_AGENT)
         self._taken = set(taken_names) - {str(self._original.get("name") or "")}
         self.result_value: dict[str, Any] | None = None
@@ -123,30 +117,19 @@ class AgentConfigDialog(QDialog):
         self.max_steps.setRange(1, 200)
         self.direct = QComboBox()
         self.direct.addItems(list(DIRECT_RESPONSE_MODES))
-        self.error = plain_label()
-        self.error.setObjectName("formError")
-        self.error.setWordWrap(True)
+        self.error = self.problem
 
-        form = QFormLayout()
+        form = self.form
         form.addRow("Name", self.name)
         form.addRow("Signature", self.signature)
         form.addRow("Instruction", self.instruction)
         form.addRow("Context fields", self.context_fields)
-        form.addRow("Skills", self.skills)
-        form.addRow("Memories", self.memories)
+        form.addRow(label("skills"), self.skills)
+        form.addRow(label("memories"), self.memories)
         form.addRow("", self.map_group)
         form.addRow("", self.relevance)
         form.addRow("Max actor steps", self.max_steps)
         form.addRow("Direct response", self.direct)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.error)
-        layout.addWidget(buttons)
         self.resize(620, 640)
         self._load(self._original)
 
@@ -196,7 +179,7 @@ class AgentConfigDialog(QDialog):
                 "name": self.name.text().strip(),
                 "signature": self.signature.text().strip(),
                 "instruction": self.instruction.toPlainText(),
-                "contextFields": _split(self.context_fields.text()),
+                "contextFields": split_list(self.context_fields.text(), at_spaces=True),
                 "catalog": {"skills": self.skills.value(), "memories": self.memories.value()},
                 "contextMap": cmap,
                 "relevanceRanking": relevance,
@@ -207,25 +190,19 @@ class AgentConfigDialog(QDialog):
         out.setdefault("runtime", "quickjs")
         return out
 
-    def validate(self) -> dict[str, Any] | None:
+    def check(self) -> None:
         value = self.value()
         if not value["name"]:
-            self.error.setText("Name: give the agent a name.")
-            return None
+            raise InputError("Name: give the agent a name.")
         if value["name"] in self._taken:
-            self.error.setText(f"Name: an agent named '{value['name']}' already exists.")
-            return None
-        try:
-            agent_config_from_json(value, "agent")
-        except AxmemError as exc:
-            self.error.setText(str(exc))
-            return None
-        self.error.clear()
-        return value
+            raise InputError(f"Name: an agent named '{value['name']}' already exists.")
+        agent_config_from_json(value, "agent")
+
+    def validate(self) -> dict[str, Any] | None:
+        """The form as agent JSON when it is valid, else None (the problem is shown)."""
+        return self.value() if self.checked() else None
 
     def accept(self) -> None:
-        value = self.validate()
-        if value is None:
-            return
-        self.result_value = value
-        super().accept()
+        self.result_value = self.validate()
+        if self.result_value is not None:
+            QDialog.accept(self)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.services.workspace import Workspace
+from axmem_gui.ui.form_dialog import problem_label
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
 
@@ -50,9 +51,7 @@ class AgentConfigsDialog(QDialog):
         self.new_button.clicked.connect(lambda _c=False: self.new())
         self.edit_button.clicked.connect(lambda _c=False: self.edit())
         self.delete_button.clicked.connect(lambda _c=False: self.delete())
-        self.error = plain_label()
-        self.error.setObjectName("formError")
-        self.error.setWordWrap(True)
+        self.error = problem_label()
         side = QVBoxLayout()
         for button in (self.new_button, self.edit_button, self.delete_button):
             side.addWidget(button)

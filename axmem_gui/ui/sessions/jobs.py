@@ -17,6 +17,7 @@ from axmem_gui.engine.clients import CancelToken, RunProgress
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.engine.replay import ReplayReport
 from axmem_gui.services import analytics, sessions
+from axmem_gui.services.local_model import LOCAL_PROVIDER, local_provider
 from axmem_gui.services.providers import check_connection
 from axmem_gui.services.workspace import open_workspace
 from axmem_gui.ui.tasks import Job, JobContext
@@ -87,16 +88,20 @@ class _Progress:
 
 def run_job(order: RunOrder, token: CancelToken) -> Job:
     def job(ctx: JobContext) -> dict[str, Any]:
-        return sessions.run_agent(
-            order.agent,
-            order.catalog,
-            list(order.inputs),
-            order.settings,
-            context_map=order.context_map,
-            name=order.name,
-            cancel=token,
-            progress=_Progress(ctx),
-        )
+        if order.settings.provider == LOCAL_PROVIDER:
+            ctx.progress(0.0, "starting the bundled local model…")
+        # Provider "local" starts the bundled model for the run; others pass through.
+        with local_provider(order.settings) as resolved:
+            return sessions.run_agent(
+                order.agent,
+                order.catalog,
+                list(order.inputs),
+                resolved,
+                context_map=order.context_map,
+                name=order.name,
+                cancel=token,
+                progress=_Progress(ctx),
+            )
 
     return job
 

@@ -21,12 +21,14 @@ from PySide6.QtWidgets import (
     QPushButton,
     QRadioButton,
     QSpinBox,
+    QVBoxLayout,
     QWidget,
 )
 
 from axmem_gui.core.errors import AxmemError, InputError
 from axmem_gui.engine.providers import PROVIDERS, STRUCTURED_OUTPUT_MODES, ProviderSettings
 from axmem_gui.services import secrets
+from axmem_gui.services.local_model import LOCAL_LABEL, LOCAL_PROVIDER, local_model_status
 from axmem_gui.services.providers import model_choices
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.sessions.jobs import connection_job
@@ -272,3 +274,46 @@ class ProviderForm(QWidget):
         self.test_result.style().unpolish(self.test_result)
         self.test_result.style().polish(self.test_result)
         self.connection_checked.emit(ok, message)
+
+
+class LocalModelChoice(QWidget):
+    """ "Local (bundled model)" above a ProviderForm: checked, the form is disabled and a run
+    starts the bundled model for its time (`services.local_model.local_provider`). The
+    line below says whether the model is installed (the optional `local` extra)."""
+
+    def __init__(self, form: ProviderForm, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.form = form
+        self.check = QCheckBox(LOCAL_LABEL)
+        self.status = plain_label()
+        self.status.setWordWrap(True)
+        found = local_model_status()
+        self.ready = found.ready
+        self.status.setText(
+            "SmolLM2-135M on 127.0.0.1, no account needed" if found.ready else found.message
+        )
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.check)
+        layout.addWidget(self.status)
+        self.check.toggled.connect(self._on_toggled)
+
+    def _on_toggled(self, on: bool) -> None:
+        self.form.setEnabled(not on)
+
+    def set_checked(self, on: bool) -> None:
+        self.check.setChecked(on)
+        self._on_toggled(on)
+
+    def set_settings(self, settings: ProviderSettings) -> None:
+        """Settings remembered from an earlier run: "local" checks the box, anything
+        else goes to the form."""
+        if settings.provider == LOCAL_PROVIDER:
+            self.set_checked(True)
+        else:
+            self.form.set_settings(settings)
+
+    def settings(self) -> ProviderSettings:
+        if self.check.isChecked():
+            return ProviderSettings(LOCAL_PROVIDER, timeout_s=300.0, max_retries=0)
+        return self.form.settings()

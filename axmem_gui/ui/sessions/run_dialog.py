@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
@@ -38,24 +37,18 @@ from axmem_gui.core.session.agent_config import (
     select_catalog,
 )
 from axmem_gui.engine.providers import SCRIPTED_PROVIDER, ProviderSettings, is_scripted
+from axmem_gui.ui.form_dialog import problem_label
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import monospace_font
 from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
 from axmem_gui.ui.sessions.jobs import RerunOrder, RunOrder
-from axmem_gui.ui.sessions.provider_form import ProviderForm
+from axmem_gui.ui.sessions.provider_form import LocalModelChoice, ProviderForm
 from axmem_gui.ui.tasks import TaskRunner
 
 #: Saves an agent config: (name, revision, config) it replaces, or None for a new one.
 SaveAgent = Callable[[tuple[str, int, dict[str, Any]] | None, dict[str, Any]], None]
 
 INPUT_HEIGHT = 54
-
-
-def _error_label() -> QLabel:
-    label = plain_label()
-    label.setObjectName("formError")
-    label.setWordWrap(True)
-    return label
 
 
 class RunAgentDialog(QDialog):
@@ -102,12 +95,16 @@ class RunAgentDialog(QDialog):
         self.inputs_box = QGroupBox("Inputs")
         self.inputs_form = QFormLayout(self.inputs_box)
         self.provider = ProviderForm(runner)
+        self.local = LocalModelChoice(self.provider)
+        self.local.check.setObjectName("runLocalModel")
         if settings is not None:
-            self.provider.set_settings(settings)
+            self.local.set_settings(settings)
         provider_box = QGroupBox("Model")
-        QVBoxLayout(provider_box).addWidget(self.provider)
+        model_layout = QVBoxLayout(provider_box)
+        model_layout.addWidget(self.local)
+        model_layout.addWidget(self.provider)
 
-        self.error = _error_label()
+        self.error = problem_label()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.run_button = buttons.addButton("Run", QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.accepted.connect(self.accept)
@@ -234,7 +231,7 @@ class RunAgentDialog(QDialog):
             agent=config,
             catalog=self.ws.catalog(),
             inputs=(inputs,),
-            settings=self.provider.settings(),
+            settings=self.local.settings(),
             name=self.name.text().strip(),
             map_failure="error" if self.map_failure_error.isChecked() else "warn",
         )
@@ -284,7 +281,7 @@ class RerunDialog(QDialog):
         self.recorded_catalog.setChecked(True)
         self.name = QLineEdit()
         self.name.setPlaceholderText(f"rerun of {doc.get('name') or doc.get('id')}")
-        self.error = _error_label()
+        self.error = problem_label()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         buttons.addButton("Rerun", QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.accepted.connect(self.accept)

@@ -8,78 +8,37 @@ from pathlib import Path
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
-    QFormLayout,
-    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QSpinBox,
-    QVBoxLayout,
     QWidget,
 )
 
-from axmem_gui.core.errors import InputError
+from axmem_gui.core.catalog import searched_by
 from axmem_gui.core.suites import CASE_KINDS, SuiteCase, case_from_json_value
 from axmem_gui.services.suites import check_suite_name
-from axmem_gui.ui.inert_text import plain_label
+from axmem_gui.ui.form_dialog import FormDialog, split_list
 
 
-def _ids(text: str) -> list[str]:
-    return [part.strip() for part in text.replace("\n", ",").split(",") if part.strip()]
-
-
-def _buttons(dialog: QDialog, ok_text: str) -> QDialogButtonBox:
-    buttons = QDialogButtonBox(
-        QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-    )
-    ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
-    ok.setText(ok_text)
-    buttons.rejected.connect(dialog.reject)
-    return buttons
-
-
-def _problem_label() -> QLabel:
-    label = plain_label()
-    label.setObjectName("dialogProblem")
-    label.setWordWrap(True)
-    label.setVisible(False)
-    return label
-
-
-class SuiteDialog(QDialog):
+class SuiteDialog(FormDialog):
     """A suite's name and description (new, edit)."""
 
     def __init__(
         self, parent: QWidget | None, title: str, name: str = "", description: str = ""
     ) -> None:
-        super().__init__(parent)
-        self.setWindowTitle(title)
+        super().__init__(parent, title)
         self.name_edit = QLineEdit(name)
         self.name_edit.setObjectName("suiteName")
         self.name_edit.selectAll()
         self.description_edit = QLineEdit(description)
         self.description_edit.setPlaceholderText("What these cases check (optional)")
-        self.problem = _problem_label()
-        self.buttons = _buttons(self, "Save")
-        self.buttons.accepted.connect(self._try_accept)
-        form = QFormLayout()
-        form.addRow("Name", self.name_edit)
-        form.addRow("Description", self.description_edit)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.problem)
-        layout.addWidget(self.buttons)
+        self.form.addRow("Name", self.name_edit)
+        self.form.addRow("Description", self.description_edit)
         self.resize(460, 0)
 
-    def _try_accept(self) -> None:
-        try:
-            check_suite_name(self.name_edit.text())
-        except InputError as exc:
-            self.problem.setText(str(exc))
-            self.problem.setVisible(True)
-            return
-        self.accept()
+    def check(self) -> None:
+        check_suite_name(self.name_edit.text())
 
     def values(self) -> tuple[str, str]:
         return self.name_edit.text().strip(), self.description_edit.text().strip()
@@ -97,7 +56,7 @@ class SuiteDialog(QDialog):
             dialog.deleteLater()
 
 
-class CaseDialog(QDialog):
+class CaseDialog(FormDialog):
     """One case: its name, the call (kind, search strings, loaded ids) and what must and
     must not come back. With `suites`, it also asks which suite (or a new one) gets it."""
 
@@ -109,10 +68,9 @@ class CaseDialog(QDialog):
         suites: list[str] | None = None,
         suite: str = "",
     ) -> None:
-        super().__init__(parent)
-        self.setWindowTitle(title)
+        super().__init__(parent, title, "Save case")
         self.suite_combo: QComboBox | None = None
-        form = QFormLayout()
+        form = self.form
         if suites is not None:
             combo = QComboBox()
             combo.setObjectName("caseSuite")
@@ -126,9 +84,7 @@ class CaseDialog(QDialog):
         self.name_edit.setObjectName("caseName")
         self.kind_combo = QComboBox()
         for kind in CASE_KINDS:
-            self.kind_combo.addItem(
-                "discover (skills)" if kind == "discover" else "recall (memories)", kind
-            )
+            self.kind_combo.addItem(f"{kind} ({searched_by(kind)})", kind)
         self.searches_edit = QPlainTextEdit()
         self.searches_edit.setObjectName("caseSearches")
         self.searches_edit.setPlaceholderText("One search string per line")
@@ -156,14 +112,6 @@ class CaseDialog(QDialog):
         form.addRow("k", self.k_spin)
         form.addRow("Note", self.note_edit)
         self._loaded_row = form.rowCount() - 3
-        self.form = form
-        self.problem = _problem_label()
-        self.buttons = _buttons(self, "Save case")
-        self.buttons.accepted.connect(self._try_accept)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.problem)
-        layout.addWidget(self.buttons)
         self.kind_combo.currentIndexChanged.connect(self._on_kind)
         if case is not None:
             self.set_case(case)
@@ -193,27 +141,24 @@ class CaseDialog(QDialog):
             "name": self.name_edit.text().strip(),
             "kind": kind,
             "searches": [s for s in self.searches_edit.toPlainText().split("\n") if s.strip()],
-            "mustInclude": _ids(self.include_edit.text()),
-            "mustExclude": _ids(self.exclude_edit.text()),
+            "mustInclude": split_list(self.include_edit.text()),
+            "mustExclude": split_list(self.exclude_edit.text()),
         }
         if kind == "recall":
-            value["loaded"] = _ids(self.loaded_edit.text())
+            value["loaded"] = split_list(self.loaded_edit.text())
         if self.k_spin.value() > 0:
             value["k"] = self.k_spin.value()
         if self.note_edit.text().strip():
             value["note"] = self.note_edit.text().strip()
         return case_from_json_value(value, "case")
 
-    def _try_accept(self) -> None:
-        try:
-            if self.suite_combo is not None:
-                check_suite_name(self.suite_name())
-            self.case()
-        except InputError as exc:
-            self.problem.setText(str(exc).removeprefix("case: "))
-            self.problem.setVisible(True)
-            return
-        self.accept()
+    def check(self) -> None:
+        if self.suite_combo is not None:
+            check_suite_name(self.suite_name())
+        self.case()
+
+    def show_problem(self, text: str) -> None:
+        super().show_problem(text.removeprefix("case: "))
 
     @classmethod
     def ask(

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from axmem_gui.core.catalog import Memory
+from axmem_gui.core.catalog import EntryKind, Memory
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.formats import (
     FormatName,
@@ -23,7 +23,6 @@ from axmem_gui.core.formats import (
     SourceCatalog,
     build_plan,
 )
-from axmem_gui.core.formats.plan import EntryKind
 from axmem_gui.services.transfer import (
     STORE_KEEPS_SKILL_EXTRA,
     ExportClashError,

@@ -23,9 +23,9 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QFont
 
-from axmem_gui.core.catalog import Memory
+from axmem_gui.core.catalog import EntryKind, Memory
 from axmem_gui.core.formats import ImportedSkill, ImportPlan, PlanItem, Policy, Problem
-from axmem_gui.core.formats.plan import POLICIES, EntryKind
+from axmem_gui.core.formats.plan import POLICIES
 from axmem_gui.ui.inert_text import inert_tooltips
 from axmem_gui.ui.lint.severity import severity_icon
 from axmem_gui.ui.table_model import HeaderedTableModel

@@ -20,8 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from axmem_gui.core.catalog import EntryKind
 from axmem_gui.core.formats import ImportPlan, Policy
-from axmem_gui.core.formats.plan import POLICIES, EntryKind
+from axmem_gui.core.formats.plan import POLICIES
 from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.lint.severity import plural
 from axmem_gui.ui.resources import style_sheet

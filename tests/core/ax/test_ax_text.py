@@ -21,7 +21,7 @@ from axmem_gui.core.ax.profile import load_profile
 from axmem_gui.core.ax.search import MemorySearch, SkillSearch
 from axmem_gui.core.ax.simulate import Scenario, scenario_catalog_json, simulate
 from axmem_gui.core.ax.tokenize import Tokenizer
-from axmem_gui.core.catalog import catalog_from_json_value
+from axmem_gui.core.formats import catalog_from_json_value
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "ax_text"
 PROFILE = load_profile()

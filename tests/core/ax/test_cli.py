@@ -178,10 +178,13 @@ def test_simulate(capsys: pytest.CaptureFixture[str], catalog: Path, tmp_path: P
     ("content", "message"),
     [
         ("not json", "not valid JSON (line 1, column 1"),
-        ('{"skills": [{"id": "a", "name": "A"}]}', "skills[0]: missing required field 'content'"),
-        ('{"skills": [{"id": "a", "name": 5, "content": ""}]}', "skills[0]: field 'name' must"),
+        ('{"skills": [{"id": "a", "name": "A"}]}', "skills[0] 'a': field 'content' is missing"),
+        ('{"skills": [{"id": "a", "name": 5, "content": ""}]}', "'a': field 'name' must"),
         ('{"memories": [{"id": 3, "content": "x"}]}', "memories[0]: field 'id' must be a string"),
-        ('{"skills": 3}', "'skills' must be a list"),
+        ('{"skills": 3}', "field 'skills' must be a list, got a number"),
+        # The import's reader names what the old runtime reader let through or worded apart.
+        ('{"memories": [{"id": "m", "content": null}]}', "field 'content' must be a string"),
+        ("[1]", "skills[0]: skill must be an object, got a number"),
     ],
 )
 def test_bad_catalog_exits_2_naming_entry_and_field(

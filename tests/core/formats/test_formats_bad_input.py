@@ -183,7 +183,7 @@ def test_duplicate_skill_ids_in_one_folder_tree(tmp_path: Path) -> None:
     _skill(root / "team-b", "deploy")
     errors = _errors(root)
     assert errors == [
-        f"{root / 'team-b' / 'deploy' / 'SKILL.md'}: skill 'deploy': field 'id': duplicate "
+        f"{root / 'team-b' / 'deploy' / 'SKILL.md'}: skill 'deploy': field 'id' repeats the "
         f"skill id 'deploy' (first at {root / 'team-a' / 'deploy' / 'SKILL.md'}: skill 'deploy')"
     ]
 

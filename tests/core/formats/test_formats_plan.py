@@ -101,8 +101,8 @@ def test_same_id_from_two_sources_is_an_error() -> None:
     plan = build_plan([one, two], {}, {}, "overwrite")
     assert not plan.ok
     assert [str(p) for p in plan.errors] == [
-        "two.json: skills[0] 'dup': field 'id': skill id 'dup' is also imported from "
-        "one.json: skills[0] 'dup'; import one of them, or rename one"
+        "two.json: skills[0] 'dup': field 'id' is also imported from "
+        "one.json: skills[0] 'dup' (skill id 'dup'); import one of them, or rename one"
     ]
 
 

@@ -136,7 +136,7 @@ def test_content_with_nul_cannot_be_written_to_skill_md() -> None:
         ("# Just markdown\n", "no YAML frontmatter", ""),
         ("---\nname: x\n", "not closed", ""),
         ("---\n---\nbody", "frontmatter is empty", "name"),
-        ("---\ndescription: d\n---\n", "missing required field", "name"),
+        ("---\ndescription: d\n---\n", "is missing", "name"),
         ("---\nname: 12\n---\n", "must be a string", "name"),
         ("---\nname: x\ndescription: [a]\n---\n", "must be a string", "description"),
         ("---\nname: x\ndescription: Use when: PDFs\n---\n", "line 3, column", ""),

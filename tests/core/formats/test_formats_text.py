@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.core.formats import read_ax_json, read_jsonl, read_ts_module
+from axmem_gui.core.errors import InputError
+from axmem_gui.core.formats import catalog_from_json_text, read_ax_json, read_jsonl, read_ts_module
 
 
 def _errors(src) -> list[str]:  # type: ignore[no-untyped-def]
@@ -50,16 +51,16 @@ def test_json_problems_name_file_entry_and_field() -> None:
     )
     src = read_ax_json(text, "cat.json")
     assert _errors(src) == [
-        "cat.json: skillsCatalog[1] 'b': field 'name': must be a string, got a number",
+        "cat.json: skillsCatalog[1] 'b': field 'name' must be a string, got a number",
         "cat.json: skillsCatalog[3]: skill must be an object, got a string",
-        "cat.json: skillsCatalog[4] 'd': field 'name': given twice in the same object "
+        "cat.json: skillsCatalog[4] 'd': field 'name' is given twice in the same object "
         "(only one value can be kept)",
-        "cat.json: skillsCatalog[2] 'a': field 'id': duplicate skill id 'a' "
+        "cat.json: skillsCatalog[2] 'a': field 'id' repeats the skill id 'a' "
         "(first at skillsCatalog[0] 'a')",
     ]
     warnings = [str(p) for p in src.problems if p.severity == "warning"]
     assert warnings == [
-        "cat.json: skillsCatalog[1] 'b': field 'extra': not part of an Ax catalog skill; "
+        "cat.json: skillsCatalog[1] 'b': field 'extra' is not part of an Ax catalog skill; "
         "it is not imported"
     ]
 
@@ -70,9 +71,9 @@ def test_json_problems_name_file_entry_and_field() -> None:
         ('{"skillsCatalog": [', "not valid JSON (line 1, column 20"),
         ('"just a string"', "expected a list or an object, got a string"),
         ('{"other": []}', "expected a list of skills or memories"),
-        ('{"skillsCatalog": {}}', "field 'skillsCatalog': must be a list, got an object"),
+        ('{"skillsCatalog": {}}', "field 'skillsCatalog' must be a list, got an object"),
         ('[{"id": "x", "content": "\\ud800"}]', "unpaired UTF-16 surrogate"),
-        ('[{"id": "x", "name": "n"}]', "field 'content': missing required field"),
+        ('[{"id": "x", "name": "n"}]', "field 'content' is missing"),
     ],
 )
 def test_bad_json(text: str, message: str) -> None:
@@ -166,7 +167,7 @@ def test_bad_ts(text: str, message: str) -> None:
 def test_ts_entry_errors_use_json_positions() -> None:
     src = read_ts_module("const skillsCatalog = [{ id: 'a', name: 1, content: '' }];", "e.ts")
     assert _errors(src) == [
-        "e.ts: skillsCatalog[0] 'a': field 'name': must be a string, got a number"
+        "e.ts: skillsCatalog[0] 'a': field 'name' must be a string, got a number"
     ]
 
 
@@ -191,5 +192,31 @@ def test_jsonl_problems_name_the_line() -> None:
         "m.jsonl: line 3: looks like a skill (has 'name'); JSON Lines files hold memories "
         "only, use a catalog JSON file for skills",
         "m.jsonl: line 5: memory must be an object, got a list",
-        "m.jsonl: line 4 'a': field 'id': duplicate memory id 'a' (first at line 1 'a')",
+        "m.jsonl: line 4 'a': field 'id' repeats the memory id 'a' (first at line 1 'a')",
     ]
+
+
+def test_one_reader_two_sets_of_rules() -> None:
+    """Import and run time read Ax catalog JSON through one reader: the same words for the
+    same problem, and only what Ax accepts but a workspace cannot store differs."""
+    bad = '{"skills": [{"id": "a", "name": 5, "content": ""}]}'
+    (problem,) = _errors(read_ax_json(bad, "c.json"))
+    with pytest.raises(InputError) as raised:
+        catalog_from_json_text(bad, "c.json")
+    message = "c.json: skills[0] 'a': field 'name' must be a string, got a number"
+    assert str(raised.value) == problem == message
+
+    text = (
+        '{"memories": [{"id": "m", "content": "\\ud83c", "tags": ["t"], "metadata": {"k": 1}},'
+        ' {"id": "m", "content": "again"},'
+        ' {"id": "n", "content": "1"}, {"id": "n", "content": "2"}]}'
+    )
+    imported = _errors(read_ax_json(text, "c.json"))
+    assert any("unpaired UTF-16 surrogate" in e for e in imported)
+    assert any("repeats the memory id 'n'" in e for e in imported)
+    catalog = catalog_from_json_text(text, "c.json")  # Ax renders both, the last one wins
+    assert [m.content for m in catalog.memories] == ["\ud83c", "again", "1", "2"]
+    first = catalog.memories[0]
+    assert first.tags == ("t",)
+    payload = {"id": "m", "content": "\ud83c", "tags": ["t"], "metadata": {"k": 1}}
+    assert first.to_payload() == payload

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from importlib import resources
 
-from axmem_gui.core.catalog import Memory, Skill, catalog_from_json_text, make_catalog
+from axmem_gui.core.catalog import Memory, Skill, make_catalog
+from axmem_gui.core.formats import catalog_from_json_text
 from axmem_gui.core.suites import Suite, SuiteCase, run_suite, suites_from_json_text
 
 

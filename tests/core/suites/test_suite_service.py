@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from axmem_gui.core.catalog import catalog_from_json_text
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.formats import catalog_from_json_text
 from axmem_gui.core.suites import Suite, SuiteCase, suites_from_json_text
 from axmem_gui.services.suites import (
     read_run_results_file,

@@ -159,4 +159,4 @@ def test_cli_bad_input_exits_2_and_names_the_problem(
     code, _, err = _cli(capsys, "import", str(bad), "-w", str(w))
     assert code == 2
     assert "nothing was imported" in err
-    assert f"{bad}: skillsCatalog[0] 'x': field 'name': missing required field" in err
+    assert f"{bad}: skillsCatalog[0] 'x': field 'name' is missing" in err

@@ -87,7 +87,7 @@ def test_error_in_third_of_five_files_writes_nothing(ws: Workspace, tmp_path: Pa
     plan, result = import_paths(ws, files, "overwrite")
     assert result is None and not plan.ok
     assert [str(p) for p in plan.errors] == [
-        f"{files[2]}: skillsCatalog[0] 'x': field 'name': must be a string, got a number"
+        f"{files[2]}: skillsCatalog[0] 'x': field 'name' must be a string, got a number"
     ]
     with pytest.raises(InputError, match="nothing was imported"):
         apply_import(ws, plan)

@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt
-from PySide6.QtGui import QUndoStack
 
 from axmem_gui.store import Workspace
 from axmem_gui.store.repositories import ConflictError
 from axmem_gui.ui.catalog.feature import CATALOG, CatalogEditing
 from axmem_gui.ui.commands import Resolution
-from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.editor.dialogs import ConflictDialog, RenameDialog, TagDialog
 from axmem_gui.ui.entry_table import EntryRole
 from axmem_gui.ui.history import HistoryDialog
 from axmem_gui.ui.main_window import MainWindow
-from axmem_gui.ui.wiring import install_features
 
 
 def editing(window: MainWindow) -> CatalogEditing:
@@ -297,12 +293,9 @@ def test_conflict_overwrite_with_mine(window: MainWindow, qtbot, monkeypatch) ->
     assert window.undo_stack.count() == 1
 
 
-def test_read_only_workspace_disables_editing(qtbot, sample_path: Path, settings) -> None:  # type: ignore[no-untyped-def]
-    controller = WorkspaceController(Workspace.open(sample_path, read_only=True))
-    win = MainWindow(controller, settings, QUndoStack(), Workspace.open, Workspace.open)
-    install_features(win)
-    qtbot.addWidget(win)
-    win.show()
+def test_read_only_workspace_disables_editing(qtbot, make_window) -> None:  # type: ignore[no-untyped-def]
+    win = make_window(read_only=True)
+    controller = win.controller
     page = win.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
     actions = editing(win)
@@ -316,7 +309,6 @@ def test_read_only_workspace_disables_editing(qtbot, sample_path: Path, settings
     actions.delete_selected("skills")
     assert win.undo_stack.count() == 0
     assert controller.workspace.skills.get("release-checklist").name == "Release checklist"  # type: ignore[union-attr]
-    controller.close()
 
 
 def test_memories_form_edits_content(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]

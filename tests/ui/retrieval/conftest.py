@@ -8,15 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QLabel
 
-from axmem_gui.services.workspace import init_workspace
-from axmem_gui.store import Workspace
 from axmem_gui.ui.bench.feature import BENCH
 from axmem_gui.ui.bench.panel import BenchPanel
 from axmem_gui.ui.catalog.feature import CATALOG
-from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.preview.install import PREVIEW
 from axmem_gui.ui.preview.panel import PreviewPanel
@@ -24,7 +20,6 @@ from axmem_gui.ui.retrieval.feature import RETRIEVAL
 from axmem_gui.ui.retrieval.state import RetrievalState
 from axmem_gui.ui.scenarios.feature import SCENARIOS
 from axmem_gui.ui.scenarios.page import ScenariosPage
-from axmem_gui.ui.settings import AppSettings
 from axmem_gui.ui.suites.feature import SUITES
 from axmem_gui.ui.suites.page import SuitesPage
 
@@ -33,31 +28,19 @@ RETRIEVAL_FEATURES = (CATALOG, RETRIEVAL, PREVIEW, BENCH, SCENARIOS, SUITES)
 
 
 @pytest.fixture
-def sample_ws_path(tmp_path: Path) -> Path:
-    path = tmp_path / "sample.axmem"
-    init_workspace(path, sample=True).close()
-    return path
+def sample_ws_path(sample_path: Path) -> Path:
+    """The sample workspace of tests/ui/conftest.py (the retrieval tests' name for it)."""
+    return sample_path
 
 
 @pytest.fixture
-def rwindow(qtbot, sample_ws_path: Path, tmp_path: Path) -> Iterator[MainWindow]:  # type: ignore[no-untyped-def]
-    controller = WorkspaceController(Workspace.open(sample_ws_path))
-    win = MainWindow(
-        controller,
-        AppSettings(tmp_path / "settings" / "test.ini"),
-        QUndoStack(),
-        Workspace.open,
-        lambda p: init_workspace(p),
-    )
-    win.install(RETRIEVAL_FEATURES)
-    qtbot.addWidget(win)
-    win.show()
+def rwindow(qtbot, make_window, sample_ws_path: Path) -> Iterator[MainWindow]:  # type: ignore[no-untyped-def]
+    win = make_window(sample_ws_path, features=RETRIEVAL_FEATURES)
     qtbot.waitUntil(lambda: views(win).state.ready, timeout=10000)
     live = views(win).state.live
     qtbot.waitUntil(lambda: live.has_bm25("skills") and live.has_bm25("memories"), timeout=10000)
     yield win
     views(win).suites.runner.cancel()
-    controller.close()
 
 
 @dataclass(frozen=True)

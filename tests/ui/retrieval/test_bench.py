@@ -170,18 +170,11 @@ def test_bench_reruns_after_a_catalog_edit(rwindow, qtbot) -> None:  # type: ign
 
 
 def test_bm25_indexes_are_built_off_the_gui_thread(  # type: ignore[no-untyped-def]
-    qtbot, sample_ws_path, tmp_path, monkeypatch
+    qtbot, make_window, sample_ws_path, monkeypatch
 ) -> None:
     import threading
 
-    from PySide6.QtGui import QUndoStack
-
-    from axmem_gui.services.workspace import init_workspace
-    from axmem_gui.store import Workspace
     from axmem_gui.store.fts import Bm25Index as StoreIndex
-    from axmem_gui.ui.controller import WorkspaceController
-    from axmem_gui.ui.main_window import MainWindow
-    from axmem_gui.ui.settings import AppSettings
 
     on_gui_thread: list[bool] = []
     original = StoreIndex.__init__
@@ -191,17 +184,8 @@ def test_bm25_indexes_are_built_off_the_gui_thread(  # type: ignore[no-untyped-d
         original(self, *args, **kwargs)
 
     monkeypatch.setattr(StoreIndex, "__init__", recording_init)
-    controller = WorkspaceController(Workspace.open(sample_ws_path))
-    win = MainWindow(
-        controller,
-        AppSettings(tmp_path / "settings" / "bm25.ini"),
-        QUndoStack(),
-        Workspace.open,
-        lambda p: init_workspace(p),
-    )
-    win.install(RETRIEVAL_FEATURES)
-    qtbot.addWidget(win)
-    win.show()
+    win = make_window(sample_ws_path, features=RETRIEVAL_FEATURES)
+    controller = win.controller
     bench = views(win).bench
     state = views(win).state
     qtbot.waitUntil(lambda: state.ready, timeout=10000)
@@ -220,7 +204,6 @@ def test_bm25_indexes_are_built_off_the_gui_thread(  # type: ignore[no-untyped-d
         assert on_gui_thread and not any(on_gui_thread)
     finally:
         views(win).suites.runner.cancel()
-        controller.close()
 
 
 def test_stale_results_and_why_not_are_cleared(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]

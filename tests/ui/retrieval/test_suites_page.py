@@ -180,7 +180,7 @@ def test_invalid_suite_and_empty_state(rwindow, qtbot) -> None:  # type: ignore[
     ws.suites.save("broken", {"name": "broken", "cases": [{"name": "x"}]})
     rwindow.controller.notify_changed("suites")
     page.select("broken")
-    assert "field 'kind' must be 'discover' or 'recall'" in page.summary_label.text()
+    assert "cases[0] (x): field 'kind' is missing" in page.summary_label.text()
     for name in ws.suites.list():
         ws.suites.delete(name)
     rwindow.controller.notify_changed("suites")

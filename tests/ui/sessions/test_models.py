@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QModelIndex
 
-from axmem_gui.core.catalog import catalog_from_json_value
+from axmem_gui.core.formats import catalog_from_json_value
 from axmem_gui.core.session.analytics import usage_from_sessions
 from axmem_gui.core.session.compare import compare_sessions
 from axmem_gui.core.session.views import exchanges, tokens

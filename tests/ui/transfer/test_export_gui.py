@@ -128,27 +128,14 @@ def test_export_dialog_checks_the_target(qtbot, tmp_path: Path) -> None:  # type
 
 
 def test_read_only_workspace_can_export_but_not_import(
-    qtbot, sample_path: Path, settings, tmp_path: Path, dialogs: Recorder
+    make_window, tmp_path: Path, dialogs: Recorder
 ) -> None:  # type: ignore[no-untyped-def]
-    from PySide6.QtGui import QUndoStack
-
-    from axmem_gui.store import Workspace
-    from axmem_gui.ui.controller import WorkspaceController
-    from axmem_gui.ui.wiring import install_features
-
-    controller = WorkspaceController(Workspace.open(sample_path, read_only=True))
-    win = MainWindow(controller, settings, QUndoStack(), Workspace.open, init_workspace)
-    install_features(win)
-    qtbot.addWidget(win)
-    try:
-        actions = transfer(win)
-        assert not actions.import_action.isEnabled()
-        assert actions.export_action.isEnabled()
-        assert actions.import_paths([tmp_path]) is None
-        assert dialogs.errors and "read-only" in dialogs.errors[0][1]
-    finally:
-        win.close()
-        controller.close()
+    win = make_window(read_only=True, show=False)
+    actions = transfer(win)
+    assert not actions.import_action.isEnabled()
+    assert actions.export_action.isEnabled()
+    assert actions.import_paths([tmp_path]) is None
+    assert dialogs.errors and "read-only" in dialogs.errors[0][1]
 
 
 def test_memory_only_export_summary() -> None:

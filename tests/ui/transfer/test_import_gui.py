@@ -162,7 +162,7 @@ def test_a_bad_file_blocks_the_import_and_nothing_is_written(
     wait_idle(qtbot, window)
     plan = dialogs.previews[0].plan("overwrite")
     assert [str(p) for p in plan.errors] == [
-        f"{bad}: skillsCatalog[0] 'broken': field 'name': must be a string, got a number"
+        f"{bad}: skillsCatalog[0] 'broken': field 'name' must be a string, got a number"
     ]
     assert stored(window) == before
     assert window.undo_stack.count() == 0

@@ -1,0 +1,70 @@
+"""The Run agent dialog offers "Local (bundled model)" as the Evals page does: checked, the
+provider form is disabled, the order asks for provider "local", and the run starts the
+bundled model (here not installed, so the run fails naming the extra to install)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from axmem_gui.engine import local_model
+from axmem_gui.engine.providers import ProviderSettings
+from axmem_gui.services.local_model import LOCAL_LABEL, LOCAL_PROVIDER
+from axmem_gui.ui.sessions.controller import SessionsFeature
+from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
+from tests.ui.sessions.conftest import wait_idle
+
+
+def _not_installed() -> local_model.LocalModelStatus:
+    return local_model.LocalModelStatus(model_file=None, server=False)
+
+
+def test_the_run_dialog_offers_the_bundled_model(feature: SessionsFeature, qtbot: Any) -> None:
+    settings = ProviderSettings("openai-compatible", "m", base_url="http://127.0.0.1:9/v1")
+    dialog = RunAgentDialog(feature.ws, feature.runner, settings)
+    qtbot.addWidget(dialog)
+    assert dialog.local.check.text() == LOCAL_LABEL
+    assert not dialog.local.check.isChecked() and dialog.provider.isEnabled()
+    dialog.set_input("request", "How do I ship a release?")
+    assert dialog.build_order().settings.provider == "openai-compatible"
+
+    dialog.local.check.setChecked(True)
+    assert not dialog.provider.isEnabled()
+    order = dialog.build_order()
+    assert order.settings.provider == LOCAL_PROVIDER
+    dialog.local.check.setChecked(False)
+    assert dialog.provider.isEnabled()
+    assert dialog.build_order().settings == settings
+
+
+def test_a_remembered_local_choice_is_checked_again(feature: SessionsFeature, qtbot: Any) -> None:
+    dialog = RunAgentDialog(feature.ws, feature.runner, ProviderSettings(LOCAL_PROVIDER))
+    qtbot.addWidget(dialog)
+    assert dialog.local.check.isChecked() and not dialog.provider.isEnabled()
+
+
+def test_a_local_run_starts_the_bundled_model(
+    feature: SessionsFeature,
+    qtbot: Any,
+    errors: list[tuple[str, str]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The launcher's own check, as on a machine without the `local` extra.
+    monkeypatch.setattr(local_model, "local_model_status", _not_installed)
+    dialog = RunAgentDialog(feature.ws, feature.runner)
+    qtbot.addWidget(dialog)
+    dialog.set_input("request", "How do I ship a release?")
+    dialog.local.check.setChecked(True)
+    sessions_before = feature.ws.sessions.count()
+    feature.start_run(dialog.build_order())
+    wait_idle(qtbot, feature)
+    assert len(errors) == 1
+    title, message = errors[0]
+    assert title == "Cannot run the agent"
+    assert "the bundled local model is not installed" in message
+    assert "axmem-gui[local]" in message
+    assert feature.ws.sessions.count() == sessions_before
+    assert feature.default_settings() == ProviderSettings(
+        LOCAL_PROVIDER, timeout_s=300.0, max_retries=0
+    )
