@@ -48,11 +48,22 @@ class MenuPlace:
 @dataclass(frozen=True)
 class PageSpec:
     """A central page with its navigator section. The section's count is the workspace
-    count of the same key (0 when the workspace counts no such thing)."""
+    count of the same key (0 when the workspace counts no such thing).
+
+    A feature whose page is not needed for the first paint contributes `build` instead of
+    `widget` (and creates what the page needs there, e.g. behind a property); the window
+    calls it once, when the page is first shown or `window.pages[key]` is read."""
 
     key: str
     title: str
-    widget: QWidget
+    #: The page's widget; or None with `build`, for a page the window creates when it is
+    #: first shown or asked for (the first paint waits only for the pages it shows).
+    widget: QWidget | None = None
+    build: Callable[[], QWidget] | None = None
+
+    def __post_init__(self) -> None:
+        if (self.widget is None) == (self.build is None):
+            raise FeatureError(f"page {self.key!r}: give either a widget or a build function")
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.services.workspace import Workspace
-from axmem_gui.ui.about import AboutDialog
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.dialogs import ErrorDialog, NewWorkspaceDialog, OpenWorkspaceDialog
@@ -120,6 +119,63 @@ class _WindowShell(Shell):
         self._window.docks[name].hide()
 
 
+class _Pages(Mapping[str, QWidget]):
+    """The window's pages by section key, in navigator order. Reading a page that is
+    built on first use (PageSpec.build) builds it; iterating the keys builds nothing."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self._window = window
+        self._widgets: dict[str, QWidget] = {}
+        self._builders: dict[str, Callable[[], QWidget]] = {}
+        #: The stand-in on the stack until a page is built.
+        self._placeholders: dict[str, QWidget] = {}
+
+    def add(self, key: str, widget: QWidget | None, build: Callable[[], QWidget] | None) -> None:
+        if key in self:
+            raise FeatureError(f"page {key!r}: contributed twice")
+        if widget is not None:
+            self._widgets[key] = widget
+            self._window.stack.addWidget(widget)
+            return
+        assert build is not None
+        placeholder = QWidget()
+        placeholder.setObjectName(f"{key}PagePending")
+        self._builders[key] = build
+        self._placeholders[key] = placeholder
+        self._window.stack.addWidget(placeholder)
+
+    def built(self, key: str) -> bool:
+        return key in self._widgets
+
+    def __getitem__(self, key: str) -> QWidget:
+        found = self._widgets.get(key)
+        if found is not None:
+            return found
+        build = self._builders.pop(key)  # KeyError for an unknown key, as a dict
+        widget = build()
+        placeholder = self._placeholders.pop(key)
+        stack = self._window.stack
+        current = stack.currentWidget() is placeholder
+        stack.insertWidget(stack.indexOf(placeholder), widget)
+        if current:
+            stack.setCurrentWidget(widget)
+        stack.removeWidget(placeholder)
+        placeholder.deleteLater()
+        self._widgets[key] = widget
+        return widget
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._widgets or key in self._builders
+
+    def __iter__(self) -> Iterator[str]:
+        order = {self._window.stack.indexOf(w): k for k, w in self._widgets.items()}
+        order.update({self._window.stack.indexOf(w): k for k, w in self._placeholders.items()})
+        return iter([order[i] for i in sorted(order)])
+
+    def __len__(self) -> int:
+        return len(self._widgets) + len(self._builders)
+
+
 class MainWindow(QMainWindow):
     workspace_opened = Signal(str)
 
@@ -146,7 +202,8 @@ class MainWindow(QMainWindow):
         self.action_registry = ActionRegistry(self)
         self.shell = _WindowShell(self)
         self.installed = InstalledFeatures()
-        self.pages: dict[str, QWidget] = {}
+        #: Pages by section key; a lazily built page is built when read (see _Pages).
+        self.pages = _Pages(self)
         self.docks: dict[str, QDockWidget] = {}
         #: Which docks each page shows (DockSpec.pages, and the user's choices per page).
         self.page_docks = PageDocks(settings, self)
@@ -182,7 +239,7 @@ class MainWindow(QMainWindow):
         # Pages in the order of registration; everything else in the order of installing.
         for spec in specs:
             for page in self.installed.contributions[spec].pages:
-                self._add_page(page.key, page.title, page.widget)
+                self._add_page(page.key, page.title, page.widget, page.build)
         for contributed in self.installed.contributions.values():
             for dock in contributed.docks:
                 self._add_dock(dock.name, dock.title, dock.widget, dock.area)
@@ -202,12 +259,15 @@ class MainWindow(QMainWindow):
         """An installed feature (tests and the composition root reach them here)."""
         return self.installed.get(spec)
 
-    def _add_page(self, key: str, title: str, widget: QWidget) -> None:
-        if key in self.pages:
-            raise FeatureError(f"page {key!r}: contributed twice")
-        self.pages[key] = widget
+    def _add_page(
+        self,
+        key: str,
+        title: str,
+        widget: QWidget | None,
+        build: Callable[[], QWidget] | None = None,
+    ) -> None:
+        self.pages.add(key, widget, build)
         self.nav_model.add_section(key, title)
-        self.stack.addWidget(widget)
 
     def _add_dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> None:
         if name in self.docks:
@@ -362,7 +422,7 @@ class MainWindow(QMainWindow):
     def _on_nav(self, *_: QItemSelection) -> None:
         key = self.navigator.currentIndex().data(NavRole.Key)
         if key in self.pages:
-            self.stack.setCurrentWidget(self.pages[key])
+            self.stack.setCurrentWidget(self.pages[key])  # built on its first visit
             self.page_docks.show_page(str(key))
             self.shell.section_changed.emit(key)
 
@@ -447,6 +507,8 @@ class MainWindow(QMainWindow):
         self.open_path(Path(path))
 
     def show_about(self) -> None:
+        from axmem_gui.ui.about import AboutDialog  # not needed for the first paint
+
         AboutDialog(self).exec()
 
     # layout persistence -------------------------------------------------------------

@@ -51,12 +51,12 @@ class CatalogTableModel(EntryTableModel):
     def refresh_entries(self, repo: SkillRepository | MemoryRepository, ids: Iterable[str]) -> bool:
         """Re-read the loaded rows of `ids`. False when a row is gone (reload instead)."""
         wanted = set(ids)
-        rows = [r for r, (entry, _) in enumerate(self._rows) if entry.id in wanted]
+        rows = [r for r in range(len(self._rows)) if self.entry_id_at(r) in wanted]
         for row in rows:
-            found = stored_value(repo, self._rows[row][0].id)
+            found = repo.raw_row(self.entry_id_at(row))
             if found is None:
                 return False
-            self._rows[row] = found
+            self._set_raw(row, found)
             last = self.columnCount() - 1
             self.dataChanged.emit(self.index(row, 0), self.index(row, last))
         return True

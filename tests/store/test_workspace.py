@@ -280,3 +280,23 @@ def test_snapshot_delete_and_session_head(ws: Workspace) -> None:
     assert ws.contextmaps.delete(pk) and ws.contextmaps.count() == 0
     ws.sessions.save({"id": "s", "name": "n", "exchanges": [{"stage": "x"}]})
     assert ws.sessions.head("s") == {"id": "s", "name": "n"}
+
+
+def test_reading_the_whole_catalog_gives_the_entries_one_by_one_reads_give(
+    ws: Workspace,
+) -> None:
+    """`all()` reads rows straight into entries (the fast path at start-up): the same
+    entries, tags and extra keys as `get()` of each id, in insertion order."""
+    ws.skills.upsert(Skill("b", "B", "d", "c", ("t1", "t2"), {"license": "MIT", "n": [1]}))
+    ws.skills.upsert(Skill("a", "A"))
+    ws.memories.upsert(Memory("z", "zed", ("x",)))
+    ws.memories.upsert(Memory("y", ""))
+    ws.memories.upsert(Memory("w", "wide ✓", ("ü", "")))
+    for repo in (ws.skills, ws.memories):
+        every = repo.all()
+        one_by_one = [repo.get(i) for i in repo.ids()]
+        assert every == one_by_one
+        assert [repr(e) for e in every] == [repr(e) for e in one_by_one]
+    assert [m.id for m in ws.memories.all()] == ["z", "y", "w"]
+    assert ws.memories.all()[2].tags == ("ü", "")
+    assert ws.skills.all()[0].extra == {"license": "MIT", "n": [1]}

@@ -247,3 +247,44 @@ def test_closing_the_window_closes_its_workspace_and_stops_the_real_features(
     assert not linter.running
     assert not win.task_runner.busy
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+# pages built on first use ----------------------------------------------------------
+class LazyToy:
+    built = 0
+
+    def __init__(self, context: FeatureContext) -> None:
+        del context
+
+    def build(self) -> QLabel:
+        LazyToy.built += 1
+        return QLabel("lazy page")
+
+    def contributions(self) -> Contributions:
+        return Contributions(pages=[PageSpec("lazy", "Lazy", build=self.build)])
+
+    def shutdown(self) -> None:
+        pass
+
+
+def test_a_page_given_as_a_build_function_is_built_once_when_first_shown(
+    bare_window: MainWindow,
+) -> None:
+    LazyToy.built = 0
+    eager = FeatureSpec("eager", _Eager)
+    bare_window.install((eager, FeatureSpec("lazy", LazyToy)))
+    assert bare_window.current_section() == "eager" and LazyToy.built == 0
+    bare_window.show_section("lazy")
+    assert LazyToy.built == 1
+    shown = bare_window.stack.currentWidget()
+    assert isinstance(shown, QLabel) and shown.text() == "lazy page"
+    bare_window.show_section("eager")
+    bare_window.show_section("lazy")
+    assert LazyToy.built == 1 and bare_window.pages["lazy"] is shown
+
+
+class _Eager(LazyToy):
+    def contributions(self) -> Contributions:
+        return Contributions(pages=[PageSpec("eager", "Eager", QLabel("eager page"))])
+
+

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from axmem_gui.ui.actions import make_action
-from axmem_gui.ui.contextmap.page import ContextMapPage
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, MenuPlace, PageSpec
+
+if TYPE_CHECKING:
+    from axmem_gui.ui.contextmap.page import ContextMapPage
 
 FILE_PLACE = MenuPlace("file", "contextmap-snapshot")
 KEY = "contextmaps"
@@ -13,8 +17,9 @@ KEY = "contextmaps"
 class ContextMapFeature:
     def __init__(self, context: FeatureContext) -> None:
         self.shell = context.shell
-        self.page = ContextMapPage(context.controller, context.undo_stack)
-        self.page.message.connect(context.shell.show_message)
+        self._context = context
+        #: Built (and its module imported) when the page is first shown or read.
+        self._page: ContextMapPage | None = None
         self.import_action = make_action(
             context.shell,
             "Import snapshot…",
@@ -31,9 +36,20 @@ class ContextMapFeature:
         context.actions.add("contextmap.export", self.export_action, FILE_PLACE)
         context.controller.changed.connect(self._on_changed)
 
+    @property
+    def page(self) -> ContextMapPage:
+        if self._page is None:
+            from axmem_gui.ui.contextmap.page import ContextMapPage
+
+            context = self._context
+            self._page = ContextMapPage(context.controller, context.undo_stack)
+            self._page.message.connect(context.shell.show_message)
+        return self._page
+
     def _on_changed(self, what: str) -> None:
-        if what in ("*", "sessions", "contextmaps"):
-            self.page.reload()
+        # A page not built yet reads the workspace when it is.
+        if what in ("*", "sessions", "contextmaps") and self._page is not None:
+            self._page.reload()
 
     def import_snapshot(self) -> None:
         self.shell.show_section(KEY)
@@ -44,7 +60,7 @@ class ContextMapFeature:
         self.page.export_snapshot()
 
     def contributions(self) -> Contributions:
-        return Contributions(pages=[PageSpec(KEY, "Context maps", self.page)])
+        return Contributions(pages=[PageSpec(KEY, "Context maps", build=lambda: self.page)])
 
     def shutdown(self) -> None:
         """The page reads on the GUI thread only; nothing is pending."""

@@ -107,24 +107,32 @@ class _PrivateUrls(Treeprocessor):
 
 class MarkdownConverter:
     """A Python-Markdown instance set up for the preview; building one takes tens of
-    milliseconds, so a widget keeps one and reuses it for every render."""
+    milliseconds, so a widget keeps one and reuses it for every render. It is built at
+    the first render, not with the widget (six preview widgets are made before the
+    window's first paint, and most never render)."""
 
     def __init__(self) -> None:
-        self.md = _converter()
-        self._urls = cast(_PrivateUrls, self.md.treeprocessors["private_urls"])
+        self._md: markdown.Markdown | None = None
         self._languages: set[str] = set()
         #: The last piece named a code language not seen before (its lexer was imported,
         #: up to 30 ms): the preview ends its turn after such a piece.
         self.imported = False
 
+    @property
+    def md(self) -> markdown.Markdown:
+        if self._md is None:
+            self._md = _converter()
+        return self._md
+
     def convert(self, piece: str, out: RenderedMarkdown, refs: dict[str, Any]) -> str:
         languages = set(_FENCE_LANGUAGE.findall(piece))
         self.imported = not languages <= self._languages
         self._languages |= languages
-        self.md.reset()  # the stash of code blocks would grow with every piece
-        self.md.references.update(refs)
-        self._urls.out = out
-        return self.md.convert(piece)
+        md = self.md
+        md.reset()  # the stash of code blocks would grow with every piece
+        md.references.update(refs)
+        cast(_PrivateUrls, md.treeprocessors["private_urls"]).out = out
+        return md.convert(piece)
 
 
 def _converter() -> markdown.Markdown:

@@ -190,27 +190,38 @@ class EvalsFeature:
         self.controller = controller = context.controller
         self.runner = runner = context.runner
         self.shell = context.shell
-        self.page = EvalsPage(runner)
+        #: Built when the page is first shown or read (`page`): the first paint waits
+        #: for none of it (the provider form asks the OS keyring what it offers).
+        self._page: EvalsPage | None = None
         self.job_id: int | None = None
         self.token: CancelToken | None = None
         self.reports: list[EvalReport] = []
-        p = self.page
+        runner.progressed.connect(self._on_progress)
+        runner.finished.connect(self._on_finished)
+        runner.failed.connect(self._on_failed)
+        runner.cancelled.connect(self._on_cancelled)
+        controller.opened.connect(self._on_opened)
+        controller.changed.connect(self._on_changed)
+
+    @property
+    def page(self) -> EvalsPage:
+        if self._page is None:
+            self._page = self._build_page()
+        return self._page
+
+    def _build_page(self) -> EvalsPage:
+        self._page = p = EvalsPage(self.runner)
         p.sets_view.selectionModel().selectionChanged.connect(self._on_set)
         p.runs_view.selectionModel().selectionChanged.connect(self._on_run)
         p.run_button.clicked.connect(self.run_selected)
         p.cancel_button.clicked.connect(self.cancel)
         p.compare_button.clicked.connect(self.compare_selected)
-        runner.progressed.connect(self._on_progress)
-        runner.finished.connect(self._on_finished)
-        runner.failed.connect(self._on_failed)
-        runner.cancelled.connect(self._on_cancelled)
-        controller.opened.connect(self.reload)
-        controller.changed.connect(self._on_changed)
         p.local.set_checked(p.local.ready)
         self.reload()
+        return p
 
     def contributions(self) -> Contributions:
-        return Contributions(pages=[PageSpec("evals", "Evals", self.page)])
+        return Contributions(pages=[PageSpec("evals", "Evals", build=lambda: self.page)])
 
     def shutdown(self) -> None:
         """The workspace is closing: stop the eval in progress (its finished runs stay)."""
@@ -239,8 +250,12 @@ class EvalsFeature:
             self.page.sets_view.setCurrentIndex(self.page.sets_model.index(row))
         self._load_runs()
 
+    def _on_opened(self) -> None:
+        if self._page is not None:  # otherwise the page loads when it is built
+            self.reload()
+
     def _on_changed(self, what: str) -> None:
-        if what in ("*", "evals"):
+        if what in ("*", "evals") and self._page is not None:
             self.reload()
 
     def _load_runs(self) -> None:

@@ -77,7 +77,8 @@ class SessionsFeature(QObject):
         self.actions = context.actions
         self.controller = context.controller
         self.runner = runner = context.runner
-        self.page = SessionsPage()
+        #: Built when the page is first shown or read (`page`), not before the first paint.
+        self._page: SessionsPage | None = None
         self.viewers: dict[str, SessionViewer] = {}
         self.jobs: dict[int, _Job] = {}
         self.usage_stale = True
@@ -86,24 +87,32 @@ class SessionsFeature(QObject):
         self._agent_revisions: dict[str, int] = {}
 
         self._build_actions()
-        self.page.open_requested.connect(self.open_session)
-        self.page.files_dropped.connect(self.import_files)
-        self.page.tab_closed.connect(self._on_tab_closed)
-        self.page.usage_shown.connect(self._on_usage_shown)
-        self.page.usage.refresh_requested.connect(self.refresh_usage)
-        self.page.table.selectionModel().selectionChanged.connect(lambda *_: self.update_actions())
-        self.page.tabs.currentChanged.connect(lambda *_: self.update_actions())
         runner.progressed.connect(self._on_progress)
         runner.finished.connect(self._on_finished)
         runner.failed.connect(self._on_failed)
         runner.cancelled.connect(self._on_cancelled)
         self.controller.opened.connect(self._on_workspace_opened)
         self.controller.changed.connect(self._on_changed)
-        self.reload()
+
+    @property
+    def page(self) -> SessionsPage:
+        if self._page is None:
+            self._page = page = SessionsPage()
+            for action in self._toolbar_actions:
+                page.toolbar.addAction(action)
+            page.open_requested.connect(self.open_session)
+            page.files_dropped.connect(self.import_files)
+            page.tab_closed.connect(self._on_tab_closed)
+            page.usage_shown.connect(self._on_usage_shown)
+            page.usage.refresh_requested.connect(self.refresh_usage)
+            page.table.selectionModel().selectionChanged.connect(lambda *_: self.update_actions())
+            page.tabs.currentChanged.connect(lambda *_: self.update_actions())
+            self.reload()
+        return self._page
 
     # feature contract ---------------------------------------------------------------
     def contributions(self) -> Contributions:
-        return Contributions(pages=[PageSpec("sessions", "Sessions", self.page)])
+        return Contributions(pages=[PageSpec("sessions", "Sessions", build=lambda: self.page)])
 
     def shutdown(self) -> None:
         self.cancel_all()
@@ -156,7 +165,7 @@ class SessionsFeature(QObject):
         self.agents_action = self._action(
             "Agent Configs…", self.edit_agents, "The agents Run Agent… runs: list, create, edit"
         )
-        for action in (
+        self._toolbar_actions = (
             self.run_action,
             self.import_action,
             self.export_action,
@@ -164,8 +173,7 @@ class SessionsFeature(QObject):
             self.compare_action,
             self.delete_action,
             self.usage_action,
-        ):
-            self.page.toolbar.addAction(action)
+        )
         for name, action, group in (
             ("run", self.run_action, "sessions-run"),
             ("agents", self.agents_action, "sessions-run"),
@@ -186,8 +194,9 @@ class SessionsFeature(QObject):
         self.update_actions()
 
     def update_actions(self) -> None:
-        selected = len(self.page.selected_ids())
-        on_list = self.page.tabs.currentWidget() is self.page.list_stack
+        page = self._page  # not built yet: nothing selected, the list in front
+        selected = len(page.selected_ids()) if page is not None else 0
+        on_list = page is None or page.tabs.currentWidget() is page.list_stack
         viewer = self.current_viewer()
         writable = not self.controller.read_only
         self.open_action.setEnabled(selected >= 1)
@@ -199,7 +208,9 @@ class SessionsFeature(QObject):
             action.setEnabled(viewer is not None)
 
     def current_viewer(self) -> SessionViewer | None:
-        widget = self.page.tabs.currentWidget()
+        if self._page is None:
+            return None
+        widget = self._page.tabs.currentWidget()
         return widget if isinstance(widget, SessionViewer) else None
 
     def _error(self, title: str, message: str) -> None:
@@ -213,6 +224,9 @@ class SessionsFeature(QObject):
 
     # list ---------------------------------------------------------------------------
     def reload(self) -> None:
+        if self._page is None:  # the page reads the workspace when it is built
+            self.update_actions()
+            return
         selected = self.page.selected_ids()
         summaries = self.ws.sessions.list()
         self.page.model.set_sessions(summaries)
@@ -227,13 +241,14 @@ class SessionsFeature(QObject):
         self.update_actions()
 
     def _on_workspace_opened(self) -> None:
-        for widget in self.page.closable_tabs():
-            self.page.close_tab(widget)
-        self.viewers.clear()
-        self.page.model.forget_totals(self.page.model.ids())
-        self.page.clear_notice()
         self._last_settings = None
         self._agent_revisions.clear()
+        if self._page is not None:  # (one not built yet shows the new workspace when it is)
+            for widget in self._page.closable_tabs():
+                self._page.close_tab(widget)
+            self._page.model.forget_totals(self._page.model.ids())
+            self._page.clear_notice()
+        self.viewers.clear()
 
     def _changed(self) -> None:
         self.controller.notify_changed("sessions")
