@@ -4,8 +4,11 @@
 On search_bench's seeded synthetic catalog (10,000 skills and 100,000 memories by
 default), measures in one fresh process each:
 - `lint_catalog`: the full lint (the CLI's `axmem lint`),
-- `LintSession`: the full lint the app runs off the GUI thread, then one skill edit and
-  one memory edit patched in (what the app does per edit),
+- `LintSession`: a full lint with its own indexes, then one skill edit and one memory
+  edit patched in,
+- `shared`: what the app runs off the GUI thread: a `LintSession` over the search index
+  the app already keeps (`LiveSearch`, built first and not counted), then the same two
+  edits patched into that index and synced,
 with wall and CPU seconds, the process's peak RSS, the one-minute load average, and the
 report's finding count (the same code gives the same report).
 
@@ -72,6 +75,26 @@ def child(mode: str, skills: int, memories: int, seed: int) -> dict[str, Any]:
         changed = replace(memory, content=memory.content + " rollback canary")
         _, wall, cpu = _timed(lambda: session.patch("memories", {memory.id: changed}))
         out.update(memory_edit_wall_s=wall, memory_edit_cpu_s=cpu)
+    elif mode == "shared":
+        from axmem_gui.core.ax.profile import load_profile
+        from axmem_gui.services.bench import LiveSearch
+
+        live = LiveSearch(load_profile(), catalog)
+        before = _rss_mb()
+        indexed = live.lend()
+        session, wall, cpu = _timed(
+            lambda: LintSession(indexed.catalog, LintOptions(), indexed=indexed)
+        )
+        out.update(wall_s=wall, cpu_s=cpu, findings=len(session.report.findings))
+        skill = catalog.skills[len(catalog.skills) // 2]
+        memory = catalog.memories[len(catalog.memories) // 2]
+        for name, kind, entry in (
+            ("skill", "skills", replace(skill, description=skill.description + " rollback")),
+            ("memory", "memories", replace(memory, content=memory.content + " rollback")),
+        ):
+            live.patch(kind, {entry.id: entry})
+            _, wall, cpu = _timed(lambda: session.sync(live.lend()))
+            out.update({f"{name}_edit_wall_s": wall, f"{name}_edit_cpu_s": cpu})
     elif mode == "check":
         import axmem_gui.core.lint as lint_package
         from axmem_gui.core.lint.searchability import per_entry_searchability_findings
@@ -96,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         print(json.dumps(child(args.child, args.skills, args.memories, args.seed)))
         return 0
-    modes = ["lint_catalog", "session"] + (["check"] if args.check else [])
+    modes = ["lint_catalog", "session", "shared"] + (["check"] if args.check else [])
     results = []
     for mode in modes:
         command = [sys.executable, __file__, "--child", mode, "--skills", str(args.skills),

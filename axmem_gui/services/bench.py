@@ -45,6 +45,7 @@ from axmem_gui.core.ax.search import (
 from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.catalog import Catalog, CatalogKind, Memory, Skill, searched_by, singular
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.lint.incremental import IndexedCatalog, ReadGate, SharedIndex
 from axmem_gui.store.fts import Bm25Hit
 from axmem_gui.store.fts import Bm25Index as Bm25Index
 from axmem_gui.store.fts import query_words as query_words
@@ -157,6 +158,14 @@ class _LiveDomain:
         changes.update({i: None for i in self.entries if i not in new})
         return changes
 
+    @property
+    def index(self) -> SearchIndex:
+        return self._index
+
+    @property
+    def handles(self) -> Mapping[str, int]:
+        return self._handles
+
     def entry_tuple(self) -> tuple[Skill | Memory, ...]:
         if self._tuple is None:
             self._tuple = tuple(self.entries.values())
@@ -222,7 +231,22 @@ class LiveSearch:
         self._skills = _LiveDomain("skills", profile, self.tokenizer)
         self._memories = _LiveDomain("memories", profile, self.tokenizer)
         self._catalog: Catalog | None = None
+        #: Held while a reader on another thread (lint) reads the indexes: the owner's
+        #: thread must not `load`, `patch` or `refresh` while it is `busy`.
+        self.gate = ReadGate()
         self.load(catalog or Catalog())
+
+    def lend(self) -> IndexedCatalog:
+        """The catalog and its search indexes as they are now, lent until the result's
+        `release()` (call it from any thread; until then this must not change)."""
+        catalog = self.catalog()
+        release = self.gate.lend()
+        return IndexedCatalog(
+            catalog,
+            SharedIndex(self._skills.index, self._skills.handles),
+            SharedIndex(self._memories.index, self._memories.handles),
+            release,
+        )
 
     def _domain(self, domain: str) -> _LiveDomain:
         if domain == "skills":
@@ -235,14 +259,20 @@ class LiveSearch:
     def version(self) -> tuple[int, int]:
         return (self._skills.version, self._memories.version)
 
+    def _writable(self) -> None:
+        if self.gate.busy:
+            raise RuntimeError("the search index is lent to a reader: it cannot change now")
+
     def load(self, catalog: Catalog) -> None:
         """Rebuild everything from `catalog` (opening a workspace, duplicate ids...)."""
+        self._writable()
         self._skills.load(catalog.skills)
         self._memories.load(catalog.memories)
         self._catalog = None
 
     def patch(self, domain: str, changes: Mapping[str, Skill | Memory | None]) -> bool:
         """Apply edits of some entries; False means the caller must `load` instead."""
+        self._writable()
         before = self.version
         done = self._domain(domain).patch(changes)
         if self.version != before:
@@ -251,6 +281,7 @@ class LiveSearch:
 
     def refresh(self, catalog: Catalog) -> None:
         """Bring the live state to `catalog`, re-indexing only what differs."""
+        self._writable()
         for domain, entries in (("skills", catalog.skills), ("memories", catalog.memories)):
             live = self._domain(domain)
             changes = live.diff(entries)

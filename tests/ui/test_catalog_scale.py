@@ -140,7 +140,10 @@ def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def
     # Start-up: the catalog was read once, indexed and linted, all on the task runner
     # (lint starts from the index's snapshot of the catalog).
     assert calls.worker["catalog"] == 1
-    assert calls.worker["extend_columns"] >= 2  # skills and memories, bulk path
+    # Indexed once: skills and memories, bulk path, by the retrieval state; lint borrows
+    # that index and builds none of its own.
+    assert calls.worker["extend_columns"] == 2
+    assert calls.total("extend_columns") + calls.total("extend") == 2
     assert calls.worker["_load"] == 1  # one full lint
     assert preview.section_text("skills")  # the preview is filled
 
@@ -197,3 +200,9 @@ def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def
     # None of the catalog-sized functions ever ran on the GUI thread.
     sized = ("catalog", "all", "extend_columns", "extend", "_load", "lint_catalog", "build_bm25")
     assert {name: calls.gui[name] for name in sized if calls.gui[name]} == {}
+
+    # A new token budget lints from scratch, still over the shared index (no build).
+    linter.set_budget_tokens(linter.budget_tokens() + 7)
+    qtbot.waitUntil(lambda: calls.total("_load") == 2 and _idle(win), timeout=60000)
+    assert calls.total("extend_columns") + calls.total("extend") == builds
+    assert calls.gui["_load"] == 0

@@ -146,7 +146,13 @@ class CatalogSearches:
         for s in skills:
             if not js_trim(s.name):
                 continue
-            found = competing_finding(s, self.top(self.name_tokens[s.name], 2), names)
+            tokens = self.name_tokens[s.name]
+            # When the skill comes first, only a document tying it can make a finding:
+            # the search for ties walks far less than the exact top 2.
+            ranked = self.ranker.top(tokens, 2, ties=True)
+            if ranked and ranked[0].id != s.id:
+                ranked = self.top(tokens, 2)  # another comes first: the exact top 2
+            found = competing_finding(s, ranked, names)
             if found is not None:
                 out.append(found)
         return out

@@ -10,11 +10,20 @@ a `LintSession` keeps its search indexes and per-entry findings, re-indexes the 
 entries, and re-runs only the entry checks and the searches that involve a changed term.
 Anything else (entries added, removed or renamed, duplicate ids) lints from scratch.
 The report is always exactly `lint_catalog(catalog, options)`; tests compare the two.
+
+A session either owns its indexes (built from the catalog, patched by the session), or
+borrows the indexes someone else keeps of the catalog (`IndexedCatalog`: the app's
+shared ones, which its owner patches per edit). A borrowed index is read only while
+lent (until `IndexedCatalog.release`): a full run reads each document's terms and gives
+it back before ranking; `sync` brings the session to the lent catalog, reading the
+terms the edited entries have now and ranking the searches an edit can change.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from axmem_gui.core.ax.documents import (
@@ -28,7 +37,7 @@ from axmem_gui.core.ax.documents import (
 from axmem_gui.core.ax.index import SearchIndex
 from axmem_gui.core.ax.jstext import js_trim
 from axmem_gui.core.ax.profile import AxProfile, load_profile
-from axmem_gui.core.ax.ranking import RankOptions
+from axmem_gui.core.ax.ranking import RankOptions, term_frequencies
 from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.lint.batch import CatalogSearches
@@ -55,6 +64,62 @@ Entry = Skill | Memory
 Changes = Mapping[str, Entry | None]
 
 
+@dataclass(frozen=True)
+class SharedIndex:
+    """An index someone else keeps of one kind's entries, and each entry's handle in it."""
+
+    index: SearchIndex
+    handles: Mapping[str, int]
+
+
+def _nothing() -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class IndexedCatalog:
+    """A catalog and the indexes made of exactly its entries, lent to a `LintSession`:
+    read only, and only until `release()` (then their owner may patch them again).
+    `release` may be called from any thread, more than once."""
+
+    catalog: Catalog
+    skills: SharedIndex
+    memories: SharedIndex
+    release: Callable[[], None] = _nothing
+
+
+class ReadGate:
+    """Who may patch an index now: its owner's thread takes a `lend()` before handing the
+    index to a reader on another thread and patches only while nobody holds one; the
+    reader's `release` (idempotent, from any thread) gives it back."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._readers = 0
+        #: How many times the index was lent (tests count it).
+        self.lent = 0
+
+    @property
+    def busy(self) -> bool:
+        with self._lock:
+            return self._readers > 0
+
+    def lend(self) -> Callable[[], None]:
+        """One more reader; returns its release."""
+        with self._lock:
+            self._readers += 1
+            self.lent += 1
+        done = [False]
+
+        def release() -> None:
+            with self._lock:
+                if not done[0]:
+                    done[0] = True
+                    self._readers -= 1
+
+        return release
+
+
 class _Found:
     """What the checks found, per entry id: one dict per check, holding only the entries
     with a finding (a record per entry would be 100,000 more objects for the garbage
@@ -77,25 +142,34 @@ class _Found:
 
 class _Domain:
     def __init__(
-        self, kind: EntryKind, entries: Sequence[Entry], session: LintSession
+        self,
+        kind: EntryKind,
+        entries: Sequence[Entry],
+        session: LintSession,
+        shared: SharedIndex | None = None,
     ) -> None:
         self.kind = kind
         self.session = session
         self.entries = list(entries)
         self.position = {e.id: i for i, e in enumerate(self.entries)}
-        profile, tokenizer = session.profile, session.tokenizer
-        self.index = SearchIndex(tokenizer)
+        profile = session.profile
         if kind == "skill":
-            skills = [e for e in self.entries if isinstance(e, Skill)]
-            handles = self.index.extend_columns(skill_columns(skills, profile))
             self.options = RankOptions.best_effort(profile.skill_search_top_k)
             self.cut = profile.skill_content_chars
         else:
-            memories = [e for e in self.entries if isinstance(e, Memory)]
-            handles = self.index.extend_columns(memory_columns(memories, profile))
             self.options = RankOptions.best_effort(profile.memory_search_top_k)
             self.cut = profile.memory_content_chars
-        self.handles = dict(zip((e.id for e in self.entries), handles, strict=True))
+        #: True: the session built `index` and patches it; False: `index` is lent (by
+        #: `IndexedCatalog`), and None whenever it is not.
+        self.owned = shared is None
+        if shared is None:
+            shared = self._build()
+        self.index: SearchIndex | None = shared.index
+        self.handles: Mapping[str, int] = shared.handles
+        # Each entry's indexed terms, for `check_all` (which drops them).
+        self._doc_terms: list[Mapping[str, float]] | None = [
+            shared.index.terms_of(shared.handles[e.id]) for e in self.entries
+        ]
         #: search term -> ids whose id search (or, for skills, name search) has it
         self.id_queries: dict[str, set[str]] = {}
         self.name_queries: dict[str, set[str]] = {}
@@ -105,7 +179,26 @@ class _Domain:
             *padded_and_empty_ids(list(self.position), kind),
         ]
         self.found = _Found()
-        self._check_all()
+
+    def _build(self) -> SharedIndex:
+        profile = self.session.profile
+        index = SearchIndex(self.session.tokenizer)
+        if self.kind == "skill":
+            skills = [e for e in self.entries if isinstance(e, Skill)]
+            handles = index.extend_columns(skill_columns(skills, profile))
+        else:
+            memories = [e for e in self.entries if isinstance(e, Memory)]
+            handles = index.extend_columns(memory_columns(memories, profile))
+        return SharedIndex(index, dict(zip((e.id for e in self.entries), handles, strict=True)))
+
+    def give_back(self) -> None:
+        """Forget a lent index (its owner may patch it from now on)."""
+        if not self.owned:
+            self.index, self.handles = None, {}
+
+    def _searched_index(self) -> SearchIndex:
+        assert self.index is not None, "a lent index is read only while lent"
+        return self.index
 
     # queries --------------------------------------------------------------------------
     def _terms(self, text: str) -> list[str]:
@@ -137,7 +230,9 @@ class _Domain:
         entry = self._fields(e)
         search = unreachable(entry, tokenizer)
         if search is None:
-            search = id_not_searchable(entry, self.index, self.options, tokenizer, cache)
+            search = id_not_searchable(
+                entry, self._searched_index(), self.options, tokenizer, cache
+            )
         found.put(e.id, "search", search)
         beyond = terms_beyond_cut(entry, self.session.options, self.cut, tokenizer)
         found.put(e.id, "beyond", beyond)
@@ -145,19 +240,18 @@ class _Domain:
             found.put(e.id, "text", tuple(skill_text_fields([e])))
             found.put(e.id, "stopwords", tuple(stopword_only(e, tokenizer)))
 
-    def _check_all(self) -> None:
-        """Every check of every entry, the searches batched (`CatalogSearches`)."""
+    def check_all(self) -> None:
+        """Every check of every entry, the searches batched (`CatalogSearches`) over the
+        terms read when the domain was made (no index needed)."""
         session, found = self.session, self.found
         profile, tokenizer = session.profile, session.tokenizer
         competition = self.kind == "skill" and session.options.competition
+        terms, self._doc_terms = self._doc_terms, None
+        assert terms is not None
         searches = CatalogSearches(
-            self.kind,
-            self.entries,
-            [self.index.terms_of(self.handles[e.id]) for e in self.entries],
-            profile,
-            tokenizer,
-            names=self.kind == "skill",
+            self.kind, self.entries, terms, profile, tokenizer, names=self.kind == "skill"
         )
+        del terms
         # What each search has, to know which searches an edit can change (the searches'
         # own tokens: `_terms` of each id and name).
         for e in self.entries:
@@ -184,7 +278,9 @@ class _Domain:
         if search is not None and search.code == "unreachable":
             return
         entry = self._fields(self.entries[self.position[entry_id]])
-        search = id_not_searchable(entry, self.index, self.options, self.session.tokenizer, cache)
+        search = id_not_searchable(
+            entry, self._searched_index(), self.options, self.session.tokenizer, cache
+        )
         self.found.put(entry_id, "search", search)
 
     def _compete(self, ids: Sequence[str], cache: RankCache) -> None:
@@ -193,7 +289,7 @@ class _Domain:
         for s in typed:
             self.found.put(s.id, "competing", None)
         names = {e.id: e.name for e in self.entries if isinstance(e, Skill)}
-        for f in competing_skills(typed, self.index, cache, names):
+        for f in competing_skills(typed, self._searched_index(), cache, names):
             if f.entry_id is not None:
                 self.found.put(f.entry_id, "competing", f)
 
@@ -204,9 +300,25 @@ class _Domain:
             for entry_id, entry in changes.items()
         )
 
-    def patch(self, changes: Changes) -> None:
-        """Edits of existing entries (checked by `can_patch`)."""
+    def patch(self, changes: Changes, lent: SharedIndex | None = None) -> None:
+        """Edits of existing entries (checked by `can_patch`). With `lent`: the index
+        someone else keeps, already holding the edited entries (the session's own index,
+        if it has one, is patched here)."""
+        if lent is not None:
+            self.index, self.handles = lent.index, lent.handles
+        try:
+            self._patch(changes)
+        finally:
+            self.give_back()
+
+    def _document(self, entry: Entry) -> Any:
         profile = self.session.profile
+        if isinstance(entry, Skill):
+            return skill_document(entry, profile)
+        return memory_document(entry, profile)
+
+    def _patch(self, changes: Changes) -> None:
+        index = self._searched_index()
         changed_terms: set[str] = set()
         edited: list[str] = []
         for entry_id, entry in changes.items():
@@ -216,14 +328,14 @@ class _Domain:
             if old == entry:
                 continue
             handle = self.handles[entry_id]
-            before = dict(self.index.terms_of(handle))
-            doc = (
-                skill_document(entry, profile)
-                if isinstance(entry, Skill)
-                else memory_document(entry, profile)
-            )
-            self.index.update(handle, doc)
-            after = self.index.terms_of(handle)
+            if self.owned:
+                before = dict(index.terms_of(handle))
+                index.update(handle, self._document(entry))
+            else:
+                # The lent index holds the edit already: the old terms are recounted (words
+                # that are never a term may be among them: no search has them).
+                before = term_frequencies(self._document(old), self.session.tokenizer)
+            after = index.terms_of(handle)
             changed_terms.update(t for t in before.keys() | after.keys()
                                  if before.get(t) != after.get(t))
             if isinstance(old, Skill):
@@ -254,23 +366,29 @@ class _Domain:
 
 
 class LintSession:
-    """The lint report of a catalog, patched per edit; `report` is always exact."""
+    """The lint report of a catalog, patched per edit; `report` is always exact.
+
+    With `indexed` (the catalog and indexes made of it, lent), the session builds no index
+    of its own: see `sync`."""
 
     def __init__(
         self,
         catalog: Catalog,
         options: LintOptions | None = None,
         profile: AxProfile | None = None,
+        indexed: IndexedCatalog | None = None,
     ) -> None:
         self.options = options or LintOptions()
         self.profile = profile or load_profile()
         self.tokenizer = Tokenizer(self.profile)
         self.full_runs = 0
-        self.report = self._load(catalog)
+        self.report = self._load(catalog, indexed)
 
-    def _load(self, catalog: Catalog) -> LintReport:
+    def _load(self, catalog: Catalog, indexed: IndexedCatalog | None = None) -> LintReport:
         from axmem_gui.core.lint import lint_catalog
 
+        if indexed is not None and indexed.catalog is not catalog:
+            raise ValueError("the lent indexes are of another catalog")
         self.full_runs += 1
         self._catalog: Catalog | None = catalog
         skill_ids = [s.id for s in catalog.skills]
@@ -280,13 +398,57 @@ class LintSession:
         ) == len(memory_ids)
         if not self._patchable:
             # Repeated ids: lint reports them, and only a full run knows their order.
+            if indexed is not None:
+                indexed.release()
             self._domains: dict[str, _Domain] = {}
             return lint_catalog(catalog, self.options, self.profile)
-        self._domains = {
-            "skills": _Domain("skill", catalog.skills, self),
-            "memories": _Domain("memory", catalog.memories, self),
-        }
+        try:
+            self._domains = {
+                "skills": _Domain(
+                    "skill", catalog.skills, self, indexed.skills if indexed else None
+                ),
+                "memories": _Domain(
+                    "memory", catalog.memories, self, indexed.memories if indexed else None
+                ),
+            }
+        finally:
+            if indexed is not None:
+                indexed.release()  # each document's terms are read: ranking needs no index
+        for domain in self._domains.values():
+            domain.give_back()
+            domain.check_all()
         return self._assemble()
+
+    def sync(self, indexed: IndexedCatalog) -> LintReport:
+        """Bring the report to `indexed.catalog`, reading the lent indexes (released on
+        return): only the entries that differ are linted again when just existing
+        entries changed; anything else lints the catalog from scratch, still building
+        no index."""
+        catalog = indexed.catalog
+        if catalog is self._catalog:
+            indexed.release()
+            return self.report
+        try:
+            if not (self._patchable and self._same_ids(catalog)):
+                self.report = self._load(catalog, indexed)
+                return self.report
+            kinds: tuple[tuple[str, Sequence[Entry], SharedIndex], ...] = (
+                ("skills", catalog.skills, indexed.skills),
+                ("memories", catalog.memories, indexed.memories),
+            )
+            for kind, entries, lent in kinds:
+                domain = self._domains[kind]
+                old = domain.entries
+                changes: dict[str, Entry | None] = {
+                    e.id: e for at, e in enumerate(entries) if old[at] is not e and old[at] != e
+                }
+                if changes:
+                    domain.patch(changes, None if domain.owned else lent)
+        finally:
+            indexed.release()
+        self._catalog = catalog
+        self.report = self._assemble()
+        return self.report
 
     def catalog(self) -> Catalog:
         if self._catalog is None:
@@ -308,7 +470,7 @@ class LintSession:
         """Apply edits of entries of one kind ("skills" or "memories"). False when the
         change is not an edit of existing entries: call `reload` with the catalog."""
         domain = self._domains.get(kind)
-        if domain is None or not domain.can_patch(changes):
+        if domain is None or not domain.owned or not domain.can_patch(changes):
             return False
         domain.patch(changes)
         self._catalog = None
@@ -317,7 +479,8 @@ class LintSession:
 
     def refresh(self, catalog: Catalog) -> LintReport:
         """Bring the report to `catalog`: patched when only existing entries changed."""
-        if self._patchable and self._same_ids(catalog):
+        owned = all(d.owned for d in self._domains.values())
+        if owned and self._patchable and self._same_ids(catalog):
             for kind, entries in (("skills", catalog.skills), ("memories", catalog.memories)):
                 domain = self._domains[kind]
                 changes = {

@@ -31,8 +31,10 @@ CODES: dict[str, Severity] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Finding:
+    """One finding (slotted: a report holds 100,000 of them at 10,000 skills)."""
+
     severity: Severity
     code: str
     kind: EntryKind

@@ -118,9 +118,11 @@ class TopRanker:
         self._items[term] = found
         return found
 
-    def top(self, tokens: Sequence[str], k: int) -> tuple[Hit, ...]:
+    def top(self, tokens: Sequence[str], k: int, ties: bool = False) -> tuple[Hit, ...]:
         """What `rankDocuments(query, docs, best-effort options with topK k)` returns for a
-        query of prose `tokens`: at most k hits, best first."""
+        query of prose `tokens`: at most k hits, best first. With `ties`: only the hits
+        that score as much as the first (the walk also drops every document that cannot
+        reach the best score so far: far shorter when the first stands alone)."""
         count = self._count
         if k < 1 or count < 1:
             return ()
@@ -143,9 +145,10 @@ class TopRanker:
         next_item = [0] * len(per_term)
         bound = [groups[0][0] for groups in per_term]  # largest unvisited gain per term
         best: list[tuple[float, int]] = []  # (-raw, rank), best first, at most k
+        cut: tuple[float, int] | None = None  # what an unseen document must beat
         seen: set[int] = set()
         for gain, i, (_, _, members) in items:
-            if len(best) >= k and -best[-1][0] > _padded(_sum(bound)):
+            if cut is not None and -cut[0] > _padded(_sum(bound)):
                 break
             next_item[i] += 1
             groups = per_term[i]
@@ -161,7 +164,7 @@ class TopRanker:
                 elif b > 0.0:
                     most += b
                     others = True
-            if len(best) >= k and best[-1] < (-most, members[0]):
+            if cut is not None and cut < (-most, members[0]):
                 continue  # nobody unseen in this item can make the cut
             if not others:
                 # Unseen members hold no other query term (its items are all visited):
@@ -170,6 +173,7 @@ class TopRanker:
                 fresh = [r for r, _ in zip(unseen, range(k), strict=False)]
                 seen.update(fresh)
                 best = heapq.nsmallest(k, [*best, *zip(repeat(-(0.0 + gain)), fresh)])
+                cut = _cut(best, k, ties, count)
                 continue
             # Members are scored in tie-break order until the k-th best beats the best
             # score any member left could have, at its place in the order. When no
@@ -177,20 +181,24 @@ class TopRanker:
             # scored so: the rest score exactly `gain`, and only the first k of them
             # (in tie-break order) can count.
             if commons - common[i]:
-                best = self._scan(members, seen, best, k, most, effective, idf)
+                best = self._scan(members, seen, best, k, most, effective, idf, ties)
+                cut = _cut(best, k, ties, count)
                 continue
             shared: set[int] = set()
             for j, term in enumerate(effective):
                 if j != i:
                     shared.update(self._members(term).intersection(members))
             if shared:
-                best = self._scan(sorted(shared), seen, best, k, most, effective, idf)
+                best = self._scan(sorted(shared), seen, best, k, most, effective, idf, ties)
             alone = filterfalse(shared.__contains__, filterfalse(seen.__contains__, members))
             fresh = [r for r, _ in zip(alone, range(k), strict=False)]
             seen.update(fresh)
             for rank in fresh:
                 best = _offer(best, k, (-(0.0 + gain), rank))
+            cut = _cut(best, k, ties, count)
         ids = self._ids
+        if ties and best:
+            best = [entry for entry in best if entry[0] == best[0][0]]
         return tuple(Hit(ids[rank], -negative) for negative, rank in best)
 
     def _scan(
@@ -202,12 +210,15 @@ class TopRanker:
         most: float,
         effective: Sequence[str],
         idf: Sequence[float],
+        ties: bool = False,
     ) -> list[tuple[float, int]]:
         """Score the unseen `ranks` (in tie-break order) exactly, as the ranker does,
         until none left can beat the k-th best (none scores over `most`)."""
         terms = self._terms
+        count = self._count
+        cut = _cut(best, k, ties, count)
         for rank in filterfalse(seen.__contains__, ranks):
-            if len(best) >= k and best[-1] < (-most, rank):
+            if cut is not None and cut < (-most, rank):
                 break
             seen.add(rank)
             tf = terms[rank]
@@ -217,7 +228,21 @@ class TopRanker:
                 if f and f > 0:
                     raw += w * (f / (f + 1))
             best = _offer(best, k, (-raw, rank))
+            cut = _cut(best, k, ties, count)
         return best
+
+
+def _cut(
+    best: list[tuple[float, int]], k: int, ties: bool, count: int
+) -> tuple[float, int] | None:
+    """What an unseen document must beat to count: the k-th best; with `ties`, also the
+    best score so far (at a place after every document: a tie with it still counts)."""
+    cut = best[-1] if len(best) >= k else None
+    if ties and best:
+        first = (best[0][0], count)
+        if cut is None or first < cut:
+            cut = first
+    return cut
 
 
 def _offer(

@@ -24,7 +24,12 @@ class LintFeature(QObject):
     def __init__(self, context: FeatureContext) -> None:
         super().__init__(context.shell)
         self.shell = context.shell
-        self.linter = LiveLinter(context.controller, context.runner, parent=self)
+        # Lint borrows the search index the views share (no second index of its own), and
+        # runs once that index took an edit in.
+        self._state = context.need(RETRIEVAL).state
+        self.linter = LiveLinter(
+            context.controller, context.runner, parent=self, source=self._state
+        )
         # An edit re-lints only what it can change (the edit session names the entries).
         self.linter.watch_edits(context.need(CATALOG).session)
         self.pages = context.need(CATALOG).pages
@@ -39,22 +44,8 @@ class LintFeature(QObject):
         self.view.entry_activated.connect(self.jump_to)
         self.linter.outcome_changed.connect(self._update_badges)
         self.linter.failed.connect(lambda m: self.shell.show_message(m, 8000))
-        self._first_run_waits = False
-        self._state = context.need(RETRIEVAL).state
-        if not self._state.ready:
-            # The first lint waits for the search index the views show first (both are
-            # CPU-bound Python: side by side each would take twice as long), then starts
-            # from the index's catalog (the same entry objects, not a second copy).
-            self._first_run_waits = True
-            self._state.changed.connect(self._first_run)
-        else:
-            self.linter.run_now()
-
-    def _first_run(self) -> None:
-        if self._first_run_waits:
-            self._first_run_waits = False
-            if self._state.usable():  # not when the workspace closed meanwhile
-                self.linter.run_now(self._state.live.catalog())
+        # The first lint runs when the index lands (now, if it is there already).
+        self.linter.run_now()
 
     def contributions(self) -> Contributions:
         dock = DockSpec(

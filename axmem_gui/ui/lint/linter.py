@@ -5,19 +5,26 @@ competing-skills check), so it always runs on the task runner, a short pause aft
 catalog changes. One lint job at a time: changes during a run mark the report dirty and
 start one more run when it ends. A workspace switch forgets the running job, and results
 of jobs the linter no longer waits for are dropped by job id.
+
+With an index source (the window's retrieval state), lint builds no index: each run
+borrows the catalog the views show and the search indexes made of it (`IndexedCatalog`),
+runs after the source took in an edit, and reports exactly that catalog. The source does
+not patch its indexes while they are lent (the job gives them back as soon as it has
+read what it needs), so the GUI thread never changes an index a worker reads.
 """
 
 from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
 
+from axmem_gui.core.ax.profile import AxProfile
 from axmem_gui.core.catalog import CATALOG_KINDS, Catalog, Memory, Skill
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.core.lint import (
@@ -26,7 +33,7 @@ from axmem_gui.core.lint import (
     LintOptions,
     LintReport,
 )
-from axmem_gui.core.lint.incremental import LintSession
+from axmem_gui.core.lint.incremental import IndexedCatalog, LintSession
 from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.tasks import Job, JobContext, TaskRunner
@@ -56,6 +63,8 @@ class LintOutcome:
     #: Counted by the job (100,000 findings are not counted on the GUI thread).
     severity_counts: Mapping[str, int] = field(default_factory=dict)
     errors_per_kind: Mapping[str, int] = field(default_factory=dict)
+    #: The catalog the report is of (None: the workspace as the job read it).
+    catalog: Catalog | None = field(default=None, compare=False, repr=False)
 
     def session_options(self) -> LintOptions | None:
         return None if self.session is None else self.session.options
@@ -115,12 +124,45 @@ def lint_job(
                     if not current.patch(kind, edited):
                         current.refresh(ws.catalog())
                         break
-        report = current.report
-        errors: Counter[str] = Counter(f.kind for f in report.findings if f.severity == "error")
-        return LintOutcome(
-            path, report, time.perf_counter() - start, _index(report), current,
-            report.counts(), errors,
-        )
+        return _outcome(path, current, start, None)
+
+    return job
+
+
+def _outcome(
+    path: Path, current: LintSession, start: float, catalog: Catalog | None
+) -> LintOutcome:
+    report = current.report
+    errors: Counter[str] = Counter(f.kind for f in report.findings if f.severity == "error")
+    return LintOutcome(
+        path, report, time.perf_counter() - start, _index(report), current,
+        report.counts(), errors, catalog,
+    )
+
+
+def shared_lint_job(
+    path: Path,
+    options: LintOptions,
+    indexed: IndexedCatalog,
+    session: LintSession | None = None,
+    profile: AxProfile | None = None,
+) -> Job:
+    """Lint `indexed.catalog` with its lent indexes (given back before the job ends,
+    whatever happens): from scratch, or patching the `session` of an earlier run (same
+    workspace and options) where the catalog differs from the one it linted."""
+
+    def job(ctx: JobContext) -> LintOutcome:
+        start = time.perf_counter()
+        try:
+            ctx.check()
+            if session is None:
+                current = LintSession(indexed.catalog, options, profile, indexed=indexed)
+            else:
+                current = session
+                current.sync(indexed)
+        finally:
+            indexed.release()
+        return _outcome(path, current, start, indexed.catalog)
 
     return job
 
@@ -143,6 +185,15 @@ class _HintSource(Protocol):
     entries_changing: SignalInstance
 
 
+class IndexSource(Protocol):
+    """What lends the catalog and its search indexes (the retrieval state)."""
+
+    changed: SignalInstance
+    profile: AxProfile
+
+    def lend(self) -> IndexedCatalog | None: ...
+
+
 class LiveLinter(QObject):
     #: The newest LintOutcome, or None (no report yet for this workspace).
     outcome_changed = Signal(object)
@@ -155,10 +206,13 @@ class LiveLinter(QObject):
         runner: TaskRunner,
         delay_ms: int = LINT_DELAY_MS,
         parent: QObject | None = None,
+        source: IndexSource | None = None,
     ) -> None:
         super().__init__(parent)
         self.controller = controller
         self.runner = runner
+        self.source = source
+        self._release: Callable[[], None] | None = None  # of the indexes a job borrowed
         self.outcome: LintOutcome | None = None
         self._job: int | None = None
         self._dirty = False
@@ -174,7 +228,11 @@ class LiveLinter(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(delay_ms)
         self._timer.timeout.connect(self.run_now)
-        controller.changed.connect(self._on_changed)
+        if source is None:
+            controller.changed.connect(self._on_changed)
+        else:
+            # Lint what the views show, once the source took an edit in.
+            source.changed.connect(self._on_source_changed)
         controller.opened.connect(self._on_opened)
         runner.finished.connect(self._on_finished)
         runner.failed.connect(self._on_failed)
@@ -231,6 +289,9 @@ class LiveLinter(QObject):
             return
         options = self.options()
         session = self._session if options == self._session_options else None
+        if self.source is not None:
+            self._run_shared(options, session)
+            return
         if session is not None:
             changes = self._changes
             catalog = None
@@ -244,6 +305,29 @@ class LiveLinter(QObject):
             lint_job(self.controller.path, options, session, changes, catalog)
         )
         self.running_changed.emit(True)
+
+    def _run_shared(self, options: LintOptions, session: LintSession | None) -> None:
+        assert self.source is not None
+        linted = self.outcome.catalog if self.outcome is not None else None
+        indexed = self.source.lend()
+        if indexed is None:
+            return  # no index yet: the source's `changed` runs lint when it lands
+        if session is not None and indexed.catalog is linted:
+            indexed.release()  # nothing changed since the last run
+            self._session = session
+            return
+        self._session, self._session_options = None, options  # the job owns it now
+        self._release = indexed.release
+        self._job = self.runner.submit(
+            shared_lint_job(self.controller.path, options, indexed, session, self.source.profile)
+        )
+        self.running_changed.emit(True)
+
+    def _on_source_changed(self) -> None:
+        if self.outcome is None and self._job is None:
+            self.run_now()  # the first report: as soon as the index is there
+        else:
+            self.schedule()
 
     def watch_edits(self, session: _HintSource) -> None:
         """Use the edit session's `entries_changing(kind, ids, structural)` as hints:
@@ -266,8 +350,10 @@ class LiveLinter(QObject):
         self.schedule()
 
     def _on_opened(self) -> None:
-        # The running job read the old workspace: forget it (its result is dropped).
+        # The running job read the old workspace: forget it (its result is dropped; it
+        # gives back what it borrowed itself).
         self._job = None
+        self._release = None
         self._dirty = False
         self._session, self._session_options = None, None
         self._hinted.clear()
@@ -275,13 +361,17 @@ class LiveLinter(QObject):
         self._budget_override = None
         self.outcome = None
         self.outcome_changed.emit(None)
-        self.run_now()
+        if self.source is None:
+            self.run_now()  # (with a source: when its new index lands)
 
     def _job_done(self, job_id: int) -> bool:
         """True when `job_id` is the job this linter waits for (now over)."""
         if job_id != self._job:
             return False
         self._job = None
+        if self._release is not None:
+            self._release()  # the job gave the indexes back already; this is a no-op
+            self._release = None
         return True
 
     def _again_if_dirty(self) -> None:

@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
 
 from axmem_gui.core.ax.profile import AxProfile, load_profile
 from axmem_gui.core.catalog import CATALOG_KINDS, Memory, Skill
+from axmem_gui.core.lint.incremental import IndexedCatalog
 from axmem_gui.services.bench import Bm25Index, LiveSearch, build_bm25_index
 from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.controller import WorkspaceController
@@ -190,6 +191,14 @@ class RetrievalState(QObject):
         """The window's task runner (None: everything runs in place, as in some tests)."""
         return self._runner
 
+    def lend(self) -> IndexedCatalog | None:
+        """The catalog the views show and its search indexes, lent to a reader on the task
+        runner until it calls `release()` (edits are taken in after that); None until the
+        first index is built."""
+        if not self.usable():
+            return None
+        return self.live.lend()
+
     @property
     def pending(self) -> bool:
         return self._timer.isActive()
@@ -218,6 +227,10 @@ class RetrievalState(QObject):
             self._full = self._full or bool(self._patch)
             return  # the build under way reads the catalog as it is now
         if not self.usable():
+            return
+        if self.live.gate.busy:
+            # Lint is reading the indexes on the task runner: patch them once it is done.
+            self._timer.start()
             return
         started = time.perf_counter()
         ws = self.controller.workspace

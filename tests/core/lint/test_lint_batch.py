@@ -107,6 +107,10 @@ def test_top_ranker_returns_what_the_index_ranks(seed: int) -> None:
                 expected = index.rank(query, RankOptions.best_effort(k)).ranked
                 got = ranker.top(terms, k)
                 assert [(h.id, h.raw) for h in got] == [(e.id, e.raw) for e in expected], query
+                # Only the hits tying the first (the competing-skills check's question).
+                ties = [(e.id, e.raw) for e in expected if e.raw == expected[0].raw]
+                got = ranker.top(terms, k, ties=True)
+                assert [(h.id, h.raw) for h in got] == ties, query
 
 
 @pytest.mark.parametrize("seed", range(8))

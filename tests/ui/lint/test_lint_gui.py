@@ -3,12 +3,14 @@ navigator badge, and how runs are debounced, coalesced and dropped when stale.""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt
 
-from axmem_gui.core.lint import LintOptions, lint_catalog
+from axmem_gui.core.lint import LintOptions, LintReport, lint_catalog
+from axmem_gui.core.lint.incremental import IndexedCatalog, LintSession, ReadGate
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
 from axmem_gui.ui.catalog.feature import CATALOG
@@ -20,6 +22,7 @@ from axmem_gui.ui.lint.model import FindingRole
 from axmem_gui.ui.lint.severity import counts_text
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.navigator import NavRole
+from axmem_gui.ui.retrieval.feature import RETRIEVAL
 
 WAIT_MS = 15_000
 
@@ -191,15 +194,32 @@ def test_navigator_badge_shows_the_error_count(window: MainWindow, qtbot) -> Non
 def test_changes_during_a_run_coalesce_into_one_more_run(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     wait_for_lint(qtbot, window)
     linter = feature(window).linter
+    session = window.feature(CATALOG).session
     jobs_before = next_job_id(window)
-    linter.run_now()
-    for _ in range(10):
-        window.controller.notify_changed("skills")
+    linter.set_budget_tokens(linter.budget_tokens() + 1)  # new options: a run from scratch
+    assert linter.running
+    for i in range(10):
+        stored = window.controller.workspace.skills.stored("semver-policy")
+        assert stored is not None
+        edited = replace(stored.skill, description=f"edit {i}")
+        window.undo_stack.push(
+            edit_command(
+                session, "skills", stored.skill, edited, stored.meta.revision, "description"
+            )
+        )
         linter.run_now()
-    qtbot.waitUntil(lambda: settled(window), timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: settled(window)
+        and not window.feature(RETRIEVAL).state.pending
+        and not linter._timer.isActive(),
+        timeout=WAIT_MS,
+    )
     # The first run, and one more for everything that changed while it ran.
     lint_jobs = next_job_id(window) - jobs_before - 1  # less the probe job itself
     assert lint_jobs == 2
+    outcome = linter.outcome
+    assert outcome is not None and outcome.catalog is not None
+    assert outcome.catalog == window.controller.workspace.catalog()  # the last edit
     # Unrelated changes do not lint.
     window.controller.notify_changed("scenarios")
     assert not linter._timer.isActive()
@@ -219,7 +239,7 @@ def test_results_for_a_workspace_left_behind_are_dropped(
     seen: list[object] = []
     other = tmp_path / "other.axmem"
     init_workspace(other).close()
-    linter.run_now()  # a run over the sample...
+    linter.set_budget_tokens(linter.budget_tokens() + 1)  # a run over the sample...
     assert linter.running
     assert window.open_path(other)  # ...that the switch makes stale
     linter.outcome_changed.connect(seen.append)
@@ -253,3 +273,66 @@ def test_panel_flags_an_invisible_character_typed_into_a_name(window: MainWindow
     assert finding.field == "name" and "(\\u202e)" in finding.message
     shown = [panel.model.index(row, 0).data() for row in range(panel.model.rowCount())]
     assert any("\\u202e" in text and "\u202e" not in text for text in shown), shown
+
+
+def test_a_lint_racing_an_edit_reports_the_catalog_it_linted(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot, monkeypatch
+) -> None:
+    """Lint borrows the views' search index: while a lint job reads it, an edit is not
+    patched in (the retrieval state waits), the job reports the catalog it was lent, and
+    the edit is linted by the next run."""
+    wait_for_lint(qtbot, window)
+    linter = feature(window).linter
+    state = window.feature(RETRIEVAL).state
+    entered, go = threading.Event(), threading.Event()
+    deferred = [0]
+    sync = LintSession.sync
+
+    def held_sync(self: LintSession, indexed: IndexedCatalog) -> LintReport:
+        entered.set()
+        assert go.wait(timeout=60)  # the test lets go (never a timing)
+        return sync(self, indexed)
+
+    busy = ReadGate.busy.fget
+    assert busy is not None
+
+    def counted_busy(gate: ReadGate) -> bool:
+        value = busy(gate)
+        if value and entered.is_set() and not go.is_set():
+            deferred[0] += 1
+        return bool(value)
+
+    monkeypatch.setattr(LintSession, "sync", held_sync)
+    monkeypatch.setattr(ReadGate, "busy", property(counted_busy))
+    outcomes: list[LintOutcome] = []
+    linter.outcome_changed.connect(lambda o: outcomes.append(o) if o is not None else None)
+    session = window.feature(CATALOG).session
+
+    def edit(**changes: str) -> None:
+        stored = window.controller.workspace.skills.stored("semver-policy")
+        assert stored is not None
+        edited = replace(stored.skill, **changes)
+        window.undo_stack.push(
+            edit_command(session, "skills", stored.skill, edited, stored.meta.revision, "x")
+        )
+
+    edit(description="Semver rules, first edit")
+    qtbot.waitUntil(entered.is_set, timeout=WAIT_MS)  # the lint of edit 1 holds the index
+    edit(name="")  # edit 2 races it: an error finding, once linted
+    qtbot.waitUntil(lambda: deferred[0] > 0, timeout=WAIT_MS)  # the state waited
+    assert state.live.entry("skills", "semver-policy").name != ""  # type: ignore[union-attr]
+    go.set()
+    qtbot.waitUntil(
+        lambda: len(outcomes) >= 2 and settled(window) and not state.pending, timeout=WAIT_MS
+    )
+    options = linter.options()
+    first, last = outcomes[0], outcomes[-1]
+    assert first.catalog is not None and last.catalog is not None
+    linted = {s.id: s for s in first.catalog.skills}["semver-policy"]
+    assert linted.description == "Semver rules, first edit" and linted.name != ""
+    assert first.report == lint_catalog(first.catalog, options)
+    assert "empty-name" not in codes(first.report.errors)
+    assert {s.id: s for s in last.catalog.skills}["semver-policy"].name == ""
+    assert last.report == lint_catalog(last.catalog, options)
+    assert "empty-name" in codes(last.report.errors)
+    assert last.catalog == window.controller.workspace.catalog()
