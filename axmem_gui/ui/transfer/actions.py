@@ -13,11 +13,11 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 
-from axmem_gui.core.formats import ImportPlan, Policy
 from axmem_gui.services.transfer import ExportResult, ImportResult, skills_dir_clashes
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.catalog.feature import CATALOG
@@ -27,8 +27,10 @@ from axmem_gui.ui.transfer.command import ImportCommand
 from axmem_gui.ui.transfer.dialogs import ImportFilesDialog, ImportFolderDialog
 from axmem_gui.ui.transfer.export_dialog import ExportDialog, ExportResultDialog, export_summary
 from axmem_gui.ui.transfer.jobs import ImportPreview, apply_job, export_job, plan_job
-from axmem_gui.ui.transfer.preview_dialog import ImportPreviewDialog, entries_text
 from axmem_gui.ui.transfer.progress import TaskProgressDialog
+
+if TYPE_CHECKING:
+    from axmem_gui.core.formats import ImportPlan, Policy
 
 STATUS_MS = 8000
 FILE_PLACE = MenuPlace("file", "transfer")
@@ -58,6 +60,8 @@ def result_message(result: ImportResult) -> str:
         for a, label in (("add", "added"), ("update", "updated"), ("keep-both", "kept both"))
         if counts.get(a)
     ]
+    from axmem_gui.ui.transfer.preview_dialog import entries_text
+
     return f"Imported {entries_text(len(result.changes))} ({', '.join(parts)})"
 
 
@@ -197,6 +201,8 @@ class TransferActions(QObject):
         return job_id
 
     def preview(self, preview: ImportPreview) -> None:
+        from axmem_gui.ui.transfer.preview_dialog import ImportPreviewDialog
+
         plan = ImportPreviewDialog.ask(self.shell.dialog_parent, preview, self.policy)
         if plan is None:
             self._status("Import cancelled; nothing was changed.")
@@ -214,6 +220,8 @@ class TransferActions(QObject):
         self._commit_typing()
         cancel = threading.Event()
         job = apply_job(self.controller.path, plan, cancel)
+        from axmem_gui.ui.transfer.preview_dialog import entries_text
+
         count = entries_text(len(plan.writes))
         return self._start("apply", job, "Import", f"Importing {count}…", count, cancel)
 
