@@ -37,6 +37,7 @@ from axmem_gui.core.contextmap.update import apply_operations
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.session.derive import map_snapshots
+from axmem_gui.services.files import read_utf8_file, write_file_atomic
 from axmem_gui.store import Workspace
 
 EDITED_LABEL = "edited"
@@ -457,8 +458,6 @@ def save_edited(
 def read_snapshot_file(path: Path) -> StoredContextMap:
     """A TS `AxAgentContextMapSnapshot` or axllm `context_map` dict (`.json`, shape
     detected), or map text (any other suffix). Errors name the file and field."""
-    from axmem_gui.services.files import read_utf8_file  # (the format readers: not at start-up)
-
     text = read_utf8_file(path, "snapshot file")
     if path.suffix.lower() == ".json":
         return stored_map_from_json_value(parse_json_text(text, str(path)), str(path))
@@ -492,6 +491,4 @@ def snapshot_value(stored: StoredContextMap, shape: MapShape) -> dict[str, objec
 def export_snapshot(stored: StoredContextMap, shape: MapShape, path: Path) -> None:
     """Write the map in `shape` as JSON, atomically (a failed write leaves no half file)."""
     text = json_dumps(snapshot_value(stored, shape), indent=2) + "\n"
-    from axmem_gui.services.files import write_file_atomic
-
     write_file_atomic(path, text, "snapshot file")
