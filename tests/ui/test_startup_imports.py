@@ -1,7 +1,8 @@
 """Start-up imports only what the first page needs (issue #16): the engine (axllm), the
-sessions and evals services, the format readers (YAML) and Pygments wait until a page or
-action that needs them is first used. Checked in a fresh process, after the window's
-first paint, by what is in `sys.modules` (never by timing)."""
+sessions and evals services, the format readers (YAML), Pygments and package metadata wait
+until a page or action that needs them is first used, and no background job runs before
+the first paint. Checked in a fresh process, at the window's first paint, by what is in
+`sys.modules` and whether the task runner is busy (never by timing)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import sys
 from pathlib import Path
 
 from axmem_gui.services.workspace import init_workspace
+from axmem_gui.ui.retrieval.feature import RETRIEVAL
+from tests.ui.conftest import WindowFactory
 
 #: Run in a fresh interpreter: the app's own `main`, stopped at the main window's first
 #: paint; prints which of the watched modules were imported by then.
@@ -25,7 +28,8 @@ painted = []
 class FirstPaint(QObject):
     def eventFilter(self, watched, event):
         if not painted and event.type() == QEvent.Type.Paint and isinstance(watched, QMainWindow):
-            painted.append(sorted(sys.modules))
+            painted.append({"modules": sorted(sys.modules),
+                            "runner_busy": watched.task_runner.busy})
         return False
 
 probe = FirstPaint()
@@ -54,6 +58,7 @@ DEFERRED = (
     "axmem_gui.core.formats.reader",
     "yaml",
     "pygments",
+    "importlib.metadata",  # sqlite-utils plugin discovery, the README from metadata
 )
 
 
@@ -68,7 +73,32 @@ def test_first_paint_imports_no_engine_and_no_later_page(tmp_path: Path) -> None
         cwd=tmp_path,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
-    loaded = set(json.loads(proc.stdout.strip().splitlines()[-1]))
+    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    loaded = set(seen["modules"])
     assert "axmem_gui.ui.main_window" in loaded  # the probe saw the app's window
     early = [name for name in DEFERRED if name in loaded]
     assert early == [], f"imported before the first paint: {early}"
+    # Nor does a background job (the first index build) share the GIL with start-up:
+    # it starts after the first paint (Shell.after_first_paint).
+    assert seen["runner_busy"] is False
+
+
+def test_work_waiting_for_the_first_paint_runs_once(make_window: WindowFactory, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Shell.after_first_paint: after the first paint of a shown window; when the event
+    loop runs for a window never shown; at once once painted. Each callback runs once."""
+    hidden = make_window(show=False)
+    calls: list[str] = []
+    hidden.shell.after_first_paint(lambda: calls.append("hidden"))
+    assert calls == []  # not during the call: the event loop's first turn runs it
+    qtbot.waitUntil(lambda: calls == ["hidden"])
+    hidden.shell.after_first_paint(lambda: calls.append("hidden, later"))
+    assert calls == ["hidden", "hidden, later"]
+
+    shown = make_window()
+    shown.shell.after_first_paint(lambda: calls.append("shown"))
+    qtbot.waitUntil(lambda: "shown" in calls)
+    shown.repaint()
+    qtbot.waitUntil(lambda: not shown.task_runner.busy)
+    assert calls.count("shown") == 1
+    # The retrieval feature's first index build waited for the paint, and ran.
+    qtbot.waitUntil(lambda: shown.feature(RETRIEVAL).state.ready)
