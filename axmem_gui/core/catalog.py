@@ -17,8 +17,6 @@ CatalogKind = Literal["skills", "memories"]
 EntryKind = Literal["skill", "memory"]
 #: The Ax call that searches a kind.
 SearchName = Literal["discover", "recall"]
-
-
 @dataclass(frozen=True)
 class KindNames:
     """Every name of one catalog kind, in one place."""

@@ -197,7 +197,9 @@ class _EntryRepository(Generic[E]):
 
         A keyset query: where the page starts costs nothing, unlike OFFSET, which reads and
         skips every row before it (a page near the end of 100,000 memories took seconds)."""
-        rows, last = self.raw_page_after(cursor, limit, text_filter=text_filter, order_by=order_by)
+        rows, last = self.raw_page_after(
+            cursor, limit, text_filter=text_filter, order_by=order_by
+        )
         return [self.from_raw(r) for r in rows], last
 
     def from_raw(self, row: tuple[Any, ...]) -> tuple[E, EntryMeta]:

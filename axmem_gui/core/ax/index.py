@@ -118,7 +118,9 @@ def _count_rows(
     return _count_columns(columns, len(rows), tokenizer)
 
 
-def _columns_batch(docs: DocumentColumns, start: int, stop: int, tokenizer: Tokenizer) -> _Batch:
+def _columns_batch(
+    docs: DocumentColumns, start: int, stop: int, tokenizer: Tokenizer
+) -> _Batch:
     ids = docs.ids[start:stop]
     columns = [(c.texts[start:stop], c.weight, c.identifier) for c in docs.columns]
     tfs = _count_columns(columns, len(ids), tokenizer)
@@ -527,7 +529,9 @@ class SearchIndex:
             RankedEntry(s.id, s.raw / top_raw, s.raw, s.coverage, s.matched_terms)
             for s in scored[:keep]
         )
-        return _with(base, matches=tuple(scored[: max(keep, 1)]), ranked=ranked, match_count=None)
+        return _with(
+            base, matches=tuple(scored[: max(keep, 1)]), ranked=ranked, match_count=None
+        )
 
     def _rank_all(
         self,

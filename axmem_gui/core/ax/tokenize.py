@@ -86,7 +86,9 @@ def _prose_batch(texts: list[str]) -> tuple[list[int] | None, bytes]:
     return batch, "\x1c".join([texts[i] for i in batch]).encode("ascii")
 
 
-def _merged(size: int, batch: list[int], batched: list[T], one: Callable[[int], T]) -> list[T]:
+def _merged(
+    size: int, batch: list[int], batched: list[T], one: Callable[[int], T]
+) -> list[T]:
     """Results at positions `batch` from `batched`, the others from `one(position)`."""
     out: list[T | None] = [None] * size
     for i, value in zip(batch, batched, strict=True):
@@ -286,3 +288,4 @@ class Tokenizer:
                 if len(word) > 1 and not word.isdigit():
                     out.append(word)
         return out
+

@@ -158,7 +158,9 @@ _AGENT = {
 }
 _CONTEXT_MAP = {
     "maxChars": Field((int,), default=4000, nullable=True, minimum=1, aliases=("max_chars",)),
-    "infiniteEvolve": Field((bool,), default=True, nullable=True, aliases=("infinite_evolve",)),
+    "infiniteEvolve": Field(
+        (bool,), default=True, nullable=True, aliases=("infinite_evolve",)
+    ),
     "evolveSteps": Field((int,), default=None, nullable=True, minimum=0, aliases=("evolve_steps",)),
 }
 

@@ -114,13 +114,8 @@ def lint_job(
         report = current.report
         errors: Counter[str] = Counter(f.kind for f in report.findings if f.severity == "error")
         return LintOutcome(
-            path,
-            report,
-            time.perf_counter() - start,
-            _index(report),
-            current,
-            report.counts(),
-            errors,
+            path, report, time.perf_counter() - start, _index(report), current,
+            report.counts(), errors,
         )
 
     return job

@@ -77,7 +77,9 @@ def _common_role(f: Finding, role: int) -> tuple[bool, Any]:
     return False, None
 
 
-def changed_rows(old: tuple[Finding, ...], new: tuple[Finding, ...]) -> tuple[int, int, int]:
+def changed_rows(
+    old: tuple[Finding, ...], new: tuple[Finding, ...]
+) -> tuple[int, int, int]:
     """(start, old_end, new_end): `old[start:old_end]` became `new[start:new_end]`; the
     common head and tail are found by halving (tuple compares, same objects first)."""
     limit = min(len(old), len(new))

@@ -36,7 +36,9 @@ class ScenarioDoc:
     data: dict[str, Any]
 
 
-def _apply(controller: _Controller, remove: ScenarioDoc | None, write: ScenarioDoc | None) -> None:
+def _apply(
+    controller: _Controller, remove: ScenarioDoc | None, write: ScenarioDoc | None
+) -> None:
     ws = controller.workspace
     with ws.transaction():
         if remove is not None and (write is None or write.name != remove.name):

@@ -53,7 +53,9 @@ def _list(value: Any) -> list[Any]:
 class LinesDelegate(QStyledItemDelegate):
     """Edits a call's search strings in a small multi-line editor (one per line)."""
 
-    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: Any) -> QWidget:
+    def createEditor(
+        self, parent: QWidget, option: QStyleOptionViewItem, index: Any
+    ) -> QWidget:
         del option, index
         editor = QPlainTextEdit(parent)
         editor.setTabChangesFocus(True)
@@ -209,10 +211,8 @@ class ScenarioForm(QWidget):
         pickers.addWidget(self.presets)
         pickers.addWidget(self.memories)
         turn_buttons = QHBoxLayout()
-        turns_heading = plain_label(
-            "Executor turns — the calls the model makes; select a turn "
-            "to preview what the model sees at its start"
-        )
+        turns_heading = plain_label("Executor turns — the calls the model makes; select a turn "
+                               "to preview what the model sees at its start")
         turns_heading.setObjectName("formHeading")
         turns_heading.setWordWrap(True)
         turn_buttons.addWidget(turns_heading, 1)
@@ -250,14 +250,8 @@ class ScenarioForm(QWidget):
     def set_read_only(self, read_only: bool) -> None:
         for widget in (self.task_edit,):
             widget.setReadOnly(read_only)
-        for control in (
-            self.runtime_combo,
-            self.ranking_combo,
-            self.presets,
-            self.memories,
-            self.add_turn_button,
-            self.remove_turn_button,
-        ):
+        for control in (self.runtime_combo, self.ranking_combo, self.presets, self.memories,
+                        self.add_turn_button, self.remove_turn_button):
             control.setEnabled(not read_only)
         for spin in self.ranking_spins.values():
             spin.setReadOnly(read_only)
@@ -280,10 +274,8 @@ class ScenarioForm(QWidget):
             self._fill_ranking(doc.get("relevanceRanking", True))
             self.presets.set_items([self._label(s) for s in _list(doc.get("presetSkills"))])
             self.memories.set_items(
-                [
-                    str(m.get("id", "?")) if isinstance(m, dict) else "?"
-                    for m in _list(doc.get("preloadedMemories"))
-                ]
+                [str(m.get("id", "?")) if isinstance(m, dict) else "?"
+                 for m in _list(doc.get("preloadedMemories"))]
             )
             # A malformed document (the error label says what is wrong) shows what it can.
             self.turns_model.set_turns(
@@ -302,19 +294,14 @@ class ScenarioForm(QWidget):
 
     def _fill_ranking(self, value: Any) -> None:
         mode = (
-            RANKING_OFF
-            if value is False
-            else RANKING_CUSTOM
-            if isinstance(value, dict)
+            RANKING_OFF if value is False else RANKING_CUSTOM if isinstance(value, dict)
             else RANKING_ON
         )
         self.ranking_combo.setCurrentIndex(self.ranking_combo.findData(mode))
         custom = value if isinstance(value, dict) else {}
         d = load_profile().rank_defaults
         defaults = {
-            "topK": d.top_k,
-            "minScore": d.min_score,
-            "marginRatio": d.margin_ratio,
+            "topK": d.top_k, "minScore": d.min_score, "marginRatio": d.margin_ratio,
             "minDocs": d.min_docs,
         }
         for key, spin in self.ranking_spins.items():
@@ -382,8 +369,7 @@ class ScenarioForm(QWidget):
         """Add (or replace, by id) a preset skill or preloaded memory."""
         new = self._copy()
         items = [
-            i
-            for i in _list(new.get(key))
+            i for i in _list(new.get(key))
             if not (isinstance(i, dict) and i.get("id") == item["id"])
         ]
         items.append(item)

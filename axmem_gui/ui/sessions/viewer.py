@@ -245,7 +245,9 @@ class SessionViewer(QWidget):
 
     def set_replay_allowed(self, reason: str | None) -> None:
         self.replay_action.setEnabled(reason is None)
-        self.replay_action.setToolTip(inert(reason or "Replay offline with the recorded replies"))
+        self.replay_action.setToolTip(
+            inert(reason or "Replay offline with the recorded replies")
+        )
 
     def set_busy(self, busy: bool) -> None:
         for action in (self.replay_action, self.rerun_action):

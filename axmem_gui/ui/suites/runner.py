@@ -105,10 +105,8 @@ class SuiteRunner(QObject):
     def _run(self, suites: list[Suite], record: bool) -> Iterator[None]:
         ws = self.state.controller.workspace
         live = self.state.live
-        known = {
-            "discover": frozenset(live.ids("skills")),
-            "recall": frozenset(live.ids("memories")),
-        }
+        known = {"discover": frozenset(live.ids("skills")),
+                 "recall": frozenset(live.ids("memories"))}
         total = sum(len(s.cases) for s in suites)
         done = 0
         outcomes: list[SuiteOutcome] = []
@@ -135,9 +133,7 @@ class SuiteRunner(QObject):
                     for outcome in outcomes:
                         summary = outcome.result.summary
                         ws.suites.record_run(
-                            outcome.result.suite,
-                            summary.passed,
-                            summary.failed,
+                            outcome.result.suite, summary.passed, summary.failed,
                             outcome.result.to_json(),
                         )
             except AxmemError as exc:
