@@ -24,6 +24,7 @@ from axmem_gui.store.records import (
     StoredSkill,
     dumps,
     loads,
+    memory_from_row,
     memory_from_value,
     memory_to_row,
     now_iso,
@@ -473,7 +474,7 @@ class MemoryRepository(_EntryRepository[Memory]):
     def _entries(self, rows: list[tuple[Any, ...]]) -> list[Memory]:
         # `memory_from_value` of each row's value, without the dict between (100,000
         # memories are read at every start: this halves the time it takes).
-        return [Memory(i, c, tuple(loads(t) or ())) for i, c, t in rows]
+        return [memory_from_row(i, c, t) for i, c, t in rows]
 
     def stored(self, entry_id: str) -> StoredMemory | None:
         found = self._get_value(entry_id)

@@ -18,25 +18,33 @@ the current item scores exactly that item's gain, so only its first few document
 Document order (the last tie-break, for entries with equal score and equal collation key)
 is the order of handles: `add` appends, `update` keeps the entry's place.
 
+Layout, for memory and for the cycle collector: per document the index keeps one `str`
+(its terms and their frequencies, one character each: see `_DocCodes`), its id and the
+collation key of its id, in dicts by handle holding only atoms (which the collector
+untracks); postings and the collation order are arrays of C ints. The only tracked
+objects are one array per (term, frequency) group, not per document (about 30,000 at
+10,000 skills and 100,000 memories, a few ms of a full collection), and the build makes
+no container that outlives the text it is made for, so the collector, left on, finds
+almost nothing to do while it runs.
+
 Building (`extend`, `extend_columns`) works on batches of a few thousand documents, field
 by field: a batch's ASCII texts are normalized and its ids' collation keys made in a few
 C calls over the joined text, words are counted by C iterators, and words that can never
-be search terms (numbers, one ASCII character) are removed once for the whole vocabulary
-instead of once per text. Tests check that this gives exactly what `add` gives.
+be search terms (numbers, one ASCII character) are recognized once per distinct word
+(they get the empty code) instead of once per text. Tests check that this gives exactly
+what `add` gives.
 """
 
 from __future__ import annotations
 
 import bisect
-import gc
 import math
 from array import array
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
-from itertools import chain, compress
-from operator import itemgetter
+from itertools import compress, islice, repeat
+from operator import eq, itemgetter, mul
 from typing import Any, TypeAlias
 
 from axmem_gui.core.ax.collation import collation_key, collation_keys
@@ -67,11 +75,15 @@ _CHUNK = 2048
 _COUNTABLE = frozenset({1, 2, 3, 4})
 #: Handles are C ints in postings (4 bytes each instead of a pointer to an int object).
 _new_postings = partial(array, "i")
+_append = array.append
+#: Codes are single characters: at most this many distinct terms (or frequencies) get
+#: one; the others are kept per document in a plain dict (see `_DocCodes`).
+_CODE_LIMIT = 0x110000
 
 Postings: TypeAlias = "array[int]"  # (array is subscriptable at run time from 3.12 on)
 Group: TypeAlias = "tuple[float, Postings]"
 #: A batch of documents ready to index: ids, term frequencies (words for which
-#: `is_never_a_term` holds may be left in; `SearchIndex._drop_non_terms` drops them once),
+#: `is_never_a_term` holds may be left in: the index leaves them out),
 #: and whether some frequencies came from `term_frequencies` itself (then they are not
 #: necessarily counts).
 _Batch = tuple[list[str], list[dict[str, float]], bool]
@@ -149,23 +161,107 @@ def _count_columns(
     for j, (texts, weight, identifier) in enumerate(columns):
         if j == main:
             continue
-        words = tokenizer.identifier_many(texts) if identifier else tokenizer.prose_many(texts)
-        for _ in range(int(weight)):
-            count_words_many(tfs, words)
+        # lazily, one text at a time: no word list outlives its counting
+        words: Iterator[Iterable[str]] = (
+            tokenizer.iter_identifier_many(texts)
+            if identifier
+            else tokenizer.iter_prose_many(texts)
+        )
+        if weight != 1:
+            words = map(mul, map(list, words), repeat(int(weight)))
+        count_words_many(tfs, words)
     return tfs
 
 
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Building creates millions of small objects; the cycle collector would rescan them
-    again and again (none of them form garbage cycles)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+class _Full(Exception):
+    """No character is left for a new code."""
+
+
+class _Codes(dict[Hashable, str]):
+    """Value -> a one-character code, given in order of first use; `of_code[ord(code)]`
+    is the value back. Equal values share a code (1 and 1.0: the first one seen is kept;
+    every use of a frequency is arithmetic or ==, where they are the same). Values for
+    which `skip` holds get the empty code (and use up none)."""
+
+    def __init__(self, skip: Callable[[Any], bool] | None = None) -> None:
+        super().__init__()
+        self.of_code: list[Any] = []
+        self._skip = skip
+
+    def __missing__(self, value: Hashable) -> str:
+        if self._skip is not None and self._skip(value):
+            self[value] = ""
+            return ""
+        count = len(self.of_code)
+        if count >= _CODE_LIMIT:
+            raise _Full
+        code = self[value] = chr(count)
+        self.of_code.append(value)
+        return code
+
+
+class _DocCodes:
+    """Term frequencies of many documents, one `str` per document.
+
+    A document with n terms, m of them with a frequency other than 1, is coded as
+    `chr(m)`, the codes of those m terms, the codes of the other n - m terms, then the
+    codes of the m frequencies (in the order of their terms). Finding a term is one
+    `str.find` of its code; a `str` is neither a container the cycle collector tracks
+    nor much bigger than its characters (a dict of the same terms takes four to eight
+    times the memory). Words that can never be a search term (`is_never_a_term`) are
+    left out. Once more distinct terms (or frequencies) have been seen than there are
+    characters, a document's terms without a code, or whose frequency has none, go to a
+    dict of its own in `wide` (a catalog with over a million distinct words); while any
+    document has one, lookups check `wide` too."""
+
+    def __init__(self) -> None:
+        self.terms = _Codes(is_never_a_term)
+        self.freqs = _Codes()
+        self.wide: dict[int, dict[str, float]] = {}
+
+    def encode_ones(self, handle: int, tf: Mapping[str, float]) -> str:
+        """The code of `tf` whose frequencies are all 1 (`SearchIndex._post` codes the
+        others as it posts them)."""
+        try:
+            return "\0" + "".join(map(self.terms.__getitem__, tf))
+        except _Full:
+            pass
+        codes: list[str] = []
+        for term, freq in tf.items():
+            try:
+                codes.append(self.terms[term])
+            except _Full:
+                self.wide.setdefault(handle, {})[term] = freq
+        return "\0" + "".join(codes)
+
+    def decode(self, handle: int, code: str) -> dict[str, float]:
+        more = ord(code[0])
+        end = len(code) - more
+        words = self.terms.of_code.__getitem__
+        tf: dict[str, float] = dict(
+            zip(
+                map(words, map(ord, code[1 : 1 + more])),
+                map(self.freqs.of_code.__getitem__, map(ord, code[end:])),
+                strict=True,
+            )
+        )
+        tf.update(zip(map(words, map(ord, code[1 + more : end])), repeat(1)))
+        wide = self.wide.get(handle)
+        if wide:
+            tf.update(wide)
+        return tf
+
+    def freq(self, handle: int, code: str, term: str, term_code: str | None) -> float | None:
+        """The frequency of `term` (whose code is `term_code`) in the document."""
+        if term_code:
+            more = ord(code[0])
+            end = len(code) - more
+            at = code.find(term_code, 1, end)
+            if at > 0:
+                return 1 if at > more else self.freqs.of_code[ord(code[at + end - 1])]
+        # a term without a code, or one whose frequency in this document has none
+        wide = self.wide.get(handle)
+        return wide.get(term) if wide else None
 
 
 class SearchIndex:
@@ -173,10 +269,11 @@ class SearchIndex:
 
     def __init__(self, tokenizer: Tokenizer, docs: Iterable[RankDocument] = ()) -> None:
         self.tokenizer = tokenizer
-        # Per handle: term frequencies, id and collation key of the id. Three dicts rather
-        # than one record per document: a dict holding only strings and untracked dicts
-        # is itself untracked, so a big index does not slow garbage collections down.
-        self._terms: dict[int, dict[str, float]] = {}
+        # Per handle: coded term frequencies, id and collation key of the id. Dicts of
+        # atoms rather than one record per document (or lists): the cycle collector
+        # untracks such dicts, so it never walks their entries.
+        self._codes = _DocCodes()
+        self._docs: dict[int, str] = {}
         self._ids: dict[int, str] = {}
         self._keys: dict[int, bytes] = {}
         # Postings are arrays of handles: appending is far cheaper than growing big hash
@@ -186,20 +283,28 @@ class SearchIndex:
         self._ones: defaultdict[str, Postings] = defaultdict(_new_postings)  # f == 1
         self._more: defaultdict[str, dict[float, Postings]] = defaultdict(dict)  # f != 1
         self._handles_by_id: dict[str, int | tuple[int, ...]] = {}
-        self._order: list[int] = []  # handles in (collation key, handle) order
+        self._order: Postings = _new_postings()  # handles in (collation key, handle) order
         self._next = 0
         self.extend(docs)
 
     def __len__(self) -> int:
-        return len(self._terms)
+        return len(self._docs)
 
     def handles(self) -> list[int]:
         """Handles in document order."""
-        return sorted(self._terms)
+        return sorted(self._docs)
+
+    def _code(self, handle: int) -> str:
+        return self._docs[handle]
 
     def terms_of(self, handle: int) -> Mapping[str, float]:
-        """The indexed term frequencies of the document at `handle` (do not modify)."""
-        return self._terms[handle]
+        """The indexed term frequencies of the document at `handle` (a new dict)."""
+        return self._codes.decode(handle, self._code(handle))
+
+    @property
+    def _terms(self) -> dict[int, dict[str, float]]:
+        """Every document's term frequencies by handle (made on each use: for tests)."""
+        return {h: self._codes.decode(h, code) for h, code in self._docs.items()}
 
     def _order_key(self, handle: int) -> tuple[bytes, int]:
         return (self._keys[handle], handle)
@@ -222,23 +327,21 @@ class SearchIndex:
         added = list(range(first, first + count))
         if not count:
             return added
-        with _gc_paused():
-            for start in range(0, count, _CHUNK):
-                stop = min(start + _CHUNK, count)
-                self._add_batch(first + start, *batch(start, stop))
-            self._next = first + count
-            self._drop_non_terms()
-            # New handles are larger than all others and come in increasing order, so a
-            # stable sort by key alone gives (key, handle) order.
-            self._order.extend(added)
-            self._order.sort(key=self._keys.__getitem__)
+        for start in range(0, count, _CHUNK):
+            stop = min(start + _CHUNK, count)
+            self._add_batch(first + start, *batch(start, stop))
+        # New handles are larger than all others and come in increasing order, so a
+        # stable sort by key alone gives (key, handle) order.
+        order = [*self._order, *added]
+        order.sort(key=self._keys.__getitem__)
+        self._order = _new_postings(order)
+        self._next = first + count
         return added
 
     def _add_batch(
         self, first: int, ids: list[str], tfs: list[dict[str, float]], exact: bool
     ) -> None:
         handles = range(first, first + len(ids))
-        self._terms.update(zip(handles, tfs, strict=True))
         self._ids.update(zip(handles, ids, strict=True))
         self._keys.update(zip(handles, collation_keys(ids), strict=True))
         by_id = self._handles_by_id
@@ -248,31 +351,32 @@ class SearchIndex:
         else:
             for handle, entry_id in zip(handles, ids, strict=True):
                 self._add_id(handle, entry_id)
-        if exact:  # a document with other weights: any value may be there
-            for handle, tf in zip(handles, tfs, strict=True):
-                self._post(handle, tf)
-            return
         ones = self._ones
-        for handle, tf in zip(handles, tfs, strict=True):
-            # Counts are integers >= 1: they sum up to the size only if all of them are 1.
-            if sum(tf.values()) == len(tf):
-                for term in tf:
-                    ones[term].append(handle)
+        known = len(ones)
+        if exact:  # a document with other weights: any value may be there
+            all_ones = [False] * len(tfs)
+        else:  # counts are integers >= 1: they sum up to the size only if all are 1
+            all_ones = list(map(eq, map(sum, map(dict.values, tfs)), map(len, tfs)))
+        codes: list[str] = []
+        code_ones, post = self._codes.encode_ones, self._post
+        for handle, tf, only_ones in zip(handles, tfs, all_ones, strict=True):
+            if only_ones:
+                # `ones[term].append(handle)` for each term, looped in C
+                any(map(_append, map(ones.__getitem__, tf), repeat(handle)))
+                codes.append(code_ones(handle, tf))
             else:
-                self._post(handle, tf)
+                codes.append(post(handle, tf))
+        self._drop_non_terms(len(ones) - known)
+        self._docs.update(zip(handles, codes, strict=True))
 
-    def _drop_non_terms(self) -> None:
-        """Remove the words `is_never_a_term` from postings and term frequencies."""
-        for postings in (self._ones, self._more):
-            single = compress(postings, map((1).__eq__, map(len, postings)))
-            junk = [w for w in chain(single, filter(str.isdigit, postings)) if w.isascii()]
-            for word in junk:
-                if word not in postings:
-                    continue  # a one-character digit, listed twice
-                group = postings.pop(word)
-                members = group if isinstance(group, array) else chain(*group.values())
-                for handle in members:
-                    del self._terms[handle][word]
+    def _drop_non_terms(self, new: int) -> None:
+        """Remove the words `is_never_a_term` that documents with every frequency 1 just
+        posted (their codes, and `_post`, leave such words out). They never stay, so
+        they are among the words the batch added, which are the last `new` ones of the
+        postings: checking those is much cheaper than checking every text."""
+        junk = [w for w in islice(reversed(self._ones), new) if is_never_a_term(w)]
+        for word in junk:
+            del self._ones[word]
 
     def add(self, doc: RankDocument) -> int:
         """Append a document; returns its handle."""
@@ -289,11 +393,12 @@ class SearchIndex:
         bisect.insort(self._order, handle, key=self._order_key)
 
     def remove(self, handle: int) -> None:
+        terms = self.terms_of(handle)  # KeyError for a handle not in the index
         at = bisect.bisect_left(self._order, self._order_key(handle), key=self._order_key)
         del self._order[at]
-        terms = self._terms.pop(handle)
-        del self._keys[handle]
+        del self._docs[handle], self._keys[handle]
         entry_id = self._ids.pop(handle)
+        self._codes.wide.pop(handle, None)
         for term, freq in terms.items():
             if freq == 1:
                 members = self._ones[term]
@@ -316,26 +421,46 @@ class SearchIndex:
             self._handles_by_id[entry_id] = rest[0] if len(rest) == 1 else rest
 
     def _insert(self, handle: int, doc: RankDocument) -> None:
+        """Index `doc` at `handle` (a new one, or one `remove` emptied)."""
         tf = _rows_batch([doc], self.tokenizer)[1][0]
-        for word in [w for w in tf if is_never_a_term(w)]:
-            del tf[word]
-        self._terms[handle] = tf
+        code = self._post(handle, tf)
+        self._docs[handle] = code
         self._ids[handle] = doc.id
         self._keys[handle] = collation_key(doc.id)
-        self._post(handle, tf)
         self._add_id(handle, doc.id)
 
-    def _post(self, handle: int, tf: dict[str, float]) -> None:
+    def _post(self, handle: int, tf: Mapping[str, float]) -> str:
+        """Add the document's terms to the postings, except the words that are never a
+        search term; returns the document's code (see `_DocCodes`)."""
         ones, more = self._ones, self._more
+        # bound methods: `codes[key]` on a dict subclass is a much slower call in CPython
+        term_code, freq_code_of = self._codes.terms.__getitem__, self._codes.freqs.__getitem__
+        other: list[str] = []  # codes of the terms of frequency != 1
+        freqs: list[str] = []  # and of their frequencies
+        single: list[str] = []  # codes of the terms of frequency 1
         for term, freq in tf.items():
+            try:
+                code = term_code(term)
+                if not code:
+                    continue  # never a search term
+                freq_code = "" if freq == 1 else freq_code_of(freq)
+            except _Full:
+                self._codes.wide.setdefault(handle, {})[term] = freq
+                code = ""
             if freq == 1:
                 ones[term].append(handle)
+                if code:
+                    single.append(code)
                 continue
+            if code:
+                other.append(code)
+                freqs.append(freq_code)
             by_freq = more[term]
             if freq in by_freq:
                 by_freq[freq].append(handle)
             else:
                 by_freq[freq] = _new_postings((handle,))
+        return chr(len(other)) + "".join(other) + "".join(single) + "".join(freqs)
 
     def _add_id(self, handle: int, entry_id: str) -> None:
         same_id = self._handles_by_id.get(entry_id)
@@ -356,7 +481,7 @@ class SearchIndex:
         return groups
 
     def _first_in_order(
-        self, term: str, freq: float, members: Postings, skip: set[int]
+        self, term: str, term_code: str | None, freq: float, members: Postings, skip: set[int]
     ) -> Iterator[int]:
         """The group's members not in `skip`, in collation order, lazily."""
         if len(members) * _SCAN_RATIO < len(self._order):
@@ -364,10 +489,26 @@ class SearchIndex:
                 if handle not in skip:
                     yield handle
             return
-        terms = self._terms
+        docs, codes = self._docs, self._codes
+        if term_code is None or freq != 1 or codes.wide:
+            for handle in self._order:
+                code = docs[handle]
+                if codes.freq(handle, code, term, term_code) == freq and handle not in skip:
+                    yield handle
+            return
         for handle in self._order:  # a big group: its first members come early
-            if terms[handle].get(term) == freq and handle not in skip:
+            code = docs[handle]
+            more = ord(code[0])  # the term is among those of frequency 1:
+            if code.find(term_code, 1 + more, len(code) - more) > 0 and handle not in skip:
                 yield handle
+
+    def _freqs(
+        self, handle: int, effective: Sequence[str], term_codes: Sequence[str | None]
+    ) -> Iterator[float | None]:
+        """The document's frequency of each effective term (None: not in it)."""
+        code, codes = self._code(handle), self._codes
+        for term, term_code in zip(effective, term_codes, strict=True):
+            yield codes.freq(handle, code, term, term_code)
 
     # ------------------------------------------------------------------ ranking
 
@@ -393,22 +534,28 @@ class SearchIndex:
                 excluded.add(same_id)
             else:
                 excluded.update(same_id)
-        doc_count = len(self._terms) - len(excluded)
+        doc_count = len(self._docs) - len(excluded)
         if doc_count < options.min_docs:
             return RankResult(
                 query, tokens, options, doc_count, suppression=Suppression.TOO_FEW_DOCS
             )
         effective: list[str] = []
+        term_codes: list[str | None] = []  # None: a term without a code (see _DocCodes)
         groups: list[list[Group]] = []
         df: dict[str, int] = {}
         for term in dict.fromkeys(tokens):
             term_groups = self._groups(term)
             count = sum(len(members) for _, members in term_groups)
+            term_code = self._codes.terms.get(term)
             if excluded:
-                count -= sum(1 for h in excluded if term in self._terms[h])
+                count -= sum(
+                    1 for h in excluded if next(self._freqs(h, (term,), (term_code,))) is not None
+                )
             if count > 0:
                 effective.append(term)
-                groups.append(term_groups)
+                term_codes.append(term_code)
+                # only frequencies > 0 score (a weight-0 field counts for df alone)
+                groups.append([group for group in term_groups if group[0] > 0])
                 df[term] = count
         if not effective:
             return RankResult(query, tokens, options, doc_count, suppression=Suppression.NO_TERMS)
@@ -425,39 +572,80 @@ class SearchIndex:
             and 0 <= top_k <= _MAX_FAST_TOP_K
         )
         if fast:
-            result = self._rank_top(base, groups, excluded, total)
+            result = self._rank_top(base, term_codes, groups, excluded, total)
             if result is not None:
                 return result
-        return self._rank_all(base, groups, excluded, total, full_ranking)
+        return self._rank_all(base, term_codes, groups, excluded, total, full_ranking)
 
-    def _exact(self, handle: int, effective: Sequence[str], idf: Sequence[float]) -> float:
-        tf = self._terms[handle]
+    def _exact(
+        self,
+        handle: int,
+        effective: Sequence[str],
+        term_codes: Sequence[str | None],
+        idf: Sequence[float],
+    ) -> float:
+        """The raw score; every effective term has a code (the hot path of the walk)."""
+        del effective
+        code = self._docs[handle]
+        more = ord(code[0])
+        end = len(code) - more
+        freqs = self._codes.freqs.of_code
         raw = 0.0
-        for term, w in zip(effective, idf, strict=True):
-            f = tf.get(term)
+        for term_code, w in zip(term_codes, idf, strict=True):
+            at = code.find(term_code, 1, end)  # type: ignore[arg-type]
+            if at > 0:
+                f = 1 if at > more else freqs[ord(code[at + end - 1])]
+                if f and f > 0:
+                    raw += w * (f / (f + 1))
+        return raw
+
+    def _exact_any(
+        self,
+        handle: int,
+        effective: Sequence[str],
+        term_codes: Sequence[str | None],
+        idf: Sequence[float],
+    ) -> float:
+        """`_exact` when some effective term has no code."""
+        raw = 0.0
+        for f, w in zip(self._freqs(handle, effective, term_codes), idf, strict=True):
             if f and f > 0:
                 raw += w * (f / (f + 1))
         return raw
 
-    def _scored(self, handle: int, raw: float, base: RankResult, total: float) -> ScoredDocument:
-        tf = self._terms[handle]
+    def _scored(
+        self,
+        handle: int,
+        raw: float,
+        base: RankResult,
+        term_codes: Sequence[str | None],
+        total: float,
+    ) -> ScoredDocument:
         coverage = 0.0
         matched: list[str] = []
-        for term, w in zip(base.effective_terms, base.idf, strict=True):
-            f = tf.get(term)
+        freqs = self._freqs(handle, base.effective_terms, term_codes)
+        for term, w, f in zip(base.effective_terms, base.idf, freqs, strict=True):
             if f and f > 0:
                 coverage += w
                 matched.append(term)
-        return ScoredDocument(self._ids[handle], raw, coverage / total, tuple(matched), handle)
+        entry_id = self._ids[handle]
+        return ScoredDocument(entry_id, raw, coverage / total, tuple(matched), handle)
 
     def _rank_top(
-        self, base: RankResult, groups: list[list[Group]], excluded: set[int], total: float
+        self,
+        base: RankResult,
+        term_codes: Sequence[str | None],
+        groups: list[list[Group]],
+        excluded: set[int],
+        total: float,
     ) -> RankResult | None:
         """The top-k walk; None when the margin guard needs every score (rare)."""
         options = base.options
         effective, idf = base.effective_terms, base.idf
         wanted = max(1, int(options.top_k))  # the top document is needed for the guards
         keys = self._keys
+        # the fast path, unless some term or frequency is kept outside the codes
+        exact = self._exact if None not in term_codes and not self._codes.wide else self._exact_any
         # items per term, largest gain first; gains use the same expression as the scorer
         per_term = [
             [(w * (f / (f + 1)), f, members) for f, members in term_groups]
@@ -469,7 +657,8 @@ class SearchIndex:
             key=lambda item: -item[0],
         )  # fmt: skip
         next_item = [0] * len(per_term)
-        bound = [group[0][0] for group in per_term]  # largest unvisited gain per term
+        # largest unvisited gain per term
+        bound = [group[0][0] if group else 0.0 for group in per_term]
         best: list[tuple[float, bytes, int]] = []  # (-raw, key, handle), best first
         seen: set[int] = set()
 
@@ -500,7 +689,9 @@ class SearchIndex:
             if rest == 0.0:
                 # unseen members contain no other query term: they all score `gain`,
                 # so only the first few in collation order can make the cut
-                candidates = self._first_in_order(effective[i], f, members, seen | excluded)
+                candidates = self._first_in_order(
+                    effective[i], term_codes[i], f, members, seen | excluded
+                )
                 for taken, handle in enumerate(candidates, 1):
                     seen.add(handle)
                     if not offer(handle, 0.0 + gain) or taken >= wanted:
@@ -510,10 +701,12 @@ class SearchIndex:
                 if handle in seen or handle in excluded:
                     continue
                 seen.add(handle)
-                offer(handle, self._exact(handle, effective, idf))
+                offer(handle, exact(handle, effective, term_codes, idf))
 
+        if not best:
+            return _with(base, suppression=Suppression.NO_MATCH, match_count=0)
         top_raw = -best[0][0]
-        scored = [self._scored(h, -neg, base, total) for neg, _, h in best]
+        scored = [self._scored(h, -neg, base, term_codes, total) for neg, _, h in best]
         top = scored[0]
         if top.coverage < options.min_score:
             return _with(base, matches=(top,), suppression=Suppression.WEAK_TOP)
@@ -536,6 +729,7 @@ class SearchIndex:
     def _rank_all(
         self,
         base: RankResult,
+        term_codes: Sequence[str | None],
         groups: list[list[Group]],
         excluded: set[int],
         total: float,
@@ -557,7 +751,7 @@ class SearchIndex:
         order = sorted(raw, key=lambda h: (-raw[h], keys[h], h))
         keep = js_slice_count(options.top_k, len(order))
         shown = order if full_ranking else order[: max(keep, 1)]
-        matches = tuple(self._scored(h, raw[h], base, total) for h in shown)
+        matches = tuple(self._scored(h, raw[h], base, term_codes, total) for h in shown)
         top = matches[0]
         base = _with(base, matches=matches, match_count=len(order))
         if top.coverage < options.min_score:

@@ -13,11 +13,12 @@ relevance hints, over either the plain ranker or the inverted index.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from axmem_gui.core.ax.documents import (
+    DocumentColumns,
     memory_columns,
     memory_document,
     skill_columns,
@@ -28,6 +29,7 @@ from axmem_gui.core.ax.jstext import collapse_whitespace, js_trim, utf16_len, ut
 from axmem_gui.core.ax.profile import AxProfile, load_profile
 from axmem_gui.core.ax.ranking import (
     RankDocument,
+    RankedEntry,
     RankOptions,
     RankResult,
     rank_documents,
@@ -131,133 +133,129 @@ def _union(results: Iterable[RankResult]) -> tuple[str, ...]:
     return tuple(seen)
 
 
-class SkillSearch:
-    """Discover and the skills hint over one skills catalog."""
+E = TypeVar("E", Skill, Memory)
+
+
+@dataclass(frozen=True)
+class _Domain(Generic[E]):
+    """What differs between searching skills and searching memories."""
+
+    name: str  # "skills" | "memories"
+    primitive: str  # DISCOVER | RECALL
+    document: Callable[[E, AxProfile], RankDocument]
+    columns: Callable[[Sequence[E], AxProfile], DocumentColumns]
+    top_k: Callable[[AxProfile], int]
+
+
+class CatalogSearch(Generic[E]):
+    """Ax's search over one catalog (skills or memories): the call (`discover` or
+    `recall`) and the hint ranking. Subclasses only name their domain."""
+
+    domain: ClassVar[_Domain[Any]]
 
     def __init__(
         self,
-        skills: Sequence[Skill],
+        entries: Sequence[E],
         profile: AxProfile,
         ranker: Ranker | None = None,
         tokenizer: Tokenizer | None = None,
     ) -> None:
-        self.skills: Sequence[Skill] = list(skills)
+        self.entries: Sequence[E] = list(entries)
         self.profile = profile
         self.tokenizer = tokenizer or Tokenizer(profile)
+        document = self.domain.document
         self.ranker: Ranker = ranker or PlainRanker(
-            [skill_document(s, profile) for s in self.skills], self.tokenizer
+            [document(e, profile) for e in self.entries], self.tokenizer
         )
-        self._by_id: Mapping[str, Skill] = {s.id: s for s in self.skills}  # last entry wins
+        self._by_id: Mapping[str, E] = {e.id: e for e in self.entries}  # last entry wins
 
     @classmethod
     def shared(
         cls,
-        skills: Sequence[Skill],
-        by_id: Mapping[str, Skill],
+        entries: Sequence[E],
+        by_id: Mapping[str, E],
         profile: AxProfile,
         ranker: Ranker,
         tokenizer: Tokenizer,
-    ) -> SkillSearch:
-        """Over skills (unique ids) its caller already holds in order and by id, without
+    ) -> Self:
+        """Over entries (unique ids) its caller already holds in order and by id, without
         copying them (a search over a live catalog is made after every edit)."""
         search = cls.__new__(cls)
-        search.skills, search._by_id = skills, by_id
+        search.entries, search._by_id = entries, by_id
         search.profile, search.ranker, search.tokenizer = profile, ranker, tokenizer
         return search
 
     @classmethod
     def indexed(
-        cls, skills: Sequence[Skill], profile: AxProfile, tokenizer: Tokenizer | None = None
-    ) -> SkillSearch:
+        cls, entries: Sequence[E], profile: AxProfile, tokenizer: Tokenizer | None = None
+    ) -> Self:
         """Backed by a `SearchIndex` (fast on big catalogs, same results)."""
         tokenizer = tokenizer or Tokenizer(profile)
         index = SearchIndex(tokenizer)
-        index.extend_columns(skill_columns(skills, profile))
-        return cls(skills, profile, index, tokenizer)
+        index.extend_columns(cls.domain.columns(entries, profile))
+        return cls(entries, profile, index, tokenizer)
 
-    def discover(self, searches: Any) -> tuple[SearchCall, list[Skill]]:
-        """One `discover({ skills: searches })`; raises PolicyError like Ax."""
-        queries = normalize_search_input(searches, DISCOVER, self.profile)
-        options = RankOptions.best_effort(self.profile.skill_search_top_k)
-        per_query = tuple(self.ranker.rank(q, options) for q in queries)
+    def _call(self, searches: Any, loaded: tuple[str, ...]) -> tuple[SearchCall, list[E]]:
+        """One discover/recall call with the entries of `loaded` ids excluded (recall's
+        candidates; discover excludes none). Exclusion is by id, so the last candidate
+        with an id is the last entry with it, and excluded ids are never ranked."""
+        domain = self.domain
+        queries = normalize_search_input(searches, domain.primitive, self.profile)
+        exclude = frozenset(loaded)
+        options = RankOptions.best_effort(domain.top_k(self.profile))
+        per_query = tuple(self.ranker.rank(q, options, exclude) for q in queries)
         ids = _union(per_query)
-        call = SearchCall("skills", queries, per_query, ids)
+        call = SearchCall(domain.name, queries, per_query, ids, loaded)
         return call, [self._by_id[i] for i in ids if i in self._by_id]
 
+    def _ranked(
+        self, task: str, options: RankOptions, exclude: Iterable[str]
+    ) -> tuple[RankResult, list[tuple[RankedEntry, E | None]]]:
+        """The hint ranking, each entry with its catalog entry."""
+        result = self.ranker.rank(task, options, frozenset(exclude))
+        return result, [(e, self._by_id.get(e.id)) for e in result.ranked]
+
+
+class SkillSearch(CatalogSearch[Skill]):
+    """Discover and the skills hint over one skills catalog."""
+
+    domain = _Domain[Skill](
+        "skills", DISCOVER, skill_document, skill_columns, lambda p: p.skill_search_top_k
+    )
+
+    @property
+    def skills(self) -> Sequence[Skill]:
+        return self.entries
+
+    def discover(self, searches: Any) -> tuple[SearchCall, list[Skill]]:
+        """One `discover({ skills: searches })`; raises PolicyError like Ax (loaded
+        skills are not excluded)."""
+        return self._call(searches, ())
+
     def hint(self, task: str, options: RankOptions) -> tuple[RankResult, list[SkillHint]]:
-        result = self.ranker.rank(task, options)
-        hints = [
-            SkillHint(e.id, self._by_id[e.id].name if e.id in self._by_id else e.id, e.score)
-            for e in result.ranked
+        result, ranked = self._ranked(task, options, ())
+        return result, [
+            SkillHint(e.id, skill.name if skill is not None else e.id, e.score)
+            for e, skill in ranked
         ]
-        return result, hints
 
 
-class MemorySearch:
+class MemorySearch(CatalogSearch[Memory]):
     """Recall and the memories hint over one memories catalog."""
 
-    def __init__(
-        self,
-        memories: Sequence[Memory],
-        profile: AxProfile,
-        ranker: Ranker | None = None,
-        tokenizer: Tokenizer | None = None,
-    ) -> None:
-        self.memories: Sequence[Memory] = list(memories)
-        self.profile = profile
-        self.tokenizer = tokenizer or Tokenizer(profile)
-        self.ranker: Ranker = ranker or PlainRanker(
-            [memory_document(m, profile) for m in self.memories], self.tokenizer
-        )
-        self._by_id: Mapping[str, Memory] = {m.id: m for m in self.memories}  # last wins
+    domain = _Domain[Memory](
+        "memories", RECALL, memory_document, memory_columns, lambda p: p.memory_search_top_k
+    )
 
-    @classmethod
-    def shared(
-        cls,
-        memories: Sequence[Memory],
-        by_id: Mapping[str, Memory],
-        profile: AxProfile,
-        ranker: Ranker,
-        tokenizer: Tokenizer,
-    ) -> MemorySearch:
-        """Over memories (unique ids) its caller already holds in order and by id, without
-        copying them (a search over a live catalog is made after every edit)."""
-        search = cls.__new__(cls)
-        search.memories, search._by_id = memories, by_id
-        search.profile, search.ranker, search.tokenizer = profile, ranker, tokenizer
-        return search
-
-    @classmethod
-    def indexed(
-        cls, memories: Sequence[Memory], profile: AxProfile, tokenizer: Tokenizer | None = None
-    ) -> MemorySearch:
-        """Backed by a `SearchIndex` (fast on big catalogs, same results)."""
-        tokenizer = tokenizer or Tokenizer(profile)
-        index = SearchIndex(tokenizer)
-        index.extend_columns(memory_columns(memories, profile))
-        return cls(memories, profile, index, tokenizer)
-
-    def _candidates_by_id(self, exclude: frozenset[str]) -> Mapping[str, Memory]:
-        # Exclusion is by id, so the last candidate with an id is the last catalog entry
-        # with it; callers only look up ids that were ranked (never excluded ones).
-        del exclude
-        return self._by_id
+    @property
+    def memories(self) -> Sequence[Memory]:
+        return self.entries
 
     def recall(
         self, searches: Any, already_loaded_ids: Iterable[str] = ()
     ) -> tuple[SearchCall, list[Memory]]:
         """One `recall(searches)` with those memory ids already in `inputs.memories`."""
-        queries = normalize_search_input(searches, RECALL, self.profile)
-        loaded = tuple(already_loaded_ids)
-        exclude = frozenset(loaded)
-        options = RankOptions.best_effort(self.profile.memory_search_top_k)
-        per_query = tuple(self.ranker.rank(q, options, exclude) for q in queries)
-        ids = _union(per_query)
-        call = SearchCall("memories", queries, per_query, ids, loaded)
-        if not ids:
-            return call, []
-        by_id = self._candidates_by_id(exclude)
-        return call, [by_id[i] for i in ids if i in by_id]
+        return self._call(searches, tuple(already_loaded_ids))
 
     def snippet(self, content: str) -> str:
         return utf16_slice(
@@ -267,16 +265,11 @@ class MemorySearch:
     def hint(
         self, task: str, options: RankOptions, already_loaded_ids: Iterable[str] = ()
     ) -> tuple[RankResult, list[MemoryHint]]:
-        exclude = frozenset(already_loaded_ids)
-        result = self.ranker.rank(task, options, exclude)
-        if not result.ranked:
-            return result, []
-        by_id = self._candidates_by_id(exclude)
-        hints = [
-            MemoryHint(e.id, self.snippet(by_id[e.id].content if e.id in by_id else ""), e.score)
-            for e in result.ranked
+        result, ranked = self._ranked(task, options, already_loaded_ids)
+        return result, [
+            MemoryHint(e.id, self.snippet("" if memory is None else memory.content), e.score)
+            for e, memory in ranked
         ]
-        return result, hints
 
 
 @dataclass(frozen=True)

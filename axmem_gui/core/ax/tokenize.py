@@ -87,13 +87,19 @@ def _prose_batch(texts: list[str]) -> tuple[list[int] | None, bytes]:
 
 
 def _merged(
-    size: int, batch: list[int], batched: list[T], one: Callable[[int], T]
-) -> list[T]:
-    """Results at positions `batch` from `batched`, the others from `one(position)`."""
-    out: list[T | None] = [None] * size
-    for i, value in zip(batch, batched, strict=True):
-        out[i] = value
-    return [one(i) if value is None else value for i, value in enumerate(out)]
+    size: int, batch: list[int], batched: Iterable[T], one: Callable[[int], T]
+) -> Iterator[T]:
+    """Results at positions `batch` (increasing) from `batched`, the others from
+    `one(position)`, lazily."""
+    taken = iter(batched)
+    positions = iter(batch)
+    at = next(positions, size)
+    for i in range(size):
+        if i == at:
+            yield next(taken)
+            at = next(positions, size)
+        else:
+            yield one(i)
 
 
 class Drop(Enum):
@@ -211,38 +217,51 @@ class Tokenizer:
         before counting, inside C iterators."""
         texts = list(texts)
         batch, data = _prose_batch(texts)
-        words = self._ascii_words_many(data) if batch is None or batch else []
-        counts: list[dict[str, float]] = [{} for _ in words]
-        count_words_many(counts, words)
+        if batch is not None and not batch:
+            return [self.prose_counts(t) for t in texts]
+        counts: list[dict[str, float]] = [{} for _ in (texts if batch is None else batch)]
+        count_words_many(counts, self._ascii_words_many(data))
         if batch is None:
             return counts
-        return _merged(len(texts), batch, counts, lambda i: self.prose_counts(texts[i]))
+        return list(_merged(len(texts), batch, counts, lambda i: self.prose_counts(texts[i])))
 
     def prose_many(self, texts: Sequence[str]) -> list[list[str]]:
         """`prose` of each text, except that words made only of ASCII digits may be left
         in (see `prose_counts_many`)."""
+        return list(map(list, self.iter_prose_many(texts)))
+
+    def iter_prose_many(self, texts: Sequence[str]) -> Iterator[Iterable[str]]:
+        """`prose_many`, lazily: each text's words are made when they are taken, so
+        a big batch never holds thousands of word lists at once (they would outlive
+        the cycle collector's young generation and make it scan everything)."""
         texts = list(texts)
         batch, data = _prose_batch(texts)
-        words = list(map(list, self._ascii_words_many(data))) if batch is None or batch else []
+        if batch is not None and not batch:
+            return map(self.prose, texts)
+        words = self._ascii_words_many(data)
         if batch is None:
             return words
         return _merged(len(texts), batch, words, lambda i: self.prose(texts[i]))
 
-    def _ascii_words_many(self, data: bytes) -> list[Iterator[str]]:
+    def _ascii_words_many(self, data: bytes) -> Iterator[Iterator[str]]:
         """The words of each U+001C-separated ASCII text, stopwords and one-character
         words filtered out lazily (numbers left in). Words are interned: an index keeps
         millions of them, mostly repeats of a few thousand (half its memory otherwise)."""
         pieces = data.translate(self._punct_bytes).lower().decode("ascii").split("\x1c")
         kept = map(filterfalse, repeat(self._drop_ascii.__contains__), map(str.split, pieces))
-        return list(map(map, repeat(sys.intern), kept))
+        return map(map, repeat(sys.intern), kept)
 
     def identifier_many(self, texts: Sequence[str]) -> list[list[str]]:
         """`identifier` of each text, except that one-character words and words made only
         of digits may be left in (see `is_never_a_term`). ASCII texts without upper case
         are split all at once (joined by NUL)."""
+        return list(map(list, self.iter_identifier_many(texts)))
+
+    def iter_identifier_many(self, texts: Sequence[str]) -> Iterator[Iterable[str]]:
+        """`identifier_many`, lazily (see `iter_prose_many`)."""
         texts = list(texts)
         if not texts:
-            return []
+            return iter(())
         joined = "\0".join(texts)
         if joined.isascii() and joined.count("\0") == len(texts) - 1:
             return self._ascii_identifiers_many(texts, joined)
@@ -255,19 +274,21 @@ class Tokenizer:
             lambda i: self.identifier(texts[i]),
         )
 
-    def _ascii_identifiers_many(self, texts: list[str], joined: str) -> list[list[str]]:
+    def _ascii_identifiers_many(self, texts: list[str], joined: str) -> Iterator[Iterable[str]]:
         if not texts:
-            return []
+            return iter(())
         spaced = joined.encode("ascii").translate(_IDENTIFIER_BYTES).decode("ascii")
         pieces = spaced.split("\0")
         # numbers are dropped here: ids often end in one, each a word of its own
         kept = map(filterfalse, repeat(str.isdigit), map(str.split, pieces))
-        words = list(map(list, map(map, repeat(sys.intern), kept)))
-        if spaced.lower() != spaced:  # case boundaries split words: those ids one by one
-            for i, piece in enumerate(pieces):
-                if _HAS_UPPER.search(piece):
-                    words[i] = self.identifier(texts[i])
-        return words
+        words = map(map, repeat(sys.intern), kept)
+        if spaced.lower() == spaced:
+            return words
+        # case boundaries split words: those ids one by one
+        return (
+            self.identifier(text) if _HAS_UPPER.search(piece) else split
+            for text, piece, split in zip(texts, pieces, words, strict=True)
+        )
 
     @staticmethod
     def identifier(text: str) -> list[str]:

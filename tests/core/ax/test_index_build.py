@@ -7,8 +7,10 @@ whole vocabulary) must not change a single term frequency, key or posting.
 
 from __future__ import annotations
 
+import gc
 import string
 from collections import Counter
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -30,6 +32,7 @@ from axmem_gui.core.ax.ranking import (
     RankDocument,
     RankField,
     RankOptions,
+    Suppression,
     rank_documents,
     term_frequencies,
 )
@@ -206,3 +209,83 @@ def test_batches_across_chunk_boundaries_rank_like_the_plain_ranker(
         want = rank_documents(query, ordered, RankOptions.best_effort(3), TOK)
         assert index.rank(query, RankOptions.best_effort(3)).ranked == want.ranked
     assert Counter(index._ids.values()) == Counter(d.id for d in ordered)
+
+
+class _WatchedIds(list[str]):
+    """Ids that note, each time the index reads a batch of them, whether the cycle
+    collector is on."""
+
+    seen: list[bool]
+
+    def __getitem__(self, at: Any) -> Any:
+        self.seen.append(gc.isenabled())
+        return super().__getitem__(at)
+
+
+def test_building_leaves_the_cycle_collector_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The collector is process-wide: a build on a worker thread must not turn it off for
+    the GUI and every other thread (the index makes no long-lived containers instead)."""
+    monkeypatch.setattr(index_module, "_CHUNK", 3)
+    catalog = [Memory(f"m{i}", f"alpha beta {i} gamma{i % 4}") for i in range(10)]
+    columns = memory_columns(catalog, PROFILE)
+    ids = _WatchedIds(columns.ids)
+    ids.seen = []
+    assert gc.isenabled()
+    index = SearchIndex(TOK)
+    index.extend_columns(columns._replace(ids=ids))
+    assert ids.seen and all(ids.seen)
+    assert _state(index) == _state(SearchIndex(TOK, [memory_document(m, PROFILE) for m in catalog]))
+
+
+@given(st.lists(documents, max_size=8), st.lists(documents, max_size=4), text)
+@settings(max_examples=300, deadline=None)
+def test_terms_beyond_the_last_code_rank_like_the_others(
+    first: list[RankDocument], later: list[RankDocument], query: str
+) -> None:
+    """Past the last one-character code (a catalog of over a million distinct words),
+    terms are kept in a dict per document: same postings, same rankings."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(index_module, "_CODE_LIMIT", 3)
+        small = SearchIndex(TOK, first)
+        for doc in later:
+            small.add(doc)
+        if len(small) > 1:
+            small.update(0, later[0] if later else first[-1])
+            small.remove(len(small._docs) - 1)
+    full = SearchIndex(TOK, first)
+    for doc in later:
+        full.add(doc)
+    if len(full) > 1:
+        full.update(0, later[0] if later else first[-1])
+        full.remove(len(full._docs) - 1)
+    assert _state(small) == _state(full)
+    for opts in (RankOptions.best_effort(2), RankOptions.strict(PROFILE)):
+        for full_ranking in (False, True):
+            got = small.rank(query, opts, frozenset({"dup"}), full_ranking=full_ranking)
+            want = full.rank(query, opts, frozenset({"dup"}), full_ranking=full_ranking)
+            assert (got.ranked, got.matches, got.suppression) == (
+                want.ranked,
+                want.matches,
+                want.suppression,
+            )
+
+
+def test_a_term_only_in_weight_zero_fields_counts_for_df_but_never_scores() -> None:
+    """The walk used to offer such a document with raw 0 (ZeroDivisionError)."""
+    docs = [
+        RankDocument("a", (RankField("zebra", 0, False, "f"),)),
+        RankDocument("b", (RankField("zebra okapi", 1, False, "f"),)),
+    ]
+    index = SearchIndex(TOK, docs)
+    for query in ("zebra", "okapi zebra"):
+        for opts in (RankOptions.best_effort(2), RankOptions.strict(PROFILE)):
+            for full in (False, True):
+                want = rank_documents(query, docs, opts, TOK)
+                got = index.rank(query, opts, full_ranking=full)
+                assert (got.ranked, got.suppression, got.idf) == (
+                    want.ranked,
+                    want.suppression,
+                    want.idf,
+                )
+    alone = SearchIndex(TOK, docs[:1])
+    assert alone.rank("zebra", RankOptions.best_effort(2)).suppression is Suppression.NO_MATCH
