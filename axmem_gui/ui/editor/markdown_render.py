@@ -365,18 +365,12 @@ def warm_highlighting() -> None:
     background thread, once: done on the GUI thread by the first fenced `python` block,
     these imports were the longest pause of the preview (about 40 ms)."""
 
-    global _warm_started
-    if _warm_started:
-        return
-    _warm_started = True
-
     def warm() -> None:
         _converter().convert("```python\nx = 1\n```\n")  # its own instance
+        for dark in (False, True):  # the previews' style sheets, cached
+            _code_style_css(dark)
 
     threading.Thread(target=warm, name="pygments-warm-up", daemon=True).start()
-
-
-_warm_started = False
 
 
 def code_style_css(dark: bool) -> str:
