@@ -27,6 +27,7 @@ Then the same on the sample workspace. `--json` prints {"skills", "memories",
 
     python bench/app_bench.py [--skills 10000] [--memories 100000] [--seed 7] [--json]
         [--no-sample] [--timeout 900]
+    python bench/app_bench.py --start-only [--repeat 3]   # only start → first paint
 
 A benchmark, not a test: nothing here is asserted.
 """
@@ -195,6 +196,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds any one wait may take before the step reads 'timeout'")
     parser.add_argument("--stall-stacks", action="store_true",
                         help="print the GUI thread's stack during every stall over 150 ms")
+    parser.add_argument("--start-only", action="store_true",
+                        help="measure only process start → first paint, --repeat times each")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="with --start-only: runs per workspace (the median is printed)")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -204,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["APP_BENCH_STALL_STACKS"] = "1"
 
     ws = ensure_workspace(args.skills, args.memories, args.seed)
+    if args.start_only:
+        return start_only(ws, args)
     report = run_child(ws, args.timeout)
     if not args.no_sample:
         report["sample"] = run_child(ensure_sample(), args.timeout)
@@ -214,6 +221,31 @@ def main(argv: list[str] | None = None) -> int:
         print_table("generated workspace", report)
         if "sample" in report:
             print_table("sample workspace", report["sample"])
+    return 0
+
+
+def start_only(ws: Path, args: argparse.Namespace) -> int:
+    """Process start → first paint only, `--repeat` fresh processes per workspace."""
+    import statistics
+
+    os.environ["APP_BENCH_START_ONLY"] = "1"
+    workspaces = [("generated", ws)] + ([] if args.no_sample else [("sample", ensure_sample())])
+    report: dict[str, Any] = {}
+    for name, path in workspaces:
+        runs = [run_child(path, args.timeout)["first_paint_ms"] for _ in range(args.repeat)]
+        report[name] = {"first_paint_ms": runs, "median_ms": statistics.median(runs)}
+    load = os.getloadavg()
+    report["load_average"] = [round(x, 2) for x in load]
+    if args.json:
+        json.dump(report, sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        for name, _ in workspaces:
+            figures = report[name]
+            runs_text = ", ".join(f"{ms:,.0f}" for ms in figures["first_paint_ms"])
+            print(f"{name}: start → first paint median {figures['median_ms']:,.0f} ms"
+                  f" (runs {runs_text}; target ≤ {TARGETS['start_to_first_paint']:.0f})")
+        print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     return 0
 
 
@@ -417,6 +449,9 @@ class Driver:
         window = self.window
         paint = self.state["paint"]
         self.record("start_to_first_paint", (paint - self.t0) * 1000, None)
+        if os.environ.get("APP_BENCH_START_ONLY"):
+            self.finish()
+            return
         from types import SimpleNamespace
 
         from axmem_gui.ui.bench.feature import BENCH

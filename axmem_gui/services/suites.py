@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 from axmem_gui.core import jsontext
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError
-from axmem_gui.core.formats import catalog_from_json_text
 from axmem_gui.core.suites import (
     RunComparison,
     SearchCall,
@@ -120,6 +119,8 @@ def _sample_text(file_name: str) -> str:
 
 
 def sample_catalog() -> Catalog:
+    from axmem_gui.core.formats import catalog_from_json_text  # (YAML and parsers: not at start)
+
     return catalog_from_json_text(_sample_text("catalog.json"), "sample/catalog.json")
 
 

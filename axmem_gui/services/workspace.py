@@ -12,7 +12,6 @@ import platformdirs
 
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError, WorkspaceError
-from axmem_gui.core.formats import catalog_from_json_value
 from axmem_gui.core.session.derive import map_snapshots
 from axmem_gui.store import WORKSPACE_SUFFIX, Workspace, WorkspaceCounts
 
@@ -116,6 +115,8 @@ def seed_sample(ws: Workspace) -> None:
     files = _sample_files()
     if "catalog.json" not in files:
         raise WorkspaceError("the sample catalog is missing from this installation")
+    from axmem_gui.core.formats import catalog_from_json_value  # only here (YAML, parsers)
+
     catalog = catalog_from_json_value(files["catalog.json"], "sample/catalog.json")
     batch = ws.new_batch_id()
     with ws.transaction():

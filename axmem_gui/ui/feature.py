@@ -156,6 +156,12 @@ class Shell(QObject):
     def hide_dock(self, name: str) -> None:
         raise NotImplementedError
 
+    def after_first_paint(self, callback: Callable[[], object]) -> None:
+        """Call `callback` once, after the window's first paint (at once when it has
+        painted already; when the event loop first runs if the window is not shown):
+        background work started before then would share the GIL with start-up."""
+        raise NotImplementedError
+
 
 class ActionRegistry(QObject):
     """Every feature's actions, by id, with their menu places."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from importlib import metadata
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
@@ -204,6 +203,8 @@ def readme_text() -> str:
     local = Path(__file__).resolve().parents[2] / "README.md"
     if local.is_file():
         return local.read_text(encoding="utf-8")
+    from importlib import metadata  # (email parsing: not before the first paint)
+
     try:
         return str(metadata.metadata("axmem-gui")["Description"] or "")
     except metadata.PackageNotFoundError:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QItemSelection, QSize, Qt, Signal
+from PySide6.QtCore import QItemSelection, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -19,6 +19,7 @@ from PySide6.QtGui import (
     QDragMoveEvent,
     QDropEvent,
     QKeySequence,
+    QPaintEvent,
     QUndoStack,
 )
 from PySide6.QtWidgets import (
@@ -89,6 +90,10 @@ def redo_shortcuts() -> list[QKeySequence]:
     return unique
 
 
+#: How long work waiting for the first paint waits, at most, once the window is shown.
+FIRST_PAINT_WAIT_MS = 1000
+
+
 class _WindowShell(Shell):
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
@@ -117,6 +122,9 @@ class _WindowShell(Shell):
 
     def hide_dock(self, name: str) -> None:
         self._window.docks[name].hide()
+
+    def after_first_paint(self, callback: Callable[[], object]) -> None:
+        self._window.after_first_paint(callback)
 
 
 class _Pages(Mapping[str, QWidget]):
@@ -199,6 +207,8 @@ class MainWindow(QMainWindow):
         self._create_workspace = create_workspace
         #: One runner for all slow work of this window's features.
         self.task_runner = TaskRunner(parent=self)
+        #: What waits for the first paint (Shell.after_first_paint); None once it is done.
+        self._after_paint: list[Callable[[], object]] | None = []
         self.action_registry = ActionRegistry(self)
         self.shell = _WindowShell(self)
         self.installed = InstalledFeatures()
@@ -532,6 +542,37 @@ class MainWindow(QMainWindow):
         self.settings.set_window_geometry(self.saveGeometry())
         self.settings.set_window_state(self.saveState())
         self.settings.sync()
+
+    # the first paint ----------------------------------------------------------------
+    def after_first_paint(self, callback: Callable[[], object]) -> None:
+        """See Shell.after_first_paint."""
+        if self._after_paint is None:
+            callback()
+            return
+        if not self._after_paint:
+            QTimer.singleShot(0, self, self._on_first_turn)
+        self._after_paint.append(callback)
+
+    def _on_first_turn(self) -> None:
+        """The event loop's first turn: a window not shown never paints (run now); a
+        shown one that has not painted yet gets a second to do so (e.g. minimized)."""
+        if self._after_paint is None:
+            return
+        if self.isVisible():
+            QTimer.singleShot(FIRST_PAINT_WAIT_MS, self, self._run_after_paint)
+        else:
+            self._run_after_paint()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if self._after_paint is not None:
+            # Once this paint is on screen (the next turn of the event loop).
+            QTimer.singleShot(0, self, self._run_after_paint)
+
+    def _run_after_paint(self) -> None:
+        callbacks, self._after_paint = self._after_paint, None
+        for callback in callbacks or ():
+            callback()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_layout()

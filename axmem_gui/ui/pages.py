@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt, Signal
-from PySide6.QtGui import QAction, QFont, QFontDatabase, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QFont, QFontDatabase, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -70,6 +70,10 @@ def stored_value(
         return None if skill is None else (skill.skill, skill.meta)
     memory = repo.stored(entry_id)
     return None if memory is None else (memory.memory, memory.meta)
+
+
+#: Rows measured when the id (and name) columns are first fitted: about two screens.
+FIT_ROWS = 64
 
 
 class CatalogPage(QWidget):
@@ -158,16 +162,21 @@ class CatalogPage(QWidget):
         self._update_selection_label()
 
     def _fit_columns(self) -> None:
-        """Once, when rows first arrive: the id (and name) columns as wide as what they
-        hold in the first rows, within bounds; after that the user's widths stay."""
-        if self._columns_fitted or self.model.rowCount() == 0:
+        """Once, when rows first arrive and the page is shown: the id (and name) columns
+        as wide as what they hold in the first rows, within bounds; after that the user's
+        widths stay. A page not shown yet (memories, at start-up) waits for its showEvent."""
+        if self._columns_fitted or self.model.rowCount() == 0 or not self.isVisible():
             return
         self._columns_fitted = True
         header = self.table.horizontalHeader()
-        header.setResizeContentsPrecision(200)
+        header.setResizeContentsPrecision(FIT_ROWS)
         for column in (0, 1) if self.kind == "skills" else (0,):
             self.table.resizeColumnToContents(column)
             self.table.setColumnWidth(column, min(max(self.table.columnWidth(column), 90), 260))
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._fit_columns()
 
     def _on_delete_key(self) -> None:
         # A slot, not a lambda returning emit()'s bool: PySide6 6.12 mis-counts returned values.

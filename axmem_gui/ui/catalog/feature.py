@@ -27,6 +27,7 @@ from axmem_gui.ui.commands import (
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.editor.dialogs import ConflictDialog, RenameDialog, TagDialog
 from axmem_gui.ui.editor.form import EditRequest
+from axmem_gui.ui.editor.markdown_render import warm_highlighting
 from axmem_gui.ui.entry_table import EntryRole
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, MenuPlace, PageSpec
 from axmem_gui.ui.history import HistoryDialog, full_history
@@ -72,6 +73,9 @@ class CatalogEditing(QObject):
         self.controller.opened.connect(self.update_enabled)
         self.shell.section_changed.connect(self.update_enabled)
         self.update_enabled()
+        # Pygments (code blocks in the previews) loads off the GUI thread once the window
+        # has painted: not during start-up, and done before the first entry is shown.
+        context.shell.after_first_paint(warm_highlighting)
 
     @staticmethod
     def _remember_layout(kind: str, page: CatalogPage, settings: AppSettings) -> None:

@@ -367,6 +367,8 @@ def warm_highlighting() -> None:
 
     def warm() -> None:
         _converter().convert("```python\nx = 1\n```\n")  # its own instance
+        for dark in (False, True):  # the previews' style sheets, cached
+            _code_style_css(dark)
 
     threading.Thread(target=warm, name="pygments-warm-up", daemon=True).start()
 

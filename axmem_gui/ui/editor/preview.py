@@ -89,7 +89,6 @@ class SafeMarkdownBrowser(QTextBrowser):
         self._pending = ""
         self._rendered = RenderedMarkdown()
         self._converter = MarkdownConverter()
-        warm_highlighting()
         self._pieces: Iterator[str] | None = None
         #: A converted piece that did not fit the last turn's layout budget.
         self._held: str | None = None
@@ -102,7 +101,9 @@ class SafeMarkdownBrowser(QTextBrowser):
         self._slices.timeout.connect(self._render_slice)
         self._placeholder = QImage(24, 24, QImage.Format.Format_ARGB32)
         self._placeholder.fill(QColor(128, 128, 128, 90))
-        self._apply_document_style()
+        #: The document's style sheet (Pygments colours) is set before the first render:
+        #: a preview never shown costs no Pygments import before the first paint.
+        self._styled = False
 
     def _original(self, url: QUrl, scheme: str, table: list[str]) -> str | None:
         if url.scheme() != scheme:
@@ -125,6 +126,7 @@ class SafeMarkdownBrowser(QTextBrowser):
     # rendering ----------------------------------------------------------------------
     def set_markdown_source(self, text: str, *, immediately: bool = False) -> None:
         """Render `text` after a short pause in typing (or now)."""
+        warm_highlighting()  # once per process, off the GUI thread
         self._pending = text
         if immediately:
             self._timer.stop()
@@ -137,6 +139,8 @@ class SafeMarkdownBrowser(QTextBrowser):
         return self._pieces is not None
 
     def _render_now(self) -> None:
+        if not self._styled:
+            self._apply_document_style()
         self._keep_scroll = self.verticalScrollBar().value()
         self._rendered = RenderedMarkdown()
         self._pieces = render_pieces(self._pending, self._rendered, self._converter)
@@ -222,6 +226,7 @@ class SafeMarkdownBrowser(QTextBrowser):
         self.render_finished.emit()
 
     def _apply_document_style(self) -> None:
+        self._styled = True
         palette = self.palette()
         template = (resources_dir() / "styles" / "markdown_preview.css").read_text("utf-8")
         css = template.replace("@code_background@", code_background(palette).name())
@@ -232,7 +237,7 @@ class SafeMarkdownBrowser(QTextBrowser):
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
-        if event.type() == QEvent.Type.PaletteChange:
+        if event.type() == QEvent.Type.PaletteChange and self._styled:
             self._apply_document_style()
             self._render_now()
 

@@ -1,5 +1,5 @@
 """Trigger evals in the GUI: eval sets, runs on a real model, figures, comparisons."""
 
-from axmem_gui.ui.evals.page import EVALS, EvalsFeature
+from axmem_gui.ui.evals.feature import EVALS, EvalsFeature
 
 __all__ = ["EVALS", "EvalsFeature"]

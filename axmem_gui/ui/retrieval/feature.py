@@ -12,6 +12,8 @@ class RetrievalFeature:
         self.state = RetrievalState(context.controller, parent=context.shell, runner=context.runner)
         # Typing in a form patches the index of only the entries it touches.
         self.state.watch_edits(context.need(CATALOG).session)
+        # The first index build (a catalog-sized job) starts once the window has painted.
+        context.shell.after_first_paint(self.state.start)
 
     def contributions(self) -> Contributions:
         return Contributions()

@@ -69,7 +69,8 @@ class RetrievalState(QObject):
             runner.failed.connect(self._on_build_failed)
             runner.finished.connect(self._on_bm25_finished)
             runner.failed.connect(self._on_bm25_failed)
-        self._build()
+        #: Until `start()`: the first build waits (see RetrievalFeature).
+        self._started = False
 
     # the first index ----------------------------------------------------------------
     def _build(self) -> None:
@@ -180,7 +181,17 @@ class RetrievalState(QObject):
             return
         self._timer.start()
 
+    def start(self) -> None:
+        """Build the first index (once). The feature calls this after the window's first
+        paint: a job started before shares the GIL with the rest of start-up (at 10,000
+        skills it delayed the first paint by about 0.2 s)."""
+        if not self._started:
+            self._started = True
+            self._build()
+
     def _on_opened(self) -> None:
+        if not self._started:
+            return  # start() builds the index of the workspace open then
         self._hinted.clear()
         self._patch.clear()
         self._timer.stop()
@@ -206,6 +217,7 @@ class RetrievalState(QObject):
     def stop(self) -> None:
         """Drop a pending refresh and build (the window is closing)."""
         self._timer.stop()
+        self._started = True  # a start() still to come builds nothing
         if self._build_job is not None and self._runner is not None:
             self._runner.cancel(self._build_job)
         self._build_job = None

@@ -12,34 +12,32 @@ import contextlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
 from axmem_gui.core.errors import AxmemError, InputError
-from axmem_gui.engine.clients import CancelToken
-from axmem_gui.engine.providers import ProviderSettings
-from axmem_gui.services import sessions
-from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, MenuPlace, PageSpec
-from axmem_gui.ui.sessions import jobs
-from axmem_gui.ui.sessions.agents_dialog import AgentConfigsDialog
-from axmem_gui.ui.sessions.commands import AgentCommand, DeleteSessionsCommand
-from axmem_gui.ui.sessions.compare_view import CompareView
-from axmem_gui.ui.sessions.dialogs import (
-    ChooseSessionDialog,
-    ExportSessionDialog,
-    ImportSessionDialog,
-)
-from axmem_gui.ui.sessions.page import JobStrip, SessionsPage
-from axmem_gui.ui.sessions.run_dialog import RerunDialog, RunAgentDialog
-from axmem_gui.ui.sessions.texts import error_text
-from axmem_gui.ui.sessions.viewer import SessionViewer
-from axmem_gui.ui.tasks import Job
+from axmem_gui.ui.lazy import lazy_module
+
+if TYPE_CHECKING:
+    # The page, its views and the engine behind them (axllm) are imported when the page is
+    # first built or an action first runs, not when the window is wired (first paint).
+    from axmem_gui.engine.clients import CancelToken
+    from axmem_gui.engine.providers import ProviderSettings
+    from axmem_gui.services import sessions
+    from axmem_gui.services.workspace import Workspace
+    from axmem_gui.ui.sessions import jobs
+    from axmem_gui.ui.sessions.page import JobStrip, SessionsPage
+    from axmem_gui.ui.sessions.viewer import SessionViewer
+    from axmem_gui.ui.tasks import Job
+else:
+    sessions = lazy_module("axmem_gui.services.sessions")
+    jobs = lazy_module("axmem_gui.ui.sessions.jobs")
 
 PROVIDER_SETTING = "sessions.last_provider"
 STATUS_MS = 6000
@@ -97,6 +95,8 @@ class SessionsFeature(QObject):
     @property
     def page(self) -> SessionsPage:
         if self._page is None:
+            from axmem_gui.ui.sessions.page import SessionsPage
+
             self._page = page = SessionsPage()
             for action in self._toolbar_actions:
                 page.toolbar.addAction(action)
@@ -211,6 +211,8 @@ class SessionsFeature(QObject):
         if self._page is None:
             return None
         widget = self._page.tabs.currentWidget()
+        from axmem_gui.ui.sessions.viewer import SessionViewer
+
         return widget if isinstance(widget, SessionViewer) else None
 
     def _error(self, title: str, message: str) -> None:
@@ -275,6 +277,8 @@ class SessionsFeature(QObject):
         old = self.viewers.pop(session_id, None)
         if old is not None:
             self.page.close_tab(old)
+        from axmem_gui.ui.sessions.viewer import SessionViewer
+
         viewer = SessionViewer(doc, saved)
         viewer.set_show_whitespace(self.settings.show_whitespace())
         viewer.set_replay_allowed(sessions.can_replay(doc))
@@ -300,12 +304,17 @@ class SessionsFeature(QObject):
 
     def _set_whitespace(self, show: bool) -> None:
         self.settings.set_show_whitespace(show)
+        from axmem_gui.ui.sessions.compare_view import CompareView
+        from axmem_gui.ui.sessions.viewer import SessionViewer
+
         for widget in self.page.closable_tabs():
             if isinstance(widget, (SessionViewer, CompareView)):
                 widget.set_show_whitespace(show)
 
     # import / export / delete -------------------------------------------------------
     def import_dialog(self) -> None:
+        from axmem_gui.ui.sessions.dialogs import ImportSessionDialog
+
         paths = ImportSessionDialog.ask(self.shell.dialog_parent, str(self.ws.path.parent))
         if paths:
             self.import_files(paths)
@@ -343,6 +352,8 @@ class SessionsFeature(QObject):
 
     def export_document(self, doc: Mapping[str, Any]) -> Path | None:
         suggested = self.ws.path.parent / sessions.default_file_name(doc)
+        from axmem_gui.ui.sessions.dialogs import ExportSessionDialog
+
         path = ExportSessionDialog.ask(self.shell.dialog_parent, suggested)
         if path is None:
             return None
@@ -365,6 +376,8 @@ class SessionsFeature(QObject):
             if viewer is not None:
                 self.page.close_tab(viewer)
         try:
+            from axmem_gui.ui.sessions.commands import DeleteSessionsCommand
+
             self.undo_stack.push(DeleteSessionsCommand(lambda: self.ws, docs, self._changed))
         except AxmemError as exc:
             self._error("Cannot delete", str(exc))
@@ -375,6 +388,8 @@ class SessionsFeature(QObject):
             return self._last_settings
         try:
             value = self.ws.settings.get(PROVIDER_SETTING)
+            from axmem_gui.engine.providers import ProviderSettings
+
             return ProviderSettings.from_json(value) if isinstance(value, dict) else None
         except (AxmemError, ValueError, TypeError):
             return None
@@ -386,6 +401,8 @@ class SessionsFeature(QObject):
                 self.ws.settings.set(PROVIDER_SETTING, settings.to_json())  # never a key
 
     def run_agent(self) -> int | None:
+        from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
+
         order = RunAgentDialog.ask(
             self.shell.dialog_parent,
             self.ws,
@@ -403,6 +420,8 @@ class SessionsFeature(QObject):
         undo stack (Ctrl+Z undoes it like a catalog edit). Raises InputError when it cannot
         be applied."""
         errors: list[str] = []
+        from axmem_gui.ui.sessions.commands import AgentCommand
+
         command = AgentCommand(
             lambda: self.ws,
             before,
@@ -418,6 +437,8 @@ class SessionsFeature(QObject):
 
     def start_run(self, order: jobs.RunOrder) -> int:
         self._remember(order.settings)
+        from axmem_gui.engine.clients import CancelToken
+
         token = CancelToken()
         title = f"Running {order.agent.name} on {order.settings.model or order.settings.provider}"
         return self._start_live(
@@ -430,11 +451,15 @@ class SessionsFeature(QObject):
             self.rerun(viewer)
 
     def rerun(self, viewer: SessionViewer) -> int | None:
+        from axmem_gui.ui.sessions.run_dialog import RerunDialog
+
         order = RerunDialog.ask(self.shell.dialog_parent, viewer.doc, self.runner, self.ws.catalog)
         return self.start_rerun(order) if order is not None else None
 
     def start_rerun(self, order: jobs.RerunOrder) -> int:
         self._remember(order.settings)
+        from axmem_gui.engine.clients import CancelToken
+
         token = CancelToken()
         title = f"Rerunning {order.session.get('name') or order.session.get('id')}"
         return self._start_live(jobs.rerun_job(order, token), token, title)
@@ -457,6 +482,8 @@ class SessionsFeature(QObject):
             if info.workspace_path is None or info.workspace_path == self.ws.path:
                 sessions.save_session(self.ws, doc)
             else:  # the user opened another workspace meanwhile: keep it where it began
+                from axmem_gui.services.workspace import Workspace
+
                 with Workspace.open(info.workspace_path) as ws:
                     sessions.save_session(ws, doc)
         except AxmemError as exc:
@@ -478,6 +505,8 @@ class SessionsFeature(QObject):
             calls = len(doc.get("exchanges") or [])
             self.shell.show_message(f"Recorded {calls} model calls: {doc.get('name')}", STATUS_MS)
             return
+        from axmem_gui.ui.sessions.texts import error_text
+
         message = error_text(doc.get("error")) or "the run ended early"
         calls = len(doc.get("exchanges") or [])
         kept = "saved, marked incomplete" if saved else "kept in the viewer, not saved"
@@ -499,6 +528,8 @@ class SessionsFeature(QObject):
         if reason is not None:
             viewer.show_replay_error(reason)
             return None
+        from axmem_gui.engine.clients import CancelToken
+
         token = CancelToken()
         title = f"Replaying {viewer.doc.get('name') or viewer.session_id}"
         info = _Job("replay", title, token=token, viewer=viewer)
@@ -518,6 +549,8 @@ class SessionsFeature(QObject):
             self.compare_with_id(ids[0])
 
     def edit_agents(self) -> None:
+        from axmem_gui.ui.sessions.agents_dialog import AgentConfigsDialog
+
         if AgentConfigsDialog.show_for(self.shell.dialog_parent, self.ws, self.save_agent):
             self.controller.notify_changed("agents")
 
@@ -529,6 +562,8 @@ class SessionsFeature(QObject):
         if not others:
             self.page.show_notice("There is no other session to compare with yet.", "info")
             return None
+        from axmem_gui.ui.sessions.dialogs import ChooseSessionDialog
+
         other = ChooseSessionDialog.ask(
             self.shell.dialog_parent,
             others,
@@ -601,6 +636,8 @@ class SessionsFeature(QObject):
             self.page.usage.set_report(result)  # type: ignore[arg-type]
         elif info.kind == "compare":
             a, b = info.extra["a"], info.extra["b"]
+            from axmem_gui.ui.sessions.compare_view import CompareView
+
             view = CompareView(a, b, result)  # type: ignore[arg-type]
             view.set_show_whitespace(self.settings.show_whitespace())
             view.whitespace_changed.connect(self._set_whitespace)

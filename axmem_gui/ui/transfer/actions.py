@@ -13,22 +13,24 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 
-from axmem_gui.core.formats import ImportPlan, Policy
-from axmem_gui.services.transfer import ExportResult, ImportResult, skills_dir_clashes
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, MenuPlace
-from axmem_gui.ui.transfer.command import ImportCommand
 from axmem_gui.ui.transfer.dialogs import ImportFilesDialog, ImportFolderDialog
-from axmem_gui.ui.transfer.export_dialog import ExportDialog, ExportResultDialog, export_summary
-from axmem_gui.ui.transfer.jobs import ImportPreview, apply_job, export_job, plan_job
-from axmem_gui.ui.transfer.preview_dialog import ImportPreviewDialog, entries_text
 from axmem_gui.ui.transfer.progress import TaskProgressDialog
+
+if TYPE_CHECKING:
+    # The format readers and writers (YAML, the TS lexer) behind these are imported when
+    # an import or export first runs, not before the window's first paint.
+    from axmem_gui.core.formats import ImportPlan, Policy
+    from axmem_gui.services.transfer import ExportResult, ImportResult
+    from axmem_gui.ui.transfer.jobs import ImportPreview
 
 STATUS_MS = 8000
 FILE_PLACE = MenuPlace("file", "transfer")
@@ -58,6 +60,8 @@ def result_message(result: ImportResult) -> str:
         for a, label in (("add", "added"), ("update", "updated"), ("keep-both", "kept both"))
         if counts.get(a)
     ]
+    from axmem_gui.ui.transfer.preview_dialog import entries_text
+
     return f"Imported {entries_text(len(result.changes))} ({', '.join(parts)})"
 
 
@@ -171,6 +175,8 @@ class TransferActions(QObject):
         self._commit_typing()
         self.last_dir = paths[0].parent
         what = describe_paths(paths)
+        from axmem_gui.ui.transfer.jobs import plan_job
+
         job = plan_job(self.controller.path, paths)
         return self._start("plan", job, "Import", f"Reading {what}…", what)
 
@@ -197,6 +203,8 @@ class TransferActions(QObject):
         return job_id
 
     def preview(self, preview: ImportPreview) -> None:
+        from axmem_gui.ui.transfer.preview_dialog import ImportPreviewDialog
+
         plan = ImportPreviewDialog.ask(self.shell.dialog_parent, preview, self.policy)
         if plan is None:
             self._status("Import cancelled; nothing was changed.")
@@ -213,7 +221,11 @@ class TransferActions(QObject):
             return None
         self._commit_typing()
         cancel = threading.Event()
+        from axmem_gui.ui.transfer.jobs import apply_job
+
         job = apply_job(self.controller.path, plan, cancel)
+        from axmem_gui.ui.transfer.preview_dialog import entries_text
+
         count = entries_text(len(plan.writes))
         return self._start("apply", job, "Import", f"Importing {count}…", count, cancel)
 
@@ -222,6 +234,8 @@ class TransferActions(QObject):
         if not result.changes:
             self._status("Nothing was imported: every entry is unchanged or skipped.")
             return
+        from axmem_gui.ui.transfer.command import ImportCommand
+
         command = ImportCommand(self.controller, result, self._report_undo_error)
         self.undo_stack.push(command)
         self.controller.notify_changed("*")
@@ -236,6 +250,9 @@ class TransferActions(QObject):
             self._status("An import or export is already running; wait for it or cancel it.")
             return None
         self._commit_typing()
+        from axmem_gui.services.transfer import skills_dir_clashes
+        from axmem_gui.ui.transfer.export_dialog import ExportDialog
+
         counts = self.controller.counts()
         workspace = self.controller.workspace
         request = ExportDialog.ask(
@@ -247,11 +264,15 @@ class TransferActions(QObject):
         if request is None:
             return None
         self.last_dir = request.out.parent
+        from axmem_gui.ui.transfer.jobs import export_job
+
         job = export_job(self.controller.path, request.format, request.out, request.force)
         return self._start("export", job, "Export", f"Writing {request.out}…", str(request.out))
 
     def _exported(self, result: ExportResult) -> None:
         self.last_export = result
+        from axmem_gui.ui.transfer.export_dialog import ExportResultDialog, export_summary
+
         self._status(export_summary(result))
         ExportResultDialog.show(self.shell.dialog_parent, result)
 
@@ -272,6 +293,9 @@ class TransferActions(QObject):
         running = self._take(job_id)
         if running is None:
             return
+        from axmem_gui.services.transfer import ExportResult, ImportResult
+        from axmem_gui.ui.transfer.jobs import ImportPreview
+
         if running.stage == "plan" and isinstance(result, ImportPreview):
             self.preview(result)
         elif running.stage == "apply" and isinstance(result, ImportResult):
