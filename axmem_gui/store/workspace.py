@@ -15,8 +15,8 @@ from sqlite_utils import Database
 
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import WorkspaceError
+from axmem_gui.core.filehandles import FileHandle
 from axmem_gui.store.connection import open_database
-from axmem_gui.store.filehandles import FileHandle
 from axmem_gui.store.repositories import (
     ContextMapRepository,
     DocumentRepository,

@@ -12,8 +12,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from axmem_gui.core.errors import InputError
+from axmem_gui.core.filehandles import held_descriptors
+from axmem_gui.services.files import read_utf8_file
 from axmem_gui.services.workspace import init_workspace
-from axmem_gui.store.filehandles import held_descriptors
 from axmem_gui.store.workspace import Workspace
 
 
@@ -47,6 +51,27 @@ def test_a_second_open_in_this_process_keeps_our_locks(tmp_path: Path) -> None:
         assert main.integrity_check() == "ok"
         assert main.counts().skills == len(ids) - 2
         assert held_descriptors(path) == 1  # one descriptor, shared, kept open
+    finally:
+        main.close()
+    assert held_descriptors(path) == 0
+
+
+def test_reading_the_open_workspace_as_a_plain_file_keeps_our_locks(tmp_path: Path) -> None:
+    """Every reader of user files (imports, skill folder resources) goes through
+    core.formats.fileio: naming the open workspace as, say, a suite file is refused
+    without dropping our locks."""
+    path = tmp_path / "X.axmem"
+    init_workspace(path, sample=True).close()
+    main = Workspace.open(path)
+    try:
+        ids = [s.id for s in main.skills.all()]
+        with pytest.raises(InputError, match="binary"):
+            read_utf8_file(path, "suite file")
+        for n, skill_id in enumerate(ids[:2], start=1):
+            done = _cli("catalog", "delete", "--workspace", str(path), "skills", skill_id)
+            assert done.returncode == 0, done.stderr
+            assert path.with_name(path.name + "-shm").exists()
+            assert [s.id for s in main.skills.all()] == ids[n:]
     finally:
         main.close()
     assert held_descriptors(path) == 0

@@ -1,4 +1,5 @@
 """Raw file descriptors on workspace files, kept open while this process uses the file.
+(Pure `os`: it lives in core so that every reader of user files can respect it.)
 
 SQLite guards a workspace with POSIX (fcntl) record locks. On POSIX systems closing ANY
 descriptor of a file drops ALL the locks this process holds on it, including those of
@@ -81,6 +82,23 @@ class FileHandle:
         for fd in fds:
             with contextlib.suppress(OSError):
                 os.close(fd)
+
+
+def close_unless_held(fd: int) -> None:
+    """Close a descriptor some reader opened, unless it is a file this process holds
+    (an open workspace read as a plain file, say as an import): then keep it open with
+    the others, closing it would drop this process's SQLite locks on that file."""
+    try:
+        key = _key(os.fstat(fd))
+    except OSError:
+        key = None
+    if key is not None:
+        with _LOCK:
+            entry = _ENTRIES.get(key)
+            if entry is not None:
+                entry.fds.append(fd)
+                return
+    os.close(fd)
 
 
 def _key(st: os.stat_result) -> _Key:
