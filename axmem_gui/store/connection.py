@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-import stat
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from axmem_gui.core.errors import WorkspaceError
+from axmem_gui.core.filehandles import FileHandle, NotRegularFile, acquire
 from axmem_gui.store import schema
 from axmem_gui.store.records import DAMAGED_HINT
 from axmem_gui.store.repositories import explain_sqlite_error
@@ -31,6 +31,9 @@ class OpenedDatabase:
     read_only: bool
     schema_version: int
     backup_path: Path | None
+    #: This open's share of the raw descriptors on the file (see filehandles): release
+    #: it after closing `db`, never before.
+    handle: FileHandle
 
 
 def _damaged(exc: BaseException) -> WorkspaceError | None:
@@ -116,30 +119,35 @@ def _utc_stamp() -> str:
     return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
-def _check_header(path: Path) -> None:
+def _check_header(path: Path) -> FileHandle:
+    """Refuse what is not an SQLite file (or empty), and return the handle the header was
+    read through. Never opens and closes a descriptor of its own: on POSIX that close would
+    drop every SQLite lock this process holds on the file (see filehandles)."""
     try:
-        st = path.stat()
-    except OSError as exc:
-        raise WorkspaceError(f"{path}: cannot read the workspace: {exc.strerror}") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise WorkspaceError(f"{path}: is a directory, not a workspace file")
-    if not stat.S_ISREG(st.st_mode):  # a FIFO would block, a device never end
-        raise WorkspaceError(f"{path}: not a regular file, so not a workspace")
-    try:
-        with path.open("rb") as fh:
-            head = fh.read(len(SQLITE_MAGIC))
+        handle = acquire(path)
+    except NotRegularFile as exc:
+        if exc.is_dir:
+            raise WorkspaceError(f"{path}: is a directory, not a workspace file") from None
+        raise WorkspaceError(f"{path}: not a regular file, so not a workspace") from None
     except PermissionError:
         raise WorkspaceError(f"{path}: cannot read the workspace (permission denied)") from None
     except IsADirectoryError:
         raise WorkspaceError(f"{path}: is a directory, not a workspace file") from None
     except OSError as exc:
         raise WorkspaceError(f"{path}: cannot read the workspace: {exc.strerror}") from None
-    if len(head) == 0:
-        return  # an empty file is treated as a new workspace
-    if head != SQLITE_MAGIC:
-        raise WorkspaceError(
-            f"{path}: not an Ax Memory & Skills Studio workspace (not an SQLite database)"
-        )
+    try:
+        try:
+            head = handle.pread(len(SQLITE_MAGIC), 0)
+        except OSError as exc:
+            raise WorkspaceError(f"{path}: cannot read the workspace: {exc.strerror}") from None
+        if len(head) > 0 and head != SQLITE_MAGIC:  # an empty file is a new workspace
+            raise WorkspaceError(
+                f"{path}: not an Ax Memory & Skills Studio workspace (not an SQLite database)"
+            )
+    except BaseException:
+        handle.release()
+        raise
+    return handle
 
 
 @dataclass(frozen=True)
@@ -225,16 +233,20 @@ def _check_version(path: Path, found: _Inspection) -> int:
     return len(found.applied)
 
 
-def _backup(path: Path, version: int, *, byte_copy: bool) -> Path:
+def _backup(path: Path, handle: FileHandle, version: int, *, byte_copy: bool) -> Path:
     target = path.with_name(f"{path.name}.v{version}-{_utc_stamp()}.bak")
     if byte_copy:
         # Nothing pending in a WAL: the file alone is the database, and a byte copy lets a
         # failed upgrade put back exactly the bytes it found (_undo_upgrade). Otherwise the
         # backup API reads the file and its WAL as one.
         try:
-            with path.open("rb") as src_file, target.open("xb") as dst_file:
-                while chunk := src_file.read(1 << 20):
+            # Read through the held descriptor: closing one of our own would drop the
+            # locks of this process's SQLite connections to the file (see filehandles).
+            with target.open("xb") as dst_file:
+                offset = 0
+                while chunk := handle.pread(1 << 20, offset):
                     dst_file.write(chunk)
+                    offset += len(chunk)
                 dst_file.flush()
                 os.fsync(dst_file.fileno())
         except OSError as exc:
@@ -259,17 +271,25 @@ def _backup(path: Path, version: int, *, byte_copy: bool) -> Path:
     return target
 
 
-def _undo_upgrade(path: Path, backup: Path) -> bool:
+def _undo_upgrade(path: Path, handle: FileHandle, backup: Path) -> bool:
     """A refused upgrade leaves the file as it found it and nothing beside it: the byte
     copy (see _backup) goes back into place (switching to WAL alone rewrites the header),
-    then goes. False when that failed: the backup then stays, it is the user's copy."""
+    then goes. False when that failed: the backup then stays, it is the user's copy.
+    The descriptor written through is not closed here but handed to `handle` (closing it
+    could drop this process's SQLite locks on the file, see filehandles)."""
     try:
-        with backup.open("rb") as src_file, path.open("r+b") as dst_file:
+        fd = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return False
+    handle.adopt(fd)
+    try:
+        # closefd=False: leaving the block flushes but does not close the descriptor.
+        with backup.open("rb") as src_file, os.fdopen(fd, "r+b", closefd=False) as dst_file:
             while chunk := src_file.read(1 << 20):
                 dst_file.write(chunk)
             dst_file.truncate()
             dst_file.flush()
-            os.fsync(dst_file.fileno())
+            os.fsync(fd)
         backup.unlink()
     except OSError:
         return False
@@ -355,23 +375,34 @@ def open_database(path: Path, *, create: bool, read_only: bool = False) -> Opene
     # read-only connection creates an empty -wal beside it, which is not a pending one.
     wal = _sidecar(path, "-wal")
     pending_wal = "-wal" in before and (not wal.is_file() or wal.stat().st_size > 0)
+    held: list[FileHandle] = []
     try:
-        return _open_database(path, create=create, read_only=read_only, pending_wal=pending_wal)
+        return _open_database(
+            path, create=create, read_only=read_only, pending_wal=pending_wal, held=held
+        )
     except WorkspaceError:
+        for handle in held:
+            handle.release()
         _remove_new_sidecars(path, before)
+        raise
+    except BaseException:
+        for handle in held:
+            handle.release()
         raise
 
 
 def _open_database(
-    path: Path, *, create: bool, read_only: bool, pending_wal: bool
+    path: Path, *, create: bool, read_only: bool, pending_wal: bool, held: list[FileHandle]
 ) -> OpenedDatabase:
+    """`held` receives the handle on the file as soon as there is one, for the caller
+    to release if the open fails."""
     exists = path.exists()
     if not exists and not create:
         raise WorkspaceError(f"{path}: no such workspace")
     if not exists and not path.parent.exists():
         raise WorkspaceError(f"{path}: the folder {path.parent} does not exist")
     if exists:
-        _check_header(path)
+        held.append(_check_header(path))
         found = _inspect(path) if path.stat().st_size > 0 else _Inspection(True, [], 0, [])
         version = _check_version(path, found)
         empty = found.empty
@@ -395,13 +426,13 @@ def _open_database(
         # on each open (about 25 ms of the app's start-up).
         db = Database(_read_only_connection(path), execute_plugins=False)
         _configure(db, read_only=True)
-        return OpenedDatabase(db, True, version, None)
+        return OpenedDatabase(db, True, version, None, held[0])
 
     backup_path = None
     # With nothing pending in a WAL, _backup makes a byte copy that can undo a failed upgrade.
     byte_copy = not pending_wal
     if not empty and version < latest:
-        backup_path = _backup(path, version, byte_copy=byte_copy)
+        backup_path = _backup(path, held[0], version, byte_copy=byte_copy)
     try:
         connection = sqlite3.connect(str(path), factory=GuardedConnection)
         db = Database(connection, execute_plugins=False)  # (no plugins: as above)
@@ -418,9 +449,18 @@ def _open_database(
     except sqlite3.Error as exc:
         db.close()
         kept = ""
-        if backup_path is not None and not (byte_copy and _undo_upgrade(path, backup_path)):
+        undone = byte_copy and backup_path is not None and _undo_upgrade(path, held[0], backup_path)
+        if backup_path is not None and not undone:
             kept = f"; its state before the attempt is kept in {backup_path.name}"
         raise WorkspaceError(
             f"{path}: could not prepare the workspace: {explain_sqlite_error(exc)}{kept}"
         ) from None
-    return OpenedDatabase(db, False, latest, backup_path)
+    if not held:
+        # A new file: hold it too, so a later header check in this process reuses this
+        # descriptor instead of opening and closing one under our SQLite locks.
+        try:
+            held.append(acquire(path))
+        except OSError as exc:
+            db.close()
+            raise WorkspaceError(f"{path}: cannot open the workspace: {exc}") from None
+    return OpenedDatabase(db, False, latest, backup_path, held[0])

@@ -15,6 +15,7 @@ from sqlite_utils import Database
 
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import WorkspaceError
+from axmem_gui.core.filehandles import FileHandle
 from axmem_gui.store.connection import open_database
 from axmem_gui.store.repositories import (
     ContextMapRepository,
@@ -51,9 +52,17 @@ class Workspace:
     """An open workspace. Not thread-safe: each thread opens its own."""
 
     def __init__(
-        self, path: Path, db: Database, read_only: bool, schema_version: int, backup: Path | None
+        self,
+        path: Path,
+        db: Database,
+        read_only: bool,
+        schema_version: int,
+        backup: Path | None,
+        handle: FileHandle | None = None,
     ) -> None:
         self.path = path
+        #: Raw descriptors on the file, released only after `db` closes (filehandles).
+        self._handle = handle
         self.db = db
         self.read_only = read_only
         self.schema_version = schema_version
@@ -77,7 +86,9 @@ class Workspace:
         Raises WorkspaceError (file untouched) for foreign, damaged or newer files."""
         p = Path(path)
         opened = open_database(p, create=create, read_only=read_only)
-        return cls(p, opened.db, opened.read_only, opened.schema_version, opened.backup_path)
+        return cls(
+            p, opened.db, opened.read_only, opened.schema_version, opened.backup_path, opened.handle
+        )
 
     @contextmanager
     def transaction(self) -> Iterator[Workspace]:
@@ -137,7 +148,11 @@ class Workspace:
             # that need damaged data say so, closing does not).
             pass
         finally:
-            self.db.close()
+            try:
+                self.db.close()
+            finally:
+                if self._handle is not None:
+                    self._handle.release()
 
     def __enter__(self) -> Workspace:
         return self

@@ -12,6 +12,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from axmem_gui.core.filehandles import close_unless_held
+
 MIB = 1024 * 1024
 
 
@@ -132,7 +134,7 @@ def read_bytes_limited(
     except OSError as exc:
         raise ReadFailure(describe_os_error(exc)) from None
     finally:
-        os.close(fd)
+        close_unless_held(fd)  # never drops our SQLite locks on an open workspace
     data = b"".join(chunks)
     if len(data) > max_bytes:
         raise ReadFailure(f"file grew beyond the limit of {human_size(max_bytes)} while reading")
