@@ -80,9 +80,9 @@ class TagDialog(QDialog):
         self.combo.addItems(known_tags)
         self.combo.setCurrentIndex(-1)
         self.combo.clearEditText()
-        self.combo.lineEdit().setPlaceholderText(
-            "type a tag or pick one" if known_tags else "type a tag"
-        )
+        line = self.combo.lineEdit()
+        assert line is not None  # an editable combo box has its line edit
+        line.setPlaceholderText("type a tag or pick one" if known_tags else "type a tag")
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
