@@ -3,13 +3,11 @@ replace them."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QInputDialog,
-    QLabel,
     QLineEdit,
     QMessageBox,
     QVBoxLayout,
@@ -18,7 +16,7 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.services.catalog import ConflictError
 from axmem_gui.ui.commands import Resolution
-from axmem_gui.ui.inert_text import plain_message_box
+from axmem_gui.ui.inert_text import plain_label, plain_message_box
 
 
 class ConflictDialog:
@@ -68,12 +66,11 @@ class TagDialog(QDialog):
         super().__init__(parent)
         noun = "entry" if count == 1 else "entries"
         self.setWindowTitle("Add tag" if adding else "Remove tag")
-        label = QLabel(
+        label = plain_label(
             f"Tag to add to {count:,} selected {noun}:"
             if adding
             else f"Tag to remove from {count:,} selected {noun}:"
         )
-        label.setTextFormat(Qt.TextFormat.PlainText)
         self.combo = QComboBox()
         self.combo.setEditable(True)
         self.combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
