@@ -6,9 +6,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from axmem_gui import __version__
 from axmem_gui.core.errors import AxmemError
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
 
 SESSION_SUFFIX = ".axsession.json"
 
@@ -93,6 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     install_features(window)
     window.restore_layout()
     window.show()
+    forget_module_sources(window.task_runner.busy_changed)
     if imported is not None:
         show_imported_session(window, imported, session_file)
 
@@ -101,6 +106,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     code = app.exec()
     controller.close()
     return int(code)
+
+
+def forget_module_sources(busy_changed: SignalInstance) -> None:
+    """Empty `linecache` whenever the task runner goes idle. PySide6's import hook reads
+    the source of every module imported after it (shibokensupport's `feature_imported`
+    calls `inspect.getsource` on the module) into `linecache`, where it stays: about
+    20 MB of source lines at 10,000 skills, once lint and the bench are loaded. Only a
+    traceback reads them again (from the files)."""
+    import linecache
+
+    def forget(busy: bool) -> None:
+        if not busy:
+            linecache.clearcache()
+
+    busy_changed.connect(forget)
 
 
 def show_imported_session(window: object, session_id: str, source: Path | None) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -60,7 +61,9 @@ def fts_query(text: str) -> str | None:
 
 
 class Bm25Index:
-    """An FTS5 table in a private in-memory database. Not thread-safe."""
+    """An FTS5 table in a private in-memory database. Safe to share between threads: a
+    lock serializes every use of its connection (the bench searches it on the task
+    runner while the GUI thread patches it after edits)."""
 
     def __init__(
         self,
@@ -70,9 +73,10 @@ class Bm25Index:
     ) -> None:
         """`content_chars` cuts content to that many characters (None: index it all, as a
         host search would)."""
-        # Built on a worker thread and then used on the GUI thread (one at a time, never
-        # concurrently): the connection may change threads.
+        # Built on a worker thread, patched on the GUI thread, searched on workers: the
+        # connection changes threads, one user at a time (`_lock`).
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
+        self._lock = threading.RLock()
         self._db.execute(_SCHEMA)
         self._weights = weights
         self._content_chars = content_chars
@@ -97,7 +101,8 @@ class Bm25Index:
         return len(self._rowids)
 
     def close(self) -> None:
-        self._db.close()
+        with self._lock:
+            self._db.close()
 
     # ------------------------------------------------------------------ writing
     def _cut(self, content: str) -> str:
@@ -108,9 +113,13 @@ class Bm25Index:
         document (Ax: the last catalog entry with an id wins)."""
         rows = list(rows)
         ids = [r[0] for r in rows]
-        if len(set(ids)) == len(ids) and self._rowids.keys().isdisjoint(ids):
-            self._insert_new(rows)
-            return
+        with self._lock:
+            if len(set(ids)) == len(ids) and self._rowids.keys().isdisjoint(ids):
+                self._insert_new(rows)
+            else:
+                self._replace(rows)
+
+    def _replace(self, rows: list[tuple[str, str, str, str]]) -> None:
         with self._db:
             for entry_id, name, description, content in rows:
                 old = self._rowids.get(entry_id)
@@ -148,7 +157,7 @@ class Bm25Index:
         self._upsert((m.id, "", "", m.content) for m in memories)
 
     def remove(self, ids: Iterable[str]) -> None:
-        with self._db:
+        with self._lock, self._db:
             for entry_id in ids:
                 rowid = self._rowids.pop(entry_id, None)
                 if rowid is not None:
@@ -164,11 +173,12 @@ class Bm25Index:
         excluded = set(exclude_ids)
         w = self._weights
         try:
-            rows = self._db.execute(
-                "SELECT key, bm25(docs, ?, ?, ?, ?) AS s FROM docs WHERE docs MATCH ? "
-                "ORDER BY s, key LIMIT ?",
-                (w[0], w[1], w[2], w[3], match, limit + len(excluded)),
-            ).fetchall()
+            with self._lock:
+                rows = self._db.execute(
+                    "SELECT key, bm25(docs, ?, ?, ?, ?) AS s FROM docs WHERE docs MATCH ? "
+                    "ORDER BY s, key LIMIT ?",
+                    (w[0], w[1], w[2], w[3], match, limit + len(excluded)),
+                ).fetchall()
         except sqlite3.OperationalError:
             return []  # defensive: every word is quoted, so this should not happen
         hits: list[Bm25Hit] = []

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.core.catalog import NO_EXTRA, Memory, Skill
 from axmem_gui.core.errors import WorkspaceError
 from axmem_gui.core.jsout import json_dumps
 
@@ -164,7 +164,7 @@ def skill_from_value(value: dict[str, Any]) -> Skill:
         description=_text(value, "description", ""),
         content=_text(value, "content", ""),
         tags=_tags(value),
-        extra=dict(extra),
+        extra=dict(extra) if extra else NO_EXTRA,
     )
 
 

@@ -23,6 +23,7 @@ from axmem_gui.core.lint.incremental import LintSession
 from axmem_gui.services import bench as bench_service
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
+from axmem_gui.store.fts import Bm25Index
 from axmem_gui.store.repositories import MemoryRepository, SkillRepository
 from axmem_gui.ui.bench.feature import BENCH
 from axmem_gui.ui.catalog.feature import CATALOG
@@ -96,6 +97,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
         (SkillRepository, "page"),
         (MemoryRepository, "page"),
         (LintSession, "_load"),
+        (Bm25Index, "search"),
     ):
         monkeypatch.setattr(owner, name, counted.wrap(name, getattr(owner, name)))
     monkeypatch.setattr(
@@ -147,7 +149,8 @@ def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def
     assert calls.worker["_load"] == 1  # one full lint
     assert preview.section_text("skills")  # the preview is filled
 
-    # The retrieval bench: Ax answers at once, BM25's index is built on the runner.
+    # The retrieval bench: Ax answers at once; BM25's index is built on the runner, and
+    # its calls (FTS5 scores every document a word matches) run there too.
     bench = win.feature(BENCH).panel
     for kind, search in (("recall", "deploy rollback"), ("discover", "canary vault")):
         bench.set_kind(kind)
@@ -157,6 +160,7 @@ def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def
         qtbot.waitUntil(lambda: not bench.bm25_pending, timeout=30000)
         assert bench.result.bm25_rows
     assert calls.worker["build_bm25"] == 2
+    assert calls.worker["search"] >= 2
 
     # The memories table, scrolled to the bottom: keyset pages, never OFFSET.
     win.show_section("memories")
@@ -198,7 +202,10 @@ def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def
     # executor and the distiller's), not once per keystroke.
     assert calls.total("render_skills_section") - renders <= 4
     # None of the catalog-sized functions ever ran on the GUI thread.
-    sized = ("catalog", "all", "extend_columns", "extend", "_load", "lint_catalog", "build_bm25")
+    sized = (
+        "catalog", "all", "extend_columns", "extend", "_load", "lint_catalog", "build_bm25",
+        "search",
+    )
     assert {name: calls.gui[name] for name in sized if calls.gui[name]} == {}
 
     # A new token budget lints from scratch, still over the shared index (no build).

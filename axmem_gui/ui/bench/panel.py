@@ -9,6 +9,7 @@ always what the current catalog returns.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QStringListModel, Qt, Signal
 from PySide6.QtGui import QKeyEvent
@@ -35,6 +36,7 @@ from axmem_gui.services.bench import (
     BenchKind,
     BenchResult,
     WhyNot,
+    bm25_call,
     parse_ids,
     parse_searches,
     query_words,
@@ -111,8 +113,10 @@ class BenchPanel(QWidget):
         self.result: BenchResult | None = None
         self.why: WhyNot | None = None
         self.last_run_ms = 0.0
-        #: The last run showed no BM25 column yet: its index was still being built.
+        #: The last run shows no BM25 column yet: its index is being built, or its call
+        #: runs on the task runner (`_bm25_ticket`).
         self.bm25_pending = False
+        self._bm25_ticket: int | None = None
 
         self.kind_combo = QComboBox()
         for kind, title in KINDS:
@@ -231,6 +235,7 @@ class BenchPanel(QWidget):
         self.bm25_table.doubleClicked.connect(self._on_double_click)
         state.changed.connect(self._on_catalog_changed)
         state.bm25_ready.connect(self._on_bm25_ready)
+        state.bm25_rows_ready.connect(self._on_bm25_rows)
         self._completer_for: tuple[int, str, tuple[int, int]] | None = None
         self.why_id_edit.installEventFilter(self)
         self._on_kind()
@@ -279,6 +284,7 @@ class BenchPanel(QWidget):
         self.result = None
         self.why = None
         self.bm25_pending = False
+        self._bm25_ticket = None
         self.ax_model.set_rows(())
         self.bm25_model.set_rows((), {})
         self.entry_view.clear()
@@ -328,12 +334,40 @@ class BenchPanel(QWidget):
             return
         started = time.perf_counter()
         loaded = parse_ids(self.loaded_edit.text())
-        # BM25 beside Ax only once its index is built (on the task runner, not here).
-        with_bm25 = self.state.ensure_bm25(searched_by(self.kind()))
-        result = run_bench(self.state.live, self.kind(), searches, loaded, with_bm25=with_bm25)
-        self.bm25_pending = not with_bm25
+        # BM25 beside Ax: its index is built on the task runner, and each call runs there
+        # too (FTS5 scores every document a word matches); the column fills in after.
+        domain = searched_by(self.kind())
+        have_index = self.state.ensure_bm25(domain)
+        result = run_bench(self.state.live, self.kind(), searches, loaded, with_bm25=False)
+        self._bm25_ticket = None
+        if have_index and result.error is None and result.call is not None:
+            queries, cap = result.call.queries, result.per_string_cap
+            ticket = self.state.search_bm25(domain, queries, result.loaded, cap, result.result_ids)
+            if ticket is None:  # no task runner: here
+                rows = bm25_call(
+                    self.state.live, result.kind, queries, result.loaded, cap, result.result_ids
+                )
+                result = replace(result, bm25_rows=rows)
+            self._bm25_ticket = ticket
+        self.bm25_pending = not have_index or self._bm25_ticket is not None
         self.last_run_ms = (time.perf_counter() - started) * 1000
         self.result = result
+        self._show_result(result)
+        if self.why is not None:
+            self.explain(self.why.entry_id)
+        if self._bm25_ticket is None:
+            self.ran.emit()
+
+    def _on_bm25_rows(self, ticket: int, rows: object) -> None:
+        if ticket != self._bm25_ticket or self.result is None or not isinstance(rows, tuple):
+            return
+        self._bm25_ticket = None
+        self.bm25_pending = False
+        self.result = replace(self.result, bm25_rows=rows)
+        self._show_result(self.result)
+        self.ran.emit()
+
+    def _show_result(self, result: BenchResult) -> None:
         keep = self.entry_view.entry_id
         self.ax_model.set_rows(result.rows)
         terms = {q: query_words(q) for q in (result.call.queries if result.call else ())}
@@ -345,9 +379,11 @@ class BenchPanel(QWidget):
             strings = len(result.call.queries) if result.call else 0
             only_bm25 = len(result.only_bm25())
             bm25 = (
-                "BM25: indexing…"
-                if self.bm25_pending
-                else f"BM25: {len(result.bm25_rows)}, {only_bm25} not in Ax"
+                f"BM25: {len(result.bm25_rows)}, {only_bm25} not in Ax"
+                if not self.bm25_pending
+                else "BM25: searching…"
+                if self._bm25_ticket is not None
+                else "BM25: indexing…"
             )
             self.status.setText(
                 f"{len(result.rows)} returned by {strings} search string(s) "
@@ -362,9 +398,6 @@ class BenchPanel(QWidget):
             self.ax_table.selectRow(0)
         else:
             self.entry_view.show_entry(self.state.live, searched_by(self.kind()), "", [])
-        if self.why is not None:
-            self.explain(self.why.entry_id)
-        self.ran.emit()
 
     def request_add_case(self) -> None:
         result = self.result

@@ -54,7 +54,11 @@ class LintOutcome:
     path: Path
     report: LintReport
     seconds: float
-    by_entry: Mapping[tuple[str, str], tuple[Finding, ...]] = field(default_factory=dict)
+    #: {kind: {entry id: positions of its findings in `report.findings`}}. Positions, not
+    #: the findings: tuples of ints are untracked by the cyclic collector, while 100,000
+    #: tuples of findings were 100,000 more objects every full collection scans; and
+    #: one dict per kind rather than a (kind, id) tuple per entry.
+    by_entry: Mapping[str, Mapping[str, tuple[int, ...]]] = field(default_factory=dict)
     #: What the next run patches (the runner's jobs use it one at a time).
     session: LintSession | None = field(default=None, compare=False, repr=False)
     #: Counted by the job (100,000 findings are not counted on the GUI thread).
@@ -67,7 +71,9 @@ class LintOutcome:
         return None if self.session is None else self.session.options
 
     def for_entry(self, kind: str, entry_id: str) -> tuple[Finding, ...]:
-        return self.by_entry.get((kind, entry_id), ())
+        findings = self.report.findings
+        positions = self.by_entry.get(kind, {}).get(entry_id, ())
+        return tuple(findings[i] for i in positions)
 
     def errors_by_kind(self) -> Counter[str]:
         if self.errors_per_kind or not self.report.findings:
@@ -78,12 +84,12 @@ class LintOutcome:
         return self.severity_counts or self.report.counts()
 
 
-def _index(report: LintReport) -> dict[tuple[str, str], tuple[Finding, ...]]:
-    grouped: dict[tuple[str, str], list[Finding]] = {}
-    for f in report.findings:
+def _index(report: LintReport) -> dict[str, dict[str, tuple[int, ...]]]:
+    grouped: dict[str, dict[str, list[int]]] = {}
+    for i, f in enumerate(report.findings):
         if f.entry_id is not None:
-            grouped.setdefault((f.kind, f.entry_id), []).append(f)
-    return {k: tuple(v) for k, v in grouped.items()}
+            grouped.setdefault(f.kind, {}).setdefault(f.entry_id, []).append(i)
+    return {kind: {k: tuple(v) for k, v in ids.items()} for kind, ids in grouped.items()}
 
 
 def lint_job(
