@@ -15,7 +15,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from axmem_gui.cli.common import add_workspace_arg, counted, print_json, read_text_file
+from axmem_gui.cli.common import (
+    add_workspace_arg,
+    counted,
+    print_json,
+    read_text_file,
+    write_report,
+)
 from axmem_gui.core import jsontext
 from axmem_gui.core.ax.conformance import run_cases
 from axmem_gui.core.ax.explain import explain
@@ -43,6 +49,7 @@ from axmem_gui.core.ax.state import LoadedSkills
 from axmem_gui.core.catalog import Catalog, search_of
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsout import json_dumps
+from axmem_gui.core.printable import printable
 from axmem_gui.services.catalogs import resolve_catalog
 from axmem_gui.services.files import write_file_atomic
 from axmem_gui.services.scenarios import scenario_from_document, simulate_workspace_scenario_at
@@ -237,7 +244,7 @@ def _search(args: argparse.Namespace) -> int:
     text = _format_call(call)
     for e in explanations:
         text += f"\nwhy {e.entry_id!r} for {json_dumps(e.query)}: {e.reason}"
-    sys.stdout.write(text + "\n")
+    write_report(text + "\n")
     return 0
 
 
@@ -245,9 +252,11 @@ def _search(args: argparse.Namespace) -> int:
 
 
 def _format_simulation(sim: Simulation) -> str:
+    """The simulation report: the prompt sections and turn fields exactly as Ax renders
+    them (byte-exact, like `render`); the report's own lines escaped for the terminal."""
     out: list[str] = []
     if not sim.turns:  # refused before any stage ran (an empty task)
-        out.extend(f"=== error: {e}" for e in sim.errors)
+        out.extend(printable(f"=== error: {e}") for e in sim.errors)
     for label, section in (
         ("executor", sim.executor_section),
         ("distiller", sim.distiller_section),
@@ -268,15 +277,16 @@ def _format_simulation(sim: Simulation) -> str:
             if call is not None:
                 verb = search_of(call.domain)
                 queries = json_dumps(list(call.queries))
-                out.append(f"--- {verb}({queries}) -> {', '.join(call.result_ids) or '(none)'}")
-        out.extend(f"--- error: {e}" for e in turn.errors)
+                ids = ", ".join(call.result_ids) or "(none)"
+                out.append(printable(f"--- {verb}({queries}) -> {ids}"))
+        out.extend(printable(f"--- error: {e}") for e in turn.errors)
     out.append("=== callbacks")
     for name, value in (
         ("onLoadedSkills", [list(p) for p in sim.on_loaded_skills]),
         ("onLoadedMemories", [list(p) for p in sim.on_loaded_memories]),
         ("relevance_ranking events", sim.hints.events()),
     ):
-        out.append(f"{name}: {json_dumps(value)}")
+        out.append(printable(f"{name}: {json_dumps(value)}"))
     return "\n".join(out)
 
 

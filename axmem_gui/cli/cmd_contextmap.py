@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from axmem_gui.cli.common import print_json, read_text_file
+from axmem_gui.cli.common import print_json, read_text_file, say, write_report
 from axmem_gui.core.contextmap import (
     StoredContextMap,
     apply_update,
@@ -104,11 +104,11 @@ def _diff(args: argparse.Namespace) -> int:
             value["update"] = record
         print_json(value)
     else:
-        print(render_diff(diff), end="")
+        write_report(render_diff(diff))
         if record is not None:
             print("update:")
             for line in contextmaps.describe_update(record):
-                print(f"  {line}")
+                say(f"  {line}")
     return 0
 
 
@@ -119,7 +119,7 @@ def _show(args: argparse.Namespace) -> int:
         summary["shape"] = stored.shape.value
         print_json(summary)
     else:
-        print(render_summary(stored.state), end="")
+        write_report(render_summary(stored.state))
     return 0
 
 

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from axmem_gui.cli.cmd_sessions import _add_provider_args, _settings
-from axmem_gui.cli.common import add_workspace_arg, counted, print_json, say
+from axmem_gui.cli.common import add_workspace_arg, counted, print_json, say, write_report
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.evals.compare import render_comparison, render_report
 from axmem_gui.core.evals.model import EvalSet, eval_sets_to_json_text
@@ -103,7 +103,7 @@ def _emit(report: EvalReport, args: argparse.Namespace) -> None:
     if args.json:
         print_json(report.to_json())
     else:
-        sys.stdout.write(render_report(report))
+        write_report(render_report(report))
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -170,7 +170,7 @@ def _compare(args: argparse.Namespace) -> int:
     if args.json:
         print_json(comparison.to_json())
     else:
-        sys.stdout.write(render_comparison(comparison))
+        write_report(render_comparison(comparison))
     return 1 if comparison.regressions else 0
 
 

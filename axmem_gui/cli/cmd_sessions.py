@@ -11,7 +11,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from axmem_gui.cli.common import add_workspace_arg, counted, print_json, read_text_file, say
+from axmem_gui.cli.common import (
+    add_workspace_arg,
+    counted,
+    print_json,
+    read_text_file,
+    say,
+    write_report,
+)
 from axmem_gui.core import jsontext
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsout import json_dumps
@@ -158,7 +165,7 @@ def _replay(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report.to_json())
     else:
-        sys.stdout.write(report.render())
+        write_report(report.render())
     return 0 if report.identical else 1
 
 
@@ -168,7 +175,7 @@ def _verify(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report.to_json())
     else:
-        sys.stdout.write(report.render())
+        write_report(report.render())
     return 0 if report.ok else 1
 
 
@@ -205,7 +212,7 @@ def _diff(args: argparse.Namespace) -> int:
     if args.json:
         print_json(comparison.to_json())
     else:
-        sys.stdout.write(render_comparison(comparison))
+        write_report(render_comparison(comparison))
     return 0
 
 
@@ -219,7 +226,7 @@ def _whatif(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report.to_json())
     else:
-        sys.stdout.write(render_whatif(report))
+        write_report(render_whatif(report))
     return 0
 
 

@@ -57,6 +57,12 @@ def say(*parts: object, file: TextIO | None = None) -> None:
     print(printable(" ".join(str(p) for p in parts)), file=file or sys.stdout)
 
 
+def write_report(text: str) -> None:
+    """Write a human-facing report (search results, simulations, replays, diffs) to stdout
+    with user data escaped for the terminal. Never for the exact Ax rendering or JSON."""
+    sys.stdout.write(printable(text))
+
+
 def read_text_file(path: Path, what: str = "file") -> str:
     """The file's text, or an InputError naming it (see `read_utf8_file`)."""
     return read_utf8_file(path, what)

@@ -102,3 +102,21 @@ def test_import_infers_ax_json_from_the_format_name_as_suffix(tmp_path: Path, ca
     bad.write_text("{", "utf-8")
     assert main(["import", "-w", ws_path, str(bad)]) == 2
     assert "axmem: error: 1 problem in the input" in capsys.readouterr().err
+
+
+def test_search_report_escapes_terminal_controls(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    # `axmem search` wrote result lines and "result ids" raw: an id holding ESC[31m and an
+    # OSC title sequence (ESC ] 0 ; ... BEL) recoloured and retitled the user's terminal.
+    ws_path = _sample(tmp_path)
+    hostile = "x\x1b[31mRED\x1b]0;pwned\x07"
+    w = ["--workspace", ws_path]
+    assert main(["catalog", "rename", "skills", "style-guide", hostile, *w]) == 0
+    capsys.readouterr()
+    assert main(["search", *w, "--explain", hostile, "skills", "pwned", "style"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    assert "result ids: x\\x1b[31mRED\\x1b]0;pwned\\x07" in out
+    assert "  1. x\\x1b[31mRED" in out
+    # The exact Ax rendering stays byte-exact: `render` prints the id as Ax shows it.
+    assert main(["render", "index", *w]) == 0
+    assert hostile in capsys.readouterr().out

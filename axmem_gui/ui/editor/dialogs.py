@@ -3,11 +3,20 @@ replace them."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QInputDialog,
+    QLineEdit,
+    QMessageBox,
+    QVBoxLayout,
+    QWidget,
+)
 
 from axmem_gui.services.catalog import ConflictError
 from axmem_gui.ui.commands import Resolution
-from axmem_gui.ui.inert_text import plain_message_box
+from axmem_gui.ui.inert_text import plain_label, plain_message_box
 
 
 class ConflictDialog:
@@ -47,20 +56,56 @@ class RenameDialog:
         return text if ok else None
 
 
-class TagDialog:
-    @classmethod
-    def ask(
-        cls, parent: QWidget | None, adding: bool, count: int, known_tags: list[str]
-    ) -> str | None:
+class TagDialog(QDialog):
+    """Asks for one tag. It starts empty: the known tags are offered in the drop-down and as
+    completions, never preselected (Enter on a preselected unrelated tag added it)."""
+
+    def __init__(
+        self, parent: QWidget | None, adding: bool, count: int, known_tags: list[str]
+    ) -> None:
+        super().__init__(parent)
         noun = "entry" if count == 1 else "entries"
-        title = "Add tag" if adding else "Remove tag"
-        label = (
+        self.setWindowTitle("Add tag" if adding else "Remove tag")
+        label = plain_label(
             f"Tag to add to {count:,} selected {noun}:"
             if adding
             else f"Tag to remove from {count:,} selected {noun}:"
         )
-        text, ok = QInputDialog.getItem(parent, title, label, known_tags, 0, True)
-        return text if ok else None
+        self.combo = QComboBox()
+        self.combo.setEditable(True)
+        self.combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.combo.addItems(known_tags)
+        self.combo.setCurrentIndex(-1)
+        self.combo.clearEditText()
+        line = self.combo.lineEdit()
+        assert line is not None  # an editable combo box has its line edit
+        line.setPlaceholderText("type a tag or pick one" if known_tags else "type a tag")
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok_button.setDefault(True)
+        self.combo.editTextChanged.connect(self._update_ok)
+        self._update_ok()
+        layout = QVBoxLayout(self)
+        layout.addWidget(label)
+        layout.addWidget(self.combo)
+        layout.addWidget(buttons)
+
+    def _update_ok(self) -> None:
+        self.ok_button.setEnabled(bool(self.tag().strip()))
+
+    def tag(self) -> str:
+        return self.combo.currentText()
+
+    @classmethod
+    def ask(
+        cls, parent: QWidget | None, adding: bool, count: int, known_tags: list[str]
+    ) -> str | None:
+        dialog = cls(parent, adding, count, known_tags)
+        return dialog.tag() if dialog.exec() == QDialog.DialogCode.Accepted else None
 
 
 class OpenLinkDialog:

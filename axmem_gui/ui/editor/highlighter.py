@@ -14,11 +14,20 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 _LIST = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)")
 _QUOTE = re.compile(r"^ {0,3}>")
-_CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
-_STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
-_EMPHASIS = re.compile(r"(?<![*_\w])([*_])(?=[^\s*_])(.+?)(?<=[^\s*_])\1(?![*_\w])")
+# The inline patterns never let a span's body run over its own opening delimiter, so a
+# failed opener stops scanning at the next one: each line is walked in linear time (an
+# unbounded `.+?` made "*a *a *a ..." quadratic: 17 s on one 60k-character line).
+_CODE_SPAN = re.compile(r"(`+)(?!`)((?:(?!\1).)+?)(?<!`)\1(?!`)")
+_STRONG = re.compile(r"(\*\*|__)(?=\S)((?:(?!\1).)+?)(?<=\S)\1")
+_EMPHASIS = re.compile(
+    r"(?<![*_\w])([*_])(?=[^\s*_])((?:(?!\1).)+?)(?<=[^\s*_])\1(?![*_\w])"
+)
 _LINK = re.compile(r"!?\[([^\]\n]*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
 _AUTOLINK = re.compile(r"<(?:https?|mailto):[^>\s]+>")
+
+#: Lines longer than this get block-level colouring only (headings, quotes, fences), no
+#: inline spans: the work per keystroke stays bounded whatever one line holds.
+MAX_INLINE_CHARS = 4000
 
 #: Block states: not in a fence (default -1/0), or inside a ``` or a ~~~ fence.
 _IN_BACKTICK_FENCE = 1
@@ -28,6 +37,8 @@ _IN_TILDE_FENCE = 2
 class MarkdownHighlighter(QSyntaxHighlighter):
     def __init__(self, document: QTextDocument, palette: QPalette) -> None:
         super().__init__(document)
+        #: How many blocks were coloured without inline spans (too long; see MAX_INLINE_CHARS).
+        self.plain_blocks = 0
         self.set_palette(palette)
 
     def set_palette(self, palette: QPalette) -> None:
@@ -92,6 +103,9 @@ class MarkdownHighlighter(QSyntaxHighlighter):
         elif (item := _LIST.match(text)) is not None:
             fmt(0, item.end(), self.marker)
 
+        if len(text) > MAX_INLINE_CHARS:
+            self.plain_blocks += 1
+            return
         code_spans: list[tuple[int, int]] = []
         for m in _CODE_SPAN.finditer(text):
             code_spans.append(m.span())

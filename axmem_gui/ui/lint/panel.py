@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.catalog import singular
 from axmem_gui.core.lint import Finding
 from axmem_gui.ui.editor.form import EntryForm
+from axmem_gui.ui.elided import elided
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.lint.linter import LintOutcome, LiveLinter
 from axmem_gui.ui.lint.model import EntryFindingsModel, FindingRole
@@ -22,6 +23,9 @@ from axmem_gui.ui.lint.severity import counts_text
 from axmem_gui.ui.resources import style_sheet
 
 VISIBLE_ROWS = 3
+#: The findings list is never taller than this many text lines (it scrolls past them), so
+#: long wrapped findings cannot push the window past a laptop screen.
+MAX_VISIBLE_LINES = 4
 
 
 class LintPanel(QWidget):
@@ -54,10 +58,8 @@ class LintPanel(QWidget):
         self.view.setResizeMode(QListView.ResizeMode.Adjust)
         self.view.selectionModel().selectionChanged.connect(self._show_hint)
         self.view.viewport().installEventFilter(self)
-        self.hint = plain_label()
-        self.hint.setObjectName("lintHint")
-        self.hint.setWordWrap(True)
-        self.hint.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # One line, elided; the tooltip carries the whole hint.
+        self.hint = elided(object_name="lintHint")
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 2, 0, 0)
@@ -84,6 +86,9 @@ class LintPanel(QWidget):
         found = (
             () if outcome is None or entry_id is None else outcome.for_entry(self.kind, entry_id)
         )
+        self.show_findings(found)
+
+    def show_findings(self, found: tuple[Finding, ...]) -> None:
         self.model.set_findings(found)
         self.view.setVisible(bool(found))
         self._fit_height()
@@ -98,6 +103,7 @@ class LintPanel(QWidget):
         # The laid-out rects know the wrapped height at the view's width.
         self.view.doItemsLayout()
         height = sum(self.view.visualRect(self.model.index(r, 0)).height() for r in range(rows))
+        height = min(height, self.view.fontMetrics().lineSpacing() * MAX_VISIBLE_LINES)
         self.view.setFixedHeight(height + 2 * self.view.frameWidth() + 2)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

@@ -26,7 +26,12 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.errors import AxmemError, InputError
-from axmem_gui.engine.providers import PROVIDERS, STRUCTURED_OUTPUT_MODES, ProviderSettings
+from axmem_gui.engine.providers import (
+    PROVIDERS,
+    SCRIPTED_PROVIDER,
+    STRUCTURED_OUTPUT_MODES,
+    ProviderSettings,
+)
 from axmem_gui.services import secrets
 from axmem_gui.services.local_model import LOCAL_LABEL, LOCAL_PROVIDER, local_model_status
 from axmem_gui.services.providers import model_choices
@@ -223,13 +228,15 @@ class ProviderForm(QWidget):
                 "a key is stored — type to replace it" if stored else "paste the API key"
             )
         notes = []
-        if keyring_mode:
+        if self.provider_name() == SCRIPTED_PROVIDER:
+            pass  # answers in this process: no key is involved at all
+        elif keyring_mode:
             notes.append(
                 "A key is stored in the OS keyring for this provider."
                 if stored
                 else "No key stored for this provider; a typed key is saved to the OS keyring."
             )
-        if local:
+        if local and self.provider_name() != SCRIPTED_PROVIDER:
             notes.append("Local servers need no key (a placeholder is sent).")
         self.key_status.setText(" ".join(notes))
 
@@ -289,9 +296,14 @@ class LocalModelChoice(QWidget):
         self.status.setWordWrap(True)
         found = local_model_status()
         self.ready = found.ready
+        message = found.message[:1].upper() + found.message[1:]
         self.status.setText(
-            "SmolLM2-135M on 127.0.0.1, no account needed" if found.ready else found.message
+            "SmolLM2-135M on 127.0.0.1, no account needed" if found.ready else message
         )
+        if not found.ready:
+            # Nothing to run: the box cannot be checked by hand (the line below says why).
+            self.check.setEnabled(False)
+            self.check.setToolTip(message)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.check)
@@ -309,7 +321,8 @@ class LocalModelChoice(QWidget):
         """Settings remembered from an earlier run: "local" checks the box, anything
         else goes to the form."""
         if settings.provider == LOCAL_PROVIDER:
-            self.set_checked(True)
+            # Not installed (any more): leave the box unchecked, the form as it is.
+            self.set_checked(self.ready)
         else:
             self.form.set_settings(settings)
 

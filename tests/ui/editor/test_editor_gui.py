@@ -323,3 +323,22 @@ def test_memories_form_edits_content(window: MainWindow, qtbot) -> None:  # type
     assert window.controller.workspace.memories.get(first).content.startswith("Note: ")  # type: ignore[union-attr]
     window.undo_stack.undo()
     assert not window.controller.workspace.memories.get(first).content.startswith("Note: ")  # type: ignore[union-attr]
+
+
+def test_add_tag_dialog_starts_empty_and_offers_known_tags(qtbot) -> None:  # type: ignore[no-untyped-def]
+    # It preselected the first known tag ("incident") for entries that lack it; Enter added it.
+    dialog = TagDialog(None, True, 2, ["incident", "deploy"])
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    assert dialog.tag() == ""
+    assert dialog.combo.currentIndex() == -1
+    assert [dialog.combo.itemText(i) for i in range(dialog.combo.count())] == [
+        "incident",
+        "deploy",
+    ]
+    assert not dialog.ok_button.isEnabled()  # Enter on the empty dialog adds nothing
+    qtbot.keyClicks(dialog.combo.lineEdit(), "hot")
+    assert dialog.ok_button.isEnabled()
+    qtbot.keyClick(dialog.combo.lineEdit(), Qt.Key.Key_Return)
+    assert dialog.result() == dialog.DialogCode.Accepted and dialog.tag() == "hot"

@@ -188,3 +188,39 @@ def test_hovered_link_target_is_shown(qtbot) -> None:  # type: ignore[no-untyped
     assert "https://example.com/x" in editor.link_status.text()
     editor.preview.highlighted.emit(QUrl())
     assert editor.link_status.text() == ""
+
+
+def _spans(block, want) -> list[str]:  # type: ignore[no-untyped-def]
+    text = block.text()
+    return [text[f.start : f.start + f.length] for f in block.layout().formats() if want(f.format)]
+
+
+def test_emphasis_does_not_run_over_an_unclosed_opener(qtbot) -> None:  # type: ignore[no-untyped-def]
+    # CommonMark: "*a *b*" is "*a <em>b</em>"; the old pattern let the span's body run over the
+    # unclosed "*" (which is also what made a line of "*a *a *a ..." quadratic to colour).
+    editor = MarkdownEditor()
+    qtbot.addWidget(editor)
+    editor.set_text("*a *b* then **c **d** and `e `f`")
+    block = editor.edit.document().firstBlock()
+    assert _spans(block, lambda f: f.fontItalic()) == ["*b*"]
+    assert _spans(block, lambda f: f.fontWeight() == QFont.Weight.Bold) == ["**d**"]
+    code = _spans(block, lambda f: f.background().style() != Qt.BrushStyle.NoBrush)
+    assert code == ["`e `"]
+
+
+def test_long_lines_get_no_inline_spans(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from axmem_gui.ui.editor.highlighter import MAX_INLINE_CHARS
+
+    editor = MarkdownEditor()
+    qtbot.addWidget(editor)
+    hostile = "*a " * 70_000  # 210k characters on one line
+    editor.set_text(f"# title\n**bold** {'x' * MAX_INLINE_CHARS}\n{hostile}\n**short**")
+    doc = editor.edit.document()
+    highlighter = editor.edit.highlighter
+    assert highlighter.plain_blocks >= 2
+    bold = lambda f: f.fontWeight() == QFont.Weight.Bold  # noqa: E731
+    assert _spans(doc.findBlockByNumber(1), bold) == []
+    assert _spans(doc.findBlockByNumber(2), lambda f: f.fontItalic()) == []
+    # Block-level colouring and short lines are unchanged.
+    assert _spans(doc.findBlockByNumber(0), bold) == ["# title"]
+    assert _spans(doc.findBlockByNumber(3), bold) == ["**short**"]

@@ -336,3 +336,32 @@ def test_a_lint_racing_an_edit_reports_the_catalog_it_linted(  # type: ignore[no
     assert last.report == lint_catalog(last.catalog, options)
     assert "empty-name" in codes(last.report.errors)
     assert last.catalog == window.controller.workspace.catalog()
+
+
+def test_long_findings_scroll_and_keep_the_window_within_a_laptop_screen(
+    window: MainWindow, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    # 3-4 long warnings made the window's minimum height 769-811 px (taller than a 768 px
+    # screen): the findings list grew with every wrapped line and the hint wrapped too.
+    from axmem_gui.core.lint import Finding
+
+    wait_for_lint(qtbot, window)
+    window.resize(1366, 768)
+    page = window.feature(CATALOG).pages["skills"]
+    panel = feature(window).panels["skills"]
+    assert page.select_id("postmortemTemplate")
+    words = " ".join(f"word{i}" for i in range(120))
+    found = tuple(
+        Finding("warning", f"long-{n}", "skill", "postmortemTemplate", f"{n}: {words}", words)
+        for n in range(6)
+    )
+    panel.show_findings(found)
+    assert panel.findings() == found
+    # The window's own floor (no findings) is about 703 px; the findings add nothing to it.
+    assert window.minimumSizeHint().height() <= 768 - 48
+    assert page.form.minimumSizeHint().height() <= 700
+    assert panel.minimumSizeHint().height() <= 10 * panel.fontMetrics().lineSpacing()
+    # The whole hint is in the tooltip; the list scrolls to the findings below.
+    assert panel.hint.full_text() == f"Hint: {words}"
+    bar = panel.view.verticalScrollBar()
+    assert bar.maximum() > 0

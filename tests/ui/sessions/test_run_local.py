@@ -4,13 +4,15 @@ bundled model (here not installed, so the run fails naming the extra to install)
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from axmem_gui.engine import local_model
-from axmem_gui.engine.providers import ProviderSettings
+from axmem_gui.engine.providers import SCRIPTED_PROVIDER, ProviderSettings
 from axmem_gui.services.local_model import LOCAL_LABEL, LOCAL_PROVIDER
+from axmem_gui.ui.sessions import provider_form
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
 from tests.ui.sessions.conftest import wait_idle
@@ -38,10 +40,43 @@ def test_the_run_dialog_offers_the_bundled_model(feature: SessionsFeature, qtbot
     assert dialog.build_order().settings == settings
 
 
-def test_a_remembered_local_choice_is_checked_again(feature: SessionsFeature, qtbot: Any) -> None:
+def _installed() -> local_model.LocalModelStatus:
+    return local_model.LocalModelStatus(model_file=Path("model.gguf"), server=True)
+
+
+def test_a_remembered_local_choice_is_checked_again(
+    feature: SessionsFeature, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(provider_form, "local_model_status", _installed)
     dialog = RunAgentDialog(feature.ws, feature.runner, ProviderSettings(LOCAL_PROVIDER))
     qtbot.addWidget(dialog)
+    assert dialog.local.check.isEnabled()
     assert dialog.local.check.isChecked() and not dialog.provider.isEnabled()
+
+
+def test_without_the_bundled_model_the_local_box_is_disabled(
+    feature: SessionsFeature, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It stayed enabled (checking it only failed at run time) under a lowercase status line;
+    # a remembered "local" choice left a checked box the user could not uncheck.
+    monkeypatch.setattr(provider_form, "local_model_status", _not_installed)
+    dialog = RunAgentDialog(feature.ws, feature.runner, ProviderSettings(LOCAL_PROVIDER))
+    qtbot.addWidget(dialog)
+    assert not dialog.local.check.isEnabled() and not dialog.local.check.isChecked()
+    assert dialog.provider.isEnabled()
+    status = dialog.local.status.text()
+    assert status.startswith("The bundled local model is not installed")
+    assert dialog.local.check.toolTip() == status
+
+
+def test_the_scripted_model_says_nothing_about_keys(feature: SessionsFeature, qtbot: Any) -> None:
+    # "Local servers need no key (a placeholder is sent)" was shown for the in-process model.
+    dialog = RunAgentDialog(feature.ws, feature.runner, ProviderSettings(SCRIPTED_PROVIDER))
+    qtbot.addWidget(dialog)
+    assert dialog.provider.provider_name() == SCRIPTED_PROVIDER
+    assert "key" not in dialog.provider.key_status.text().lower()
+    dialog.provider.set_settings(ProviderSettings("ollama", "m"))
+    assert "Local servers need no key" in dialog.provider.key_status.text()
 
 
 def test_a_local_run_starts_the_bundled_model(
