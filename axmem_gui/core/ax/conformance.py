@@ -41,6 +41,16 @@ def run_cases(value: Any, profile: AxProfile, source: str = "cases") -> dict[str
     """`{tokenizer, collation, cases}` in -> expected.json-shaped dict out."""
     if not isinstance(value, dict):
         raise InputError(f"{source}: expected an object with 'cases', got {type_name(value)}")
+    if not {"cases", "tokenizer", "collation"} & value.keys():
+        looks = (
+            " (it looks like an Ax catalog)"
+            if {"skillsCatalog", "memoriesCatalog", "skills", "memories"} & value.keys()
+            else ""
+        )
+        raise InputError(
+            f"{source}: not a conformance case file: it has none of 'cases', 'tokenizer', "
+            f"'collation'{looks}"
+        )
     tokenizer = Tokenizer(profile)
     out: dict[str, Any] = {"package": profile.package, "stopwords": _profile_stopwords(profile)}
     probes = value.get("tokenizer") or {}

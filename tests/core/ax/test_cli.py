@@ -213,6 +213,19 @@ def test_bad_scenario_and_missing_files(
     assert code == 2 and "not found" in err
 
 
+def test_conformance_run_refuses_a_file_that_is_not_a_case_file(
+    capsys: pytest.CaptureFixture[str], catalog: Path, tmp_path: Path
+) -> None:
+    """A catalog given as the case file ran nothing and exited 0 with an empty result."""
+    code, out, err = run(capsys, "conformance", "run", str(catalog))
+    assert code == 2 and out == ""
+    assert "not a conformance case file" in err and "looks like an Ax catalog" in err
+    other = tmp_path / "other.json"
+    other.write_text('{"turns": []}', encoding="utf-8")
+    code, _, err = run(capsys, "conformance", "run", str(other))
+    assert code == 2 and "none of 'cases', 'tokenizer', 'collation'" in err
+
+
 def test_catalog_and_workspace_are_exclusive(
     capsys: pytest.CaptureFixture[str], catalog: Path, tmp_path: Path
 ) -> None:
