@@ -141,14 +141,20 @@ def memory_to_row(memory: Memory) -> dict[str, Any]:
 
 
 def _text(value: dict[str, Any], key: str, default: str | None = None) -> str:
-    text = value.get(key, default)
+    return _checked_text(value.get(key, default), key)
+
+
+def _checked_text(text: object, key: str) -> str:
     if not isinstance(text, str):
         raise damaged_value(f"a stored {key} is not text")
     return text
 
 
 def _tags(value: dict[str, Any]) -> tuple[str, ...]:
-    tags = value.get("tags", ())
+    return _checked_tags(value.get("tags", ()))
+
+
+def _checked_tags(tags: object) -> tuple[str, ...]:
     if not isinstance(tags, list | tuple) or not all(isinstance(t, str) for t in tags):
         raise damaged_value("stored tags are not a list of text")
     return tuple(tags)
@@ -176,11 +182,8 @@ def memory_from_row(entry_id: object, content: object, tags_json: str | None) ->
     """`memory_from_value` of one row's columns (id, content, tags JSON), without the dict
     between: reading 100,000 memories at every start takes half the time. Checks the
     same things: a damaged row is the same clear error."""
-    if type(entry_id) is not str:
-        raise damaged_value("a stored id is not text")
-    if type(content) is not str:
-        raise damaged_value("a stored content is not text")
-    tags = loads(tags_json) or ()
-    if not isinstance(tags, list | tuple) or not all(type(t) is str for t in tags):
-        raise damaged_value("stored tags are not a list of text")
-    return Memory(entry_id, content, tuple(tags))
+    return Memory(
+        _checked_text(entry_id, "id"),
+        _checked_text(content, "content"),
+        _checked_tags(loads(tags_json) or ()),
+    )
