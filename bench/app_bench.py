@@ -29,6 +29,9 @@ Then the same on the sample workspace. `--json` prints {"skills", "memories",
         [--no-sample] [--timeout 900]
     python bench/app_bench.py --start-only [--repeat 3]   # only start → first paint
 
+Environment: APP_BENCH_TRACE_JOBS=1 prints each task-runner job (start, end, CPU);
+APP_BENCH_STALL_STACKS=1 prints where the GUI thread was during each stall over 150 ms.
+
 A benchmark, not a test: nothing here is asserted.
 """
 
@@ -323,6 +326,8 @@ def child_main(workspace: Path, out: Path, timeout_s: float) -> int:
 
     watcher = FirstPaint()
     app.installEventFilter(watcher)
+    if os.environ.get("APP_BENCH_TRACE_JOBS"):
+        _trace_jobs(t0)
     from axmem_gui.app import main as app_main
 
     code = app_main([str(workspace)])
@@ -330,6 +335,32 @@ def child_main(workspace: Path, out: Path, timeout_s: float) -> int:
         print(f"app_bench: the app exited ({code}) before the driver finished", file=sys.stderr)
         return 1
     return 0
+
+
+def _trace_jobs(t0: float) -> None:
+    """Print every task-runner job as it ends: what it was, when it started and ended
+    (ms since process start) and the CPU time its thread spent on it."""
+    import threading
+
+    from axmem_gui.ui import tasks
+
+    original = tasks._outcome
+
+    def traced(ticket: Any) -> tuple[str, object]:
+        job = ticket.job
+        name = getattr(job, "__qualname__", repr(job))
+        started, cpu = time.monotonic(), time.thread_time()
+        try:
+            return original(ticket)
+        finally:
+            print(
+                f"  job {name} [{threading.current_thread().name}]: "
+                f"{(started - t0) * 1000:,.0f} → {(time.monotonic() - t0) * 1000:,.0f} ms, "
+                f"cpu {(time.thread_time() - cpu) * 1000:,.0f} ms",
+                file=sys.stderr, flush=True,
+            )
+
+    tasks._outcome = traced
 
 
 class Driver:
