@@ -30,7 +30,9 @@ Then the same on the sample workspace. `--json` prints {"skills", "memories",
     python bench/app_bench.py --start-only [--repeat 3]   # only start → first paint
 
 Environment: APP_BENCH_TRACE_JOBS=1 prints each task-runner job (start, end, CPU);
-APP_BENCH_STALL_STACKS=1 prints where the GUI thread was during each stall over 150 ms.
+APP_BENCH_STALL_STACKS=1 prints where the GUI thread was during each stall over 150 ms;
+APP_BENCH_GC_CENSUS=1 prints, before the scroll, what the cyclic collector walks (tracked
+objects by type) and the CPU time of a full collection.
 
 A benchmark, not a test: nothing here is asserted.
 """
@@ -254,7 +256,8 @@ def start_only(ws: Path, args: argparse.Namespace) -> int:
 
 class GcProbe:
     """Times every cyclic collection (gc callbacks): on the GUI thread (a stall the user
-    sees) and elsewhere (counted). Reported as `gc` in the JSON."""
+    sees: wall time, and the GUI thread's own CPU time, which leaves out waiting for the
+    GIL or a CPU) and elsewhere (counted). Reported as `gc` in the JSON."""
 
     def __init__(self) -> None:
         import gc
@@ -263,9 +266,13 @@ class GcProbe:
         self._gui = threading.get_ident()
         self._ident = threading.get_ident
         self._started = 0.0
+        self._cpu = 0.0
         self.gui: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self.cpu: dict[int, list[float]] = {0: [], 1: [], 2: []}
         self.elsewhere = 0
         gc.callbacks.insert(0, self._on_gc)
+        # Last: so the wall time covers the other callbacks (the app's collector's) too.
+        gc.callbacks.append(self._on_gc_last)
 
     def _on_gc(self, phase: str, info: dict[str, int]) -> None:
         if self._ident() != self._gui:
@@ -275,14 +282,27 @@ class GcProbe:
         else:
             self.gui[info["generation"]].append((time.perf_counter() - self._started) * 1000)
 
+    def _on_gc_last(self, phase: str, info: dict[str, int]) -> None:
+        if self._ident() != self._gui:
+            return
+        if phase == "start":
+            self._cpu = time.thread_time()
+        else:
+            self.cpu[info["generation"]].append((time.thread_time() - self._cpu) * 1000)
+
     def report(self) -> dict[str, Any]:
         every = [ms for times in self.gui.values() for ms in times]
         return {
             "gui_max_ms": round(max(every, default=0.0), 1),
             "gui_total_ms": round(sum(every), 1),
             "gui_over_50ms": sum(ms > 50 for ms in every),
+            "gui_over_30ms": sum(ms > 30 for ms in every),
             "gui_by_generation": {
-                str(gen): {"count": len(times), "max_ms": round(max(times, default=0.0), 1)}
+                str(gen): {
+                    "count": len(times),
+                    "max_ms": round(max(times, default=0.0), 1),
+                    "max_cpu_ms": round(max(self.cpu[gen], default=0.0), 1),
+                }
                 for gen, times in self.gui.items()
             },
             "collections_off_gui_thread": self.elsewhere,
@@ -581,6 +601,8 @@ class Driver:
         )
 
         # memories: scroll to the bottom --------------------------------------------
+        if os.environ.get("APP_BENCH_GC_CENSUS"):
+            _gc_census()
         window.show_section("memories")
         yield None
         page = pages["memories"]
@@ -720,6 +742,34 @@ class Driver:
         self.heartbeat.stop()
         self.window.close()
         self.app.quit()
+
+
+def _gc_census() -> None:
+    """What a full collection walks now: tracked objects (frozen ones too) by type, and
+    the GUI thread's CPU time of full collections (the first one also untracks what no
+    collection had seen yet). Printed to stderr; it changes what the bench measures after."""
+    import gc
+    from collections import Counter
+
+    frozen = gc.get_freeze_count()
+    gc.unfreeze()
+    tracked = gc.get_objects()
+    kinds = Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in tracked)
+    print(f"  gc census: {len(tracked):,} tracked objects ({frozen:,} of them frozen)",
+          file=sys.stderr)
+    for name, n in kinds.most_common(12):
+        print(f"    {n:>9,} {name}", file=sys.stderr)
+    del tracked
+    times = []
+    for _ in range(4):
+        cpu = time.thread_time()
+        gc.collect()
+        times.append((time.thread_time() - cpu) * 1000)
+    gc.freeze()
+    print(f"  full collections, GUI-thread CPU: first {times[0]:.1f} ms, then "
+          f"{min(times[1:]):.1f}-{max(times[1:]):.1f} ms; "
+          f"{len(gc.get_objects()) + gc.get_freeze_count():,} tracked after",
+          file=sys.stderr, flush=True)
 
 
 def _words(live: Any, domain: str, count: int) -> list[str]:
