@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 from axmem_gui.core.ax.collation import collation_key, collation_keys
 from axmem_gui.core.ax.documents import (
@@ -58,18 +58,31 @@ BenchKind = Literal["discover", "recall"]
 # --------------------------------------------------------------------------- live state
 
 
+_Kept: TypeAlias = Callable[[Iterable[object]], object]
+
+
+def _keep_nothing(held: Iterable[object]) -> None:
+    del held
+
+
 class _LiveDomain:
     """One catalog (skills or memories) with its Ax index, patched in place."""
 
-    def __init__(self, domain: CatalogKind, profile: AxProfile, tokenizer: Tokenizer) -> None:
+    def __init__(
+        self, domain: CatalogKind, profile: AxProfile, tokenizer: Tokenizer, on_kept: _Kept
+    ) -> None:
         self.domain = domain
+        self._on_kept = on_kept
         self.profile = profile
         self.tokenizer = tokenizer
         self.entries: dict[str, Skill | Memory] = {}
         self.version = 0
         self._index = SearchIndex(tokenizer)
         self._handles: dict[str, int] = {}
-        self._keys: Counter[bytes] = Counter()
+        #: How many ids collate to each key. A plain dict of bytes and ints: the cyclic
+        #: collector untracks it (a Counter, 200,000 references at 100,000 memories, is
+        #: walked by every full collection).
+        self._keys: dict[bytes, int] = {}
         self._search: SkillSearch | MemorySearch | None = None
         self._tuple: tuple[Skill | Memory, ...] | None = None
         self._bm25: Bm25Index | None = None
@@ -91,12 +104,14 @@ class _LiveDomain:
         # catalog's own order for every later patch: such a catalog is only ever reloaded.
         self.patchable = len(set(ids)) == len(ids)
         self.entries = {e.id: e for e in entries}
+        self._on_kept(self.entries)
         self._index = SearchIndex(self.tokenizer)
         # The bulk path (field by field, as `SkillSearch.indexed` builds): same index,
         # about 15x faster than a record per document.
         handles = self._index.extend_columns(self._columns(entries))
         self._handles = dict(zip(ids, handles, strict=True))
-        self._keys = Counter(collation_keys(ids))
+        self._keys = {}
+        self._keys.update(Counter(collation_keys(ids)).items())  # (not a copy: untracked)
         if self._bm25 is not None:
             self._bm25.close()
             self._bm25 = None  # rebuilt on first use
@@ -113,7 +128,7 @@ class _LiveDomain:
             return False
         for entry_id, entry in changes.items():
             known = entry_id in self.entries
-            if entry is not None and not known and self._keys[collation_key(entry_id)] > 0:
+            if entry is not None and not known and self._keys.get(collation_key(entry_id), 0) > 0:
                 return False  # a new id that collates equal to another: order matters
             if entry is not None and entry.id != entry_id:
                 return False
@@ -126,7 +141,8 @@ class _LiveDomain:
                 self._index.remove(handle)
                 del self._handles[entry_id]
                 del self.entries[entry_id]
-                self._keys[collation_key(entry_id)] -= 1
+                key = collation_key(entry_id)
+                self._keys[key] -= 1
                 if self._bm25 is not None:
                     self._bm25.remove([entry_id])
                 touched = True
@@ -136,7 +152,8 @@ class _LiveDomain:
             doc = self._document(entry)
             if handle is None:
                 self._handles[entry_id] = self._index.add(doc)
-                self._keys[collation_key(entry_id)] += 1
+                key = collation_key(entry_id)
+                self._keys[key] = self._keys.get(key, 0) + 1
             else:
                 self._index.update(handle, doc)
             self.entries[entry_id] = entry
@@ -144,6 +161,7 @@ class _LiveDomain:
                 self._bm25_upsert([entry])
             touched = True
         if touched:
+            self._on_kept(self.entries)  # (a new entry put in a dict tracks the dict again)
             self._changed()
         return True
 
@@ -169,6 +187,7 @@ class _LiveDomain:
     def entry_tuple(self) -> tuple[Skill | Memory, ...]:
         if self._tuple is None:
             self._tuple = tuple(self.entries.values())
+            self._on_kept(self._tuple)
         return self._tuple
 
     def search(self) -> SkillSearch | MemorySearch:
@@ -223,13 +242,20 @@ def build_bm25_index(entries: Iterable[Skill | Memory]) -> Bm25Index:
 
 
 class LiveSearch:
-    """The catalog as the views see it, with Ax's search indexes kept current."""
+    """The catalog as the views see it, with Ax's search indexes kept current.
 
-    def __init__(self, profile: AxProfile, catalog: Catalog | None = None) -> None:
+    `on_kept` is called with every big container of entries it keeps (the dict by id and
+    the tuple of each kind, as they are made): the GUI takes them out of the cyclic
+    garbage collector's walk (`ui/tasks.py`)."""
+
+    def __init__(
+        self, profile: AxProfile, catalog: Catalog | None = None, on_kept: _Kept | None = None
+    ) -> None:
         self.profile = profile
         self.tokenizer = Tokenizer(profile)
-        self._skills = _LiveDomain("skills", profile, self.tokenizer)
-        self._memories = _LiveDomain("memories", profile, self.tokenizer)
+        kept = on_kept or _keep_nothing
+        self._skills = _LiveDomain("skills", profile, self.tokenizer, kept)
+        self._memories = _LiveDomain("memories", profile, self.tokenizer, kept)
         self._catalog: Catalog | None = None
         #: Held while a reader on another thread (lint) reads the indexes: the owner's
         #: thread must not `load`, `patch` or `refresh` while it is `busy`.

@@ -14,13 +14,15 @@ import threading
 import time
 import traceback
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 
+from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.errors import AxmemError
+from axmem_gui.core.lint.model import Finding
 
 
 class GuiThreadCollector:
@@ -40,7 +42,10 @@ class GuiThreadCollector:
        alive: a long job's garbage dies young, on the GUI thread, cheaply. A young
        generation that grew past `BUSY_THRESHOLD` anyway (a worker built a big structure
        with the collector disabled, like the search index) is frozen rather than scanned:
-       it is alive, and long-lived.
+       it is alive, and long-lived. So is a middle generation grown past `MIDDLE_FREEZE`
+       (what survived the young collections of a job building a big result, like a lint
+       report's 100,000 findings): once the young garbage is collected it is frozen, not
+       scanned, and left to the next major.
     3. *Frozen objects stay frozen; a major collection takes back their garbage now and
        then*: unfreeze, a full collection on the GUI thread, freeze the survivors. So the
        long-lived objects (the shared search index: about a million objects at 10,000
@@ -52,6 +57,13 @@ class GuiThreadCollector:
        `MAJOR_INTERVAL_S` passed; during a job only past `JOB_MAJOR_MIN` and as much as
        the last major kept (a bound on memory for a job that outruns the safe points).
 
+    4. *Records are not walked at all.* A catalog's entries and a lint report's findings
+       (`RECORD_TYPES`: frozen, slotted, holding text and tuples of text) are hundreds of
+       thousands of long-lived objects that can never be part of a reference cycle, so no
+       collection can free one: `retire` untracks them, as CPython itself untracks a tuple
+       or dict of atoms (reference counting still frees them). A major collection then
+       walks what can hold cycles, not the catalog.
+
     One per process, because `gc.callbacks` and the thresholds are; installed by the
     first task runner."""
 
@@ -62,8 +74,12 @@ class GuiThreadCollector:
         self.collections = 0
         #: Major collections (unfreeze, full, freeze) made on the GUI thread.
         self.majors = 0
+        #: Records taken out of the collector's walk (`retire`).
+        self.retired = 0
         self._gui_thread: int | None = None
         self._frozen_young = 0  # young objects workers froze since the last major (estimate)
+        self._young_at_start = 0  # generation 0's count when a GUI-thread collection starts
+        self._middle = 0  # objects in generation 1 (estimate: survivors of young collections)
         self._survivors = 0  # objects frozen as long-lived (by the last major, or built)
         self._last_major = time.monotonic()
         self._thresholds = gc.get_threshold()
@@ -81,11 +97,18 @@ class GuiThreadCollector:
         return threading.get_ident() == self._gui_thread
 
     def _on_collection(self, phase: str, info: dict[str, int]) -> None:
-        del info
-        if phase == "start" and not self.on_gui_thread:
-            self._frozen_young += gc.get_count()[0]
-            gc.freeze()
-            self.deferred += 1
+        if not self.on_gui_thread:
+            if phase == "start":
+                self._frozen_young += gc.get_count()[0]
+                gc.freeze()
+                self.deferred += 1
+                self._middle = 0
+        elif phase == "start":
+            self._young_at_start = gc.get_count()[0]
+        elif info["generation"] == 0:
+            self._middle += max(self._young_at_start - info["collected"], 0)
+        else:
+            self._middle = 0
 
     def set_busy(self, runner: QObject, busy: bool, idle_delay_ms: int = 0) -> None:
         """A runner started (or finished) its jobs. Generation 0's threshold is raised
@@ -119,8 +142,17 @@ class GuiThreadCollector:
         if young >= BUSY_THRESHOLD:
             gc.freeze()  # built while the collector was off: alive, and long-lived
             self._survivors += young
+            self._middle = 0
         elif threshold0 and young >= threshold0:
-            gc.collect(1 if middle >= threshold1 else 0)
+            if middle >= threshold1 and self._middle >= MIDDLE_FREEZE:
+                # Survived young collections: long-lived, mostly. A major checks them.
+                gc.collect(0)
+                self._frozen_young += self._middle
+                self.deferred += 1
+                gc.freeze()
+                self._middle = 0
+            else:
+                gc.collect(1 if middle >= threshold1 else 0)
             self.collections += 1
 
     def idle_point(self) -> None:
@@ -132,6 +164,41 @@ class GuiThreadCollector:
         if enough or time.monotonic() - self._last_major >= MAJOR_INTERVAL_S:
             self.major()
 
+    def retire(self, records: Iterable[object]) -> int:
+        """Untrack the long-lived `records` so that no collection walks them again: the
+        instances of `RECORD_TYPES`, and tuples holding nothing tracked (CPython's own
+        rule, which it applies only when a collection reaches them); anything else is left
+        as it is. Then `records` itself, when it is a tuple, or a dict (its values), holding
+        nothing tracked any more (CPython keeps those tracked: it takes any instance for
+        one that may hold a cycle, and a dict given a tracked key or value later is tracked
+        again by CPython itself). Returns how many objects it untracked. Any thread (a job
+        retires what it built; the GIL orders it with collections)."""
+        untrack = _UNTRACK
+        if untrack is None:
+            return 0
+        is_tracked, kinds = gc.is_tracked, RECORD_TYPES
+        values: Iterable[object] = records
+        if type(records) is dict:
+            values = records.values()
+        count = 0
+        for item in filter(is_tracked, values):
+            kind = type(item)
+            if kind in kinds or (kind is tuple and not any(map(is_tracked, item))):  # type: ignore[call-overload]
+                untrack(item)
+                count += 1
+        if type(records) in (tuple, dict) and is_tracked(records):
+            inside: Iterable[object] = records.values() if isinstance(records, dict) else ()
+            # (a tuple's items, or a dict's keys; then the dict's values)
+            if not any(map(is_tracked, records)) and not any(map(is_tracked, inside)):
+                untrack(records)
+                count += 1
+        self.retired += count
+        return count
+
+    def retire_catalog(self, catalog: Catalog) -> int:
+        """`retire` a catalog's entries (a catalog just read, to be kept)."""
+        return self.retire(catalog.skills) + self.retire(catalog.memories)
+
     def major(self) -> None:
         """Unfreeze, collect everything on the GUI thread, freeze the survivors."""
         if not self.on_gui_thread:
@@ -140,17 +207,39 @@ class GuiThreadCollector:
         gc.collect()
         gc.freeze()
         self._survivors = gc.get_freeze_count()
-        self.deferred = self._frozen_young = 0
+        self.deferred = self._frozen_young = self._middle = 0
         self.majors += 1
         self.collections += 1
         self._last_major = time.monotonic()
 
 
+def _untracker() -> Callable[[object], None] | None:
+    """CPython's `PyObject_GC_UnTrack` (what the collector itself does to a tuple of
+    atoms), or None where it cannot be had: records then stay tracked, which only costs
+    time."""
+    try:
+        import ctypes
+
+        prototype = ctypes.PYFUNCTYPE(None, ctypes.py_object)
+        untrack: Callable[[object], None] = prototype(("PyObject_GC_UnTrack", ctypes.pythonapi))
+    except (ImportError, AttributeError, OSError):
+        return None
+    return untrack
+
+
+_UNTRACK = _untracker()
+#: What `retire` untracks: immutable (frozen, slotted) and made of text, numbers and
+#: tuples of text, plus, for entries, the `extra` mapping of the file they were read from,
+#: which never refers back to the entry. Such an object cannot be part of a reference
+#: cycle, so leaving it out of collections frees exactly what they would have freed.
+RECORD_TYPES: frozenset[type] = frozenset({Skill, Memory, Finding})
 COLLECTOR = GuiThreadCollector()
 #: While jobs run, the GUI thread's safe points come at least this often.
 COLLECT_INTERVAL_MS = 50
 #: Generation 0's threshold while jobs run (CPython's default is 700 on 3.11 and 3.12).
 BUSY_THRESHOLD = 25_000
+#: While jobs run: a middle generation this big (estimated) is frozen, not collected.
+MIDDLE_FREEZE = 50_000
 #: After the last job, the GUI thread waits this long before its idle point.
 IDLE_MAJOR_DELAY_MS = 1500
 #: At an idle point: a major once workers froze this many young objects (or a quarter of

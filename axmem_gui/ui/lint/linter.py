@@ -36,7 +36,7 @@ from axmem_gui.core.lint import (
 from axmem_gui.core.lint.incremental import IndexedCatalog, LintSession
 from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.controller import WorkspaceController
-from axmem_gui.ui.tasks import Job, JobContext, TaskRunner
+from axmem_gui.ui.tasks import COLLECTOR, Job, JobContext, TaskRunner
 
 #: Pause after the last change before linting again.
 LINT_DELAY_MS = 300
@@ -114,17 +114,19 @@ def lint_job(
                 base = catalog
                 if base is None:
                     base, pending = ws.catalog(), {}
+                    COLLECTOR.retire_catalog(base)
                 ctx.check()
                 current = LintSession(base, options)
             ctx.check()
             if pending is None:
-                current.refresh(ws.catalog())
+                current.refresh(_retired(ws.catalog()))
             else:
                 for kind, ids in pending.items():
                     repo = ws.skills if kind == "skills" else ws.memories
                     edited: dict[str, Skill | Memory | None] = {i: repo.get(i) for i in ids}
+                    COLLECTOR.retire(edited.values())
                     if not current.patch(kind, edited):
-                        current.refresh(ws.catalog())
+                        current.refresh(_retired(ws.catalog()))
                         break
         return _outcome(path, current, start, None)
 
@@ -135,11 +137,21 @@ def _outcome(
     path: Path, current: LintSession, start: float, catalog: Catalog | None
 ) -> LintOutcome:
     report = current.report
+    index = _index(report)
+    # Kept until the next report: taken out of the cyclic collector's walk.
+    COLLECTOR.retire(report.findings)
+    for held in (*index.values(), *current.held()):
+        COLLECTOR.retire(held)
     errors: Counter[str] = Counter(f.kind for f in report.findings if f.severity == "error")
     return LintOutcome(
-        path, report, time.perf_counter() - start, _index(report), current,
+        path, report, time.perf_counter() - start, index, current,
         report.counts(), errors, catalog,
     )
+
+
+def _retired(catalog: Catalog) -> Catalog:
+    COLLECTOR.retire_catalog(catalog)
+    return catalog
 
 
 def shared_lint_job(

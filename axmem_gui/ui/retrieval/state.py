@@ -20,7 +20,7 @@ from axmem_gui.core.lint.incremental import IndexedCatalog
 from axmem_gui.services.bench import Bm25Index, Bm25Row, LiveSearch, bm25_rows, build_bm25_index
 from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.controller import WorkspaceController
-from axmem_gui.ui.tasks import JobContext, TaskRunner
+from axmem_gui.ui.tasks import COLLECTOR, JobContext, TaskRunner
 
 #: Catalog edits arriving within this many ms are applied together.
 REFRESH_DEBOUNCE_MS = 150
@@ -52,7 +52,7 @@ class RetrievalState(QObject):
         self.controller = controller
         self.profile = profile or load_profile()
         #: Empty until the first index build lands; `ready` says when it has.
-        self.live = LiveSearch(self.profile)
+        self.live = LiveSearch(self.profile, on_kept=COLLECTOR.retire)
         self.ready = False
         self.last_refresh_ms = 0.0
         self._runner = runner
@@ -89,15 +89,18 @@ class RetrievalState(QObject):
         def job(ctx: JobContext) -> LiveSearch:
             with Workspace.open(path, read_only=True) as ws:
                 catalog = ws.catalog()
+            COLLECTOR.retire_catalog(catalog)  # kept as long as the index: never walked
             ctx.check()
-            return LiveSearch(profile, catalog)
+            return LiveSearch(profile, catalog, COLLECTOR.retire)
 
         self._full, self._patch = False, {}
         self._build_job = self._runner.submit(job)
 
     def _build_here(self) -> None:
         started = time.perf_counter()
-        self.live = LiveSearch(self.profile, self.controller.workspace.catalog())
+        catalog = self.controller.workspace.catalog()
+        COLLECTOR.retire_catalog(catalog)
+        self.live = LiveSearch(self.profile, catalog, COLLECTOR.retire)
         self.last_refresh_ms = (time.perf_counter() - started) * 1000
         self.ready = True
         self.changed.emit()
@@ -289,10 +292,13 @@ class RetrievalState(QObject):
             for kind, ids in patch.items():
                 repo = ws.skills if kind == "skills" else ws.memories
                 changes: dict[str, Skill | Memory | None] = {i: repo.get(i) for i in ids}
+                COLLECTOR.retire(changes.values())
                 if not self.live.patch(kind, changes):
                     full = True
                     break
         if full:
-            self.live.refresh(ws.catalog())
+            catalog = ws.catalog()
+            COLLECTOR.retire_catalog(catalog)
+            self.live.refresh(catalog)
         self.last_refresh_ms = (time.perf_counter() - started) * 1000
         self.changed.emit()
