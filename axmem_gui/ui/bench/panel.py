@@ -272,10 +272,18 @@ class BenchPanel(QWidget):
         self._fill_completer()
         # Results of the other call (and its "Why not?") would now be misleading.
         self.clear_results("Press Ctrl+Enter to run the search as " + self.kind() + ".")
+        self._prepare_bm25()
 
     def _on_searches_edited(self) -> None:
         if self.result is not None and not self.searches_edit.toPlainText().strip():
             self.clear_results("Type search strings and press Ctrl+Enter.")
+        self._prepare_bm25()
+
+    def _prepare_bm25(self) -> None:
+        """Search strings are there: the bench is about to be run, so its BM25 column's
+        index (built on first need, on the task runner) starts now rather than at Run."""
+        if self.state.ready and self.searches_edit.toPlainText().strip():
+            self.state.ensure_bm25(searched_by(self.kind()))
 
     def clear_results(self, status: str) -> None:
         """Forget the last run: tables, the entry shown, the "Why not?" report."""
@@ -316,6 +324,7 @@ class BenchPanel(QWidget):
 
     def _on_catalog_changed(self) -> None:
         self._fill_completer()
+        self._prepare_bm25()
         if self.result is not None:
             self.run()
 
