@@ -47,7 +47,7 @@ from axmem_gui.ui.bench.entry_view import EntryView
 from axmem_gui.ui.bench.models import AxResultModel, BenchRole, Bm25ResultModel, ScoreBarDelegate
 from axmem_gui.ui.bench.why_not import why_not_html
 from axmem_gui.ui.inert_text import plain_label
-from axmem_gui.ui.resources import style_sheet
+from axmem_gui.ui.resources import style_leaves
 from axmem_gui.ui.retrieval.state import RetrievalState
 
 KINDS: tuple[tuple[BenchKind, str], ...] = (
@@ -108,7 +108,6 @@ class BenchPanel(QWidget):
     def __init__(self, state: RetrievalState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("benchPanel")
-        self.setStyleSheet(style_sheet("retrieval"))
         self.state = state
         self.result: BenchResult | None = None
         self.why: WhyNot | None = None
@@ -239,6 +238,8 @@ class BenchPanel(QWidget):
         self._completer_for: tuple[int, str, tuple[int, int]] | None = None
         self.why_id_edit.installEventFilter(self)
         self._on_kind()
+        # Styled per widget, not as a container (see `style_leaves`).
+        style_leaves(self, "retrieval")
 
     @staticmethod
     def _titled(title: str, widget: QWidget) -> QWidget:

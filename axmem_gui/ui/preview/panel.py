@@ -40,7 +40,7 @@ from axmem_gui.services.scenarios import (
 from axmem_gui.ui.elided import ElidedLabel
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.preview.section_view import SectionView
-from axmem_gui.ui.resources import style_sheet
+from axmem_gui.ui.resources import style_leaves
 from axmem_gui.ui.retrieval.state import RetrievalState
 from axmem_gui.ui.tasks import JobContext, TaskRunner
 
@@ -76,7 +76,6 @@ class PreviewPanel(QWidget):
     def __init__(self, state: RetrievalState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("previewPanel")
-        self.setStyleSheet(style_sheet("retrieval"))
         self.state = state
         self.controller = state.controller
         self.preview: PromptPreview | None = None
@@ -203,6 +202,8 @@ class PreviewPanel(QWidget):
         self._reload_scenarios()
         self._sync_runtime_to_scenario()
         self.recompute_now()
+        # Styled per widget, not as a container (see `style_leaves`).
+        style_leaves(self, "retrieval")
 
     # choices ------------------------------------------------------------------------
     def stage(self) -> str:
