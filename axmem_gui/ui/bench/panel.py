@@ -273,18 +273,10 @@ class BenchPanel(QWidget):
         self._fill_completer()
         # Results of the other call (and its "Why not?") would now be misleading.
         self.clear_results("Press Ctrl+Enter to run the search as " + self.kind() + ".")
-        self._prepare_bm25()
 
     def _on_searches_edited(self) -> None:
         if self.result is not None and not self.searches_edit.toPlainText().strip():
             self.clear_results("Type search strings and press Ctrl+Enter.")
-        self._prepare_bm25()
-
-    def _prepare_bm25(self) -> None:
-        """Search strings are there: the bench is about to be run, so its BM25 column's
-        index (built on first need, on the task runner) starts now rather than at Run."""
-        if self.state.ready and self.searches_edit.toPlainText().strip():
-            self.state.ensure_bm25(searched_by(self.kind()))
 
     def clear_results(self, status: str) -> None:
         """Forget the last run: tables, the entry shown, the "Why not?" report."""
@@ -325,7 +317,6 @@ class BenchPanel(QWidget):
 
     def _on_catalog_changed(self) -> None:
         self._fill_completer()
-        self._prepare_bm25()
         if self.result is not None:
             self.run()
 
@@ -347,8 +338,10 @@ class BenchPanel(QWidget):
         # BM25 beside Ax: its index is built on the task runner, and each call runs there
         # too (FTS5 scores every document a word matches); the column fills in after.
         domain = searched_by(self.kind())
-        have_index = self.state.ensure_bm25(domain)
         result = run_bench(self.state.live, self.kind(), searches, loaded, with_bm25=False)
+        # The BM25 index is built when the bench is first run (only its column uses it),
+        # after Ax's call: a build under way would slow the call down (the GIL).
+        have_index = self.state.ensure_bm25(domain)
         self._bm25_ticket = None
         if have_index and result.error is None and result.call is not None:
             queries, cap = result.call.queries, result.per_string_cap

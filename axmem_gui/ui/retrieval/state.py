@@ -120,8 +120,8 @@ class RetrievalState(QObject):
         """True when the domain's BM25 index is there; otherwise start building it on
         the task runner (once) and emit `bm25_ready(domain)` when it lands. Building it
         takes seconds for a large catalog: never on the GUI thread when there is a runner.
-        Nothing builds it before the bench asks (its first run, or search strings typed
-        into it): only the bench's host-search column uses it."""
+        Nothing builds it before the bench's first run asks: only the bench's host-search
+        column uses it."""
         if self.live.has_bm25(domain) or self._runner is None:
             return True
         if domain in self._bm25_jobs.values():

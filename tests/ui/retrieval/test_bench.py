@@ -209,9 +209,9 @@ def test_bm25_indexes_are_built_off_the_gui_thread(  # type: ignore[no-untyped-d
 def test_bm25_is_built_when_the_bench_first_needs_it(  # type: ignore[no-untyped-def]
     qtbot, make_window, sample_ws_path, monkeypatch
 ) -> None:
-    """Start-up builds no BM25 index (only the bench's host-search column uses it):
-    search strings typed into the bench start the index of the domain it searches; the
-    column shows it is indexing, then fills; an edit patches the built index."""
+    """Start-up builds no BM25 index (only the bench's host-search column uses it): the
+    bench's first run of a kind builds the index of the domain it searches, after Ax's
+    call; the column shows it is indexing, then fills; an edit patches the built index."""
     from axmem_gui.store.fts import Bm25Index as StoreIndex
 
     made: list[StoreIndex] = []
@@ -231,17 +231,21 @@ def test_bm25_is_built_when_the_bench_first_needs_it(  # type: ignore[no-untyped
         assert not state.live.has_bm25("skills") and not state.live.has_bm25("memories")
 
         bench.set_kind("recall")
-        bench.run()  # run with no search strings: nothing to build yet
-        assert made == []
-        bench.set_searches(["deploy window"])  # typed: recall searches the memories
-        qtbot.waitUntil(lambda: state.live.has_bm25("memories"), timeout=10000)
+        bench.run()  # no search strings: nothing to search, nothing built
+        bench.set_searches(["deploy window"])
+        assert made == [] and not win.task_runner.busy  # typing builds nothing either
+        bench.run()  # recall searches the memories: their index only
+        assert bench.result is not None and bench.result.rows  # Ax answers at once
+        assert bench.bm25_pending and "BM25: indexing…" in bench.status.text()
+        assert bench.result.bm25_rows == ()
+        qtbot.waitUntil(lambda: not bench.bm25_pending, timeout=10000)
+        assert bench.result.bm25_rows and "indexing" not in bench.status.text()
         assert len(made) == 1 and not state.live.has_bm25("skills")
 
         bench.set_kind("discover")
         bench.set_searches(["rollback"])
-        bench.run()  # the skills' index is still being built: the column says so
+        bench.run()
         assert bench.bm25_pending and "BM25: indexing…" in bench.status.text()
-        assert bench.result is not None and bench.result.bm25_rows == ()
         qtbot.waitUntil(lambda: not bench.bm25_pending, timeout=10000)
         assert bench.result is not None and "rollback-procedure" in bench.result.bm25_ids
         assert len(made) == 2
