@@ -339,9 +339,7 @@ class BenchPanel(QWidget):
         # too (FTS5 scores every document a word matches); the column fills in after.
         domain = searched_by(self.kind())
         result = run_bench(self.state.live, self.kind(), searches, loaded, with_bm25=False)
-        # The BM25 index is built when the bench is first run (only its column uses it),
-        # after Ax's call: a build under way would slow the call down (the GIL).
-        have_index = self.state.ensure_bm25(domain)
+        have_index = self.state.has_bm25(domain)
         self._bm25_ticket = None
         if have_index and result.error is None and result.call is not None:
             queries, cap = result.call.queries, result.per_string_cap
@@ -358,6 +356,10 @@ class BenchPanel(QWidget):
         self._show_result(result)
         if self.why is not None:
             self.explain(self.why.entry_id)
+        if not have_index:
+            # Built when the bench is first run (only its column uses it), once Ax's
+            # result is shown: a build under way would slow that down (the GIL).
+            self.state.ensure_bm25(domain)
         if self._bm25_ticket is None:
             self.ran.emit()
 

@@ -116,6 +116,10 @@ class RetrievalState(QObject):
         # 10,000 skills / 100,000 memories that only its host-search column needs).
 
     # the BM25 index (the bench's host-search column) ------------------------------------
+    def has_bm25(self, domain: str) -> bool:
+        """The domain's BM25 index is there (or is built in place when asked: no runner)."""
+        return self.live.has_bm25(domain) or self._runner is None
+
     def ensure_bm25(self, domain: str) -> bool:
         """True when the domain's BM25 index is there; otherwise start building it on
         the task runner (once) and emit `bm25_ready(domain)` when it lands. Building it
