@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from axmem_gui.core.ax.collation import collation_key, collation_keys
 from axmem_gui.core.ax.documents import (
@@ -28,7 +28,6 @@ from axmem_gui.core.ax.documents import (
     skill_columns,
     skill_document,
 )
-from axmem_gui.core.ax.explain import Explanation, explain
 from axmem_gui.core.ax.index import SearchIndex
 from axmem_gui.core.ax.jstext import js_trim
 from axmem_gui.core.ax.profile import AxProfile
@@ -49,6 +48,9 @@ from axmem_gui.core.lint.incremental import IndexedCatalog, ReadGate, SharedInde
 from axmem_gui.store.fts import Bm25Hit
 from axmem_gui.store.fts import Bm25Index as Bm25Index
 from axmem_gui.store.fts import query_words as query_words
+
+if TYPE_CHECKING:  # `why_not` imports it when first asked
+    from axmem_gui.core.ax.explain import Explanation
 
 __all__ = ["Bm25Index", "LiveSearch", "build_bm25_index", "run_bench", "why_not"]
 
@@ -530,6 +532,8 @@ def why_not(
     queries = normalize_search_input(list(searches), primitive, live.profile)
     search = live.skill_search() if kind == "discover" else live.memory_search()
     loaded_ids = tuple(loaded) if kind == "recall" else ()
+    from axmem_gui.core.ax.explain import explain
+
     explanations = tuple(
         explain(search, entry_id, q, already_loaded_ids=loaded_ids) for q in queries
     )

@@ -7,7 +7,7 @@ the name is the document's key, so it is taken off before validation and put bac
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -19,6 +19,8 @@ from axmem_gui.core.ax.render import (
     LOADED_SKILLS_TITLE,
     MEMORIES_TITLE,
     RELEVANCE_HINTS_TITLE,
+    STAGES,
+    SkillsSection,
     user_turn_field,
 )
 from axmem_gui.core.ax.search import MemorySearch, SkillSearch
@@ -120,6 +122,8 @@ def simulate_scenario(
     *,
     skill_search: SkillSearch | None = None,
     memory_search: MemorySearch | None = None,
+    stages: Collection[str] = STAGES,
+    rendered: Mapping[str, SkillsSection | None] | None = None,
 ) -> Simulation:
     """`simulate` with indexed searches (fast on big catalogs; the same results)."""
     profile = profile or load_profile()
@@ -128,8 +132,9 @@ def simulate_scenario(
     if memory_search is None and catalog.memories:
         memory_search = MemorySearch.indexed(catalog.memories, profile)
     return simulate(
-        catalog, scenario, profile, skill_search=skill_search, memory_search=memory_search
-    )
+        catalog, scenario, profile, skill_search=skill_search, memory_search=memory_search,
+        stages=stages, rendered=rendered,
+    )  # fmt: skip
 
 
 def simulate_workspace_scenario(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -187,3 +188,56 @@ def memory_from_row(entry_id: object, content: object, tags_json: str | None) ->
         _checked_text(content, "content"),
         _checked_tags(loads(tags_json) or ()),
     )
+
+
+def memories_from_rows(rows: Iterable[tuple[Any, Any, Any]]) -> list[Memory]:
+    """`memory_from_row` of each row (id, content, tags JSON), read the fast way: the
+    tags of a row are decoded and checked once per distinct JSON text (most memories
+    have none: `[]`), and a row with a column that is not text is left to
+    `memory_from_row`, so a damaged row gives the same error."""
+    out: list[Memory] = []
+    append = out.append
+    tags_of: dict[object, tuple[str, ...]] = {}
+    for entry_id, content, tags_json in rows:
+        if type(entry_id) is not str or type(content) is not str:
+            append(memory_from_row(entry_id, content, tags_json))  # raises
+            continue
+        tags = tags_of.get(tags_json)
+        if tags is None:
+            tags = tags_of[tags_json] = _checked_tags(loads(tags_json) or ())
+        append(Memory(entry_id, content, tags, NO_EXTRA, ()))
+    return out
+
+
+def skills_from_rows(rows: Iterable[tuple[Any, Any, Any, Any, Any, Any]]) -> list[Skill]:
+    """`skill_from_value` of each row (id, name, description, content, tags JSON, extra
+    JSON) as the repository reads it, the fast way for the usual row (text columns, no
+    extra fields; tags decoded once per distinct JSON text). Any other row is read the
+    general way, so a damaged row gives the same error."""
+    out: list[Skill] = []
+    append = out.append
+    tags_of: dict[object, tuple[str, ...]] = {}
+    for row in rows:
+        entry_id, name, description, content, tags_json, extra_json = row
+        if (
+            extra_json != "{}"
+            or type(entry_id) is not str
+            or type(name) is not str
+            or type(description) is not str
+            or type(content) is not str
+        ):
+            append(_skill_from_columns(row))
+            continue
+        tags = tags_of.get(tags_json)
+        if tags is None:
+            tags = tags_of[tags_json] = _checked_tags(loads(tags_json) or ())
+        append(Skill(entry_id, name, description, content, tags, NO_EXTRA))
+    return out
+
+
+def _skill_from_columns(row: tuple[Any, Any, Any, Any, Any, Any]) -> Skill:
+    entry_id, name, description, content, tags_json, extra_json = row
+    value = {"id": entry_id, "name": name, "description": description, "content": content}
+    value["tags"] = loads(tags_json) or []
+    value["extra"] = loads(extra_json) or {}
+    return skill_from_value(value)

@@ -24,12 +24,13 @@ from axmem_gui.store.records import (
     StoredSkill,
     dumps,
     loads,
-    memory_from_row,
+    memories_from_rows,
     memory_from_value,
     memory_to_row,
     now_iso,
     skill_from_value,
     skill_to_row,
+    skills_from_rows,
 )
 
 
@@ -455,6 +456,9 @@ class SkillRepository(_EntryRepository[Skill]):
     def _from_value(self, value: dict[str, Any]) -> Skill:
         return skill_from_value(value)
 
+    def _entries(self, rows: list[tuple[Any, ...]]) -> list[Skill]:
+        return skills_from_rows(rows)
+
     def stored(self, entry_id: str) -> StoredSkill | None:
         found = self._get_value(entry_id)
         return None if found is None else StoredSkill(skill_from_value(found[0]), found[1])
@@ -473,8 +477,8 @@ class MemoryRepository(_EntryRepository[Memory]):
 
     def _entries(self, rows: list[tuple[Any, ...]]) -> list[Memory]:
         # `memory_from_value` of each row's value, without the dict between (100,000
-        # memories are read at every start: this halves the time it takes).
-        return [memory_from_row(i, c, t) for i, c, t in rows]
+        # memories are read at every start).
+        return memories_from_rows(rows)
 
     def stored(self, entry_id: str) -> StoredMemory | None:
         found = self._get_value(entry_id)

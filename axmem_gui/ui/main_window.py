@@ -53,7 +53,7 @@ from axmem_gui.ui.feature import (
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.navigator import NavigatorModel, NavRole
 from axmem_gui.ui.page_docks import PageDocks
-from axmem_gui.ui.resources import icon
+from axmem_gui.ui.resources import icon, style_leaves, with_base
 from axmem_gui.ui.settings import AppSettings
 from axmem_gui.ui.tasks import TaskRunner
 
@@ -161,6 +161,7 @@ class _Pages(Mapping[str, QWidget]):
             return found
         build = self._builders.pop(key)  # KeyError for an unknown key, as a dict
         widget = build()
+        with_base(widget)  # built after the first paint: "base" as its container sheet
         placeholder = self._placeholders.pop(key)
         stack = self._window.stack
         current = stack.currentWidget() is placeholder
@@ -263,6 +264,8 @@ class MainWindow(QMainWindow):
         if self.pages:
             self.navigator.setCurrentIndex(self.nav_model.index(0))
         self._update_counts()
+        # What the application's style sheet did: per widget (see `style_leaves`).
+        style_leaves(self, "base")
         return self.installed
 
     def feature(self, spec: FeatureSpec[F]) -> F:

@@ -24,6 +24,7 @@ from axmem_gui.services.catalog import EntryMeta, MemoryRepository, SkillReposit
 from axmem_gui.ui.editor.form import EntryForm
 from axmem_gui.ui.entry_table import EntryRole, EntryTableModel
 from axmem_gui.ui.inert_text import plain_label
+from axmem_gui.ui.resources import style_leaves
 
 #: How far `select_id` pages through a lazy table looking for an entry before it gives up
 #: and shows the entry in the form only (keeps Ctrl+N and undo quick at 100,000 rows).
@@ -41,6 +42,7 @@ def empty_state(text: str) -> QLabel:
     label.setObjectName("emptyState")
     label.setAlignment(Qt.AlignmentFlag.AlignCenter)
     label.setWordWrap(True)
+    style_leaves(label, "base")
     return label
 
 

@@ -6,8 +6,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
-from axmem_gui.ui.resources import style_sheet
-
 
 def system_prefers_dark() -> bool:
     hints = QGuiApplication.styleHints()
@@ -44,5 +42,6 @@ def apply_theme(app: QApplication, preference: str = "system") -> str:
     app.setStyle("Fusion")
     dark = preference == "dark" or (preference == "system" and system_prefers_dark())
     app.setPalette(dark_palette() if dark else app.style().standardPalette())
-    app.setStyleSheet(style_sheet("base"))
+    # No application style sheet: it would send every widget through Qt's style-sheet
+    # style (see `style_leaves`); the window styles the widgets "base" names.
     return "dark" if dark else "light"

@@ -110,6 +110,10 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
     render = counted.wrap("render_skills_section", render_module.render_skills_section)
     for module in (simulate_module, budget_module):
         monkeypatch.setattr(module, "render_skills_section", render)
+    # Lint's token budget renders the index too (on the runner): counted apart as well.
+    monkeypatch.setattr(
+        budget_module, "render_skills_section", counted.wrap("budget_render", render)
+    )
     return counted
 
 
@@ -122,9 +126,11 @@ def big_window(make_window: WindowFactory, big_path: Path, calls: Calls) -> Main
 def _idle(win: MainWindow) -> bool:
     state = win.feature(RETRIEVAL).state
     linter = win.feature(LINT).linter
+    preview = win.feature(PREVIEW).panel
     return bool(
         state.ready
         and not state.pending
+        and not preview.pending
         and linter.outcome is not None
         and not linter.running
         and not win.task_runner.busy
@@ -148,6 +154,10 @@ def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def
     assert calls.total("extend_columns") + calls.total("extend") == 2
     assert calls.worker["_load"] == 1  # one full lint
     assert preview.section_text("skills")  # the preview is filled
+    # Its skills index was rendered once (the stage shown), on a worker.
+    assert calls.worker["render_skills_section"] - calls.worker["budget_render"] == 1
+    # No BM25 index yet: only the bench's host-search column needs one.
+    assert calls.total("build_bm25") == 0
 
     # The retrieval bench: Ax answers at once; BM25's index is built on the runner, and
     # its calls (FTS5 scores every document a word matches) run there too.
@@ -204,7 +214,7 @@ def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def
     # None of the catalog-sized functions ever ran on the GUI thread.
     sized = (
         "catalog", "all", "extend_columns", "extend", "_load", "lint_catalog", "build_bm25",
-        "search",
+        "search", "render_skills_section",
     )
     assert {name: calls.gui[name] for name in sized if calls.gui[name]} == {}
 

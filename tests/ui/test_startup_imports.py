@@ -59,6 +59,8 @@ DEFERRED = (
     "yaml",
     "pygments",
     "importlib.metadata",  # sqlite-utils plugin discovery, the README from metadata
+    "markdown",  # Python-Markdown: the first markdown render
+    "axmem_gui.core.ax.explain",  # the bench's "Why not?"
 )
 
 

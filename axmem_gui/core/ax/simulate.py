@@ -15,12 +15,13 @@ string inputs joined by a space (`<task> -`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from axmem_gui.core.ax.profile import AxProfile
 from axmem_gui.core.ax.render import (
+    STAGES,
     SkillsSection,
     StageConfig,
     field_title,
@@ -39,7 +40,7 @@ from axmem_gui.core.ax.search import (
     relevance_options,
 )
 from axmem_gui.core.ax.state import LoadedSkills, MemoryEntry, merge_memories
-from axmem_gui.core.catalog import Catalog
+from axmem_gui.core.catalog import Catalog, Skill
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsontext import type_name
 
@@ -333,6 +334,43 @@ class Simulation:
         return {"skills": skills, "memories": memories, "hints": hints}
 
 
+@dataclass(frozen=True)
+class SectionInputs:
+    """What one stage's skills section depends on besides the skills themselves (a view
+    that renders the section elsewhere keys its copy by this and the skills)."""
+
+    stage: str
+    config: StageConfig
+    preset_skills_loaded: bool
+
+    def render(self, skills: Sequence[Skill], profile: AxProfile) -> SkillsSection | None:
+        return render_skills_section(
+            skills, self.stage, profile, self.config,
+            preset_skills_loaded=self.preset_skills_loaded,
+        )  # fmt: skip
+
+
+def section_inputs(
+    catalog: Catalog, scenario: Scenario, profile: AxProfile, stage: str
+) -> SectionInputs:
+    """The inputs `simulate` renders `stage`'s skills section from."""
+    if stage not in STAGES:
+        raise ValueError(f"unknown stage {stage!r}")
+    # Only the executor starts with the constructor's skills loaded.
+    preset = stage == "executor" and len(LoadedSkills().ingest(scenario.preset_skills)) > 0
+    return SectionInputs(stage, _stage_config(catalog, scenario, profile), preset)
+
+
+def _stage_config(catalog: Catalog, scenario: Scenario, profile: AxProfile) -> StageConfig:
+    options = relevance_options(scenario.relevance_ranking, profile)
+    hints_on = options is not None and (len(catalog.skills) > 0 or len(catalog.memories) > 0)
+    return StageConfig(
+        runtime_language=scenario.runtime,
+        memories_mode=len(catalog.memories) > 0,
+        relevance_hints=hints_on,
+    )
+
+
 def simulate(
     catalog: Catalog,
     scenario: Scenario,
@@ -340,21 +378,30 @@ def simulate(
     *,
     skill_search: SkillSearch | None = None,
     memory_search: MemorySearch | None = None,
+    stages: Collection[str] = STAGES,
+    rendered: Mapping[str, SkillsSection | None] | None = None,
 ) -> Simulation:
-    """Replay `scenario` against `catalog` as Ax would (see module docstring)."""
+    """Replay `scenario` against `catalog` as Ax would (see module docstring).
+
+    The skills sections of `stages` are rendered (each is the whole catalog's index: a
+    view that shows one stage asks for that one); the others' are None. `rendered` gives
+    sections already rendered elsewhere from the same inputs (`section_inputs`), by stage.
+    """
     skills, memories = catalog.skills, catalog.memories
     options = relevance_options(scenario.relevance_ranking, profile)
-    hints_on = options is not None and (len(skills) > 0 or len(memories) > 0)
-    config = StageConfig(
-        runtime_language=scenario.runtime,
-        memories_mode=len(memories) > 0,
-        relevance_hints=hints_on,
-    )
+    config = _stage_config(catalog, scenario, profile)
     loaded = LoadedSkills().ingest(scenario.preset_skills)
-    executor_section = render_skills_section(
-        skills, "executor", profile, config, preset_skills_loaded=len(loaded) > 0
-    )
-    distiller_section = render_skills_section(skills, "distiller", profile, config)
+    given = rendered or {}
+
+    def section(stage: str) -> SkillsSection | None:
+        if stage in given:
+            return given[stage]
+        if stage not in stages:
+            return None
+        return section_inputs(catalog, scenario, profile, stage).render(skills, profile)
+
+    executor_section = section("executor")
+    distiller_section = section("distiller")
     merged: tuple[MemoryEntry, ...] = merge_memories(None, scenario.preloaded_memories)
     if scenario.query == "":
         # Ax validates the signature's inputs before any stage runs: no prompt, no turn.

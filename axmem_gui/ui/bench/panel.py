@@ -47,7 +47,7 @@ from axmem_gui.ui.bench.entry_view import EntryView
 from axmem_gui.ui.bench.models import AxResultModel, BenchRole, Bm25ResultModel, ScoreBarDelegate
 from axmem_gui.ui.bench.why_not import why_not_html
 from axmem_gui.ui.inert_text import plain_label
-from axmem_gui.ui.resources import style_sheet
+from axmem_gui.ui.resources import style_leaves
 from axmem_gui.ui.retrieval.state import RetrievalState
 
 KINDS: tuple[tuple[BenchKind, str], ...] = (
@@ -108,7 +108,6 @@ class BenchPanel(QWidget):
     def __init__(self, state: RetrievalState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("benchPanel")
-        self.setStyleSheet(style_sheet("retrieval"))
         self.state = state
         self.result: BenchResult | None = None
         self.why: WhyNot | None = None
@@ -239,6 +238,8 @@ class BenchPanel(QWidget):
         self._completer_for: tuple[int, str, tuple[int, int]] | None = None
         self.why_id_edit.installEventFilter(self)
         self._on_kind()
+        # Styled per widget, not as a container (see `style_leaves`).
+        style_leaves(self, "retrieval")
 
     @staticmethod
     def _titled(title: str, widget: QWidget) -> QWidget:
@@ -337,8 +338,8 @@ class BenchPanel(QWidget):
         # BM25 beside Ax: its index is built on the task runner, and each call runs there
         # too (FTS5 scores every document a word matches); the column fills in after.
         domain = searched_by(self.kind())
-        have_index = self.state.ensure_bm25(domain)
         result = run_bench(self.state.live, self.kind(), searches, loaded, with_bm25=False)
+        have_index = self.state.has_bm25(domain)
         self._bm25_ticket = None
         if have_index and result.error is None and result.call is not None:
             queries, cap = result.call.queries, result.per_string_cap
@@ -355,6 +356,10 @@ class BenchPanel(QWidget):
         self._show_result(result)
         if self.why is not None:
             self.explain(self.why.entry_id)
+        if not have_index:
+            # Built when the bench is first run (only its column uses it), once Ax's
+            # result is shown: a build under way would slow that down (the GIL).
+            self.state.ensure_bm25(domain)
         if self._bm25_ticket is None:
             self.ran.emit()
 

@@ -9,10 +9,13 @@ rank against the cut-off, what each field indexes, and the text beyond the cut.
 from __future__ import annotations
 
 from html import escape
+from typing import TYPE_CHECKING
 
-from axmem_gui.core.ax.explain import Explanation
 from axmem_gui.core.catalog import searched_by, singular
 from axmem_gui.services.bench import WhyNot
+
+if TYPE_CHECKING:
+    from axmem_gui.core.ax.explain import Explanation
 
 #: How much of the text beyond the cut the report quotes.
 CUT_QUOTE_CHARS = 400

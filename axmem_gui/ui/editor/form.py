@@ -24,7 +24,7 @@ from axmem_gui.core.catalog import Memory, Skill, singular
 from axmem_gui.ui.commands import Entry
 from axmem_gui.ui.editor.markdown_editor import MarkdownEditor
 from axmem_gui.ui.inert_text import plain_label
-from axmem_gui.ui.resources import style_sheet
+from axmem_gui.ui.resources import style_leaves
 
 #: Pause in typing after which an edit is committed (and so durable).
 COMMIT_DELAY_MS = 400
@@ -60,7 +60,6 @@ class EntryForm(QWidget):
         super().__init__(parent)
         self.kind = kind
         self.setObjectName("entryForm")
-        self.setStyleSheet(style_sheet("editor"))
         self.entry: Entry | None = None
         self.revision = 0
         self.read_only = False
@@ -72,6 +71,8 @@ class EntryForm(QWidget):
         self._timer.setInterval(COMMIT_DELAY_MS)
         self._timer.timeout.connect(self.commit_pending)
         self._build()
+        # Styled per widget, not as a container (see `style_leaves`).
+        style_leaves(self, "editor")
 
     # construction -------------------------------------------------------------------
     def _build(self) -> None:

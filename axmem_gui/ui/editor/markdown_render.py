@@ -26,10 +26,10 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-import markdown
-from markdown.treeprocessors import Treeprocessor
+if TYPE_CHECKING:  # imported at the first render (not before the window's first paint)
+    import markdown
 
 _EXTENSIONS = ["fenced_code", "codehilite", "tables", "sane_lists"]
 _EXTENSION_CONFIGS = {"codehilite": {"guess_lang": False, "css_class": "codehilite"}}
@@ -86,12 +86,11 @@ class RenderedMarkdown:
     links: list[str] = field(default_factory=list)
 
 
-class _PrivateUrls(Treeprocessor):
-    """Rewrites every src/href in the element tree to the private schemes."""
+class _UrlRewriter:
+    """Rewrites every src/href in the element tree to the private schemes (the tree
+    processor `_private_urls` makes of it)."""
 
-    def __init__(self, md: markdown.Markdown) -> None:
-        super().__init__(md)
-        self.out = RenderedMarkdown()
+    out: RenderedMarkdown
 
     def run(self, root: ET.Element) -> None:
         for element in root.iter():
@@ -131,11 +130,24 @@ class MarkdownConverter:
         md = self.md
         md.reset()  # the stash of code blocks would grow with every piece
         md.references.update(refs)
-        cast(_PrivateUrls, md.treeprocessors["private_urls"]).out = out
+        cast(_UrlRewriter, md.treeprocessors["private_urls"]).out = out
         return md.convert(piece)
 
 
+def _private_urls(md: markdown.Markdown) -> Any:
+    from markdown.treeprocessors import Treeprocessor
+
+    class PrivateUrls(_UrlRewriter, Treeprocessor):
+        def __init__(self, md: markdown.Markdown) -> None:
+            Treeprocessor.__init__(self, md)
+            self.out = RenderedMarkdown()
+
+    return PrivateUrls(md)
+
+
 def _converter() -> markdown.Markdown:
+    import markdown
+
     md = markdown.Markdown(
         extensions=_EXTENSIONS, extension_configs=_EXTENSION_CONFIGS, output_format="html"
     )
@@ -144,7 +156,7 @@ def _converter() -> markdown.Markdown:
     md.preprocessors.deregister("html_block")
     md.inlinePatterns.deregister("html")
     # Last, so every element any extension made is rewritten.
-    md.treeprocessors.register(_PrivateUrls(md), "private_urls", 0)
+    md.treeprocessors.register(_private_urls(md), "private_urls", 0)
     return md
 
 

@@ -30,7 +30,7 @@ from axmem_gui.ui.lint.model import (
 )
 from axmem_gui.ui.lint.severity import counts_text, plural
 from axmem_gui.ui.pages import empty_state
-from axmem_gui.ui.resources import style_sheet
+from axmem_gui.ui.resources import style_leaves
 
 
 class LintDock(QWidget):
@@ -40,7 +40,6 @@ class LintDock(QWidget):
     def __init__(self, linter: LiveLinter, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("lintDock")
-        self.setStyleSheet(style_sheet("lint"))
         self.linter = linter
         self.model = FindingsModel()
         self.proxy = FindingsFilterModel()
@@ -131,6 +130,8 @@ class LintDock(QWidget):
         linter.failed.connect(self._on_failed)
         linter.controller.opened.connect(self._on_opened)
         self.show_outcome(linter.outcome)
+        # Styled per widget, not as a container (see `style_leaves`).
+        style_leaves(self, "lint")
 
     def sizeHint(self) -> QSize:
         # A strip under the catalog, not half the window (users can drag it taller).

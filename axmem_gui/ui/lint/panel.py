@@ -20,7 +20,7 @@ from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.lint.linter import LintOutcome, LiveLinter
 from axmem_gui.ui.lint.model import EntryFindingsModel, FindingRole
 from axmem_gui.ui.lint.severity import counts_text
-from axmem_gui.ui.resources import style_sheet
+from axmem_gui.ui.resources import style_leaves
 
 VISIBLE_ROWS = 3
 #: The findings list is never taller than this many text lines (it scrolls past them), so
@@ -32,7 +32,6 @@ class LintPanel(QWidget):
     def __init__(self, form: EntryForm, linter: LiveLinter, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("lintPanel")
-        self.setStyleSheet(style_sheet("lint"))
         self.form = form
         self.kind = singular(form.kind)
         self.linter = linter
@@ -71,6 +70,8 @@ class LintPanel(QWidget):
         linter.outcome_changed.connect(self.refresh)
         linter.running_changed.connect(lambda _r: self._update_summary())
         self.refresh()
+        # Styled per widget, not as a container (see `style_leaves`).
+        style_leaves(self, "lint")
 
     def entry_id(self) -> str | None:
         entry = self.form.entry

@@ -23,7 +23,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from axmem_gui.core.ax.simulate import Scenario
+from axmem_gui.core.ax.render import SkillsSection
+from axmem_gui.core.ax.simulate import Scenario, SectionInputs, section_inputs
+from axmem_gui.core.catalog import Skill
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.services.scenarios import (
     RUNTIMES,
@@ -38,13 +40,32 @@ from axmem_gui.services.scenarios import (
 from axmem_gui.ui.elided import ElidedLabel
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.preview.section_view import SectionView
-from axmem_gui.ui.resources import style_sheet
+from axmem_gui.ui.resources import style_leaves
 from axmem_gui.ui.retrieval.state import RetrievalState
+from axmem_gui.ui.tasks import JobContext, TaskRunner
 
 #: Scenario edits (typing a task, a search string) are previewed after this pause.
 PREVIEW_DEBOUNCE_MS = 150
 NO_SCENARIO = "(no scenario: catalog only)"
 STAGES = (("executor", "Executor"), ("distiller", "Distiller"))
+#: A skills index of more entries than this is rendered on a worker thread (at 10,000
+#: skills it is 1.25 MB of text: 70-110 ms of CPU); a smaller one here, at once.
+RENDER_HERE_MAX_SKILLS = 200
+
+
+class _Rendered:
+    """The shown stage's skills section and what it was rendered from."""
+
+    __slots__ = ("inputs", "section", "skills")
+
+    def __init__(
+        self, skills: tuple[Skill, ...], inputs: SectionInputs, section: SkillsSection | None
+    ) -> None:
+        self.skills, self.inputs, self.section = skills, inputs, section
+
+    def of(self, skills: tuple[Skill, ...], inputs: SectionInputs) -> bool:
+        # The live catalog's tuple of skills is new after every change of a skill.
+        return self.skills is skills and self.inputs == inputs
 
 
 class PreviewPanel(QWidget):
@@ -55,7 +76,6 @@ class PreviewPanel(QWidget):
     def __init__(self, state: RetrievalState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("previewPanel")
-        self.setStyleSheet(style_sheet("retrieval"))
         self.state = state
         self.controller = state.controller
         self.preview: PromptPreview | None = None
@@ -64,6 +84,16 @@ class PreviewPanel(QWidget):
         self._wanted_turn = 0
         self._picked_once = False
         self._updating_pickers = False
+        #: The skills section last rendered, and the render under way on `_renderer`.
+        self._rendered: _Rendered | None = None
+        self._render_job: tuple[int, tuple[Skill, ...], SectionInputs] | None = None
+        #: The skills index of a big catalog is rendered here, off the GUI thread: a
+        #: runner of its own, so a render never waits behind a lint or an index build.
+        self._renderer: TaskRunner | None = None
+        if state.runner is not None:
+            self._renderer = TaskRunner(max_threads=1, parent=self)
+            self._renderer.finished.connect(self._on_rendered)
+            self._renderer.failed.connect(self._on_render_failed)
 
         self.stage_combo = QComboBox()
         for key, title in STAGES:
@@ -172,6 +202,8 @@ class PreviewPanel(QWidget):
         self._reload_scenarios()
         self._sync_runtime_to_scenario()
         self.recompute_now()
+        # Styled per widget, not as a container (see `style_leaves`).
+        style_leaves(self, "retrieval")
 
     # choices ------------------------------------------------------------------------
     def stage(self) -> str:
@@ -261,10 +293,14 @@ class PreviewPanel(QWidget):
 
     @property
     def pending(self) -> bool:
-        return self._timer.isActive()
+        """A recompute is due, or waits for the skills section being rendered."""
+        return self._timer.isActive() or self._render_job is not None
 
     def stop(self) -> None:
         self._timer.stop()
+        if self._renderer is not None:
+            self._renderer.shutdown()
+        self._render_job = None
 
     def _load_scenario(self) -> Scenario | None:
         name = self.scenario_name()
@@ -286,15 +322,23 @@ class PreviewPanel(QWidget):
             return
         started = time.perf_counter()
         live = self.state.live
+        catalog = live.catalog()
         scenario = preview_scenario(self._load_scenario(), self.runtime())
+        stage = self.stage()
+        inputs = section_inputs(catalog, scenario, self.state.profile, stage)
+        rendered = self._skills_section(catalog.skills, inputs)
+        if rendered is None:
+            return  # rendering on the worker: `_on_rendered` recomputes
         sim = simulate_scenario(
-            live.catalog(),
+            catalog,
             scenario,
             self.state.profile,
             skill_search=live.skill_search(),
             memory_search=live.memory_search(),
+            stages=(),  # only the shown stage's section, rendered once (above)
+            rendered={stage: rendered.section},
         )
-        preview = preview_from_simulation(sim, self.stage(), self._wanted_turn)
+        preview = preview_from_simulation(sim, stage, self._wanted_turn)
         self.preview = preview
         self._fill_turns(preview)
         for section in preview.sections:
@@ -309,6 +353,47 @@ class PreviewPanel(QWidget):
         self.error_label.setVisible(bool(errors))
         self.last_update_ms = (time.perf_counter() - started) * 1000
         self.updated.emit()
+
+    def _skills_section(
+        self, skills: tuple[Skill, ...], inputs: SectionInputs
+    ) -> _Rendered | None:
+        """The shown stage's skills section for `skills`: the last one rendered when its
+        inputs are the same, else rendered here (a small catalog) or on the worker (then
+        None, and the preview fills when it lands; one render at a time)."""
+        if self._rendered is not None and self._rendered.of(skills, inputs):
+            return self._rendered
+        if self._renderer is None or len(skills) <= RENDER_HERE_MAX_SKILLS:
+            self._rendered = _Rendered(skills, inputs, inputs.render(skills, self.state.profile))
+            return self._rendered
+        if self._render_job is None:
+            profile = self.state.profile
+
+            def job(ctx: JobContext) -> _Rendered:
+                ctx.check()
+                return _Rendered(skills, inputs, inputs.render(skills, profile))
+
+            self._render_job = (self._renderer.submit(job), skills, inputs)
+        if self.preview is None:
+            self.views["skills"].stats.setText(f"rendering the index of {len(skills):,} skills…")
+        return None
+
+    def _on_rendered(self, job_id: int, result: object) -> None:
+        if self._render_job is None or job_id != self._render_job[0]:
+            return
+        self._render_job = None
+        if isinstance(result, _Rendered):
+            self._rendered = result
+        self.recompute_now()  # shows it, or renders again for what changed meanwhile
+
+    def _on_render_failed(self, job_id: int, message: str) -> None:
+        del message
+        if self._render_job is None or job_id != self._render_job[0]:
+            return
+        _job, skills, inputs = self._render_job
+        self._render_job = None
+        # Render here rather than show nothing (the same text; it just costs a stall).
+        self._rendered = _Rendered(skills, inputs, inputs.render(skills, self.state.profile))
+        self.recompute_now()
 
     def _fill_turns(self, preview: PromptPreview) -> None:
         self._updating_pickers = True

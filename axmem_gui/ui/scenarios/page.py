@@ -39,7 +39,7 @@ from axmem_gui.services.scenarios import (
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import empty_state
-from axmem_gui.ui.resources import style_sheet
+from axmem_gui.ui.resources import style_leaves
 from axmem_gui.ui.retrieval.state import RetrievalState
 from axmem_gui.ui.scenarios.commands import (
     create_command,
@@ -72,7 +72,6 @@ class ScenariosPage(QWidget):
     def __init__(self, state: RetrievalState, undo_stack: QUndoStack) -> None:
         super().__init__()
         self.setObjectName("scenariosPage")
-        self.setStyleSheet(style_sheet("retrieval"))
         self.state = state
         self.controller = state.controller
         self.undo_stack = undo_stack
@@ -146,6 +145,8 @@ class ScenariosPage(QWidget):
         self.controller.changed.connect(self._on_workspace_changed)
         state.changed.connect(self._on_catalog_changed)
         self.reload()
+        # Styled per widget, not as a container (see `style_leaves`).
+        style_leaves(self, "retrieval")
 
     def _page_action(self, text: str, slot: Any, shortcut: Any) -> QAction:
         action = make_action(self, text, slot, shortcut)

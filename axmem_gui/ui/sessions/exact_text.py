@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.jsout import as_text
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import monospace_font
+from axmem_gui.ui.resources import style_leaves
 
 
 def set_show_whitespace(edit: QPlainTextEdit, show: bool) -> None:
@@ -41,6 +42,7 @@ def exact_edit() -> QPlainTextEdit:
         Qt.TextInteractionFlag.TextSelectableByMouse
         | Qt.TextInteractionFlag.TextSelectableByKeyboard
     )
+    style_leaves(edit, "base")
     return edit
 
 

@@ -38,7 +38,7 @@ from axmem_gui.services.suites import SuiteOutcome, write_junit
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import empty_state
-from axmem_gui.ui.resources import style_sheet
+from axmem_gui.ui.resources import style_leaves
 from axmem_gui.ui.retrieval.state import RetrievalState
 from axmem_gui.ui.suites.authoring import SuiteAuthoring
 from axmem_gui.ui.suites.models import CaseTableModel, SuiteEntry, SuiteListModel, SuiteRole
@@ -75,7 +75,6 @@ class SuitesPage(SuiteAuthoring, QWidget):
     def __init__(self, state: RetrievalState, undo_stack: QUndoStack | None = None) -> None:
         super().__init__()
         self.setObjectName("suitesPage")
-        self.setStyleSheet(style_sheet("retrieval"))
         self.state = state
         self.controller = state.controller
         self.undo_stack = undo_stack if undo_stack is not None else QUndoStack(self)
@@ -177,6 +176,8 @@ class SuitesPage(SuiteAuthoring, QWidget):
         self.controller.changed.connect(self._on_workspace_changed)
         self.reload()
         self.rerun()
+        # Styled per widget, not as a container (see `style_leaves`).
+        style_leaves(self, "retrieval")
 
     # construction -------------------------------------------------------------------
     @staticmethod

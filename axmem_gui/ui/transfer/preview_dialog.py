@@ -25,7 +25,7 @@ from axmem_gui.core.formats import ImportPlan, Policy
 from axmem_gui.core.formats.plan import POLICIES
 from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.lint.severity import plural
-from axmem_gui.ui.resources import style_sheet
+from axmem_gui.ui.resources import style_sheet, with_base
 from axmem_gui.ui.transfer.jobs import ImportPreview, Overrides
 from axmem_gui.ui.transfer.plan_model import (
     POLICY_LABELS,
@@ -103,6 +103,7 @@ class ImportPreviewDialog(QDialog):
         self.setObjectName("importPreview")
         self.setWindowTitle("Import preview")
         self.setStyleSheet(style_sheet("transfer"))
+        with_base(self)  # its section title (the application's sheet had these rules)
         self.preview = preview
         self.policy: Policy = policy
         self.overrides: Overrides = {}

@@ -37,7 +37,12 @@ def sample_ws_path(sample_path: Path) -> Path:
 def rwindow(qtbot, make_window, sample_ws_path: Path) -> Iterator[MainWindow]:  # type: ignore[no-untyped-def]
     win = make_window(sample_ws_path, features=RETRIEVAL_FEATURES)
     qtbot.waitUntil(lambda: views(win).state.ready, timeout=10000)
-    live = views(win).state.live
+    # The BM25 indexes are built when the bench first needs them; these tests want them
+    # there from the start, as after the bench's first runs.
+    state = views(win).state
+    for domain in ("skills", "memories"):
+        state.ensure_bm25(domain)
+    live = state.live
     qtbot.waitUntil(lambda: live.has_bm25("skills") and live.has_bm25("memories"), timeout=10000)
     yield win
     views(win).suites.runner.cancel()

@@ -206,6 +206,61 @@ def test_bm25_indexes_are_built_off_the_gui_thread(  # type: ignore[no-untyped-d
         views(win).suites.runner.cancel()
 
 
+def test_bm25_is_built_when_the_bench_first_needs_it(  # type: ignore[no-untyped-def]
+    qtbot, make_window, sample_ws_path, monkeypatch
+) -> None:
+    """Start-up builds no BM25 index (only the bench's host-search column uses it): the
+    bench's first run of a kind builds the index of the domain it searches, after Ax's
+    call; the column shows it is indexing, then fills; an edit patches the built index."""
+    from axmem_gui.store.fts import Bm25Index as StoreIndex
+
+    made: list[StoreIndex] = []
+    original = StoreIndex.__init__
+
+    def recording_init(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        made.append(self)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(StoreIndex, "__init__", recording_init)
+    win = make_window(sample_ws_path, features=RETRIEVAL_FEATURES)
+    v = views(win)
+    state, bench = v.state, v.bench
+    try:
+        qtbot.waitUntil(lambda: state.ready and not win.task_runner.busy, timeout=10000)
+        assert made == []
+        assert not state.live.has_bm25("skills") and not state.live.has_bm25("memories")
+
+        bench.set_kind("recall")
+        bench.run()  # no search strings: nothing to search, nothing built
+        bench.set_searches(["deploy window"])
+        assert made == [] and not win.task_runner.busy  # typing builds nothing either
+        bench.run()  # recall searches the memories: their index only
+        assert bench.result is not None and bench.result.rows  # Ax answers at once
+        assert bench.bm25_pending and "BM25: indexing…" in bench.status.text()
+        assert bench.result.bm25_rows == ()
+        qtbot.waitUntil(lambda: not bench.bm25_pending, timeout=10000)
+        assert bench.result.bm25_rows and "indexing" not in bench.status.text()
+        assert len(made) == 1 and not state.live.has_bm25("skills")
+
+        bench.set_kind("discover")
+        bench.set_searches(["rollback"])
+        bench.run()
+        assert bench.bm25_pending and "BM25: indexing…" in bench.status.text()
+        qtbot.waitUntil(lambda: not bench.bm25_pending, timeout=10000)
+        assert bench.result is not None and "rollback-procedure" in bench.result.bm25_ids
+        assert len(made) == 2
+
+        # An edit patches the index the bench built: no new index.
+        index = state.live.bm25("skills")
+        win.controller.workspace.skills.delete("rollback-procedure")
+        with qtbot.waitSignal(bench.ran, timeout=3000):
+            win.controller.notify_changed("skills")
+        assert "rollback-procedure" not in bench.result.bm25_ids
+        assert state.live.bm25("skills") is index and len(made) == 2
+    finally:
+        v.suites.runner.cancel()
+
+
 def test_stale_results_and_why_not_are_cleared(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     bench = views(rwindow).bench
     bench.set_searches(["how do I ship a release"])

@@ -213,3 +213,63 @@ def test_an_empty_task_is_axs_required_input_error(rwindow, qtbot) -> None:  # t
     assert v.preview.error_label.text() == (
         "Ax refuses this run: Value for input field 'query' is required."
     )
+
+
+def test_a_big_skills_index_is_rendered_once_off_the_gui_thread(  # type: ignore[no-untyped-def]
+    rwindow, qtbot, monkeypatch
+) -> None:
+    """Above `RENDER_HERE_MAX_SKILLS` the shown stage's index is rendered on a worker,
+    once per change (it was rendered twice, executor and distiller, on the GUI thread),
+    and the preview shows exactly the engine's text when it lands."""
+    import threading
+
+    from axmem_gui.core.ax import simulate as simulate_module
+    from axmem_gui.ui.preview import panel as panel_module
+
+    on_gui_thread: list[bool] = []
+    original = simulate_module.render_skills_section
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        on_gui_thread.append(threading.current_thread() is threading.main_thread())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(simulate_module, "render_skills_section", counted)
+    monkeypatch.setattr(panel_module, "RENDER_HERE_MAX_SKILLS", 0)  # the sample is "big"
+    v = views(rwindow)
+    preview = v.preview
+    preview.show_scenario("Ship 2.4.0", 0)
+    on_gui_thread.clear()  # shown before (rendered here, below the limit then)
+    preview.set_runtime("Python")  # another text: rendered again
+    preview.recompute_now()
+    assert preview.pending  # rendering on the worker
+    qtbot.waitUntil(lambda: not preview.pending, timeout=10000)
+    assert on_gui_thread == [False]
+    ws = rwindow.controller.workspace
+    scenario = dataclasses.replace(load_scenario(ws, "Ship 2.4.0"), runtime="Python")
+    engine = simulate_scenario(ws.catalog(), scenario, PROFILE)  # renders here: not counted
+    on_gui_thread.clear()
+    assert preview.section_text("skills") == engine.executor_section.text
+
+    preview.set_stage("distiller")
+    qtbot.waitUntil(lambda: not preview.pending and preview.stage() == "distiller", timeout=10000)
+    qtbot.waitUntil(
+        lambda: preview.section_text("skills") == engine.distiller_section.text, timeout=10000
+    )
+    assert on_gui_thread == [False]
+
+    # An edit while a render is under way: the preview ends with the edit in.
+    skill = ws.skills.get("changelog-writing")
+    assert skill is not None
+    ws.skills.upsert(dataclasses.replace(skill, name="Release notes craft"))
+    rwindow.controller.notify_changed("skills")
+    v.state.refresh_now()
+    ws.skills.upsert(dataclasses.replace(skill, name="Release notes zebrafinch"))
+    rwindow.controller.notify_changed("skills")
+    v.state.refresh_now()
+    qtbot.waitUntil(
+        lambda: not preview.pending and "zebrafinch" in preview.section_text("skills"),
+        timeout=10000,
+    )
+    assert on_gui_thread and not any(on_gui_thread)
+    engine = simulate_scenario(ws.catalog(), scenario, PROFILE)
+    assert preview.section_text("skills") == engine.distiller_section.text
