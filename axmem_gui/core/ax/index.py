@@ -42,6 +42,7 @@ import math
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from functools import partial
 from itertools import compress, islice, repeat
 from operator import eq, itemgetter, mul
@@ -300,6 +301,49 @@ class SearchIndex:
     def terms_of(self, handle: int) -> Mapping[str, float]:
         """The indexed term frequencies of the document at `handle` (a new dict)."""
         return self._codes.decode(handle, self._code(handle))
+
+    # ------------------------------------------------------------ reading (lint)
+    # Copies, so that a reader may keep them after the index changes again; none of these
+    # adds anything to the index (a lent index is read from another thread).
+
+    def postings(self, term: str) -> list[tuple[float, Postings]]:
+        """The handles of the documents holding `term`, grouped by its frequency there:
+        (frequency, handles) pairs, in no particular order, handles in no particular
+        order (copies)."""
+        groups = [(freq, members[:]) for freq, members in self._more.get(term, {}).items()]
+        ones = self._ones.get(term)
+        if ones:
+            groups.append((1, ones[:]))
+        return groups
+
+    def collation_order(self) -> Postings:
+        """Every handle, by the collation key of its id, then by handle (a copy)."""
+        return self._order[:]
+
+    def ids_of(self, handles: Iterable[int]) -> list[str]:
+        return list(map(self._ids.__getitem__, handles))
+
+    def collation_keys_of(self, handles: Iterable[int]) -> list[bytes]:
+        return list(map(self._keys.__getitem__, handles))
+
+    def only_terms_in(self, handles: Iterable[int], allowed: AbstractSet[str]) -> list[bool]:
+        """For each document, whether every term it indexes is in `allowed` (True for a
+        document with no terms)."""
+        codes, docs = self._codes, self._docs
+        # `get`: `_Codes[term]` would give the term a code
+        allowed_codes = "".join(c for c in map(codes.terms.get, allowed) if c)
+        wide = codes.wide
+        out: list[bool] = []
+        for handle in handles:
+            code = docs[handle]
+            more = ord(code[0])
+            # the term codes, between the count and the frequency codes; `strip` with
+            # the allowed codes leaves nothing when all of them are allowed
+            only = not code[1 : len(code) - more].strip(allowed_codes)
+            if only and wide and handle in wide:
+                only = all(term in allowed for term in wide[handle])
+            out.append(only)
+        return out
 
     @property
     def _terms(self) -> dict[int, dict[str, float]]:

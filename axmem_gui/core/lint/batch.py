@@ -10,8 +10,11 @@ entry, in a fraction of the time.
   term is not a stopword. Only the rare entry whose terms are all stopwords is looked at
   field by field (`unreachable` decides).
 - Terms beyond the content cut are compared with the indexed terms too; only the text
-  after the cut is tokenized again. Id words are split only for a message.
+  after the cut is tokenized again.
+- Entries whose id search fails share its message (it names what the search returns),
+  made once per search; id words are split only to tell which message applies.
 
+The index is read only while `CatalogSearches` is made (a lent index may change after).
 Tests compare the report with the entry-by-entry checks on random catalogs.
 """
 
@@ -31,18 +34,21 @@ from axmem_gui.core.ax.jstext import js_trim, utf16_len, utf16_tail
 from axmem_gui.core.ax.profile import AxProfile
 from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.core.lint.model import EntryKind, Finding, LintOptions
+from axmem_gui.core.lint.model import EntryKind, Finding, LintOptions, finding
 from axmem_gui.core.lint.searchability import (
     _Entry,
     competing_finding,
     cut_finding,
     id_finding,
+    id_finding_text,
     stopword_only,
     unreachable,
 )
 from axmem_gui.core.lint.toprank import Hit, TopRanker
 
 Entry = Skill | Memory
+#: Texts tokenized per call (no single C call over a whole catalog's text).
+_TEXTS_PER_CALL = 4096
 
 
 def _is_ascii_number(word: str) -> bool:
@@ -51,28 +57,39 @@ def _is_ascii_number(word: str) -> bool:
 
 def _prose_many(tokenizer: Tokenizer, texts: Sequence[str]) -> list[tuple[str, ...]]:
     """`tuple(tokenizer.prose(js_trim(text)))` of each text, tokenized together."""
-    words = tokenizer.prose_many([js_trim(t) for t in texts])
-    # prose_many may leave words of ASCII digits in: prose drops them
-    return [tuple(filterfalse(_is_ascii_number, w)) for w in words]
+    out: list[tuple[str, ...]] = []
+    for start in range(0, len(texts), _TEXTS_PER_CALL):
+        part = texts[start : start + _TEXTS_PER_CALL]
+        words = tokenizer.prose_many([js_trim(t) for t in part])
+        # prose_many may leave words of ASCII digits in: prose drops them
+        out += [tuple(filterfalse(_is_ascii_number, w)) for w in words]
+    return out
+
+
+def _past_cut(content: str, cut_chars: int) -> str:
+    """The content after the cut ('' when it is all indexed)."""
+    if len(content) > cut_chars or (not content.isascii() and utf16_len(content) > cut_chars):
+        return utf16_tail(content, cut_chars)
+    return ""
 
 
 class CatalogSearches:
     """The id searches of one kind's entries (and, for skills, the name searches), all
-    answered by one ranker over the documents `terms` (in the order of `entries`, one
-    per entry, as the index holds them)."""
+    answered by one ranker over the documents of `index` (`handles`: each entry's, in the
+    order of `entries`; every document of the index, once)."""
 
     def __init__(
         self,
         kind: EntryKind,
         entries: Sequence[Entry],
-        terms: Sequence[Mapping[str, float]],
+        index: SearchIndex,
+        handles: Sequence[int],
         profile: AxProfile,
         tokenizer: Tokenizer,
         names: bool,
     ) -> None:
         self.kind = kind
         self.entries = entries
-        self.terms = terms
         self.profile = profile
         self.tokenizer = tokenizer
         ids = list(dict.fromkeys(e.id for e in entries))
@@ -84,7 +101,19 @@ class CatalogSearches:
         query_terms: set[str] = set()
         for tokens in (*self.id_tokens.values(), *self.name_tokens.values()):
             query_terms.update(tokens)
-        self.ranker = TopRanker([e.id for e in entries], terms, query_terms)
+        self.ranker = TopRanker.of_index(index, handles, query_terms)
+        # What the entry checks read of the index: whether every indexed term of an entry
+        # is a stopword, and the indexed terms of entries with content past a cut.
+        self._stopwords_only = index.only_terms_in(handles, tokenizer.stopwords)
+        self.cut_chars = cut_chars = (
+            profile.skill_content_chars if kind == "skill" else profile.memory_content_chars
+        )
+        self._firsts = self._first_positions()
+        self._indexed: dict[int, Mapping[str, float]] = {
+            at: index.terms_of(handles[at])
+            for at in self._firsts
+            if _past_cut(entries[at].content, cut_chars)
+        }
         self._tops: dict[tuple[tuple[str, ...], int], tuple[Hit, ...]] = {}
 
     def top(self, tokens: tuple[str, ...], k: int) -> tuple[Hit, ...]:
@@ -99,44 +128,74 @@ class CatalogSearches:
             return _Entry("skill", e.id, skill_fields(e, self.profile, self.tokenizer))
         return _Entry("memory", e.id, memory_fields(e, self.profile, self.tokenizer))
 
+    def _first_positions(self) -> Sequence[int]:
+        """The position of each id's first entry (repeats are reported by identity
+        checks), in order."""
+        ids = [e.id for e in self.entries]
+        if len(set(ids)) == len(ids):
+            return range(len(ids))
+        first: dict[str, int] = {}
+        for at, entry_id in enumerate(ids):
+            first.setdefault(entry_id, at)
+        return list(first.values())
+
     def entry_findings(
-        self, options: LintOptions, top_k: int, cut_chars: int
+        self, options: LintOptions, top_k: int
     ) -> tuple[dict[str, Finding], dict[str, Finding]]:
-        """Per id (its first entry; repeats are reported by identity checks): the
-        unreachable or id-not-searchable finding, and the terms-beyond-cut finding."""
-        tokenizer = self.tokenizer
-        stopwords = tokenizer.stopwords
+        """Per id (its first entry): the unreachable or id-not-searchable finding, and the
+        terms-beyond-cut finding."""
+        tokenizer, entries, kind = self.tokenizer, self.entries, self.kind
+        cut_chars = self.cut_chars
         searched: dict[str, Finding] = {}
         beyond: dict[str, Finding] = {}
-        done: set[str] = set()
-        for e, tf in zip(self.entries, self.terms, strict=True):
-            if e.id in done:
+        stopwords_only, id_tokens = self._stopwords_only, self.id_tokens
+        results: dict[tuple[str, ...], frozenset[str]] = {}
+        lost: list[tuple[int, tuple[str, ...]]] = []  # the id search misses the entry
+        for at in self._firsts:
+            entry_id = entries[at].id
+            if stopwords_only[at]:
+                dead = unreachable(self._fields(entries[at]), tokenizer)
+                if dead is not None:
+                    searched[entry_id] = dead
+                    continue
+            tokens = id_tokens[entry_id]
+            if not tokens and not js_trim(entry_id):
+                continue  # an empty id: identity checks report it
+            found = results.get(tokens)
+            if found is None:
+                found = results[tokens] = frozenset(h.id for h in self.top(tokens, top_k))
+            if entry_id not in found:
+                lost.append((at, tokens))
+        # One message per search (it lists what the search returns), unless no query
+        # term is an id word: then the message lists the id's words.
+        texts: dict[tuple[str, ...], tuple[str, str]] = {}
+        lost_ids = [entries[at].id for at, _ in lost]
+        words_of = tokenizer.iter_identifier_many(lost_ids) if lost_ids else iter(())
+        for (_, tokens), entry_id, words in zip(lost, lost_ids, words_of, strict=True):
+            # the batch may leave in one-letter words and numbers: never query terms
+            if tokens and set(tokens).isdisjoint(words):
+                ranked = [h.id for h in self.top(tokens, top_k)]
+                id_words = tokenizer.identifier(entry_id)
+                searched[entry_id] = id_finding(kind, entry_id, id_words, tokens, ranked)
                 continue
-            done.add(e.id)
-            dead: Finding | None = None
-            if stopwords.issuperset(tf):
-                dead = unreachable(self._fields(e), tokenizer)
-            if dead is not None:
-                searched[e.id] = dead
-            elif js_trim(e.id):
-                tokens = self.id_tokens[e.id]
-                ids = [hit.id for hit in self.top(tokens, top_k)]
-                if e.id not in ids:
-                    id_words = tokenizer.identifier(e.id)
-                    searched[e.id] = id_finding(self.kind, e.id, id_words, tokens, ids)
-            content = e.content
-            if len(content) > cut_chars or (
-                not content.isascii() and utf16_len(content) > cut_chars
-            ):
-                # The indexed terms are the terms of every field (see the module doc).
-                cut_text = utf16_tail(content, cut_chars)
-                if cut_text:
-                    cut_terms = tokenizer.prose(cut_text)
-                    cut = cut_finding(
-                        self.kind, e.id, cut_text, cut_terms, tf, options, cut_chars, tokenizer
-                    )
-                    if cut is not None:
-                        beyond[e.id] = cut
+            text = texts.get(tokens)
+            if text is None:
+                ranked = [h.id for h in self.top(tokens, top_k)]
+                # the id words matter only when no query term is one: `tokens` stand in
+                text = texts[tokens] = id_finding_text(kind, tokens, tokens, ranked)
+            searched[entry_id] = finding(
+                "id-not-searchable", kind, entry_id, text[0], text[1], field="id"
+            )
+        for at, indexed in self._indexed.items():
+            e = entries[at]
+            cut_text = _past_cut(e.content, cut_chars)
+            # The indexed terms are the terms of every field (see the module doc).
+            cut = cut_finding(
+                kind, e.id, cut_text, tokenizer.prose(cut_text), indexed, options, cut_chars,
+                tokenizer,
+            )  # fmt: skip
+            if cut is not None:
+                beyond[e.id] = cut
         return searched, beyond
 
     def competing(self, skills: Sequence[Skill], names: Mapping[str, str]) -> list[Finding]:
@@ -172,30 +231,22 @@ def searchability_findings(
     skill_handles = skill_index.extend_columns(skill_columns(skills, profile))
     memory_index = SearchIndex(tokenizer)
     memory_handles = memory_index.extend_columns(memory_columns(memories, profile))
+    # Each ranker keeps what it needs of its index: the indexes go once they are made.
     skill_searches = CatalogSearches(
-        "skill",
-        skills,
-        [skill_index.terms_of(h) for h in skill_handles],
-        profile,
-        tokenizer,
+        "skill", skills, skill_index, skill_handles, profile, tokenizer,
         names=options.competition,
-    )
-    del skill_index  # the ranker holds what it needs: the terms of each document
+    )  # fmt: skip
+    del skill_index, skill_handles
     memory_searches = CatalogSearches(
-        "memory",
-        memories,
-        [memory_index.terms_of(h) for h in memory_handles],
-        profile,
-        tokenizer,
-        names=False,
+        "memory", memories, memory_index, memory_handles, profile, tokenizer, names=False
     )
-    del memory_index
+    del memory_index, memory_handles
     out: list[Finding] = []
-    for searches, top_k, cut_chars in (
-        (skill_searches, profile.skill_search_top_k, profile.skill_content_chars),
-        (memory_searches, profile.memory_search_top_k, profile.memory_content_chars),
+    for searches, top_k in (
+        (skill_searches, profile.skill_search_top_k),
+        (memory_searches, profile.memory_search_top_k),
     ):
-        searched, beyond = searches.entry_findings(options, top_k, cut_chars)
+        searched, beyond = searches.entry_findings(options, top_k)
         done: set[str] = set()
         for e in searches.entries:
             if e.id in done:

@@ -14,9 +14,10 @@ The report is always exactly `lint_catalog(catalog, options)`; tests compare the
 A session either owns its indexes (built from the catalog, patched by the session), or
 borrows the indexes someone else keeps of the catalog (`IndexedCatalog`: the app's
 shared ones, which its owner patches per edit). A borrowed index is read only while
-lent (until `IndexedCatalog.release`): a full run reads each document's terms and gives
-it back before ranking; `sync` brings the session to the lent catalog, reading the
-terms the edited entries have now and ranking the searches an edit can change.
+lent (until `IndexedCatalog.release`): a full run copies what its searches need (the
+postings of the words searched for) and gives it back before ranking; `sync` brings
+the session to the lent catalog, reading the terms the edited entries have now and
+ranking the searches an edit can change.
 """
 
 from __future__ import annotations
@@ -166,10 +167,17 @@ class _Domain:
             shared = self._build()
         self.index: SearchIndex | None = shared.index
         self.handles: Mapping[str, int] = shared.handles
-        # Each entry's indexed terms, for `check_all` (which drops them).
-        self._doc_terms: list[Mapping[str, float]] | None = [
-            shared.index.terms_of(shared.handles[e.id]) for e in self.entries
-        ]
+        # The batched searches, for `check_all` (which drops them): made here, while
+        # the index may be read (they keep what they need of it).
+        self._searches: CatalogSearches | None = CatalogSearches(
+            kind,
+            self.entries,
+            shared.index,
+            [shared.handles[e.id] for e in self.entries],
+            profile,
+            session.tokenizer,
+            names=kind == "skill",
+        )
         #: search term -> ids whose id search (or, for skills, name search) has it
         self.id_queries: dict[str, set[str]] = {}
         self.name_queries: dict[str, set[str]] = {}
@@ -241,17 +249,13 @@ class _Domain:
             found.put(e.id, "stopwords", tuple(stopword_only(e, tokenizer)))
 
     def check_all(self) -> None:
-        """Every check of every entry, the searches batched (`CatalogSearches`) over the
-        terms read when the domain was made (no index needed)."""
+        """Every check of every entry, the searches batched (`CatalogSearches`) over what
+        they read of the index when the domain was made (no index needed now)."""
         session, found = self.session, self.found
         profile, tokenizer = session.profile, session.tokenizer
         competition = self.kind == "skill" and session.options.competition
-        terms, self._doc_terms = self._doc_terms, None
-        assert terms is not None
-        searches = CatalogSearches(
-            self.kind, self.entries, terms, profile, tokenizer, names=self.kind == "skill"
-        )
-        del terms
+        searches, self._searches = self._searches, None
+        assert searches is not None, "check_all runs once"
         # What each search has, to know which searches an edit can change (the searches'
         # own tokens: `_terms` of each id and name).
         for e in self.entries:
@@ -261,7 +265,7 @@ class _Domain:
                 for term in searches.name_tokens[e.name]:
                     self.name_queries.setdefault(term, set()).add(e.id)
         top_k = profile.skill_search_top_k if self.kind == "skill" else profile.memory_search_top_k
-        found.search, found.beyond = searches.entry_findings(session.options, top_k, self.cut)
+        found.search, found.beyond = searches.entry_findings(session.options, top_k)
         skills = [e for e in self.entries if isinstance(e, Skill)]
         for s in skills:
             found.put(s.id, "text", tuple(skill_text_fields([s])))
