@@ -36,7 +36,6 @@ would hold the GIL (and freeze the GUI thread) for tens of milliseconds.
 from __future__ import annotations
 
 import bisect
-import heapq
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import compress, filterfalse, islice, repeat
 from operator import add, itemgetter, lt, neg
@@ -51,6 +50,7 @@ _SLICE = 16_384
 #: Members scored together at most (the first batches of a scan are smaller: the walk
 #: often stops after a few).
 _MAX_BATCH = 256
+_FIRST_BATCH = 4
 
 
 class Hit(NamedTuple):
@@ -267,7 +267,7 @@ class TopRanker:
                 unseen = filterfalse(seen.__contains__, members)
                 fresh = list(islice(unseen, k))
                 seen.update(fresh)
-                best = heapq.nsmallest(k, [*best, *zip(repeat(-(0.0 + gain)), fresh)])
+                best = sorted([*best, *zip(repeat(-(0.0 + gain)), fresh)])[:k]
                 cut = _cut(best, k, ties, count)
                 continue
             # what scores a member: its frequency of each other term (this term's is `f`)
@@ -288,7 +288,12 @@ class TopRanker:
             for j, freqs in enumerate(scoring):
                 if freqs is not None and j != i:
                     shared.update(filter(freqs.__contains__, members))
-            if shared:
+            if len(shared) <= _MAX_BATCH:  # score them all at once
+                fresh = list(shared.difference(seen))
+                seen.update(fresh)
+                scored = zip(map(neg, scores.raws(fresh)), fresh, strict=True)
+                best = sorted([*best, *scored])[:k]
+            else:
                 best = self._scan(sorted(shared), seen, best, k, most, scores, ties)
             alone = filterfalse(shared.__contains__, filterfalse(seen.__contains__, members))
             fresh = list(islice(alone, k))
@@ -316,16 +321,16 @@ class TopRanker:
         count = self._count
         cut = _cut(best, k, ties, count)
         unseen = filterfalse(seen.__contains__, ranks)
-        size = max(k, 2)
+        size = max(k, _FIRST_BATCH)
         while True:
             batch = list(islice(unseen, size))
             if not batch or (cut is not None and cut < (-most, batch[0])):
                 break
             seen.update(batch)
-            scored = zip(map(neg, scores.raws(batch)), batch, strict=False)
-            best = heapq.nsmallest(k, [*best, *scored])
+            scored = zip(map(neg, scores.raws(batch)), batch, strict=True)
+            best = sorted([*best, *scored])[:k]
             cut = _cut(best, k, ties, count)
-            size = min(size * 2, _MAX_BATCH)
+            size = min(size * 4, _MAX_BATCH)
         return best
 
 
