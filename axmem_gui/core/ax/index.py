@@ -45,7 +45,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from collections.abc import Set as AbstractSet
 from functools import partial
 from itertools import compress, islice, repeat
-from operator import eq, itemgetter, mul
+from operator import eq, itemgetter, mul, not_, sub
 from typing import Any, TypeAlias
 
 from axmem_gui.core.ax.collation import collation_key, collation_keys
@@ -326,23 +326,25 @@ class SearchIndex:
     def collation_keys_of(self, handles: Iterable[int]) -> list[bytes]:
         return list(map(self._keys.__getitem__, handles))
 
-    def only_terms_in(self, handles: Iterable[int], allowed: AbstractSet[str]) -> list[bool]:
+    def only_terms_in(self, handles: Sequence[int], allowed: AbstractSet[str]) -> list[bool]:
         """For each document, whether every term it indexes is in `allowed` (True for a
         document with no terms)."""
-        codes, docs = self._codes, self._docs
+        codes = self._codes
         # `get`: `_Codes[term]` would give the term a code
         allowed_codes = "".join(c for c in map(codes.terms.get, allowed) if c)
-        wide = codes.wide
         out: list[bool] = []
-        for handle in handles:
-            code = docs[handle]
-            more = ord(code[0])
-            # the term codes, between the count and the frequency codes; `strip` with
-            # the allowed codes leaves nothing when all of them are allowed
-            only = not code[1 : len(code) - more].strip(allowed_codes)
-            if only and wide and handle in wide:
-                only = all(term in allowed for term in wide[handle])
-            out.append(only)
+        for start in range(0, len(handles), _CHUNK):
+            code = list(map(self._docs.__getitem__, handles[start : start + _CHUNK]))
+            # the term codes lie between the count and the frequency codes: stripping
+            # the allowed ones leaves nothing when all of them are allowed
+            ends = map(sub, map(len, code), map(ord, map(itemgetter(0), code)))
+            body = map(str.__getitem__, code, map(slice, repeat(1), ends))
+            out += map(not_, map(str.strip, body, repeat(allowed_codes)))
+        wide = codes.wide
+        if wide:  # terms without a code are kept apart
+            for at, handle in enumerate(handles):
+                if out[at] and handle in wide:
+                    out[at] = all(term in allowed for term in wide[handle])
         return out
 
     @property

@@ -21,7 +21,8 @@ Tests compare the report with the entry-by-entry checks on random catalogs.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import filterfalse
+from itertools import chain, compress, filterfalse, repeat
+from operator import contains, lt, not_
 
 from axmem_gui.core.ax.documents import (
     memory_columns,
@@ -30,7 +31,7 @@ from axmem_gui.core.ax.documents import (
     skill_fields,
 )
 from axmem_gui.core.ax.index import SearchIndex
-from axmem_gui.core.ax.jstext import js_trim, utf16_len, utf16_tail
+from axmem_gui.core.ax.jstext import JS_WHITESPACE, js_trim, utf16_len, utf16_tail
 from axmem_gui.core.ax.profile import AxProfile
 from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.catalog import Memory, Skill
@@ -59,10 +60,12 @@ def _prose_many(tokenizer: Tokenizer, texts: Sequence[str]) -> list[tuple[str, .
     """`tuple(tokenizer.prose(js_trim(text)))` of each text, tokenized together."""
     out: list[tuple[str, ...]] = []
     for start in range(0, len(texts), _TEXTS_PER_CALL):
-        part = texts[start : start + _TEXTS_PER_CALL]
-        words = tokenizer.prose_many([js_trim(t) for t in part])
-        # prose_many may leave words of ASCII digits in: prose drops them
-        out += [tuple(filterfalse(_is_ascii_number, w)) for w in words]
+        part = list(map(str.strip, texts[start : start + _TEXTS_PER_CALL], repeat(JS_WHITESPACE)))
+        words = tokenizer.prose_many(part)
+        # prose_many may leave words of ASCII digits in: prose drops them (a word of
+        # other digits stays, so `isdigit` alone decides only for ASCII texts)
+        number = str.isdigit if "".join(part).isascii() else _is_ascii_number
+        out += map(tuple, map(filterfalse, repeat(number), words))
     return out
 
 
@@ -105,14 +108,12 @@ class CatalogSearches:
         # What the entry checks read of the index: whether every indexed term of an entry
         # is a stopword, and the indexed terms of entries with content past a cut.
         self._stopwords_only = index.only_terms_in(handles, tokenizer.stopwords)
-        self.cut_chars = cut_chars = (
+        self.cut_chars = (
             profile.skill_content_chars if kind == "skill" else profile.memory_content_chars
         )
         self._firsts = self._first_positions()
         self._indexed: dict[int, Mapping[str, float]] = {
-            at: index.terms_of(handles[at])
-            for at in self._firsts
-            if _past_cut(entries[at].content, cut_chars)
+            at: index.terms_of(handles[at]) for at in self._cut_positions()
         }
         self._tops: dict[tuple[tuple[str, ...], int], tuple[Hit, ...]] = {}
 
@@ -127,6 +128,18 @@ class CatalogSearches:
         if isinstance(e, Skill):
             return _Entry("skill", e.id, skill_fields(e, self.profile, self.tokenizer))
         return _Entry("memory", e.id, memory_fields(e, self.profile, self.tokenizer))
+
+    def _cut_positions(self) -> list[int]:
+        """The positions in `_firsts` of entries whose content goes past the cut."""
+        cut_chars = self.cut_chars
+        contents = [e.content for e in self.entries]
+        # UTF-16 is never shorter than the code points: only non-ASCII texts that are
+        # not longer than the cut in code points need their UTF-16 length
+        long = set(compress(range(len(contents)), map(lt, repeat(cut_chars), map(len, contents))))
+        for at in compress(range(len(contents)), map(not_, map(str.isascii, contents))):
+            if at not in long and utf16_len(contents[at]) > cut_chars:
+                long.add(at)
+        return [at for at in self._firsts if at in long]
 
     def _first_positions(self) -> Sequence[int]:
         """The position of each id's first entry (repeats are reported by identity
@@ -148,30 +161,36 @@ class CatalogSearches:
         cut_chars = self.cut_chars
         searched: dict[str, Finding] = {}
         beyond: dict[str, Finding] = {}
-        stopwords_only, id_tokens = self._stopwords_only, self.id_tokens
-        results: dict[tuple[str, ...], frozenset[str]] = {}
-        lost: list[tuple[int, tuple[str, ...]]] = []  # the id search misses the entry
-        for at in self._firsts:
-            entry_id = entries[at].id
-            if stopwords_only[at]:
-                dead = unreachable(self._fields(entries[at]), tokenizer)
-                if dead is not None:
-                    searched[entry_id] = dead
-                    continue
-            tokens = id_tokens[entry_id]
-            if not tokens and not js_trim(entry_id):
-                continue  # an empty id: identity checks report it
-            found = results.get(tokens)
-            if found is None:
-                found = results[tokens] = frozenset(h.id for h in self.top(tokens, top_k))
-            if entry_id not in found:
-                lost.append((at, tokens))
+        firsts = self._firsts
+        dead: set[str] = set()
+        for at in compress(firsts, map(self._stopwords_only.__getitem__, firsts)):
+            unreached = unreachable(self._fields(entries[at]), tokenizer)
+            if unreached is not None:
+                searched[entries[at].id] = unreached
+                dead.add(entries[at].id)
+        # Each id's search (by its terms: many ids share them), then the ids it misses.
+        ids = [entries[at].id for at in firsts]
+        searches = list(map(self.id_tokens.__getitem__, ids))
+        results = {
+            tokens: frozenset(hit.id for hit in self.top(tokens, top_k))
+            for tokens in dict.fromkeys(searches)
+        }
+        found = map(contains, map(results.__getitem__, searches), ids)
+        lost = [
+            (entry_id, tokens)
+            for entry_id, tokens in compress(zip(ids, searches, strict=True), map(not_, found))
+            # an empty id has no search: identity checks report it
+            if entry_id not in dead and (tokens or js_trim(entry_id))
+        ]
         # One message per search (it lists what the search returns), unless no query
         # term is an id word: then the message lists the id's words.
         texts: dict[tuple[str, ...], tuple[str, str]] = {}
-        lost_ids = [entries[at].id for at, _ in lost]
-        words_of = tokenizer.iter_identifier_many(lost_ids) if lost_ids else iter(())
-        for (_, tokens), entry_id, words in zip(lost, lost_ids, words_of, strict=True):
+        lost_ids = [entry_id for entry_id, _ in lost]
+        words_of = chain.from_iterable(
+            tokenizer.iter_identifier_many(lost_ids[start : start + _TEXTS_PER_CALL])
+            for start in range(0, len(lost_ids), _TEXTS_PER_CALL)
+        )
+        for (entry_id, tokens), words in zip(lost, words_of, strict=True):
             # the batch may leave in one-letter words and numbers: never query terms
             if tokens and set(tokens).isdisjoint(words):
                 ranked = [h.id for h in self.top(tokens, top_k)]
