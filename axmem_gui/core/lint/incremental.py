@@ -25,6 +25,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain, repeat
 from typing import Any
 
 from axmem_gui.core.ax.documents import (
@@ -63,6 +64,9 @@ from axmem_gui.core.lint.searchability import (
 Entry = Skill | Memory
 #: {entry id: the entry as it is now} for one kind ("skills" or "memories").
 Changes = Mapping[str, Entry | None]
+#: Entries looked up per C call when assembling the report (lint runs on a worker
+#: thread: no single call over 100,000 entries holds the GIL for long).
+_SLICE = 8192
 
 
 @dataclass(frozen=True)
@@ -513,24 +517,20 @@ class LintSession:
         memories = [e for e in memories_domain.entries if isinstance(e, Memory)]
         findings: list[Finding] = [*skills_domain.identity, *memories_domain.identity]
         found = skills_domain.found
-        for s in skills:
-            findings += found.text.get(s.id, ())
+        # (the entries' ids in order are the keys of `position`; no repeats)
+        skill_ids = list(skills_domain.position)
+        findings += chain.from_iterable(map(found.text.get, skill_ids, repeat(())))
         for domain in (skills_domain, memories_domain):
             search, beyond = domain.found.search, domain.found.beyond
-            for e in domain.entries:
-                f = search.get(e.id)
-                if f is not None:
-                    findings.append(f)
-                f = beyond.get(e.id)
-                if f is not None:
-                    findings.append(f)
-        for s in skills:
-            findings += found.stopwords.get(s.id, ())
+            ids = list(domain.position)
+            for start in range(0, len(ids), _SLICE):
+                part = ids[start : start + _SLICE]
+                # each entry's search finding, then its beyond-the-cut one
+                pairs = zip(map(search.get, part), map(beyond.get, part), strict=True)
+                findings += filter(None, chain.from_iterable(pairs))
+        findings += chain.from_iterable(map(found.stopwords.get, skill_ids, repeat(())))
         if self.options.competition:
-            for s in skills:
-                f = found.competing.get(s.id)
-                if f is not None:
-                    findings.append(f)
+            findings += filter(None, map(found.competing.get, skill_ids))
         size = index_size(skills, self.profile)
         findings += budget_findings(size, self.options.budget_tokens)
         return order_findings(findings, skills, memories, size, self.options)
