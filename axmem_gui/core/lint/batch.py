@@ -21,7 +21,7 @@ Tests compare the report with the entry-by-entry checks on random catalogs.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import chain, compress, filterfalse, repeat
+from itertools import compress, filterfalse, repeat
 from operator import contains, lt, not_
 
 from axmem_gui.core.ax.documents import (
@@ -35,7 +35,7 @@ from axmem_gui.core.ax.jstext import JS_WHITESPACE, js_trim, utf16_len, utf16_ta
 from axmem_gui.core.ax.profile import AxProfile
 from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.core.lint.model import EntryKind, Finding, LintOptions, finding
+from axmem_gui.core.lint.model import CODES, EntryKind, Finding, LintOptions
 from axmem_gui.core.lint.searchability import (
     _Entry,
     competing_finding,
@@ -50,6 +50,9 @@ from axmem_gui.core.lint.toprank import Hit, TopRanker
 Entry = Skill | Memory
 #: Texts tokenized per call (no single C call over a whole catalog's text).
 _TEXTS_PER_CALL = 4096
+_LOWER_ALNUM = "abcdefghijklmnopqrstuvwxyz0123456789"
+#: JavaScript's `\s` and Python's `str.split()` agree on these.
+_ASCII_SPACE = " \t\n\v\f\r"
 
 
 def _is_ascii_number(word: str) -> bool:
@@ -116,6 +119,12 @@ class CatalogSearches:
             at: index.terms_of(handles[at]) for at in self._cut_positions()
         }
         self._tops: dict[tuple[tuple[str, ...], int], tuple[Hit, ...]] = {}
+        # deletes the characters of a plain id (see `_plain_ids`): none if the profile
+        # calls a letter or a digit punctuation (the search would split words there)
+        punctuation = "".join(c for c in profile.punctuation if c.isascii())
+        self._plain_chars: dict[int, int | None] | None = None
+        if not any(c.isalnum() for c in punctuation):
+            self._plain_chars = str.maketrans("", "", _LOWER_ALNUM + punctuation + _ASCII_SPACE)
 
     def top(self, tokens: tuple[str, ...], k: int) -> tuple[Hit, ...]:
         key = (tokens, k)
@@ -128,6 +137,22 @@ class CatalogSearches:
         if isinstance(e, Skill):
             return _Entry("skill", e.id, skill_fields(e, self.profile, self.tokenizer))
         return _Entry("memory", e.id, memory_fields(e, self.profile, self.tokenizer))
+
+    def _plain_ids(self, ids: list[str]) -> list[bool]:
+        """For each id, True when its search terms are surely among its id words: it holds
+        only lower-case ASCII letters, digits, the profile's punctuation and ASCII white
+        space, so both tokenizers split it at the same places (words of one character,
+        numbers and, for searches, stopwords are dropped). False: look at the words."""
+        if self._plain_chars is None:
+            return [False] * len(ids)
+        out: list[bool] = []
+        for start in range(0, len(ids), _TEXTS_PER_CALL):
+            part = ids[start : start + _TEXTS_PER_CALL]
+            if not "".join(part).translate(self._plain_chars):
+                out += repeat(True, len(part))
+            else:
+                out += map(not_, map(str.translate, part, repeat(self._plain_chars)))
+        return out
 
     def _cut_positions(self) -> list[int]:
         """The positions in `_firsts` of entries whose content goes past the cut."""
@@ -186,24 +211,22 @@ class CatalogSearches:
         # term is an id word: then the message lists the id's words.
         texts: dict[tuple[str, ...], tuple[str, str]] = {}
         lost_ids = [entry_id for entry_id, _ in lost]
-        words_of = chain.from_iterable(
-            tokenizer.iter_identifier_many(lost_ids[start : start + _TEXTS_PER_CALL])
-            for start in range(0, len(lost_ids), _TEXTS_PER_CALL)
-        )
-        for (entry_id, tokens), words in zip(lost, words_of, strict=True):
-            # the batch may leave in one-letter words and numbers: never query terms
-            if tokens and set(tokens).isdisjoint(words):
-                ranked = [h.id for h in self.top(tokens, top_k)]
+        plain = self._plain_ids(lost_ids)
+        severity = CODES["id-not-searchable"]
+        for (entry_id, tokens), certain in zip(lost, plain, strict=True):
+            if tokens and not certain:
                 id_words = tokenizer.identifier(entry_id)
-                searched[entry_id] = id_finding(kind, entry_id, id_words, tokens, ranked)
-                continue
+                if set(tokens).isdisjoint(id_words):
+                    ranked = [h.id for h in self.top(tokens, top_k)]
+                    searched[entry_id] = id_finding(kind, entry_id, id_words, tokens, ranked)
+                    continue
             text = texts.get(tokens)
             if text is None:
                 ranked = [h.id for h in self.top(tokens, top_k)]
                 # the id words matter only when no query term is one: `tokens` stand in
                 text = texts[tokens] = id_finding_text(kind, tokens, tokens, ranked)
-            searched[entry_id] = finding(
-                "id-not-searchable", kind, entry_id, text[0], text[1], field="id"
+            searched[entry_id] = Finding(
+                severity, "id-not-searchable", kind, entry_id, text[0], text[1], "id"
             )
         for at, indexed in self._indexed.items():
             e = entries[at]

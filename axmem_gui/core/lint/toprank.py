@@ -258,9 +258,15 @@ class TopRanker:
                 elif b > 0.0:
                     most += b
                     others = True
+            # Nobody unseen in this item can make the cut? (its members are needed only
+            # when the best of them would tie with the cut: then their order decides)
+            if (
+                cut is not None
+                and -most >= cut[0]
+                and (-most > cut[0] or cut[1] < item.members(self)[0])
+            ):
+                continue
             members = item.members(self)
-            if cut is not None and cut < (-most, members[0]):
-                continue  # nobody unseen in this item can make the cut
             if not others:
                 # Unseen members hold no other query term (its items are all visited):
                 # each scores exactly `gain`, and the first k are the best of them.
