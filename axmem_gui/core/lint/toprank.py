@@ -35,7 +35,6 @@ would hold the GIL (and freeze the GUI thread) for tens of milliseconds.
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import compress, filterfalse, islice, repeat
 from operator import add, itemgetter, lt, neg
@@ -63,12 +62,13 @@ class Hit(NamedTuple):
 class _Item:
     """One (term, frequency) group: its gain and its members (made on first use)."""
 
-    __slots__ = ("_members", "_source", "freq", "gain")
+    __slots__ = ("_members", "_set", "_source", "freq", "gain")
 
     def __init__(self, gain: float, freq: float, source: Sequence[int]) -> None:
         self.gain = gain
         self.freq = freq
         self._members: list[int] | None = None
+        self._set: frozenset[int] | None = None
         self._source = source
 
     def members(self, ranker: TopRanker) -> list[int]:
@@ -77,6 +77,13 @@ class _Item:
             self._members = ranker._ranks(self._source)
             self._source = ()
         return self._members
+
+    def member_set(self) -> frozenset[int]:
+        """The ranks of `members` (made on first use, after `members`)."""
+        if self._set is None:
+            assert self._members is not None
+            self._set = frozenset(self._members)
+        return self._set
 
 
 class _Term(NamedTuple):
@@ -224,40 +231,48 @@ class TopRanker:
         effective = [t for t in dict.fromkeys(tokens) if df.get(t)]
         if not effective:
             return ()
-        terms = [self._term(t) for t in effective]
-        items = sorted(
-            ((item.gain, i, item) for i, term in enumerate(terms) for item in term.items),
-            key=itemgetter(0),
-            reverse=True,
-        )
+        known = self._terms
+        terms = [known.get(t) or self._term(t) for t in effective]
+        m = len(terms)
+        term_items = [term.items for term in terms]
+        items = [(item.gain, i, item) for i, its in enumerate(term_items) for item in its]
+        if m > 1:
+            items.sort(key=itemgetter(0), reverse=True)
         common = [df[t] * 2 > count for t in effective]  # in most documents
         commons = sum(common)
-        next_item = [0] * len(terms)
+        next_item = [0] * m
         # largest unvisited gain per term
-        bound = [term.items[0].gain if term.items else 0.0 for term in terms]
+        bound = [its[0].gain if its else 0.0 for its in term_items]
         # per term: rank -> frequency, made when a scan first needs the term
-        scoring: list[dict[int, float] | None] = [None] * len(terms)
+        scoring: list[dict[int, float] | None] = [None] * m
         gains = [term.gains for term in terms]
         best: list[tuple[float, int]] = []  # (-raw, rank), best first, at most k
         cut: tuple[float, int] | None = None  # what an unseen document must beat
         seen: set[int] = set()
         for gain, i, item in items:
-            if cut is not None and -cut[0] > _padded(_sum(bound)):
-                break
-            next_item[i] += 1
-            term_items = terms[i].items
-            bound[i] = term_items[next_item[i]].gain if next_item[i] < len(term_items) else 0.0
+            if cut is not None:
+                total = sum(bound)
+                if -cut[0] > _padded(total):
+                    break
+            at = next_item[i] = next_item[i] + 1
+            its = term_items[i]
+            bound[i] = its[at].gain if at < len(its) else 0.0
             # The most an unseen member can score: this item's gain, and each other
             # term's largest unvisited gain, added as the ranker adds them (in query
             # order; rounded addition is monotone, so this bounds every such score).
-            most = 0.0
-            others = False  # does another term have unvisited items?
-            for j, b in enumerate(bound):
-                if j == i:
-                    most += gain
-                elif b > 0.0:
-                    most += b
-                    others = True
+            if m == 2:  # (one addition: the order does not matter)
+                other = bound[1 - i]
+                others = other > 0.0  # does another term have unvisited items?
+                most = gain + other if others else gain
+            else:
+                most = 0.0
+                others = False
+                for j, b in enumerate(bound):
+                    if j == i:
+                        most += gain
+                    elif b > 0.0:
+                        most += b
+                        others = True
             # Nobody unseen in this item can make the cut? (its members are needed only
             # when the best of them would tie with the cut: then their order decides)
             if (
@@ -270,8 +285,7 @@ class TopRanker:
             if not others:
                 # Unseen members hold no other query term (its items are all visited):
                 # each scores exactly `gain`, and the first k are the best of them.
-                unseen = filterfalse(seen.__contains__, members)
-                fresh = list(islice(unseen, k))
+                fresh = list(islice(filterfalse(seen.__contains__, members), k))
                 seen.update(fresh)
                 best = sorted([*best, *zip(repeat(-(0.0 + gain)), fresh)])[:k]
                 cut = _cut(best, k, ties, count)
@@ -293,7 +307,10 @@ class TopRanker:
             shared: set[int] = set()
             for j, freqs in enumerate(scoring):
                 if freqs is not None and j != i:
-                    shared.update(filter(freqs.__contains__, members))
+                    if len(freqs) < len(members):  # look up from the smaller side
+                        shared.update(item.member_set().intersection(freqs))
+                    else:
+                        shared.update(filter(freqs.__contains__, members))
             if len(shared) <= _MAX_BATCH:  # score them all at once
                 fresh = list(shared.difference(seen))
                 seen.update(fresh)
@@ -304,8 +321,7 @@ class TopRanker:
             alone = filterfalse(shared.__contains__, filterfalse(seen.__contains__, members))
             fresh = list(islice(alone, k))
             seen.update(fresh)
-            for rank in fresh:
-                best = _offer(best, k, (-(0.0 + gain), rank))
+            best = sorted([*best, *zip(repeat(-(0.0 + gain)), fresh)])[:k]
             cut = _cut(best, k, ties, count)
         ids = self._ids
         if ties and best:
@@ -372,25 +388,6 @@ def _cut(
         if cut is None or first < cut:
             cut = first
     return cut
-
-
-def _offer(
-    best: list[tuple[float, int]], k: int, entry: tuple[float, int]
-) -> list[tuple[float, int]]:
-    """`best` (sorted, at most k) with `entry` in its place if it makes the cut."""
-    if len(best) < k:
-        bisect.insort(best, entry)
-    elif entry < best[-1]:
-        bisect.insort(best, entry)
-        best.pop()
-    return best
-
-
-def _sum(values: Iterable[float]) -> float:
-    total = 0.0
-    for v in values:
-        total += v
-    return total
 
 
 def _padded(bound: float) -> float:
