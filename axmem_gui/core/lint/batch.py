@@ -59,17 +59,37 @@ def _is_ascii_number(word: str) -> bool:
     return word.isascii() and word.isdigit()
 
 
-def _prose_many(tokenizer: Tokenizer, texts: Sequence[str]) -> list[tuple[str, ...]]:
-    """`tuple(tokenizer.prose(js_trim(text)))` of each text, tokenized together."""
-    out: list[tuple[str, ...]] = []
+def _prose_lists(tokenizer: Tokenizer, texts: Sequence[str]) -> list[list[str]]:
+    """`tokenizer.prose(text)` of each text, tokenized together (a slice per call)."""
+    out: list[list[str]] = []
     for start in range(0, len(texts), _TEXTS_PER_CALL):
-        part = list(map(str.strip, texts[start : start + _TEXTS_PER_CALL], repeat(JS_WHITESPACE)))
+        part = texts[start : start + _TEXTS_PER_CALL]
         words = tokenizer.prose_many(part)
         # prose_many may leave words of ASCII digits in: prose drops them (a word of
         # other digits stays, so `isdigit` alone decides only for ASCII texts)
         number = str.isdigit if "".join(part).isascii() else _is_ascii_number
-        out += map(tuple, map(filterfalse, repeat(number), words))
+        out += map(list, map(filterfalse, repeat(number), words))
     return out
+
+
+def _prose_many(tokenizer: Tokenizer, texts: Sequence[str]) -> list[tuple[str, ...]]:
+    """`tuple(tokenizer.prose(js_trim(text)))` of each text, tokenized together."""
+    trimmed: list[str] = []
+    for start in range(0, len(texts), _TEXTS_PER_CALL):
+        trimmed += map(str.strip, texts[start : start + _TEXTS_PER_CALL], repeat(JS_WHITESPACE))
+    return list(map(tuple, _prose_lists(tokenizer, trimmed)))
+
+
+def stopword_only_many(skills: Sequence[Skill], tokenizer: Tokenizer) -> list[list[Finding]]:
+    """`stopword_only` of each skill. A name or description that keeps a search term
+    gets no finding: those are told apart in batches, only the others word by word."""
+    names = _prose_lists(tokenizer, [s.name for s in skills])
+    descriptions = _prose_lists(tokenizer, [s.description for s in skills])
+    nothing: list[Finding] = []
+    return [
+        nothing if name and description else stopword_only(s, tokenizer)
+        for s, name, description in zip(skills, names, descriptions, strict=True)
+    ]
 
 
 def _past_cut(content: str, cut_chars: int) -> str:
@@ -228,16 +248,18 @@ class CatalogSearches:
             searched[entry_id] = Finding(
                 severity, "id-not-searchable", kind, entry_id, text[0], text[1], "id"
             )
-        for at, indexed in self._indexed.items():
-            e = entries[at]
-            cut_text = _past_cut(e.content, cut_chars)
+        cut_texts = [_past_cut(entries[at].content, cut_chars) for at in self._indexed]
+        cut_terms = _prose_lists(tokenizer, cut_texts)
+        for (at, indexed), cut_text, terms in zip(
+            self._indexed.items(), cut_texts, cut_terms, strict=True
+        ):
+            entry_id = entries[at].id
             # The indexed terms are the terms of every field (see the module doc).
             cut = cut_finding(
-                kind, e.id, cut_text, tokenizer.prose(cut_text), indexed, options, cut_chars,
-                tokenizer,
-            )  # fmt: skip
+                kind, entry_id, cut_text, terms, indexed, options, cut_chars, tokenizer
+            )
             if cut is not None:
-                beyond[e.id] = cut
+                beyond[entry_id] = cut
         return searched, beyond
 
     def competing(self, skills: Sequence[Skill], names: Mapping[str, str]) -> list[Finding]:
@@ -298,8 +320,8 @@ def searchability_findings(
                 f = table.get(e.id)
                 if f is not None:
                     out.append(f)
-    for s in {s.id: s for s in skills}.values():
-        out += stopword_only(s, tokenizer)
+    for found in stopword_only_many(list({s.id: s for s in skills}.values()), tokenizer):
+        out += found
     if options.competition:
         out += skill_searches.competing(skills, {s.id: s.name for s in skills})
     return out

@@ -42,7 +42,7 @@ from axmem_gui.core.ax.profile import AxProfile, load_profile
 from axmem_gui.core.ax.ranking import RankOptions, term_frequencies
 from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.catalog import Catalog, Memory, Skill
-from axmem_gui.core.lint.batch import CatalogSearches
+from axmem_gui.core.lint.batch import CatalogSearches, stopword_only_many
 from axmem_gui.core.lint.budget import budget_findings, index_size
 from axmem_gui.core.lint.identity import (
     duplicate_ids,
@@ -260,20 +260,25 @@ class _Domain:
         competition = self.kind == "skill" and session.options.competition
         searches, self._searches = self._searches, None
         assert searches is not None, "check_all runs once"
+        skills = [e for e in self.entries if isinstance(e, Skill)]
         # What each search has, to know which searches an edit can change (the searches'
         # own tokens: `_terms` of each id and name).
-        for e in self.entries:
-            for term in searches.id_tokens[e.id]:
-                self.id_queries.setdefault(term, set()).add(e.id)
-            if isinstance(e, Skill):
-                for term in searches.name_tokens[e.name]:
-                    self.name_queries.setdefault(term, set()).add(e.id)
+        for queries, tokens_of in (
+            (self.id_queries, ((e.id, searches.id_tokens[e.id]) for e in self.entries)),
+            (self.name_queries, ((s.id, searches.name_tokens[s.name]) for s in skills)),
+        ):
+            for entry_id, tokens in tokens_of:
+                for term in tokens:
+                    members = queries.get(term)
+                    if members is None:
+                        queries[term] = {entry_id}
+                    else:
+                        members.add(entry_id)
         top_k = profile.skill_search_top_k if self.kind == "skill" else profile.memory_search_top_k
         found.search, found.beyond = searches.entry_findings(session.options, top_k)
-        skills = [e for e in self.entries if isinstance(e, Skill)]
-        for s in skills:
+        for s, stopwords in zip(skills, stopword_only_many(skills, tokenizer), strict=True):
             found.put(s.id, "text", tuple(skill_text_fields([s])))
-            found.put(s.id, "stopwords", tuple(stopword_only(s, tokenizer)))
+            found.put(s.id, "stopwords", tuple(stopwords))
         if competition:
             names = {s.id: s.name for s in skills}
             for f in searches.competing(skills, names):
