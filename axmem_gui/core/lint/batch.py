@@ -180,7 +180,10 @@ class CatalogSearches:
         contents = [e.content for e in self.entries]
         # UTF-16 is never shorter than the code points: only non-ASCII texts that are
         # not longer than the cut in code points need their UTF-16 length
-        long = set(compress(range(len(contents)), map(lt, repeat(cut_chars), map(len, contents))))
+        long: set[int] = set()
+        for start in range(0, len(contents), _TEXTS_PER_CALL):
+            lengths = map(len, contents[start : start + _TEXTS_PER_CALL])
+            long.update(compress(range(start, len(contents)), map(lt, repeat(cut_chars), lengths)))
         for at in compress(range(len(contents)), map(not_, map(str.isascii, contents))):
             if at not in long and utf16_len(contents[at]) > cut_chars:
                 long.add(at)

@@ -134,7 +134,9 @@ def near_duplicate_ids(ids: Sequence[str], kind: EntryKind) -> list[Finding]:
                     related=others,
                 )
             )
-    folded = list(map(str.casefold, trimmed_ids))
+    folded: list[str] = []
+    for start in range(0, len(trimmed_ids), _SLICE):
+        folded += map(str.casefold, trimmed_ids[start : start + _SLICE])
     groups = _groups(distinct, folded)
     if not groups:
         return out
@@ -166,10 +168,11 @@ def padded_and_empty_ids(ids: Sequence[str], kind: EntryKind) -> list[Finding]:
     distinct = list(dict.fromkeys(ids))
     trimmed = _trimmed(distinct)
     # Only ids that are padded, empty or hold an invisible character get a finding.
-    padded = map(ne, trimmed, distinct)
-    odd = set(compress(range(len(distinct)), map(or_, padded, map(not_, trimmed))))
+    odd: set[int] = set()
     for start in range(0, len(distinct), _SLICE):
-        part = distinct[start : start + _SLICE]
+        part, cores = distinct[start : start + _SLICE], trimmed[start : start + _SLICE]
+        padded = map(or_, map(ne, cores, part), map(not_, cores))
+        odd.update(compress(range(start, start + len(part)), padded))
         if _INVISIBLE.search("".join(part)):  # the pattern matches single characters
             odd.update(compress(range(start, start + len(part)), map(_INVISIBLE.search, part)))
     out = []
