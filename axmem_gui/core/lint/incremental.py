@@ -43,7 +43,7 @@ from axmem_gui.core.ax.ranking import RankOptions, term_frequencies
 from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.lint.batch import CatalogSearches, stopword_only_many
-from axmem_gui.core.lint.budget import budget_findings, index_size
+from axmem_gui.core.lint.budget import IndexSize, budget_findings, index_size
 from axmem_gui.core.lint.identity import (
     duplicate_ids,
     near_duplicate_ids,
@@ -395,6 +395,9 @@ class LintSession:
         self.profile = profile or load_profile()
         self.tokenizer = Tokenizer(self.profile)
         self.full_runs = 0
+        # the size of the skills index, and the skills it is of (an edit of a memory
+        # leaves it as it is)
+        self._index_size: tuple[tuple[Skill, ...], IndexSize] | None = None
         self.report = self._load(catalog, indexed)
 
     def _load(self, catalog: Catalog, indexed: IndexedCatalog | None = None) -> LintReport:
@@ -536,6 +539,9 @@ class LintSession:
         findings += chain.from_iterable(map(found.stopwords.get, skill_ids, repeat(())))
         if self.options.competition:
             findings += filter(None, map(found.competing.get, skill_ids))
-        size = index_size(skills, self.profile)
+        key = tuple(skills)
+        if self._index_size is None or self._index_size[0] != key:  # skills changed
+            self._index_size = (key, index_size(skills, self.profile))
+        size = self._index_size[1]
         findings += budget_findings(size, self.options.budget_tokens)
         return order_findings(findings, skills, memories, size, self.options)
