@@ -276,8 +276,9 @@ class CatalogSearches:
             # When the skill comes first, only a document tying it can make a finding:
             # the search for ties walks far less than the exact top 2.
             ranked = self.ranker.top(tokens, 2, ties=True)
-            if ranked and ranked[0].id != s.id:
-                ranked = self.top(tokens, 2)  # another comes first: the exact top 2
+            if len(ranked) == 1 and ranked[0].id != s.id:
+                # another comes first alone: the exact top 2 (two hits that tie are it)
+                ranked = self.top(tokens, 2)
             found = competing_finding(s, ranked, names)
             if found is not None:
                 out.append(found)

@@ -185,11 +185,8 @@ class _Domain:
         #: search term -> ids whose id search (or, for skills, name search) has it
         self.id_queries: dict[str, set[str]] = {}
         self.name_queries: dict[str, set[str]] = {}
-        self.identity = [
-            *duplicate_ids(list(self.position), kind),
-            *near_duplicate_ids(list(self.position), kind),
-            *padded_and_empty_ids(list(self.position), kind),
-        ]
+        #: the checks of the ids themselves (made by `check_all`: they need no index)
+        self.identity: list[Finding] = []
         self.found = _Found()
 
     def _build(self) -> SharedIndex:
@@ -261,6 +258,12 @@ class _Domain:
         searches, self._searches = self._searches, None
         assert searches is not None, "check_all runs once"
         skills = [e for e in self.entries if isinstance(e, Skill)]
+        ids = list(self.position)
+        self.identity = [
+            *duplicate_ids(ids, self.kind),
+            *near_duplicate_ids(ids, self.kind),
+            *padded_and_empty_ids(ids, self.kind),
+        ]
         # What each search has, to know which searches an edit can change (the searches'
         # own tokens: `_terms` of each id and name).
         for queries, tokens_of in (
