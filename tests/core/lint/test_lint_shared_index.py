@@ -174,6 +174,17 @@ def _lent(catalog: Catalog, skills: tuple[SearchIndex, list[int]],
     )
 
 
+def _snapshot(index: SearchIndex) -> tuple[object, ...]:
+    """Everything a reader could change by mistake."""
+    return (
+        dict(index._docs), dict(index._ids), dict(index._keys), list(index._order),
+        {t: list(a) for t, a in index._ones.items()},
+        {t: {f: list(a) for f, a in d.items()} for t, d in index._more.items()},
+        dict(index._codes.terms), list(index._codes.freqs.of_code),
+        {h: dict(d) for h, d in index._codes.wide.items()}, dict(index._handles_by_id),
+    )  # fmt: skip
+
+
 def _unique(entries: Sequence[Entry]) -> list[Entry]:
     return list({e.id: e for e in entries}.values())
 
@@ -201,8 +212,10 @@ def test_lint_of_a_patched_lent_index_equals_a_full_lint(
     catalog = Catalog(tuple(skills), tuple(memories))  # type: ignore[arg-type]
     options = LintOptions(budget_tokens=300, competition=seed != 3)
     lent = _lent(catalog, (skill_index, skill_handles), (memory_index, memory_handles))
+    before = (_snapshot(skill_index), _snapshot(memory_index))
     session = LintSession(catalog, options, PROFILE, indexed=lent)
     assert session.report == lint_catalog(catalog, options, PROFILE)
+    assert (_snapshot(skill_index), _snapshot(memory_index)) == before  # only read
     # more edits, patched into the index as the app does, then synced
     for _ in range(3):
         at = rng.randrange(len(skills))
