@@ -42,9 +42,10 @@ import math
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from functools import partial
 from itertools import compress, islice, repeat
-from operator import eq, itemgetter, mul
+from operator import eq, itemgetter, mul, not_, sub
 from typing import Any, TypeAlias
 
 from axmem_gui.core.ax.collation import collation_key, collation_keys
@@ -300,6 +301,51 @@ class SearchIndex:
     def terms_of(self, handle: int) -> Mapping[str, float]:
         """The indexed term frequencies of the document at `handle` (a new dict)."""
         return self._codes.decode(handle, self._code(handle))
+
+    # ------------------------------------------------------------ reading (lint)
+    # Copies, so that a reader may keep them after the index changes again; none of these
+    # adds anything to the index (a lent index is read from another thread).
+
+    def postings(self, term: str) -> list[tuple[float, Postings]]:
+        """The handles of the documents holding `term`, grouped by its frequency there:
+        (frequency, handles) pairs, in no particular order, handles in no particular
+        order (copies)."""
+        groups = [(freq, members[:]) for freq, members in self._more.get(term, {}).items()]
+        ones = self._ones.get(term)
+        if ones:
+            groups.append((1, ones[:]))
+        return groups
+
+    def collation_order(self) -> Postings:
+        """Every handle, by the collation key of its id, then by handle (a copy)."""
+        return self._order[:]
+
+    def ids_of(self, handles: Iterable[int]) -> list[str]:
+        return list(map(self._ids.__getitem__, handles))
+
+    def collation_keys_of(self, handles: Iterable[int]) -> list[bytes]:
+        return list(map(self._keys.__getitem__, handles))
+
+    def only_terms_in(self, handles: Sequence[int], allowed: AbstractSet[str]) -> list[bool]:
+        """For each document, whether every term it indexes is in `allowed` (True for a
+        document with no terms)."""
+        codes = self._codes
+        # `get`: `_Codes[term]` would give the term a code
+        allowed_codes = "".join(c for c in map(codes.terms.get, allowed) if c)
+        out: list[bool] = []
+        for start in range(0, len(handles), _CHUNK):
+            code = list(map(self._docs.__getitem__, handles[start : start + _CHUNK]))
+            # the term codes lie between the count and the frequency codes: stripping
+            # the allowed ones leaves nothing when all of them are allowed
+            ends = map(sub, map(len, code), map(ord, map(itemgetter(0), code)))
+            body = map(str.__getitem__, code, map(slice, repeat(1), ends))
+            out += map(not_, map(str.strip, body, repeat(allowed_codes)))
+        wide = codes.wide
+        if wide:  # terms without a code are kept apart
+            for at, handle in enumerate(handles):
+                if out[at] and handle in wide:
+                    out[at] = all(term in allowed for term in wide[handle])
+        return out
 
     @property
     def _terms(self) -> dict[int, dict[str, float]]:

@@ -234,6 +234,16 @@ def skills_index_list(skills: Iterable[Skill], profile: AxProfile) -> str:
     return "\n".join(_index_lines(skills, profile))
 
 
+def skills_index_lines(skills: Sequence[Skill], profile: AxProfile) -> list[str]:
+    """Each skill's line of the index, in the order of `skills`: what
+    `skills_index_list([skill], profile)` is for each skill, made in one pass."""
+    lines = _index_lines(skills, profile)
+    out = [""] * len(lines)
+    for line, at in zip(lines, _locale_order(tuple(map(_ID, skills))), strict=True):
+        out[at] = line
+    return out
+
+
 def postprocess_definition(text: str) -> str:
     """`.replace(/\\n{3,}/g, '\\n\\n')` as applied to the whole actor definition."""
     if "\n\n\n" not in text:

@@ -57,18 +57,31 @@ def order_findings(
     options: LintOptions,
 ) -> LintReport:
     """The report: findings by severity, kind and catalog position (stable)."""
-    positions = {("skill", s.id): i for i, s in reversed(list(enumerate(skills)))}
-    positions.update({("memory", m.id): i for i, m in reversed(list(enumerate(memories)))})
-
-    def order(f: Finding) -> tuple[int, int, int]:
-        position = positions.get((f.kind, f.entry_id or ""), -1)
-        return (SEVERITY_ORDER[f.severity], _KIND_ORDER[f.kind], position)
-
+    positions = {"skill": _first_positions(skills), "memory": _first_positions(memories)}
+    nowhere: dict[str, int] = {}
+    # (severity, kind, position) as one int: position + 1 (0 for none) below `span`
+    span = len(skills) + len(memories) + 2
+    rank = {
+        (severity, kind): (level * len(_KIND_ORDER) + place) * span
+        for severity, level in SEVERITY_ORDER.items()
+        for kind, place in _KIND_ORDER.items()
+    }
+    keys = [
+        rank[f.severity, f.kind] + positions.get(f.kind, nowhere).get(f.entry_id or "", -1) + 1
+        for f in findings
+    ]
+    order = sorted(range(len(findings)), key=keys.__getitem__)
     return LintReport(
-        findings=tuple(sorted(findings, key=order)),
+        findings=tuple(map(findings.__getitem__, order)),
         skills=len(skills),
         memories=len(memories),
         index_chars=size.chars,
         index_tokens=size.tokens,
         budget_tokens=options.budget_tokens,
     )
+
+
+def _first_positions(entries: list[Skill] | list[Memory]) -> dict[str, int]:
+    """Each id's first position in `entries`."""
+    ids = [e.id for e in entries]
+    return dict(zip(reversed(ids), range(len(ids) - 1, -1, -1), strict=True))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from axmem_gui.core.ax.jstext import utf16_len
 from axmem_gui.core.ax.profile import AxProfile
-from axmem_gui.core.ax.render import StageConfig, render_skills_section, skills_index_list
+from axmem_gui.core.ax.render import StageConfig, render_skills_section, skills_index_lines
 from axmem_gui.core.catalog import Skill
 from axmem_gui.core.lint.model import Finding, finding
 
@@ -39,7 +39,8 @@ def index_size(skills: Sequence[Skill], profile: AxProfile) -> IndexSize:
     section = render_skills_section(skills, "executor", profile, StageConfig())
     block = section.index_block if section is not None and section.index_block else ""
     chars = utf16_len(block)
-    lines = [(s.id, utf16_len(skills_index_list([s], profile))) for s in skills]
+    index_lines = skills_index_lines(skills, profile)
+    lines = [(s.id, utf16_len(line)) for s, line in zip(skills, index_lines, strict=True)]
     lines.sort(key=lambda pair: -pair[1])
     return IndexSize(chars, estimate_tokens(chars), tuple(lines))
 

@@ -8,10 +8,12 @@ one), and drops a skill whose trimmed name is empty from Loaded Skills.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
+from itertools import compress, repeat
+from operator import ne, not_, or_
 
-from axmem_gui.core.ax.jstext import js_trim
+from axmem_gui.core.ax.jstext import JS_WHITESPACE, js_trim
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.lint.model import EntryKind, Finding, finding
 
@@ -57,11 +59,26 @@ def invisible_characters(kind: EntryKind, entry_id: str, field: str, text: str) 
     )
 
 
+#: Ids handled per C call (a catalog's 100,000 ids in one call would hold the GIL for
+#: milliseconds: lint runs on a worker thread beside the GUI thread).
+_SLICE = 8192
+
+
+def _trimmed(ids: Sequence[str]) -> list[str]:
+    """`js_trim` of each id."""
+    out: list[str] = []
+    for start in range(0, len(ids), _SLICE):
+        out += map(str.strip, ids[start : start + _SLICE], repeat(JS_WHITESPACE))
+    return out
+
+
 def _quote_all(ids: Iterable[str]) -> str:
     return ", ".join(f"'{i}'" for i in ids)
 
 
 def duplicate_ids(ids: Sequence[str], kind: EntryKind) -> list[Finding]:
+    if len(set(ids)) == len(ids):
+        return []
     positions: dict[str, list[int]] = defaultdict(list)
     for i, entry_id in enumerate(ids):
         positions[entry_id].append(i)
@@ -83,19 +100,25 @@ def duplicate_ids(ids: Sequence[str], kind: EntryKind) -> list[Finding]:
     return out
 
 
-def _groups(ids: Sequence[str], key_of: dict[str, str]) -> dict[str, list[str]]:
+def _groups(ids: Sequence[str], keys: Sequence[str]) -> dict[str, list[str]]:
+    """The ids (distinct) that share their key (`keys[i]` is `ids[i]`'s) with another,
+    by key; keys in order of their first id, ids in order."""
+    if len(set(keys)) == len(keys):
+        return {}
+    shared = {key for key, count in Counter(keys).items() if count > 1}
     groups: dict[str, list[str]] = defaultdict(list)
-    for entry_id in dict.fromkeys(ids):
-        groups[key_of[entry_id]].append(entry_id)
+    for entry_id, key in compress(zip(ids, keys, strict=True), map(shared.__contains__, keys)):
+        groups[key].append(entry_id)
     return groups
 
 
 def near_duplicate_ids(ids: Sequence[str], kind: EntryKind) -> list[Finding]:
     """Ids equal after Ax's trim (errors) or differing only by case (warnings)."""
-    trimmed = {i: js_trim(i) for i in ids}
+    distinct = list(dict.fromkeys(ids))
+    trimmed_ids = _trimmed(distinct)
     out: list[Finding] = []
-    for key, members in _groups(ids, trimmed).items():
-        if len(members) < 2 or not key:
+    for key, members in _groups(distinct, trimmed_ids).items():
+        if not key:
             continue
         for entry_id in members:
             others = tuple(m for m in members if m != entry_id)
@@ -111,8 +134,14 @@ def near_duplicate_ids(ids: Sequence[str], kind: EntryKind) -> list[Finding]:
                     related=others,
                 )
             )
-    folded = {i: trimmed[i].casefold() for i in ids}
-    for key, members in _groups(ids, folded).items():
+    folded: list[str] = []
+    for start in range(0, len(trimmed_ids), _SLICE):
+        folded += map(str.casefold, trimmed_ids[start : start + _SLICE])
+    groups = _groups(distinct, folded)
+    if not groups:
+        return out
+    trimmed = dict(zip(distinct, trimmed_ids, strict=True))
+    for key, members in groups.items():
         if not key:
             continue
         for entry_id in members:
@@ -136,12 +165,22 @@ def near_duplicate_ids(ids: Sequence[str], kind: EntryKind) -> list[Finding]:
 
 def padded_and_empty_ids(ids: Sequence[str], kind: EntryKind) -> list[Finding]:
     """The checks on each id's own text: empty, padded, invisible characters."""
+    distinct = list(dict.fromkeys(ids))
+    trimmed = _trimmed(distinct)
+    # Only ids that are padded, empty or hold an invisible character get a finding.
+    odd: set[int] = set()
+    for start in range(0, len(distinct), _SLICE):
+        part, cores = distinct[start : start + _SLICE], trimmed[start : start + _SLICE]
+        padded = map(or_, map(ne, cores, part), map(not_, cores))
+        odd.update(compress(range(start, start + len(part)), padded))
+        if _INVISIBLE.search("".join(part)):  # the pattern matches single characters
+            odd.update(compress(range(start, start + len(part)), map(_INVISIBLE.search, part)))
     out = []
-    for entry_id in dict.fromkeys(ids):
+    for at in sorted(odd):
+        entry_id, core = distinct[at], trimmed[at]
         hidden = invisible_characters(kind, entry_id, "id", entry_id)
         if hidden is not None:
             out.append(hidden)
-        core = js_trim(entry_id)
         if not core:
             consequence = (
                 "Ax loads the skill under its trimmed name instead, and the index shows an empty id"

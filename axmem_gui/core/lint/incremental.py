@@ -14,9 +14,10 @@ The report is always exactly `lint_catalog(catalog, options)`; tests compare the
 A session either owns its indexes (built from the catalog, patched by the session), or
 borrows the indexes someone else keeps of the catalog (`IndexedCatalog`: the app's
 shared ones, which its owner patches per edit). A borrowed index is read only while
-lent (until `IndexedCatalog.release`): a full run reads each document's terms and gives
-it back before ranking; `sync` brings the session to the lent catalog, reading the
-terms the edited entries have now and ranking the searches an edit can change.
+lent (until `IndexedCatalog.release`): a full run copies what its searches need (the
+postings of the words searched for) and gives it back before ranking; `sync` brings
+the session to the lent catalog, reading the terms the edited entries have now and
+ranking the searches an edit can change.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain, repeat
 from typing import Any
 
 from axmem_gui.core.ax.documents import (
@@ -40,8 +42,8 @@ from axmem_gui.core.ax.profile import AxProfile, load_profile
 from axmem_gui.core.ax.ranking import RankOptions, term_frequencies
 from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.catalog import Catalog, Memory, Skill
-from axmem_gui.core.lint.batch import CatalogSearches
-from axmem_gui.core.lint.budget import budget_findings, index_size
+from axmem_gui.core.lint.batch import CatalogSearches, stopword_only_many
+from axmem_gui.core.lint.budget import IndexSize, budget_findings, index_size
 from axmem_gui.core.lint.identity import (
     duplicate_ids,
     near_duplicate_ids,
@@ -62,6 +64,9 @@ from axmem_gui.core.lint.searchability import (
 Entry = Skill | Memory
 #: {entry id: the entry as it is now} for one kind ("skills" or "memories").
 Changes = Mapping[str, Entry | None]
+#: Entries looked up per C call when assembling the report (lint runs on a worker
+#: thread: no single call over 100,000 entries holds the GIL for long).
+_SLICE = 8192
 
 
 @dataclass(frozen=True)
@@ -168,20 +173,24 @@ class _Domain:
             shared = self._build()
         self.index: SearchIndex | None = shared.index
         self.handles: Mapping[str, int] = shared.handles
-        # Each entry's indexed terms, for `check_all` (which drops them).
-        self._doc_terms: list[Mapping[str, float]] | None = [
-            shared.index.terms_of(shared.handles[e.id]) for e in self.entries
-        ]
+        # The batched searches, for `check_all` (which drops them): made here, while
+        # the index may be read (they keep what they need of it).
+        self._searches: CatalogSearches | None = CatalogSearches(
+            kind,
+            self.entries,
+            shared.index,
+            [shared.handles[e.id] for e in self.entries],
+            profile,
+            session.tokenizer,
+            names=kind == "skill",
+        )
         #: search term -> ids whose id search (or, for skills, name search) has it. The ids
         #: are dict keys (values None), not sets: a dict of text is untracked by the cyclic
         #: collector, 15,000 sets of 250,000 ids at 100,000 memories were walked by it.
         self.id_queries: dict[str, dict[str, None]] = {}
         self.name_queries: dict[str, dict[str, None]] = {}
-        self.identity = [
-            *duplicate_ids(list(self.position), kind),
-            *near_duplicate_ids(list(self.position), kind),
-            *padded_and_empty_ids(list(self.position), kind),
-        ]
+        #: the checks of the ids themselves (made by `check_all`: they need no index)
+        self.identity: list[Finding] = []
         self.found = _Found()
 
     def _build(self) -> SharedIndex:
@@ -245,31 +254,38 @@ class _Domain:
             found.put(e.id, "stopwords", tuple(stopword_only(e, tokenizer)))
 
     def check_all(self) -> None:
-        """Every check of every entry, the searches batched (`CatalogSearches`) over the
-        terms read when the domain was made (no index needed)."""
+        """Every check of every entry, the searches batched (`CatalogSearches`) over what
+        they read of the index when the domain was made (no index needed now)."""
         session, found = self.session, self.found
         profile, tokenizer = session.profile, session.tokenizer
         competition = self.kind == "skill" and session.options.competition
-        terms, self._doc_terms = self._doc_terms, None
-        assert terms is not None
-        searches = CatalogSearches(
-            self.kind, self.entries, terms, profile, tokenizer, names=self.kind == "skill"
-        )
-        del terms
+        searches, self._searches = self._searches, None
+        assert searches is not None, "check_all runs once"
+        skills = [e for e in self.entries if isinstance(e, Skill)]
+        ids = list(self.position)
+        self.identity = [
+            *duplicate_ids(ids, self.kind),
+            *near_duplicate_ids(ids, self.kind),
+            *padded_and_empty_ids(ids, self.kind),
+        ]
         # What each search has, to know which searches an edit can change (the searches'
         # own tokens: `_terms` of each id and name).
-        for e in self.entries:
-            for term in searches.id_tokens[e.id]:
-                self.id_queries.setdefault(term, {})[e.id] = None
-            if isinstance(e, Skill):
-                for term in searches.name_tokens[e.name]:
-                    self.name_queries.setdefault(term, {})[e.id] = None
+        for queries, tokens_of in (
+            (self.id_queries, ((e.id, searches.id_tokens[e.id]) for e in self.entries)),
+            (self.name_queries, ((s.id, searches.name_tokens[s.name]) for s in skills)),
+        ):
+            for entry_id, tokens in tokens_of:
+                for term in tokens:
+                    members = queries.get(term)
+                    if members is None:
+                        queries[term] = {entry_id: None}
+                    else:
+                        members[entry_id] = None
         top_k = profile.skill_search_top_k if self.kind == "skill" else profile.memory_search_top_k
-        found.search, found.beyond = searches.entry_findings(session.options, top_k, self.cut)
-        skills = [e for e in self.entries if isinstance(e, Skill)]
-        for s in skills:
+        found.search, found.beyond = searches.entry_findings(session.options, top_k)
+        for s, stopwords in zip(skills, stopword_only_many(skills, tokenizer), strict=True):
             found.put(s.id, "text", tuple(skill_text_fields([s])))
-            found.put(s.id, "stopwords", tuple(stopword_only(s, tokenizer)))
+            found.put(s.id, "stopwords", tuple(stopwords))
         if competition:
             names = {s.id: s.name for s in skills}
             for f in searches.competing(skills, names):
@@ -391,6 +407,9 @@ class LintSession:
         self.profile = profile or load_profile()
         self.tokenizer = Tokenizer(self.profile)
         self.full_runs = 0
+        # the size of the skills index, and the skills it is of (an edit of a memory
+        # leaves it as it is)
+        self._index_size: tuple[tuple[Skill, ...], IndexSize] | None = None
         self.report = self._load(catalog, indexed)
 
     def held(self) -> Iterator[Sequence[Entry] | Mapping[str, object]]:
@@ -526,24 +545,23 @@ class LintSession:
         memories = [e for e in memories_domain.entries if isinstance(e, Memory)]
         findings: list[Finding] = [*skills_domain.identity, *memories_domain.identity]
         found = skills_domain.found
-        for s in skills:
-            findings += found.text.get(s.id, ())
+        # (the entries' ids in order are the keys of `position`; no repeats)
+        skill_ids = list(skills_domain.position)
+        findings += chain.from_iterable(map(found.text.get, skill_ids, repeat(())))
         for domain in (skills_domain, memories_domain):
             search, beyond = domain.found.search, domain.found.beyond
-            for e in domain.entries:
-                f = search.get(e.id)
-                if f is not None:
-                    findings.append(f)
-                f = beyond.get(e.id)
-                if f is not None:
-                    findings.append(f)
-        for s in skills:
-            findings += found.stopwords.get(s.id, ())
+            ids = list(domain.position)
+            for start in range(0, len(ids), _SLICE):
+                part = ids[start : start + _SLICE]
+                # each entry's search finding, then its beyond-the-cut one
+                pairs = zip(map(search.get, part), map(beyond.get, part), strict=True)
+                findings += filter(None, chain.from_iterable(pairs))
+        findings += chain.from_iterable(map(found.stopwords.get, skill_ids, repeat(())))
         if self.options.competition:
-            for s in skills:
-                f = found.competing.get(s.id)
-                if f is not None:
-                    findings.append(f)
-        size = index_size(skills, self.profile)
+            findings += filter(None, map(found.competing.get, skill_ids))
+        key = tuple(skills)
+        if self._index_size is None or self._index_size[0] != key:  # skills changed
+            self._index_size = (key, index_size(skills, self.profile))
+        size = self._index_size[1]
         findings += budget_findings(size, self.options.budget_tokens)
         return order_findings(findings, skills, memories, size, self.options)

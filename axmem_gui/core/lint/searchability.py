@@ -133,6 +133,18 @@ def id_finding(
 ) -> Finding:
     """The id-not-searchable finding of an entry whose id search (of `query_terms`)
     returns `result_ids`, which do not hold the entry's id."""
+    message, hint = id_finding_text(kind, id_words, query_terms, result_ids)
+    return finding("id-not-searchable", kind, entry_id, message, hint, field="id")
+
+
+def id_finding_text(
+    kind: EntryKind,
+    id_words: Sequence[str],
+    query_terms: Sequence[str],
+    result_ids: Sequence[str],
+) -> tuple[str, str]:
+    """The message and hint of `id_finding`. They depend on `id_words` only when no query
+    term is among them (then the message lists the id words)."""
     verb = "discover({ skills: [id] })" if kind == "skill" else "recall([id])"
     if not query_terms:
         why = "every word of it is dropped from a search (stopwords, short words or numbers)"
@@ -153,14 +165,7 @@ def id_finding(
         top = ", ".join(f"'{i}'" for i in result_ids) or "nothing"
         why = f"other entries match its words better (it returns {top})"
         hint = "Make the id's words distinctive, and repeat them in the name or description."
-    return finding(
-        "id-not-searchable",
-        kind,
-        entry_id,
-        f"searching for the id itself does not find this entry with {verb}: {why}",
-        hint,
-        field="id",
-    )
+    return f"searching for the id itself does not find this entry with {verb}: {why}", hint
 
 
 def terms_beyond_cut(
