@@ -419,6 +419,8 @@ class LintSession:
             yield domain.entries
             found = domain.found
             yield from (found.text, found.search, found.beyond, found.stopwords, found.competing)
+        if self._index_size is not None:
+            yield self._index_size[0]  # the skills the index size is of
 
     def _load(self, catalog: Catalog, indexed: IndexedCatalog | None = None) -> LintReport:
         from axmem_gui.core.lint import lint_catalog
