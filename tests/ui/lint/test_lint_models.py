@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import sys
+from collections import Counter
+from collections.abc import Callable
+from types import FrameType
+
 from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtWidgets import QTableView
 
 from axmem_gui.core.catalog import Catalog, Memory, Skill
-from axmem_gui.core.lint import LintOptions, lint_catalog
+from axmem_gui.core.lint import Finding, LintOptions, lint_catalog
 from axmem_gui.ui.lint.linter import clamp_budget
 from axmem_gui.ui.lint.model import (
+    SEVERITY_FILTERS,
     EntryFindingsModel,
     FindingColumn,
     FindingRole,
@@ -77,3 +84,91 @@ def test_counts_text_and_budget_clamp() -> None:
     assert clamp_budget(None) == 2000
     assert clamp_budget(True) == 2000
     assert clamp_budget("lots") == 2000
+
+
+def _old_filter(f: Finding, severities: frozenset[str] | None, text: str) -> bool:
+    """What the Python `filterAcceptsRow` the dock had accepted."""
+    if severities is not None and f.severity not in severities:
+        return False
+    haystack = f"{f.code}\n{entry_label(f)}\n{f.message}\n{f.hint}".lower()
+    return text in haystack
+
+
+HOSTILE = (
+    Finding("error", "id-empty", "skill", "a.b*(", "Id (a.b*( is odd", "Fix \\1 $x"),
+    Finding("warning", "x", "memory", "m\ud800", "lone \ud800 surrogate", "hint\nline"),
+    Finding("info", "y", "skill", "İstanbul", "ÀÉ ß ǅ", "nul \0 inside"),
+    Finding("error", "warning-code", "catalog", None, "error in message", "info"),
+)
+
+
+def test_the_dock_filter_accepts_what_the_python_filter_did() -> None:
+    findings = (*report().findings, *HOSTILE)
+    model = FindingsModel()
+    model.set_findings(findings)
+    proxy = FindingsFilterModel()
+    proxy.setSourceModel(model)
+    texts = ("", "lookup", "LOOKUP", "a.b*(", "\\1", "\ud800", "ß", "i̇stanbul", "\0",
+             "error", "warning", "\n", "catalog", "zzz", "  invoice ")
+    for label, severities in SEVERITY_FILTERS.items():
+        proxy.set_severities(label)
+        for text in texts:
+            proxy.set_text(text)
+            shown = [proxy.index(r, 0).data(FindingRole.Finding) for r in range(proxy.rowCount())]
+            wanted = [f for f in findings if _old_filter(f, severities, text.strip().lower())]
+            assert shown == wanted, (label, text)
+
+
+def python_calls(action: Callable[[], object]) -> Counter[str]:
+    """The Python functions `action` ran on this thread, with how often each ran."""
+    seen: Counter[str] = Counter()
+
+    def profile(frame: FrameType, event: str, arg: object) -> None:
+        if event == "call":
+            seen[frame.f_code.co_qualname] += 1
+
+    sys.setprofile(profile)
+    try:
+        action()
+    finally:
+        sys.setprofile(None)
+    return seen
+
+
+def _shown_in_the_dock(qtbot, count: int) -> Counter[str]:  # type: ignore[no-untyped-def]
+    """The Python calls made on this thread while the dock's table shows `count` findings,
+    then the same less one."""
+    findings = tuple(
+        Finding("warning", "id-not-searchable", "memory", f"m{i}", f"message {i}", "hint")
+        for i in range(count)
+    )
+    model = FindingsModel()
+    proxy = FindingsFilterModel()
+    proxy.setSourceModel(model)
+    table = QTableView()
+    table.setModel(proxy)
+    table.setSortingEnabled(True)
+    table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+    qtbot.addWidget(table)
+    table.resize(600, 300)
+    table.show()
+
+    def show() -> None:
+        model.set_findings(findings)
+        model.set_findings(findings[:10] + findings[11:])
+        table.grab()
+
+    calls = python_calls(show)
+    assert proxy.rowCount() == count - 1
+    return calls
+
+
+def test_new_findings_are_not_looked_at_row_by_row_on_the_gui_thread(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Showing 100,000 findings (the dock at 10,000 skills) runs Python code only for the
+    rows in sight, not once per finding on the GUI thread (a Python `filterAcceptsRow`
+    ran for every finding, even with nothing to filter): 4,000 more findings, no more
+    calls."""
+    few = _shown_in_the_dock(qtbot, 2000)
+    many = _shown_in_the_dock(qtbot, 6000)
+    grown = {name: many[name] - few[name] for name in many if many[name] - few[name] > 100}
+    assert grown == {}
