@@ -30,7 +30,10 @@ Then the same on the sample workspace. `--json` prints {"skills", "memories",
     python bench/app_bench.py --start-only [--repeat 3]   # only start → first paint
 
 Environment: APP_BENCH_TRACE_JOBS=1 prints each task-runner job (start, end, CPU);
-APP_BENCH_STALL_STACKS=1 prints where the GUI thread was during each stall over 150 ms.
+APP_BENCH_LONG_C=N prints each C call of a job that held the GIL over N ms of CPU;
+APP_BENCH_STALL_STACKS=1 prints where the GUI thread was during each stall over 150 ms
+(APP_BENCH_STALL_MS=N to change the threshold), and where the workers were after the GIL
+was held that long.
 
 A benchmark, not a test: nothing here is asserted.
 """
@@ -328,6 +331,8 @@ def child_main(workspace: Path, out: Path, timeout_s: float) -> int:
     app.installEventFilter(watcher)
     if os.environ.get("APP_BENCH_TRACE_JOBS"):
         _trace_jobs(t0)
+    if os.environ.get("APP_BENCH_LONG_C"):
+        _trace_long_c_calls(float(os.environ["APP_BENCH_LONG_C"]))
     from axmem_gui.app import main as app_main
 
     code = app_main([str(workspace)])
@@ -363,6 +368,46 @@ def _trace_jobs(t0: float) -> None:
     tasks._outcome = traced
 
 
+def _trace_long_c_calls(threshold_ms: float) -> None:
+    """Print every call of a C function in a task-runner job that took more than
+    `threshold_ms` of its thread's CPU time without calling back into Python: CPython
+    switches threads only between bytecodes, so the GUI thread may wait that long for the
+    GIL (unless the function releases it, as sqlite3's statements and I/O do). A
+    diagnostic: it slows jobs down."""
+    from axmem_gui.ui import tasks
+
+    original = tasks._outcome
+    limit = threshold_ms / 1000
+
+    def traced(ticket: Any) -> tuple[str, object]:
+        open_calls: list[list[Any]] = []  # [start, function, frame, python inside]
+
+        def profile(frame: Any, event: str, arg: Any) -> None:
+            if event == "c_call":
+                open_calls.append([time.thread_time(), arg, frame, False])
+            elif event in ("c_return", "c_exception"):
+                if open_calls:
+                    start, fn, at, inside = open_calls.pop()
+                    if inside and open_calls:
+                        open_calls[-1][3] = True
+                    ms = time.thread_time() - start
+                    if not inside and ms > limit:
+                        name = getattr(fn, "__qualname__", repr(fn))
+                        print(f"--- long C call {ms * 1000:.0f} ms: {name} at "
+                              f"{at.f_code.co_filename}:{at.f_lineno} ({at.f_code.co_name})",
+                              file=sys.stderr, flush=True)
+            elif event == "call" and open_calls:
+                open_calls[-1][3] = True
+
+        sys.setprofile(profile)
+        try:
+            return original(ticket)
+        finally:
+            sys.setprofile(None)
+
+    tasks._outcome = traced
+
+
 class Driver:
     """Walks the steps as a generator; every `yield` gives the event loop a turn."""
 
@@ -379,6 +424,7 @@ class Driver:
         self.gaps_over_50 = 0
         self._last_tick = time.perf_counter()
         self._max_gap = 0.0
+        self._print_gaps = bool(os.environ.get("APP_BENCH_STALL_STACKS"))
         self.heartbeat = QTimer()
         self.heartbeat.setTimerType(Qt.TimerType.PreciseTimer)
         self.heartbeat.setInterval(2)
@@ -405,6 +451,9 @@ class Driver:
             self.gaps_over_100 += 1
         if gap > 50:
             self.gaps_over_50 += 1
+            if self._print_gaps:
+                at = (time.monotonic() - self.t0) * 1000
+                print(f"--- gap {gap:.0f} ms ending at {at:,.0f} ms", file=sys.stderr, flush=True)
 
     def _start_watchdog(self) -> None:
         """A thread that prints where the GUI thread is whenever the heartbeat is late."""
@@ -412,20 +461,44 @@ class Driver:
         import traceback
 
         main_id = threading.main_thread().ident
+        threshold = float(os.environ.get("APP_BENCH_STALL_MS") or 150) / 1000
 
         def watch() -> None:
             reported = 0.0
             while True:
-                time.sleep(0.05)
+                time.sleep(0.01)
                 late = time.perf_counter() - self._last_tick
-                if late > 0.15 and self._last_tick != reported:
+                if late > threshold and self._last_tick != reported:
                     reported = self._last_tick
                     frame = sys._current_frames().get(main_id or 0)
                     stack = "".join(traceback.format_stack(frame, limit=14)) if frame else ""
-                    print(f"--- GUI thread {late * 1000:.0f} ms late in:\n{stack}",
+                    print(f"--- GUI thread {late * 1000:.0f} ms late"
+                          f" (at {(time.monotonic() - self.t0) * 1000:,.0f} ms) in:\n{stack}",
                           file=sys.stderr, flush=True)
 
+        def gil_watch() -> None:
+            # This thread wakes every 2 ms; when it wakes late, some thread held the GIL
+            # (one long C call): print where the other threads are just after it.
+            me = threading.get_ident()
+            while True:
+                before = time.perf_counter()
+                time.sleep(0.002)
+                late = time.perf_counter() - before - 0.002
+                if late > threshold:
+                    frames = sys._current_frames()
+                    names = {t.ident: t.name for t in threading.enumerate()}
+                    text = []
+                    for ident, frame in frames.items():
+                        if ident in (me, main_id):
+                            continue
+                        stack = "".join(traceback.format_stack(frame, limit=6))
+                        text.append(f"  [{names.get(ident, ident)}]\n{stack}")
+                    print(f"--- GIL held {late * 1000:.0f} ms"
+                          f" (at {(time.monotonic() - self.t0) * 1000:,.0f} ms); workers:\n"
+                          + "".join(text), file=sys.stderr, flush=True)
+
         threading.Thread(target=watch, daemon=True).start()
+        threading.Thread(target=gil_watch, daemon=True).start()
 
     def stall_reset(self) -> None:
         self._last_tick = time.perf_counter()
