@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, KeysView, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -58,6 +58,11 @@ BenchKind = Literal["discover", "recall"]
 # --------------------------------------------------------------------------- live state
 
 
+#: Entries handled per C call when loading a domain (CPython runs no other thread, the
+#: GUI's included, during one C call).
+_RUN = 4096
+
+
 class _LiveDomain:
     """One catalog (skills or memories) with its Ax index, patched in place."""
 
@@ -96,7 +101,10 @@ class _LiveDomain:
         # about 15x faster than a record per document.
         handles = self._index.extend_columns(self._columns(entries))
         self._handles = dict(zip(ids, handles, strict=True))
-        self._keys = Counter(collation_keys(ids))
+        # in runs: one C call over 100,000 keys would keep the GUI thread waiting
+        self._keys = Counter()
+        for start in range(0, len(ids), _RUN):
+            self._keys.update(collation_keys(ids[start : start + _RUN]))
         if self._bm25 is not None:
             self._bm25.close()
             self._bm25 = None  # rebuilt on first use
@@ -312,6 +320,11 @@ class LiveSearch:
 
     def ids(self, domain: str) -> list[str]:
         return list(self._domain(domain).entries)
+
+    def has_ids(self, domain: str) -> KeysView[str]:
+        """The domain's ids as they are now, for `in` (nothing is copied: a suite run on
+        the GUI thread asks whether an id exists, it needs no list of 100,000)."""
+        return self._domain(domain).entries.keys()
 
     def entry(self, domain: str, entry_id: str) -> Skill | Memory | None:
         return self._domain(domain).entries.get(entry_id)

@@ -21,6 +21,7 @@ from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.lint import budget as budget_module
 from axmem_gui.core.lint.incremental import LintSession
 from axmem_gui.services import bench as bench_service
+from axmem_gui.services.bench import LiveSearch
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
 from axmem_gui.store.fts import Bm25Index
@@ -33,6 +34,7 @@ from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.preview.install import PREVIEW
 from axmem_gui.ui.retrieval import state as retrieval_state
 from axmem_gui.ui.retrieval.feature import RETRIEVAL
+from axmem_gui.ui.suites.feature import SUITES
 from tests.ui.conftest import WindowFactory
 
 SKILLS = 300
@@ -98,6 +100,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
         (MemoryRepository, "page"),
         (LintSession, "_load"),
         (Bm25Index, "search"),
+        (LiveSearch, "ids"),
     ):
         monkeypatch.setattr(owner, name, counted.wrap(name, getattr(owner, name)))
     monkeypatch.setattr(
@@ -207,6 +210,15 @@ def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def
         "search",
     )
     assert {name: calls.gui[name] for name in sized if calls.gui[name]} == {}
+
+    # The retrieval suites run over the live index on the GUI thread, in slices: they ask
+    # whether an id exists, and copy no list of every id.
+    suites = win.feature(SUITES).page
+    assert suites.suites()
+    suites.outcomes.clear()
+    suites.run(record=False)
+    qtbot.waitUntil(lambda: not suites.runner.running and bool(suites.outcomes), timeout=60000)
+    assert calls.gui["ids"] == 0
 
     # A new token budget lints from scratch, still over the shared index (no build).
     linter.set_budget_tokens(linter.budget_tokens() + 7)
