@@ -151,7 +151,7 @@ def run_child(workspace: Path, timeout_s: float, warm_up: bool = True) -> dict[s
             )
         env["APP_BENCH_T0"] = repr(time.monotonic())
         proc = subprocess.run(
-            [sys.executable, str(Path(__file__).resolve()), "--child", str(workspace),
+            [sys.executable, str(Path(__file__).resolve()), "--child", str(copy),
              "--out", str(out), "--timeout", str(timeout_s)],
             env=env,
             cwd=tmp,
@@ -423,6 +423,7 @@ class Driver:
         self.gaps_over_100 = 0
         self.gaps_over_50 = 0
         self._last_tick = time.perf_counter()
+        self._last_cpu = time.thread_time()
         self._max_gap = 0.0
         self._print_gaps = bool(os.environ.get("APP_BENCH_STALL_STACKS"))
         self.heartbeat = QTimer()
@@ -446,6 +447,9 @@ class Driver:
         now = time.perf_counter()
         gap = (now - self._last_tick) * 1000
         self._last_tick = now
+        cpu = time.thread_time()
+        busy = (cpu - self._last_cpu) * 1000  # what the GUI thread computed meanwhile
+        self._last_cpu = cpu
         self._max_gap = max(self._max_gap, gap)
         if gap > 100:
             self.gaps_over_100 += 1
@@ -453,7 +457,8 @@ class Driver:
             self.gaps_over_50 += 1
             if self._print_gaps:
                 at = (time.monotonic() - self.t0) * 1000
-                print(f"--- gap {gap:.0f} ms ending at {at:,.0f} ms", file=sys.stderr, flush=True)
+                print(f"--- gap {gap:.0f} ms ending at {at:,.0f} ms (GUI thread CPU {busy:.0f} ms)",
+                      file=sys.stderr, flush=True)
 
     def _start_watchdog(self) -> None:
         """A thread that prints where the GUI thread is whenever the heartbeat is late."""
@@ -471,7 +476,7 @@ class Driver:
                 if late > threshold and self._last_tick != reported:
                     reported = self._last_tick
                     frame = sys._current_frames().get(main_id or 0)
-                    stack = "".join(traceback.format_stack(frame, limit=14)) if frame else ""
+                    stack = "".join(traceback.format_stack(frame, limit=24)) if frame else ""
                     print(f"--- GUI thread {late * 1000:.0f} ms late"
                           f" (at {(time.monotonic() - self.t0) * 1000:,.0f} ms) in:\n{stack}",
                           file=sys.stderr, flush=True)
