@@ -592,7 +592,7 @@ class SessionsFeature(QObject):
     def whatif(self, viewer: SessionViewer) -> int:
         viewer.show_message("Recomputing discover/recall against the current catalog…")
         info = _Job("whatif", viewer=viewer)
-        return self._submit(jobs.whatif_job(viewer.doc, self.ws.catalog()), info)
+        return self._submit(jobs.whatif_job(viewer.doc, self.ws.path), info)
 
     # analytics ----------------------------------------------------------------------
     def show_usage(self) -> None:

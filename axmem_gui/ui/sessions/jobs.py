@@ -134,8 +134,14 @@ def compare_job(a: Mapping[str, Any], b: Mapping[str, Any]) -> Job:
     return job
 
 
-def whatif_job(doc: Mapping[str, Any], catalog: Catalog) -> Job:
+def whatif_job(doc: Mapping[str, Any], path: Path) -> Job:
+    """What-if against the workspace's catalog, read by the job (100,000 memories take
+    most of a second to read: never on the GUI thread)."""
+
     def job(ctx: JobContext) -> WhatIfReport:
+        with open_workspace(path, read_only=True) as ws:
+            catalog = ws.catalog()
+        ctx.check()
         return sessions.whatif(doc, catalog)
 
     return job
