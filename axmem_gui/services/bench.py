@@ -115,8 +115,8 @@ class _LiveDomain:
         self._search = None
         self._tuple = None
 
-    def patch(self, changes: Mapping[str, Skill | Memory | None]) -> bool:
-        """Apply {id: new entry or None (deleted)}; False when only a reload is exact."""
+    def can_patch(self, changes: Mapping[str, Skill | Memory | None]) -> bool:
+        """Whether `patch(changes)` would apply them (rather than say a reload is needed)."""
         if not self.patchable:
             return False
         for entry_id, entry in changes.items():
@@ -125,6 +125,12 @@ class _LiveDomain:
                 return False  # a new id that collates equal to another: order matters
             if entry is not None and entry.id != entry_id:
                 return False
+        return True
+
+    def patch(self, changes: Mapping[str, Skill | Memory | None]) -> bool:
+        """Apply {id: new entry or None (deleted)}; False when only a reload is exact."""
+        if not self.can_patch(changes):
+            return False
         touched = False
         for entry_id, entry in changes.items():
             handle = self._handles.get(entry_id)
@@ -290,14 +296,39 @@ class LiveSearch:
     def refresh(self, catalog: Catalog) -> None:
         """Bring the live state to `catalog`, re-indexing only what differs."""
         self._writable()
+        self.apply(catalog, self.diff(catalog))
+
+    def diff(self, catalog: Catalog) -> dict[str, dict[str, Skill | Memory | None] | None]:
+        """Per domain, the patch that turns the live entries into `catalog`'s (None: only
+        a load is exact). Only reads: another thread may run it while the index is lent."""
+        return {
+            domain: self._domain(domain).diff(entries)
+            for domain, entries in (("skills", catalog.skills), ("memories", catalog.memories))
+        }
+
+    def apply(
+        self, catalog: Catalog, diffs: Mapping[str, Mapping[str, Skill | Memory | None] | None]
+    ) -> None:
+        """`refresh(catalog)` with the `diff(catalog)` made before (nothing changed since)."""
+        self._writable()
         for domain, entries in (("skills", catalog.skills), ("memories", catalog.memories)):
             live = self._domain(domain)
-            changes = live.diff(entries)
+            changes = diffs[domain]
             if changes is None or not live.patch(changes):
                 live.load(entries)
                 self._catalog = None
             elif changes:
                 self._catalog = None
+
+    def needs_load(
+        self, diffs: Mapping[str, Mapping[str, Skill | Memory | None] | None]
+    ) -> bool:
+        """Whether `apply` of `diffs` would re-index a whole domain (seconds at 100,000
+        entries), not patch it."""
+        return any(
+            changes is None or not self._domain(domain).can_patch(changes)
+            for domain, changes in diffs.items()
+        )
 
     def catalog(self) -> Catalog:
         if self._catalog is None:

@@ -204,6 +204,19 @@ def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def
     # The index text is rendered a bounded number of times per edit (one recompute: the
     # executor and the distiller's), not once per keystroke.
     assert calls.total("render_skills_section") - renders <= 4
+    # A change another program made (no ids given): the catalog is re-read and diffed on
+    # the task runner, and the GUI thread patches the one entry that differs.
+    ws = win.controller.workspace
+    changed = Memory("mem:deploy-0", "zebrafinch nests near the canary vault")
+    ws.memories.upsert(changed)
+    state = win.feature(RETRIEVAL).state
+    reads = calls.worker["catalog"]
+    win.controller.notify_changed("memories")
+    qtbot.waitUntil(lambda: _idle(win) and state.live.entry("memories", changed.id) == changed,
+                    timeout=60000)
+    assert calls.worker["catalog"] > reads
+    assert calls.total("extend_columns") + calls.total("extend") == builds
+
     # None of the catalog-sized functions ever ran on the GUI thread.
     sized = (
         "catalog", "all", "extend_columns", "extend", "_load", "lint_catalog", "build_bm25",
