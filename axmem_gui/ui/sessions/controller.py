@@ -453,7 +453,10 @@ class SessionsFeature(QObject):
     def rerun(self, viewer: SessionViewer) -> int | None:
         from axmem_gui.ui.sessions.run_dialog import RerunDialog
 
-        order = RerunDialog.ask(self.shell.dialog_parent, viewer.doc, self.runner, self.ws.catalog)
+        path = self.ws.path
+        order = RerunDialog.ask(
+            self.shell.dialog_parent, viewer.doc, self.runner, lambda: jobs.WorkspaceCatalog(path)
+        )
         return self.start_rerun(order) if order is not None else None
 
     def start_rerun(self, order: jobs.RerunOrder) -> int:
