@@ -109,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     window.show()
     forget_module_sources(window.task_runner.busy_changed)
     if imported is not None:
-        show_imported_session(window, imported, session_file)
+        show_imported_session(window, imported.id, session_file, imported.stored)
 
     if args.self_test:
         return _self_test(app, window, args.screenshot)
@@ -133,15 +133,22 @@ def forget_module_sources(busy_changed: SignalInstance) -> None:
     busy_changed.connect(forget)
 
 
-def show_imported_session(window: object, session_id: str, source: Path | None) -> None:
-    """`axmem-gui FILE.axsession.json`: the imported session opens in the viewer."""
+def show_imported_session(
+    window: object, session_id: str, source: Path | None, stored: bool = True
+) -> None:
+    """`axmem-gui FILE.axsession.json`: the imported session opens in the viewer (when
+    it was already in the workspace, the stored one does, and the status bar says so)."""
     from axmem_gui.ui.main_window import MainWindow
     from axmem_gui.ui.sessions.controller import SESSIONS
 
     assert isinstance(window, MainWindow)
     window.show_section("sessions")
     window.feature(SESSIONS).open_session(session_id)
-    window.statusBar().showMessage(f"Imported session {session_id} from {source}", 8000)
+    if stored:
+        message = f"Imported session {session_id} from {source}"
+    else:
+        message = f"Session {session_id} from {source} is already in the workspace"
+    window.statusBar().showMessage(message, 8000)
 
 
 def _self_test(app: object, window: object, screenshot: Path | None) -> int:

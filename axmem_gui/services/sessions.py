@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import AxmemError, InputError
@@ -231,21 +231,29 @@ def export_session(ws: Any, session_id: str, path: Path) -> None:
     write_session_file(checked, path)
 
 
-def import_session(ws: Any, path: Path) -> str:
-    """Validate and store a session file; returns the id it is stored under. A stored
-    session is never replaced: the same session again is left as it is, a different one
-    with a taken id is kept beside it under a new id (`<id>-2`, `<id>-3`, ...)."""
+class SessionImport(NamedTuple):
+    """Where an imported session file is in the workspace."""
+
+    id: str
+    #: False when the same session was already stored (under `id`): nothing was written.
+    stored: bool
+
+
+def import_session(ws: Any, path: Path) -> SessionImport:
+    """Validate and store a session file. A stored session is never replaced: the same
+    session again is left as it is (also when an earlier import kept it under `<id>-N`),
+    a different one with a taken id is kept beside it under a new id (`<id>-2`, `<id>-3`,
+    ...)."""
     doc = read_session_file(path)
     session_id = str(doc["id"])
-    stored = ws.sessions.get(session_id)
-    if stored is None:
-        return save_session(ws, doc)
-    if _canonical(stored) == _canonical(doc):
-        return session_id
-    n = 2
-    while ws.sessions.get(f"{session_id}-{n}") is not None:
+    canonical = _canonical(doc)
+    candidate, n = session_id, 1
+    while (stored := ws.sessions.get(candidate)) is not None:
+        if _canonical({**stored, "id": session_id}) == canonical:
+            return SessionImport(candidate, False)
         n += 1
-    return save_session(ws, {**doc, "id": f"{session_id}-{n}"})
+        candidate = f"{session_id}-{n}"
+    return SessionImport(save_session(ws, {**doc, "id": candidate}), True)
 
 
 def _canonical(doc: Mapping[str, Any]) -> str:

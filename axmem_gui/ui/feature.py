@@ -87,6 +87,9 @@ class DockSpec:
     #: The pages (section keys) the dock belongs to: shown there, hidden on the others
     #: unless the user asks for it there (remembered per page). Empty: every page.
     pages: tuple[str, ...] = ()
+    #: No title bar (a banner that closes itself, like the welcome): its height is the
+    #: content's. It still has a View menu toggle.
+    banner: bool = False
 
 
 class DropTarget(Protocol):

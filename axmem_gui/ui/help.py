@@ -7,9 +7,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QStandardItem, QStandardItemModel
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QGuiApplication,
+    QPalette,
+    QStandardItem,
+    QStandardItemModel,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
@@ -78,41 +86,51 @@ class ThemeSwitcher(QObject):
 
 
 # --------------------------------------------------------------------------- welcome
-def welcome_text(skills: int, memories: int, sample: bool) -> str:
+class WelcomeText(NamedTuple):
+    """The welcome: one line of what this is, then three things to try side by side."""
+
+    intro: str
+    tips: tuple[str, str, str]
+
+
+def welcome_text(skills: int, memories: int, sample: bool) -> WelcomeText:
     if sample:
-        what = (
-            "This is the sample workspace: a release and operations assistant with "
-            f"{skills} skills (such as <b>release-checklist</b>) and {memories} memories (such "
-            "as <b>deploy-window</b>), a scenario, a retrieval suite, and two recorded "
-            "sessions of the same requests on two scripted models."
-        )
+        what = f"The sample workspace: {skills} skills, {memories} memories."
     else:
-        what = f"This workspace holds {skills} skills and {memories} memories."
-    return (
-        "<p><b>Welcome to Ax Memory &amp; Skills Studio</b> — write the skills and memories "
-        "an Ax agent loads on demand, see exactly what the model is shown, and test what it "
-        f"would find. {what}</p>"
-        "<p>Three things to try:</p><ol>"
-        "<li>Pick a skill and edit its description: the <b>Prompt preview</b> shows, byte for "
-        "byte, what Ax shows the model.</li>"
-        "<li>In the <b>Retrieval bench</b>, type <i>how do I ship a release</i> and press "
-        "Ctrl+Enter; then <b>Add as case…</b> keeps it in a suite that reruns after every "
-        "edit.</li>"
-        "<li>Open <b>Sessions</b>: open a recorded run and press <b>Replay</b>, or select both "
-        "and <b>Compare</b>.</li></ol>"
+        what = f"This workspace: {skills} skills, {memories} memories."
+    intro = (
+        "<b>Welcome to Ax Memory &amp; Skills Studio</b> — see exactly what Ax shows the "
+        f"model, and what a search would find. {what} Three things to try:"
     )
+    tips = (
+        "<b>1.</b> Pick a skill, edit its description: the <b>Prompt preview</b> shows byte "
+        "for byte what Ax shows the model.",
+        "<b>2.</b> In the <b>Retrieval bench</b> type <i>how do I ship a release</i>, "
+        "Ctrl+Enter; <b>Add as case…</b> keeps it in a suite.",
+        "<b>3.</b> Open <b>Sessions</b>: open a recorded run and press <b>Replay</b>, or select "
+        "both and <b>Compare</b>.",
+    )
+    return WelcomeText(intro, tips)
+
+
+def _rich_label(name: str) -> QLabel:
+    label = QLabel()
+    label.setObjectName(name)
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.RichText)
+    label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+    return label
 
 
 class WelcomePanel(QWidget):
-    """Shown in a dock at the top on first start; Got it dismisses it for good."""
+    """Shown in a dock at the top on first start; Got it dismisses it for good. The tips
+    sit side by side, so on a 1366×768 laptop the whole welcome is three lines."""
 
-    def __init__(self, text: str, on_dismiss: Callable[[], None]) -> None:
+    def __init__(self, text: WelcomeText, on_dismiss: Callable[[], None]) -> None:
         super().__init__()
         self.setObjectName("welcomePanel")
-        self.label = QLabel(text)
-        self.label.setObjectName("welcomeText")
-        self.label.setWordWrap(True)
-        self.label.setTextFormat(Qt.TextFormat.RichText)
+        self.label = _rich_label("welcomeText")
+        self.tips = [_rich_label(f"welcomeTip{n}") for n in (1, 2, 3)]
         self.dismiss_button = QPushButton("Got it")
         self.dismiss_button.setObjectName("welcomeDismiss")
         self.dismiss_button.setToolTip("Hide this for good (Help > Welcome shows it again)")
@@ -120,19 +138,42 @@ class WelcomePanel(QWidget):
         side = QVBoxLayout()
         side.addWidget(self.dismiss_button)
         side.addStretch(1)
-        # In a scroll area: on a small screen the welcome takes a strip, never the height
-        # the catalog and bench need.
+        body = QWidget()
+        column = QVBoxLayout(body)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        column.addWidget(self.label)
+        row = QHBoxLayout()
+        row.setSpacing(18)
+        for tip in self.tips:
+            row.addWidget(tip, 1)
+        column.addLayout(row)
+        column.addStretch(1)
+        # In a scroll area: on a narrow window the welcome keeps a strip and scrolls,
+        # never taking the height the catalog and bench need.
         scroll = QScrollArea()
         scroll.setObjectName("welcomeScroll")
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setWidget(self.label)
-        scroll.setMinimumHeight(self.fontMetrics().lineSpacing() * 3)
+        scroll.setWidget(body)
+        # three lines: the intro and two lines of tips, as on a 1366×768 laptop
+        scroll.setMinimumHeight(self.fontMetrics().lineSpacing() * 3 + column.spacing() + 4)
+        # a banner, set apart from the menu bar above it by the theme's alternate colour
+        self.setBackgroundRole(QPalette.ColorRole.AlternateBase)
+        self.setAutoFillBackground(True)
+        scroll.viewport().setAutoFillBackground(False)
+        body.setAutoFillBackground(False)
         layout = QHBoxLayout(self)
-        layout.setContentsMargins(10, 4, 10, 4)
+        layout.setContentsMargins(10, 2, 10, 2)
         layout.addWidget(scroll, 1)
         layout.addLayout(side)
+        self.set_text(text)
+
+    def set_text(self, text: WelcomeText) -> None:
+        self.label.setText(text.intro)
+        for label, tip in zip(self.tips, text.tips, strict=True):
+            label.setText(tip)
 
 
 # --------------------------------------------------------------------------- shortcuts
@@ -295,7 +336,7 @@ class HelpFeature:
         ):
             context.actions.add(action_id, action, HELP_PLACE)
 
-    def _welcome_text(self) -> str:
+    def _welcome_text(self) -> WelcomeText:
         counts = self.controller.counts()
         sample = self.controller.workspace.skills.get("release-checklist") is not None
         return welcome_text(counts.skills, counts.memories, sample)
@@ -307,11 +348,12 @@ class HelpFeature:
             self.welcome,
             Qt.DockWidgetArea.TopDockWidgetArea,
             shown=not self.settings.welcome_dismissed(),
+            banner=True,  # "Got it" closes it; its three lines need the title's height
         )
         return Contributions(docks=[dock])
 
     def show_welcome(self) -> None:
-        self.welcome.label.setText(self._welcome_text())
+        self.welcome.set_text(self._welcome_text())
         self.shell.show_dock(WELCOME_DOCK)
 
     def dismiss_welcome(self) -> None:

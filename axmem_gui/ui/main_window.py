@@ -252,7 +252,7 @@ class MainWindow(QMainWindow):
                 self._add_page(page.key, page.title, page.widget, page.build)
         for contributed in self.installed.contributions.values():
             for dock in contributed.docks:
-                self._add_dock(dock.name, dock.title, dock.widget, dock.area)
+                self._add_dock(dock.name, dock.title, dock.widget, dock.area, dock.banner)
             for widget in contributed.status_widgets:
                 self.statusBar().addPermanentWidget(widget)
             if contributed.drop_target is not None:
@@ -279,12 +279,21 @@ class MainWindow(QMainWindow):
         self.pages.add(key, widget, build)
         self.nav_model.add_section(key, title)
 
-    def _add_dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> None:
+    def _add_dock(
+        self,
+        name: str,
+        title: str,
+        widget: QWidget,
+        area: Qt.DockWidgetArea,
+        banner: bool = False,
+    ) -> None:
         if name in self.docks:
             raise FeatureError(f"dock {name!r}: contributed twice")
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
         dock.setWidget(widget)
+        if banner:
+            dock.setTitleBarWidget(QWidget(dock))
         self.addDockWidget(area, dock)
         self.docks[name] = dock
 

@@ -119,7 +119,9 @@ def test_sessions_list_export_import(
     # The same file again changes nothing; a different session with that id never replaces
     # the stored one (it used to: delete and insert, the recording gone): both are kept.
     assert main(["sessions", "import", str(exported), "--workspace", str(other)]) == 0
-    capsys.readouterr()
+    assert capsys.readouterr().out == (
+        f"session {item['id']} is already in the workspace: nothing imported\n"
+    )
     doc = json.loads(exported.read_text(encoding="utf-8"))
     doc["exchanges"][0]["request"]["chat_prompt"][0]["content"] += " (edited)"
     exported.write_text(json.dumps(doc), encoding="utf-8")
@@ -127,6 +129,9 @@ def test_sessions_list_export_import(
     captured = capsys.readouterr()
     assert f"imported session {item['id']}-2" in captured.out
     assert "both are kept" in captured.err and "does not hold what it claims" in captured.err
+    # that edited file again: found where it was kept, not stored a third time
+    assert main(["sessions", "import", str(exported), "--workspace", str(other)]) == 0
+    assert "already in the workspace" in capsys.readouterr().out
     with Workspace.open(other) as ows:
         assert sorted(s.id for s in ows.sessions.list()) == sorted([item["id"], f"{item['id']}-2"])
         assert " (edited)" not in json.dumps(ows.sessions.get(item["id"]))

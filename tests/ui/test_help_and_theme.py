@@ -6,8 +6,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import QSize
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QScrollArea
 
 from axmem_gui.ui.help import (
     HELP,
@@ -17,7 +18,7 @@ from axmem_gui.ui.help import (
     ShortcutsDialog,
     shortcut_rows,
 )
-from axmem_gui.ui.main_window import MainWindow
+from axmem_gui.ui.main_window import MainWindow, first_start_size
 from axmem_gui.ui.settings import AppSettings
 from axmem_gui.ui.theme import apply_theme
 from tests.ui.conftest import WindowFactory
@@ -53,6 +54,23 @@ def test_theme_menu_switches_and_is_remembered(window: MainWindow, qapp: QApplic
         apply_theme(qapp, "light")
 
 
+def test_the_welcome_shows_whole_on_a_1366x768_laptop(
+    make_window: WindowFactory, tmp_path: Path, qtbot: Any
+) -> None:
+    """At 1366×768 the welcome was a strip that scrolled: the three things to try were
+    below its fold."""
+    window = make_window(settings=AppSettings(tmp_path / "s" / "settings.ini"), show=False)
+    window.resize(first_start_size(QSize(1366, 768 - 32)))
+    window.show()
+    qtbot.waitExposed(window)
+    scroll = window.docks[WELCOME_DOCK].findChild(QScrollArea, "welcomeScroll")
+    assert scroll is not None
+    panel = help_feature(window).welcome
+    qtbot.waitUntil(lambda: panel.tips[0].isVisible() and scroll.viewport().height() > 0)
+    assert scroll.verticalScrollBar().maximum() == 0
+    assert window.centralWidget().height() >= window.centralWidget().minimumSizeHint().height()
+
+
 def test_welcome_on_first_start_dismissed_for_good(
     make_window: WindowFactory, tmp_path: Path
 ) -> None:
@@ -63,7 +81,9 @@ def test_welcome_on_first_start_dismissed_for_good(
         assert first.docks[WELCOME_DOCK].isVisible()
         text = feature.welcome.label.text()
         assert "sample workspace" in text and "Three things to try" in text
-        assert text.count("<li>") == 3
+        tips = [tip.text() for tip in feature.welcome.tips]
+        assert [tip.split("</b>")[0] for tip in tips] == ["<b>1.", "<b>2.", "<b>3."]
+        assert "Prompt preview" in tips[0] and "Retrieval bench" in tips[1]
         feature.welcome.dismiss_button.click()
         assert not first.docks[WELCOME_DOCK].isVisible()
     finally:

@@ -324,17 +324,21 @@ class SessionsFeature(QObject):
             self._error("Cannot import", "this workspace is open read-only")
             return []
         imported: list[str] = []
+        already: list[str] = []
         errors: list[str] = []
         for path in paths:
             try:
-                imported.append(sessions.import_session(self.ws, path))
+                session_id, stored = sessions.import_session(self.ws, path)
             except AxmemError as exc:
                 errors.append(str(exc))
+            else:
+                (imported if stored else already).append(session_id)
         if imported:
             self._changed()
+        if imported or already:
             self.page.show_list()
-            self.page.select_ids(imported)
-            self.shell.show_message(f"Imported {len(imported)} session(s).", STATUS_MS)
+            self.page.select_ids([*imported, *already])
+            self.shell.show_message(_import_message(len(imported), len(already)), STATUS_MS)
         if errors:
             self._error("Cannot import", "\n\n".join(errors))
         return imported
@@ -687,3 +691,18 @@ class SessionsFeature(QObject):
 
 
 SESSIONS = FeatureSpec("sessions", SessionsFeature)
+
+
+def _import_message(imported: int, already: int) -> str:
+    """"Imported 2 sessions; 1 was already in the workspace." and the like."""
+    parts = []
+    if imported:
+        parts.append(f"Imported {imported} session{'s' if imported != 1 else ''}")
+    if already:
+        was = "was" if already == 1 else "were"
+        if imported:
+            parts.append(f"{already} {was} already in the workspace")
+        else:
+            noun = "That session is" if already == 1 else f"All {already} sessions are"
+            parts.append(f"{noun} already in the workspace: nothing imported")
+    return "; ".join(parts) + "."

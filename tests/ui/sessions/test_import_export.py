@@ -43,6 +43,30 @@ def test_export_then_import_under_another_id(
     assert feature.page.selected_ids() == ["imported-copy"]
 
 
+def test_the_same_file_twice_says_it_is_already_there(
+    window: MainWindow, feature: SessionsFeature, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second import of a file stores nothing and said "Imported 1 session(s)"."""
+    target = _export(feature, tmp_path, monkeypatch)
+    doc = sessions.read_session_file(target)
+    doc["id"] = "twice"
+    path = tmp_path / "twice.axsession.json"
+    sessions.write_session_file(doc, path)
+    assert feature.import_files([path]) == ["twice"]
+    assert window.statusBar().currentMessage() == "Imported 1 session."
+    before = feature.page.model.rowCount()
+    assert feature.import_files([path]) == []
+    message = window.statusBar().currentMessage()
+    assert message == "That session is already in the workspace: nothing imported."
+    assert feature.page.model.rowCount() == before
+    assert feature.page.selected_ids() == ["twice"]
+    other = tmp_path / "other.axsession.json"
+    sessions.write_session_file({**doc, "id": "twice-other"}, other)
+    assert feature.import_files([path, other]) == ["twice-other"]
+    message = window.statusBar().currentMessage()
+    assert message == "Imported 1 session; 1 was already in the workspace."
+
+
 def test_bad_file_names_file_and_field_and_writes_nothing(
     window: MainWindow, feature: SessionsFeature, tmp_path: Path, errors: list[tuple[str, str]]
 ) -> None:
