@@ -335,3 +335,14 @@ def test_words_are_counted_in_short_c_calls() -> None:
     short = [{} for _ in range(300)]
     count_words_many(iter(short), [["a", "b", "a"]] * 200)
     assert short == [{"a": 2, "b": 1}] * 200 + [{}] * 100
+
+
+def test_many_texts_are_tokenized_and_keyed_in_short_c_calls() -> None:
+    """`prose_many`, `identifier_many` and `collation_keys` over more texts than one run
+    give what one text at a time gives (they work a run of texts per C call)."""
+    tokenizer = Tokenizer(PROFILE)
+    texts = [f"Deploy {i} the canaryRelease of vault-{i % 7} ß" * (1 + i % 3) for i in range(9000)]
+    texts[5] = "\ud800 lone"
+    assert tokenizer.prose_many(texts) == [tokenizer.prose_many([t])[0] for t in texts]
+    assert tokenizer.identifier_many(texts) == [tokenizer.identifier_many([t])[0] for t in texts]
+    assert collation_keys(texts) == [collation_key(t) for t in texts]
