@@ -31,6 +31,7 @@ Then the same on the sample workspace. `--json` prints {"skills", "memories",
 
 Environment: APP_BENCH_TRACE_JOBS=1 prints each task-runner job (start, end, CPU);
 APP_BENCH_LONG_C=N prints each C call of a job that held the GIL over N ms of CPU;
+APP_BENCH_GAPS=1 prints each GUI-thread gap over 50 ms (and the GUI thread's CPU in it);
 APP_BENCH_STALL_STACKS=1 prints where the GUI thread was during each stall over 150 ms
 (APP_BENCH_STALL_MS=N to change the threshold), and where the workers were after the GIL
 was held that long.
@@ -425,7 +426,10 @@ class Driver:
         self._last_tick = time.perf_counter()
         self._last_cpu = time.thread_time()
         self._max_gap = 0.0
-        self._print_gaps = bool(os.environ.get("APP_BENCH_STALL_STACKS"))
+        self._step_gaps = [0, 0]  # over 50 ms, over 100 ms, since the last step
+        self._print_gaps = bool(
+            os.environ.get("APP_BENCH_STALL_STACKS") or os.environ.get("APP_BENCH_GAPS")
+        )
         self.heartbeat = QTimer()
         self.heartbeat.setTimerType(Qt.TimerType.PreciseTimer)
         self.heartbeat.setInterval(2)
@@ -453,8 +457,10 @@ class Driver:
         self._max_gap = max(self._max_gap, gap)
         if gap > 100:
             self.gaps_over_100 += 1
+            self._step_gaps[1] += 1
         if gap > 50:
             self.gaps_over_50 += 1
+            self._step_gaps[0] += 1
             if self._print_gaps:
                 at = (time.monotonic() - self.t0) * 1000
                 print(f"--- gap {gap:.0f} ms ending at {at:,.0f} ms (GUI thread CPU {busy:.0f} ms)",
@@ -508,6 +514,7 @@ class Driver:
     def stall_reset(self) -> None:
         self._last_tick = time.perf_counter()
         self._max_gap = 0.0
+        self._step_gaps = [0, 0]
 
     def stall(self) -> float:
         # The gap still open counts too (the step may end inside a long frame).
@@ -544,11 +551,17 @@ class Driver:
             "name": name,
             "ms": None if ms is None else round(ms, 1),
             "max_stall_ms": stall,
+            # GUI-thread gaps over 50 and over 100 ms since the last step (or reset)
+            "stalls_over_50ms": self._step_gaps[0],
+            "stalls_over_100ms": self._step_gaps[1],
         }
+        self._step_gaps = [0, 0]
         step.update(extra)
         self.steps.append(step)
         shown = "timeout" if ms is None else f"{ms:,.1f} ms"
-        print(f"  {name}: {shown} (longest stall {stall} ms)", file=sys.stderr, flush=True)
+        print(f"  {name}: {shown} (longest stall {stall} ms; stalls over 50 / 100 ms:"
+              f" {step['stalls_over_50ms']} / {step['stalls_over_100ms']})",
+              file=sys.stderr, flush=True)
 
     # the steps ----------------------------------------------------------------------
     def run(self) -> Any:
