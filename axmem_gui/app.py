@@ -39,8 +39,18 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
     return parser.parse_args(list(argv))
 
 
+#: How long a thread may keep the GIL while another waits for it (CPython's default is
+#: 5 ms). The task runner's workers compute in Python while the GUI thread and the
+#: workers that wait in SQLite take the GIL back hundreds of times a second: each time
+#: they waited up to a whole interval, and with two busy workers often several in a row
+#: (GUI frames of 50-100 ms at 100,000 memories; the BM25 build, which releases the GIL
+#: at every row, ran several times slower than its CPU time).
+SWITCH_INTERVAL_S = 0.001
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parse(sys.argv[1:] if argv is None else argv)
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     target = args.workspace or args.path
     session_file: Path | None = None
     if target is not None and target.name.endswith(SESSION_SUFFIX):

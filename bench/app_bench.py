@@ -30,9 +30,13 @@ Then the same on the sample workspace. `--json` prints {"skills", "memories",
     python bench/app_bench.py --start-only [--repeat 3]   # only start → first paint
 
 Environment: APP_BENCH_TRACE_JOBS=1 prints each task-runner job (start, end, CPU);
-APP_BENCH_STALL_STACKS=1 prints where the GUI thread was during each stall over 150 ms;
 APP_BENCH_GC_CENSUS=1 prints, before the scroll, what the cyclic collector walks (tracked
-objects by type) and the CPU time of a full collection.
+objects by type) and the CPU time of a full collection;
+APP_BENCH_LONG_C=N prints each C call of a job that held the GIL over N ms of CPU;
+APP_BENCH_GAPS=1 prints each GUI-thread gap over 50 ms (and the GUI thread's CPU in it);
+APP_BENCH_STALL_STACKS=1 prints where the GUI thread was during each stall over 150 ms
+(APP_BENCH_STALL_MS=N to change the threshold), and where the workers were after the GIL
+was held that long.
 
 A benchmark, not a test: nothing here is asserted.
 """
@@ -150,7 +154,7 @@ def run_child(workspace: Path, timeout_s: float, warm_up: bool = True) -> dict[s
             )
         env["APP_BENCH_T0"] = repr(time.monotonic())
         proc = subprocess.run(
-            [sys.executable, str(Path(__file__).resolve()), "--child", str(workspace),
+            [sys.executable, str(Path(__file__).resolve()), "--child", str(copy),
              "--out", str(out), "--timeout", str(timeout_s)],
             env=env,
             cwd=tmp,
@@ -348,6 +352,8 @@ def child_main(workspace: Path, out: Path, timeout_s: float) -> int:
     app.installEventFilter(watcher)
     if os.environ.get("APP_BENCH_TRACE_JOBS"):
         _trace_jobs(t0)
+    if os.environ.get("APP_BENCH_LONG_C"):
+        _trace_long_c_calls(float(os.environ["APP_BENCH_LONG_C"]))
     from axmem_gui.app import main as app_main
 
     code = app_main([str(workspace)])
@@ -383,6 +389,46 @@ def _trace_jobs(t0: float) -> None:
     tasks._outcome = traced
 
 
+def _trace_long_c_calls(threshold_ms: float) -> None:
+    """Print every call of a C function in a task-runner job that took more than
+    `threshold_ms` of its thread's CPU time without calling back into Python: CPython
+    switches threads only between bytecodes, so the GUI thread may wait that long for the
+    GIL (unless the function releases it, as sqlite3's statements and I/O do). A
+    diagnostic: it slows jobs down."""
+    from axmem_gui.ui import tasks
+
+    original = tasks._outcome
+    limit = threshold_ms / 1000
+
+    def traced(ticket: Any) -> tuple[str, object]:
+        open_calls: list[list[Any]] = []  # [start, function, frame, python inside]
+
+        def profile(frame: Any, event: str, arg: Any) -> None:
+            if event == "c_call":
+                open_calls.append([time.thread_time(), arg, frame, False])
+            elif event in ("c_return", "c_exception"):
+                if open_calls:
+                    start, fn, at, inside = open_calls.pop()
+                    if inside and open_calls:
+                        open_calls[-1][3] = True
+                    ms = time.thread_time() - start
+                    if not inside and ms > limit:
+                        name = getattr(fn, "__qualname__", repr(fn))
+                        print(f"--- long C call {ms * 1000:.0f} ms: {name} at "
+                              f"{at.f_code.co_filename}:{at.f_lineno} ({at.f_code.co_name})",
+                              file=sys.stderr, flush=True)
+            elif event == "call" and open_calls:
+                open_calls[-1][3] = True
+
+        sys.setprofile(profile)
+        try:
+            return original(ticket)
+        finally:
+            sys.setprofile(None)
+
+    tasks._outcome = traced
+
+
 class Driver:
     """Walks the steps as a generator; every `yield` gives the event loop a turn."""
 
@@ -398,7 +444,12 @@ class Driver:
         self.gaps_over_100 = 0
         self.gaps_over_50 = 0
         self._last_tick = time.perf_counter()
+        self._last_cpu = time.thread_time()
         self._max_gap = 0.0
+        self._step_gaps = [0, 0]  # over 50 ms, over 100 ms, since the last step
+        self._print_gaps = bool(
+            os.environ.get("APP_BENCH_STALL_STACKS") or os.environ.get("APP_BENCH_GAPS")
+        )
         self.heartbeat = QTimer()
         self.heartbeat.setTimerType(Qt.TimerType.PreciseTimer)
         self.heartbeat.setInterval(2)
@@ -420,11 +471,20 @@ class Driver:
         now = time.perf_counter()
         gap = (now - self._last_tick) * 1000
         self._last_tick = now
+        cpu = time.thread_time()
+        busy = (cpu - self._last_cpu) * 1000  # what the GUI thread computed meanwhile
+        self._last_cpu = cpu
         self._max_gap = max(self._max_gap, gap)
         if gap > 100:
             self.gaps_over_100 += 1
+            self._step_gaps[1] += 1
         if gap > 50:
             self.gaps_over_50 += 1
+            self._step_gaps[0] += 1
+            if self._print_gaps:
+                at = (time.monotonic() - self.t0) * 1000
+                print(f"--- gap {gap:.0f} ms ending at {at:,.0f} ms (GUI thread CPU {busy:.0f} ms)",
+                      file=sys.stderr, flush=True)
 
     def _start_watchdog(self) -> None:
         """A thread that prints where the GUI thread is whenever the heartbeat is late."""
@@ -432,24 +492,49 @@ class Driver:
         import traceback
 
         main_id = threading.main_thread().ident
+        threshold = float(os.environ.get("APP_BENCH_STALL_MS") or 150) / 1000
 
         def watch() -> None:
             reported = 0.0
             while True:
-                time.sleep(0.05)
+                time.sleep(0.01)
                 late = time.perf_counter() - self._last_tick
-                if late > 0.15 and self._last_tick != reported:
+                if late > threshold and self._last_tick != reported:
                     reported = self._last_tick
                     frame = sys._current_frames().get(main_id or 0)
-                    stack = "".join(traceback.format_stack(frame, limit=14)) if frame else ""
-                    print(f"--- GUI thread {late * 1000:.0f} ms late in:\n{stack}",
+                    stack = "".join(traceback.format_stack(frame, limit=24)) if frame else ""
+                    print(f"--- GUI thread {late * 1000:.0f} ms late"
+                          f" (at {(time.monotonic() - self.t0) * 1000:,.0f} ms) in:\n{stack}",
                           file=sys.stderr, flush=True)
 
+        def gil_watch() -> None:
+            # This thread wakes every 2 ms; when it wakes late, some thread held the GIL
+            # (one long C call): print where the other threads are just after it.
+            me = threading.get_ident()
+            while True:
+                before = time.perf_counter()
+                time.sleep(0.002)
+                late = time.perf_counter() - before - 0.002
+                if late > threshold:
+                    frames = sys._current_frames()
+                    names = {t.ident: t.name for t in threading.enumerate()}
+                    text = []
+                    for ident, frame in frames.items():
+                        if ident in (me, main_id):
+                            continue
+                        stack = "".join(traceback.format_stack(frame, limit=6))
+                        text.append(f"  [{names.get(ident, ident)}]\n{stack}")
+                    print(f"--- GIL held {late * 1000:.0f} ms"
+                          f" (at {(time.monotonic() - self.t0) * 1000:,.0f} ms); workers:\n"
+                          + "".join(text), file=sys.stderr, flush=True)
+
         threading.Thread(target=watch, daemon=True).start()
+        threading.Thread(target=gil_watch, daemon=True).start()
 
     def stall_reset(self) -> None:
         self._last_tick = time.perf_counter()
         self._max_gap = 0.0
+        self._step_gaps = [0, 0]
 
     def stall(self) -> float:
         # The gap still open counts too (the step may end inside a long frame).
@@ -486,11 +571,17 @@ class Driver:
             "name": name,
             "ms": None if ms is None else round(ms, 1),
             "max_stall_ms": stall,
+            # GUI-thread gaps over 50 and over 100 ms since the last step (or reset)
+            "stalls_over_50ms": self._step_gaps[0],
+            "stalls_over_100ms": self._step_gaps[1],
         }
+        self._step_gaps = [0, 0]
         step.update(extra)
         self.steps.append(step)
         shown = "timeout" if ms is None else f"{ms:,.1f} ms"
-        print(f"  {name}: {shown} (longest stall {stall} ms)", file=sys.stderr, flush=True)
+        print(f"  {name}: {shown} (longest stall {stall} ms; stalls over 50 / 100 ms:"
+              f" {step['stalls_over_50ms']} / {step['stalls_over_100ms']})",
+              file=sys.stderr, flush=True)
 
     # the steps ----------------------------------------------------------------------
     def run(self) -> Any:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, KeysView, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
@@ -67,6 +67,11 @@ def _keep_nothing(held: Iterable[object]) -> None:
     del held
 
 
+#: Entries handled per C call when loading a domain (CPython runs no other thread, the
+#: GUI's included, during one C call).
+_RUN = 4096
+
+
 class _LiveDomain:
     """One catalog (skills or memories) with its Ax index, patched in place."""
 
@@ -112,8 +117,12 @@ class _LiveDomain:
         # about 15x faster than a record per document.
         handles = self._index.extend_columns(self._columns(entries))
         self._handles = dict(zip(ids, handles, strict=True))
+        # counted in runs: one C call over 100,000 keys would keep the GUI thread waiting
+        counts: Counter[bytes] = Counter()
+        for start in range(0, len(ids), _RUN):
+            counts.update(collation_keys(ids[start : start + _RUN]))
         self._keys = {}
-        self._keys.update(Counter(collation_keys(ids)).items())  # (not a copy: untracked)
+        self._keys.update(counts.items())  # (a plain dict of atoms: untracked)
         if self._bm25 is not None:
             self._bm25.close()
             self._bm25 = None  # rebuilt on first use
@@ -124,8 +133,8 @@ class _LiveDomain:
         self._search = None
         self._tuple = None
 
-    def patch(self, changes: Mapping[str, Skill | Memory | None]) -> bool:
-        """Apply {id: new entry or None (deleted)}; False when only a reload is exact."""
+    def can_patch(self, changes: Mapping[str, Skill | Memory | None]) -> bool:
+        """Whether `patch(changes)` would apply them (rather than say a reload is needed)."""
         if not self.patchable:
             return False
         for entry_id, entry in changes.items():
@@ -134,6 +143,12 @@ class _LiveDomain:
                 return False  # a new id that collates equal to another: order matters
             if entry is not None and entry.id != entry_id:
                 return False
+        return True
+
+    def patch(self, changes: Mapping[str, Skill | Memory | None]) -> bool:
+        """Apply {id: new entry or None (deleted)}; False when only a reload is exact."""
+        if not self.can_patch(changes):
+            return False
         touched = False
         for entry_id, entry in changes.items():
             handle = self._handles.get(entry_id)
@@ -310,14 +325,39 @@ class LiveSearch:
     def refresh(self, catalog: Catalog) -> None:
         """Bring the live state to `catalog`, re-indexing only what differs."""
         self._writable()
+        self.apply(catalog, self.diff(catalog))
+
+    def diff(self, catalog: Catalog) -> dict[str, dict[str, Skill | Memory | None] | None]:
+        """Per domain, the patch that turns the live entries into `catalog`'s (None: only
+        a load is exact). Only reads: another thread may run it while the index is lent."""
+        return {
+            domain: self._domain(domain).diff(entries)
+            for domain, entries in (("skills", catalog.skills), ("memories", catalog.memories))
+        }
+
+    def apply(
+        self, catalog: Catalog, diffs: Mapping[str, Mapping[str, Skill | Memory | None] | None]
+    ) -> None:
+        """`refresh(catalog)` with the `diff(catalog)` made before (nothing changed since)."""
+        self._writable()
         for domain, entries in (("skills", catalog.skills), ("memories", catalog.memories)):
             live = self._domain(domain)
-            changes = live.diff(entries)
+            changes = diffs[domain]
             if changes is None or not live.patch(changes):
                 live.load(entries)
                 self._catalog = None
             elif changes:
                 self._catalog = None
+
+    def needs_load(
+        self, diffs: Mapping[str, Mapping[str, Skill | Memory | None] | None]
+    ) -> bool:
+        """Whether `apply` of `diffs` would re-index a whole domain (seconds at 100,000
+        entries), not patch it."""
+        return any(
+            changes is None or not self._domain(domain).can_patch(changes)
+            for domain, changes in diffs.items()
+        )
 
     def catalog(self) -> Catalog:
         if self._catalog is None:
@@ -340,6 +380,11 @@ class LiveSearch:
 
     def ids(self, domain: str) -> list[str]:
         return list(self._domain(domain).entries)
+
+    def has_ids(self, domain: str) -> KeysView[str]:
+        """The domain's ids as they are now, for `in` (nothing is copied: a suite run on
+        the GUI thread asks whether an id exists, it needs no list of 100,000)."""
+        return self._domain(domain).entries.keys()
 
     def entry(self, domain: str, entry_id: str) -> Skill | Memory | None:
         return self._domain(domain).entries.get(entry_id)

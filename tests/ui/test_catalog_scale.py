@@ -21,6 +21,7 @@ from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.lint import budget as budget_module
 from axmem_gui.core.lint.incremental import LintSession
 from axmem_gui.services import bench as bench_service
+from axmem_gui.services.bench import LiveSearch
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
 from axmem_gui.store.fts import Bm25Index
@@ -33,6 +34,7 @@ from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.preview.install import PREVIEW
 from axmem_gui.ui.retrieval import state as retrieval_state
 from axmem_gui.ui.retrieval.feature import RETRIEVAL
+from axmem_gui.ui.suites.feature import SUITES
 from tests.ui.conftest import WindowFactory
 
 SKILLS = 300
@@ -98,6 +100,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
         (MemoryRepository, "page"),
         (LintSession, "_load"),
         (Bm25Index, "search"),
+        (LiveSearch, "ids"),
     ):
         monkeypatch.setattr(owner, name, counted.wrap(name, getattr(owner, name)))
     monkeypatch.setattr(
@@ -211,12 +214,34 @@ def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def
     # The index text is rendered a bounded number of times per edit (one recompute: the
     # executor and the distiller's), not once per keystroke.
     assert calls.total("render_skills_section") - renders <= 4
+    # A change another program made (no ids given): the catalog is re-read and diffed on
+    # the task runner, and the GUI thread patches the one entry that differs.
+    ws = win.controller.workspace
+    changed = Memory("mem:deploy-0", "zebrafinch nests near the canary vault")
+    ws.memories.upsert(changed)
+    state = win.feature(RETRIEVAL).state
+    reads = calls.worker["catalog"]
+    win.controller.notify_changed("memories")
+    qtbot.waitUntil(lambda: _idle(win) and state.live.entry("memories", changed.id) == changed,
+                    timeout=60000)
+    assert calls.worker["catalog"] > reads
+    assert calls.total("extend_columns") + calls.total("extend") == builds
+
     # None of the catalog-sized functions ever ran on the GUI thread.
     sized = (
         "catalog", "all", "extend_columns", "extend", "_load", "lint_catalog", "build_bm25",
         "search", "render_skills_section",
     )
     assert {name: calls.gui[name] for name in sized if calls.gui[name]} == {}
+
+    # The retrieval suites run over the live index on the GUI thread, in slices: they ask
+    # whether an id exists, and copy no list of every id.
+    suites = win.feature(SUITES).page
+    assert suites.suites()
+    suites.outcomes.clear()
+    suites.run(record=False)
+    qtbot.waitUntil(lambda: not suites.runner.running and bool(suites.outcomes), timeout=60000)
+    assert calls.gui["ids"] == 0
 
     # A new token budget lints from scratch, still over the shared index (no build).
     linter.set_budget_tokens(linter.budget_tokens() + 7)

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from itertools import filterfalse, repeat
+from itertools import filterfalse, islice, repeat
 from typing import Any, TypeVar
 
 from axmem_gui.core.ax.icutext import js_lower, js_nfkd
@@ -56,10 +56,32 @@ def count_words(counts: dict[str, Any], words: Iterable[str]) -> None:
         _count_words_py(counts, words)
 
 
+#: Texts counted in one C call by `count_words_many`.
+_COUNT_RUN = 128
+
+
 def count_words_many(counts: Iterable[dict[str, Any]], words: Iterable[Iterable[str]]) -> None:
-    """`count_words(c, w)` for each pair, without a Python-level call per pair."""
+    """`count_words(c, w)` for each pair, without a Python-level call per pair.
+
+    At most `_COUNT_RUN` texts per C call: CPython switches threads only between
+    bytecodes, and one call over an index build's batch of 2,048 texts kept every other
+    thread (the GUI's) waiting for up to 50 ms."""
     counter = _count_c if _count_c is not None else _count_words_py
-    any(map(counter, counts, words))  # the counter returns None: any() runs them all
+    counts = counts if isinstance(counts, list) else list(counts)
+    words = iter(words)
+    for start in range(0, len(counts), _COUNT_RUN):
+        # `map` takes a word list only after a dict: none is taken past the run's end.
+        # The counter returns None: any() runs them all.
+        any(map(counter, counts[start : start + _COUNT_RUN], words))
+
+
+def _lists_in_runs(words: Iterable[Iterable[str]], count: int) -> list[list[str]]:
+    """`list(map(list, words))`, `_COUNT_RUN` texts per C call (see `count_words_many`)."""
+    out: list[list[str]] = []
+    words = iter(words)
+    for _ in range(0, count, _COUNT_RUN):
+        out += map(list, islice(words, _COUNT_RUN))
+    return out
 
 
 def is_never_a_term(word: str) -> bool:
@@ -228,7 +250,7 @@ class Tokenizer:
     def prose_many(self, texts: Sequence[str]) -> list[list[str]]:
         """`prose` of each text, except that words made only of ASCII digits may be left
         in (see `prose_counts_many`)."""
-        return list(map(list, self.iter_prose_many(texts)))
+        return _lists_in_runs(self.iter_prose_many(texts), len(texts))
 
     def iter_prose_many(self, texts: Sequence[str]) -> Iterator[Iterable[str]]:
         """`prose_many`, lazily: each text's words are made when they are taken, so
@@ -255,7 +277,7 @@ class Tokenizer:
         """`identifier` of each text, except that one-character words and words made only
         of digits may be left in (see `is_never_a_term`). ASCII texts without upper case
         are split all at once (joined by NUL)."""
-        return list(map(list, self.iter_identifier_many(texts)))
+        return _lists_in_runs(self.iter_identifier_many(texts), len(texts))
 
     def iter_identifier_many(self, texts: Sequence[str]) -> Iterator[Iterable[str]]:
         """`identifier_many`, lazily (see `iter_prose_many`)."""

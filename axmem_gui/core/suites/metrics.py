@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,7 +139,7 @@ def reciprocal_rank(returned: Sequence[str], relevant: Sequence[str]) -> float |
 def evaluate_case(
     case: SuiteCase,
     returned: Sequence[str],
-    known_ids: frozenset[str] | None = None,
+    known_ids: Container[str] | None = None,
     profile: AxProfile | None = None,
 ) -> CaseResult:
     """Judge one case against the ids its call returned (in order).

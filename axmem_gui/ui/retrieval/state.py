@@ -9,13 +9,13 @@ diffed, so the index is still only patched where entries differ.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
-from typing import Protocol
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
 
 from axmem_gui.core.ax.profile import AxProfile, load_profile
-from axmem_gui.core.catalog import CATALOG_KINDS, Memory, Skill
+from axmem_gui.core.catalog import CATALOG_KINDS, Catalog, Memory, Skill
 from axmem_gui.core.lint.incremental import IndexedCatalog
 from axmem_gui.services.bench import Bm25Index, Bm25Row, LiveSearch, bm25_rows, build_bm25_index
 from axmem_gui.services.workspace import Workspace
@@ -24,6 +24,9 @@ from axmem_gui.ui.tasks import COLLECTOR, JobContext, TaskRunner
 
 #: Catalog edits arriving within this many ms are applied together.
 REFRESH_DEBOUNCE_MS = 150
+#: A re-read catalog that differs in more entries than this is indexed afresh on the task
+#: runner rather than patched entry by entry on the GUI thread.
+MAX_PATCH = 500
 
 
 class _HintSource(Protocol):
@@ -75,6 +78,13 @@ class RetrievalState(QObject):
             runner.failed.connect(self._on_bm25_failed)
         #: Until `start()`: the first build waits (see RetrievalFeature).
         self._started = False
+        #: The job re-reading and diffing the catalog, and its lease on the index.
+        self._reread_job: int | None = None
+        self._reread_release: Callable[[], None] | None = None
+        if runner is not None:
+            runner.finished.connect(self._on_reread_finished)
+            runner.failed.connect(self._on_reread_failed)
+            runner.cancelled.connect(self._on_reread_cancelled)
 
     # the first index ----------------------------------------------------------------
     def _build(self) -> None:
@@ -257,7 +267,8 @@ class RetrievalState(QObject):
 
     @property
     def pending(self) -> bool:
-        return self._timer.isActive()
+        """Edits are still to be taken in (debounced, or the catalog is being re-read)."""
+        return self._timer.isActive() or self._reread_job is not None
 
     def stop(self) -> None:
         """Drop a pending refresh and build (the window is closing)."""
@@ -266,6 +277,9 @@ class RetrievalState(QObject):
         if self._build_job is not None and self._runner is not None:
             self._runner.cancel(self._build_job)
         self._build_job = None
+        if self._reread_job is not None and self._runner is not None:
+            self._runner.cancel(self._reread_job)
+        self._end_reread()
         if self._runner is not None:
             for job_id in list(self._bm25_jobs):
                 self._runner.cancel(job_id)
@@ -285,8 +299,9 @@ class RetrievalState(QObject):
             return  # the build under way reads the catalog as it is now
         if not self.usable():
             return
-        if self.live.gate.busy:
-            # Lint is reading the indexes on the task runner: patch them once it is done.
+        if self.live.gate.busy or self._reread_job is not None:
+            # Lint is reading the indexes on the task runner, or the catalog is being
+            # re-read (edits made since are applied after it): patch once that is done.
             self._timer.start()
             return
         started = time.perf_counter()
@@ -302,8 +317,82 @@ class RetrievalState(QObject):
                     full = True
                     break
         if full:
+            if self._runner is not None:
+                self._reread()  # `changed` fires when its patch is in
+                return
             catalog = ws.catalog()
             COLLECTOR.retire_catalog(catalog)
             self.live.refresh(catalog)
         self.last_refresh_ms = (time.perf_counter() - started) * 1000
         self.changed.emit()
+
+    def _reread(self) -> None:
+        """Re-read the catalog and diff it with the live one on the task runner (at
+        100,000 memories: most of a second to read, a tenth to diff); the GUI thread then
+        patches only the entries that differ, or, if too many differ, a new index is built
+        on the runner as at start-up."""
+        assert self._runner is not None
+        path, live = self.controller.path, self.live
+        release = live.gate.lend()  # the diff reads the live entries: no patch meanwhile
+
+        def job(ctx: JobContext) -> tuple[LiveSearch, Catalog, dict[str, Any]]:
+            try:
+                with Workspace.open(path, read_only=True) as ws:
+                    catalog = ws.catalog()
+                COLLECTOR.retire_catalog(catalog)
+                ctx.check()
+                return live, catalog, live.diff(catalog)
+            finally:
+                release()
+
+        self._reread_release = release
+        self._reread_job = self._runner.submit(job)
+
+    def _end_reread(self) -> None:
+        if self._reread_release is not None:
+            self._reread_release()  # a job cancelled before it ran never released it
+        self._reread_job = self._reread_release = None
+
+    def _on_reread_cancelled(self, job_id: int) -> None:
+        if job_id == self._reread_job:
+            self._end_reread()
+
+    def _on_reread_failed(self, job_id: int, message: str) -> None:
+        if job_id != self._reread_job:
+            return
+        del message  # e.g. the file could not be opened a second time: read it here
+        self._end_reread()
+        if not self.usable():
+            return
+        if self.live.gate.busy:
+            self._full = True
+            self._timer.start()
+            return
+        catalog = self.controller.workspace.catalog()
+        COLLECTOR.retire_catalog(catalog)
+        self.live.refresh(catalog)
+        self.changed.emit()
+
+    def _on_reread_finished(self, job_id: int, result: object) -> None:
+        if job_id != self._reread_job:
+            return
+        self._end_reread()
+        if not isinstance(result, tuple) or not self.usable():
+            return
+        live, catalog, diffs = result
+        if live is not self.live:
+            return  # a new index (another workspace) replaced it meanwhile
+        if self.live.gate.busy:
+            self._full = True  # lent to lint meanwhile: read again once it is back
+            self._timer.start()
+            return
+        changed = sum(len(d) for d in diffs.values() if d is not None)
+        if changed > MAX_PATCH or self.live.needs_load(diffs):
+            self._build()  # as at start-up; edits made meanwhile are re-read after it
+            return
+        started = time.perf_counter()
+        self.live.apply(catalog, diffs)
+        self.last_refresh_ms = (time.perf_counter() - started) * 1000
+        self.changed.emit()
+        if self._patch or self._full:
+            self._timer.start()  # edits made while it was read

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import weakref
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, QStringListModel, Qt, Signal
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.errors import AxmemError
+from axmem_gui.services.bench import LiveSearch
 from axmem_gui.services.scenarios import (
     check_name,
     new_scenario_document,
@@ -76,6 +78,8 @@ class ScenariosPage(QWidget):
         self.controller = state.controller
         self.undo_stack = undo_stack
         self._loads_dirty = True
+        #: The live index and domain versions the id completers were filled from.
+        self._choices_for: dict[str, tuple[weakref.ref[LiveSearch], int]] = {}
         self._loads_key: tuple[str, tuple[int, int]] | None = None
 
         self.names_model = QStringListModel(self)
@@ -209,12 +213,24 @@ class ScenariosPage(QWidget):
             error = str(exc)
         changed_scenario = self.form.name != name
         self.form.set_document(name, doc, error)
-        self.form.presets.set_choices(self.state.live.ids("skills"))
-        self.form.memories.set_choices(self.state.live.ids("memories"))
+        self._fill_choices()
         self._loads_dirty = True
         self._update_loads()
         if changed_scenario:
             self.preview_requested.emit(name, 0)
+
+    def _fill_choices(self) -> None:
+        """The id completers, refilled only when their domain changed (100,000 memory ids
+        are tens of milliseconds to hand to Qt: not on every scenario shown)."""
+        live = self.state.live
+        for domain, version, choices in (
+            ("skills", live.version[0], self.form.presets),
+            ("memories", live.version[1], self.form.memories),
+        ):
+            known = self._choices_for.get(domain)
+            if known is None or known[0]() is not live or known[1] != version:
+                self._choices_for[domain] = (weakref.ref(live), version)
+                choices.set_choices(live.ids(domain))
 
     def _update_loads(self) -> None:
         """What each turn's calls load, over the current catalog (only while visible, and

@@ -457,7 +457,10 @@ class SessionsFeature(QObject):
     def rerun(self, viewer: SessionViewer) -> int | None:
         from axmem_gui.ui.sessions.run_dialog import RerunDialog
 
-        order = RerunDialog.ask(self.shell.dialog_parent, viewer.doc, self.runner, self.ws.catalog)
+        path = self.ws.path
+        order = RerunDialog.ask(
+            self.shell.dialog_parent, viewer.doc, self.runner, lambda: jobs.WorkspaceCatalog(path)
+        )
         return self.start_rerun(order) if order is not None else None
 
     def start_rerun(self, order: jobs.RerunOrder) -> int:
@@ -596,7 +599,7 @@ class SessionsFeature(QObject):
     def whatif(self, viewer: SessionViewer) -> int:
         viewer.show_message("Recomputing discover/recall against the current catalog…")
         info = _Job("whatif", viewer=viewer)
-        return self._submit(jobs.whatif_job(viewer.doc, self.ws.catalog()), info)
+        return self._submit(jobs.whatif_job(viewer.doc, self.ws.path), info)
 
     # analytics ----------------------------------------------------------------------
     def show_usage(self) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from axmem_gui.core.catalog import Catalog
-from axmem_gui.core.session.agent_config import AgentConfig
+from axmem_gui.core.session.agent_config import AgentConfig, select_catalog
 from axmem_gui.core.session.compare import SessionComparison
 from axmem_gui.core.session.whatif import WhatIfReport
 from axmem_gui.engine.clients import CancelToken, RunProgress
@@ -27,11 +27,40 @@ HALF_WAY_CALLS = 5
 
 
 @dataclass(frozen=True)
+class WorkspaceCatalog:
+    """The catalog of the workspace at `path`, read by the job that uses it: 100,000
+    memories take most of a second to read, which the GUI thread must not spend."""
+
+    path: Path
+
+    def read(self) -> Catalog:
+        with open_workspace(self.path, read_only=True) as ws:
+            return ws.catalog()
+
+
+CatalogSource = Catalog | WorkspaceCatalog
+
+
+def read_catalog(source: CatalogSource) -> Catalog:
+    return source.read() if isinstance(source, WorkspaceCatalog) else source
+
+
+def shared_counts_job(source: CatalogSource, config: AgentConfig) -> Job:
+    """How many skills and memories `config` gets of the catalog."""
+
+    def job(ctx: JobContext) -> tuple[int, int]:
+        shared = select_catalog(read_catalog(source), config)
+        return len(shared.skills), len(shared.memories)
+
+    return job
+
+
+@dataclass(frozen=True)
 class RunOrder:
     """A live run as the run dialog asks for it."""
 
     agent: AgentConfig
-    catalog: Catalog
+    catalog: CatalogSource
     inputs: tuple[dict[str, Any], ...]
     settings: ProviderSettings
     name: str = ""
@@ -46,7 +75,7 @@ class RerunOrder:
 
     session: Mapping[str, Any] = field(repr=False)
     settings: ProviderSettings
-    catalog: Catalog | None = None  # None: the recorded catalog
+    catalog: CatalogSource | None = None  # None: the recorded catalog
     name: str = ""
 
 
@@ -94,7 +123,7 @@ def run_job(order: RunOrder, token: CancelToken) -> Job:
         with local_provider(order.settings) as resolved:
             return sessions.run_agent(
                 order.agent,
-                order.catalog,
+                read_catalog(order.catalog),
                 list(order.inputs),
                 resolved,
                 context_map=order.context_map,
@@ -111,7 +140,7 @@ def rerun_job(order: RerunOrder, token: CancelToken) -> Job:
         return sessions.rerun_session(
             order.session,
             order.settings,
-            catalog=order.catalog,
+            catalog=None if order.catalog is None else read_catalog(order.catalog),
             name=order.name,
             cancel=token,
             progress=_Progress(ctx),
@@ -134,8 +163,14 @@ def compare_job(a: Mapping[str, Any], b: Mapping[str, Any]) -> Job:
     return job
 
 
-def whatif_job(doc: Mapping[str, Any], catalog: Catalog) -> Job:
+def whatif_job(doc: Mapping[str, Any], path: Path) -> Job:
+    """What-if against the workspace's catalog, read by the job (100,000 memories take
+    most of a second to read: never on the GUI thread)."""
+
     def job(ctx: JobContext) -> WhatIfReport:
+        with open_workspace(path, read_only=True) as ws:
+            catalog = ws.catalog()
+        ctx.check()
         return sessions.whatif(doc, catalog)
 
     return job

@@ -28,20 +28,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import AxmemError, InputError
 from axmem_gui.core.session.agent_config import (
     AgentConfig,
     agent_config_from_json,
     check_inputs,
-    select_catalog,
 )
 from axmem_gui.engine.providers import SCRIPTED_PROVIDER, ProviderSettings, is_scripted
 from axmem_gui.ui.form_dialog import problem_label
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import monospace_font
 from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
-from axmem_gui.ui.sessions.jobs import RerunOrder, RunOrder
+from axmem_gui.ui.sessions.jobs import (
+    CatalogSource,
+    RerunOrder,
+    RunOrder,
+    WorkspaceCatalog,
+    shared_counts_job,
+)
 from axmem_gui.ui.sessions.provider_form import LocalModelChoice, ProviderForm
 from axmem_gui.ui.tasks import TaskRunner
 
@@ -124,8 +128,19 @@ class RunAgentDialog(QDialog):
         layout.addWidget(buttons)
         self.resize(720, 680)
 
+        self.runner = runner
+        self._count_job: int | None = None
+        self._summary = ""
+        runner.finished.connect(self._on_counted)
         self.agent.currentIndexChanged.connect(lambda *_: self._on_agent())
         self._fill_agents()
+
+    def _on_counted(self, job_id: int, result: object) -> None:
+        if job_id != self._count_job or not isinstance(result, tuple):
+            return
+        self._count_job = None
+        skills, memories = result
+        self.agent_summary.setText(self._summary.format(f"{skills} skills, {memories} memories"))
 
     @classmethod
     def ask(
@@ -179,12 +194,16 @@ class RunAgentDialog(QDialog):
             self.run_button.setEnabled(False)
             return
         self.run_button.setEnabled(True)
-        shared = select_catalog(self.ws.catalog(), config)
         cmap = config.context_map
         map_text = f"context map {cmap.max_chars:,} chars" if cmap else "no context map"
-        self.agent_summary.setText(
-            f"{config.signature}  ·  {len(shared.skills)} skills, {len(shared.memories)} "
-            f"memories  ·  {map_text}  ·  up to {config.max_actor_steps} actor steps"
+        self._summary = (
+            f"{config.signature}  ·  {{}}  ·  {map_text}  ·  up to {config.max_actor_steps} "
+            "actor steps"
+        )
+        self.agent_summary.setText(self._summary.format("counting skills and memories…"))
+        # Read and filtered on the task runner (100,000 memories: most of a second).
+        self._count_job = self.runner.submit(
+            shared_counts_job(WorkspaceCatalog(self.ws.path), config)
         )
         for field in config.input_fields:
             edit = QPlainTextEdit()
@@ -229,7 +248,7 @@ class RunAgentDialog(QDialog):
         self.provider.store_key()
         return RunOrder(
             agent=config,
-            catalog=self.ws.catalog(),
+            catalog=WorkspaceCatalog(self.ws.path),  # read by the run's job
             inputs=(inputs,),
             settings=self.local.settings(),
             name=self.name.text().strip(),
@@ -253,7 +272,7 @@ class RerunDialog(QDialog):
         self,
         doc: Mapping[str, Any],
         runner: TaskRunner,
-        current_catalog: Callable[[], Catalog],
+        current_catalog: Callable[[], CatalogSource],
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -323,7 +342,7 @@ class RerunDialog(QDialog):
         parent: QWidget | None,
         doc: Mapping[str, Any],
         runner: TaskRunner,
-        current_catalog: Callable[[], Catalog],
+        current_catalog: Callable[[], CatalogSource],
     ) -> RerunOrder | None:
         dialog = cls(doc, runner, current_catalog, parent)
         return dialog.order if dialog.exec() == QDialog.DialogCode.Accepted else None

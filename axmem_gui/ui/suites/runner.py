@@ -105,8 +105,7 @@ class SuiteRunner(QObject):
     def _run(self, suites: list[Suite], record: bool) -> Iterator[None]:
         ws = self.state.controller.workspace
         live = self.state.live
-        known = {"discover": frozenset(live.ids("skills")),
-                 "recall": frozenset(live.ids("memories"))}
+        known = {"discover": live.has_ids("skills"), "recall": live.has_ids("memories")}
         total = sum(len(s.cases) for s in suites)
         done = 0
         outcomes: list[SuiteOutcome] = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import string
+import sys
 from collections import Counter
 from typing import Any
 
@@ -17,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from axmem_gui.core.ax import index as index_module
+from axmem_gui.core.ax import tokenize as tokenize_module
 from axmem_gui.core.ax.collation import collation_key, collation_keys
 from axmem_gui.core.ax.documents import (
     DocumentColumns,
@@ -36,7 +38,12 @@ from axmem_gui.core.ax.ranking import (
     rank_documents,
     term_frequencies,
 )
-from axmem_gui.core.ax.tokenize import Tokenizer, is_never_a_term
+from axmem_gui.core.ax.tokenize import (
+    Tokenizer,
+    count_words,
+    count_words_many,
+    is_never_a_term,
+)
 from axmem_gui.core.catalog import Memory, Skill
 
 PROFILE = load_profile()
@@ -289,3 +296,53 @@ def test_a_term_only_in_weight_zero_fields_counts_for_df_but_never_scores() -> N
                 )
     alone = SearchIndex(TOK, docs[:1])
     assert alone.rank("zebra", RankOptions.best_effort(2)).suppression is Suppression.NO_MATCH
+
+
+def test_words_are_counted_in_short_c_calls() -> None:
+    """`count_words_many` counts at most `_COUNT_RUN` texts per C call: CPython lets no
+    other thread run during one, and a build batch's 2,048 texts in one call kept the GUI
+    thread waiting up to 50 ms. The counts are those of one `count_words` per text."""
+    texts = [[f"w{(i * 7 + k) % 13}" for k in range(i % 9)] for i in range(1000)]
+    taken_in_call: list[int] = []
+    inside = [False]
+
+    def words() -> Any:
+        for text in texts:
+            if inside[0]:
+                taken_in_call[-1] += 1
+            yield text
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        if arg is any and event == "c_call":
+            inside[0] = True
+            taken_in_call.append(0)
+        elif arg is any and event in ("c_return", "c_exception"):
+            inside[0] = False
+
+    counts: list[dict[str, Any]] = [{"w1": 5} for _ in texts]
+    sys.setprofile(profile)
+    try:
+        count_words_many(counts, words())
+    finally:
+        sys.setprofile(None)
+    wanted: list[dict[str, Any]] = [{"w1": 5} for _ in texts]
+    for tf, text in zip(wanted, texts, strict=True):
+        count_words(tf, text)
+    assert counts == wanted
+    assert sum(taken_in_call) == len(texts)
+    assert max(taken_in_call) <= tokenize_module._COUNT_RUN < len(texts)
+    # fewer word lists than dicts, and dicts given as any iterable
+    short = [{} for _ in range(300)]
+    count_words_many(iter(short), [["a", "b", "a"]] * 200)
+    assert short == [{"a": 2, "b": 1}] * 200 + [{}] * 100
+
+
+def test_many_texts_are_tokenized_and_keyed_in_short_c_calls() -> None:
+    """`prose_many`, `identifier_many` and `collation_keys` over more texts than one run
+    give what one text at a time gives (they work a run of texts per C call)."""
+    tokenizer = Tokenizer(PROFILE)
+    texts = [f"Deploy {i} the canaryRelease of vault-{i % 7} ß" * (1 + i % 3) for i in range(9000)]
+    texts[5] = "\ud800 lone"
+    assert tokenizer.prose_many(texts) == [tokenizer.prose_many([t])[0] for t in texts]
+    assert tokenizer.identifier_many(texts) == [tokenizer.identifier_many([t])[0] for t in texts]
+    assert collation_keys(texts) == [collation_key(t) for t in texts]

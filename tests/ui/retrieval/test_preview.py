@@ -150,14 +150,15 @@ def test_preview_with_an_empty_catalog(rwindow, qtbot) -> None:  # type: ignore[
     with ws.transaction():
         for skill in ws.skills.all():
             ws.skills.delete(skill.id)
-    with qtbot.waitSignal(v.preview.updated, timeout=3000):
-        rwindow.controller.notify_changed("*")
-    assert v.preview.section_text("skills") == ""
+    # Changes without a list of ids: the catalog is re-read on the task runner.
+    rwindow.controller.notify_changed("*")
+    qtbot.waitUntil(lambda: v.preview.section_text("skills") == "", timeout=10000)
     assert "no skills catalog" in v.preview.views["skills"].note.text()
     ws.skills.upsert(Skill("only", "Only one", "", "text"))
-    with qtbot.waitSignal(v.preview.updated, timeout=3000):
-        rwindow.controller.notify_changed("skills")
-    assert "- `only` — Only one" in v.preview.section_text("skills")
+    rwindow.controller.notify_changed("skills")
+    qtbot.waitUntil(
+        lambda: "- `only` — Only one" in v.preview.section_text("skills"), timeout=10000
+    )
 
 
 def test_raw_preview_wraps_and_the_toggle_unwraps(rwindow) -> None:  # type: ignore[no-untyped-def]
@@ -187,8 +188,10 @@ def test_half_an_emoji_cut_by_ax_shows_as_replacement_character(rwindow, qtbot) 
     ws = rwindow.controller.workspace
     ws.memories.upsert(Memory("pear-note", "x" * 79 + "\U0001f350 pear"))
     ws.scenarios.save("Pear", {"task": "pear", "turns": []})
-    with qtbot.waitSignal(v.preview.updated, timeout=3000):
-        rwindow.controller.notify_changed("*")
+    rwindow.controller.notify_changed("*")  # re-read on the task runner
+    qtbot.waitUntil(
+        lambda: v.state.live.entry("memories", "pear-note") is not None, timeout=10000
+    )
     v.preview.show_scenario("Pear", 0)
     v.preview.recompute_now()
     hints = v.preview.section_text("hints")
@@ -273,3 +276,33 @@ def test_a_big_skills_index_is_rendered_once_off_the_gui_thread(  # type: ignore
     assert on_gui_thread and not any(on_gui_thread)
     engine = simulate_scenario(ws.catalog(), scenario, PROFILE)
     assert preview.section_text("skills") == engine.distiller_section.text
+def test_many_changes_made_elsewhere_are_indexed_afresh_on_the_task_runner(  # type: ignore[no-untyped-def]
+    rwindow, qtbot, monkeypatch
+) -> None:
+    """A re-read catalog that differs in more entries than `MAX_PATCH` gets a new index
+    built on the task runner, as at start-up, not patched entry by entry on the GUI
+    thread; one that differs in a few is patched."""
+    from axmem_gui.ui.retrieval import state as state_module
+
+    v = views(rwindow)
+    ws = rwindow.controller.workspace
+    monkeypatch.setattr(state_module, "MAX_PATCH", 2)
+    first = v.state.live
+    few = [Memory(f"note-{i}", f"about pears {i}") for i in range(2)]
+    with ws.transaction():
+        for memory in few:
+            ws.memories.upsert(memory)
+    rwindow.controller.notify_changed("memories")
+    qtbot.waitUntil(lambda: v.state.live.entry("memories", "note-1") == few[1], timeout=10000)
+    assert v.state.live is first  # patched
+    many = [Memory(f"note-{i}", f"about plums {i}") for i in range(5)]
+    with ws.transaction():
+        for memory in many:
+            ws.memories.upsert(memory)
+    rwindow.controller.notify_changed("memories")
+    qtbot.waitUntil(
+        lambda: v.state.ready and v.state.live.entry("memories", "note-4") == many[4],
+        timeout=10000,
+    )
+    assert v.state.live is not first  # a new index
+    assert [v.state.live.entry("memories", m.id) for m in many] == many

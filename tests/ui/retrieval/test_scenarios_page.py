@@ -9,6 +9,8 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QUndoStack
 
 from axmem_gui.core.ax.search import discover_ids
+from axmem_gui.core.catalog import Memory
+from axmem_gui.services.bench import LiveSearch
 from axmem_gui.services.scenarios import load_scenario, new_scenario_document
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
@@ -261,3 +263,36 @@ def test_loosely_typed_ranking_options_load_as_ax_reads_them(rwindow, qtbot) -> 
     assert spins["topK"].value() == 1
     assert spins["minScore"].value() == 0.08  # NaN cannot be shown: the default is
     assert spins["marginRatio"].value() == 0.15
+
+
+def test_id_completers_are_refilled_only_when_their_catalog_changed(  # type: ignore[no-untyped-def]
+    rwindow, qtbot, monkeypatch
+) -> None:
+    """Every id of the catalog goes into the pickers' completers (100,000 memory ids: tens
+    of milliseconds on the GUI thread): once per catalog change, not per scenario shown."""
+    v = views(rwindow)
+    page = v.scenarios
+    rwindow.show_section("scenarios")
+    asked: list[str] = []
+    ids = LiveSearch.ids
+
+    def counted(live: LiveSearch, domain: str) -> list[str]:
+        asked.append(domain)
+        return ids(live, domain)
+
+    monkeypatch.setattr(LiveSearch, "ids", counted)
+    page.select("Leaked npm token")
+    page.select("Ship 2.4.0")
+    page.select("Leaked npm token")
+    assert asked.count("memories") <= 1 and asked.count("skills") <= 1
+    memories = page.form.memories.completion.stringList()
+    assert "secrets-last-rotation" in memories
+    ws = rwindow.controller.workspace
+    ws.memories.upsert(Memory("pear-note", "pears"))
+    rwindow.controller.notify_changed("memories")
+    qtbot.waitUntil(lambda: v.state.live.entry("memories", "pear-note") is not None,
+                    timeout=10000)
+    asked.clear()
+    page.select("Ship 2.4.0")
+    assert asked == ["memories"]  # the skills did not change
+    assert "pear-note" in page.form.memories.completion.stringList()

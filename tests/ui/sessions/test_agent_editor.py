@@ -3,10 +3,12 @@ run dialog picks the new agent's inputs up."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
 
+from axmem_gui.store import Workspace
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
 from axmem_gui.ui.sessions.controller import SessionsFeature
@@ -49,6 +51,16 @@ def test_new_agent_from_the_run_dialog(
         "contextMap": None,
     }
     monkeypatch.setattr(AgentConfigDialog, "ask", classmethod(lambda cls, *a: new))
+    # The catalog is read and counted on the task runner (100,000 memories: most of a
+    # second to read), never on the GUI thread.
+    reads_on_gui: list[bool] = []
+    read = Workspace.catalog
+
+    def counted(ws: Workspace) -> Any:
+        reads_on_gui.append(threading.current_thread() is threading.main_thread())
+        return read(ws)
+
+    monkeypatch.setattr(Workspace, "catalog", counted)
     changed: list[str] = []
     window.controller.changed.connect(changed.append)
     dialog = RunAgentDialog(feature.ws, feature.runner)
@@ -60,6 +72,13 @@ def test_new_agent_from_the_run_dialog(
     assert dialog.agent.currentText() == "triage"
     assert list(dialog.input_edits) == ["document", "query"]
     assert "no context map" in dialog.agent_summary.text()
+    catalog = read(window.controller.workspace)
+    incident = sum("incident" in s.tags for s in catalog.skills)
+    assert incident
+    qtbot.waitUntil(
+        lambda: f"{incident} skills, 0 memories" in dialog.agent_summary.text(), timeout=10000
+    )
+    assert reads_on_gui and True not in reads_on_gui
     # The name clash check keeps two agents from sharing a name.
     clash = AgentConfigDialog(None, ["triage"])
     qtbot.addWidget(clash)

@@ -4,11 +4,13 @@ runner (a real rerun against the fake server on 127.0.0.1)."""
 from __future__ import annotations
 
 import copy
+import threading
 from typing import Any
 
 import pytest
 
 from axmem_gui.services import sessions
+from axmem_gui.store import Workspace
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.compare_view import CompareView
 from axmem_gui.ui.sessions.controller import SessionsFeature
@@ -159,13 +161,23 @@ def test_compare_two_selected_sessions_from_the_list(
 
 
 def test_whatif_after_deleting_a_skill_shows_the_change(
-    window: MainWindow, feature: SessionsFeature, qtbot: Any
+    window: MainWindow, feature: SessionsFeature, qtbot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The catalog is read by the job: 100,000 memories take most of a second to read.
+    reads_on_gui: list[bool] = []
+    read = Workspace.catalog
+
+    def counted(ws: Workspace) -> Any:
+        reads_on_gui.append(threading.current_thread() is threading.main_thread())
+        return read(ws)
+
+    monkeypatch.setattr(Workspace, "catalog", counted)
     viewer = feature.open_session(SAMPLE_ID)
     assert viewer is not None
     viewer.whatif_action.trigger()
     wait_idle(qtbot, feature)
     assert "same entries" in viewer.banner.text()  # nothing edited yet
+    assert reads_on_gui and True not in reads_on_gui
     assert not viewer.whatif_panel.model.call(0).added
     window.controller.workspace.skills.delete("feature-flags")
     window.controller.notify_changed("skills")
