@@ -237,6 +237,9 @@ def test_bm25_is_built_when_the_bench_first_needs_it(  # type: ignore[no-untyped
         bench.run()  # recall searches the memories: their index only
         assert bench.result is not None and bench.result.rows  # Ax answers at once
         assert bench.bm25_pending and "BM25: indexing…" in bench.status.text()
+        # the build starts once the result is painted, not in the same turn (it would
+        # share the GIL with the painting)
+        assert not win.task_runner.busy
         assert bench.result.bm25_rows == ()
         qtbot.waitUntil(lambda: not bench.bm25_pending, timeout=10000)
         assert bench.result.bm25_rows and "indexing" not in bench.status.text()
