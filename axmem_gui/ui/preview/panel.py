@@ -10,6 +10,7 @@ after scenario edits, debounced.
 from __future__ import annotations
 
 import time
+from operator import is_not
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
@@ -25,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.ax.render import SkillsSection
 from axmem_gui.core.ax.simulate import Scenario, SectionInputs, section_inputs
-from axmem_gui.core.catalog import Skill
+from axmem_gui.core.catalog import Catalog, Skill
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.services.scenarios import (
     RUNTIMES,
@@ -64,8 +65,16 @@ class _Rendered:
         self.skills, self.inputs, self.section = skills, inputs, section
 
     def of(self, skills: tuple[Skill, ...], inputs: SectionInputs) -> bool:
-        # The live catalog's tuple of skills is new after every change of a skill.
-        return self.skills is skills and self.inputs == inputs
+        # The live catalog's tuple of skills is new after every change of a skill. One
+        # rendered from the catalog an index was built of holds the same skills in another
+        # tuple: compared once (item by item, each the same object), then adopted.
+        if self.inputs != inputs:
+            return False
+        if self.skills is not skills:
+            if len(self.skills) != len(skills) or any(map(is_not, self.skills, skills)):
+                return False
+            self.skills = skills
+        return True
 
 
 class PreviewPanel(QWidget):
@@ -197,6 +206,7 @@ class PreviewPanel(QWidget):
         self.turn_combo.currentIndexChanged.connect(self._on_option)
         self.scenario_combo.currentIndexChanged.connect(self._on_scenario_picked)
         state.changed.connect(self.recompute_now)
+        state.catalog_read.connect(self._prerender)
         self.controller.changed.connect(self._on_workspace_changed)
 
         self._reload_scenarios()
@@ -376,6 +386,21 @@ class PreviewPanel(QWidget):
         if self.preview is None:
             self.views["skills"].stats.setText(f"rendering the index of {len(skills):,} skills…")
         return None
+
+    def _prerender(self, catalog: object) -> None:
+        """A new index is being built of `catalog`: render the shown stage's skills
+        section of it meanwhile (seconds before the index lands at 100,000 memories), so
+        the preview fills as soon as the index is there."""
+        if (
+            not isinstance(catalog, Catalog)
+            or self._renderer is None
+            or len(catalog.skills) <= RENDER_HERE_MAX_SKILLS
+            or self.controller.is_closed
+        ):
+            return
+        scenario = preview_scenario(self._load_scenario(), self.runtime())
+        inputs = section_inputs(catalog, scenario, self.state.profile, self.stage())
+        self._skills_section(catalog.skills, inputs)
 
     def _on_rendered(self, job_id: int, result: object) -> None:
         if self._render_job is None or job_id != self._render_job[0]:

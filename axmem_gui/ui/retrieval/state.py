@@ -43,6 +43,9 @@ class RetrievalState(QObject):
     bm25_ready = Signal(str)
     #: A BM25 call of `search_bm25` finished: (its ticket, the rows; () when it failed).
     bm25_rows_ready = Signal(int, object)
+    #: The catalog an index is being built of, as soon as it is read (before `changed`):
+    #: a view may start on what needs no index (the preview's skills section).
+    catalog_read = Signal(object)
 
     def __init__(
         self,
@@ -72,6 +75,7 @@ class RetrievalState(QObject):
         controller.changed.connect(self._on_changed)
         controller.opened.connect(self._on_opened)
         if runner is not None:
+            runner.partial.connect(self._on_build_partial)
             runner.finished.connect(self._on_build_finished)
             runner.failed.connect(self._on_build_failed)
             runner.finished.connect(self._on_bm25_finished)
@@ -101,6 +105,7 @@ class RetrievalState(QObject):
                 catalog = ws.catalog()
             COLLECTOR.retire_catalog(catalog)  # kept as long as the index: never walked
             ctx.check()
+            ctx.partial(catalog)  # `catalog_read`
             return LiveSearch(profile, catalog, COLLECTOR.retire)
 
         self._full, self._patch = False, {}
@@ -114,6 +119,10 @@ class RetrievalState(QObject):
         self.last_refresh_ms = (time.perf_counter() - started) * 1000
         self.ready = True
         self.changed.emit()
+
+    def _on_build_partial(self, job_id: int, value: object) -> None:
+        if job_id == self._build_job and isinstance(value, Catalog):
+            self.catalog_read.emit(value)
 
     def _on_build_finished(self, job_id: int, result: object) -> None:
         if job_id != self._build_job or not isinstance(result, LiveSearch):

@@ -306,3 +306,41 @@ def test_many_changes_made_elsewhere_are_indexed_afresh_on_the_task_runner(  # t
     )
     assert v.state.live is not first  # a new index
     assert [v.state.live.entry("memories", m.id) for m in many] == many
+
+
+def test_a_big_skills_index_is_rendered_while_the_search_index_is_built(  # type: ignore[no-untyped-def]
+    qtbot, make_window, sample_ws_path, monkeypatch
+) -> None:
+    """The skills section needs no search index: it is rendered from the catalog as soon
+    as the index job has read it, so the preview fills when the index lands (it was
+    rendered only after, seconds later at 100,000 memories), and not rendered again then."""
+    from axmem_gui.ui import tasks
+    from axmem_gui.ui.preview import panel as panel_module
+
+    from .conftest import RETRIEVAL_FEATURES
+
+    monkeypatch.setattr(panel_module, "RENDER_HERE_MAX_SKILLS", 0)  # the sample is "big"
+    ready_at_render: list[bool] = []
+    windows: list[QMainWindow] = []
+    original = tasks.TaskRunner.submit
+
+    def recording(self, job):  # type: ignore[no-untyped-def]
+        if getattr(job, "__qualname__", "").startswith("PreviewPanel._skills_section"):
+            ready_at_render.append(views(windows[0]).state.ready)
+        return original(self, job)
+
+    monkeypatch.setattr(tasks.TaskRunner, "submit", recording)
+    win = make_window(sample_ws_path, features=RETRIEVAL_FEATURES, show=False)
+    windows.append(win)
+    win.show()
+    v = views(win)
+    qtbot.waitUntil(lambda: v.state.ready and not v.preview.pending, timeout=10000)
+    qtbot.waitUntil(lambda: bool(v.preview.section_text("skills")), timeout=10000)
+    assert ready_at_render == [False]  # once, before the index landed
+    ws = win.controller.workspace
+    name = v.preview.scenario_name()
+    assert name is not None and v.preview.stage() == "executor"
+    engine = simulate_scenario(ws.catalog(), load_scenario(ws, name), PROFILE)
+    assert engine.executor_section is not None
+    assert v.preview.section_text("skills") == engine.executor_section.text
+    v.suites.runner.cancel()
