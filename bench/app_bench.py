@@ -30,6 +30,7 @@ Then the same on the sample workspace. `--json` prints {"skills", "memories",
     python bench/app_bench.py --start-only [--repeat 3]   # only start → first paint
 
 Environment: APP_BENCH_TRACE_JOBS=1 prints each task-runner job (start, end, CPU);
+APP_BENCH_PROFILE_GUI=1 prints a profile of the GUI thread from first paint to index ready;
 APP_BENCH_GC_CENSUS=1 prints, before the scroll, what the cyclic collector walks (tracked
 objects by type) and the CPU time of a full collection;
 APP_BENCH_LONG_C=N prints each C call of a job that held the GIL over N ms of CPU;
@@ -447,6 +448,7 @@ class Driver:
         self._last_cpu = time.thread_time()
         self._max_gap = 0.0
         self._step_gaps = [0, 0]  # over 50 ms, over 100 ms, since the last step
+        self._gui_cpu = time.thread_time()
         self._print_gaps = bool(
             os.environ.get("APP_BENCH_STALL_STACKS") or os.environ.get("APP_BENCH_GAPS")
         )
@@ -535,6 +537,7 @@ class Driver:
         self._last_tick = time.perf_counter()
         self._max_gap = 0.0
         self._step_gaps = [0, 0]
+        self._gui_cpu = time.thread_time()  # the driver runs on the GUI thread
 
     def stall(self) -> float:
         # The gap still open counts too (the step may end inside a long frame).
@@ -574,8 +577,11 @@ class Driver:
             # GUI-thread gaps over 50 and over 100 ms since the last step (or reset)
             "stalls_over_50ms": self._step_gaps[0],
             "stalls_over_100ms": self._step_gaps[1],
+            # CPU time the GUI thread spent since the last step (or reset)
+            "gui_cpu_ms": round((time.thread_time() - self._gui_cpu) * 1000, 1),
         }
         self._step_gaps = [0, 0]
+        self._gui_cpu = time.thread_time()
         step.update(extra)
         self.steps.append(step)
         shown = "timeout" if ms is None else f"{ms:,.1f} ms"
@@ -623,9 +629,21 @@ class Driver:
                 and preview.section_text("skills")
             )
 
+        profiler = None
+        if os.environ.get("APP_BENCH_PROFILE_GUI"):
+            import cProfile
+
+            profiler = cProfile.Profile()  # of this thread, the GUI thread, only
+            profiler.enable()
         yield preview_filled
         index_ready = None if self.timed_out else (time.monotonic() - paint) * 1000
         self.record("paint_to_index_ready", index_ready, self.stall())
+        if profiler is not None:
+            import pstats
+
+            profiler.disable()
+            print("--- GUI thread, first paint → index ready:", file=sys.stderr)
+            pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(40)
 
         def background_done() -> bool:
             return bool(
