@@ -95,9 +95,9 @@ class WelcomeText(NamedTuple):
 
 def welcome_text(skills: int, memories: int, sample: bool) -> WelcomeText:
     if sample:
-        what = f"The sample workspace: {skills} skills, {memories} memories."
+        what = f"The sample workspace: {skills:,} skills, {memories:,} memories."
     else:
-        what = f"This workspace: {skills} skills, {memories} memories."
+        what = f"This workspace: {skills:,} skills, {memories:,} memories."
     intro = (
         "<b>Welcome to Ax Memory &amp; Skills Studio</b> — see exactly what Ax shows the "
         f"model, and what a search would find. {what} Three things to try:"

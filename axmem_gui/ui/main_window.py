@@ -24,7 +24,6 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QDockWidget,
-    QListView,
     QMainWindow,
     QMenu,
     QSplitter,
@@ -51,7 +50,7 @@ from axmem_gui.ui.feature import (
     install,
 )
 from axmem_gui.ui.inert_text import plain_label
-from axmem_gui.ui.navigator import NavigatorModel, NavRole
+from axmem_gui.ui.navigator import NavigatorModel, NavigatorView, NavRole
 from axmem_gui.ui.page_docks import PageDocks
 from axmem_gui.ui.resources import icon, style_leaves, with_base
 from axmem_gui.ui.settings import AppSettings
@@ -327,11 +326,7 @@ class MainWindow(QMainWindow):
     # construction -------------------------------------------------------------------
     def _build_central(self) -> None:
         self.nav_model = NavigatorModel()
-        self.navigator = QListView()
-        self.navigator.setObjectName("navigator")
-        self.navigator.setModel(self.nav_model)
-        self.navigator.setMaximumWidth(220)
-        self.navigator.setMinimumWidth(150)
+        self.navigator = NavigatorView(self.nav_model)
         self.stack = QStackedWidget()
 
         split = QSplitter(Qt.Orientation.Horizontal)

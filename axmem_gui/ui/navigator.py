@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractListModel, QEvent, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import QListView
 
 from axmem_gui.services.workspace import WorkspaceCounts
 from axmem_gui.ui.inert_text import inert_tooltips
@@ -87,3 +88,40 @@ class NavigatorModel(QAbstractListModel):
             self._sections[row].badge = badge
             idx = self.index(row)
             self.dataChanged.emit(idx, idx)
+
+
+class NavigatorView(QListView):
+    """The navigator's list: as wide as its widest line ("Memories  100,000" and a badge),
+    between `MIN_WIDTH` and `MAX_WIDTH` (past that, lines elide); never scrolled sideways.
+    Fitted again when a count or badge changes and when the style sheet sets its font."""
+
+    MIN_WIDTH, MAX_WIDTH = 150, 220
+    #: The style sheet's item padding (a side), and some air.
+    PADDING, AIR = 8, 8
+
+    def __init__(self, model: NavigatorModel) -> None:
+        super().__init__()
+        self.setObjectName("navigator")
+        self.setModel(model)
+        self.setMinimumWidth(self.MIN_WIDTH)
+        self.setMaximumWidth(self.MAX_WIDTH)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        model.dataChanged.connect(self.fit)
+        model.rowsInserted.connect(self.fit)
+
+    def fit(self) -> None:
+        model, metrics = self.model(), self.fontMetrics()
+        widest = max(
+            (
+                metrics.horizontalAdvance(str(model.index(row, 0).data()))
+                for row in range(model.rowCount())
+            ),
+            default=0,
+        )
+        needed = widest + 2 * self.PADDING + 2 * self.frameWidth() + self.AIR
+        self.setMinimumWidth(max(self.MIN_WIDTH, min(needed, self.MAX_WIDTH)))
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self.fit()

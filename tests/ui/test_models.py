@@ -45,3 +45,23 @@ def test_entry_model_is_consistent_and_lazy(qtmodeltester, tmp_path: Path) -> No
         model.set_filter("number 7")
         ids = {model.index(r, 0).data(EntryRole.EntryId) for r in range(model.rowCount())}
         assert "mem-00007" in ids and "mem-00008" not in ids
+
+
+def test_the_navigator_is_as_wide_as_its_widest_line(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """At 100,000 memories the line "Memories  100,000" was wider than the navigator's fixed
+    150 pixels: the list scrolled sideways."""
+    from axmem_gui.store.workspace import WorkspaceCounts
+    from axmem_gui.ui.navigator import NavigatorView
+
+    model = NavigatorModel()
+    for key, title in (("skills", "Skills"), ("memories", "Memories")):
+        model.add_section(key, title)
+    view = NavigatorView(model)
+    qtbot.addWidget(view)
+    assert view.minimumWidth() == NavigatorView.MIN_WIDTH
+    counts = WorkspaceCounts(10_000, 100_000, 0, 0, 0, 0, 0)
+    model.set_counts(counts)
+    line = view.fontMetrics().horizontalAdvance("Memories  100,000")
+    assert view.minimumWidth() >= line + 2 * NavigatorView.PADDING
+    assert view.minimumWidth() <= NavigatorView.MAX_WIDTH
+    assert view.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff

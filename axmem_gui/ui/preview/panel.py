@@ -329,6 +329,9 @@ class PreviewPanel(QWidget):
     def recompute_now(self) -> None:
         self._timer.stop()
         if not self.state.usable():
+            if self.preview is None and not self.controller.is_closed:
+                # (the skills section may be rendered meanwhile: `_prerender`)
+                self.views["skills"].stats.setText("indexing the catalog for search…")
             return
         started = time.perf_counter()
         live = self.state.live
