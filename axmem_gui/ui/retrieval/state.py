@@ -63,7 +63,8 @@ class RetrievalState(QObject):
         self.last_refresh_ms = 0.0
         self._runner = runner
         self._build_job: int | None = None
-        self._bm25_jobs: dict[int, str] = {}
+        #: BM25 builds under way: job id -> (domain, the LiveSearch it is for).
+        self._bm25_jobs: dict[int, tuple[str, LiveSearch]] = {}
         self._bm25_calls: set[int] = set()
         self._hinted: dict[str, set[str]] = {}  # ids announced, not yet notified
         self._patch: dict[str, set[str]] = {}  # ids to re-read at the next refresh
@@ -150,7 +151,7 @@ class RetrievalState(QObject):
         column uses it."""
         if self.live.has_bm25(domain) or self._runner is None:
             return True
-        if domain in self._bm25_jobs.values():
+        if any(d == domain and live is self.live for d, live in self._bm25_jobs.values()):
             return False
         version, entries = self.live.bm25_snapshot(domain)
 
@@ -158,7 +159,7 @@ class RetrievalState(QObject):
             ctx.check()
             return domain, version, build_bm25_index(entries)
 
-        self._bm25_jobs[self._runner.submit(job)] = domain
+        self._bm25_jobs[self._runner.submit(job)] = (domain, self.live)
         return False
 
     def search_bm25(
@@ -191,11 +192,15 @@ class RetrievalState(QObject):
             self._bm25_calls.discard(job_id)
             self.bm25_rows_ready.emit(job_id, result if isinstance(result, tuple) else ())
             return
-        domain = self._bm25_jobs.pop(job_id, None)
-        if domain is None or not isinstance(result, tuple):
+        built_for = self._bm25_jobs.pop(job_id, None)
+        if built_for is None or not isinstance(result, tuple):
             return
+        domain, live = built_for
         _domain, version, index = result
         if not isinstance(index, Bm25Index):
+            return
+        if live is not self.live:
+            index.close()  # of another workspace's catalog (opened meanwhile)
             return
         if self.live.adopt_bm25(domain, version, index):
             self.bm25_ready.emit(domain)
@@ -208,8 +213,11 @@ class RetrievalState(QObject):
             self._bm25_calls.discard(job_id)
             self.bm25_rows_ready.emit(job_id, ())
             return
-        domain = self._bm25_jobs.pop(job_id, None)
-        if domain is not None and not self.controller.is_closed:
+        built_for = self._bm25_jobs.pop(job_id, None)
+        if built_for is None or self.controller.is_closed:
+            return
+        domain, live = built_for
+        if live is self.live:
             self.live.bm25(domain)  # index here rather than show no BM25 at all
             self.bm25_ready.emit(domain)
 
@@ -259,7 +267,14 @@ class RetrievalState(QObject):
         self._hinted.clear()
         self._patch.clear()
         self._timer.stop()
+        self._drop_bm25_builds()  # of the catalog of the workspace open before
         self._build()
+
+    def _drop_bm25_builds(self) -> None:
+        if self._runner is not None:
+            for job_id in list(self._bm25_jobs):
+                self._runner.cancel(job_id)
+        self._bm25_jobs.clear()
 
     @property
     def runner(self) -> TaskRunner | None:
@@ -289,10 +304,7 @@ class RetrievalState(QObject):
         if self._reread_job is not None and self._runner is not None:
             self._runner.cancel(self._reread_job)
         self._end_reread()
-        if self._runner is not None:
-            for job_id in list(self._bm25_jobs):
-                self._runner.cancel(job_id)
-        self._bm25_jobs.clear()
+        self._drop_bm25_builds()
 
     def usable(self) -> bool:
         """False once the workspace is closed. Deferred work (debounced refreshes, suite

@@ -303,3 +303,49 @@ def test_exact_text_replaces_only_the_changed_span(qtbot) -> None:  # type: igno
     assert view.toPlainText() == "\n".join(lines) == view.exact_text()
     assert view.document().blockCount() == blocks
     assert not view.set_exact_text("\n".join(lines))
+
+
+def test_a_bm25_build_of_the_workspace_open_before_is_dropped(  # type: ignore[no-untyped-def]
+    qtbot, make_window, sample_ws_path, tmp_path, monkeypatch
+) -> None:
+    """A BM25 index still building when another workspace was opened was adopted by the new
+    workspace's catalog: its column listed entries of the old one (and building the new
+    one's index waited for it)."""
+    import threading
+
+    from axmem_gui.services.workspace import init_workspace
+    from axmem_gui.ui.retrieval import state as state_module
+
+    gate = threading.Event()  # the old build lands after the new workspace's index
+    build = state_module.build_bm25_index
+
+    def held_build(entries):  # type: ignore[no-untyped-def]
+        gate.wait(30)
+        return build(entries)
+
+    monkeypatch.setattr(state_module, "build_bm25_index", held_build)
+    win = make_window(sample_ws_path, features=RETRIEVAL_FEATURES)
+    v = views(win)
+    state, bench = v.state, v.bench
+    try:
+        qtbot.waitUntil(lambda: state.ready and not win.task_runner.busy, timeout=10000)
+        assert not state.live.has_bm25("memories")
+        empty = tmp_path / "empty.axmem"
+        init_workspace(empty).close()
+        old_live = state.live
+        assert not state.ensure_bm25("memories")  # building (the old catalog's)...
+        assert win.open_path(empty)  # ...when another workspace opens, in the same turn
+        qtbot.waitUntil(lambda: state.ready and state.live is not old_live, timeout=10000)
+        gate.set()
+        qtbot.waitUntil(lambda: not win.task_runner.busy, timeout=10000)
+        assert not state.live.has_bm25("memories")  # the old build was not adopted
+        bench.set_kind("recall")
+        bench.set_searches(["deploy window"])
+        bench.run()
+        qtbot.waitUntil(lambda: not bench.bm25_pending, timeout=10000)
+        assert bench.result is not None
+        assert bench.result.rows == () and bench.result.bm25_rows == ()
+        assert state.live.has_bm25("memories")
+    finally:
+        gate.set()
+        v.suites.runner.cancel()
