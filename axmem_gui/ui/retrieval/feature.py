@@ -14,6 +14,14 @@ class RetrievalFeature:
         self.state.watch_edits(context.need(CATALOG).session)
         # The first index build (a catalog-sized job) starts once the window has painted.
         context.shell.after_first_paint(self.state.start)
+        self._shell = context.shell
+        self.state.failed.connect(self._on_failed)
+
+    def _on_failed(self, message: str) -> None:
+        from axmem_gui.ui.dialogs import ErrorDialog
+
+        self._shell.show_message("The catalog could not be indexed: search is unavailable.")
+        ErrorDialog.show(self._shell.dialog_parent, "Cannot index the catalog", message)
 
     def contributions(self) -> Contributions:
         return Contributions()

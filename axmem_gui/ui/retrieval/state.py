@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
 
 from axmem_gui.core.ax.profile import AxProfile, load_profile
 from axmem_gui.core.catalog import CATALOG_KINDS, Catalog, Memory, Skill
+from axmem_gui.core.errors import AxmemError
 from axmem_gui.core.lint.incremental import IndexedCatalog
 from axmem_gui.services.bench import Bm25Index, Bm25Row, LiveSearch, bm25_rows, build_bm25_index
 from axmem_gui.services.workspace import Workspace
@@ -46,6 +47,8 @@ class RetrievalState(QObject):
     #: The catalog an index is being built of, as soon as it is read (before `changed`):
     #: a view may start on what needs no index (the preview's skills section).
     catalog_read = Signal(object)
+    #: The catalog could not be read to index it (a damaged workspace): the message.
+    failed = Signal(str)
 
     def __init__(
         self,
@@ -224,11 +227,14 @@ class RetrievalState(QObject):
     def _on_build_failed(self, job_id: int, message: str) -> None:
         if job_id != self._build_job:
             return
-        del message  # e.g. the file could not be opened a second time: index here
         self._build_job = None
         if self.controller.is_closed:
             return
-        self._build_here()
+        try:
+            self._build_here()  # e.g. the file could not be opened a second time
+        except AxmemError as exc:  # damage past what opening the workspace checks
+            del message  # the same refusal, read here
+            self.failed.emit(str(exc))
 
     def watch_edits(self, session: _HintSource) -> None:
         """Use the edit session's `entries_changing(kind, ids, structural)` as hints."""

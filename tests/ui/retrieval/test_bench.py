@@ -349,3 +349,38 @@ def test_a_bm25_build_of_the_workspace_open_before_is_dropped(  # type: ignore[n
     finally:
         gate.set()
         v.suites.runner.cancel()
+
+
+def test_a_catalog_too_damaged_to_index_says_so(  # type: ignore[no-untyped-def]
+    qtbot, make_window, sample_ws_path, tmp_path, monkeypatch
+) -> None:
+    """A workspace that opens but whose catalog cannot be read (a damaged stored value):
+    the index job failed, indexing again in place raised out of a Qt slot (a traceback on
+    stderr), and nothing told the user; search stayed "Indexing…" for ever."""
+    import shutil
+    import sqlite3
+
+    from axmem_gui.ui.dialogs import ErrorDialog
+
+    shown: list[tuple[str, str]] = []
+    monkeypatch.setattr(
+        ErrorDialog, "show", classmethod(lambda cls, parent, t, m: shown.append((t, m)))
+    )
+    damaged = tmp_path / "damaged.axmem"
+    shutil.copyfile(sample_ws_path, damaged)
+    with sqlite3.connect(damaged) as db:
+        db.execute(
+            "UPDATE memories SET tags = '[1, ' WHERE rowid = (SELECT min(rowid) FROM memories)"
+        )
+    db.close()
+    win = make_window(damaged, features=RETRIEVAL_FEATURES)
+    v = views(win)
+    try:
+        qtbot.waitUntil(lambda: bool(shown), timeout=10000)
+        [(title, message)] = shown
+        assert title == "Cannot index the catalog"
+        assert "damaged" in message and "Traceback" not in message
+        assert not v.state.ready
+        assert "could not be indexed" in win.statusBar().currentMessage()
+    finally:
+        v.suites.runner.cancel()
