@@ -240,11 +240,22 @@ def _list(args: argparse.Namespace) -> int:
         print("no sessions yet: record one with `axmem run` or import a .axsession.json")
         return 0
     for s in items:
-        print(
-            f"{s['id']}  {s['status']:<10}  {s['agent']:<20}  {s['provider']}/{s['model']}  "
-            f"{counted(s['exchanges'], 'call')}  {s['created_at']}  {s['name']}"
+        # escaped for the terminal (say), and a stranger's megabyte name cut to a line
+        say(
+            f"{_cell(s['id'])}  {_cell(s['status']):<10}  {_cell(s['agent']):<20}  "
+            f"{_cell(s['provider'])}/{_cell(s['model'])}  {counted(s['exchanges'], 'call')}  "
+            f"{_cell(s['created_at'])}  {_cell(s['name'], LIST_NAME_CHARS)}"
         )
     return 0
+
+
+#: Characters of a field `sessions list` shows (longer ones end with "…").
+LIST_FIELD_CHARS, LIST_NAME_CHARS = 80, 120
+
+
+def _cell(value: object, limit: int = LIST_FIELD_CHARS) -> str:
+    text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _export(args: argparse.Namespace) -> int:

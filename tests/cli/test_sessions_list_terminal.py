@@ -1,0 +1,39 @@
+"""`axmem sessions list` shows a stranger's session safely: terminal escapes in its id,
+agent or name are escaped (they retitled, cleared and recoloured the terminal), and a
+megabyte name is cut to a line."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from axmem_gui.cli.main import main
+
+
+def _sample_session() -> dict[str, object]:
+    folder = resources.files("axmem_gui") / "sample"
+    name = next(p.name for p in folder.iterdir() if p.name.endswith(".axsession.json"))
+    return dict(json.loads((folder / name).read_text(encoding="utf-8")))
+
+
+def test_sessions_list_escapes_and_shortens(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = tmp_path / "w.axmem"
+    assert main(["init", str(ws)]) == 0
+    doc = _sample_session()
+    doc["id"] = "esc\x1b]0;pwned\x07-id"
+    doc["name"] = "\x1b[2J\u202e" + "N" * 100_000
+    path = tmp_path / "hostile.axsession.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["sessions", "import", str(path), "--workspace", str(ws)]) == 0
+    capsys.readouterr()
+    assert main(["sessions", "list", "--workspace", str(ws)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
+    assert "pwned" in out  # shown, escaped
+    [line] = out.splitlines()
+    assert len(line) < 400 and line.endswith("…")
