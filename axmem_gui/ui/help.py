@@ -307,6 +307,8 @@ class HelpFeature:
             context.actions.add(f"help.theme.{key}", action, VIEW_THEME)
             self.theme_actions[key] = action
         self.welcome = WelcomePanel(self._welcome_text(), self.dismiss_welcome)
+        # another workspace: its own counts (and not "the sample" unless it is)
+        self.controller.opened.connect(lambda: self.welcome.set_text(self._welcome_text()))
         parent = context.shell.dialog_parent
         for action_id, action in (
             (

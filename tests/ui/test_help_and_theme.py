@@ -121,3 +121,22 @@ def test_help_menu_has_shortcuts_documentation_and_about(
     assert shortcuts.model.rowCount() == len(rows)
     readme = docs.browser.toPlainText()
     assert "Quick start" in readme and "16 MiB" in readme
+
+
+def test_opening_another_workspace_updates_the_welcome_and_suite_status(
+    window: MainWindow, tmp_path: Path, qtbot: Any
+) -> None:
+    """The welcome kept saying "The sample workspace: 16 skills…" and the status bar kept
+    the sample's "suite 31/31 ✓" in an empty workspace opened afterwards."""
+    from axmem_gui.services.workspace import init_workspace
+    from axmem_gui.ui.suites.feature import SUITES
+
+    status = window.feature(SUITES).status
+    qtbot.waitUntil(lambda: status.text().startswith("suite "), timeout=15000)
+    assert "sample workspace" in help_feature(window).welcome.label.text()
+    empty = tmp_path / "empty.axmem"
+    init_workspace(empty).close()
+    assert window.open_path(empty)
+    qtbot.waitUntil(lambda: status.text() == "", timeout=15000)
+    text = help_feature(window).welcome.label.text()
+    assert "This workspace: 0 skills, 0 memories." in text and "sample" not in text

@@ -371,6 +371,9 @@ class SuitesPage(SuiteAuthoring, QWidget):
             if what == "*":
                 self.outcomes.clear()
                 self.runner.session_baselines.clear()
+                # another workspace (or one changed wholesale): no result of it yet
+                self.summary_changed.emit("")
+                self.regressions_changed.emit(0)
             self.reload()
             if what == "suites":
                 self._rerun_timer.start()
