@@ -7,10 +7,20 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QStyleOption, QWidget
 
+#: Characters of a text an `ElidedLabel` hands to Qt (and its tooltip): no screen line
+#: shows more, and a stranger's five-million-character session name was measured and
+#: elided on every paint (the window froze for half a minute).
+SHOWN_CHARS = 2000
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…"
+
 
 class ElidedLabel(QLabel):
     """A plain-text QLabel whose minimum width is a few characters: what does not fit is
-    elided (…) at `mode`, and the tooltip then carries the whole text."""
+    elided (…) at `mode`, and the tooltip then carries the whole text (its first
+    `SHOWN_CHARS` characters)."""
 
     def __init__(
         self,
@@ -21,6 +31,7 @@ class ElidedLabel(QLabel):
         super().__init__(parent)
         self._mode = mode
         self._full = ""
+        self._line = ""  # what is shown of it
         self._own_tip = ""
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -28,7 +39,8 @@ class ElidedLabel(QLabel):
 
     def setText(self, text: str) -> None:
         self._full = text
-        super().setText(text)
+        self._line = _shown(text)
+        super().setText(self._line)
         self._update_tip()
 
     def full_text(self) -> str:
@@ -39,7 +51,7 @@ class ElidedLabel(QLabel):
         self._update_tip()
 
     def is_elided(self) -> bool:
-        return self.fontMetrics().horizontalAdvance(self._full) > self.contentsRect().width()
+        return self.fontMetrics().horizontalAdvance(self._line) > self.contentsRect().width()
 
     def minimumSizeHint(self) -> QSize:
         hint = super().minimumSizeHint()
@@ -53,8 +65,8 @@ class ElidedLabel(QLabel):
 
     def _update_tip(self) -> None:
         tip = self._own_tip
-        if self._full and "\n" not in self._full and self.is_elided():
-            tip = self._full if not tip else f"{self._full}\n\n{tip}"
+        if self._line and "\n" not in self._line and self.is_elided():
+            tip = self._line if not tip else f"{self._line}\n\n{tip}"
         super().setToolTip(tip)
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -62,7 +74,7 @@ class ElidedLabel(QLabel):
         option = QStyleOption()
         option.initFrom(self)
         rect = self.contentsRect()
-        line = self._full.replace("\n", " ")
+        line = self._line.replace("\n", " ")
         shown = self.fontMetrics().elidedText(line, self._mode, rect.width())
         self.style().drawItemText(
             painter,

@@ -32,6 +32,13 @@ from axmem_gui.ui.sessions.texts import error_text
 from axmem_gui.ui.sessions.timeline_model import MS, STEP, TOKENS, TimelineModel
 from axmem_gui.ui.sessions.whatif_model import WhatIfModel
 
+#: What the banner shows of a session's warnings.
+BANNER_WARNINGS, BANNER_WARNING_CHARS = 10, 500
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
+
 
 def set_banner(label: QLabel, text: str, level: str) -> None:
     """Show a one-line state above the view; `level` (ok, info, warn, error) picks the
@@ -226,7 +233,8 @@ class SessionViewer(QWidget):
         if self.doc.get("status") == "complete":
             text, level = "", "info"
         else:
-            message = error_text(self.doc.get("error")) or "the run ended early"
+            message = _clip(error_text(self.doc.get("error")), BANNER_WARNING_CHARS * 2)
+            message = message or "the run ended early"
             text = f"Incomplete session: {message}. The calls made before that are kept."
             level = "warn"
         listed = self.doc.get("warnings")
@@ -234,7 +242,11 @@ class SessionViewer(QWidget):
         warnings = [str(w) for w in listed] if isinstance(listed, list) else []
         if warnings:
             # e.g. a context-map update that failed: axllm swallows it, the run "succeeds".
-            text = (text + "\n" if text else "") + "\n".join(f"Warning: {w}" for w in warnings)
+            # A stranger's file may hold thousands, or megabytes in one: a few lines each.
+            shown = [_clip(w, BANNER_WARNING_CHARS) for w in warnings[:BANNER_WARNINGS]]
+            if len(warnings) > BANNER_WARNINGS:
+                shown.append(f"… {len(warnings) - BANNER_WARNINGS:,} more")
+            text = (text + "\n" if text else "") + "\n".join(f"Warning: {w}" for w in shown)
             level = "warn"
         if not self.saved:
             text = (text + "\n" if text else "") + (

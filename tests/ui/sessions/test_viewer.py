@@ -132,3 +132,30 @@ def test_delete_is_undoable_and_the_empty_state_says_what_to_do(
     assert window.controller.workspace.sessions.get(SAMPLE_ID) is not None
     assert page.list_stack.currentWidget() is page.table
     assert page.model.rowCount() == 2
+
+
+def test_a_session_with_huge_strings_opens_with_bounded_labels(
+    window: MainWindow, feature: SessionsFeature, tmp_path: Any
+) -> None:
+    """A stranger's session with a 5,000,000-character name and a 2,000,000-character
+    warning froze the window for half a minute on opening: the title label measured and
+    elided the whole name on every paint, the banner wrapped the whole warning. What Qt is
+    given is bounded now; the full name stays the label's text."""
+    from axmem_gui.ui.elided import SHOWN_CHARS
+    from axmem_gui.ui.sessions.viewer import BANNER_WARNING_CHARS, BANNER_WARNINGS
+
+    doc = sessions.get_session(window.controller.workspace, SAMPLE_ID)
+    doc["id"] = "huge-strings"
+    doc["name"] = "N" * 5_000_000
+    doc["warnings"] = ["W" * 2_000_000] + [f"warning {i}" for i in range(50)]
+    path = tmp_path / "huge.axsession.json"
+    sessions.write_session_file(doc, path)
+    assert feature.import_files([path]) == ["huge-strings"]
+    viewer = feature.open_session("huge-strings")
+    assert isinstance(viewer, SessionViewer)
+    assert viewer.title.full_text() == doc["name"]
+    assert len(viewer.title.text()) <= SHOWN_CHARS + 1
+    assert len(viewer.title.toolTip()) <= SHOWN_CHARS + 1
+    banner = viewer.banner.text()
+    assert len(banner) < (BANNER_WARNINGS + 2) * (BANNER_WARNING_CHARS + 100)
+    assert "2,000,000 characters" in banner and "41 more" in banner
