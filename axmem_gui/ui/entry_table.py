@@ -8,6 +8,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
 from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.core.printable import printable
 from axmem_gui.services.catalog import EntryMeta, MemoryRepository, PageCursor, SkillRepository
 from axmem_gui.ui.inert_text import inert_tooltips
 
@@ -17,6 +18,9 @@ _Index = QModelIndex | QPersistentModelIndex
 RawRow = tuple[Any, ...]
 #: Parsed rows kept for painting (the visible ones, a few times over).
 _PARSED_CACHE = 256
+
+#: Columns shown with control characters and bidi marks as visible escapes.
+SHOWN_ESCAPED = frozenset({"id", "name"})
 
 
 class EntryRole(IntEnum):
@@ -168,6 +172,10 @@ class EntryTableModel(QAbstractTableModel):
             if key == "tags":
                 return ", ".join(value)
             text = str(value)
+            if key in SHOWN_ESCAPED:
+                # an id or name a reader could be fooled by: a bidi override turned
+                # `bidi\u202eevil` into "bidilive"; control characters showed as boxes
+                text = printable(text)
             return _one_line(text) if role == Qt.ItemDataRole.DisplayRole else text[:2000]
         return None
 

@@ -65,3 +65,28 @@ def test_the_navigator_is_as_wide_as_its_widest_line(qtbot) -> None:  # type: ig
     assert view.minimumWidth() >= line + 2 * NavigatorView.PADDING
     assert view.minimumWidth() <= NavigatorView.MAX_WIDTH
     assert view.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+
+
+def test_ids_and_names_show_control_and_bidi_characters_escaped(tmp_path: Path) -> None:
+    """`bidi\\u202eevil\\u202c` showed as "bidilive" in the Skills table (lint flags such
+    ids; the table let them pass for another); the real id stays the entry's."""
+    from axmem_gui.core.catalog import Skill
+    from axmem_gui.services.bench import BenchRow
+    from axmem_gui.ui.bench.models import AxResultModel
+
+    hostile = "bidi\u202eevil\u202c"
+    with Workspace.open(tmp_path / "w.axmem", create=True) as ws:
+        ws.skills.upsert(Skill(hostile, "bell\x07name", "d", "c"))
+        model = EntryTableModel(ws.skills)
+        columns = [key for key, _title in model.columns]
+        row = [model.index(0, c).data() for c in range(len(columns))]
+        assert row[columns.index("id")] == "bidi\\u202eevil\\u202c"
+        assert row[columns.index("name")] == "bell\\x07name"
+        assert model.index(0, 0).data(EntryRole.EntryId) == hostile
+    fields = BenchRow.__dataclass_fields__
+    values = {name: None for name in fields}
+    values.update(rank=1, id=hostile, score=1.0, raw=1.0, coverage=1.0, matched_terms=(),
+                  query="q")
+    bench = AxResultModel()
+    bench.set_rows((BenchRow(**values),))  # type: ignore[arg-type]
+    assert bench.index(0, 1).data() == "bidi\\u202eevil\\u202c"

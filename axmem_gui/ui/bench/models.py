@@ -15,6 +15,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
+from axmem_gui.core.printable import printable
 from axmem_gui.services.bench import BenchRow, Bm25Row
 from axmem_gui.ui.inert_text import inert_tooltips
 from axmem_gui.ui.table_model import HeaderedTableModel
@@ -63,13 +64,15 @@ class AxResultModel(HeaderedTableModel):
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             values = (
-                str(r.rank), r.id, _number(r.score, 2), _number(r.raw), _number(r.coverage),
+                str(r.rank), printable(r.id), _number(r.score, 2), _number(r.raw),
+                _number(r.coverage),
                 ", ".join(r.matched_terms), r.query,
             )
             return values[col] if 0 <= col < len(values) else None
         if role == Qt.ItemDataRole.ToolTipRole:
             return (
-                f"{r.id}: score {r.score!r} (raw {r.raw!r} / top raw of this search string), "
+                f"{printable(r.id)}: score {r.score!r} "
+                f"(raw {r.raw!r} / top raw of this search string), "
                 f"coverage {r.coverage!r}; matched {', '.join(r.matched_terms)}; "
                 f"found by {r.query!r}"
             )
@@ -121,13 +124,13 @@ class Bm25ResultModel(HeaderedTableModel):
         relative = r.score / self._top
         if role == Qt.ItemDataRole.DisplayRole:
             values = (
-                str(r.rank), r.id, _number(relative, 2), _number(-r.score),
+                str(r.rank), printable(r.id), _number(relative, 2), _number(-r.score),
                 "yes" if r.in_ax else "no", r.query,
             )
             return values[col] if 0 <= col < len(values) else None
         if role == Qt.ItemDataRole.ToolTipRole:
             extra = "" if r.in_ax else " — Ax did not return it: double-click for why not"
-            return f"{r.id}: bm25() {-r.score!r} for {r.query!r}{extra}"
+            return f"{printable(r.id)}: bm25() {-r.score!r} for {r.query!r}{extra}"
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (0, 2, 3):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and not r.in_ax and col == 4:
