@@ -268,7 +268,7 @@ def _export(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     # Never replaces a stored session: a different one with a taken id is kept beside it.
     with open_workspace(args.workspace) as ws:
-        session_id, stored = sessions.import_session(ws, args.file)
+        session_id, stored, taken = sessions.import_session(ws, args.file)
         doc = ws.sessions.get(session_id)
     assert doc is not None
     s = session_summary(doc)
@@ -276,9 +276,8 @@ def _import(args: argparse.Namespace) -> int:
         say(f"session {session_id} is already in the workspace: nothing imported")
         return 0
     say(f"imported session {session_id} ({s['agent']}, {s['exchanges']} model calls)")
-    original = sessions.read_session_file(args.file)["id"]
-    if session_id != original:
-        note = f"axmem: note: id {original} is taken by another session; both are kept"
+    if taken:
+        note = f"axmem: note: id {taken} is taken by another session; both are kept"
         say(note, file=sys.stderr)
     report = sessions.verify(doc)
     if not report.ok:

@@ -237,6 +237,8 @@ class SessionImport(NamedTuple):
     id: str
     #: False when the same session was already stored (under `id`): nothing was written.
     stored: bool
+    #: The file's own id, when another session had it (`id` is then `<it>-N`).
+    taken_id: str = ""
 
 
 def import_session(ws: Any, path: Path) -> SessionImport:
@@ -250,10 +252,11 @@ def import_session(ws: Any, path: Path) -> SessionImport:
     candidate, n = session_id, 1
     while (stored := ws.sessions.get(candidate)) is not None:
         if _canonical({**stored, "id": session_id}) == canonical:
-            return SessionImport(candidate, False)
+            return SessionImport(candidate, False, "" if candidate == session_id else session_id)
         n += 1
         candidate = f"{session_id}-{n}"
-    return SessionImport(save_session(ws, {**doc, "id": candidate}), True)
+    taken = "" if candidate == session_id else session_id
+    return SessionImport(save_session(ws, {**doc, "id": candidate}), True, taken)
 
 
 def _canonical(doc: Mapping[str, Any]) -> str:

@@ -84,16 +84,16 @@ def test_importing_a_session_with_a_taken_id_keeps_both(tmp_path: Path) -> None:
         doc = _sample_session()
         first = tmp_path / "a.axsession.json"
         first.write_text(json.dumps(doc), encoding="utf-8")
-        assert import_session(ws, first) == (doc["id"], True)
+        assert import_session(ws, first) == (doc["id"], True, "")
         # the same file again: no change, and it says so
-        assert import_session(ws, first) == (doc["id"], False)
+        assert import_session(ws, first) == (doc["id"], False, "")
         other = dict(doc, name="someone else's run")
         second = tmp_path / "b.axsession.json"
         second.write_text(json.dumps(other), encoding="utf-8")
-        new_id, stored = import_session(ws, second)
-        assert (new_id, stored) == (f"{doc['id']}-2", True)
+        new_id, stored, taken = import_session(ws, second)
+        assert (new_id, stored, taken) == (f"{doc['id']}-2", True, doc["id"])
         # the other file again: found under the id it was kept under, not stored a third time
-        assert import_session(ws, second) == (new_id, False)
+        assert import_session(ws, second) == (new_id, False, doc["id"])
         assert len(list_sessions(ws)) == 2
         names = {s["id"]: s["name"] for s in list_sessions(ws)}
         assert names[doc["id"]] == doc.get("name", "") or names[doc["id"]] != other["name"]

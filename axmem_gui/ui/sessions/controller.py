@@ -325,20 +325,28 @@ class SessionsFeature(QObject):
             return []
         imported: list[str] = []
         already: list[str] = []
+        renamed: list[str] = []  # "<its id> (taken): kept as <id>"
         errors: list[str] = []
         for path in paths:
             try:
-                session_id, stored = sessions.import_session(self.ws, path)
+                session_id, stored, taken = sessions.import_session(self.ws, path)
             except AxmemError as exc:
                 errors.append(str(exc))
             else:
                 (imported if stored else already).append(session_id)
+                if taken and stored:
+                    renamed.append(f"id {taken} is taken by another session: kept as {session_id}")
         if imported:
             self._changed()
         if imported or already:
             self.page.show_list()
             self.page.select_ids([*imported, *already])
-            self.shell.show_message(_import_message(len(imported), len(already)), STATUS_MS)
+            message = _import_message(len(imported), len(already))
+            if renamed:
+                message = f"{message[:-1]}; {'; '.join(renamed)}."
+            self.shell.show_message(message, STATUS_MS)
+        elif errors:
+            self.shell.show_message("Nothing imported.", STATUS_MS)
         if errors:
             self._error("Cannot import", "\n\n".join(errors))
         return imported

@@ -11,6 +11,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 
 from axmem_gui.services import sessions
+from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.dialogs import ExportSessionDialog, ImportSessionDialog
@@ -65,6 +66,17 @@ def test_the_same_file_twice_says_it_is_already_there(
     assert feature.import_files([path, other]) == ["twice-other"]
     message = window.statusBar().currentMessage()
     assert message == "Imported 1 session; 1 was already in the workspace."
+    changed = tmp_path / "changed.axsession.json"
+    sessions.write_session_file({**doc, "name": "another run"}, changed)  # id "twice"
+    assert feature.import_files([changed]) == ["twice-2"]
+    assert window.statusBar().currentMessage() == (
+        "Imported 1 session; id twice is taken by another session: kept as twice-2."
+    )
+    bad = tmp_path / "bad.axsession.json"
+    bad.write_text("{", encoding="utf-8")
+    monkeypatch.setattr(ErrorDialog, "show", classmethod(lambda cls, *a: None))
+    assert feature.import_files([bad]) == []
+    assert window.statusBar().currentMessage() == "Nothing imported."
 
 
 def test_bad_file_names_file_and_field_and_writes_nothing(
