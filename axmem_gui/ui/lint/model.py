@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from enum import IntEnum
+from itertools import compress
 from operator import attrgetter
 from typing import Any
 
@@ -153,15 +154,19 @@ class FindingsModel(HeaderedTableModel):
         self._sort_order = Qt.SortOrder.AscendingOrder
         #: `haystack` of each finding, made on the first text filter of a report.
         self._haystacks: list[str] | None = None
-        #: (column, its sort key of each finding), made on the first sort by it.
-        self._keys: tuple[int, list[Any]] | None = None
+        #: column -> every finding's position in the column's ascending order (ties in
+        #: report order), made on the first sort by it: a click that turns the order
+        #: around, or a filter, then only walks it (sorting 111,000 messages again took
+        #: 100-240 ms at each click).
+        self._orders: dict[int, list[int]] = {}
 
     def set_findings(self, findings: Sequence[Finding]) -> None:
         """Show `findings`. With nothing filtered or sorted, only the rows that differ are
         removed and inserted: after an edit most of 100,000 findings are the same objects."""
         new = tuple(findings)
         old = self._findings
-        self._haystacks = self._keys = None
+        self._haystacks = None
+        self._orders = {}
         if self._narrowed() or not old or not new:
             self.beginResetModel()
             self._findings = new
@@ -226,11 +231,18 @@ class FindingsModel(HeaderedTableModel):
         column = self._sort_column
         if column < 0:
             return list(rows)
-        if self._keys is None or self._keys[0] != column:
-            self._keys = (column, _sort_keys(findings, column))
-        keys = self._keys[1]
-        # As Qt's sort: ties in the report's order, and descending is that order reversed.
-        ordered = sorted(rows, key=keys.__getitem__)
+        order = self._orders.get(column)
+        if order is None:
+            keys = _sort_keys(findings, column)
+            # As Qt's sort: ties in the report's order (descending: reversed, below).
+            order = self._orders[column] = sorted(range(len(findings)), key=keys.__getitem__)
+        if isinstance(rows, range):
+            ordered = list(order)
+        else:
+            keep = bytearray(len(findings))
+            for i in rows:
+                keep[i] = 1
+            ordered = list(compress(order, map(keep.__getitem__, order)))
         if self._sort_order == Qt.SortOrder.DescendingOrder:
             ordered.reverse()
         return ordered
