@@ -84,6 +84,8 @@ class CatalogPage(QWidget):
     current_changed = Signal(str)
     #: The Delete key in the table (deleting is undoable, so no confirmation).
     delete_requested = Signal()
+    #: The entry the form showed is no longer stored (deleted elsewhere): its id.
+    entry_gone = Signal(str)
 
     def __init__(self, kind: str, repo: SkillRepository | MemoryRepository) -> None:
         super().__init__()
@@ -200,6 +202,12 @@ class CatalogPage(QWidget):
         self._expected_updates = None if ids is None else set(ids)
 
     def reload(self) -> None:
+        shown = self.form.entry
+        self._reload()
+        if shown is not None and self.form.entry is None:
+            self.entry_gone.emit(shown.id)
+
+    def _reload(self) -> None:
         expected, self._expected_updates = self._expected_updates, None
         if expected is not None and self.model.refresh_entries(self.repo, expected):
             self._reload_form()

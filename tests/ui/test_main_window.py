@@ -54,6 +54,24 @@ def test_external_change_is_detected(window: MainWindow, qtbot) -> None:  # type
     assert f"{before + 1} skills" in window.counts_label.text()
 
 
+def test_an_entry_deleted_elsewhere_while_open_says_so(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The CLI deleted the skill open in the form: the form closed without a word."""
+    page = window.feature(CATALOG).pages["skills"]
+    assert page.select_id("release-checklist")
+    assert page.form.entry is not None and page.form.entry.id == "release-checklist"
+    with Workspace.open(window.controller.path) as other:
+        other.skills.delete("release-checklist")
+    with qtbot.waitSignal(window.controller.externally_changed, timeout=5000):
+        pass
+    qtbot.waitUntil(lambda: page.form.entry is None, timeout=5000)
+    message = window.statusBar().currentMessage()
+    assert "'release-checklist'" in message and "deleted elsewhere" in message
+    # gone after a change made here (Delete, an undo): no such message
+    window.statusBar().clearMessage()
+    page.entry_gone.emit("incident-response")
+    assert "elsewhere" not in window.statusBar().currentMessage()
+
+
 def test_open_recent_and_new(window: MainWindow, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     target = tmp_path / "fresh.axmem"
     monkeypatch.setattr(NewWorkspaceDialog, "ask", classmethod(lambda cls, *a: target))

@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 
 from axmem_gui.core.catalog import CATALOG_KINDS, label, singular
+from axmem_gui.core.printable import printable
 from axmem_gui.services.catalog import CatalogService, ConflictError
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.commands import (
@@ -60,6 +61,9 @@ class CatalogEditing(QObject):
         }
         self.controller.opened.connect(self._on_opened)
         self.controller.changed.connect(self._on_changed)
+        #: True while the pages reload after a change made by another program.
+        self._external = False
+        self.controller.externally_changed.connect(self._on_external_change)
         self._build_actions()
         for kind, page in self.pages.items():
             self._remember_layout(kind, page, context.settings)
@@ -67,6 +71,7 @@ class CatalogEditing(QObject):
             page.form.rename_requested.connect(lambda k=kind: self.rename(k))
             page.form.history_requested.connect(lambda k=kind: self.show_history(k))
             page.delete_requested.connect(lambda k=kind: self.delete_selected(k))
+            page.entry_gone.connect(lambda entry_id, k=kind: self._on_entry_gone(k, entry_id))
             for action in self.toolbar_actions:
                 page.toolbar.addAction(action)
         context.actions.menu_opening.connect(self._on_menu_opening)
@@ -108,10 +113,16 @@ class CatalogEditing(QObject):
         self.pages["skills"].set_repository(ws.skills)
         self.pages["memories"].set_repository(ws.memories)
 
+    def _on_external_change(self) -> None:
+        self._external = True  # the `changed("*")` that follows comes from elsewhere
+
     def _on_changed(self, what: str) -> None:
-        for kind, page in self.pages.items():
-            if what in ("*", kind):
-                page.reload()
+        try:
+            for kind, page in self.pages.items():
+                if what in ("*", kind):
+                    page.reload()
+        finally:
+            self._external = False
 
     def _on_menu_opening(self, menu: str) -> None:
         if menu == "edit":
@@ -225,6 +236,15 @@ class CatalogEditing(QObject):
 
     def _status(self, text: str) -> None:
         self.shell.show_message(text, STATUS_MS)
+
+    def _on_entry_gone(self, kind: str, entry_id: str) -> None:
+        if not self._external:
+            return  # deleted here (an undo, Delete): the user knows
+        # Its form closed: say why, rather than let it vanish.
+        self._status(
+            f"The {singular(kind)} {printable(entry_id)!r} you had open was deleted "
+            "elsewhere (another program or window)."
+        )
 
     # edits --------------------------------------------------------------------------
     def commit_edit(self, request: EditRequest) -> None:
