@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -88,3 +89,17 @@ def make_window(qtbot, sample_path: Path, settings: AppSettings) -> Iterator[Win
 def window(make_window: WindowFactory) -> MainWindow:
     """The main window on the sample workspace with every feature, shown."""
     return make_window()
+
+
+def calls_on_gui_thread(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[bool]:
+    """Patch `owner.name` (a function, or a method of a class) to record, for each call,
+    whether it ran on the GUI thread (True) or on a worker (False); returns that list."""
+    seen: list[bool] = []
+    original = getattr(owner, name)
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        seen.append(threading.current_thread() is threading.main_thread())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, recording)
+    return seen

@@ -12,6 +12,7 @@ from axmem_gui.core.ax.search import MemorySearch, SkillSearch
 from axmem_gui.services.bench import BenchRow, Bm25Row
 from axmem_gui.store.fts import Bm25Index
 from axmem_gui.ui.bench.models import AxResultModel, BenchRole, Bm25ResultModel
+from tests.ui.conftest import calls_on_gui_thread
 
 from .conftest import RETRIEVAL_FEATURES, views
 
@@ -172,18 +173,9 @@ def test_bench_reruns_after_a_catalog_edit(rwindow, qtbot) -> None:  # type: ign
 def test_bm25_indexes_are_built_off_the_gui_thread(  # type: ignore[no-untyped-def]
     qtbot, make_window, sample_ws_path, monkeypatch
 ) -> None:
-    import threading
-
     from axmem_gui.store.fts import Bm25Index as StoreIndex
 
-    on_gui_thread: list[bool] = []
-    original = StoreIndex.__init__
-
-    def recording_init(self, *args, **kwargs):  # type: ignore[no-untyped-def]
-        on_gui_thread.append(threading.current_thread() is threading.main_thread())
-        original(self, *args, **kwargs)
-
-    monkeypatch.setattr(StoreIndex, "__init__", recording_init)
+    on_gui_thread = calls_on_gui_thread(monkeypatch, StoreIndex, "__init__")
     win = make_window(sample_ws_path, features=RETRIEVAL_FEATURES)
     controller = win.controller
     bench = views(win).bench

@@ -15,6 +15,7 @@ from axmem_gui.services.scenarios import load_scenario, simulate_scenario
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.commands import EditSession
 from axmem_gui.ui.preview.section_view import lists_may_interrupt, rendered_source
+from tests.ui.conftest import calls_on_gui_thread
 
 from .conftest import views
 
@@ -224,19 +225,10 @@ def test_a_big_skills_index_is_rendered_once_off_the_gui_thread(  # type: ignore
     """Above `RENDER_HERE_MAX_SKILLS` the shown stage's index is rendered on a worker,
     once per change (it was rendered twice, executor and distiller, on the GUI thread),
     and the preview shows exactly the engine's text when it lands."""
-    import threading
-
     from axmem_gui.core.ax import simulate as simulate_module
     from axmem_gui.ui.preview import panel as panel_module
 
-    on_gui_thread: list[bool] = []
-    original = simulate_module.render_skills_section
-
-    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
-        on_gui_thread.append(threading.current_thread() is threading.main_thread())
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(simulate_module, "render_skills_section", counted)
+    on_gui_thread = calls_on_gui_thread(monkeypatch, simulate_module, "render_skills_section")
     monkeypatch.setattr(panel_module, "RENDER_HERE_MAX_SKILLS", 0)  # the sample is "big"
     v = views(rwindow)
     preview = v.preview

@@ -3,7 +3,6 @@ run dialog picks the new agent's inputs up."""
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import pytest
@@ -13,6 +12,7 @@ from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
+from tests.ui.conftest import calls_on_gui_thread
 
 
 def test_editor_round_trips_and_validates(window: MainWindow, qtbot: Any) -> None:
@@ -53,14 +53,8 @@ def test_new_agent_from_the_run_dialog(
     monkeypatch.setattr(AgentConfigDialog, "ask", classmethod(lambda cls, *a: new))
     # The catalog is read and counted on the task runner (100,000 memories: most of a
     # second to read), never on the GUI thread.
-    reads_on_gui: list[bool] = []
-    read = Workspace.catalog
-
-    def counted(ws: Workspace) -> Any:
-        reads_on_gui.append(threading.current_thread() is threading.main_thread())
-        return read(ws)
-
-    monkeypatch.setattr(Workspace, "catalog", counted)
+    read = Workspace.catalog  # (reads by the test itself are not counted)
+    reads_on_gui = calls_on_gui_thread(monkeypatch, Workspace, "catalog")
     changed: list[str] = []
     window.controller.changed.connect(changed.append)
     dialog = RunAgentDialog(feature.ws, feature.runner)

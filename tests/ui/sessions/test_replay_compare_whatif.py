@@ -4,7 +4,6 @@ runner (a real rerun against the fake server on 127.0.0.1)."""
 from __future__ import annotations
 
 import copy
-import threading
 from typing import Any
 
 import pytest
@@ -19,6 +18,7 @@ from axmem_gui.ui.sessions.jobs import RerunOrder
 from axmem_gui.ui.sessions.run_dialog import RerunDialog
 from axmem_gui.ui.sessions.textdiff import line_marks
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
+from tests.ui.conftest import calls_on_gui_thread
 from tests.ui.sessions.conftest import SAMPLE_ID, wait_idle
 
 
@@ -164,14 +164,7 @@ def test_whatif_after_deleting_a_skill_shows_the_change(
     window: MainWindow, feature: SessionsFeature, qtbot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The catalog is read by the job: 100,000 memories take most of a second to read.
-    reads_on_gui: list[bool] = []
-    read = Workspace.catalog
-
-    def counted(ws: Workspace) -> Any:
-        reads_on_gui.append(threading.current_thread() is threading.main_thread())
-        return read(ws)
-
-    monkeypatch.setattr(Workspace, "catalog", counted)
+    reads_on_gui = calls_on_gui_thread(monkeypatch, Workspace, "catalog")
     viewer = feature.open_session(SAMPLE_ID)
     assert viewer is not None
     viewer.whatif_action.trigger()
