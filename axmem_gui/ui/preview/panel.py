@@ -336,9 +336,8 @@ class PreviewPanel(QWidget):
         started = time.perf_counter()
         live = self.state.live
         catalog = live.catalog()
-        scenario = preview_scenario(self._load_scenario(), self.runtime())
         stage = self.stage()
-        inputs = section_inputs(catalog, scenario, self.state.profile, stage)
+        scenario, inputs = self._inputs(catalog)
         rendered = self._skills_section(catalog.skills, inputs)
         if rendered is None:
             return  # rendering on the worker: `_on_rendered` recomputes
@@ -401,9 +400,13 @@ class PreviewPanel(QWidget):
             or self.controller.is_closed
         ):
             return
+        self._skills_section(catalog.skills, self._inputs(catalog)[1])
+
+    def _inputs(self, catalog: Catalog) -> tuple[Scenario, SectionInputs]:
+        """The scenario previewed, and what the shown stage's skills section of `catalog`
+        is rendered from."""
         scenario = preview_scenario(self._load_scenario(), self.runtime())
-        inputs = section_inputs(catalog, scenario, self.state.profile, self.stage())
-        self._skills_section(catalog.skills, inputs)
+        return scenario, section_inputs(catalog, scenario, self.state.profile, self.stage())
 
     def _on_rendered(self, job_id: int, result: object) -> None:
         if self._render_job is None or job_id != self._render_job[0]:
