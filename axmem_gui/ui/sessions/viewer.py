@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLabel,
+    QSizePolicy,
     QSplitter,
     QTableView,
     QToolBar,
@@ -138,6 +139,9 @@ class SessionViewer(QWidget):
         self.banner = plain_label()
         self.banner.setObjectName("sessionBanner")
         self.banner.setWordWrap(True)
+        # A word longer than the window (a stranger's warning of 500 "W"s) cannot wrap: it
+        # is cut at the edge instead of widening the window to fit it.
+        self.banner.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         self.model = TimelineModel(self)

@@ -159,3 +159,6 @@ def test_a_session_with_huge_strings_opens_with_bounded_labels(
     banner = viewer.banner.text()
     assert len(banner) < (BANNER_WARNINGS + 2) * (BANNER_WARNING_CHARS + 100)
     assert "2,000,000 characters" in banner and "41 more" in banner
+    # its 500-character word does not widen the window past a 1366-pixel screen
+    assert viewer.minimumSizeHint().width() < 1366
+    assert window.minimumSizeHint().width() <= 1366
