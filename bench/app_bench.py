@@ -640,7 +640,23 @@ class Driver:
             profiler.enable()
         yield preview_filled
         index_ready = None if self.timed_out else (time.monotonic() - paint) * 1000
-        self.record("paint_to_index_ready", index_ready, self.stall())
+        away = views.state.live.last_offload
+        # the part of the index built by another process meanwhile (None: none was)
+        offload = away and {
+            "domain": away.domain,
+            "from": away.cut,
+            "built_here_instead": away.fell_back,
+            "error": away.job.error,
+            **away.job.stats,  # the child's CPU and peak memory
+        }
+        self.record("paint_to_index_ready", index_ready, self.stall(), offload=offload)
+        if away is not None and away.job.stats.get("peak_rss_kb"):
+            import resource
+
+            # this process's peak so far plus the worker's: the most both held at once
+            ours = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            both = ours + float(away.job.stats["peak_rss_kb"] or 0)
+            self.state["with_worker_mb"] = round(both / 1024, 1)
         if profiler is not None:
             import pstats
 
@@ -853,7 +869,10 @@ class Driver:
             "steps": [
                 *self.steps,
                 {"name": "rss_peak_mb", "ms": None, "max_stall_ms": None,
-                 "mb": round(rss_kb / 1024, 1)},
+                 "mb": round(rss_kb / 1024, 1),
+                 # this process's when the index worker had its peak (its own is in
+                 # paint_to_index_ready's offload): the two together, at most
+                 "with_index_worker_mb": self.state.get("with_worker_mb")},
             ],
         }
         self.out.write_text(json.dumps(report), "utf-8")

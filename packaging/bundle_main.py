@@ -2,6 +2,8 @@
 
 The bundle holds `axmem-gui` (the desktop app) and `axmem` (the CLI), built from this one
 script so they share a single analysis; the name the program was started as picks which.
+`--index-worker` makes either one the worker that indexes part of a big catalog
+(axmem_gui/services/index_worker.py).
 """
 
 from __future__ import annotations
@@ -11,6 +13,10 @@ from pathlib import Path
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["--index-worker"]:  # the app indexing part of a big catalog
+        from axmem_gui.services.index_worker import main as index_worker_main
+
+        return index_worker_main()
     if Path(sys.executable).stem.lower() == "axmem":
         from axmem_gui.cli.main import main as cli_main
 

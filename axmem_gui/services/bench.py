@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, KeysView, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
-from axmem_gui.core.ax.collation import collation_key, collation_keys
+from axmem_gui.core.ax.collation import collation_key
 from axmem_gui.core.ax.documents import (
     DocumentColumns,
     memory_columns,
@@ -45,6 +45,7 @@ from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.catalog import Catalog, CatalogKind, Memory, Skill, searched_by, singular
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.lint.incremental import IndexedCatalog, ReadGate, SharedIndex
+from axmem_gui.services.index_worker import IndexOffload, PartJob
 from axmem_gui.store.fts import Bm25Hit
 from axmem_gui.store.fts import Bm25Index as Bm25Index
 from axmem_gui.store.fts import query_words as query_words
@@ -65,6 +66,17 @@ _Kept: TypeAlias = Callable[[Iterable[object]], object]
 
 def _keep_nothing(held: Iterable[object]) -> None:
     del held
+
+
+@dataclass
+class _Away:
+    """A domain's documents from `cut` on, being indexed by another process."""
+
+    domain: str
+    cut: int
+    job: PartJob
+    #: The other process gave no part: this one indexed them (see `job.error`).
+    fell_back: bool = False
 
 
 #: Entries handled per C call when loading a domain (CPython runs no other thread, the
@@ -105,22 +117,43 @@ class _LiveDomain:
             return skill_columns([e for e in entries if isinstance(e, Skill)], self.profile)
         return memory_columns([e for e in entries if isinstance(e, Memory)], self.profile)
 
-    def load(self, entries: Sequence[Skill | Memory]) -> None:
+    def columns(self, entries: Sequence[Skill | Memory]) -> DocumentColumns:
+        return self._columns(entries)
+
+    def load(
+        self,
+        entries: Sequence[Skill | Memory],
+        columns: DocumentColumns | None = None,
+        away: _Away | None = None,
+    ) -> None:
+        """Index `entries` anew (`columns`: theirs, if made already; `away`: their tail
+        being indexed by another process)."""
         ids = [e.id for e in entries]
         # Duplicate ids (possible in a catalog file, never in a workspace) would need the
         # catalog's own order for every later patch: such a catalog is only ever reloaded.
         self.patchable = len(set(ids)) == len(ids)
         self.entries = {e.id: e for e in entries}
         self._on_kept(self.entries)
-        self._index = SearchIndex(self.tokenizer)
+        index = self._index = SearchIndex(self.tokenizer)
+        if columns is None:
+            columns = self._columns(entries)
         # The bulk path (field by field, as `SkillSearch.indexed` builds): same index,
         # about 15x faster than a record per document.
-        handles = self._index.extend_columns(self._columns(entries))
+        if away is None:
+            handles = index.extend_columns(columns)
+        else:
+            handles = index.extend_columns(columns.part(0, away.cut))
+            part = away.job.result()
+            merged = index.merge(part) if part is not None else None
+            if merged is None:  # the same index, built here
+                away.fell_back = True
+                merged = index.extend_columns(columns.part(away.cut))
+            handles += merged
         self._handles = dict(zip(ids, handles, strict=True))
         # counted in runs: one C call over 100,000 keys would keep the GUI thread waiting
         counts: Counter[bytes] = Counter()
-        for start in range(0, len(ids), _RUN):
-            counts.update(collation_keys(ids[start : start + _RUN]))
+        for start in range(0, len(handles), _RUN):
+            counts.update(index.collation_keys_of(handles[start : start + _RUN]))
         self._keys = {}
         self._keys.update(counts.items())  # (a plain dict of atoms: untracked)
         if self._bm25 is not None:
@@ -266,10 +299,19 @@ class LiveSearch:
     garbage collector's walk (`ui/tasks.py`)."""
 
     def __init__(
-        self, profile: AxProfile, catalog: Catalog | None = None, on_kept: _Kept | None = None
+        self,
+        profile: AxProfile,
+        catalog: Catalog | None = None,
+        on_kept: _Kept | None = None,
+        offload: IndexOffload | None = None,
     ) -> None:
+        """`offload`: when and how to index part of a big catalog in another process
+        (None: all here)."""
         self.profile = profile
         self.tokenizer = Tokenizer(profile)
+        self._offload = offload
+        #: The last load that indexed a part in another process (for the bench and tests).
+        self.last_offload: _Away | None = None
         kept = on_kept or _keep_nothing
         self._skills = _LiveDomain("skills", profile, self.tokenizer, kept)
         self._memories = _LiveDomain("memories", profile, self.tokenizer, kept)
@@ -309,9 +351,31 @@ class LiveSearch:
     def load(self, catalog: Catalog) -> None:
         """Rebuild everything from `catalog` (opening a workspace, duplicate ids...)."""
         self._writable()
-        self._skills.load(catalog.skills)
-        self._memories.load(catalog.memories)
+        self._load_domains({"skills": catalog.skills, "memories": catalog.memories})
         self._catalog = None
+
+    def _load_domains(self, entries: Mapping[str, Sequence[Skill | Memory]]) -> None:
+        """Index each domain's entries anew; the biggest domain's tail in another process
+        meanwhile, when the offload says that pays."""
+        columns = {d: self._domain(d).columns(e) for d, e in entries.items()}
+        away: _Away | None = None
+        if self._offload is not None and columns:
+            chars = {d: c.chars() for d, c in columns.items()}
+            total = {d: sum(c) for d, c in chars.items()}
+            biggest = max(total, key=total.__getitem__)
+            cut = self._offload.split(chars[biggest], sum(total.values()) - total[biggest])
+            if cut is not None:
+                job = self._offload.start(self.profile, columns[biggest].part(cut), cut)
+                away = _Away(biggest, cut, job)
+        try:
+            # the domain waiting for the other process last: the rest is indexed meanwhile
+            for domain in sorted(entries, key=lambda d: away is not None and away.domain == d):
+                mine = away if away is not None and away.domain == domain else None
+                self._domain(domain).load(entries[domain], columns[domain], mine)
+        finally:
+            if away is not None:
+                away.job.cancel()
+                self.last_offload = away
 
     def patch(self, domain: str, changes: Mapping[str, Skill | Memory | None]) -> bool:
         """Apply edits of some entries; False means the caller must `load` instead."""
@@ -344,7 +408,7 @@ class LiveSearch:
             live = self._domain(domain)
             changes = diffs[domain]
             if changes is None or not live.patch(changes):
-                live.load(entries)
+                self._load_domains({domain: entries})
                 self._catalog = None
             elif changes:
                 self._catalog = None

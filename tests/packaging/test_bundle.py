@@ -202,3 +202,24 @@ def test_bundle_installs_a_menu_entry_that_starts_it(bundle: Path, tmp_path: Pat
     entry = (data_home / "applications" / f"{APP_ID}.desktop").read_text("utf-8").splitlines()
     assert f'Exec="{bundle / "axmem-gui"}" %f' in entry
     assert (data_home / "icons" / "hicolor" / "256x256" / "apps" / f"{APP_ID}.png").is_file()
+
+
+@pytest.mark.parametrize("program", ["axmem-gui", "axmem"])
+def test_bundle_indexes_part_of_a_big_catalog_in_its_own_worker(
+    bundle: Path, program: str
+) -> None:
+    """The app starts itself with `--index-worker` to index the tail of a big catalog: the
+    bundled worker gives the part this process builds."""
+    from axmem_gui.core.ax.documents import memory_columns
+    from axmem_gui.core.ax.profile import load_profile
+    from axmem_gui.core.catalog import Memory
+    from axmem_gui.services.index_worker import WORKER_ARGUMENT, IndexOffload, build_part
+
+    profile = load_profile()
+    memories = [Memory(f"m-{i}", f"deploy the canary {i % 17} ünïcode canary") for i in range(200)]
+    columns = memory_columns(memories, profile).part(50)
+    offload = IndexOffload(min_chars=0, cpus=2, command=[str(bundle / program), WORKER_ARGUMENT])
+    job = offload.start(profile, columns, 50)
+    part = job.result()
+    assert job.error is None
+    assert part == build_part(profile, columns, 50)

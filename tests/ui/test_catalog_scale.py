@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from axmem_gui.core.lint import budget as budget_module
 from axmem_gui.core.lint.incremental import LintSession
 from axmem_gui.services import bench as bench_service
 from axmem_gui.services.bench import LiveSearch
+from axmem_gui.services.index_worker import IndexOffload, PartJob
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
 from axmem_gui.store.fts import Bm25Index
@@ -35,7 +37,8 @@ from axmem_gui.ui.preview.install import PREVIEW
 from axmem_gui.ui.retrieval import state as retrieval_state
 from axmem_gui.ui.retrieval.feature import RETRIEVAL
 from axmem_gui.ui.suites.feature import SUITES
-from tests.ui.conftest import WindowFactory
+from tests.helpers.index_state import exact_state
+from tests.ui.conftest import WindowFactory, calls_on_gui_thread
 
 SKILLS = 300
 MEMORIES = 3000
@@ -248,3 +251,30 @@ def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def
     qtbot.waitUntil(lambda: calls.total("_load") == 2 and _idle(win), timeout=60000)
     assert calls.total("extend_columns") + calls.total("extend") == builds
     assert calls.gui["_load"] == 0
+
+
+def test_a_big_catalog_is_indexed_partly_in_another_process_off_the_gui_thread(  # type: ignore[no-untyped-def]
+    make_window: WindowFactory, big_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot
+) -> None:
+    """With the offload's threshold lowered to this catalog's size, the memories' tail is
+    indexed by a child process while the task runner indexes the rest: the live index is
+    the one a single process builds, and the GUI thread neither waits for the child nor
+    merges its part."""
+    monkeypatch.setattr(
+        retrieval_state, "IndexOffload", partial(IndexOffload, min_chars=0, cpus=2)
+    )
+    merges = calls_on_gui_thread(monkeypatch, SearchIndex, "merge")
+    waits = calls_on_gui_thread(monkeypatch, PartJob, "result")
+    win = make_window(big_path, features=(CATALOG, RETRIEVAL, PREVIEW))
+    state = win.feature(RETRIEVAL).state
+    qtbot.waitUntil(lambda: state.ready and not win.task_runner.busy, timeout=60000)
+    away = state.live.last_offload
+    assert away is not None and away.domain == "memories" and not away.fell_back
+    assert away.job.error is None
+    assert merges == [False] and waits == [False]
+    alone = LiveSearch(state.profile, state.live.catalog())
+    assert [exact_state(state.live._skills.index), exact_state(state.live._memories.index)] == [
+        exact_state(alone._skills.index),
+        exact_state(alone._memories.index),
+    ]
+    assert win.feature(PREVIEW).panel.section_text("skills")

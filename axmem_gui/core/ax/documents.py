@@ -71,6 +71,18 @@ class DocumentColumns(NamedTuple):
     ids: list[str]
     columns: tuple[FieldColumn, ...]
 
+    def part(self, start: int, stop: int | None = None) -> DocumentColumns:
+        """Documents `start` to `stop`, field by field."""
+        return DocumentColumns(
+            self.ids[start:stop],
+            tuple(column._replace(texts=column.texts[start:stop]) for column in self.columns),
+        )
+
+    def chars(self) -> list[int]:
+        """Per document, the length of its texts (about how long indexing it takes)."""
+        lengths = [list(map(len, column.texts)) for column in self.columns]
+        return list(map(sum, zip(*lengths, strict=True))) if lengths else [0] * len(self.ids)
+
     def documents(self, start: int = 0, stop: int | None = None) -> list[RankDocument]:
         """Documents `start` to `stop` as records."""
         stop = len(self.ids) if stop is None else stop

@@ -45,8 +45,8 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from collections.abc import Set as AbstractSet
 from functools import partial
 from itertools import compress, islice, repeat
-from operator import eq, itemgetter, mul, not_, sub
-from typing import Any, TypeAlias
+from operator import add, eq, itemgetter, mul, not_, sub
+from typing import Any, NamedTuple, TypeAlias
 
 from axmem_gui.core.ax.collation import collation_key, collation_keys
 from axmem_gui.core.ax.documents import DocumentColumns
@@ -131,9 +131,7 @@ def _count_rows(
     return _count_columns(columns, len(rows), tokenizer)
 
 
-def _columns_batch(
-    docs: DocumentColumns, start: int, stop: int, tokenizer: Tokenizer
-) -> _Batch:
+def _columns_batch(docs: DocumentColumns, start: int, stop: int, tokenizer: Tokenizer) -> _Batch:
     ids = docs.ids[start:stop]
     columns = [(c.texts[start:stop], c.weight, c.identifier) for c in docs.columns]
     tfs = _count_columns(columns, len(ids), tokenizer)
@@ -265,10 +263,44 @@ class _DocCodes:
         return wide.get(term) if wide else None
 
 
+def _recoded(codes: list[str], term_codes: list[int], freq_codes: list[int]) -> list[str]:
+    """Document codes (count, term codes, frequency codes: see `_DocCodes`) with their
+    term and frequency codes replaced by `term_codes[code]` and `freq_codes[code]`."""
+    ends = list(map(sub, map(len, codes), map(ord, map(itemgetter(0), codes))))
+    bodies = map(str.__getitem__, codes, map(slice, repeat(1), ends))
+    tails = map(str.__getitem__, codes, map(slice, ends, repeat(None)))
+    counts = map(itemgetter(0), codes)
+    return list(
+        map(
+            add,
+            map(add, counts, map(str.translate, bodies, repeat(term_codes))),
+            map(str.translate, tails, repeat(freq_codes)),
+        )
+    )
+
+
+class IndexPart(NamedTuple):
+    """The documents of an index built to continue another (`SearchIndex.part`): plain
+    lists, dicts and arrays, so that another process can build it and send it back."""
+
+    first: int  # handle of the first document
+    ids: list[str]
+    keys: list[bytes]  # collation keys of the ids
+    codes: list[str]  # per document, as `_DocCodes` codes it, in the part's own codes
+    terms: list[str]  # the part's term of each code
+    freqs: list[float]  # the part's frequency of each code
+    ones: dict[str, Postings]  # as `SearchIndex._ones`
+    more: dict[str, dict[float, Postings]]  # as `SearchIndex._more`
+
+
 class SearchIndex:
     """Inverted index over one catalog's rankable documents (skills or memories)."""
 
-    def __init__(self, tokenizer: Tokenizer, docs: Iterable[RankDocument] = ()) -> None:
+    def __init__(
+        self, tokenizer: Tokenizer, docs: Iterable[RankDocument] = (), *, first: int = 0
+    ) -> None:
+        """`first`: the handle of the first document added (an index built to be a `part`
+        of another starts where that one will have stopped)."""
         self.tokenizer = tokenizer
         # Per handle: coded term frequencies, id and collation key of the id. Dicts of
         # atoms rather than one record per document (or lists): the cycle collector
@@ -285,7 +317,7 @@ class SearchIndex:
         self._more: defaultdict[str, dict[float, Postings]] = defaultdict(dict)  # f != 1
         self._handles_by_id: dict[str, int | tuple[int, ...]] = {}
         self._order: Postings = _new_postings()  # handles in (collation key, handle) order
-        self._next = 0
+        self._first = self._next = first
         self.extend(docs)
 
     def __len__(self) -> int:
@@ -384,19 +416,88 @@ class SearchIndex:
         self._next = first + count
         return added
 
+    # ------------------------------------------------------ building in parts (processes)
+
+    def part(self) -> IndexPart:
+        """What this index holds, for `merge` into the index it was built to continue.
+
+        Only for an index that was only extended (its handles run from `first` on, none
+        removed) and whose terms all got a one-character code."""
+        handles = range(self._first, self._next)
+        if len(self._docs) != len(handles) or self._codes.wide:
+            raise ValueError("only an index that was only extended, with coded terms, is a part")
+        return IndexPart(
+            first=self._first,
+            ids=self.ids_of(handles),
+            keys=self.collation_keys_of(handles),
+            codes=list(map(self._docs.__getitem__, handles)),
+            terms=list(self._codes.terms.of_code),
+            freqs=list(self._codes.freqs.of_code),
+            ones=dict(self._ones),
+            more=dict(self._more),
+        )
+
+    def merge(self, part: IndexPart) -> list[int] | None:
+        """Append the documents of `part`, an index built apart (in another process) with
+        this index's tokenizer from handle `len`-th on, exactly as `extend` of the same
+        documents would have: the same handles, postings, codes and orders. Returns their
+        handles; None, with nothing changed, when their terms no longer all fit one
+        character each here (then `extend` them instead)."""
+        if part.first != self._next:
+            raise ValueError(f"a part from handle {part.first} cannot follow handle {self._next}")
+        count = len(part.ids)
+        if not (len(part.keys) == len(part.codes) == count):
+            raise ValueError("a part's ids, keys and codes differ in number")
+        terms, freqs = self._codes.terms, self._codes.freqs
+        new_terms = sum(1 for term in part.terms if term not in terms)
+        new_freqs = sum(1 for freq in part.freqs if freq not in freqs)
+        if (
+            len(terms.of_code) + new_terms > _CODE_LIMIT
+            or len(freqs.of_code) + new_freqs > _CODE_LIMIT
+        ):
+            return None
+        # The part coded its terms (and frequencies) in the order it first met them; so
+        # does `extend`, after this index's own: coding the part's in its order gives
+        # every term the code `extend` would have given it.
+        term_codes = [ord(terms[term]) for term in part.terms]  # (a list: faster than a dict)
+        freq_codes = [ord(freqs[freq]) for freq in part.freqs]
+        codes: list[str] = []
+        for start in range(0, count, _CHUNK):  # C loops, a chunk at a time (GIL)
+            codes += _recoded(part.codes[start : start + _CHUNK], term_codes, freq_codes)
+        first = self._next
+        handles = range(first, first + count)
+        for start in range(0, count, _CHUNK):
+            stop = min(start + _CHUNK, count)
+            some = handles[start:stop]
+            self._ids.update(zip(some, part.ids[start:stop], strict=True))
+            self._keys.update(zip(some, part.keys[start:stop], strict=True))
+            self._docs.update(zip(some, codes[start:stop], strict=True))
+        self._add_ids(handles, part.ids)
+        ones = self._ones
+        for term, members in part.ones.items():
+            ones[term].extend(members)
+        more = self._more
+        for term, groups in part.more.items():
+            by_freq = more[term]
+            for freq, members in groups.items():
+                if freq in by_freq:
+                    by_freq[freq].extend(members)
+                else:
+                    by_freq[freq] = members[:]
+        added = list(handles)
+        order = [*self._order, *added]
+        order.sort(key=self._keys.__getitem__)
+        self._order = _new_postings(order)
+        self._next = first + count
+        return added
+
     def _add_batch(
         self, first: int, ids: list[str], tfs: list[dict[str, float]], exact: bool
     ) -> None:
         handles = range(first, first + len(ids))
         self._ids.update(zip(handles, ids, strict=True))
         self._keys.update(zip(handles, collation_keys(ids), strict=True))
-        by_id = self._handles_by_id
-        new_ids = dict(zip(ids, handles, strict=True))
-        if len(new_ids) == len(ids) and by_id.keys().isdisjoint(new_ids):
-            by_id.update(new_ids)
-        else:
-            for handle, entry_id in zip(handles, ids, strict=True):
-                self._add_id(handle, entry_id)
+        self._add_ids(handles, ids)
         ones = self._ones
         known = len(ones)
         if exact:  # a document with other weights: any value may be there
@@ -507,6 +608,15 @@ class SearchIndex:
             else:
                 by_freq[freq] = _new_postings((handle,))
         return chr(len(other)) + "".join(other) + "".join(single) + "".join(freqs)
+
+    def _add_ids(self, handles: Sequence[int], ids: list[str]) -> None:
+        by_id = self._handles_by_id
+        new_ids = dict(zip(ids, handles, strict=True))
+        if len(new_ids) == len(ids) and by_id.keys().isdisjoint(new_ids):
+            by_id.update(new_ids)
+        else:
+            for handle, entry_id in zip(handles, ids, strict=True):
+                self._add_id(handle, entry_id)
 
     def _add_id(self, handle: int, entry_id: str) -> None:
         same_id = self._handles_by_id.get(entry_id)
@@ -768,9 +878,7 @@ class SearchIndex:
             RankedEntry(s.id, s.raw / top_raw, s.raw, s.coverage, s.matched_terms)
             for s in scored[:keep]
         )
-        return _with(
-            base, matches=tuple(scored[: max(keep, 1)]), ranked=ranked, match_count=None
-        )
+        return _with(base, matches=tuple(scored[: max(keep, 1)]), ranked=ranked, match_count=None)
 
     def _rank_all(
         self,

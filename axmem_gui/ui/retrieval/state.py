@@ -19,6 +19,7 @@ from axmem_gui.core.catalog import CATALOG_KINDS, Catalog, Memory, Skill
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.core.lint.incremental import IndexedCatalog
 from axmem_gui.services.bench import Bm25Index, Bm25Row, LiveSearch, bm25_rows, build_bm25_index
+from axmem_gui.services.index_worker import IndexOffload
 from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.tasks import COLLECTOR, JobContext, TaskRunner
@@ -56,9 +57,13 @@ class RetrievalState(QObject):
         profile: AxProfile | None = None,
         parent: QObject | None = None,
         runner: TaskRunner | None = None,
+        offload: IndexOffload | None = None,
     ) -> None:
+        """`offload`: when to index part of a big catalog in another process (default:
+        from 4 million characters of text, on a machine with two CPUs or more)."""
         super().__init__(parent)
         self.controller = controller
+        self.offload = IndexOffload() if offload is None else offload
         self.profile = profile or load_profile()
         #: Empty until the first index build lands; `ready` says when it has.
         self.live = LiveSearch(self.profile, on_kept=COLLECTOR.retire)
@@ -102,7 +107,7 @@ class RetrievalState(QObject):
         if self._runner is None:
             self._build_here()
             return
-        path, profile = self.controller.path, self.profile
+        path, profile, offload = self.controller.path, self.profile, self.offload
 
         def job(ctx: JobContext) -> LiveSearch:
             with Workspace.open(path, read_only=True) as ws:
@@ -110,7 +115,7 @@ class RetrievalState(QObject):
             COLLECTOR.retire_catalog(catalog)  # kept as long as the index: never walked
             ctx.check()
             ctx.partial(catalog)  # `catalog_read`
-            return LiveSearch(profile, catalog, COLLECTOR.retire)
+            return LiveSearch(profile, catalog, COLLECTOR.retire, offload)
 
         self._full, self._patch = False, {}
         self._build_job = self._runner.submit(job)
@@ -119,7 +124,7 @@ class RetrievalState(QObject):
         started = time.perf_counter()
         catalog = self.controller.workspace.catalog()
         COLLECTOR.retire_catalog(catalog)
-        self.live = LiveSearch(self.profile, catalog, COLLECTOR.retire)
+        self.live = LiveSearch(self.profile, catalog, COLLECTOR.retire, self.offload)
         self.last_refresh_ms = (time.perf_counter() - started) * 1000
         self.ready = True
         self.changed.emit()
