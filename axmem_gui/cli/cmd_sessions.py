@@ -279,13 +279,9 @@ def _import(args: argparse.Namespace) -> int:
     if taken:
         note = f"axmem: note: id {taken} is taken by another session; both are kept"
         say(note, file=sys.stderr)
-    report = sessions.verify(doc)
-    if not report.ok:
-        say(
-            f"axmem: warning: the file does not hold what it claims "
-            f"({len(report.differences)} difference(s)); `axmem verify FILE` shows them",
-            file=sys.stderr,
-        )
+    warning = sessions.claims_warning(doc)
+    if warning:
+        say(f"axmem: warning: {warning}; `axmem verify FILE` shows them", file=sys.stderr)
     return 0
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -246,17 +247,117 @@ def import_session(ws: Any, path: Path) -> SessionImport:
     session again is left as it is (also when an earlier import kept it under `<id>-N`),
     a different one with a taken id is kept beside it under a new id (`<id>-2`, `<id>-3`,
     ...)."""
-    doc = read_session_file(path)
+    return store_session(ws, read_session_file(path))
+
+
+def store_session(ws: Any, doc: Mapping[str, Any]) -> SessionImport:
+    """Store a validated session document as `import_session` does (never replacing a
+    stored one). One transaction that holds the write lock from its first read: another
+    connection cannot take the id between the look and the write."""
     session_id = str(doc["id"])
     canonical = _canonical(doc)
-    candidate, n = session_id, 1
-    while (stored := ws.sessions.get(candidate)) is not None:
-        if _canonical({**stored, "id": session_id}) == canonical:
-            return SessionImport(candidate, False, "" if candidate == session_id else session_id)
-        n += 1
-        candidate = f"{session_id}-{n}"
-    taken = "" if candidate == session_id else session_id
-    return SessionImport(save_session(ws, {**doc, "id": candidate}), True, taken)
+    with ws.transaction(immediate=True):
+        candidate, n = session_id, 1
+        while (stored := ws.sessions.get(candidate)) is not None:
+            if _canonical({**stored, "id": session_id}) == canonical:
+                taken = "" if candidate == session_id else session_id
+                return SessionImport(candidate, False, taken)
+            n += 1
+            candidate = f"{session_id}-{n}"
+        taken = "" if candidate == session_id else session_id
+        return SessionImport(save_session(ws, {**doc, "id": candidate}), True, taken)
+
+
+def claims_warning(doc: Mapping[str, Any]) -> str:
+    """ "" when everything the session claims that can be checked without running the
+    agent holds (`verify`); otherwise the warning the CLI and the GUI give when they
+    import it: "the file does not hold what it claims (N difference(s))"."""
+    report = verify(doc)
+    if report.ok:
+        return ""
+    return f"the file does not hold what it claims ({len(report.differences)} difference(s))"
+
+
+class SessionImportCancelled(AxmemError):
+    def __init__(self) -> None:
+        super().__init__("import cancelled; nothing was imported")
+
+
+@dataclass(frozen=True)
+class FileImport:
+    """What importing one file of a batch came to: `result`, or the `error` that kept it
+    out; `warning` (`claims_warning`) for a file whose session was stored."""
+
+    path: Path
+    result: SessionImport | None
+    error: str = ""
+    warning: str = ""
+
+
+#: `import_session_files` progress: the share of the work done, and what it is doing.
+ImportProgress = Callable[[float, str], None]
+#: Shares of a file's work: reading and validating, checking its claims (searches re-run
+#: on its catalog); storing them all takes the rest.
+_READ_SHARE, _CHECK_SHARE = 0.25, 0.55
+
+
+def import_session_files(
+    ws: Any,
+    paths: Sequence[Path],
+    *,
+    cancel: Callable[[], bool] | None = None,
+    progress: ImportProgress | None = None,
+) -> list[FileImport]:
+    """Import several session files (as `import_session` each), all or nothing: a file
+    that cannot be read or is not a valid session is reported in its `FileImport` and
+    the others go on; what is stored goes in one transaction, after every file was read
+    and checked (the write lock is held for the writes only). A `cancel` that returns
+    True before the commit raises SessionImportCancelled, and nothing was written.
+
+    Every file's claims are checked before anything is stored (so a cancel never comes
+    between a commit and its warning): also those found already stored, whose warning is
+    then not given (as the CLI gives none)."""
+    report = progress or (lambda _f, _m: None)
+    count = len(paths)
+    store_from = _READ_SHARE + _CHECK_SHARE
+
+    def check() -> None:
+        if cancel is not None and cancel():
+            raise SessionImportCancelled()
+
+    outcomes: list[FileImport | None] = [None] * count
+    checked: list[tuple[int, dict[str, Any], str]] = []
+    for i, path in enumerate(paths):
+        check()
+        of = f" ({i + 1} of {count})" if count > 1 else ""
+        report(store_from * i / count, f"reading {path.name}{of}")
+        try:
+            doc = read_session_file(path)
+            check()
+            report((store_from * i + _READ_SHARE) / count, f"checking {path.name}{of}")
+            warning = claims_warning(doc)
+        except SessionImportCancelled:
+            raise
+        except AxmemError as exc:
+            outcomes[i] = FileImport(path, None, str(exc))
+        else:
+            checked.append((i, doc, warning))
+    check()
+    if checked:
+        report(store_from, "storing in the workspace")
+        with ws.transaction(immediate=True):
+            for done, (i, doc, warning) in enumerate(checked):
+                check()
+                try:  # (a savepoint of its own: a file that fails leaves nothing)
+                    result = store_session(ws, doc)
+                except AxmemError as exc:
+                    outcomes[i] = FileImport(paths[i], None, str(exc))
+                else:
+                    outcomes[i] = FileImport(paths[i], result, "", warning if result.stored else "")
+                report(store_from + (1 - store_from) * (done + 1) / len(checked), "")
+            check()  # the last moment a cancel undoes it all
+    report(1.0, "done")
+    return [o for o in outcomes if o is not None]
 
 
 def _canonical(doc: Mapping[str, Any]) -> str:

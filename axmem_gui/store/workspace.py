@@ -91,12 +91,27 @@ class Workspace:
         )
 
     @contextmanager
-    def transaction(self) -> Iterator[Workspace]:
+    def transaction(self, *, immediate: bool = False) -> Iterator[Workspace]:
         """All or nothing; nests (inner blocks are savepoints). SQLite failures surface
-        as WorkspaceError with a message the user can act on."""
+        as WorkspaceError with a message the user can act on.
+
+        `immediate` (outermost block only): take the write lock at the start, waiting for
+        it as long as the busy timeout. A block that reads, then writes what it read
+        decides, needs it when another connection may write meanwhile: a deferred
+        transaction that read before another connection committed cannot write at all."""
         try:
-            with self.db.atomic():
-                yield self
+            if immediate and not self.db.conn.in_transaction:
+                self.db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self
+                    self.db.execute("COMMIT")
+                except BaseException:
+                    if self.db.conn.in_transaction:  # (a failed COMMIT leaves it open)
+                        self.db.conn.rollback()
+                    raise
+            else:
+                with self.db.atomic():
+                    yield self
         except sqlite3.Error as exc:
             raise WorkspaceError(explain_sqlite_error(exc)) from exc
 

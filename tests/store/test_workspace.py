@@ -300,3 +300,28 @@ def test_reading_the_whole_catalog_gives_the_entries_one_by_one_reads_give(
     assert [m.id for m in ws.memories.all()] == ["z", "y", "w"]
     assert ws.memories.all()[2].tags == ("ü", "")
     assert ws.skills.all()[0].extra == {"license": "MIT", "n": [1]}
+
+
+def test_an_immediate_transaction_holds_the_write_lock_from_its_start(ws: Workspace) -> None:
+    """A deferred transaction that read before another connection committed cannot write
+    at all (SQLITE_BUSY, whatever the busy timeout): a read-decide-write block (a session
+    import picking a free id) takes the lock first."""
+    other = Workspace.open(ws.path)
+    try:
+        other.db.execute("PRAGMA busy_timeout = 0")
+        with ws.transaction(immediate=True):
+            assert ws.skills.ids() == []  # the read the write depends on
+            with pytest.raises(WorkspaceError, match="another program is writing"):
+                other.skills.upsert(Skill("b", "B", "", "x"))
+            ws.skills.upsert(Skill("a", "A", "", "x"))
+        assert other.skills.ids() == ["a"]
+        with pytest.raises(RuntimeError), ws.transaction(immediate=True):
+            ws.skills.upsert(Skill("c", "C", "", "x"))
+            with ws.transaction(immediate=True):  # nested: a savepoint
+                ws.skills.upsert(Skill("d", "D", "", "x"))
+            raise RuntimeError("boom")
+        assert not ws.db.conn.in_transaction
+        assert other.skills.ids() == ["a"]
+        other.skills.upsert(Skill("b", "B", "", "x"))  # the lock is free again
+    finally:
+        other.close()
