@@ -9,12 +9,13 @@ read-only connection), return plain data, and the results are saved here.
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
@@ -45,7 +46,7 @@ STATUS_MS = 6000
 
 @dataclass
 class _Job:
-    kind: str  # run | replay | compare | whatif | usage | totals
+    kind: str  # run | replay | compare | whatif | usage | totals | import
     title: str = ""
     strip: JobStrip | None = None
     token: CancelToken | None = None
@@ -67,6 +68,10 @@ def compare_prompt(
 
 
 class SessionsFeature(QObject):
+    #: An import job ended: the ids of the sessions it stored (none when it stored
+    #: nothing, failed or was cancelled).
+    import_finished = Signal(list)
+
     def __init__(self, context: FeatureContext) -> None:
         super().__init__(context.shell)
         self.shell = context.shell
@@ -222,7 +227,13 @@ class SessionsFeature(QObject):
         for job in self.jobs.values():
             if job.token is not None:
                 job.token.cancel()
+        self._cancel_imports()
         self.runner.cancel_all()
+
+    def _cancel_imports(self) -> None:
+        for job in self.jobs.values():
+            if job.kind == "import":
+                job.extra["cancel"].set()
 
     # list ---------------------------------------------------------------------------
     def reload(self) -> None:
@@ -245,6 +256,8 @@ class SessionsFeature(QObject):
     def _on_workspace_opened(self) -> None:
         self._last_settings = None
         self._agent_revisions.clear()
+        # An import into the workspace closed: rolled back, unless it committed already.
+        self._cancel_imports()
         if self._page is not None:  # (one not built yet shows the new workspace when it is)
             for widget in self._page.closable_tabs():
                 self._page.close_tab(widget)
@@ -319,34 +332,63 @@ class SessionsFeature(QObject):
         if paths:
             self.import_files(paths)
 
-    def import_files(self, paths: list[Path]) -> list[str]:
+    def import_files(self, paths: list[Path]) -> int | None:
+        """Import session files on the task runner, all in one job (reading, parsing,
+        checking and storing a 30 MB file take seconds): a strip on the page shows its
+        progress and can cancel it (nothing is then imported); the status bar and dialogs
+        say what came of it, and `import_finished` carries the ids stored. Returns the
+        job id (None when nothing was started)."""
         if self.controller.read_only:
             self._error("Cannot import", "this workspace is open read-only")
-            return []
+            return None
+        if not paths:
+            return None
+        cancel = threading.Event()
+        if len(paths) == 1:
+            title = f"Importing {paths[0].name}"
+        else:
+            title = f"Importing {len(paths)} session files"
+        path = self.ws.path
+        info = _Job("import", title, workspace_path=path, extra={"cancel": cancel})
+        info.strip = self.page.add_strip(title, cancel.set)
+        return self._submit(jobs.import_job(path, paths, cancel), info)
+
+    def _imported(self, info: _Job, outcomes: list[sessions.FileImport]) -> list[str]:
         imported: list[str] = []
         already: list[str] = []
         renamed: list[str] = []  # "<its id> (taken): kept as <id>"
+        warnings: list[str] = []
         errors: list[str] = []
-        for path in paths:
-            try:
-                session_id, stored, taken = sessions.import_session(self.ws, path)
-            except AxmemError as exc:
-                errors.append(str(exc))
-            else:
-                (imported if stored else already).append(session_id)
-                if taken and stored:
-                    renamed.append(f"id {taken} is taken by another session: kept as {session_id}")
-        if imported:
+        for outcome in outcomes:
+            if outcome.result is None:
+                errors.append(outcome.error)
+                continue
+            session_id, stored, taken = outcome.result
+            (imported if stored else already).append(session_id)
+            if taken and stored:
+                renamed.append(f"id {taken} is taken by another session: kept as {session_id}")
+            if outcome.warning:
+                warnings.append(
+                    f"Session {session_id} from {outcome.path}: {outcome.warning}; "
+                    "Replay Session (or `axmem verify FILE`) shows them."
+                )
+        here = info.workspace_path == self.ws.path
+        if imported and here:
             self._changed()
         if imported or already:
-            self.page.show_list()
-            self.page.select_ids([*imported, *already])
             message = _import_message(len(imported), len(already))
             if renamed:
                 message = f"{message[:-1]}; {'; '.join(renamed)}."
+            if here:
+                self.page.show_list()
+                self.page.select_ids([*imported, *already])
+            else:  # another workspace was opened after the import had committed
+                message = f"{message[:-1]} (into {info.workspace_path})."
             self.shell.show_message(message, STATUS_MS)
         elif errors:
             self.shell.show_message("Nothing imported.", STATUS_MS)
+        if warnings:
+            self.page.show_notice("\n".join(warnings), "warn")
         if errors:
             self._error("Cannot import", "\n\n".join(errors))
         return imported
@@ -644,6 +686,9 @@ class SessionsFeature(QObject):
         if info.kind == "run":
             assert isinstance(result, dict)
             self._save_run(info, result)
+        elif info.kind == "import":
+            assert isinstance(result, list)
+            self.import_finished.emit(self._imported(info, result))
         elif info.kind == "totals":
             assert isinstance(result, dict)
             self.page.model.set_totals(result)
@@ -689,10 +734,17 @@ class SessionsFeature(QObject):
             self.page.usage.show_error(message)
         elif info.kind == "compare":
             self._error("Cannot compare the sessions", message)
+        elif info.kind == "import":
+            self.shell.show_message("Nothing imported.", STATUS_MS)
+            self._error("Cannot import", message)
+            self.import_finished.emit([])
         # totals: the column keeps its "…"; nothing the user must act on
 
     def _on_cancelled(self, job_id: int) -> None:
         info = self._finish(job_id)
+        if info is not None and info.kind == "import":
+            self.shell.show_message("Import cancelled: nothing imported.", STATUS_MS)
+            self.import_finished.emit([])
         if info is not None and info.viewer is not None:
             info.viewer.set_busy(False)
             info.viewer.show_message("Cancelled.", "info")
@@ -702,7 +754,7 @@ SESSIONS = FeatureSpec("sessions", SessionsFeature)
 
 
 def _import_message(imported: int, already: int) -> str:
-    """"Imported 2 sessions; 1 was already in the workspace." and the like."""
+    """ "Imported 2 sessions; 1 was already in the workspace." and the like."""
     parts = []
     if imported:
         parts.append(f"Imported {imported} session{'s' if imported != 1 else ''}")

@@ -4,7 +4,8 @@ connections belong to one thread)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import threading
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from axmem_gui.services import analytics, sessions
 from axmem_gui.services.local_model import LOCAL_PROVIDER, local_provider
 from axmem_gui.services.providers import check_connection
 from axmem_gui.services.workspace import open_workspace
-from axmem_gui.ui.tasks import Job, JobContext
+from axmem_gui.ui.tasks import Cancelled, Job, JobContext
 
 #: Calls per forward at which the bar is half way: live runs have no known call count.
 HALF_WAY_CALLS = 5
@@ -197,5 +198,26 @@ def totals_job(path: Path, ids: Iterable[str]) -> Job:
 def connection_job(settings: ProviderSettings) -> Job:
     def job(ctx: JobContext) -> Any:
         return check_connection(settings)
+
+    return job
+
+
+def import_job(path: Path, files: Sequence[Path], cancel: threading.Event) -> Job:
+    """Import session files into the workspace at `path` on its own connection: reading,
+    parsing, checking and storing (in one transaction) are all here, off the GUI thread.
+    `cancel` is the import's own flag (the Cancel button, another workspace opened): a
+    cancel after the commit must not report an import that happened as cancelled, as
+    the runner would. The runner's own cancel (the window closing) stops it too."""
+    chosen = tuple(files)
+
+    def job(ctx: JobContext) -> list[sessions.FileImport]:
+        def stop() -> bool:
+            return cancel.is_set() or ctx.cancelled
+
+        with open_workspace(path) as ws:
+            try:
+                return sessions.import_session_files(ws, chosen, cancel=stop, progress=ctx.progress)
+            except sessions.SessionImportCancelled:
+                raise Cancelled() from None
 
     return job

@@ -4,6 +4,7 @@ dialogs (a modal dialog would block the test)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,3 +38,13 @@ def errors(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
 
     monkeypatch.setattr(ErrorDialog, "show", classmethod(show))
     return shown
+
+
+def import_files(qtbot: Any, feat: SessionsFeature, paths: list[Path]) -> list[str]:
+    """The Sessions page's import (a job on the task runner), waited for: the ids it
+    stored."""
+    if feat.import_files(paths) is None:
+        return []
+    with qtbot.waitSignal(feat.import_finished, timeout=JOB_TIMEOUT_MS) as blocker:
+        pass
+    return list(blocker.args[0])

@@ -19,6 +19,7 @@ from tests.reliability.test_fuzz_real_files import (
     check_outcome,
     real_documents,
 )
+from tests.ui.sessions.conftest import import_files
 
 MARKDOWN_ATTACKS = [
     "![z](/dev/zero) ![p](file:///etc/passwd) [l](javascript:alert(1))",
@@ -48,7 +49,9 @@ def test_sessions_page_imports_and_opens_mutated_sessions(
         path = tmp_path / f"s{i % 3}.axsession.json"
         path.write_bytes(mutate.json_input(r, docs["session-head"]))
         shown = len(errors)
-        imported = check_outcome(f"gui import #{i}", lambda p=path: feature.import_files([p]))
+        imported = check_outcome(
+            f"gui import #{i}", lambda p=path: import_files(qtbot, feature, [p])
+        )
         assert isinstance(imported, list)
         for _title, message in errors[shown:]:
             assert "Traceback" not in message and str(path) in message, (SEED, i, message)

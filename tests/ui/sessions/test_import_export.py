@@ -15,7 +15,7 @@ from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.dialogs import ExportSessionDialog, ImportSessionDialog
-from tests.ui.sessions.conftest import SAMPLE_ID
+from tests.ui.sessions.conftest import JOB_TIMEOUT_MS, SAMPLE_ID, import_files
 
 
 def _export(feature: SessionsFeature, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -28,7 +28,11 @@ def _export(feature: SessionsFeature, tmp_path: Path, monkeypatch: pytest.Monkey
 
 
 def test_export_then_import_under_another_id(
-    window: MainWindow, feature: SessionsFeature, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    window: MainWindow,
+    feature: SessionsFeature,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    qtbot: Any,
 ) -> None:
     target = _export(feature, tmp_path, monkeypatch)
     exported = sessions.read_session_file(target)
@@ -38,14 +42,19 @@ def test_export_then_import_under_another_id(
     sessions.write_session_file(exported, copy_path)
     monkeypatch.setattr(ImportSessionDialog, "ask", classmethod(lambda cls, *a: [copy_path]))
     before = feature.page.model.rowCount()
-    feature.import_action.trigger()
+    with qtbot.waitSignal(feature.import_finished, timeout=JOB_TIMEOUT_MS):
+        feature.import_action.trigger()
     assert window.controller.workspace.sessions.get("imported-copy") is not None
     assert feature.page.model.rowCount() == before + 1
     assert feature.page.selected_ids() == ["imported-copy"]
 
 
 def test_the_same_file_twice_says_it_is_already_there(
-    window: MainWindow, feature: SessionsFeature, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    window: MainWindow,
+    feature: SessionsFeature,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    qtbot: Any,
 ) -> None:
     """The second import of a file stores nothing and said "Imported 1 session(s)"."""
     target = _export(feature, tmp_path, monkeypatch)
@@ -53,41 +62,45 @@ def test_the_same_file_twice_says_it_is_already_there(
     doc["id"] = "twice"
     path = tmp_path / "twice.axsession.json"
     sessions.write_session_file(doc, path)
-    assert feature.import_files([path]) == ["twice"]
+    assert import_files(qtbot, feature, [path]) == ["twice"]
     assert window.statusBar().currentMessage() == "Imported 1 session."
     before = feature.page.model.rowCount()
-    assert feature.import_files([path]) == []
+    assert import_files(qtbot, feature, [path]) == []
     message = window.statusBar().currentMessage()
     assert message == "That session is already in the workspace: nothing imported."
     assert feature.page.model.rowCount() == before
     assert feature.page.selected_ids() == ["twice"]
     other = tmp_path / "other.axsession.json"
     sessions.write_session_file({**doc, "id": "twice-other"}, other)
-    assert feature.import_files([path, other]) == ["twice-other"]
+    assert import_files(qtbot, feature, [path, other]) == ["twice-other"]
     message = window.statusBar().currentMessage()
     assert message == "Imported 1 session; 1 was already in the workspace."
     changed = tmp_path / "changed.axsession.json"
     sessions.write_session_file({**doc, "name": "another run"}, changed)  # id "twice"
-    assert feature.import_files([changed]) == ["twice-2"]
+    assert import_files(qtbot, feature, [changed]) == ["twice-2"]
     assert window.statusBar().currentMessage() == (
         "Imported 1 session; id twice is taken by another session: kept as twice-2."
     )
     bad = tmp_path / "bad.axsession.json"
     bad.write_text("{", encoding="utf-8")
     monkeypatch.setattr(ErrorDialog, "show", classmethod(lambda cls, *a: None))
-    assert feature.import_files([bad]) == []
+    assert import_files(qtbot, feature, [bad]) == []
     assert window.statusBar().currentMessage() == "Nothing imported."
 
 
 def test_bad_file_names_file_and_field_and_writes_nothing(
-    window: MainWindow, feature: SessionsFeature, tmp_path: Path, errors: list[tuple[str, str]]
+    window: MainWindow,
+    feature: SessionsFeature,
+    tmp_path: Path,
+    errors: list[tuple[str, str]],
+    qtbot: Any,
 ) -> None:
     bad = tmp_path / "bad.axsession.json"
     doc = json.loads(json.dumps(sessions.get_session(window.controller.workspace, SAMPLE_ID)))
     doc["id"] = "bad"
     doc["exchanges"][3]["digest"] = 42
     bad.write_text(json.dumps(doc), encoding="utf-8")
-    assert feature.import_files([bad]) == []
+    assert import_files(qtbot, feature, [bad]) == []
     [(title, message)] = errors
     assert title == "Cannot import"
     assert str(bad) in message and "exchanges[3]" in message and "digest" in message
@@ -110,7 +123,7 @@ def _drop_event(paths: list[Path], enter: bool = False) -> Any:
 
 
 def test_drag_and_drop_imports_session_files(
-    window: MainWindow, feature: SessionsFeature, tmp_path: Path
+    window: MainWindow, feature: SessionsFeature, tmp_path: Path, qtbot: Any
 ) -> None:
     doc = sessions.get_session(window.controller.workspace, SAMPLE_ID)
     doc["id"] = "dropped"
@@ -125,6 +138,7 @@ def test_drag_and_drop_imports_session_files(
     feature.page.dragEnterEvent(enter)
     assert enter.isAccepted()
     drop, _m3 = _drop_event([path])
-    feature.page.dropEvent(drop)
+    with qtbot.waitSignal(feature.import_finished, timeout=JOB_TIMEOUT_MS):
+        feature.page.dropEvent(drop)
     assert window.controller.workspace.sessions.get("dropped") is not None
     assert "dropped" in feature.page.model.ids()

@@ -19,7 +19,7 @@ from axmem_gui.ui.sessions.details import TAB_LOADED
 from axmem_gui.ui.sessions.list_model import NAME, STATUS, TOKENS
 from axmem_gui.ui.sessions.page import EMPTY_TEXT
 from axmem_gui.ui.sessions.viewer import SessionViewer
-from tests.ui.sessions.conftest import SAMPLE_ID
+from tests.ui.sessions.conftest import SAMPLE_ID, import_files
 
 
 def _message(request: dict[str, Any], role: str) -> str:
@@ -135,7 +135,7 @@ def test_delete_is_undoable_and_the_empty_state_says_what_to_do(
 
 
 def test_a_session_with_huge_strings_opens_with_bounded_labels(
-    window: MainWindow, feature: SessionsFeature, tmp_path: Any
+    window: MainWindow, feature: SessionsFeature, tmp_path: Any, qtbot: Any
 ) -> None:
     """A stranger's session with a 5,000,000-character name and a 2,000,000-character
     warning froze the window for half a minute on opening: the title label measured and
@@ -150,7 +150,7 @@ def test_a_session_with_huge_strings_opens_with_bounded_labels(
     doc["warnings"] = ["W" * 2_000_000] + [f"warning {i}" for i in range(50)]
     path = tmp_path / "huge.axsession.json"
     sessions.write_session_file(doc, path)
-    assert feature.import_files([path]) == ["huge-strings"]
+    assert import_files(qtbot, feature, [path]) == ["huge-strings"]
     viewer = feature.open_session("huge-strings")
     assert isinstance(viewer, SessionViewer)
     assert viewer.title.full_text() == doc["name"]
