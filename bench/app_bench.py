@@ -21,12 +21,18 @@ longest gap between two ticks, i.e. the longest frame a user would have seen fro
     description keystroke                                 target ≤ 16 ms
     memory (RSS) peak                                     target ≤ 600 MB
 
+With `--session-import MB` (off by default: it adds seconds) a last step imports a session
+file of about MB megabytes (the sample's recorded session, its catalog grown with synthetic
+memories) through the Sessions page, and times it to the list refreshed with the longest
+GUI-thread stall meanwhile (the import runs on the task runner: reading, parsing, checking
+what the file claims, storing).
+
 Then the same on the sample workspace. `--json` prints {"skills", "memories",
 "first_paint_ms", "index_ready_ms", "rss_peak_mb", "steps": [{"name", "ms",
 "max_stall_ms", ...}], "sample": {same for the sample}}.
 
     python bench/app_bench.py [--skills 10000] [--memories 100000] [--seed 7] [--json]
-        [--no-sample] [--timeout 900]
+        [--no-sample] [--timeout 900] [--session-import 20]
     python bench/app_bench.py --start-only [--repeat 3]   # only start → first paint
 
 Environment: APP_BENCH_TRACE_JOBS=1 prints each task-runner job (start, end, CPU);
@@ -210,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="measure only process start → first paint, --repeat times each")
     parser.add_argument("--repeat", type=int, default=3,
                         help="with --start-only: runs per workspace (the median is printed)")
+    parser.add_argument("--session-import", type=float, default=0.0, metavar="MB",
+                        help="also time importing a session file of about MB megabytes")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -217,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
         return child_main(args.child, args.out, args.timeout)
     if args.stall_stacks:
         os.environ["APP_BENCH_STALL_STACKS"] = "1"
+    if args.session_import > 0:
+        os.environ["APP_BENCH_SESSION_IMPORT_MB"] = repr(args.session_import)
 
     ws = ensure_workspace(args.skills, args.memories, args.seed)
     if args.start_only:
@@ -848,7 +858,32 @@ class Driver:
             note="the lint job's own time; from_last_key includes the 400 + 300 ms debounces",
         )
         yield background_done
+        if os.environ.get("APP_BENCH_SESSION_IMPORT_MB"):
+            yield from self.session_import(float(os.environ["APP_BENCH_SESSION_IMPORT_MB"]))
         self.finish()
+
+    def session_import(self, mb: float) -> Any:
+        """Import a session file of about `mb` MB through the Sessions page."""
+        from axmem_gui.ui.sessions.controller import SESSIONS
+
+        window = self.window
+        feature = window.feature(SESSIONS)
+        window.show_section("sessions")  # the page is built (and its list filled) first
+        yield lambda: not feature.jobs and not window.task_runner.busy
+        path = Path(self.out).parent / "big.axsession.json"
+        size = write_big_session(window.controller.workspace, path, mb)
+        yield None
+        self.stall_reset()
+        started = time.perf_counter()
+        feature.import_files([path])
+        # (the job's result refreshes the list in the same turn it leaves `jobs`)
+        yield lambda: not feature.jobs
+        ms = None if self.timed_out else (time.perf_counter() - started) * 1000
+        self.record(
+            "session_import", ms, self.stall(), mb=round(size / 1e6, 1),
+            listed="bench-big-import" in feature.page.model.ids(),
+            message=window.statusBar().currentMessage(),
+        )
 
     def finish(self) -> None:
         import resource
@@ -879,6 +914,28 @@ class Driver:
         self.heartbeat.stop()
         self.window.close()
         self.app.quit()
+
+
+def write_big_session(ws: Any, path: Path, mb: float) -> int:
+    """The sample's recorded session with its catalog grown by synthetic memories (words
+    no recorded search has, so what the file claims still holds) to about `mb` MB."""
+    import random
+
+    from axmem_gui.services import sessions
+
+    doc = sessions.get_session(ws, "sample-ops-assistant")
+    r = random.Random(11)
+    words = [f"zq{i}x" for i in range(3000)]
+    memories = doc["catalog"]["memories"]
+    size = len(json.dumps(doc))
+    while size < mb * 1e6:
+        memory = {"id": f"bench-note-{len(memories):06d}",
+                  "content": " ".join(r.choice(words) for _ in range(100))}
+        memories.append(memory)
+        size += len(json.dumps(memory)) + 2
+    doc["id"] = "bench-big-import"
+    sessions.write_session_file(doc, path)
+    return path.stat().st_size
 
 
 def _gc_census() -> None:

@@ -135,6 +135,22 @@ def _nth_bracket_at(text: str, index: int) -> int:
     return 0  # pragma: no cover - `index` comes from the same brackets
 
 
+def _without_strings(text: str) -> str:
+    """`_STRING.sub('""', text)`, a match at a time: one `sub` over a 20 MB file held the
+    GIL for about 250 ms (a worker reading a session file froze the GUI thread that long);
+    this lets other threads run between strings, and is as fast."""
+    parts: list[str] = []
+    add = parts.append
+    last = 0
+    for m in _STRING.finditer(text):
+        start, end = m.span()
+        add(text[last:start])
+        add('""')
+        last = end
+    add(text[last:])
+    return "".join(parts)
+
+
 def check_json_limits(text: str, *, max_depth: int = MAX_DEPTH) -> None:
     """Raise JsonLimitError when `text` nests deeper than `max_depth` or holds a number
     with more than MAX_NUMBER_DIGITS digits. Linear time; cheap for ordinary files."""
@@ -143,7 +159,7 @@ def check_json_limits(text: str, *, max_depth: int = MAX_DEPTH) -> None:
     if not may_be_deep and not may_be_long:
         return
     # Strings hold no structure: with each replaced by "", what is left is what counts.
-    structural = _STRING.sub('""', text)
+    structural = _without_strings(text)
     long_at = _long_digit_run_at(structural) if may_be_long else None
     if long_at is not None:
         at = _in_original(text, long_at)

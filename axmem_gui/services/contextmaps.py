@@ -100,7 +100,7 @@ def _session_docs_without_rows(ws: Workspace, stored_sessions: set[str]) -> list
     for summary in ws.sessions.list():
         if summary.id in stored_sessions:
             continue
-        doc = ws.sessions.get(summary.id)
+        doc = ws.sessions.head(summary.id)  # (what the maps need: not the exchanges)
         if doc is not None and session_map_snapshots(doc):
             docs.append(doc)
     return docs

@@ -77,3 +77,24 @@ def test_sixteen_megabytes_of_brackets_are_walked_a_chunk_at_a_time() -> None:
     assert caught.value.pos == 16_000_000 + MAX_DEPTH
     with pytest.raises(json.JSONDecodeError):  # and the parser never sees it
         jsontext.parse(text)
+
+
+def test_the_block_wise_scans_find_what_the_whole_text_scans_found() -> None:
+    """The scans a worker makes over a 20 MB file go a block (or a string) at a time, so
+    the GUI thread gets the GIL in between: they must find exactly what one scan found."""
+    from axmem_gui.core import jsontext
+    from axmem_gui.core.jsout import _SEARCH_BLOCK, has_surrogate
+
+    size = 2 * _SEARCH_BLOCK + 5
+    assert not has_surrogate("x" * size) and not has_surrogate("")
+    for at in (0, _SEARCH_BLOCK - 1, _SEARCH_BLOCK, 2 * _SEARCH_BLOCK, size - 1):
+        text = "x" * at + "\udc00" + "x" * (size - at - 1)
+        assert has_surrogate(text), at
+    for text in (
+        '{"a": "b\\"c", "d": [1, "e\\\\"], "f": "',  # escapes, and an unterminated string
+        '"' * 7 + "[]{}" + '"x\ny"',
+        "",
+        "no strings at all [[{}]]",
+        '{"k": "' + "v" * (3 * _SEARCH_BLOCK) + '"}',
+    ):
+        assert jsontext._without_strings(text) == jsontext._STRING.sub('""', text), text[:40]
