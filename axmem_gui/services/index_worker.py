@@ -183,9 +183,10 @@ class IndexOffload:
         total = sum(chars) + other_chars
         if self.cpus < 2 or total < self.min_chars or not chars:
             return None
-        ends = list(accumulate(chars))
-        # the tail starts after the documents that leave `share` of the text to it
-        cut = bisect_left(ends, ends[-1] - total * self.share)
+        ends = list(accumulate(chars))  # ends[i]: the text of documents 0..i
+        # the head: the fewest documents holding what the tail (`share` of all) leaves
+        head = ends[-1] - total * self.share
+        cut = 0 if head <= 0 else bisect_left(ends, head) + 1
         return cut if cut < len(chars) else None
 
     def start(self, profile: AxProfile, columns: DocumentColumns, first: int) -> PartJob:
