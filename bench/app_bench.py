@@ -285,6 +285,8 @@ class GcProbe:
         self.gui: dict[int, list[float]] = {0: [], 1: [], 2: []}
         self.cpu: dict[int, list[float]] = {0: [], 1: [], 2: []}
         self.elsewhere = 0
+        #: (when it ended, generation, wall ms) of each GUI-thread collection
+        self.log: list[tuple[float, int, float]] = []
         gc.callbacks.insert(0, self._on_gc)
         # Last: so the wall time covers the other callbacks (the app's collector's) too.
         gc.callbacks.append(self._on_gc_last)
@@ -295,7 +297,18 @@ class GcProbe:
         elif phase == "start":
             self._started = time.perf_counter()
         else:
-            self.gui[info["generation"]].append((time.perf_counter() - self._started) * 1000)
+            now = time.perf_counter()
+            ms = (now - self._started) * 1000
+            self.gui[info["generation"]].append(ms)
+            self.log.append((now, info["generation"], ms))
+
+    def longest_since(self, since: float) -> list[float] | None:
+        """[generation, ms] of the longest GUI-thread collection that ended after `since`."""
+        found = [(ms, gen) for when, gen, ms in self.log if when >= since]
+        if not found:
+            return None
+        ms, gen = max(found)
+        return [gen, round(ms, 1)]
 
     def _on_gc_last(self, phase: str, info: dict[str, int]) -> None:
         if self._ident() != self._gui:
@@ -458,6 +471,7 @@ class Driver:
         self._last_cpu = time.thread_time()
         self._max_gap = 0.0
         self._step_gaps = [0, 0]  # over 50 ms, over 100 ms, since the last step
+        self._step_start = time.perf_counter()
         self._gui_cpu = time.thread_time()
         self._last_busy = time.perf_counter()  # the last heartbeat over 10 ms late
         self._print_gaps = bool(
@@ -547,7 +561,7 @@ class Driver:
         threading.Thread(target=gil_watch, daemon=True).start()
 
     def stall_reset(self) -> None:
-        self._last_tick = time.perf_counter()
+        self._step_start = self._last_tick = time.perf_counter()
         self._max_gap = 0.0
         self._step_gaps = [0, 0]
         self._gui_cpu = time.thread_time()  # the driver runs on the GUI thread
@@ -595,6 +609,10 @@ class Driver:
         }
         self._step_gaps = [0, 0]
         self._gui_cpu = time.thread_time()
+        if GC_PROBE is not None:
+            # the step's longest GUI-thread collection: [generation, ms]
+            step["longest_gc"] = GC_PROBE.longest_since(self._step_start)
+        self._step_start = time.perf_counter()
         step.update(extra)
         self.steps.append(step)
         shown = "timeout" if ms is None else f"{ms:,.1f} ms"
@@ -764,9 +782,17 @@ class Driver:
                 and not model.canFetchMore()
             )
 
+        # As a user goes to the end of a list: Ctrl+End, through the window (so the app
+        # sees the input), once per frame; the view fetches a page at the bottom.
+        table.setFocus()
+        table.setCurrentIndex(page.model.index(0, 0))
+        handle = window.windowHandle()
         deadline = started + self.timeout_s
         while not at_bottom() and time.perf_counter() < deadline:
-            bar.setValue(bar.maximum())
+            if handle is not None and table.hasFocus():
+                QTest.keyClick(handle, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
+            else:  # (no native window or no focus: scroll it directly)
+                bar.setValue(bar.maximum())
             frames += 1
             yield None
         ms = (time.perf_counter() - started) * 1000 if at_bottom() else None

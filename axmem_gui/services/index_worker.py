@@ -44,12 +44,17 @@ def worker_command() -> list[str]:
     """How to start the worker: the same interpreter, or the same frozen program."""
     if getattr(sys, "frozen", False):
         return [sys.executable, WORKER_ARGUMENT]
-    # -P: the current folder (perhaps a downloaded workspace's) is not put on sys.path
+    # -P: the current folder (perhaps a downloaded workspace's) is not put on sys.path.
+    # The folder holding this package comes last, for a checkout run without installing
+    # it (first, it could shadow the standard library: it may be site-packages).
+    root = str(Path(axmem_gui.__file__).resolve().parent.parent)
     return [
         sys.executable,
         "-P",
         "-c",
+        "import sys; root = sys.argv.pop(1); root in sys.path or sys.path.append(root)\n"
         "from axmem_gui.services.index_worker import main; raise SystemExit(main())",
+        root,
     ]
 
 
@@ -72,10 +77,6 @@ class PartJob:
         #: What the child said of itself: its CPU time ("cpu_s") and peak memory
         #: ("peak_rss_kb", None where unknown), for the benchmarks.
         self.stats: dict[str, float | None] = {}
-        env = dict(os.environ)
-        # the package this one is, first (a checkout run without installing it)
-        root = str(Path(axmem_gui.__file__).resolve().parent.parent)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
         flags = getattr(subprocess, "CREATE_NO_WINDOW", 0)  # Windows: no console flashes up
         # stderr to a file: a pipe nobody reads while the child talks could fill up
         self._errors = tempfile.TemporaryFile()  # noqa: SIM115  (closed by _talk)
@@ -85,7 +86,6 @@ class PartJob:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=self._errors,
-                env=env,
                 creationflags=flags,
             )
         except OSError as exc:
@@ -183,9 +183,10 @@ class IndexOffload:
         total = sum(chars) + other_chars
         if self.cpus < 2 or total < self.min_chars or not chars:
             return None
-        ends = list(accumulate(chars))
-        # the tail starts after the documents that leave `share` of the text to it
-        cut = bisect_left(ends, ends[-1] - total * self.share)
+        ends = list(accumulate(chars))  # ends[i]: the text of documents 0..i
+        # the head: the fewest documents holding what the tail (`share` of all) leaves
+        head = ends[-1] - total * self.share
+        cut = 0 if head <= 0 else bisect_left(ends, head) + 1
         return cut if cut < len(chars) else None
 
     def start(self, profile: AxProfile, columns: DocumentColumns, first: int) -> PartJob:

@@ -54,7 +54,7 @@ from axmem_gui.ui.navigator import NavigatorModel, NavigatorView, NavRole
 from axmem_gui.ui.page_docks import PageDocks
 from axmem_gui.ui.resources import icon, style_leaves, with_base
 from axmem_gui.ui.settings import AppSettings
-from axmem_gui.ui.tasks import TaskRunner
+from axmem_gui.ui.tasks import COLLECTOR, TaskRunner
 
 #: Opens a workspace path for the window; raises AxmemError with a user message.
 WorkspaceOpener = Callable[[Path], Workspace]
@@ -577,6 +577,8 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self, self._run_after_paint)
 
     def _run_after_paint(self) -> None:
+        if self._after_paint is not None and self.windowHandle() is not None:
+            COLLECTOR.watch_input(self.windowHandle())  # majors wait for the user to pause
         callbacks, self._after_paint = self._after_paint, None
         for callback in callbacks or ():
             callback()

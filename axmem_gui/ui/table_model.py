@@ -18,6 +18,8 @@ class HeaderedTableModel(QAbstractTableModel):
     """
 
     headers: tuple[str, ...] = ()
+    #: Each header's tooltip ("" or past the end: none).
+    header_tips: tuple[str, ...] = ()
 
     def row_count(self) -> int:
         raise NotImplementedError  # Qt's metaclass does not mix with ABCMeta
@@ -31,12 +33,12 @@ class HeaderedTableModel(QAbstractTableModel):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        if (
-            role == Qt.ItemDataRole.DisplayRole
-            and orientation == Qt.Orientation.Horizontal
-            and 0 <= section < len(self.headers)
-        ):
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.headers):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
             return self.headers[section]
+        if role == Qt.ItemDataRole.ToolTipRole and section < len(self.header_tips):
+            return self.header_tips[section] or None
         return None
 
     def _row_in_range(self, index: Index) -> bool:

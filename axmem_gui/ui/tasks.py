@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QRunnable, QThreadPool, QTimer, Signal
 
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.errors import AxmemError
@@ -86,6 +86,8 @@ class GuiThreadCollector:
         self._last_major = time.monotonic()
         self._thresholds = gc.get_threshold()
         self._busy: weakref.WeakSet[QObject] = weakref.WeakSet()
+        self._last_input = -INPUT_QUIET_S  # when the user last used a watched window
+        self._idle_retry = False  # an idle point waits for the user to pause
 
     def install(self) -> None:
         """Call on the GUI thread; once is enough."""
@@ -157,14 +159,35 @@ class GuiThreadCollector:
                 gc.collect(1 if middle >= threshold1 else 0)
             self.collections += 1
 
+    def watch_input(self, window: QObject) -> None:
+        """Watch the user's input to `window` (a top-level `QWindow`): an idle point's
+        major collection (tens of ms) waits until the user pauses, so that it never
+        lands in the middle of a scroll or a burst of typing. Cheap: a window's own
+        events are its input, exposures and one update per frame, not its widgets'."""
+        window.installEventFilter(_InputWatch(self, window))
+
+    def note_input(self) -> None:
+        self._last_input = time.monotonic()
+
     def idle_point(self) -> None:
         """On the GUI thread when no job runs: a major collection if workers froze enough
-        since the last one, or anything and `MAJOR_INTERVAL_S` passed since it."""
+        since the last one, or anything and `MAJOR_INTERVAL_S` passed since it; once the
+        user paused for `INPUT_QUIET_S` (see `watch_input`)."""
         if not self.on_gui_thread or self._busy or not self.deferred:
+            return
+        quiet = time.monotonic() - self._last_input
+        if quiet < INPUT_QUIET_S:
+            if not self._idle_retry:
+                self._idle_retry = True
+                QTimer.singleShot(int((INPUT_QUIET_S - quiet) * 1000) + 1, self._retry_idle)
             return
         enough = self._frozen_young >= max(IDLE_MAJOR_MIN, self._survivors // 4)
         if enough or time.monotonic() - self._last_major >= MAJOR_INTERVAL_S:
             self.major()
+
+    def _retry_idle(self) -> None:
+        self._idle_retry = False
+        self.idle_point()
 
     def retire(self, records: Iterable[object]) -> int:
         """Untrack the long-lived `records` so that no collection walks them again: the
@@ -225,6 +248,37 @@ class GuiThreadCollector:
         self._last_major = time.monotonic()
 
 
+class _InputWatch(QObject):
+    """Tells the collector when the user works a window (an event filter on it)."""
+
+    def __init__(self, collector: GuiThreadCollector, window: QObject) -> None:
+        super().__init__(window)
+        self._note = collector.note_input
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in _INPUT_EVENTS:
+            self._note()
+        return False
+
+
+_INPUT_EVENTS = frozenset(
+    {
+        QEvent.Type.KeyPress,
+        QEvent.Type.KeyRelease,
+        QEvent.Type.MouseButtonPress,
+        QEvent.Type.MouseButtonRelease,
+        QEvent.Type.MouseButtonDblClick,
+        QEvent.Type.MouseMove,
+        QEvent.Type.Wheel,
+        QEvent.Type.TouchBegin,
+        QEvent.Type.TouchUpdate,
+        QEvent.Type.TouchEnd,
+        QEvent.Type.TabletPress,
+        QEvent.Type.TabletMove,
+    }
+)
+
+
 def _untracker() -> Callable[[int], None] | None:
     """CPython's `PyObject_GC_UnTrack` (what the collector itself does to a tuple of
     atoms), called with an object's address (`id`; the caller holds the object), or None
@@ -246,6 +300,9 @@ _UNTRACK = _untracker()
 #: which never refers back to the entry. Such an object cannot be part of a reference
 #: cycle, so leaving it out of collections frees exactly what they would have freed.
 RECORD_TYPES: frozenset[type] = frozenset({Skill, Memory, Finding})
+#: An idle point's major collection waits until the user has not touched a watched
+#: window for this long.
+INPUT_QUIET_S = 1.0
 COLLECTOR = GuiThreadCollector()
 #: While jobs run, the GUI thread's safe points come at least this often.
 COLLECT_INTERVAL_MS = 50

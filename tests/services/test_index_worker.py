@@ -152,3 +152,15 @@ def test_the_worker_runs_from_any_folder_without_the_folder_on_its_path(
     shared = LiveSearch(PROFILE, catalog, offload=IndexOffload(min_chars=0, cpus=2))
     assert shared.last_offload is not None and not shared.last_offload.fell_back
     assert shared.last_offload.job.error is None
+
+
+def test_the_child_gets_about_its_share_of_all_the_text() -> None:
+    offload = IndexOffload(min_chars=1000, cpus=2, share=0.5)
+    assert offload.split([10] * 100, 0) == 50
+    # the other domain is indexed here: the tail makes up for it
+    assert offload.split([10] * 100, 500) == 25
+    # more text elsewhere than half of all: the whole domain goes
+    assert offload.split([10] * 100, 5000) == 0
+    assert offload.split([10] * 10, 0) is None  # under min_chars
+    assert IndexOffload(min_chars=0, cpus=1).split([10] * 100, 0) is None
+    assert offload.split([], 5000) is None

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import gc
 import threading
+import time
 import weakref
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtTest import QTest
 
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.lint.model import Finding, finding
@@ -207,3 +209,38 @@ def test_a_big_middle_generation_is_frozen_not_collected_on_the_gui_thread(  # t
     assert scanned < 20_000 + 3 * kept_per_step, scanned
     assert sum(freed) >= steps * cycles_per_step // 2
     qtbot.waitUntil(lambda: COLLECTOR.majors > majors, timeout=10_000)
+
+
+def test_a_major_collection_waits_until_the_user_pauses(  # type: ignore[no-untyped-def]
+    qtbot, make_window: WindowFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An idle point's major collection (tens of ms at 100,000 memories) would be a
+    hitch in a scroll: while the user works the window it waits, and runs once they have
+    left it alone for `INPUT_QUIET_S`."""
+    monkeypatch.setattr(tasks, "INPUT_QUIET_S", 0.3)
+    monkeypatch.setattr(tasks, "MAJOR_INTERVAL_S", 0.0)
+    win = make_window(features=())
+    qtbot.waitUntil(lambda: win._after_paint is None, timeout=10_000)  # watching its input
+    quiet_at_major: list[float] = []
+    major = COLLECTOR.major
+
+    def timed_major() -> None:
+        quiet_at_major.append(time.monotonic() - COLLECTOR._last_input)
+        major()
+
+    monkeypatch.setattr(COLLECTOR, "major", timed_major)
+    monkeypatch.setattr(COLLECTOR, "deferred", 1)  # workers froze something: a major is due
+    window = win.windowHandle()
+    assert window is not None
+    before = COLLECTOR._last_input
+    # through the window, as the user's keys come
+    QTest.keyClick(window, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
+    assert COLLECTOR._last_input > before
+    COLLECTOR.idle_point()
+    assert quiet_at_major == []  # not now: the user just typed
+    qtbot.waitUntil(lambda: bool(quiet_at_major), timeout=10_000)
+    assert quiet_at_major[0] >= 0.3
+    # With no input for that long, an idle point collects at once.
+    monkeypatch.setattr(COLLECTOR, "deferred", 1)
+    COLLECTOR.idle_point()
+    assert len(quiet_at_major) == 2

@@ -37,9 +37,21 @@ def _number(value: float, digits: int = 3) -> str:
 class AxResultModel(HeaderedTableModel):
     """What `discover` / `recall` returned, in Ax's order."""
 
-    headers = ("#", "id", "score", "raw", "coverage", "matched terms", "search string")
-    WIDTHS = (26, 150, 80, 52, 62, 110)
+    # Short headers, so a 1366-pixel-wide window shows them all and room is left for ids.
+    headers = ("#", "id", "score", "raw", "coverage", "matched", "search")
+    header_tips = (
+        "Rank in Ax's result",
+        "Entry id",
+        "Raw score over the top raw score of the same search string",
+        "Ax's raw score",
+        "Share of the search string's words the entry matched",
+        "The search string's words the entry matched",
+        "The search string that found the entry",
+    )
     COL_ID, COL_SCORE = 1, 2
+    #: Columns of text that give up room in a narrow dock, first to last: the search
+    #: string (typed beside the table), the matched terms, the id.
+    FLEXIBLE = (6, 5, 1)
 
     def __init__(self) -> None:
         super().__init__()
@@ -92,9 +104,19 @@ class AxResultModel(HeaderedTableModel):
 class Bm25ResultModel(HeaderedTableModel):
     """The same searches through BM25 (SQLite FTS5)."""
 
-    headers = ("#", "id", "score", "bm25", "in Ax", "search string")
-    WIDTHS = (26, 140, 80, 56, 44)
+    headers = ("#", "id", "score", "bm25", "in Ax", "search")
+    header_tips = (
+        "Rank in BM25's result",
+        "Entry id",
+        "BM25 score over the top score",
+        "SQLite FTS5's bm25() (lower is better)",
+        "Whether Ax returned the entry too",
+        "The search string that found the entry",
+    )
     COL_ID, COL_SCORE = 1, 2
+    #: Columns of text that give up room in a narrow dock, first to last: the search
+    #: string, the id.
+    FLEXIBLE = (5, 1)
 
     def __init__(self) -> None:
         super().__init__()
@@ -144,6 +166,10 @@ class Bm25ResultModel(HeaderedTableModel):
         if role == BenchRole.Terms:
             return self._terms.get(r.query, [])
         return None
+
+
+#: The score column's width at least: room for a bar beside its number.
+SCORE_BAR_WIDTH = 56
 
 
 class ScoreBarDelegate(QStyledItemDelegate):

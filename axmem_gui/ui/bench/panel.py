@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
     QHBoxLayout,
-    QHeaderView,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
@@ -44,8 +43,15 @@ from axmem_gui.services.bench import (
     why_not,
 )
 from axmem_gui.ui.bench.entry_view import EntryView
-from axmem_gui.ui.bench.models import AxResultModel, BenchRole, Bm25ResultModel, ScoreBarDelegate
+from axmem_gui.ui.bench.models import (
+    SCORE_BAR_WIDTH,
+    AxResultModel,
+    BenchRole,
+    Bm25ResultModel,
+    ScoreBarDelegate,
+)
 from axmem_gui.ui.bench.why_not import why_not_html
+from axmem_gui.ui.fitted_columns import FittedColumns
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.resources import style_leaves
 from axmem_gui.ui.retrieval.state import RetrievalState
@@ -58,6 +64,10 @@ RUN_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 #: After the first run of a kind, its BM25 index starts building this much later (the
 #: run's result is painted first).
 BM25_BUILD_DELAY_MS = 150
+#: The panes' first widths: inputs, Ax's table, BM25's table, the entry / why-not tabs.
+SPLIT_SIZES = (215, 500, 375, 260)
+#: An id column is never narrower than this many characters (the tooltip has it whole).
+ID_CHARS = 12
 
 
 def is_run_key(event: QKeyEvent) -> bool:
@@ -91,14 +101,12 @@ def _table(model: AxResultModel | Bm25ResultModel) -> QTableView:
     view.verticalHeader().setVisible(False)
     view.verticalHeader().setDefaultSectionSize(22)
     view.setAlternatingRowColors(True)
-    header = view.horizontalHeader()
-    header.setStretchLastSection(True)
-    header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-    for column, width in enumerate(model.WIDTHS):
-        # Never narrower than its header: "coverage", not "overage".
-        title = str(model.headerData(column, Qt.Orientation.Horizontal))
-        needed = view.fontMetrics().horizontalAdvance(title) + 24
-        view.setColumnWidth(column, max(width, needed))
+    # Every header whole ("coverage", not "overage"; "bm25", not "b"), numbers as wide as
+    # they are, ids and texts sharing what is left of a narrow dock (elided).
+    id_width = view.fontMetrics().horizontalAdvance("x" * ID_CHARS)
+    FittedColumns(
+        view, model.FLEXIBLE, {model.COL_SCORE: SCORE_BAR_WIDTH, model.COL_ID: id_width}
+    )
     return view
 
 
@@ -206,7 +214,11 @@ class BenchPanel(QWidget):
         self.split.setChildrenCollapsible(False)
         for widget in (inputs, ax_box, bm25_box, self.detail_tabs):
             self.split.addWidget(widget)
-        self.split.setSizes([200, 420, 300, 480])
+        # At 1366×768 (a 1,350-pixel window) both tables show every column whole; the
+        # inputs keep their width when the window grows, the rest share it.
+        self.split.setSizes(list(SPLIT_SIZES))
+        for pane, stretch in enumerate((0, 1, 1, 1)):
+            self.split.setStretchFactor(pane, stretch)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 4)
         layout.addWidget(self.split)

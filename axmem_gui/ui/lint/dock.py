@@ -22,6 +22,7 @@ from axmem_gui.ui.elided import ElidedLabel
 from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.lint.linter import BUDGET_RANGE, LintOutcome, LiveLinter
 from axmem_gui.ui.lint.model import (
+    HEADERS,
     SEVERITY_FILTERS,
     FindingColumn,
     FindingRole,
@@ -41,7 +42,8 @@ class LintDock(QWidget):
         super().__init__(parent)
         self.setObjectName("lintDock")
         self.linter = linter
-        self.model = FindingsModel()
+        # Sorts of a big report are made on the runner, not on the GUI thread.
+        self.model = FindingsModel(linter.runner)
         self.proxy = FindingsFilterModel()
         self.proxy.setSourceModel(self.model)
 
@@ -111,6 +113,12 @@ class LintDock(QWidget):
             (FindingColumn.Message, 520),
         ):
             self.table.setColumnWidth(column, width)
+        # The header shows the sort of the rows shown, not one still being made.
+        self.model.sort_state_changed.connect(self._on_sort_state)
+        # A report shown once its order is made resets the table: the scroll stays.
+        self._scroll = 0
+        self.model.modelAboutToBeReset.connect(self._keep_scroll)
+        self.model.modelReset.connect(self._restore_scroll)
         self.table.doubleClicked.connect(self._on_double_click)
         self.table.activated.connect(self._on_double_click)
 
@@ -142,6 +150,22 @@ class LintDock(QWidget):
         self.budget_spin.setValue(self.linter.budget_tokens())
         self.budget_spin.blockSignals(False)
 
+    def _keep_scroll(self) -> None:
+        self._scroll = self.table.verticalScrollBar().value()
+
+    def _restore_scroll(self) -> None:
+        self.table.verticalScrollBar().setValue(self._scroll)
+
+    def _on_sort_state(self) -> None:
+        header = self.table.horizontalHeader()
+        shown = (self.model.sort_column(), self.model.sort_order())
+        if (header.sortIndicatorSection(), header.sortIndicatorOrder()) != shown:
+            # Not a new sort asked for: the view's sort slot must not hear it.
+            blocked = header.blockSignals(True)
+            header.setSortIndicator(*shown)
+            header.blockSignals(blocked)
+        self._update_state()
+
     def show_outcome(self, outcome: LintOutcome | None) -> None:
         scroll = self.table.verticalScrollBar().value()
         findings = () if outcome is None else outcome.report.findings
@@ -164,7 +188,10 @@ class LintDock(QWidget):
 
     def _update_state(self, *_: object) -> None:
         outcome = self.linter.outcome
-        if self.linter.running:
+        if self.model.sorting():
+            column = self.model.wanted_sort()[0]
+            self.state_label.setText(f"sorting by {HEADERS[column].lower()}…")
+        elif self.linter.running:
             self.state_label.setText("checking…")
         elif outcome is not None:
             report = outcome.report

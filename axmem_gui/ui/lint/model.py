@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import IntEnum
 from itertools import compress
 from operator import attrgetter
@@ -15,13 +16,16 @@ from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     Qt,
+    Signal,
 )
 
+from axmem_gui.core.chunked_sort import RUN, no_check, stable_order
 from axmem_gui.core.lint import Finding
 from axmem_gui.core.lint.model import SEVERITY_ORDER
 from axmem_gui.ui.inert_text import inert_tooltips
 from axmem_gui.ui.lint.severity import severity_icon
 from axmem_gui.ui.table_model import HeaderedTableModel
+from axmem_gui.ui.tasks import Job, JobContext, TaskRunner
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -117,20 +121,53 @@ _COLUMN_FIELDS: dict[int, str] = {
 }
 
 
-def _sort_keys(findings: Sequence[Finding], column: int) -> list[Any]:
+def _sort_keys(
+    findings: Sequence[Finding], column: int, check: Callable[[], None] = no_check
+) -> list[Any]:
     """What each finding sorts by in `column`, ordered as Qt orders the column's text
-    (severity: error, warning, info)."""
+    (severity: error, warning, info); made `RUN` findings per C call."""
+    runs = [findings[start : start + RUN] for start in range(0, len(findings), RUN)]
+    keys: list[Any] = []
     if column == FindingColumn.Severity:
-        return list(map(SEVERITY_ORDER.__getitem__, map(attrgetter("severity"), findings)))
+        for part in runs:
+            keys += map(SEVERITY_ORDER.__getitem__, map(attrgetter("severity"), part))
+        return keys
     field = _COLUMN_FIELDS.get(column)
-    texts: list[str] = (
-        list(map(attrgetter(field), findings))
-        if field is not None
-        else [entry_label(f) if column == FindingColumn.Entry else "" for f in findings]
-    )
-    if _ASTRAL.search("\n".join(texts)):
-        return [t.encode("utf-16-be", "surrogatepass") for t in texts]
-    return texts
+    astral = False
+    for part in runs:
+        texts: list[str] = (
+            list(map(attrgetter(field), part))
+            if field is not None
+            else [entry_label(f) if column == FindingColumn.Entry else "" for f in part]
+        )
+        if not astral:
+            joined = "\n".join(texts)
+            astral = not joined.isascii() and _ASTRAL.search(joined) is not None
+        keys += texts
+        check()
+    if astral:
+        for start in range(0, len(keys), RUN):
+            keys[start : start + RUN] = [
+                t.encode("utf-16-be", "surrogatepass") for t in keys[start : start + RUN]
+            ]
+            check()
+    return keys
+
+
+def column_order(
+    findings: Sequence[Finding], column: int, check: Callable[[], None] = no_check
+) -> tuple[int, ...]:
+    """The positions of `findings` in `column`'s ascending order, ties in report order (as
+    Qt's sort; descending is all of it reversed). A few thousand findings per C call, so a
+    job can sort a catalog's report without holding the GIL for long."""
+    return tuple(stable_order(_sort_keys(findings, column, check), check))
+
+
+def column_order_job(findings: tuple[Finding, ...], column: int) -> Job:
+    def job(ctx: JobContext) -> tuple[int, ...]:
+        return column_order(findings, column, ctx.check)
+
+    return job
 
 
 class FindingsModel(HeaderedTableModel):
@@ -139,50 +176,109 @@ class FindingsModel(HeaderedTableModel):
 
     Filtering and sorting are done here, over Python lists, not by a Qt sort/filter proxy:
     that one asks the model for each row's data through a Python call (sorting 111,000
-    findings by a column took 21 s on the GUI thread, each filter keystroke 0.9 s)."""
+    findings by a column took 21 s on the GUI thread, each filter keystroke 0.9 s).
+
+    A column's order is made once per report and kept. For more than `GUI_SORT_MAX`
+    findings it is made by a job on `runner` (sorting 111,000 messages took 100-240 ms on
+    the GUI thread): until it lands, the rows stay as they are and `sort_column` /
+    `sort_order` still say how they are sorted, `sorting()` is true, and a new report
+    waits to be shown in the order asked for. `sort_state_changed` tells each change."""
 
     headers = HEADERS
+    #: Findings sorted on the GUI thread at most (a few ms); more are sorted by a job.
+    GUI_SORT_MAX = 2048
+    #: The sort shown, or the one waiting for its order, changed.
+    sort_state_changed = Signal()
 
-    def __init__(self) -> None:
+    def __init__(self, runner: TaskRunner | None = None) -> None:
         super().__init__()
+        self._runner = runner
         self._findings: tuple[Finding, ...] = ()
         #: Positions in `_findings` of the rows shown, in order; None: all, report order.
         self._shown: list[int] | None = None
         self._severities: frozenset[str] | None = None
         self._text = ""
+        #: The sort shown (-1: the report's order).
         self._sort_column = -1
         self._sort_order = Qt.SortOrder.AscendingOrder
+        #: The sort last asked for: shown, or waiting for its column's order.
+        self._wanted: tuple[int, Qt.SortOrder] = (-1, Qt.SortOrder.AscendingOrder)
         #: `haystack` of each finding, made on the first text filter of a report.
         self._haystacks: list[str] | None = None
         #: column -> every finding's position in the column's ascending order (ties in
         #: report order), made on the first sort by it: a click that turns the order
-        #: around, or a filter, then only walks it (sorting 111,000 messages again took
-        #: 100-240 ms at each click).
-        self._orders: dict[int, list[int]] = {}
+        #: around, or a filter, then only walks it.
+        self._orders: dict[int, tuple[int, ...]] = {}
+        #: A report waiting for the order of the wanted column, and the orders made of it.
+        self._next: tuple[Finding, ...] | None = None
+        self._next_orders: dict[int, tuple[int, ...]] = {}
+        #: The sort job and what it sorts: (findings, column).
+        self._job: int | None = None
+        self._job_of: tuple[tuple[Finding, ...], int] | None = None
+        if runner is not None:
+            runner.finished.connect(self._on_job_finished)
+            runner.failed.connect(self._on_job_failed)
+            runner.cancelled.connect(self._on_job_cancelled)
+
+    # the sort, as shown and as asked for -------------------------------------------
+    def sort_column(self) -> int:
+        """The column the rows shown are sorted by (-1: the report's order)."""
+        return self._sort_column
+
+    def sort_order(self) -> Qt.SortOrder:
+        return self._sort_order
+
+    def wanted_sort(self) -> tuple[int, Qt.SortOrder]:
+        """The sort last asked for (shown, or waiting for its order: `sorting()`)."""
+        return self._wanted
+
+    def sorting(self) -> bool:
+        """Whether a column's order is being made off the GUI thread."""
+        return self._job is not None
 
     def set_findings(self, findings: Sequence[Finding]) -> None:
         """Show `findings`. With nothing filtered or sorted, only the rows that differ are
-        removed and inserted: after an edit most of 100,000 findings are the same objects."""
+        removed and inserted: after an edit most of 100,000 findings are the same objects.
+        Sorted by a column, a big report is shown once its order is made."""
         new = tuple(findings)
+        self._next, self._next_orders = None, {}
+        if new is self._findings:  # the same report again: its orders stand
+            self._apply_wanted()
+            return
+        column = self._wanted[0]
+        if column >= 0 and self._deferred(new):
+            self._next = new
+            self._request(new, column)
+            self.sort_state_changed.emit()
+            return
+        self._show(new, {})
+
+    def _show(self, new: tuple[Finding, ...], orders: dict[int, tuple[int, ...]]) -> None:
+        """Show the report `new` in the wanted sort (`orders`: the orders made of it)."""
+        self._drop_job()
         old = self._findings
         self._haystacks = None
-        self._orders = {}
+        self._orders = orders
+        shown_sort = (self._sort_column, self._sort_order)
+        self._sort_column, self._sort_order = self._wanted
         if self._narrowed() or not old or not new:
             self.beginResetModel()
             self._findings = new
             self._shown = self._select()
             self.endResetModel()
-            return
-        start, old_end, new_end = changed_rows(old, new)
-        if old_end > start:
-            self.beginRemoveRows(QModelIndex(), start, old_end - 1)
-            self._findings = old[:start] + old[old_end:]
-            self.endRemoveRows()
-        if new_end > start:
-            self.beginInsertRows(QModelIndex(), start, new_end - 1)
+        else:
+            start, old_end, new_end = changed_rows(old, new)
+            if old_end > start:
+                self.beginRemoveRows(QModelIndex(), start, old_end - 1)
+                self._findings = old[:start] + old[old_end:]
+                self.endRemoveRows()
+            if new_end > start:
+                self.beginInsertRows(QModelIndex(), start, new_end - 1)
+                self._findings = new
+                self.endInsertRows()
             self._findings = new
-            self.endInsertRows()
-        self._findings = new
+        if shown_sort != self._wanted:
+            self.sort_state_changed.emit()
 
     def set_filter(self, severities: frozenset[str] | None, text: str) -> None:
         """Keep the findings of one of `severities` (None: any) whose code, entry, message
@@ -192,11 +288,92 @@ class FindingsModel(HeaderedTableModel):
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Rows by `column` (severity: error, warning, info), ties in report order
-        (descending: all of it reversed, as Qt's sort does); -1: the report's order."""
-        if (column, order) == (self._sort_column, self._sort_order):
+        (descending: all of it reversed, as Qt's sort does); -1: the report's order. A
+        column not sorted yet, of more than `GUI_SORT_MAX` findings, is sorted by a job:
+        the rows change when it lands."""
+        if (column, order) == self._wanted:
             return  # (a header click asks twice)
-        self._sort_column, self._sort_order = column, order
-        self._reselect()
+        self._wanted = (column, order)
+        self._apply_wanted()
+
+    def _apply_wanted(self) -> None:
+        """Show the wanted sort if its order is at hand (or cheap), else have it made."""
+        column, order = self._wanted
+        if self._next is not None:  # a report waits for its order: this column's now
+            if column < 0 or column in self._next_orders:
+                self._show_next()
+            else:
+                self._request(self._next, column)
+        elif column >= 0 and column not in self._orders and self._deferred(self._findings):
+            self._request(self._findings, column)
+        else:
+            self._drop_job()
+            if (column, order) != (self._sort_column, self._sort_order):
+                self._sort_column, self._sort_order = column, order
+                self._reselect()
+        self.sort_state_changed.emit()
+
+    def _deferred(self, findings: tuple[Finding, ...]) -> bool:
+        """Whether sorting `findings` is a job."""
+        return self._runner is not None and len(findings) > self.GUI_SORT_MAX
+
+    def _request(self, findings: tuple[Finding, ...], column: int) -> None:
+        """Have a job make `column`'s order of `findings` (unless one does already)."""
+        if (
+            self._job is not None
+            and self._job_of is not None
+            and self._job_of[0] is findings
+            and self._job_of[1] == column
+        ):
+            return
+        self._drop_job()
+        assert self._runner is not None
+        self._job_of = (findings, column)
+        self._job = self._runner.submit(column_order_job(findings, column))
+
+    def _drop_job(self) -> None:
+        if self._job is not None and self._runner is not None:
+            self._runner.cancel(self._job)
+        self._job, self._job_of = None, None
+
+    def _show_next(self) -> None:
+        new, orders = self._next, self._next_orders
+        assert new is not None
+        self._next, self._next_orders = None, {}
+        self._show(new, orders)
+
+    def _settle_here(self) -> None:
+        """Show what was asked for, its order made here if missing (a sort job failed)."""
+        if self._next is not None:
+            self._show_next()
+        elif (self._sort_column, self._sort_order) != self._wanted:
+            self._sort_column, self._sort_order = self._wanted
+            self._reselect()
+        self.sort_state_changed.emit()
+
+    def _on_job_finished(self, job_id: int, result: object) -> None:
+        if job_id != self._job or self._job_of is None or not isinstance(result, tuple):
+            return
+        findings, column = self._job_of
+        self._job, self._job_of = None, None
+        if findings is self._next:
+            self._next_orders[column] = result
+        elif findings is self._findings:
+            self._orders[column] = result
+        self._apply_wanted()
+
+    def _on_job_failed(self, job_id: int, message: str) -> None:
+        del message  # (a bug: sorted here instead, where it shows)
+        if job_id == self._job:
+            self._job, self._job_of = None, None
+            self._settle_here()
+
+    def _on_job_cancelled(self, job_id: int) -> None:
+        # Cancelled by someone else (the runner's `cancel_all`): asked again.
+        if job_id == self._job and self._job_of is not None:
+            findings, column = self._job_of
+            self._job, self._job_of = None, None
+            self._request(findings, column)
 
     def _narrowed(self) -> bool:
         return self._severities is not None or bool(self._text) or self._sort_column >= 0
@@ -204,16 +381,40 @@ class FindingsModel(HeaderedTableModel):
     def _reselect(self) -> None:
         self.layoutAboutToBeChanged.emit()
         before = self.persistentIndexList()
-        findings_before = [self.finding(i.row()) for i in before]
+        positions = [self._position(i.row()) for i in before]
         self._shown = self._select()
         if before:
-            where = {id(f): row for row, f in enumerate(map(self.finding, range(self.row_count())))}
+            rows = self._rows_of(positions)
             after = [
-                self.index(where[id(f)], i.column()) if id(f) in where else QModelIndex()
-                for i, f in zip(before, findings_before, strict=True)
+                self.index(rows[p], i.column()) if p in rows else QModelIndex()
+                for i, p in zip(before, positions, strict=True)
             ]
             self.changePersistentIndexList(before, after)
         self.layoutChanged.emit()
+
+    def _position(self, row: int) -> int:
+        shown = self._shown
+        return row if shown is None else shown[row]
+
+    def _rows_of(self, positions: Sequence[int]) -> dict[int, int]:
+        """{position in the report: its row now} of `positions` still shown (a few: the
+        current row and the selection's corners; looked up in C, not by a Python walk
+        over every row)."""
+        shown = self._shown
+        if shown is None:
+            return {p: p for p in positions}
+        wanted = set(positions)
+        rows: dict[int, int] = {}
+        if len(wanted) <= 4:
+            for p in wanted:
+                with contextlib.suppress(ValueError):  # (not shown now)
+                    rows[p] = shown.index(p)
+            return rows
+        for start in range(0, len(shown), RUN):
+            part = shown[start : start + RUN]
+            for row in compress(range(start, start + len(part)), map(wanted.__contains__, part)):
+                rows[shown[row]] = row
+        return rows
 
     def _select(self) -> list[int] | None:
         if not self._narrowed():
@@ -232,10 +433,8 @@ class FindingsModel(HeaderedTableModel):
         if column < 0:
             return list(rows)
         order = self._orders.get(column)
-        if order is None:
-            keys = _sort_keys(findings, column)
-            # As Qt's sort: ties in the report's order (descending: reversed, below).
-            order = self._orders[column] = sorted(range(len(findings)), key=keys.__getitem__)
+        if order is None:  # (few findings, or no runner: made here)
+            order = self._orders[column] = column_order(findings, column)
         if isinstance(rows, range):
             ordered = list(order)
         else:

@@ -38,7 +38,6 @@ from axmem_gui.services.scenarios import (
     scenario_from_document,
     simulate_scenario,
 )
-from axmem_gui.ui.elided import ElidedLabel
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.preview.section_view import SectionView
 from axmem_gui.ui.resources import style_leaves
@@ -52,6 +51,12 @@ STAGES = (("executor", "Executor"), ("distiller", "Distiller"))
 #: A skills index of more entries than this is rendered on a worker thread (at 10,000
 #: skills it is 1.25 MB of text: 70-110 ms of CPU); a smaller one here, at once.
 RENDER_HERE_MAX_SKILLS = 200
+
+
+def total_text(chars: int, tokens: int) -> str:
+    """The prompt's total; a narrow dock wraps it between its two halves only."""
+    nbsp = "\u00a0"
+    return f"Total{nbsp}{chars:,}{nbsp}chars · ~{tokens:,}{nbsp}tokens"
 
 
 class _Rendered:
@@ -147,9 +152,12 @@ class PreviewPanel(QWidget):
         self.copy_button = QToolButton()
         self.copy_button.setText("Copy")
         self.copy_button.setToolTip("Copy this section's exact text (Ctrl+C)")
-        self.total_label = ElidedLabel()
+        # The whole total, on two lines in a narrow dock (elided, the token count was cut
+        # off at 1366×768): see `total_text`.
+        self.total_label = plain_label()
         self.total_label.setObjectName("previewTotal")
         self.total_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.total_label.setWordWrap(True)
         self.error_label = plain_label()
         self.error_label.setObjectName("previewErrors")
         self.error_label.setWordWrap(True)
@@ -355,7 +363,7 @@ class PreviewPanel(QWidget):
         self._fill_turns(preview)
         for section in preview.sections:
             self.views[section.key].set_section(section)
-        self.total_label.setText(f"Total {preview.chars:,} chars · ~{preview.tokens:,} tokens")
+        self.total_label.setText(total_text(preview.chars, preview.tokens))
         errors = [self._scenario_error] if self._scenario_error else []
         if preview.turn_count:
             errors += [f"turn {preview.turn + 1}: {e}" for e in preview.errors]

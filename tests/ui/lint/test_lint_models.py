@@ -234,12 +234,13 @@ def test_turning_a_sorted_column_around_sorts_nothing_again(monkeypatch) -> None
     from axmem_gui.ui.lint import model as model_module
 
     calls: list[int] = []
+    column_order = model_module.column_order
 
-    def counting_sorted(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
         calls.append(1)
-        return sorted(*args, **kwargs)
+        return column_order(*args, **kwargs)
 
-    monkeypatch.setattr(model_module, "sorted", counting_sorted, raising=False)
+    monkeypatch.setattr(model_module, "column_order", counting)
     findings = report().findings
     model = FindingsModel()
     model.set_findings(findings)

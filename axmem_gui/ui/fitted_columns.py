@@ -1,0 +1,90 @@
+"""Columns of a small table sized to their headers and cells, and fitted to the view's
+width, so a narrow dock shows every header whole instead of a horizontal scroll bar."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QHeaderView, QTableView
+
+#: A flexible column is never made wider than this to show its longest cell (the last
+#: column still takes whatever room is left).
+FLEX_CAP = 260
+
+
+class FittedColumns(QObject):
+    """Sizes the columns of `view` (a table of tens of rows, not thousands) on every model
+    reset and viewport resize:
+
+    - each column is at least as wide as its header (`QHeaderView.sectionSizeHint`: text
+      and margins) and `minimum[column]`;
+    - a fixed column (a number) is as wide as its widest cell too;
+    - a flexible column (`flexible`: ids, terms, search strings) is as wide as its widest
+      cell up to `FLEX_CAP`, and gives up room, down to its header's width, when the view
+      is narrower than all that (the first of `flexible` first): its cells are elided,
+      their tooltips say them whole;
+    - the last column takes what room is left.
+
+    A horizontal scroll bar appears only when the headers alone do not fit. Users can
+    still drag a column wider or narrower; the next resize of the view fits them again."""
+
+    def __init__(
+        self,
+        view: QTableView,
+        flexible: Sequence[int],
+        minimum: Mapping[int, int] | None = None,
+    ) -> None:
+        super().__init__(view)
+        self._view = view
+        self._flexible = tuple(flexible)
+        self._minimum = dict(minimum or {})
+        header = view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        view.viewport().installEventFilter(self)
+        model = view.model()
+        model.modelReset.connect(self.fit)
+        model.layoutChanged.connect(self.fit)
+        self.fit()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self.fit()
+        return super().eventFilter(watched, event)
+
+    def widths(self, available: int) -> list[int]:
+        """Each column's width for a viewport `available` pixels wide."""
+        view = self._view
+        header = view.horizontalHeader()
+        has_rows = view.model().rowCount() > 0
+        floors: list[int] = []
+        wants: list[int] = []
+        for column in range(header.count()):
+            floor = max(header.sectionSizeHint(column), self._minimum.get(column, 0))
+            cells = view.sizeHintForColumn(column) if has_rows else 0
+            want = max(floor, cells)
+            if column in self._flexible:
+                want = max(floor, min(want, FLEX_CAP))
+            floors.append(floor)
+            wants.append(want)
+        excess = sum(wants) - available
+        # The flexible columns give up room in turn, each down to its header's width (if
+        # even the headers alone do not fit, they stay whole: the view scrolls).
+        shrunk = list(wants)
+        for column in self._flexible:
+            if excess <= 0 or column >= len(wants):
+                continue
+            give = min(excess, wants[column] - floors[column])
+            shrunk[column] -= give
+            excess -= give
+        return shrunk
+
+    def fit(self) -> None:
+        view = self._view
+        header = view.horizontalHeader()
+        if header.count() == 0:
+            return
+        for column, width in enumerate(self.widths(view.viewport().width())):
+            if header.sectionSize(column) != width:
+                header.resizeSection(column, width)
