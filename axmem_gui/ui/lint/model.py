@@ -70,6 +70,23 @@ def haystack(f: Finding) -> str:
     return f"{f.code}\n{entry_label(f)}\n{f.message}\n{f.hint}".lower()
 
 
+def haystacks_of(
+    findings: Sequence[Finding], check: Callable[[], None] = no_check
+) -> list[str]:
+    out: list[str] = []
+    for start in range(0, len(findings), RUN):
+        out += map(haystack, findings[start : start + RUN])
+        check()
+    return out
+
+
+def haystacks_job(findings: tuple[Finding, ...]) -> Job:
+    def job(ctx: JobContext) -> list[str]:
+        return haystacks_of(findings, ctx.check)
+
+    return job
+
+
 def _common_role(f: Finding, role: int) -> tuple[bool, Any]:
     """Roles every view of a finding answers the same way."""
     if role == FindingRole.Finding:
@@ -215,6 +232,9 @@ class FindingsModel(HeaderedTableModel):
         #: The sort job and what it sorts: (findings, column).
         self._job: int | None = None
         self._job_of: tuple[tuple[Finding, ...], int] | None = None
+        #: The job making the haystacks of a big report, and that report.
+        self._hay_job: int | None = None
+        self._hay_of: tuple[Finding, ...] | None = None
         if runner is not None:
             runner.finished.connect(self._on_job_finished)
             runner.failed.connect(self._on_job_failed)
@@ -257,7 +277,7 @@ class FindingsModel(HeaderedTableModel):
         """Show the report `new` in the wanted sort (`orders`: the orders made of it)."""
         self._drop_job()
         old = self._findings
-        self._haystacks = None
+        self._haystacks = self._spliced_haystacks(old, new)
         self._orders = orders
         shown_sort = (self._sort_column, self._sort_order)
         self._sort_column, self._sort_order = self._wanted
@@ -279,6 +299,32 @@ class FindingsModel(HeaderedTableModel):
             self._findings = new
         if shown_sort != self._wanted:
             self.sort_state_changed.emit()
+        self._prepare_haystacks()
+
+    def _spliced_haystacks(
+        self, old: tuple[Finding, ...], new: tuple[Finding, ...]
+    ) -> list[str] | None:
+        """The haystacks of `new` from those of `old`, when there are: after an edit most
+        findings are the same, and only the others are made (111,000 took ~90 ms)."""
+        known = self._haystacks
+        if known is None or not old or not new or len(known) != len(old):
+            return None
+        start, old_end, new_end = changed_rows(old, new)
+        return [*known[:start], *haystacks_of(new[start:new_end]), *known[old_end:]]
+
+    def _prepare_haystacks(self) -> None:
+        """Have a job make a big report's haystacks, so that the first keystroke in the
+        filter does not make them on the GUI thread."""
+        findings = self._findings
+        if self._haystacks is not None or not self._deferred(findings):
+            return
+        if self._hay_job is not None and self._hay_of is findings:
+            return
+        assert self._runner is not None
+        if self._hay_job is not None:
+            self._runner.cancel(self._hay_job)
+        self._hay_of = findings
+        self._hay_job = self._runner.submit(haystacks_job(findings))
 
     def set_filter(self, severities: frozenset[str] | None, text: str) -> None:
         """Keep the findings of one of `severities` (None: any) whose code, entry, message
@@ -352,6 +398,12 @@ class FindingsModel(HeaderedTableModel):
         self.sort_state_changed.emit()
 
     def _on_job_finished(self, job_id: int, result: object) -> None:
+        if job_id == self._hay_job:
+            if self._hay_of is self._findings and self._haystacks is None:
+                assert isinstance(result, list)
+                self._haystacks = result
+            self._hay_job, self._hay_of = None, None
+            return
         if job_id != self._job or self._job_of is None or not isinstance(result, tuple):
             return
         findings, column = self._job_of
@@ -364,11 +416,17 @@ class FindingsModel(HeaderedTableModel):
 
     def _on_job_failed(self, job_id: int, message: str) -> None:
         del message  # (a bug: sorted here instead, where it shows)
+        if job_id == self._hay_job:  # (made here when first needed)
+            self._hay_job, self._hay_of = None, None
+            return
         if job_id == self._job:
             self._job, self._job_of = None, None
             self._settle_here()
 
     def _on_job_cancelled(self, job_id: int) -> None:
+        if job_id == self._hay_job:
+            self._hay_job, self._hay_of = None, None
+            return
         # Cancelled by someone else (the runner's `cancel_all`): asked again.
         if job_id == self._job and self._job_of is not None:
             findings, column = self._job_of
@@ -425,8 +483,8 @@ class FindingsModel(HeaderedTableModel):
             wanted = self._severities
             rows = [i for i in rows if findings[i].severity in wanted]
         if self._text:
-            if self._haystacks is None:
-                self._haystacks = [haystack(f) for f in findings]
+            if self._haystacks is None:  # (a small report, or its job has not landed)
+                self._haystacks = haystacks_of(findings)
             haystacks, text = self._haystacks, self._text
             rows = [i for i in rows if text in haystacks[i]]
         column = self._sort_column

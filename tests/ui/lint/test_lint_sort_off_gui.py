@@ -137,3 +137,37 @@ def test_rows_kept_by_the_view_follow_their_findings_through_a_sort() -> None:
             else:
                 assert index.isValid() and index.column() == 1
                 assert index.data(FindingRole.Finding) is findings[row]
+
+
+def test_a_big_reports_filter_text_is_made_off_the_gui_thread_and_kept_across_edits(
+    window: MainWindow, qtbot, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """What the text filter looks in (code, entry, message, hint of each finding: ~90 ms
+    at 111,000 findings) is made by a job when a big report is shown, so the first
+    keystroke does not make it; a report after an edit makes it only for the findings
+    that changed, even while a filter is on."""
+    wait_for_lint(qtbot, window)
+    lint = feature(window)
+    model = lint.view.model
+    made_on = calls_on_gui_thread(monkeypatch, model_module, "haystack")
+    big = big_report(6000, seed=3)
+    model.set_findings(big)
+    qtbot.waitUntil(lambda: model._haystacks is not None, timeout=WAIT_MS)
+    assert made_on and not any(made_on)  # all of them, on a worker
+    made_on.clear()
+    lint.view.proxy.set_text("gamma")
+    assert made_on == []
+    want = [f for f in big if "gamma" in model_module.haystack(f)]
+    made_on.clear()
+    assert [model.finding(r) for r in range(model.row_count())] == want
+    # an edit: one entry's findings change (one changed, one added); the filter still on
+    changed = Finding("error", "duplicate-id", "skill", "e1", "Gamma ray", "hint")
+    after = (*big[:10], changed, ODD[0], *big[11:])
+    model.set_findings(after)
+    assert len(made_on) == 2 and all(made_on)  # the changed one and the added one
+    for report in (after, (*after[:5], *after[6:3000], ODD[1], *after[3000:-1])):
+        model.set_findings(report)  # (changes far apart: what lies between is made again)
+        assert model._haystacks == [model_module.haystack(f) for f in report]
+        assert [model.finding(r) for r in range(model.row_count())] == [
+            f for f in report if "gamma" in model_module.haystack(f)
+        ]
