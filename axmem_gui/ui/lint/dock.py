@@ -3,7 +3,7 @@ budget, and a double-click that jumps to the entry."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -58,6 +58,7 @@ class LintDock(QWidget):
         self.filter_edit.setPlaceholderText("Filter by code, entry or text")
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.textChanged.connect(self.proxy.set_text)
+        self.filter_edit.installEventFilter(self)  # its focus: the model gets ready
         self.budget_spin = QSpinBox()
         self.budget_spin.setObjectName("budgetSpin")
         self.budget_spin.setRange(*BUDGET_RANGE)
@@ -140,6 +141,12 @@ class LintDock(QWidget):
         self.show_outcome(linter.outcome)
         # Styled per widget, not as a container (see `style_leaves`).
         style_leaves(self, "lint")
+
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.filter_edit and event.type() == QEvent.Type.FocusIn:
+            self.model.prepare_filter()
+        return super().eventFilter(watched, event)
 
     def sizeHint(self) -> QSize:
         # A strip under the catalog, not half the window (users can drag it taller).

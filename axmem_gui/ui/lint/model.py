@@ -232,6 +232,8 @@ class FindingsModel(HeaderedTableModel):
         #: The sort job and what it sorts: (findings, column).
         self._job: int | None = None
         self._job_of: tuple[tuple[Finding, ...], int] | None = None
+        #: Whether the text filter was ever about to be used (see `prepare_filter`).
+        self._filter_used = False
         #: The job making the haystacks of a big report, and that report.
         self._hay_job: int | None = None
         self._hay_of: tuple[Finding, ...] | None = None
@@ -299,7 +301,8 @@ class FindingsModel(HeaderedTableModel):
             self._findings = new
         if shown_sort != self._wanted:
             self.sort_state_changed.emit()
-        self._prepare_haystacks()
+        if self._filter_used:
+            self._prepare_haystacks()
 
     def _spliced_haystacks(
         self, old: tuple[Finding, ...], new: tuple[Finding, ...]
@@ -312,9 +315,14 @@ class FindingsModel(HeaderedTableModel):
         start, old_end, new_end = changed_rows(old, new)
         return [*known[:start], *haystacks_of(new[start:new_end]), *known[old_end:]]
 
+    def prepare_filter(self) -> None:
+        """The user is about to filter by text (the filter box got the focus): have a job
+        make a big report's haystacks now, and each new report's from now on, so that no
+        keystroke makes them on the GUI thread. (Not before: 111,000 of them hold ~40 MB.)"""
+        self._filter_used = True
+        self._prepare_haystacks()
+
     def _prepare_haystacks(self) -> None:
-        """Have a job make a big report's haystacks, so that the first keystroke in the
-        filter does not make them on the GUI thread."""
         findings = self._findings
         if self._haystacks is not None or not self._deferred(findings):
             return
