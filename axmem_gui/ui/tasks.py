@@ -8,6 +8,7 @@ Every job has an id so the UI can drop results of jobs it no longer cares about.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import itertools
 import threading
@@ -430,7 +431,11 @@ class _Runnable(QRunnable):
         # ticket still holds the job, its context and its result for the GUI thread.
         ticket.worker_done = True
         del ticket
-        _EMITTER[0].done.emit(self._job_id)
+        # After the app quit, PySide has deleted the emitter (as every parentless QObject)
+        # while this job still ran: nobody listens any more, and Qt's pool would print
+        # the RuntimeError as a traceback.
+        with contextlib.suppress(RuntimeError):
+            _EMITTER[0].done.emit(self._job_id)
 
 
 def _outcome(ticket: _Ticket) -> tuple[str, object]:

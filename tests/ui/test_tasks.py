@@ -296,3 +296,27 @@ def test_jobs_forgotten_at_shutdown_are_released_on_the_gui_thread(qtbot) -> Non
     release.set()
     qtbot.waitUntil(lambda: bool(released), timeout=5000)
     assert released == [gui_thread]
+
+
+def test_a_job_that_ends_after_the_app_quit_prints_no_traceback(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Quitting while a job runs (an index build, a lint): PySide deletes every parentless
+    QObject when the application goes, the jobs' emitter included; the job's thread then
+    ends with nobody to tell. Its `done` must not raise ("Signal source has been deleted",
+    printed as a traceback by Qt's thread pool after the window closed)."""
+    import shiboken6
+
+    runner = TaskRunner()
+    tasks._emitter()
+    emitter = tasks._EMITTER[0]
+    gone = tasks._Signals()
+    shiboken6.delete(gone)  # as PySide's exit handler leaves the emitter
+    job_id = next(tasks._JOB_IDS)
+    ctx = JobContext(job_id)
+    tasks._CUSTODY[job_id] = tasks._Ticket(lambda _ctx: 42, ctx, runner)
+    tasks._EMITTER[0] = gone
+    try:
+        tasks._Runnable(job_id).run()  # the pool thread's last step, run here
+    finally:
+        tasks._EMITTER[0] = emitter
+        ticket = tasks._CUSTODY.pop(job_id)
+    assert (ticket.outcome, ticket.value, ticket.worker_done) == ("finished", 42, True)
