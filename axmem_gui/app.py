@@ -53,8 +53,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.setswitchinterval(SWITCH_INTERVAL_S)
     target = args.workspace or args.path
     session_file: Path | None = None
-    if target is not None and target.name.endswith(SESSION_SUFFIX):
-        session_file, target = target, args.workspace if args.workspace != target else None
+    if args.path is not None and args.path.name.endswith(SESSION_SUFFIX):
+        # `-w WORKSPACE FILE.axsession.json`: imported into that workspace
+        session_file, target = args.path, args.workspace
+    elif target is not None and target.name.endswith(SESSION_SUFFIX):
+        session_file, target = target, None
 
     from axmem_gui.platform_check import check as check_platform_libraries
 

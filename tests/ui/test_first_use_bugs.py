@@ -244,3 +244,37 @@ def test_new_memories_get_unique_ids(window: MainWindow, qtbot: Any) -> None:
         editing.new_entry("memories")
     ids = [i for i in window.controller.workspace.memories.ids() if i.startswith("new-memory")]
     assert sorted(ids) == ["new-memory", "new-memory-2", "new-memory-3"]
+
+
+def test_a_session_file_given_with_a_workspace_is_imported_into_it(
+    qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sample_path: Path
+) -> None:
+    """`axmem-gui -w WORKSPACE FILE.axsession.json` opened the workspace and said nothing
+    of the session (neither imported nor shown)."""
+    import shutil
+
+    from axmem_gui import app as app_module
+    from axmem_gui.services import sessions
+    from axmem_gui.store import Workspace
+
+    with Workspace.open(sample_path) as ws:
+        doc = sessions.get_session(ws, SAMPLE_SESSION)
+    doc["id"] = "given-with-w"
+    path = tmp_path / "shared.axsession.json"
+    sessions.write_session_file(doc, path)
+    workspace = tmp_path / "mine.axmem"
+    shutil.copyfile(sample_path, workspace)
+    seen: dict[str, Any] = {}
+
+    def inspect(app: object, window: Any, screenshot: object) -> int:
+        viewer = window.feature(SESSIONS).current_viewer()
+        seen["workspace"] = window.controller.path
+        seen["viewer"] = None if viewer is None else viewer.session_id
+        window.close()
+        return 0
+
+    monkeypatch.setattr(app_module, "_self_test", inspect)
+    assert app_module.main(["-w", str(workspace), str(path), "--self-test"]) == 0
+    assert seen == {"workspace": workspace, "viewer": "given-with-w"}
+    with Workspace.open(workspace) as ws:
+        assert sessions.get_session(ws, "given-with-w")["id"] == "given-with-w"
