@@ -151,7 +151,9 @@ def show_imported_session(
         message = f"Imported session {session_id} from {source}"
     else:
         message = f"Session {session_id} from {source} is already in the workspace"
-    window.statusBar().showMessage(message, 8000)
+    # After the first paint: shown before, the window's first show put the status bar's
+    # path back on screen under the message (the two texts drawn over each other).
+    window.after_first_paint(lambda: window.statusBar().showMessage(message, 8000))
 
 
 def _self_test(app: object, window: object, screenshot: Path | None) -> int:

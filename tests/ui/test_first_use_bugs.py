@@ -278,3 +278,35 @@ def test_a_session_file_given_with_a_workspace_is_imported_into_it(
     assert seen == {"workspace": workspace, "viewer": "given-with-w"}
     with Workspace.open(workspace) as ws:
         assert sessions.get_session(ws, "given-with-w")["id"] == "given-with-w"
+
+
+def test_the_imported_session_message_is_not_drawn_over_the_workspace_path(
+    qapp: Any, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sample_path: Path
+) -> None:
+    """`axmem-gui FILE.axsession.json`: the status bar's message was shown before the
+    window's first paint, which showed the workspace path again under it."""
+    from axmem_gui import app as app_module
+    from axmem_gui.services import sessions
+    from axmem_gui.store import Workspace
+
+    with Workspace.open(sample_path) as ws:
+        doc = sessions.get_session(ws, SAMPLE_SESSION)
+    doc["id"] = "status-bar-check"
+    path = tmp_path / "shared.axsession.json"
+    sessions.write_session_file(doc, path)
+    seen: dict[str, Any] = {}
+
+    def inspect(app: object, window: Any, screenshot: object) -> int:
+        status = window.statusBar()
+        qtbot.waitUntil(lambda: window._after_paint is None and bool(status.currentMessage()))
+        seen["message"] = status.currentMessage()
+        seen["path shown"] = window.path_label.isVisible()
+        window.close()
+        return 0
+
+    monkeypatch.setattr(app_module, "_self_test", inspect)
+    assert app_module.main([str(path), "--self-test"]) == 0
+    assert seen == {
+        "message": f"Imported session status-bar-check from {path}",
+        "path shown": False,
+    }
