@@ -15,6 +15,7 @@ score, raw score, coverage and matched terms, plus the same searches through BM2
 from __future__ import annotations
 
 import re
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, KeysView, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -79,6 +80,13 @@ class _Away:
     fell_back: bool = False
 
 
+def _no_check() -> None:
+    pass
+
+
+#: Seconds a load waits for the other process at least, beyond 8 times what its own part
+#: took (then it builds that part itself).
+PART_PATIENCE_S = 20.0
 #: Entries handled per C call when loading a domain (CPython runs no other thread, the
 #: GUI's included, during one C call).
 _RUN = 4096
@@ -125,9 +133,11 @@ class _LiveDomain:
         entries: Sequence[Skill | Memory],
         columns: DocumentColumns | None = None,
         away: _Away | None = None,
+        check: Callable[[], None] = _no_check,
     ) -> None:
         """Index `entries` anew (`columns`: theirs, if made already; `away`: their tail
-        being indexed by another process)."""
+        being indexed by another process; `check`: called while waiting for it, raises
+        to give up)."""
         ids = [e.id for e in entries]
         # Duplicate ids (possible in a catalog file, never in a workspace) would need the
         # catalog's own order for every later patch: such a catalog is only ever reloaded.
@@ -142,8 +152,12 @@ class _LiveDomain:
         if away is None:
             handles = index.extend_columns(columns)
         else:
+            started = time.monotonic()
             handles = index.extend_columns(columns.part(0, away.cut))
-            part = away.job.result()
+            # The child has about as much to do: one far slower (stopped, starved) is
+            # given up on, and its part built here.
+            patience = max(PART_PATIENCE_S, 8 * (time.monotonic() - started))
+            part = away.job.result(check, patience)
             merged = index.merge(part) if part is not None else None
             if merged is None:  # the same index, built here
                 away.fell_back = True
@@ -304,9 +318,11 @@ class LiveSearch:
         catalog: Catalog | None = None,
         on_kept: _Kept | None = None,
         offload: IndexOffload | None = None,
+        check: Callable[[], None] | None = None,
     ) -> None:
         """`offload`: when and how to index part of a big catalog in another process
-        (None: all here)."""
+        (None: all here); `check`: called while waiting for that process, raises to
+        give up (a cancelled job)."""
         self.profile = profile
         self.tokenizer = Tokenizer(profile)
         self._offload = offload
@@ -319,7 +335,7 @@ class LiveSearch:
         #: Held while a reader on another thread (lint) reads the indexes: the owner's
         #: thread must not `load`, `patch` or `refresh` while it is `busy`.
         self.gate = ReadGate()
-        self.load(catalog or Catalog())
+        self.load(catalog or Catalog(), check or _no_check)
 
     def lend(self) -> IndexedCatalog:
         """The catalog and its search indexes as they are now, lent until the result's
@@ -348,13 +364,17 @@ class LiveSearch:
         if self.gate.busy:
             raise RuntimeError("the search index is lent to a reader: it cannot change now")
 
-    def load(self, catalog: Catalog) -> None:
+    def load(self, catalog: Catalog, check: Callable[[], None] = _no_check) -> None:
         """Rebuild everything from `catalog` (opening a workspace, duplicate ids...)."""
         self._writable()
-        self._load_domains({"skills": catalog.skills, "memories": catalog.memories})
+        self._load_domains({"skills": catalog.skills, "memories": catalog.memories}, check)
         self._catalog = None
 
-    def _load_domains(self, entries: Mapping[str, Sequence[Skill | Memory]]) -> None:
+    def _load_domains(
+        self,
+        entries: Mapping[str, Sequence[Skill | Memory]],
+        check: Callable[[], None] = _no_check,
+    ) -> None:
         """Index each domain's entries anew; the biggest domain's tail in another process
         meanwhile, when the offload says that pays."""
         columns = {d: self._domain(d).columns(e) for d, e in entries.items()}
@@ -371,7 +391,7 @@ class LiveSearch:
             # the domain waiting for the other process last: the rest is indexed meanwhile
             for domain in sorted(entries, key=lambda d: away is not None and away.domain == d):
                 mine = away if away is not None and away.domain == domain else None
-                self._domain(domain).load(entries[domain], columns[domain], mine)
+                self._domain(domain).load(entries[domain], columns[domain], mine, check)
         finally:
             if away is not None:
                 away.job.cancel()

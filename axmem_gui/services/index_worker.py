@@ -24,6 +24,7 @@ import tempfile
 import threading
 import time
 from bisect import bisect_left
+from collections.abc import Callable
 from itertools import accumulate
 from pathlib import Path
 from typing import BinaryIO
@@ -36,8 +37,14 @@ from axmem_gui.core.ax.tokenize import Tokenizer
 
 #: The first bytes of the child's answer (anything else on its stdout is not an answer).
 _MAGIC = b"axmem-index-part-1\n"
+#: How often a wait for the child looks whether its job was cancelled.
+_POLL_S = 0.05
 #: The frozen bundle's argument that makes it this worker (packaging/bundle_main.py).
 WORKER_ARGUMENT = "--index-worker"
+
+
+def _no_check() -> None:
+    pass
 
 
 def worker_command() -> list[str]:
@@ -127,15 +134,27 @@ class PartJob:
         if self._process is not None and self._process.poll() is None:
             self._process.kill()
 
-    def result(self) -> IndexPart | None:
-        """The part, once the child is done; None if it gives none (see `error`)."""
+    def result(
+        self, check: Callable[[], None] = _no_check, patience: float | None = None
+    ) -> IndexPart | None:
+        """The part, once the child is done; None if it gives none (see `error`), or if
+        it takes over `patience` seconds (at most the job's timeout). `check` is called
+        while waiting: what it raises (a cancelled job) stops the child and is raised."""
         if self._process is None:
             return None
-        self._thread.join(self._timeout)
+        limit = self._timeout if patience is None else min(patience, self._timeout)
+        deadline = time.monotonic() + limit
+        try:
+            while self._thread.is_alive() and time.monotonic() < deadline:
+                self._thread.join(min(_POLL_S, max(deadline - time.monotonic(), 0)))
+                check()
+        except BaseException:
+            self.cancel()
+            raise
         if self._thread.is_alive():
             self.cancel()
             self._thread.join()
-            self.error = f"index worker took over {self._timeout:.0f} s: stopped"
+            self.error = f"index worker took over {limit:.1f} s: stopped"
             return None
         answer = self._answer
         self._answer = None

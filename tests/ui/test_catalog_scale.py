@@ -5,6 +5,7 @@ re-linted; the entry tables page by keyset. Counted calls, never timings."""
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections import Counter
 from collections.abc import Callable
@@ -278,3 +279,32 @@ def test_a_big_catalog_is_indexed_partly_in_another_process_off_the_gui_thread( 
         exact_state(alone._memories.index),
     ]
     assert win.feature(PREVIEW).panel.section_text("skills")
+
+
+def test_closing_the_window_stops_an_index_worker_that_does_not_answer(  # type: ignore[no-untyped-def]
+    make_window: WindowFactory, big_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot
+) -> None:
+    """A worker stopped (SIGSTOP, a debugger) while the index builds: closing the window
+    cancels the build, which stops waiting and kills the worker (quitting waited for the
+    job's whole timeout, ten minutes)."""
+    never = [sys.executable, "-c", "import threading; threading.Event().wait()"]
+    started: list[PartJob] = []
+    start = IndexOffload.start
+
+    def spy(self: IndexOffload, *args: Any) -> PartJob:
+        job = start(self, *args)
+        started.append(job)
+        return job
+
+    monkeypatch.setattr(IndexOffload, "start", spy)
+    monkeypatch.setattr(
+        retrieval_state, "IndexOffload", partial(IndexOffload, min_chars=0, cpus=2, command=never)
+    )
+    win = make_window(big_path, features=(CATALOG, RETRIEVAL))
+    qtbot.waitUntil(lambda: bool(started), timeout=60000)
+    win.close()
+    process = started[0]._process
+    assert process is not None
+    qtbot.waitUntil(lambda: process.poll() is not None, timeout=60000)
+    qtbot.waitUntil(lambda: not win.task_runner.busy, timeout=60000)
+    assert not win.feature(RETRIEVAL).state.ready

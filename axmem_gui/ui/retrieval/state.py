@@ -115,7 +115,7 @@ class RetrievalState(QObject):
             COLLECTOR.retire_catalog(catalog)  # kept as long as the index: never walked
             ctx.check()
             ctx.partial(catalog)  # `catalog_read`
-            return LiveSearch(profile, catalog, COLLECTOR.retire, offload)
+            return LiveSearch(profile, catalog, COLLECTOR.retire, offload, ctx.check)
 
         self._full, self._patch = False, {}
         self._build_job = self._runner.submit(job)
