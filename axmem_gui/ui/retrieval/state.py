@@ -107,6 +107,8 @@ class RetrievalState(QObject):
         if self._runner is None:
             self._build_here()
             return
+        if self._build_job is not None:  # of a catalog no longer wanted: it stops early
+            self._runner.cancel(self._build_job)
         path, profile, offload = self.controller.path, self.profile, self.offload
 
         def job(ctx: JobContext) -> LiveSearch:
