@@ -214,6 +214,7 @@ class PreviewPanel(QWidget):
         self.turn_combo.currentIndexChanged.connect(self._on_option)
         self.scenario_combo.currentIndexChanged.connect(self._on_scenario_picked)
         state.changed.connect(self.recompute_now)
+        state.failed.connect(lambda _message: self.recompute_now())
         state.catalog_read.connect(self._prerender)
         self.controller.changed.connect(self._on_workspace_changed)
 
@@ -339,7 +340,12 @@ class PreviewPanel(QWidget):
         if not self.state.usable():
             if self.preview is None and not self.controller.is_closed:
                 # (the skills section may be rendered meanwhile: `_prerender`)
-                self.views["skills"].stats.setText("indexing the catalog for search…")
+                failure = self.state.failure
+                self.views["skills"].stats.setText(
+                    "indexing the catalog for search…"
+                    if failure is None
+                    else "search unavailable: " + failure.splitlines()[0]
+                )
             return
         started = time.perf_counter()
         live = self.state.live

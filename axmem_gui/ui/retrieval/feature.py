@@ -20,7 +20,9 @@ class RetrievalFeature:
     def _on_failed(self, message: str) -> None:
         from axmem_gui.ui.dialogs import ErrorDialog
 
-        self._shell.show_message("The catalog could not be indexed: search is unavailable.")
+        # until another message: the window stays without search (the dialog says why)
+        reason = message.splitlines()[0] if message else "the catalog cannot be read"
+        self._shell.show_message(f"Search unavailable: {reason}", 0)
         ErrorDialog.show(self._shell.dialog_parent, "Cannot index the catalog", message)
 
     def contributions(self) -> Contributions:

@@ -68,6 +68,8 @@ class RetrievalState(QObject):
         #: Empty until the first index build lands; `ready` says when it has.
         self.live = LiveSearch(self.profile, on_kept=COLLECTOR.retire)
         self.ready = False
+        #: Why the last index build failed (the catalog cannot be read), until the next.
+        self.failure: str | None = None
         self.last_refresh_ms = 0.0
         self._runner = runner
         self._build_job: int | None = None
@@ -104,6 +106,7 @@ class RetrievalState(QObject):
         """Index the catalog: on the task runner when there is one, so opening a large
         workspace paints at once; the views fill in when the index lands."""
         self.ready = False
+        self.failure = None
         if self._runner is None:
             self._build_here()
             return
@@ -241,7 +244,8 @@ class RetrievalState(QObject):
             self._build_here()  # e.g. the file could not be opened a second time
         except AxmemError as exc:  # damage past what opening the workspace checks
             del message  # the same refusal, read here
-            self.failed.emit(str(exc))
+            self.failure = str(exc)
+            self.failed.emit(self.failure)
 
     def watch_edits(self, session: _HintSource) -> None:
         """Use the edit session's `entries_changing(kind, ids, structural)` as hints."""

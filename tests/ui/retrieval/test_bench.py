@@ -373,6 +373,12 @@ def test_a_catalog_too_damaged_to_index_says_so(  # type: ignore[no-untyped-def]
         assert title == "Cannot index the catalog"
         assert "damaged" in message and "Traceback" not in message
         assert not v.state.ready
-        assert "could not be indexed" in win.statusBar().currentMessage()
+        # the status bar and the preview say why, and stay so (the status message went
+        # after a few seconds, the preview said "indexing…" for ever)
+        status = win.statusBar().currentMessage()
+        assert status.startswith("Search unavailable:") and "damaged" in status
+        assert v.state.failure == message
+        stats = v.preview.views["skills"].stats.text()
+        assert stats.startswith("search unavailable:") and "damaged" in stats
     finally:
         v.suites.runner.cancel()
