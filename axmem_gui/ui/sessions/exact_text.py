@@ -66,6 +66,25 @@ ADDED = QColor(40, 160, 60)
 CHANGED = QColor(200, 140, 20)
 
 
+#: Longest line shown whole (Qt lays out a line in one piece: 1 MB took 0.7 s).
+SHOWN_LINE = 100_000
+#: Most characters shown.
+SHOWN_TOTAL = 4_000_000
+
+
+def shown_text(text: str) -> tuple[str, bool]:
+    """`text` as an exact view can show it: at most `SHOWN_TOTAL` characters and lines
+    of at most `SHOWN_LINE`; and whether anything was cut."""
+    if len(text) <= SHOWN_LINE:
+        return text, False
+    cut = len(text) > SHOWN_TOTAL
+    lines = text[:SHOWN_TOTAL].split("\n")
+    if max(map(len, lines)) > SHOWN_LINE:
+        lines = [line[:SHOWN_LINE] for line in lines]
+        cut = True
+    return ("\n".join(lines) if cut else text), cut
+
+
 class ExactTextView(QWidget):
     """A caption, the text, and a small bar: whitespace toggle, wrap toggle, copy."""
 
@@ -109,15 +128,23 @@ class ExactTextView(QWidget):
 
     # content ------------------------------------------------------------------------
     def set_text(self, text: str, placeholder: str = "") -> None:
-        text = as_text(text)  # a lone surrogate shows as U+FFFD (Qt would drop it)
-        self.edit.setPlainText(text)
+        """Show `text`. A text Qt cannot lay out in reasonable time (a line over
+        `SHOWN_LINE` characters: a 30 MB prompt on one line took 15 s; or over
+        `SHOWN_TOTAL` in all) is shown cut, and says so; `text()` and Copy stay exact."""
+        self._text = text
+        shown, cut = shown_text(as_text(text))  # a lone surrogate shows as U+FFFD
+        self.edit.setPlainText(shown)
         self.edit.setPlaceholderText(placeholder)
         self.edit.moveCursor(QTextCursor.MoveOperation.Start)
         lines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
-        self.stats.setText(f"{len(text):,} chars · {lines:,} lines" if text else "")
+        stats = f"{len(text):,} chars · {lines:,} lines" if text else ""
+        if cut:
+            stats += " · shown cut (too long to lay out): Copy copies all of it"
+        self.stats.setText(stats)
 
     def text(self) -> str:
-        return self.edit.toPlainText()
+        """The exact text given (the view may show it cut)."""
+        return getattr(self, "_text", "")
 
     def copy(self) -> None:
         QGuiApplication.clipboard().setText(self.text())
