@@ -135,6 +135,7 @@ class LintDock(QWidget):
         layout.addWidget(self.stack, 1)
 
         linter.outcome_changed.connect(self.show_outcome)
+        linter.running_changed.connect(self.model.hold_jobs)  # (before the state label)
         linter.running_changed.connect(self._update_state)
         linter.failed.connect(self._on_failed)
         linter.controller.opened.connect(self._on_opened)

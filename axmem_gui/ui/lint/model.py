@@ -232,6 +232,9 @@ class FindingsModel(HeaderedTableModel):
         #: The sort job and what it sorts: (findings, column).
         self._job: int | None = None
         self._job_of: tuple[tuple[Finding, ...], int] | None = None
+        #: Sorts wait while held (`hold_jobs`): the one asked for meanwhile.
+        self._held = False
+        self._held_request: tuple[tuple[Finding, ...], int] | None = None
         #: Whether the text filter was ever about to be used (see `prepare_filter`).
         self._filter_used = False
         #: The job making the haystacks of a big report, and that report.
@@ -255,8 +258,22 @@ class FindingsModel(HeaderedTableModel):
         return self._wanted
 
     def sorting(self) -> bool:
-        """Whether a column's order is being made off the GUI thread."""
-        return self._job is not None
+        """Whether a column's order is being made off the GUI thread (or waits to be)."""
+        return self._job is not None or self._held_request is not None
+
+    def hold_jobs(self, hold: bool) -> None:
+        """While held (a lint runs: its report will replace this one, and a sort beside
+        it shared the GIL three ways with the GUI thread, which then waited 100-280 ms),
+        a sort asked for is not started; it starts once released, if still wanted."""
+        self._held = hold
+        request, self._held_request = self._held_request, None
+        if not hold and request is not None:
+            findings, column = request
+            if (findings is self._next or findings is self._findings) and (
+                column == self._wanted[0]
+            ):
+                self._request(findings, column)
+            self.sort_state_changed.emit()
 
     def set_findings(self, findings: Sequence[Finding]) -> None:
         """Show `findings`. With nothing filtered or sorted, only the rows that differ are
@@ -381,6 +398,9 @@ class FindingsModel(HeaderedTableModel):
         ):
             return
         self._drop_job()
+        if self._held:
+            self._held_request = (findings, column)
+            return
         assert self._runner is not None
         self._job_of = (findings, column)
         self._job = self._runner.submit(column_order_job(findings, column))
@@ -389,6 +409,7 @@ class FindingsModel(HeaderedTableModel):
         if self._job is not None and self._runner is not None:
             self._runner.cancel(self._job)
         self._job, self._job_of = None, None
+        self._held_request = None
 
     def _show_next(self) -> None:
         new, orders = self._next, self._next_orders

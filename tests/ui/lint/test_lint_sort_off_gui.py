@@ -175,3 +175,35 @@ def test_a_big_reports_filter_text_is_made_off_the_gui_thread_and_kept_across_ed
         assert [model.finding(r) for r in range(model.row_count())] == [
             f for f in report if "gamma" in model_module.haystack(f)
         ]
+
+
+def test_a_sort_asked_for_while_a_lint_runs_waits_for_its_report(
+    window: MainWindow, qtbot, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """A header clicked during a re-lint: sorting the report about to be replaced beside
+    the lint job shared the GIL three ways with the GUI thread (gaps of 100-280 ms). The
+    sort waits, and sorts the new report when it lands."""
+    wait_for_lint(qtbot, window)
+    lint = feature(window)
+    model = lint.view.model
+    jobs: list[tuple[int, int]] = []
+    make_job = model_module.column_order_job
+    monkeypatch.setattr(
+        model_module,
+        "column_order_job",
+        lambda findings, column: jobs.append((len(findings), column))
+        or make_job(findings, column),
+    )
+    old, new = big_report(5000, seed=4), big_report(5200, seed=5)
+    model.set_findings(old)
+    lint.linter.running_changed.emit(True)  # as when a lint starts
+    model.sort(FindingColumn.Message, Qt.SortOrder.AscendingOrder)
+    assert jobs == [] and model.sorting()
+    assert model.sort_column() == -1  # the rows as they were
+    model.set_findings(new)  # the lint's report
+    lint.linter.running_changed.emit(False)
+    assert jobs == [(len(new), FindingColumn.Message)]  # the new report's, only
+    qtbot.waitUntil(lambda: not model.sorting(), timeout=WAIT_MS)
+    assert model.sort_column() == FindingColumn.Message
+    shown = [model.finding(r) for r in range(model.row_count())]
+    assert shown == qt_text_order(new, descending=False)
