@@ -264,8 +264,14 @@ class FindingsModel(HeaderedTableModel):
     def hold_jobs(self, hold: bool) -> None:
         """While held (a lint runs: its report will replace this one, and a sort beside
         it shared the GIL three ways with the GUI thread, which then waited 100-280 ms),
-        a sort asked for is not started; it starts once released, if still wanted."""
+        a sort asked for is not started, and one under way is stopped; it starts once
+        released, if still wanted."""
         self._held = hold
+        if hold and self._job is not None and self._job_of is not None:
+            running = self._job_of  # stopped too: it waits with the others
+            self._drop_job()
+            self._held_request = running
+            return
         request, self._held_request = self._held_request, None
         if not hold and request is not None:
             findings, column = request

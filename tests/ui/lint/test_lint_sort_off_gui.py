@@ -207,3 +207,28 @@ def test_a_sort_asked_for_while_a_lint_runs_waits_for_its_report(
     assert model.sort_column() == FindingColumn.Message
     shown = [model.finding(r) for r in range(model.row_count())]
     assert shown == qt_text_order(new, descending=False)
+
+
+def test_a_sort_under_way_when_a_lint_starts_is_stopped_until_its_report(
+    window: MainWindow, qtbot, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    wait_for_lint(qtbot, window)
+    lint = feature(window)
+    model = lint.view.model
+    old, new = big_report(5000, seed=6), big_report(5100, seed=7)
+    model.set_findings(old)
+    model.sort(FindingColumn.Hint, Qt.SortOrder.AscendingOrder)
+    job = model._job
+    assert job is not None  # under way
+    lint.linter.running_changed.emit(True)
+    assert model._job is None and model.sorting()
+    model.set_findings(new)
+    lint.linter.running_changed.emit(False)
+    qtbot.waitUntil(lambda: not model.sorting(), timeout=WAIT_MS)
+    assert model.sort_column() == FindingColumn.Hint
+    assert [model.finding(r) for r in range(model.row_count())] == [
+        new[i]
+        for i in sorted(
+            range(len(new)), key=lambda i: new[i].hint.encode("utf-16-be", "surrogatepass")
+        )
+    ]
