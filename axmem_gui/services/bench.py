@@ -44,6 +44,7 @@ from axmem_gui.core.ax.search import (
 )
 from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.catalog import Catalog, CatalogKind, Memory, Skill, searched_by, singular
+from axmem_gui.core.chunked_sort import no_check
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.lint.incremental import IndexedCatalog, ReadGate, SharedIndex
 from axmem_gui.services.index_worker import IndexOffload, PartJob
@@ -78,10 +79,6 @@ class _Away:
     job: PartJob
     #: The other process gave no part: this one indexed them (see `job.error`).
     fell_back: bool = False
-
-
-def _no_check() -> None:
-    pass
 
 
 #: Seconds a load waits for the other process at least, beyond 8 times what its own part
@@ -120,20 +117,17 @@ class _LiveDomain:
             return skill_document(entry, self.profile)
         return memory_document(entry, self.profile)
 
-    def _columns(self, entries: Sequence[Skill | Memory]) -> DocumentColumns:
+    def columns(self, entries: Sequence[Skill | Memory]) -> DocumentColumns:
         if self.domain == "skills":
             return skill_columns([e for e in entries if isinstance(e, Skill)], self.profile)
         return memory_columns([e for e in entries if isinstance(e, Memory)], self.profile)
-
-    def columns(self, entries: Sequence[Skill | Memory]) -> DocumentColumns:
-        return self._columns(entries)
 
     def load(
         self,
         entries: Sequence[Skill | Memory],
         columns: DocumentColumns | None = None,
         away: _Away | None = None,
-        check: Callable[[], None] = _no_check,
+        check: Callable[[], None] = no_check,
     ) -> None:
         """Index `entries` anew (`columns`: theirs, if made already; `away`: their tail
         being indexed by another process; `check`: called while waiting for it, raises
@@ -146,7 +140,7 @@ class _LiveDomain:
         self._on_kept(self.entries)
         index = self._index = SearchIndex(self.tokenizer)
         if columns is None:
-            columns = self._columns(entries)
+            columns = self.columns(entries)
         # The bulk path (field by field, as `SkillSearch.indexed` builds): same index,
         # about 15x faster than a record per document.
         if away is None:
@@ -335,7 +329,7 @@ class LiveSearch:
         #: Held while a reader on another thread (lint) reads the indexes: the owner's
         #: thread must not `load`, `patch` or `refresh` while it is `busy`.
         self.gate = ReadGate()
-        self.load(catalog or Catalog(), check or _no_check)
+        self.load(catalog or Catalog(), check or no_check)
 
     def lend(self) -> IndexedCatalog:
         """The catalog and its search indexes as they are now, lent until the result's
@@ -364,7 +358,7 @@ class LiveSearch:
         if self.gate.busy:
             raise RuntimeError("the search index is lent to a reader: it cannot change now")
 
-    def load(self, catalog: Catalog, check: Callable[[], None] = _no_check) -> None:
+    def load(self, catalog: Catalog, check: Callable[[], None] = no_check) -> None:
         """Rebuild everything from `catalog` (opening a workspace, duplicate ids...)."""
         self._writable()
         self._load_domains({"skills": catalog.skills, "memories": catalog.memories}, check)
@@ -373,20 +367,17 @@ class LiveSearch:
     def _load_domains(
         self,
         entries: Mapping[str, Sequence[Skill | Memory]],
-        check: Callable[[], None] = _no_check,
+        check: Callable[[], None] = no_check,
     ) -> None:
         """Index each domain's entries anew; the biggest domain's tail in another process
         meanwhile, when the offload says that pays."""
         columns = {d: self._domain(d).columns(e) for d, e in entries.items()}
         away: _Away | None = None
-        if self._offload is not None and columns:
-            chars = {d: c.chars() for d, c in columns.items()}
-            total = {d: sum(c) for d, c in chars.items()}
-            biggest = max(total, key=total.__getitem__)
-            cut = self._offload.split(chars[biggest], sum(total.values()) - total[biggest])
-            if cut is not None:
-                job = self._offload.start(self.profile, columns[biggest].part(cut), cut)
-                away = _Away(biggest, cut, job)
+        offload = self._offload
+        if offload is not None and (plan := offload.plan(columns)) is not None:
+            biggest, cut = plan
+            job = offload.start(self.profile, columns[biggest].part(cut), cut)
+            away = _Away(biggest, cut, job)
         try:
             # the domain waiting for the other process last: the rest is indexed meanwhile
             for domain in sorted(entries, key=lambda d: away is not None and away.domain == d):

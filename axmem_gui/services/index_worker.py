@@ -24,7 +24,7 @@ import tempfile
 import threading
 import time
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from itertools import accumulate
 from pathlib import Path
 from typing import BinaryIO
@@ -34,6 +34,7 @@ from axmem_gui.core.ax.documents import DocumentColumns
 from axmem_gui.core.ax.index import IndexPart, SearchIndex
 from axmem_gui.core.ax.profile import AxProfile
 from axmem_gui.core.ax.tokenize import Tokenizer
+from axmem_gui.core.chunked_sort import no_check
 
 #: The first bytes of the child's answer (anything else on its stdout is not an answer).
 _MAGIC = b"axmem-index-part-1\n"
@@ -41,10 +42,6 @@ _MAGIC = b"axmem-index-part-1\n"
 _POLL_S = 0.05
 #: The frozen bundle's argument that makes it this worker (packaging/bundle_main.py).
 WORKER_ARGUMENT = "--index-worker"
-
-
-def _no_check() -> None:
-    pass
 
 
 def worker_command() -> list[str]:
@@ -135,7 +132,7 @@ class PartJob:
             self._process.kill()
 
     def result(
-        self, check: Callable[[], None] = _no_check, patience: float | None = None
+        self, check: Callable[[], None] = no_check, patience: float | None = None
     ) -> IndexPart | None:
         """The part, once the child is done; None if it gives none (see `error`), or if
         it takes over `patience` seconds (at most the job's timeout). `check` is called
@@ -194,6 +191,17 @@ class IndexOffload:
         self.cpus = _usable_cpus() if cpus is None else cpus
         self.command = command
         self.timeout = timeout
+
+    def plan(self, columns: Mapping[str, DocumentColumns]) -> tuple[str, int] | None:
+        """Which domain's tail, from which document, a child indexes while this process
+        indexes the rest of `columns` (by domain); None: all of it here."""
+        if self.cpus < 2 or not columns:
+            return None
+        chars = {domain: c.chars() for domain, c in columns.items()}
+        total = {domain: sum(c) for domain, c in chars.items()}
+        biggest = max(total, key=total.__getitem__)
+        cut = self.split(chars[biggest], sum(total.values()) - total[biggest])
+        return None if cut is None else (biggest, cut)
 
     def split(self, chars: list[int], other_chars: int) -> int | None:
         """Where to cut documents of these lengths (with `other_chars` more indexed here

@@ -408,13 +408,17 @@ class SearchIndex:
         for start in range(0, count, _CHUNK):
             stop = min(start + _CHUNK, count)
             self._add_batch(first + start, *batch(start, stop))
+        self._appended(added)
+        return added
+
+    def _appended(self, added: list[int]) -> None:
+        """Take in the handles `added` after all others (their keys are in `_keys`)."""
         # New handles are larger than all others and come in increasing order, so a
         # stable sort by key alone gives (key, handle) order.
         order = [*self._order, *added]
         order.sort(key=self._keys.__getitem__)
         self._order = _new_postings(order)
-        self._next = first + count
-        return added
+        self._next = added[-1] + 1
 
     # ------------------------------------------------------ building in parts (processes)
 
@@ -485,10 +489,8 @@ class SearchIndex:
                 else:
                     by_freq[freq] = members[:]
         added = list(handles)
-        order = [*self._order, *added]
-        order.sort(key=self._keys.__getitem__)
-        self._order = _new_postings(order)
-        self._next = first + count
+        if added:
+            self._appended(added)
         return added
 
     def _add_batch(
