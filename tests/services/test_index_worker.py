@@ -14,8 +14,9 @@ from axmem_gui.core.ax.profile import load_profile
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.services import bench as bench_service
 from axmem_gui.services.bench import LiveSearch
-from axmem_gui.services.index_worker import IndexOffload, PartJob, build_part, worker_command
+from axmem_gui.services.index_worker import IndexOffload, build_part, worker_command
 from tests.helpers.index_state import exact_state
+from tests.helpers.index_worker import NEVER_ANSWERS, started_jobs
 
 PROFILE = load_profile()
 WORDS = ["release", "deploy", "rollback", "the", "ship", "canary", "vault", "é", "Ünïcode", "2024"]
@@ -130,8 +131,7 @@ def test_a_failing_worker_leaves_the_same_index_built_here(how: str) -> None:
 
 
 def test_a_worker_that_never_answers_is_stopped_after_the_timeout() -> None:
-    never = [sys.executable, "-c", "import sys, threading; threading.Event().wait()"]
-    offload = IndexOffload(min_chars=0, cpus=2, command=never, timeout=0.5)
+    offload = IndexOffload(min_chars=0, cpus=2, command=NEVER_ANSWERS, timeout=0.5)
     catalog = _catalog(5, 200)
     shared = LiveSearch(PROFILE, catalog, offload=offload)
     away = shared.last_offload
@@ -167,26 +167,13 @@ def test_the_child_gets_about_its_share_of_all_the_text() -> None:
     assert offload.split([], 5000) is None
 
 
-NEVER = [sys.executable, "-c", "import threading; threading.Event().wait()"]
-
-
-class _Spy(IndexOffload):
-    """The offload, keeping the jobs it starts."""
-
-    def __init__(self, **options: object) -> None:
-        super().__init__(**options)  # type: ignore[arg-type]
-        self.jobs: list[PartJob] = []
-
-    def start(self, profile, columns, first):  # type: ignore[no-untyped-def]
-        job = super().start(profile, columns, first)
-        self.jobs.append(job)
-        return job
-
-
-def test_a_cancelled_load_stops_waiting_for_the_worker_and_stops_it() -> None:
+def test_a_cancelled_load_stops_waiting_for_the_worker_and_stops_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A job cancelled (the app quitting, another workspace opened) while the worker is
     stuck: the wait ends at the next check, and the worker is killed."""
-    offload = _Spy(min_chars=0, cpus=2, command=NEVER)
+    started = started_jobs(monkeypatch)
+    offload = IndexOffload(min_chars=0, cpus=2, command=NEVER_ANSWERS)
     calls = 0
 
     def check() -> None:
@@ -197,7 +184,7 @@ def test_a_cancelled_load_stops_waiting_for_the_worker_and_stops_it() -> None:
 
     with pytest.raises(RuntimeError, match="cancelled"):
         LiveSearch(PROFILE, _catalog(5, 200), offload=offload, check=check)
-    (job,) = offload.jobs
+    (job,) = started
     assert job._process is not None
     job._process.wait()  # killed: it would never end by itself
     assert job._process.returncode != 0
@@ -210,7 +197,7 @@ def test_a_worker_far_slower_than_this_process_is_given_up_on(
     8 times what this process took for its own part (at least `PART_PATIENCE_S`), not
     the job's whole timeout: then its part is built here."""
     monkeypatch.setattr(bench_service, "PART_PATIENCE_S", 0.2)
-    offload = IndexOffload(min_chars=0, cpus=2, command=NEVER)  # (timeout: 600 s)
+    offload = IndexOffload(min_chars=0, cpus=2, command=NEVER_ANSWERS)  # (timeout: 600 s)
     catalog = _catalog(5, 200)
     shared = LiveSearch(PROFILE, catalog, offload=offload)
     away = shared.last_offload

@@ -5,7 +5,6 @@ re-linted; the entry tables page by keyset. Counted calls, never timings."""
 
 from __future__ import annotations
 
-import sys
 import threading
 from collections import Counter
 from collections.abc import Callable
@@ -39,6 +38,7 @@ from axmem_gui.ui.retrieval import state as retrieval_state
 from axmem_gui.ui.retrieval.feature import RETRIEVAL
 from axmem_gui.ui.suites.feature import SUITES
 from tests.helpers.index_state import exact_state
+from tests.helpers.index_worker import NEVER_ANSWERS, started_jobs
 from tests.ui.conftest import WindowFactory, calls_on_gui_thread
 
 SKILLS = 300
@@ -287,19 +287,9 @@ def test_closing_the_window_stops_an_index_worker_that_does_not_answer(  # type:
     """A worker stopped (SIGSTOP, a debugger) while the index builds: closing the window
     cancels the build, which stops waiting and kills the worker (quitting waited for the
     job's whole timeout, ten minutes)."""
-    never = [sys.executable, "-c", "import threading; threading.Event().wait()"]
-    started: list[PartJob] = []
-    start = IndexOffload.start
-
-    def spy(self: IndexOffload, *args: Any) -> PartJob:
-        job = start(self, *args)
-        started.append(job)
-        return job
-
-    monkeypatch.setattr(IndexOffload, "start", spy)
-    monkeypatch.setattr(
-        retrieval_state, "IndexOffload", partial(IndexOffload, min_chars=0, cpus=2, command=never)
-    )
+    started = started_jobs(monkeypatch)
+    offload = partial(IndexOffload, min_chars=0, cpus=2, command=NEVER_ANSWERS)
+    monkeypatch.setattr(retrieval_state, "IndexOffload", offload)
     win = make_window(big_path, features=(CATALOG, RETRIEVAL))
     qtbot.waitUntil(lambda: bool(started), timeout=60000)
     win.close()
@@ -320,19 +310,10 @@ def test_opening_another_workspace_stops_the_index_build_of_the_last_one(  # typ
     """The build of a workspace no longer open is cancelled, and its worker killed: it
     ran to its end beside the new one (a big → small → big switch was ready 5.4 s after
     the last open instead of 2.5 s)."""
-    never = [sys.executable, "-c", "import threading; threading.Event().wait()"]
-    started: list[PartJob] = []
-    start = IndexOffload.start
-
-    def spy(self: IndexOffload, *args: Any) -> PartJob:
-        job = start(self, *args)
-        started.append(job)
-        return job
-
-    monkeypatch.setattr(IndexOffload, "start", spy)
+    started = started_jobs(monkeypatch)
     monkeypatch.setattr(bench_service, "PART_PATIENCE_S", 3600.0)  # only a cancel ends it
     # (the sample's text is under the threshold: indexed in this process)
-    offload = partial(IndexOffload, min_chars=100_000, cpus=2, command=never)
+    offload = partial(IndexOffload, min_chars=100_000, cpus=2, command=NEVER_ANSWERS)
     monkeypatch.setattr(retrieval_state, "IndexOffload", offload)
     win = make_window(big_path, features=(CATALOG, RETRIEVAL))
     qtbot.waitUntil(lambda: bool(started), timeout=60000)
