@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from axmem_gui.core.ax.index import SearchIndex
+from axmem_gui.core.ax.profile import AxProfile
+from axmem_gui.core.ax.ranking import RankOptions
 
 
 def exact_state(index: SearchIndex) -> dict[str, object]:
@@ -25,3 +27,15 @@ def exact_state(index: SearchIndex) -> dict[str, object]:
         "order": list(index._order),
         "next": index._next,
     }
+
+
+def assert_same_rankings(
+    got: SearchIndex, want: SearchIndex, query: str, profile: AxProfile
+) -> None:
+    """`got` ranks `query` as `want` does: best effort and strict, walked and in full,
+    with an id ("dup") suppressed."""
+    for opts in (RankOptions.best_effort(2), RankOptions.strict(profile)):
+        for full_ranking in (False, True):
+            a = got.rank(query, opts, frozenset({"dup"}), full_ranking=full_ranking)
+            b = want.rank(query, opts, frozenset({"dup"}), full_ranking=full_ranking)
+            assert (a.ranked, a.matches, a.suppression) == (b.ranked, b.matches, b.suppression)

@@ -45,6 +45,7 @@ from axmem_gui.core.ax.tokenize import (
     is_never_a_term,
 )
 from axmem_gui.core.catalog import Memory, Skill
+from tests.helpers.index_state import assert_same_rankings
 
 PROFILE = load_profile()
 TOK = Tokenizer(PROFILE)
@@ -266,15 +267,7 @@ def test_terms_beyond_the_last_code_rank_like_the_others(
         full.update(0, later[0] if later else first[-1])
         full.remove(len(full._docs) - 1)
     assert _state(small) == _state(full)
-    for opts in (RankOptions.best_effort(2), RankOptions.strict(PROFILE)):
-        for full_ranking in (False, True):
-            got = small.rank(query, opts, frozenset({"dup"}), full_ranking=full_ranking)
-            want = full.rank(query, opts, frozenset({"dup"}), full_ranking=full_ranking)
-            assert (got.ranked, got.matches, got.suppression) == (
-                want.ranked,
-                want.matches,
-                want.suppression,
-            )
+    assert_same_rankings(small, full, query, PROFILE)
 
 
 def test_a_term_only_in_weight_zero_fields_counts_for_df_but_never_scores() -> None:

@@ -13,10 +13,10 @@ from axmem_gui.core.ax import index as index_module
 from axmem_gui.core.ax.documents import memory_columns, skill_columns
 from axmem_gui.core.ax.index import SearchIndex
 from axmem_gui.core.ax.profile import load_profile
-from axmem_gui.core.ax.ranking import RankDocument, RankField, RankOptions
+from axmem_gui.core.ax.ranking import RankDocument, RankField
 from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.catalog import Memory, Skill
-from tests.helpers.index_state import exact_state
+from tests.helpers.index_state import assert_same_rankings, exact_state
 
 PROFILE = load_profile()
 TOK = Tokenizer(PROFILE)
@@ -90,15 +90,7 @@ def test_a_merged_index_ranks_and_changes_like_the_one_extend_builds(
         index.update(len(head), more[0] if more else head[0] if head else tail[-1])
         index.remove(0)
     assert _meaning(merged) == _meaning(built)
-    for opts in (RankOptions.best_effort(2), RankOptions.strict(PROFILE)):
-        for full_ranking in (False, True):
-            got = merged.rank(query, opts, frozenset({"dup"}), full_ranking=full_ranking)
-            want = built.rank(query, opts, frozenset({"dup"}), full_ranking=full_ranking)
-            assert (got.ranked, got.matches, got.suppression) == (
-                want.ranked,
-                want.matches,
-                want.suppression,
-            )
+    assert_same_rankings(merged, built, query, PROFILE)
 
 
 @given(st.lists(memories, max_size=10), st.lists(skills, max_size=10), st.integers(0, 10))
