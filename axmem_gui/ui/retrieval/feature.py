@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QTimer
+
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec
 from axmem_gui.ui.retrieval.state import RetrievalState
@@ -23,7 +25,14 @@ class RetrievalFeature:
         # until another message: the window stays without search (the dialog says why)
         reason = message.splitlines()[0] if message else "the catalog cannot be read"
         self._shell.show_message(f"Search unavailable: {reason}", 0)
-        ErrorDialog.show(self._shell.dialog_parent, "Cannot index the catalog", message)
+        # after the other views took the failure in (a modal dialog would hold them back
+        # until it is closed: the preview said "indexing…" behind it)
+        QTimer.singleShot(
+            0,
+            lambda: ErrorDialog.show(
+                self._shell.dialog_parent, "Cannot index the catalog", message
+            ),
+        )
 
     def contributions(self) -> Contributions:
         return Contributions()

@@ -355,9 +355,13 @@ def test_a_catalog_too_damaged_to_index_says_so(  # type: ignore[no-untyped-def]
     from axmem_gui.ui.dialogs import ErrorDialog
 
     shown: list[tuple[str, str]] = []
-    monkeypatch.setattr(
-        ErrorDialog, "show", classmethod(lambda cls, parent, t, m: shown.append((t, m)))
-    )
+    preview_at_dialog: list[str] = []  # what the preview said when the dialog came up
+
+    def show(cls, parent, title: str, message: str) -> None:  # type: ignore[no-untyped-def]
+        shown.append((title, message))
+        preview_at_dialog.append(views(win).preview.views["skills"].stats.text())
+
+    monkeypatch.setattr(ErrorDialog, "show", classmethod(show))
     damaged = tmp_path / "damaged.axmem"
     shutil.copyfile(sample_ws_path, damaged)
     with sqlite3.connect(damaged) as db:
@@ -380,5 +384,7 @@ def test_a_catalog_too_damaged_to_index_says_so(  # type: ignore[no-untyped-def]
         assert v.state.failure == message
         stats = v.preview.views["skills"].stats.text()
         assert stats.startswith("search unavailable:") and "damaged" in stats
+        # already when the (modal) dialog came up: it held the preview back until closed
+        assert preview_at_dialog == [stats]
     finally:
         v.suites.runner.cancel()
