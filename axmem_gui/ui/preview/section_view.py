@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QStackedWidget, QVBoxLayout, QWidg
 from axmem_gui.core.jsout import as_text
 from axmem_gui.services.scenarios import PreviewSection
 from axmem_gui.ui.editor.preview import SafeMarkdownBrowser
+from axmem_gui.ui.elided import ElidedLabel
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import monospace_font
 
@@ -152,7 +153,9 @@ class SectionView(QWidget):
         super().__init__(parent)
         self.key = key
         self.section: PreviewSection | None = None
-        self.stats = plain_label()
+        # elided, with the whole text as its tooltip: a long reason (search unavailable:
+        # why) set the dock's minimum width, and the window's
+        self.stats = ElidedLabel()
         self.stats.setObjectName("sectionStats")
         self.note = plain_label()
         self.note.setObjectName("sectionNote")

@@ -386,5 +386,7 @@ def test_a_catalog_too_damaged_to_index_says_so(  # type: ignore[no-untyped-def]
         assert stats.startswith("search unavailable:") and "damaged" in stats
         # already when the (modal) dialog came up: it held the preview back until closed
         assert preview_at_dialog == [stats]
+        # the long reason is elided there: it made the window 1,758 px wide
+        assert win.minimumSizeHint().width() <= 1366
     finally:
         v.suites.runner.cancel()
