@@ -30,6 +30,7 @@ from axmem_gui.core.session.format import FORMAT, VERSION, validate_session
 from axmem_gui.core.session.redact import scrub_secrets
 from axmem_gui.core.session.whatif import RetrievalBackend
 from axmem_gui.engine.agent_factory import agent_options, build_agent, forward_options
+from axmem_gui.engine.cage import CodeCage, CodeLimits
 from axmem_gui.engine.clients import (
     CancelLike,
     CancelToken,
@@ -89,6 +90,8 @@ class _Run:
         cancel: CancelLike,
         progress: ProgressCallback | None,
         http_attempts: list[dict[str, Any]] | None,
+        limits: CodeLimits,
+        clock_ms: float | None = None,
     ) -> None:
         self.request = request
         self.backend = backend
@@ -100,6 +103,9 @@ class _Run:
         )
         self.callbacks: list[dict[str, Any]] = []
         self.search = RecordingSearch(backend, request.catalog, self._locate)
+        self.limits = limits
+        self.cage = CodeCage(limits, cancel, clock_ms, on_limit=self._limit_hit)
+        self.limits_hit: list[dict[str, Any]] = []
 
     def _call_progress(self, kind: str, index: int, stage: str) -> None:
         if self.progress is None:
@@ -125,6 +131,9 @@ class _Run:
             "call_index": last.get("index") if last else None,
         }
 
+    def _limit_hit(self, event: dict[str, Any]) -> None:
+        self.limits_hit.append({**event, **self._locate()})
+
     def observe(self, kind: str, payload: Any) -> None:
         self.callbacks.append({"kind": kind, "payload": jsonable(payload), **self._locate()})
 
@@ -132,11 +141,14 @@ class _Run:
         self.forward = index
         self.recorder.forward = index
         self.callbacks = []
+        self.limits_hit = []
         self.search.calls = []
         first_call = len(self.recorder.exchanges)
         config = self.request.config
         options = agent_options(config, self.request.catalog, map_before)
-        agent = build_agent(config, options, observe=self.observe, search=self.search)
+        agent = build_agent(
+            config, options, observe=self.observe, search=self.search, cage=self.cage
+        )
         state = agent.export_runtime_state()
         cm_before = jsonable(state.get("context_map")) if config.context_map else None
         fwd_options = forward_options(config)
@@ -169,7 +181,7 @@ class _Run:
         trace = _safe(agent.export_trace, {})
         state = _safe(agent.export_runtime_state, {})
         cm_after = state.get("context_map") if config.context_map else None
-        return {
+        record: dict[str, Any] = {
             "index": index,
             "inputs": jsonable(dict(inputs)),
             "forward_options": fwd_options,
@@ -188,6 +200,9 @@ class _Run:
             "usage": _safe(agent.get_usage, {}),
             "trace": trace_without_logs(trace),
         }
+        if self.limits_hit:
+            record["code_limits_hit"] = self.limits_hit
+        return record
 
 
 def record_session(
@@ -201,11 +216,15 @@ def record_session(
     secrets: Sequence[str] = (),
     http_attempts: list[dict[str, Any]] | None = None,
     session_id: str | None = None,
+    limits: CodeLimits | None = None,
+    clock_ms: float | None = None,
 ) -> dict[str, Any]:
     """Run every forward of `request` through `client` and return the session document
     (validated). Never raises for model or agent failures: those end the session with
-    status "incomplete". Raises InputError only for a config axllm refuses to build."""
-    run = _Run(request, client, backend, cancel, progress, http_attempts)
+    status "incomplete". Raises InputError only for a config axllm refuses to build.
+    The model's code runs under `limits` (engine.cage; `clock_ms` is the tests' clock)."""
+    limits = limits or CodeLimits()
+    run = _Run(request, client, backend, cancel, progress, http_attempts, limits, clock_ms)
     created_at = utc_now()
     forwards: list[dict[str, Any]] = []
     context_map: Any = request.context_map
@@ -257,6 +276,7 @@ def record_session(
         "provider": dict(provider),
         "client_features": jsonable(features),
         "search": {"backend": backend.name, "profile": backend.profile, "host": True},
+        "code_limits": limits.to_json(),
         "forwards": forwards,
         "exchanges": run.recorder.exchanges,
         "contextMapSnapshots": map_snapshots(forwards) if request.config.context_map else [],

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +32,7 @@ from axmem_gui.core.session.verify import (
 )
 from axmem_gui.core.session.views import exchanges, forwards
 from axmem_gui.engine.agent_factory import agent_options, build_agent
+from axmem_gui.engine.cage import CodeCage, CodeLimits
 from axmem_gui.engine.clients import (
     CancelLike,
     CancelToken,
@@ -92,6 +93,8 @@ class ReplayReport:
     #: Every difference, the run's first: the first model/search call that differs, then
     #: each forward's fields, then what the file checks (digests, searches, derived) found.
     differences: tuple[Difference, ...] = ()
+    #: Where the replayed code was stopped by a limit (engine.cage), in order.
+    limits_hit: tuple[Mapping[str, Any], ...] = ()
 
     @property
     def identical(self) -> bool:
@@ -107,17 +110,32 @@ class ReplayReport:
             "forwards": [f.to_json() for f in self.forwards],
             "differences": [d.to_json() for d in self.differences],
             "duration_ms": self.duration_ms,
+            "code_limits_hit": [dict(e) for e in self.limits_hit],
         }
 
     def render(self) -> str:
         if self.identical:
-            return (
+            text = (
                 f"identical: {self.calls_replayed} of {self.calls_recorded} model calls replayed "
                 f"with the same prompts; searches, outputs, context maps, callbacks, turns, "
                 f"traces, action logs, usage and every derived field match "
                 f"({self.duration_ms / 1000:.2f} s, no network)\n"
             )
-        return render_differences(f"DIFFERENT: replay of {self.session_id}", self.differences)
+        else:
+            text = render_differences(f"DIFFERENT: replay of {self.session_id}", self.differences)
+        return text + render_limits_hit(self.limits_hit)
+
+
+def render_limits_hit(events: Sequence[Mapping[str, Any]]) -> str:
+    """One line per stop of the model's code by a limit (empty when none)."""
+    lines = []
+    for e in events:
+        after = e.get("call_index")
+        where = f"forward {e.get('forward')}" + (
+            f", code of call #{after}" if isinstance(after, int) else ""
+        )
+        lines.append(f"model code stopped by a limit ({where}): {e.get('message')}\n")
+    return "".join(lines)
 
 
 def _divergence_difference(d: Divergence, doc: Mapping[str, Any]) -> Difference:
@@ -140,6 +158,7 @@ _COMPARED = (
     ("usage", "the usage"),
     ("trace", "the trace"),
     ("context_map_update", "the context-map update record"),
+    ("code_limits_hit", "where a limit stopped the model's code"),
 )
 
 
@@ -159,6 +178,8 @@ def _forward_differences(
             rec = trace_without_logs(rec)
         elif key == "action_log":
             rec, new = without_run_token(rec), without_run_token(new)
+        elif key == "code_limits_hit":
+            rec = rec or []  # recorded only when a limit was hit
         if rec != new:
             where = f"forwards[{k}].{key}"
             out.append(
@@ -194,14 +215,26 @@ def _callbacks(items: Any) -> list[dict[str, Any]]:
     ]
 
 
+def recorded_limits(doc: Mapping[str, Any]) -> CodeLimits:
+    """The code limits the session was recorded under (the defaults for a recording that
+    names none); ReplayRefused when they are outside what the cage allows."""
+    try:
+        return CodeLimits.from_json(doc.get("code_limits"), f"session {doc.get('id')}: code_limits")
+    except AxmemError as exc:
+        raise ReplayRefused(str(exc)) from None
+
+
 def replay_session(
     doc: Mapping[str, Any],
     *,
     cancel: CancelLike = None,
     progress: ProgressCallback | None = None,
+    clock_ms: float | None = None,
 ) -> ReplayReport:
-    """Replay a validated session document offline. Raises ReplayRefused when it cannot."""
+    """Replay a validated session document offline. Raises ReplayRefused when it cannot.
+    The model's code runs under the recorded limits (`clock_ms`: the tests' clock)."""
     check_replayable(doc)
+    limits = recorded_limits(doc)
     source = f"session {doc.get('id')}"
     config = agent_config_from_json(doc.get("agent"), f"{source}: agent")
     catalog = catalog_from_json_value(doc.get("catalog"), f"{source}: catalog")
@@ -225,6 +258,7 @@ def replay_session(
     search_cursor = SearchCursor(searches)
     stub = StubSearch(search_cursor) if search_doc.get("host") else None
     checks: list[ForwardCheck] = []
+    all_hits: list[dict[str, Any]] = []
     started = time.perf_counter()
     for fw in recorded_forwards:
         index = int(fw.get("index") or 0)
@@ -235,8 +269,17 @@ def replay_session(
         def observe(kind: str, payload: Any, events: list[dict[str, Any]] = events) -> None:
             events.append({"kind": kind, "payload": jsonable(payload)})
 
+        hits: list[dict[str, Any]] = []
+
+        def limit_hit(
+            event: dict[str, Any], hits: list[dict[str, Any]] = hits, index: int = index
+        ) -> None:
+            last = client.cursor.position - 1
+            hits.append({**event, **_location(doc, index, last)})
+
         options = agent_options(config, catalog, fw.get("context_map_before"))
-        agent = build_agent(config, options, observe=observe, search=stub)
+        cage = CodeCage(limits, client.code_cancelled, clock_ms, on_limit=limit_hit)
+        agent = build_agent(config, options, observe=observe, search=stub, cage=cage)
         call_options = dict(fw.get("forward_options") or {})
         if isinstance(cancel, CancelToken):
             call_options["cancellation"] = cancel.ax_token
@@ -269,7 +312,9 @@ def replay_session(
             "action_log": jsonable(_read(agent.get_action_log, [])),
             "usage": jsonable(_read(agent.get_usage, {})),
             "trace": trace_without_logs(trace),
+            "code_limits_hit": hits,
         }
+        all_hits.extend(hits)
         if config.context_map:
             update = describe_update(mine, fw.get("context_map_before"), map_after)
             replayed["context_map_update"] = comparable_update(fw.get("context_map_update"), update)
@@ -328,7 +373,20 @@ def replay_session(
         forwards=tuple(checks),
         duration_ms=round((time.perf_counter() - started) * 1000, 1),
         differences=tuple(found),
+        limits_hit=tuple(all_hits),
     )
+
+
+def _location(doc: Mapping[str, Any], forward: int, call: int) -> dict[str, Any]:
+    """Where a replayed limit hit happened, in the recorder's words (`_Run._locate`)."""
+    ex = exchanges(doc)
+    last = ex[call] if 0 <= call < len(ex) else None
+    return {
+        "forward": forward,
+        "stage": last.get("stage") if last else None,
+        "turn": last.get("turn") if last else None,
+        "call_index": last.get("index") if last else None,
+    }
 
 
 def check_streams(doc: Mapping[str, Any]) -> list[Difference]:
@@ -416,6 +474,14 @@ class _CancellableReplayClient(ReplayClient):
     @property
     def position(self) -> int:
         return self.cursor.position
+
+    def code_cancelled(self) -> bool:
+        """The cancel the model's code answers to (engine.cage polls it inside each
+        execution): the user's, or the recording's own once its last call was served (a
+        live run cancelled then stopped the code of that call where the replay does)."""
+        if is_cancelled(self._cancel):
+            return True
+        return self._cancel_when_exhausted and self.cursor.remaining == 0
 
     def chat(self, request: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> Any:
         if is_cancelled(self._cancel):

@@ -31,6 +31,7 @@ from axmem_gui.core.session.format import (
 )
 from axmem_gui.core.session.verify import VerifyReport
 from axmem_gui.core.session.whatif import RetrievalBackend, WhatIfReport, whatif_retrieval
+from axmem_gui.engine.cage import CodeLimits
 from axmem_gui.engine.clients import CancelLike, ProgressCallback
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.engine.recorder import RunRequest, record_session
@@ -84,9 +85,13 @@ def run_agent(
     progress: ProgressCallback | None = None,
     transport: Transport | None = None,
     origin: Mapping[str, Any] | None = None,
+    limits: CodeLimits | None = None,
+    clock_ms: float | None = None,
 ) -> dict[str, Any]:
     """Run `config` live over its share of `catalog`, one forward per inputs mapping, and
-    return the recorded session (status "incomplete" with the error if it failed)."""
+    return the recorded session (status "incomplete" with the error if it failed). The
+    model's code runs under `limits` (the defaults when None; `clock_ms` stops its clock,
+    for tests)."""
     if not inputs:
         raise InputError("a run needs inputs for at least one forward")
     for i, values in enumerate(inputs):
@@ -110,6 +115,8 @@ def run_agent(
         progress=progress,
         secrets=resolved.secrets,
         http_attempts=resolved.http_attempts,
+        limits=limits,
+        clock_ms=clock_ms,
     )
 
 
@@ -139,6 +146,7 @@ def rerun_session(
     progress: ProgressCallback | None = None,
     transport: Transport | None = None,
     name: str = "",
+    limits: CodeLimits | None = None,
 ) -> dict[str, Any]:
     """Run a recorded session's inputs again, as a new session: on another provider/model,
     and/or over another catalog (default: the recorded one). It starts from the same
@@ -159,6 +167,7 @@ def rerun_session(
         cancel=cancel,
         progress=progress,
         transport=transport,
+        limits=limits,
         origin={
             "kind": "rerun",
             "source_session": doc.get("id"),
@@ -172,10 +181,12 @@ def replay(
     *,
     cancel: CancelLike = None,
     progress: ProgressCallback | None = None,
+    clock_ms: float | None = None,
 ) -> ReplayReport:
-    """Offline replay (no network). Raises ReplayRefused (an AxmemError) when the recording
-    needs another axllm version."""
-    return _replay(doc, cancel=cancel, progress=progress)
+    """Offline replay (no network), the model's code under the recorded limits. Raises
+    ReplayRefused (an AxmemError) when the recording needs another axllm version or asks
+    for limits outside the cage's bounds."""
+    return _replay(doc, cancel=cancel, progress=progress, clock_ms=clock_ms)
 
 
 def verify(doc: Mapping[str, Any]) -> VerifyReport:

@@ -52,6 +52,8 @@ class FakeServerState:
     held: int = 0
     #: When set, each held reply instead waits for one `gate.release()` (or `slow_seconds`).
     gate: threading.Semaphore | None = None
+    #: Code the model writes on its next actor turns, one piece per turn (hostile code).
+    actor_code: list[str] = field(default_factory=list)
 
 
 class _Server(ThreadingHTTPServer):
@@ -134,7 +136,8 @@ class _Handler(BaseHTTPRequestHandler):
                 state.release.wait(state.slow_seconds)
             with state.lock:
                 state.held -= 1
-        reply = json.dumps(openai_response(body, number)).encode()
+        with state.lock:
+            reply = json.dumps(openai_response(body, number, state.actor_code)).encode()
         if fault == "malformed":
             self._send(200, b'{"id": "chatcmpl-broken", "choices": [ {"index": 0, "mess')
             return
