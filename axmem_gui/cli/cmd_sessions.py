@@ -25,9 +25,11 @@ from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.session.compare import render_comparison
 from axmem_gui.core.session.format import session_summary
 from axmem_gui.core.session.whatif import render_whatif
+from axmem_gui.engine.cage import CodeLimits
 from axmem_gui.engine.clients import RunProgress
-from axmem_gui.engine.policy import RETRY_KINDS, parse_retry_on
+from axmem_gui.engine.policy import DEFAULT_MAX_REPLY_MIB, RETRY_KINDS, parse_retry_on
 from axmem_gui.engine.providers import STRUCTURED_OUTPUT_MODES, ProviderSettings
+from axmem_gui.engine.replay import render_limits_hit
 from axmem_gui.engine.search import BACKENDS
 from axmem_gui.services import sessions
 from axmem_gui.services.providers import check_connection
@@ -73,6 +75,16 @@ def _settings(args: argparse.Namespace) -> ProviderSettings:
         retry_max_wait_s=args.retry_max_wait,
         retry_on=parse_retry_on(args.retry_on),
         stream=args.stream,
+        max_reply_mib=args.max_reply_mib,
+    )
+
+
+def _limits(args: argparse.Namespace) -> CodeLimits:
+    return CodeLimits(
+        time_s=args.code_time_limit,
+        memory_mib=args.code_memory_limit,
+        stack_kib=args.code_stack_limit,
+        code_kib=args.code_size_limit,
     )
 
 
@@ -122,6 +134,9 @@ def _finish_run(doc: dict[str, Any], args: argparse.Namespace) -> int:
     for warning in doc.get("warnings") or []:
         label = "error" if warning in map_failed and args.on_map_failure == "error" else "warning"
         say(f"axmem: {label}: {warning}", file=sys.stderr)
+    hits = [h for fw in doc["forwards"] for h in fw.get("code_limits_hit") or []]
+    for line in render_limits_hit(hits).splitlines():
+        say(f"axmem: note: {line}", file=sys.stderr)
     if doc["status"] == "complete":
         say(f"recorded {calls} model calls: {where}")
         for fw in doc["forwards"]:
@@ -155,6 +170,7 @@ def _run(args: argparse.Namespace) -> int:
         name=args.name or "",
         search=args.search,
         progress=_progress(args.quiet),
+        limits=_limits(args),
     )
     return _finish_run(doc, args)
 
@@ -200,6 +216,7 @@ def _rerun(args: argparse.Namespace) -> int:
         search=args.search,
         progress=_progress(args.quiet),
         name=args.name or "",
+        limits=_limits(args),
     )
     args.save = False
     return _finish_run(new, args)
@@ -358,6 +375,14 @@ def _add_provider_args(p: argparse.ArgumentParser, required: bool = True) -> Non
         action="store_true",
         help="ask the server for streamed (SSE) replies; the chunks are recorded",
     )
+    p.add_argument(
+        "--max-reply-mib",
+        type=float,
+        default=DEFAULT_MAX_REPLY_MIB,
+        metavar="MIB",
+        help=f"a model reply larger than this ends the call with an error, streamed or not "
+        f"(default {DEFAULT_MAX_REPLY_MIB:g})",
+    )
 
 
 def _add_run_output(p: argparse.ArgumentParser) -> None:
@@ -377,6 +402,40 @@ def _add_run_output(p: argparse.ArgumentParser) -> None:
         choices=("warn", "error"),
         default="warn",
         help="a failed context-map update: a warning on stderr (default), or exit 1",
+    )
+    defaults = CodeLimits()
+    limits = p.add_argument_group(
+        "limits on the model's code",
+        "code beyond a limit fails as a thrown error the model sees; the limits are "
+        "recorded, and a replay uses them",
+    )
+    limits.add_argument(
+        "--code-time-limit",
+        type=float,
+        default=defaults.time_s,
+        metavar="S",
+        help=f"CPU seconds for one execution (default {defaults.time_s:g})",
+    )
+    limits.add_argument(
+        "--code-memory-limit",
+        type=int,
+        default=defaults.memory_mib,
+        metavar="MIB",
+        help=f"memory of the JavaScript runtime (default {defaults.memory_mib})",
+    )
+    limits.add_argument(
+        "--code-stack-limit",
+        type=int,
+        default=defaults.stack_kib,
+        metavar="KIB",
+        help=f"JavaScript call stack (default {defaults.stack_kib})",
+    )
+    limits.add_argument(
+        "--code-size-limit",
+        type=int,
+        default=defaults.code_kib,
+        metavar="KIB",
+        help=f"source of one execution; larger code is not run (default {defaults.code_kib})",
     )
 
 

@@ -16,9 +16,19 @@ from typing import Any
 import axllm
 
 from axmem_gui.core.errors import InputError
-from axmem_gui.core.session.redact import redact_headers
+from axmem_gui.core.session.redact import (
+    has_redacted_credentials,
+    redact_headers,
+    redact_url,
+)
 from axmem_gui.engine.errors import describe_failure
-from axmem_gui.engine.policy import RETRY_KINDS, DeadlineTransport, PolicyClient, RetryPolicy
+from axmem_gui.engine.policy import (
+    DEFAULT_MAX_REPLY_MIB,
+    RETRY_KINDS,
+    DeadlineTransport,
+    PolicyClient,
+    RetryPolicy,
+)
 
 STRUCTURED_OUTPUT_MODES = ("auto", "native", "function", "json_object")
 #: Sent to keyless local servers; not a secret.
@@ -92,6 +102,7 @@ class ProviderSettings:
     retry_max_wait_s: float = 60.0  # longest wait before a retry, Retry-After included
     retry_on: tuple[str, ...] = RETRY_KINDS
     stream: bool = False  # ask for streamed (SSE) replies
+    max_reply_mib: float = DEFAULT_MAX_REPLY_MIB  # a reply larger than this ends the call
 
     def __post_init__(self) -> None:
         if self.structured_output not in STRUCTURED_OUTPUT_MODES:
@@ -103,6 +114,8 @@ class ProviderSettings:
             raise InputError("a structured output mode needs a model name (--model)")
         if self.timeout_s <= 0:
             raise InputError("the request timeout must be positive")
+        if not 0 < self.max_reply_mib <= 4096:
+            raise InputError("the largest reply (--max-reply-mib) must be above 0 and at most 4096")
         self.retry_policy  # checks the retry options  # noqa: B018
 
     @property
@@ -119,17 +132,20 @@ class ProviderSettings:
         return PROVIDERS.get(self.provider)
 
     def to_json(self) -> dict[str, Any]:
-        """For the session file: the choices, never a key."""
+        """For the session file and the remembered settings: the choices, never a key (not
+        even one the base URL carries: its userinfo and credential parameters are
+        redacted)."""
         return {
             "name": self.provider,
             "model": self.model,
-            "base_url": self.base_url,
+            "base_url": None if self.base_url is None else redact_url(self.base_url),
             "structured_output": self.structured_output,
             "api_key_env": self.api_key_env,
             "timeout_s": self.timeout_s,
             "max_retries": self.max_retries,
             "retry_policy": self.retry_policy.to_json(),
             "stream": self.stream,
+            "max_reply_mib": self.max_reply_mib,
         }
 
     @classmethod
@@ -150,7 +166,14 @@ class ProviderSettings:
             retry_max_wait_s=policy.max_wait_s,
             retry_on=policy.retry_on,
             stream=value.get("stream") is True,
+            max_reply_mib=_number(value.get("max_reply_mib"), DEFAULT_MAX_REPLY_MIB),
         )
+
+
+def _number(value: Any, default: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return default
+    return float(value)
 
 
 def provider_names() -> list[str]:
@@ -188,6 +211,11 @@ def make_client(
     base_url = settings.base_url or (info.default_base_url if info else None)
     if info is not None and info.needs_base_url and not base_url:
         raise InputError(f"provider '{settings.provider}' needs a base URL (--base-url)")
+    if has_redacted_credentials(base_url):
+        raise InputError(
+            f"the base URL {base_url} held credentials, redacted when it was saved; enter "
+            "the whole URL again (or keep the key in the OS keyring instead)"
+        )
     key = api_key or (PLACEHOLDER_KEY if info is None or info.local else None)
     if not key:
         known = info.key_env if info else ()
@@ -218,7 +246,9 @@ def make_client(
     # The deadline for a whole reply lives in the transport (axllm's own socket timeout
     # restarts with every byte a trickling server sends).
     kwargs["transport"] = (
-        transport if transport is not None else DeadlineTransport(settings.timeout_s)
+        transport
+        if transport is not None
+        else DeadlineTransport(settings.timeout_s, settings.max_reply_mib)
     )
     if on_http_attempt is not None:
 

@@ -27,7 +27,7 @@ from axmem_gui.core.session.derive import (
     without_run_token,
 )
 from axmem_gui.core.session.format import FORMAT, VERSION, validate_session
-from axmem_gui.core.session.redact import scrub_secrets
+from axmem_gui.core.session.redact import scrub_session
 from axmem_gui.core.session.whatif import RetrievalBackend
 from axmem_gui.engine.agent_factory import agent_options, build_agent, forward_options
 from axmem_gui.engine.cage import CodeCage, CodeLimits
@@ -282,5 +282,5 @@ def record_session(
         "contextMapSnapshots": map_snapshots(forwards) if request.config.context_map else [],
         "warnings": warnings,
     }
-    doc = scrub_secrets(jsonable(doc), secrets)
+    doc = scrub_session(jsonable(doc), secrets)
     return validate_session(doc, f"session {doc['id']}")

@@ -295,6 +295,7 @@ def replay_session(
             status = "cancelled" if _is_cancel(exc) else "failed"
         if status == "complete" and client.cancelled_by_recording:
             status = "cancelled"
+        all_hits.extend(hits)
         if is_cancelled(cancel):
             raise ReplayRefused("the replay was cancelled")
         divergence = client.cursor.divergence or search_cursor.divergence
@@ -314,7 +315,6 @@ def replay_session(
             "trace": trace_without_logs(trace),
             "code_limits_hit": hits,
         }
-        all_hits.extend(hits)
         if config.context_map:
             update = describe_update(mine, fw.get("context_map_before"), map_after)
             replayed["context_map_update"] = comparable_update(fw.get("context_map_update"), update)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from axmem_gui.core.session.redact import redact_url, scrub_secrets
+from axmem_gui.core.session.redact import redact_url, scrub_secrets, url_secrets
 from axmem_gui.engine.providers import (
     PROVIDERS,
     ConnectionReport,
@@ -86,7 +86,8 @@ def build_client(
     }
     if provider_json.get("base_url") is None and getattr(client, "base_url", None):
         provider_json["base_url"] = redact_url(str(client.base_url))
-    return ResolvedClient(client, provider_json, tuple(v for v in (key.value,) if v), attempts)
+    secrets = tuple(v for v in (key.value, *url_secrets(settings.base_url)) if v)
+    return ResolvedClient(client, provider_json, secrets, attempts)
 
 
 def check_connection(settings: ProviderSettings) -> ConnectionReport:

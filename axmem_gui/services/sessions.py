@@ -29,6 +29,7 @@ from axmem_gui.core.session.format import (
     session_summary,
     session_to_json_text,
 )
+from axmem_gui.core.session.redact import redact_session_urls
 from axmem_gui.core.session.verify import VerifyReport
 from axmem_gui.core.session.whatif import RetrievalBackend, WhatIfReport, whatif_retrieval
 from axmem_gui.engine.cage import CodeLimits
@@ -53,8 +54,9 @@ def read_session_file(path: Path) -> dict[str, Any]:
 
 
 def write_session_file(doc: Mapping[str, Any], path: Path) -> None:
-    """Write atomically (a temp file renamed into place): never a half-written session."""
-    write_file_atomic(path, session_to_json_text(doc), "session file")
+    """Write atomically (a temp file renamed into place): never a half-written session,
+    never a credential in its URLs."""
+    write_file_atomic(path, session_to_json_text(redact_session_urls(doc)), "session file")
 
 
 def default_file_name(doc: Mapping[str, Any]) -> str:
@@ -233,7 +235,7 @@ def get_session(ws: Any, session_id: str) -> dict[str, Any]:
 
 
 def save_session(ws: Any, doc: Mapping[str, Any]) -> str:
-    return str(ws.sessions.save(dict(doc)))
+    return str(ws.sessions.save(redact_session_urls(doc)))
 
 
 def export_session(ws: Any, session_id: str, path: Path) -> None:
@@ -265,6 +267,7 @@ def store_session(ws: Any, doc: Mapping[str, Any]) -> SessionImport:
     """Store a validated session document as `import_session` does (never replacing a
     stored one). One transaction that holds the write lock from its first read: another
     connection cannot take the id between the look and the write."""
+    doc = redact_session_urls(doc)
     session_id = str(doc["id"])
     canonical = ""  # made only when a stored session is there to compare (0.25 s at 25 MB)
     with ws.transaction(immediate=True):

@@ -226,7 +226,7 @@ def test_the_bounded_json_stringify_gives_what_quickjs_gives(expr: str) -> None:
 ANALYSED_CODE = [
     "const a = 1; let b = 'x // not a comment'; var c = `t ${a} \\` q`;\n// comment\nd = 4;",
     "/* block\n comment */ const {x, y: [z]} = obj; globalThis.w = x + z; e.f = 1; g++;",
-    "async function h() { return await llmQuery([{query: \"q\", context: {}}]); }\n"
+    'async function h() { return await llmQuery([{query: "q", context: {}}]); }\n'
     "const r = await h(); console.log(r); tools.search({q: 1}); ns.deep.call();",
     "const s = 'it\\'s'; const t = \"say \\\"hi\\\"\"; const u = '\\\\'; let v; v ??= 2;",
     "",
