@@ -948,9 +948,8 @@ class Driver:
 def write_big_session(ws: Any, path: Path, mb: float) -> int:
     """The sample's recorded session with its catalog grown by synthetic memories (words
     no recorded search has, so what the file claims still holds) to about `mb` MB."""
-    import random
-
     import copy
+    import random
 
     from axmem_gui.core.session.format import parse_session, session_to_json
     from axmem_gui.services import sessions

@@ -20,6 +20,7 @@ from axmem_gui.cli.common import (
     write_report,
 )
 from axmem_gui.core import jsontext
+from axmem_gui.core.contextmap import start_map_from_json_value
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.providers import (
@@ -29,6 +30,7 @@ from axmem_gui.core.providers import (
     parse_retry_on,
 )
 from axmem_gui.core.session.compare import render_comparison
+from axmem_gui.core.session.format import is_session_value
 from axmem_gui.core.session.model import Session
 from axmem_gui.core.session.progress import RunProgress
 from axmem_gui.core.session.whatif import render_whatif
@@ -99,18 +101,14 @@ def _read_context_map(path: Path | None) -> Any:
         value = jsontext.parse(text)
     except ValueError:
         return text  # a map given as its Markdown text
-    if isinstance(value, dict) and value.get("format") == "axsession":
+    if is_session_value(value):
         # Continue from where a recorded session left its map.
         session = sessions.read_session_file(path)
         maps = [f.context_map_after for f in session.forwards if f.context_map_after]
         if not maps:
             raise InputError(f"{path}: this session has no context map")
-        value = maps[-1]
-    if isinstance(value, dict) and isinstance(value.get("state"), dict):
-        value = value["state"]
-    if not isinstance(value, dict) or not isinstance(value.get("text"), str):
-        raise InputError(f"{path}: expected a context map snapshot with a 'text' field")
-    return value
+        return maps[-1]
+    return start_map_from_json_value(value, str(path))
 
 
 def _finish_run(session: Session, args: argparse.Namespace) -> int:

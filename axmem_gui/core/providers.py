@@ -118,6 +118,11 @@ PROVIDERS: dict[str, ProviderInfo] = {
 }
 
 
+def provider_info(name: str) -> ProviderInfo | None:
+    """What the app knows of provider `name` (None for another axllm profile)."""
+    return PROVIDERS.get(name)
+
+
 def is_scripted(settings: ProviderSettings) -> bool:
     return settings.provider == SCRIPTED_PROVIDER or settings.base_url == SCRIPTED_BASE_URL
 
@@ -196,6 +201,12 @@ class ProviderSettings:
             retry_on=policy.retry_on,
             stream=value.get("stream") is True,
         )
+
+    @classmethod
+    def of_session(cls, provider: SessionProvider) -> ProviderSettings:
+        """The settings a session was recorded with (to run it again); InputError when
+        the file holds choices this axmem refuses."""
+        return cls.from_json(provider.to_json())
 
     def session_record(
         self,

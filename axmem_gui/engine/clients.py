@@ -21,6 +21,8 @@ import axllm
 from axmem_gui.core.session.digest import request_digest
 from axmem_gui.core.session.model import Exchange, RunError
 from axmem_gui.core.session.payloads import usage_of_response
+from axmem_gui.core.session.progress import Cancellable
+from axmem_gui.core.session.progress import CancelLike as CancelLike
 from axmem_gui.core.session.progress import ProgressCallback as ProgressCallback
 from axmem_gui.core.session.progress import RunProgress as RunProgress
 from axmem_gui.core.session.redact import redact_url
@@ -59,13 +61,10 @@ class CancelToken:
         return self._token
 
 
-CancelLike = CancelToken | Callable[[], bool] | None
-
-
 def is_cancelled(cancel: CancelLike) -> bool:
     if cancel is None:
         return False
-    if isinstance(cancel, CancelToken):
+    if isinstance(cancel, Cancellable):
         return cancel.cancelled
     return bool(cancel())
 

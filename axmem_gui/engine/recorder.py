@@ -43,7 +43,6 @@ from axmem_gui.core.session.model import (
     SessionAgent,
     SessionCatalog,
     SessionProvider,
-    Versions,
 )
 from axmem_gui.core.session.payloads import runtime_map
 from axmem_gui.core.session.redact import scrub_secrets
@@ -123,17 +122,6 @@ _CANCELLED = RunError(kind="cancelled", type="RunCancelled", message="the run wa
 
 def new_session_id() -> str:
     return f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{uuid.uuid4().hex[:6]}"
-
-
-def _versions(ax_profile: str | None) -> Versions:
-    found = runtime_versions(ax_profile)
-    return Versions(
-        app=found["app"],
-        axllm=found["axllm"] or "missing",
-        quickjs=found["quickjs"],
-        python=found["python"],
-        ax_profile=found["ax_profile"],
-    )
 
 
 def _safe(read: Any, default: Any) -> Any:
@@ -351,7 +339,7 @@ def record_session(
         status=INCOMPLETE if failed else COMPLETE,
         error=failed.error if failed else None,
         origin=request.origin,
-        versions=_versions(backend.profile),
+        versions=runtime_versions(backend.profile),
         agent=SessionAgent.of(request.config),
         catalog=SessionCatalog.of(request.catalog),
         provider=provider,

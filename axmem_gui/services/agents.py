@@ -11,34 +11,31 @@ so nothing above it reads a stored dict.
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from axmem_gui.core import jsontext
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.records import JsonObject
-from axmem_gui.core.session.agent_config import AgentConfig, agent_config_from_json
+from axmem_gui.core.session.agent_config import (
+    AgentConfig,
+    agent_config_from_text,
+    agent_config_value,
+)
 from axmem_gui.services.files import read_utf8_file
 from axmem_gui.services.workspace import Workspace
 
 
 def checked_config(value: Any, source: str) -> AgentConfig:
     """An agent config read from JSON (InputError names the field that is wrong)."""
-    if not isinstance(value, Mapping):
-        raise InputError(f"{source}: an agent config must be a JSON object")
-    return agent_config_from_json(copy.deepcopy(dict(value)), source)
+    return agent_config_value(value, source)
 
 
 def config_from_text(text: str, source: str) -> AgentConfig:
     """An agent config from JSON text: the config itself, or a whole `agents show`
     document (`{"name", "revision", "config"}`), so show | edit round-trips."""
-    value = jsontext.loads(text, source)  # depth and number limits before parsing
-    if isinstance(value, Mapping) and isinstance(value.get("config"), Mapping):
-        value = value["config"]
-    return checked_config(value, source)
+    return agent_config_from_text(text, source)
 
 
 def read_config_file(path: Path) -> AgentConfig:
@@ -173,17 +170,23 @@ class AgentService:
             self._ws.agents.delete(name)
         self._changed()
 
-    def replace(self, before: tuple[str, int] | None, after: AgentConfig | None) -> int | None:
+    def replace(
+        self, before: tuple[str, int] | None, after: AgentConfig | StoredAgent | None
+    ) -> int | None:
         """One undo/redo step of the GUI: remove `before` (name, revision it must still
-        have) and write `after`, in one transaction. Returns the new revision of `after`.
-        Raises InputError when `before` is not as expected (changed elsewhere meanwhile)."""
+        have) and write `after`, in one transaction: a config, or a stored agent as it
+        was (an undo writes back even one the parser refuses, as it was). Returns the new
+        revision of `after`. Raises InputError when `before` is not as expected (changed
+        elsewhere meanwhile)."""
         try:
             with self._ws.transaction():
                 return self._replace(before, after)
         finally:
             self._changed()
 
-    def _replace(self, before: tuple[str, int] | None, after: AgentConfig | None) -> int | None:
+    def _replace(
+        self, before: tuple[str, int] | None, after: AgentConfig | StoredAgent | None
+    ) -> int | None:
         if before is not None:
             name, expected = before
             actual = self._revision(name)
@@ -198,9 +201,16 @@ class AgentService:
         if after is None:
             return None
         target = after.name
+        value = _stored_json(after)
         current = self._revision(target)
         if before is None or target != before[0]:
             if current is not None:
                 raise InputError(f"an agent named '{target}' already exists")
-            return self._ws.agents.save(target, after.to_json(), expected_revision=0)
-        return self._ws.agents.save(target, after.to_json(), expected_revision=current)
+            return self._ws.agents.save(target, value, expected_revision=0)
+        return self._ws.agents.save(target, value, expected_revision=current)
+
+
+def _stored_json(agent: AgentConfig | StoredAgent) -> dict[str, Any]:
+    if isinstance(agent, AgentConfig):
+        return agent.to_json()
+    return agent.config.to_json() if agent.config is not None else dict(agent.stored)

@@ -42,7 +42,7 @@ from axmem_gui.core.session.model import MapSnapshot, Session
 from axmem_gui.services.agents import AgentService
 from axmem_gui.services.contextmap_updates import based_on_key, describe_update
 from axmem_gui.services.files import read_utf8_file, write_file_atomic
-from axmem_gui.services.sessions import SessionService
+from axmem_gui.services.session_store import SessionService
 from axmem_gui.services.workspace import Workspace
 
 __all__ = ["describe_update"]  # (the update records' reader: services.contextmap_updates)

@@ -14,8 +14,8 @@ from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.session.agent_config import AgentConfig, agent_config_from_json
 from axmem_gui.core.session.model import Session
 from axmem_gui.services import sessions
-from tests.helpers.session_docs import session_json
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
+from tests.helpers.session_docs import session_json
 
 AGENT_JSON: dict[str, Any] = {
     "name": "triage",

@@ -13,9 +13,9 @@ from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.session.agent_config import AgentConfig
 from axmem_gui.engine.clients import CancelToken, RunProgress
 from axmem_gui.services import sessions
-from tests.helpers.session_docs import reparse, session_json
 from tests.engine.conftest import record, settings_for
 from tests.fakes.fake_openai_server import FakeOpenAIServer
+from tests.helpers.session_docs import reparse, session_json
 
 CASES = [
     # fault, error kind, words the message must contain
@@ -41,7 +41,8 @@ def test_fault_ends_the_run_with_a_clear_error_and_keeps_the_partial_session(
 ) -> None:
     server.state.faults = {n: fault for n in range(2, 50)}  # the first call succeeds
     server.state.slow_seconds = 0.6
-    doc = session_json(record(server, config, catalog, settings=settings_for(server, timeout_s=0.2)))
+    slow = settings_for(server, timeout_s=0.2)
+    doc = session_json(record(server, config, catalog, settings=slow))
     assert doc["status"] == "incomplete"
     error = doc["error"]
     assert error["kind"] == kind and error["forward"] == 0
@@ -127,7 +128,8 @@ def test_cancel_with_a_plain_callable_during_the_context_map_update(
         if event.kind == "call_finished":
             calls.append(event.calls)
 
-    doc = session_json(record(server, config, catalog, cancel=lambda: len(calls) >= 7, progress=progress))
+    session = record(server, config, catalog, cancel=lambda: len(calls) >= 7, progress=progress)
+    doc = session_json(session)
     assert [e["stage"] for e in doc["exchanges"]][-1] == "context_map.distiller"
     assert doc["status"] == "incomplete" and doc["error"]["kind"] == "cancelled"
     assert doc["forwards"][0]["output"] is not None  # the answer itself was produced
@@ -143,7 +145,8 @@ def test_cancel_aborts_a_request_in_flight(
     threading.Thread(
         target=lambda: server.state.holding.wait(60) and token.cancel(), daemon=True
     ).start()
-    doc = session_json(record(server, config, catalog, cancel=token, settings=settings_for(server, timeout_s=30)))
+    patient = settings_for(server, timeout_s=30)
+    doc = session_json(record(server, config, catalog, cancel=token, settings=patient))
     assert server.state.held == 1  # returned while the slow reply was still held
     assert doc["status"] == "incomplete" and doc["error"]["kind"] == "cancelled"
     assert doc["exchanges"][-1]["error"]["kind"] == "cancelled"

@@ -20,7 +20,7 @@ from axmem_gui.engine.providers import (
 from axmem_gui.services.providers import check_connection
 from tests.engine.conftest import INPUTS, record, settings_for
 from tests.fakes.fake_openai_server import FakeOpenAIServer
-from tests.helpers.session_docs import reparse, session_json
+from tests.helpers.session_docs import session_json
 
 
 def test_connection_ok(server: FakeOpenAIServer) -> None:

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from axmem_gui.core.session.contextmap_update import map_items
+from axmem_gui.core.session.digest import request_digest
 from axmem_gui.core.session.model import Exchange, SearchCall, SearchResult
 from axmem_gui.core.session.payloads import reply_fields
-from axmem_gui.core.session.digest import request_digest
 from axmem_gui.core.session.redact import REDACTED, redact_headers, redact_url, scrub_secrets
 from axmem_gui.core.session.replay_cursor import ReplayCursor, ReplayDivergence, SearchCursor
 from axmem_gui.core.session.stages import stage_of_request

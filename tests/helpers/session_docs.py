@@ -7,6 +7,7 @@ import copy
 from typing import Any
 
 from axmem_gui.core.catalog import Catalog
+from axmem_gui.core.session.agent_config import AgentConfig
 from axmem_gui.core.session.format import parse_session, session_to_json
 from axmem_gui.core.session.model import (
     Callback,
@@ -43,8 +44,8 @@ def make_session(
         "created_at": created_at,
         "status": "complete",
         "versions": Versions(axllm="25.4.6"),
-        "agent": SessionAgent(name="agent", signature="q:string -> a:string", config=None),
-        "catalog": SessionCatalog(catalog=Catalog()),
+        "agent": SessionAgent.of(AgentConfig(name="agent", signature="q:string -> a:string")),
+        "catalog": SessionCatalog.of(Catalog()),
         "provider": SessionProvider(name="openai-compatible"),
         "forwards": forwards,
     }
@@ -59,3 +60,15 @@ def make_forward(index: int = 0, *, status: str = "complete", **fields: Any) -> 
 def callback(kind: str, *ids: str) -> Callback:
     """An observer callback reporting entries `ids`."""
     return Callback(kind=kind, payload=[{"id": i} for i in ids])
+
+
+def stored_session(ws: Any, session_id: str) -> Session:
+    """A session stored in the workspace `ws`, read through its service."""
+    from axmem_gui.services.sessions import SessionService
+
+    return SessionService(ws).get(session_id)
+
+
+def stored_json(ws: Any, session_id: str) -> dict[str, Any]:
+    """The document of a stored session (a copy of its own to change)."""
+    return session_json(stored_session(ws, session_id))

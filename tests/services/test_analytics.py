@@ -7,7 +7,6 @@ import copy
 import dataclasses
 import json
 from pathlib import Path
-from typing import Any
 
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.session.analytics import (
@@ -24,7 +23,6 @@ from axmem_gui.services import analytics
 from axmem_gui.services.sessions import SessionService
 from axmem_gui.services.workspace import init_workspace
 from tests.helpers.session_docs import callback, make_forward, make_session, reparse, session_json
-
 
 _callback = callback
 

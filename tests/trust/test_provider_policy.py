@@ -77,7 +77,8 @@ def test_max_retries_zero_is_exactly_one_request(script_server: ScriptServer) ->
     assert len(script_server.bodies) == 1  # no axllm request-layer or AxGen retry on top
     assert len(doc["exchanges"]) == 1
     assert [a["outcome"] for a in doc["exchanges"][0]["attempts"]] == ["server_error"]
-    assert sessions.replay(reparse(doc)).identical  # the recorded failure ends the replay the same way
+    # the recorded failure ends the replay the same way
+    assert sessions.replay(reparse(doc)).identical
 
 
 def test_a_malformed_reply_is_retried_like_a_500_and_the_attempts_are_recorded(

@@ -19,6 +19,7 @@ agent block of a session); everything else reads an `AgentConfig`'s attributes.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -255,6 +256,22 @@ def agent_config_from_json(value: Any, source: str = "agent") -> AgentConfig:
         direct_response=f["directResponse"],
         extra={k: v for k, v in value.items() if k not in _KNOWN},
     )
+
+
+def agent_config_from_text(text: str, source: str) -> AgentConfig:
+    """An agent config from JSON text: the config itself, or a whole `axmem agents show`
+    document (`{"name", "revision", "config"}`), so show | edit round-trips."""
+    value = jsontext.loads(text, source)  # depth and number limits before parsing
+    if isinstance(value, Mapping) and isinstance(value.get("config"), Mapping):
+        value = value["config"]
+    return agent_config_value(value, source)
+
+
+def agent_config_value(value: Any, source: str) -> AgentConfig:
+    """An agent config read from a parsed JSON value (InputError names what is wrong)."""
+    if not isinstance(value, Mapping):
+        raise InputError(f"{source}: an agent config must be a JSON object")
+    return agent_config_from_json(copy.deepcopy(dict(value)), source)
 
 
 def check_inputs(config: AgentConfig, inputs: Mapping[str, Any], where: str = "inputs") -> None:

@@ -349,6 +349,11 @@ def parse_exchange(value: Any, index: int, forwards: int, source: str = "session
     return _exchange(Checker(source), value, index, forwards)
 
 
+def is_session_value(value: Any) -> bool:
+    """Whether a parsed JSON value says it is a session file (its `format`)."""
+    return isinstance(value, dict) and value.get("format") == FORMAT
+
+
 def session_from_json_text(text: str, source: str = "session") -> Session:
     return parse_session(jsontext.loads(text, source), source)
 

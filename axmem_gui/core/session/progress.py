@@ -4,6 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+
+@runtime_checkable
+class Cancellable(Protocol):
+    """What cancels a run, rerun or replay from another thread (`services.sessions.
+    cancel_token()` makes one that also aborts a model request in flight)."""
+
+    def cancel(self) -> None: ...
+
+    @property
+    def cancelled(self) -> bool: ...
+
+
+#: How a slow action is told to stop: a token, or a function asked before each step.
+CancelLike = Cancellable | Callable[[], bool] | None
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from axmem_gui.core.records import JsonObject, JsonValue, to_json_value
 from axmem_gui.core.session.contextmap_update import comparable_update, describe_update
 from axmem_gui.core.session.derive import map_snapshots, map_warnings, turns
 from axmem_gui.core.session.digest import DIGEST_KEYS, request_digest
-from axmem_gui.core.session.model import Exchange, Forward, SearchCall, Session
+from axmem_gui.core.session.model import Exchange, Forward, SearchCall, SearchResult, Session
 from axmem_gui.core.session.payloads import usage_of_response
 from axmem_gui.core.session.whatif import RetrievalBackend
 
@@ -109,26 +109,28 @@ def check_digests(session: Session) -> list[Difference]:
 
 def rerun_search(
     call: SearchCall, catalog: Catalog, backend: RetrievalBackend
-) -> list[dict[str, str]]:
+) -> tuple[SearchResult, ...]:
     """What `backend` returns today for a recorded call, in the recorded result shape."""
     queries = list(call.searches)
     if call.kind == "discover":
-        return [
-            {"id": s.id, "name": s.name, "content": s.content}
-            for s in backend.discover(catalog, queries)
-        ]
+        found = backend.discover(catalog, queries)
+        return tuple(SearchResult(id=s.id, name=s.name, content=s.content) for s in found)
     loaded = list(call.already_loaded or ())
-    return [{"id": m.id, "content": m.content} for m in backend.recall(catalog, queries, loaded)]
+    return tuple(
+        SearchResult(id=m.id, content=m.content)
+        for m in backend.recall(catalog, queries, loaded)
+    )
 
 
 def search_difference(
-    where: str, call: SearchCall, recomputed: Sequence[dict[str, str]]
+    where: str, call: SearchCall, recomputed: Sequence[SearchResult]
 ) -> Difference | None:
     recorded = to_json_value(call.results)
-    if recorded == list(recomputed):
+    searched = to_json_value(tuple(recomputed))
+    if recorded == searched:
         return None
     rec_ids = list(call.result_ids)
-    new_ids = [r.get("id") for r in recomputed]
+    new_ids = [r.id for r in recomputed]
     what = (
         "the same entries with other content"
         if rec_ids == new_ids
@@ -139,7 +141,7 @@ def search_difference(
         f"{where}.results",
         "search",
         f"{label} searched again on the recorded catalog finds {what}",
-        json_diff(recorded, list(recomputed), f"{where}.results", ("recorded", "searched")),
+        json_diff(recorded, searched, f"{where}.results", ("recorded", "searched")),
     )
 
 
