@@ -26,7 +26,13 @@ from axmem_gui.core.session.derive import (
     turns,
     without_run_token,
 )
-from axmem_gui.core.session.format import parse_exchange, parse_session
+from axmem_gui.core.session.format import (
+    FORWARD_KEYS,
+    NOT_RUN_KEYS,
+    SESSION_KEYS,
+    parse_exchange,
+    parse_session,
+)
 from axmem_gui.core.session.model import (
     CANCELLED,
     COMPLETE,
@@ -76,47 +82,6 @@ class RunRequest:
     origin: Origin = field(default_factory=lambda: Origin(kind="live"))
 
 
-#: The keys a forward is written with, in order: one that ran, one that did not.
-FORWARD_KEYS = (
-    "index",
-    "inputs",
-    "forward_options",
-    "started_at",
-    "status",
-    "output",
-    "error",
-    "context_map_before",
-    "context_map_after",
-    "context_map_update",
-    "exchange_range",
-    "turns",
-    "searches",
-    "callbacks",
-    "action_log",
-    "usage",
-    "trace",
-)
-NOT_RUN_KEYS = ("index", "inputs", "forward_options", "status", "output", "error")
-SESSION_KEYS = (
-    "format",
-    "version",
-    "id",
-    "name",
-    "created_at",
-    "status",
-    "error",
-    "origin",
-    "versions",
-    "agent",
-    "catalog",
-    "provider",
-    "client_features",
-    "search",
-    "forwards",
-    "exchanges",
-    "contextMapSnapshots",
-    "warnings",
-)
 _CANCELLED = RunError(kind="cancelled", type="RunCancelled", message="the run was cancelled")
 
 

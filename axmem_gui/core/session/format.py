@@ -52,6 +52,49 @@ from axmem_gui.core.session.model import (
 FORMAT = "axsession"
 VERSION = 1
 FILE_SUFFIX = ".axsession.json"
+#: The keys a recording writes, in order: a forward that ran, one that did not, the
+#: session (the recorder gives its records these orders, nulls included).
+FORWARD_KEYS = (
+    "index",
+    "inputs",
+    "forward_options",
+    "started_at",
+    "status",
+    "output",
+    "error",
+    "context_map_before",
+    "context_map_after",
+    "context_map_update",
+    "exchange_range",
+    "turns",
+    "searches",
+    "callbacks",
+    "action_log",
+    "usage",
+    "trace",
+)
+NOT_RUN_KEYS = ("index", "inputs", "forward_options", "status", "output", "error")
+SESSION_KEYS = (
+    "format",
+    "version",
+    "id",
+    "name",
+    "created_at",
+    "status",
+    "error",
+    "origin",
+    "versions",
+    "agent",
+    "catalog",
+    "provider",
+    "client_features",
+    "search",
+    "forwards",
+    "exchanges",
+    "contextMapSnapshots",
+    "warnings",
+)
+
 STATUSES = ("complete", "incomplete")
 FORWARD_STATUSES = ("complete", "failed", "cancelled", "not_run")
 
