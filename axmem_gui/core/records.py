@@ -110,9 +110,15 @@ def _spec(cls: type) -> tuple[_FieldSpec, ...]:
     return spec
 
 
+_KNOWN: dict[type, frozenset[str]] = {}
+
+
 def known_keys(cls: type[Record]) -> frozenset[str]:
     """The JSON keys a record class reads into fields (every other key is `extra`)."""
-    return frozenset(s.json_key for s in _spec(cls))
+    known = _KNOWN.get(cls)
+    if known is None:
+        known = _KNOWN[cls] = frozenset(s.json_key for s in _spec(cls))
+    return known
 
 
 def to_json_value(value: object) -> JsonValue:
@@ -136,12 +142,16 @@ def _write(record: Record) -> JsonObject:
                 out[s.json_key] = to_json_value(value)
         out.update(record.extra)
         return out
-    by_key = {s.json_key: s for s in specs}
+    attrs = _attrs(type(record))
+    extra = record.extra
     for k in order:
-        if k in by_key:
-            out[k] = to_json_value(getattr(record, by_key[k].attr))
-        elif k in record.extra:
-            out[k] = record.extra[k]
+        attr = attrs.get(k)
+        if attr is not None:
+            out[k] = to_json_value(getattr(record, attr))
+        elif k in extra:
+            out[k] = extra[k]
+    if len(out) == len(order) == len(attrs) + len(extra):
+        return out  # (every key was read, none set later: the usual case)
     # Set in code after reading (no longer what an absent key reads as): written after
     # the keys that were there.
     for s in specs:
@@ -149,9 +159,20 @@ def _write(record: Record) -> JsonObject:
             value = getattr(record, s.attr)
             if s.default is _NO_DEFAULT or value != s.default:
                 out[s.json_key] = to_json_value(value)
-    for k, v in record.extra.items():
+    for k, v in extra.items():
         out.setdefault(k, v)
     return out
+
+
+_ATTRS: dict[type, dict[str, str]] = {}
+
+
+def _attrs(cls: type) -> dict[str, str]:
+    """JSON key -> attribute name of a record class."""
+    found = _ATTRS.get(cls)
+    if found is None:
+        found = _ATTRS[cls] = {s.json_key: s.attr for s in _spec(cls)}
+    return found
 
 
 _ORDERS: dict[tuple[str, ...], tuple[str, ...]] = {}

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.records import JsonList, JsonObject, JsonValue, Record, key, optional
 from axmem_gui.core.session.agent_config import AgentConfig
+from axmem_gui.core.session.payloads import payload_ids
 
 COMPLETE = "complete"
 INCOMPLETE = "incomplete"
@@ -318,8 +319,6 @@ class Forward(Record):
     def callback_ids(self, kind: str) -> list[str]:
         """Ids reported to an observer callback (loaded_skills, used_memories, ...), in
         order, without repeats."""
-        from axmem_gui.core.session.payloads import payload_ids
-
         out: list[str] = []
         for event in self.callback_list:
             if event.kind == kind:
