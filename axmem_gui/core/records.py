@@ -176,17 +176,19 @@ def _attrs(cls: type) -> dict[str, str]:
 
 
 _ORDERS: dict[tuple[str, ...], tuple[str, ...]] = {}
-#: Distinct key orders shared at most (a hostile file may hold any number of them).
-_MAX_ORDERS = 4096
+#: Distinct key orders shared at most, and the longest one shared (a hostile file may
+#: hold any number of them, of any length: those are not kept past their record).
+_MAX_ORDERS, _MAX_SHARED_KEYS = 4096, 64
 
 
 def shape_of(obj: Mapping[str, Any], cls: type[Record]) -> dict[str, Any]:
     """`extra` and `key_order` of a record read from `obj` (constructor keywords). Key
     orders are shared between records (a session's thousand exchanges have one or two)."""
     order = tuple(obj)
-    if len(_ORDERS) < _MAX_ORDERS:
-        order = _ORDERS.setdefault(order, order)
-    else:
-        order = _ORDERS.get(order, order)
+    if len(order) <= _MAX_SHARED_KEYS:
+        if len(_ORDERS) < _MAX_ORDERS:
+            order = _ORDERS.setdefault(order, order)
+        else:
+            order = _ORDERS.get(order, order)
     known = known_keys(cls)
     return {"extra": {k: v for k, v in obj.items() if k not in known}, "key_order": order}

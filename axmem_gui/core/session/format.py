@@ -14,13 +14,13 @@ and the workspace through it, the recorder hands its document to it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from axmem_gui.core import jsontext
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.formats import catalog_from_json_value
-from axmem_gui.core.jsontext import REQUIRED, Field, type_name
+from axmem_gui.core.jsontext import Field, type_name
 from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.records import JsonObject, shape_of
 from axmem_gui.core.session.agent_config import AgentConfig, agent_config_from_json
@@ -427,21 +427,4 @@ def session_summary(session: Session) -> dict[str, Any]:
 
 def with_id(session: Session, session_id: str) -> Session:
     """The same session under another id (an import that keeps a taken id's session)."""
-    from dataclasses import replace
-
     return replace(session, id=session_id)
-
-
-__all__ = [
-    "FILE_SUFFIX",
-    "FORMAT",
-    "REQUIRED",
-    "VERSION",
-    "Mapping",
-    "parse_session",
-    "session_from_json_text",
-    "session_summary",
-    "session_to_json",
-    "session_to_json_text",
-    "with_id",
-]
