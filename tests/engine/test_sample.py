@@ -3,6 +3,7 @@ records today."""
 
 from __future__ import annotations
 
+import json
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -75,3 +76,26 @@ def test_second_sample_session_is_persona_b_and_replays(monkeypatch: pytest.Monk
     )
     assert [f.inputs for f in first.forwards] == [f.inputs for f in doc.forwards]
     assert not sessions.compare(first, doc).identical_prompts
+
+
+def _key_orders(value: Any, path: str = "") -> list[tuple[str, tuple[str, ...]]]:
+    """Every object's keys, in order, by place (list items by position)."""
+    out: list[tuple[str, tuple[str, ...]]] = []
+    if isinstance(value, dict):
+        out.append((path, tuple(value)))
+        for k, v in value.items():
+            out += _key_orders(v, f"{path}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += _key_orders(v, f"{path}[{i}]")
+    return out
+
+
+def test_a_fresh_recording_is_written_as_the_committed_sample_was(sample: Session) -> None:
+    """The typed recorder writes the file format the committed sample has: every object
+    with the same keys in the same order (nulls included), down to the exchanges."""
+    from axmem_gui.core.session.format import session_to_json_text
+
+    fresh = json.loads(session_to_json_text(record_sample_session()))
+    committed = json.loads(session_to_json_text(sample))
+    assert _key_orders(fresh) == _key_orders(committed)
