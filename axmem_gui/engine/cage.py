@@ -31,15 +31,15 @@ from __future__ import annotations
 import ctypes
 import functools
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, NamedTuple
 
 import quickjs
 from axllm.runtime_quickjs import _RUNTIME_SUPPORT, AxQuickJsCodeRuntime, AxQuickJsCodeSession
 
-from axmem_gui.core.errors import InputError
+from axmem_gui.core.session.code_limits import CodeLimits
 from axmem_gui.engine.cage_js import CLOCK_SHIM, JSON_GUARD, patched_support
 from axmem_gui.engine.clients import CancelLike, is_cancelled
 from axmem_gui.engine.errors import RunCancelled
@@ -53,78 +53,6 @@ RESTART_NOTICE = (
     "[The JavaScript runtime was restarted; all global state was lost and must be recreated "
     "if needed.]"
 )
-
-
-@dataclass(frozen=True)
-class CodeLimits:
-    """Limits on the model's code in one run. The defaults leave room for any code an agent
-    needs to write; the bounds keep a recorded session from asking for no limit at all."""
-
-    time_s: float = 5.0  # CPU time of one execution
-    memory_mib: int = 256  # the QuickJS runtime's heap, all its globals included
-    stack_kib: int = 1024  # the JS call stack (QuickJS's default is 256)
-    code_kib: int = 64  # the source of one execution
-
-    BOUNDS: ClassVar[dict[str, tuple[float, float]]] = {
-        "time_s": (0.01, 600.0),
-        "memory_mib": (16, 4096),
-        # below the 8 MiB thread stack the code runs on, with room for the native frames
-        "stack_kib": (64, 4096),
-        "code_kib": (1, 4096),
-    }
-
-    def __post_init__(self) -> None:
-        for name, (low, high) in self.BOUNDS.items():
-            value = getattr(self, name)
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, int | float)
-                or not (low <= value <= high)
-            ):
-                raise InputError(
-                    f"code limit {name} must be between {low:g} and {high:g}, got {value!r}"
-                )
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "time_s": self.time_s,
-            "memory_mib": self.memory_mib,
-            "stack_kib": self.stack_kib,
-            "code_kib": self.code_kib,
-        }
-
-    @classmethod
-    def from_json(cls, value: Any, source: str = "code limits") -> CodeLimits:
-        """Limits as recorded. InputError (naming `source`) for anything but an object of
-        numbers within BOUNDS, so a file cannot switch the cage off."""
-        if value is None:
-            return cls()
-        if not isinstance(value, Mapping):
-            raise InputError(f"{source}: must be an object")
-        known = cls()
-        fields: dict[str, Any] = {}
-        for name in cls.BOUNDS:
-            raw = value.get(name, getattr(known, name))
-            if isinstance(raw, bool) or not isinstance(raw, int | float):
-                raise InputError(f"{source}: {name} must be a number")
-            fields[name] = int(raw) if name != "time_s" else float(raw)
-        try:
-            return cls(**fields)
-        except InputError as exc:
-            raise InputError(f"{source}: {exc}") from None
-
-    def message(self, kind: str, detail: str = "") -> str:
-        """The error the model's code fails with when it passes limit `kind`."""
-        if kind == "time":
-            return f"Error: Execution timed out (limit: {self.time_s:g} s of CPU time)"
-        if kind == "memory":
-            return f"InternalError: out of memory (limit: {self.memory_mib} MiB)"
-        if kind == "code_size":
-            return (
-                f"Error: Code too large ({detail} bytes; limit: {self.code_kib} KiB per "
-                "execution); it was not run"
-            )
-        return f"Error: the code was stopped ({kind})"
 
 
 class CodeLimitHit(BaseException):
@@ -295,7 +223,15 @@ class _CagedContext:
 
 _PATCHED_SUPPORT = patched_support(_RUNTIME_SUPPORT)
 
-LimitListener = Callable[[dict[str, Any]], None]
+
+class LimitEvent(NamedTuple):
+    """A limit stopped the model's code: which one, and what the model was told."""
+
+    kind: str  # time | memory | code_size
+    message: str
+
+
+LimitListener = Callable[[LimitEvent], None]
 
 
 @dataclass
@@ -371,7 +307,7 @@ class CagedQuickJsSession(AxQuickJsCodeSession):
             raise RunCancelled()
         message = self._cage.limits.message(kind, detail)
         if self._cage.on_limit is not None:
-            self._cage.on_limit({"kind": kind, "message": message})
+            self._cage.on_limit(LimitEvent(kind, message))
         if kind != "code_size":
             self._retire()
         return message

@@ -13,12 +13,8 @@ import quickjs
 from axllm.runtime_quickjs import _RUNTIME_SUPPORT
 
 from axmem_gui.core.errors import InputError
-from axmem_gui.engine.cage import (
-    RESTART_NOTICE,
-    CodeCage,
-    CodeLimits,
-    native_interrupts,
-)
+from axmem_gui.core.session.code_limits import CodeLimits
+from axmem_gui.engine.cage import RESTART_NOTICE, CodeCage, LimitEvent, native_interrupts
 from axmem_gui.engine.cage_js import JSON_GUARD, patched_support
 from axmem_gui.engine.clients import CancelToken
 from axmem_gui.engine.errors import RunCancelled
@@ -28,8 +24,8 @@ FAST = CodeLimits(time_s=0.3)
 DEEP = "let o = {}; for (let i = 0; i < 200000; i++) o = {a: o};"
 
 
-def session(limits: CodeLimits = FAST, **kw: Any) -> tuple[Any, list[dict[str, Any]]]:
-    events: list[dict[str, Any]] = []
+def session(limits: CodeLimits = FAST, **kw: Any) -> tuple[Any, list[LimitEvent]]:
+    events: list[LimitEvent] = []
     cage = CodeCage(limits, on_limit=events.append, **kw)
     return cage.runtime().create_session({"inputs": {"query": "q"}}), events
 
@@ -56,7 +52,7 @@ def test_an_endless_loop_ends_at_the_time_limit_and_the_runtime_restarts(code: s
     assert result["is_error"] and result["error_category"] == "runtime"
     assert result["error"] == "Error: Execution timed out (limit: 0.3 s of CPU time)"
     assert result["output"] == RESTART_NOTICE
-    assert [e["kind"] for e in events] == ["time"]
+    assert [e.kind for e in events] == ["time"]
     # The session is retired: axllm starts a fresh one for the next execution.
     assert s.execute("1")["error_category"] == "session_closed"
     assert s.snapshot_globals()["bindings"] == {}
@@ -121,7 +117,7 @@ def test_a_memory_hog_ends_at_the_memory_limit() -> None:
         "globalThis.a = []; for (let i = 0; i < 4000; i++) a.push('x'.repeat(2 ** 20) + i);"
     )
     assert result["error"] == "InternalError: out of memory (limit: 64 MiB)"
-    assert [e["kind"] for e in events] == ["memory"]
+    assert [e.kind for e in events] == ["memory"]
     assert s.execute("1")["error_category"] == "session_closed"
 
 
@@ -148,7 +144,7 @@ def test_code_over_the_size_limit_is_refused_before_it_is_parsed() -> None:
     assert result["error"] == (
         "Error: Code too large (2,300 bytes; limit: 1 KiB per execution); it was not run"
     )
-    assert [e["kind"] for e in events] == ["code_size"]
+    assert [e.kind for e in events] == ["code_size"]
     # Nothing ran, so the session goes on.
     assert s.execute("console.log('still here')")["logs"] == ["still here"]
 
@@ -273,7 +269,7 @@ def test_the_time_bomb_goes_off_inside_the_cage() -> None:
     assert before.execute(bomb)["logs"] == ["dormant"]
     after, events = session(CodeLimits(memory_mib=32), clock_ms=2_000_000_000_001.0)
     assert after.execute(bomb)["error"] == "InternalError: out of memory (limit: 32 MiB)"
-    assert [e["kind"] for e in events] == ["memory"]
+    assert [e.kind for e in events] == ["memory"]
 
 
 def test_the_stopped_clock_keeps_dates_working() -> None:
@@ -286,21 +282,20 @@ def test_the_stopped_clock_keeps_dates_working() -> None:
 
 
 @pytest.mark.parametrize(
-    ("value", "problem"),
+    ("limits", "problem"),
     [
-        ({"time_s": 1e9}, "time_s must be between 0.01 and 600"),
-        ({"memory_mib": 0}, "memory_mib must be between 16 and 4096"),
-        ({"stack_kib": 1 << 20}, "stack_kib must be between 64 and 4096"),
-        ({"code_kib": "big"}, "code_kib must be a number"),
-        ([], "must be an object"),
+        (CodeLimits(time_s=1e9), "time_s must be between 0.01 and 600"),
+        (CodeLimits(memory_mib=0), "memory_mib must be between 16 and 4096"),
+        (CodeLimits(stack_kib=1 << 20), "stack_kib must be between 64 and 4096"),
+        (CodeLimits(code_kib=True), "code_kib must be a number"),
     ],
 )
-def test_recorded_limits_cannot_switch_the_cage_off(value: Any, problem: str) -> None:
+def test_limits_out_of_bounds_are_refused(limits: CodeLimits, problem: str) -> None:
+    assert limits.problem() is not None and problem in str(limits.problem())
     with pytest.raises(InputError, match=problem):
-        CodeLimits.from_json(value, "s: code_limits")
+        limits.checked("--code-time-limit")
 
 
-def test_limits_round_trip_and_default_when_absent() -> None:
-    limits = CodeLimits(time_s=2.5, memory_mib=128, stack_kib=512, code_kib=32)
-    assert CodeLimits.from_json(limits.to_json()) == limits
-    assert CodeLimits.from_json(None) == CodeLimits()
+def test_the_default_limits_are_the_formats() -> None:
+    assert CodeLimits().is_default and CodeLimits().problem() is None
+    assert not CodeLimits(time_s=2.5).is_default

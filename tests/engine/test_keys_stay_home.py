@@ -10,16 +10,20 @@ import json
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from axmem_gui.cli.main import main
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import AgentConfig
-from axmem_gui.engine.providers import ProviderSettings
+from axmem_gui.core.session.format import session_to_json_text
+from axmem_gui.core.session.model import Session
 from axmem_gui.services import sessions
 from axmem_gui.services.providers import build_client, check_connection
+from axmem_gui.services.sessions import SessionService
 from axmem_gui.services.workspace import open_workspace
 from tests.engine.conftest import INPUTS, record, settings_for
 from tests.fakes.fake_openai_server import FakeOpenAIServer, RedirectServer, derived_forms
@@ -73,19 +77,18 @@ def test_a_redirect_to_another_origin_is_refused_and_the_key_stays(
             max_retries=2,  # a refused redirect is not retried
             timeout_s=10,
         )
-        doc = sessions.run_agent(config, catalog, list(INPUTS[:1]), settings)
+        session = sessions.run_agent(config, catalog, list(INPUTS[:1]), settings)
         assert len(redirector.requests) == 1
         assert redirector.requests[0].headers["Authorization"] == f"Bearer {planted_key}"
     finally:
         redirector.stop()
     # Nothing reached the other origin, with the key or without.
     assert elsewhere.requests == []
-    assert doc["status"] == "incomplete"
-    error = doc["error"]
-    assert error["kind"] == "redirect"
-    assert f"redirected the request (HTTP {code}) to another origin" in error["message"]
-    assert elsewhere.base_url in error["message"]
-    assert "the API key went nowhere else" in error["message"]
+    error = session.error
+    assert not session.complete and error is not None and error.kind == "redirect"
+    assert f"redirected the request (HTTP {code}) to another origin" in error.message
+    assert elsewhere.base_url in error.message
+    assert "the API key went nowhere else" in error.message
 
 
 @pytest.mark.parametrize("fault", ["307-here", "308-here"])
@@ -93,11 +96,10 @@ def test_a_redirect_within_the_origin_is_followed_with_the_post(
     fault: str, server: FakeOpenAIServer, config: AgentConfig, catalog: Catalog
 ) -> None:
     server.state.faults = {1: fault}
-    doc = record(server, config, catalog, inputs=INPUTS[:1])
-    assert doc["status"] == "complete", doc["error"]
+    session = record(server, config, catalog, inputs=INPUTS[:1])
+    assert session.complete, session.error
     first, again = server.requests[:2]
     assert again.path == "/v1/moved/chat/completions" and again.body == first.body
-    assert doc["exchanges"][0]["http_attempts"][0]["method"] == "POST"
 
 
 @pytest.mark.parametrize(
@@ -125,28 +127,31 @@ def test_a_key_in_the_base_url_is_written_nowhere(
     settings = ProviderSettings(
         settings.provider, settings.model, base_url=base_url, max_retries=0, timeout_s=10
     )
-    doc = record(server, config, catalog, inputs=INPUTS[:1], settings=settings)
+    session = record(server, config, catalog, inputs=INPUTS[:1], settings=settings)
     # (urllib cannot reach a URL with userinfo at all: that run fails, and is kept.)
-    assert doc["status"] == ("incomplete" if "@" in base_url else "complete")
-    assert "[redacted]" in doc["provider"]["base_url"]
-    sessions.write_session_file(doc, tmp_path / "run.axsession.json")
+    assert session.complete == ("@" not in base_url)
+    assert "[redacted]" in str(session.provider.base_url)
+    sessions.write_session_file(session, tmp_path / "run.axsession.json")
     with open_workspace(workspace_path) as ws:
-        stored = sessions.save_session(ws, doc)
-        # The GUI remembers the provider settings in the workspace this way.
-        ws.settings.set("sessions.last_provider", settings.to_json())
-        sessions.export_session(ws, stored, tmp_path / "export.axsession.json")
+        service = SessionService(ws)
+        stored = service.save(session)
+        service.remember_provider(settings)  # what the GUI keeps for the next run
+        service.export(stored, tmp_path / "export.axsession.json")
+        remembered = service.last_provider()
     assert key not in _written(tmp_path), template
-    assert key not in json.dumps(doc)
+    assert key not in session_to_json_text(session)
     # A redacted URL is not used as if it were the real one.
-    with pytest.raises(InputError, match="held credentials, redacted when it was saved"):
-        build_client(ProviderSettings.from_json(doc["provider"]))
+    for saved in (ProviderSettings.of_session(session.provider), remembered):
+        assert saved is not None
+        with pytest.raises(InputError, match="held credentials, redacted when it was saved"):
+            build_client(saved)
 
 
 def test_a_session_file_with_a_key_in_its_urls_is_stored_and_exported_without_it(
-    recorded: dict[str, object], workspace_path: Path, tmp_path: Path
+    recorded_json: dict[str, object], workspace_path: Path, tmp_path: Path
 ) -> None:
     key = f"sk-foreign-{uuid.uuid4().hex}"
-    doc = json.loads(json.dumps(recorded))
+    doc: Any = recorded_json
     doc["provider"]["base_url"] = f"https://user:{key}@example.invalid/v1?token={key}"
     doc["exchanges"][0]["http_attempts"] = [{"method": "POST", "url": f"https://x/v1?key={key}"}]
     path = tmp_path / "in" / "foreign.axsession.json"
@@ -156,7 +161,7 @@ def test_a_session_file_with_a_key_in_its_urls_is_stored_and_exported_without_it
     out.mkdir()
     with open_workspace(workspace_path) as ws:
         imported = sessions.import_session(ws, path)
-        sessions.export_session(ws, imported.id, out / "export.axsession.json")
+        SessionService(ws).export(imported.id, out / "export.axsession.json")
     assert key not in _written(out) and key not in workspace_path.read_bytes().decode(
         "utf-8", "replace"
     )
@@ -173,12 +178,12 @@ def test_an_echo_of_the_key_in_any_derived_form_is_scrubbed(
     # refused with all of them quoted back.
     server.state.faults = {1: "echo-forms", 2: "401-echo-forms"}
     settings = settings_for(server, api_key_env="AXMEM_TEST_KEY")
-    doc = record(server, config, catalog, inputs=INPUTS[:1], settings=settings)
-    assert doc["status"] == "incomplete" and doc["error"]["kind"] == "auth"
-    text = json.dumps(doc)
-    assert "[redacted]" in doc["error"]["message"] and "[redacted]" in text
+    session: Session = record(server, config, catalog, inputs=INPUTS[:1], settings=settings)
+    assert session.error is not None and session.error.kind == "auth"
+    text = session_to_json_text(session)
+    assert "[redacted]" in session.error.message and "[redacted]" in text
     assert _leaks(planted_key, text) == []
-    sessions.write_session_file(doc, tmp_path / "echo.axsession.json")
+    sessions.write_session_file(session, tmp_path / "echo.axsession.json")
     assert _leaks(planted_key, _written(tmp_path)) == []
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import tracemalloc
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import pytest
 
@@ -61,20 +60,24 @@ def test_a_run_whose_reply_is_too_large_ends_with_that_error_and_keeps_the_rest(
 ) -> None:
     server.state.faults = {3: "endless"}
     settings = settings_for(server, max_reply_mib=2, max_retries=2)
-    doc: dict[str, Any] = record(server, config, catalog, inputs=INPUTS[:1], settings=settings)
-    assert doc["status"] == "incomplete"
-    assert doc["error"]["kind"] == "reply_too_large"
-    assert "2 MiB limit" in doc["error"]["message"]
+    session = record(server, config, catalog, inputs=INPUTS[:1], settings=settings)
+    error = session.error
+    assert not session.complete and error is not None
+    assert error.kind == "reply_too_large" and "2 MiB limit" in error.message
     # Not retried: the same server would send the same reply.
     assert len(server.requests) == 3
-    assert [e["error"] is None for e in doc["exchanges"]] == [True, True, False]
+    assert [e.error is None for e in session.exchanges] == [True, True, False]
 
 
 def test_the_limit_is_a_provider_setting(server: FakeOpenAIServer) -> None:
     from axmem_gui.core.errors import InputError
-    from axmem_gui.engine.providers import ProviderSettings
+    from axmem_gui.core.providers import ProviderSettings
+    from axmem_gui.services.providers import build_client
 
     settings = settings_for(server, max_reply_mib=0.5)
     assert ProviderSettings.from_json(settings.to_json()).max_reply_mib == 0.5
+    # recorded only when not the default
+    assert build_client(settings).provider.to_json()["max_reply_mib"] == 0.5
+    assert "max_reply_mib" not in build_client(settings_for(server)).provider.to_json()
     with pytest.raises(InputError, match="--max-reply-mib"):
         settings_for(server, max_reply_mib=0)

@@ -8,11 +8,11 @@ client answered in process by the scripted model, so the file is what a live run
 from __future__ import annotations
 
 import time
-from typing import Any
 
+from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import agent_config_from_json
-from axmem_gui.engine.cage import CodeLimits
-from axmem_gui.engine.providers import ProviderSettings
+from axmem_gui.core.session.code_limits import CodeLimits
+from axmem_gui.core.session.model import Session
 from axmem_gui.engine.scripted_model import ScriptedTransport
 from axmem_gui.services import sessions
 from tests.engine.conftest import AGENT_JSON, INPUTS, make_catalog
@@ -49,7 +49,7 @@ def hostile_session(
     *,
     limits: CodeLimits = TEST_LIMITS,
     clock_ms: float | None = None,
-) -> dict[str, Any]:
+) -> Session:
     """A one-forward session whose model writes `HOSTILE_CODE[name]` first, then goes on
     as the scripted model does. "bomb" is a time bomb whose hour passed an hour ago,
     recorded a day before it (its clock stopped then): dormant in the recording, it goes

@@ -13,9 +13,12 @@ import base64
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
+
+from axmem_gui.core.records import JsonObject
+from axmem_gui.core.session.model import Exchange, Session
 
 REDACTED = "[redacted]"
 _SECRET_HEADER = re.compile(
@@ -88,39 +91,29 @@ def has_redacted_credentials(url: str | None) -> bool:
     return bool(url) and REDACTED in str(url)
 
 
-def redact_session_urls(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """A session document whose written URLs (the provider's base URL, each exchange's
-    HTTP attempts) hold no credentials; a copy only where something changes."""
-    out = dict(doc)
-    provider = out.get("provider")
-    if isinstance(provider, Mapping) and isinstance(provider.get("base_url"), str):
-        redacted = redact_url(provider["base_url"])
-        if redacted != provider["base_url"]:
-            out["provider"] = {**provider, "base_url": redacted}
-    exchanges = out.get("exchanges")
-    if isinstance(exchanges, list):
-        changed = False
-        new: list[Any] = []
-        for ex in exchanges:
-            attempts = ex.get("http_attempts") if isinstance(ex, Mapping) else None
-            if isinstance(attempts, list) and any(
-                isinstance(a, Mapping) and redact_url(str(a.get("url"))) != a.get("url")
-                for a in attempts
-            ):
-                changed = True
-                ex = {
-                    **ex,
-                    "http_attempts": [
-                        {**a, "url": redact_url(str(a.get("url")))}
-                        if isinstance(a, Mapping)
-                        else a
-                        for a in attempts
-                    ],
-                }
-            new.append(ex)
-        if changed:
-            out["exchanges"] = new
-    return out
+def without_credentials(session: Session) -> Session:
+    """`session` with no credential in the URLs it records (the provider's base URL, each
+    exchange's HTTP attempts): `session` itself when none holds one. A file from elsewhere,
+    or one stored before they were redacted, may hold a key there."""
+    provider = session.provider
+    if provider.base_url is not None and redact_url(provider.base_url) != provider.base_url:
+        provider = replace(provider, base_url=redact_url(provider.base_url))
+    exchanges = tuple(_without_credentials(ex) for ex in session.exchanges)
+    changed = any(a is not b for a, b in zip(exchanges, session.exchanges, strict=True))
+    if provider is session.provider and not changed:
+        return session
+    return replace(session, provider=provider, exchanges=exchanges)
+
+
+def _without_credentials(exchange: Exchange) -> Exchange:
+    attempts = exchange.http_attempts or ()
+    redacted = tuple(
+        replace(a, url=redact_url(a.url)) if a.url and redact_url(a.url) != a.url else a
+        for a in attempts
+    )
+    if all(a is b for a, b in zip(redacted, attempts, strict=True)):
+        return exchange
+    return replace(exchange, http_attempts=redacted)
 
 
 # ------------------------------------------------------------------ scrub ---
@@ -266,37 +259,34 @@ def scrub_secrets(value: Any, secrets: Iterable[str]) -> Any:
     return _scrub(value, finder, short, in_message=isinstance(value, str))
 
 
-#: What a server sent, in a session document: where an echo of a key shows up first
-#: (anything else that holds it, a later prompt or the trace, took it from there).
-_SERVER_SENT = ("response", "chunks", "error", "attempts")
-
-
-def scrub_session(doc: Mapping[str, Any], secrets: Iterable[str]) -> Any:
-    """`scrub_secrets` of a session document, quick when there is nothing to scrub: the
-    derived forms are looked for in what the server sent and in the messages, the secrets
-    themselves everywhere; only when one is found is every string scrubbed."""
+def scrub_session(session: Session, secrets: Iterable[str]) -> JsonObject:
+    """The JSON of `session` with every secret scrubbed (`scrub_secrets`), quick when there
+    is nothing to scrub: the derived forms are looked for in what the server sent (where
+    an echo of a key shows up first: anything else that holds it, a later prompt or the
+    trace, took it from there) and in the messages, the secrets themselves everywhere;
+    only when one is found is every string scrubbed."""
+    value = session.to_json()
     wanted = [s for s in {*secrets} if s]
     long = [s for s in wanted if len(s) >= MIN_SECRET_LENGTH]
     if len(long) < len(wanted):
-        return scrub_secrets(doc, wanted)  # short secrets: token rules, no fast path
+        return dict(scrub_secrets(value, wanted))  # short secrets: token rules, no fast path
     if not long:
-        return doc
-    low = _lower(json.dumps(doc, ensure_ascii=False))
+        return value
+    low = _lower(json.dumps(value, ensure_ascii=False))
     finder = _Finder(long)
-    sent = [
-        {k: ex.get(k) for k in _SERVER_SENT}
-        for ex in doc.get("exchanges") or []
-        if isinstance(ex, Mapping)
+    sent: list[Any] = [
+        [ex.response, ex.chunks, ex.attempts, ex.error.to_json() if ex.error else None]
+        for ex in session.exchanges
     ]
-    messages = [doc.get("error"), doc.get("warnings")]
-    messages += [f.get("error") for f in doc.get("forwards") or [] if isinstance(f, Mapping)]
+    errors = [session.error, *(f.error for f in session.forwards)]
+    sent += [[e.to_json() for e in errors if e is not None], list(session.warning_list)]
     if (
         not finder.dump_safe
         or any(secret.lower() in low for secret in long)
-        or _may_hold([sent, messages], finder)
+        or _may_hold(sent, finder)
     ):
-        return scrub_secrets(doc, long)
-    return doc
+        return dict(scrub_secrets(value, long))
+    return value
 
 
 def _may_hold(value: Any, finder: _Finder) -> bool:
