@@ -245,6 +245,9 @@ class CodeCage:
     clock_ms: float | None = None
     on_limit: LimitListener | None = None
     cpu_clock: Callable[[], float] = time.thread_time
+    #: Told when the model's code starts (True) and stops (False) running (a child run
+    #: tells its parent, whose watchdog stops a process stuck where no limit reaches).
+    on_code: Callable[[bool], None] | None = None
 
     def runtime(self) -> CagedQuickJsRuntime:
         return CagedQuickJsRuntime(self)
@@ -294,11 +297,16 @@ class CagedQuickJsSession(AxQuickJsCodeSession):
     @contextmanager
     def _budget(self) -> Iterator[None]:
         budget = self.ctx.budget
+        tell = self._cage.on_code
+        if tell is not None:
+            tell(True)
         budget.arm(self._cage.limits.time_s)
         try:
             yield
         finally:
             budget.disarm()
+            if tell is not None:
+                tell(False)
 
     def _stopped(self, kind: str, detail: str = "") -> str:
         """Note a limit hit (cancel raises) and retire the session; the model's message."""

@@ -123,10 +123,13 @@ class RecordingClient(_Delegating):
         cancel: CancelLike = None,
         progress: Callable[[str, int, str], None] | None = None,
         http_attempts: list[dict[str, Any]] | None = None,
+        on_record: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
         super().__init__(inner)
         #: Every call as the session file records it (this client writes that JSON).
         self.exchanges: list[dict[str, Any]] = []
+        #: Told of each call once it is recorded (a child run streams it to its parent).
+        self._on_record = on_record
         #: Where the last call sits (searches and callbacks name the call that made them).
         self.last_call: CallPlace | None = None
         self.cancel = cancel
@@ -209,6 +212,8 @@ class RecordingClient(_Delegating):
                     for a in self._http_attempts
                 ]
             self.exchanges.append(record)
+            if self._on_record is not None:
+                self._on_record(record)
             if self._progress:
                 self._progress("call_finished", index, stage)
 

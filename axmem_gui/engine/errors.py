@@ -33,7 +33,7 @@ class ReplyTooLarge(axllm.AxAIServiceError):
 @dataclass(frozen=True)
 class FailureInfo:
     kind: str  # cancelled | rate_limited | http_status | auth | timeout | network | bad_response
-    #          | redirect | reply_too_large | replay | agent
+    #          | redirect | reply_too_large | out_of_memory | replay | agent
     message: str
     type: str
     status: int | None = None
@@ -89,6 +89,14 @@ def describe_failure(exc: BaseException) -> FailureInfo:
         if getattr(error, "divergence", None) is not None:
             return FailureInfo("replay", str(error), type(error).__name__)
     for error in chain:
+        if isinstance(error, MemoryError):
+            return FailureInfo(
+                "out_of_memory",
+                "the agent run ran out of memory (MemoryError); the limits on the model's "
+                "code (--code-memory-limit) and on replies (--max-reply-mib) bound what it "
+                "may take",
+                "MemoryError",
+            )
         if isinstance(error, RedirectRefused):
             return FailureInfo("redirect", str(error), type(error).__name__)
         if isinstance(error, ReplyTooLarge):

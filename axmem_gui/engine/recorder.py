@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -72,6 +72,19 @@ from axmem_gui.engine.versions import runtime_versions
 
 
 @dataclass(frozen=True)
+class RunTaps:
+    """What a run tells as it goes, beside its progress (a child run streams it to its
+    parent, which keeps every finished call if the child dies): each recorded call, each
+    finished forward, and when the model's code starts and stops running."""
+
+    #: The session before its first forward (what a partial session is built on).
+    begun: Callable[[Session], None] | None = None
+    exchange: Callable[[dict[str, Any]], None] | None = None
+    forward: Callable[[Forward], None] | None = None
+    code: Callable[[bool], None] | None = None
+
+
+@dataclass(frozen=True)
 class RunRequest:
     """What to run: the agent, the catalog it gets (already filtered), the inputs of each
     forward, and the context map to start from."""
@@ -128,20 +141,26 @@ class _Run:
         http_attempts: list[dict[str, Any]] | None,
         limits: CodeLimits,
         clock_ms: float | None = None,
+        taps: RunTaps | None = None,
     ) -> None:
+        taps = taps or RunTaps()
         self.request = request
         self.backend = backend
         self.cancel = cancel
         self.progress = progress
         self.forward = 0
         self.recorder = RecordingClient(
-            client, cancel=cancel, progress=self._call_progress, http_attempts=http_attempts
+            client,
+            cancel=cancel,
+            progress=self._call_progress,
+            http_attempts=http_attempts,
+            on_record=taps.exchange,
         )
         self.callbacks: list[Callback] = []
         self.search = RecordingSearch(backend, request.catalog, self._locate)
         #: The recorded calls, parsed as the session parser reads them.
         self.exchanges: list[Exchange] = []
-        self.cage = CodeCage(limits, cancel, clock_ms, on_limit=self._limit_hit)
+        self.cage = CodeCage(limits, cancel, clock_ms, on_limit=self._limit_hit, on_code=taps.code)
         self.limits_hit: list[LimitHit] = []
 
     def _limit_hit(self, event: LimitEvent) -> None:
@@ -289,6 +308,7 @@ def record_session(
     session_id: str | None = None,
     limits: CodeLimits | None = None,
     clock_ms: float | None = None,
+    taps: RunTaps | None = None,
 ) -> Session:
     """Run every forward of `request` through `client` and return the session (checked by
     the session parser, secrets scrubbed). Never raises for model or agent failures: those
@@ -296,8 +316,28 @@ def record_session(
     refuses to build. The model's code runs under `limits` (engine.cage; `clock_ms` stops
     its clock, for tests)."""
     limits = (limits or CodeLimits()).checked()
-    run = _Run(request, client, backend, cancel, progress, http_attempts, limits, clock_ms)
-    created_at = utc_now()
+    run = _Run(request, client, backend, cancel, progress, http_attempts, limits, clock_ms, taps)
+    features = client.get_features() if callable(getattr(client, "get_features", None)) else {}
+    head = Session(
+        id=session_id or new_session_id(),
+        name=request.name or f"{request.config.name} · {provider.model or '?'}",
+        created_at=utc_now(),
+        status=INCOMPLETE,
+        error=None,
+        origin=request.origin,
+        versions=runtime_versions(backend.profile),
+        agent=SessionAgent.of(request.config),
+        catalog=SessionCatalog.of(request.catalog),
+        provider=provider,
+        client_features=jsonable(features),
+        search=SearchInfo(backend=backend.name, profile=backend.profile, host=True),
+        code_limits=None if limits.is_default else limits,
+        map_snapshots=(),
+        warnings=(),
+        key_order=_session_keys(limits),
+    )
+    if taps is not None and taps.begun is not None:
+        taps.begun(head)
     forwards: list[Forward] = []
     context_map: Any = request.context_map
     total = len(request.inputs)
@@ -306,6 +346,8 @@ def record_session(
             progress(RunProgress("forward_started", i, total, len(run.recorder.exchanges)))
         fw = run.run_forward(i, inputs, context_map)
         forwards.append(fw)
+        if taps is not None and taps.forward is not None:
+            taps.forward(fw)
         if progress:
             progress(
                 RunProgress(
@@ -322,27 +364,15 @@ def record_session(
     for i in range(len(forwards), total):
         forwards.append(_not_run(i, request.inputs[i], request.config))
     failed = next((f for f in forwards if f.status in (FAILED, CANCELLED)), None)
-    features = client.get_features() if callable(getattr(client, "get_features", None)) else {}
     has_map = request.config.context_map is not None
-    session = Session(
-        id=session_id or new_session_id(),
-        name=request.name or f"{request.config.name} · {provider.model or '?'}",
-        created_at=created_at,
+    session = replace(
+        head,
         status=INCOMPLETE if failed else COMPLETE,
         error=failed.error if failed else None,
-        origin=request.origin,
-        versions=runtime_versions(backend.profile),
-        agent=SessionAgent.of(request.config),
-        catalog=SessionCatalog.of(request.catalog),
-        provider=provider,
-        client_features=jsonable(features),
-        search=SearchInfo(backend=backend.name, profile=backend.profile, host=True),
-        code_limits=None if limits.is_default else limits,
         forwards=tuple(forwards),
         exchanges=tuple(run.exchanges),
         map_snapshots=tuple(map_snapshots(forwards)) if has_map else (),
         warnings=tuple(map_warnings(forwards)),
-        key_order=_session_keys(limits),
     )
     value = jsonable(scrub_session(session, secrets))
     return parse_session(value, f"session {session.id}")

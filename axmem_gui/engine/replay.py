@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -110,6 +110,7 @@ class _Replay:
     cancelled_at_end: bool
     limits: CodeLimits
     clock_ms: float | None = None
+    on_code: Callable[[bool], None] | None = None
     checks: list[ForwardCheck] = field(default_factory=list)
     #: Where a limit stopped the replayed code, every forward's.
     hits: list[LimitHit] = field(default_factory=list)
@@ -179,7 +180,11 @@ def _run_forward(replay: _Replay, fw: Forward, cancel: CancelLike) -> Replayed |
     config = replay.config
     options = agent_options(config, replay.catalog, fw.context_map_before)
     cage = CodeCage(
-        replay.limits, replay.client.code_cancelled, replay.clock_ms, on_limit=limit_hit
+        replay.limits,
+        replay.client.code_cancelled,
+        replay.clock_ms,
+        on_limit=limit_hit,
+        on_code=replay.on_code,
     )
     agent = build_agent(config, options, observe=observe, search=replay.stub, cage=cage)
     call_options: dict[str, Any] = dict(fw.forward_options or {})
@@ -223,11 +228,14 @@ def replay_session(
     cancel: CancelLike = None,
     progress: ProgressCallback | None = None,
     clock_ms: float | None = None,
+    on_code: Callable[[bool], None] | None = None,
 ) -> ReplayReport:
     """Replay a session offline, the model's code under the recorded limits (`clock_ms`
-    stops its clock, for tests). Raises ReplayRefused when it cannot."""
+    stops its clock, for tests; `on_code` hears when the code starts and stops running).
+    Raises ReplayRefused when it cannot."""
     check_replayable(session)
     replay = _prepare(session, cancel, clock_ms)
+    replay.on_code = on_code
     started = time.perf_counter()
     for fw in replay.forwards:
         if progress:

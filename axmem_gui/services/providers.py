@@ -57,8 +57,11 @@ def build_client(
     settings: ProviderSettings,
     *,
     transport: Callable[[Mapping[str, Any]], Any] | None = None,
+    key: ResolvedKey | None = None,
 ) -> ResolvedClient:
-    key = resolve_api_key(settings)
+    """A client for `settings`, with the key `resolve_api_key` finds (or `key`, resolved
+    by the process that started this one)."""
+    key = key if key is not None else resolve_api_key(settings)
     attempts: list[dict[str, Any]] = []
     client = make_client(settings, key.value, transport=transport, on_http_attempt=attempts.append)
     info = settings.info

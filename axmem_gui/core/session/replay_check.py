@@ -232,3 +232,113 @@ def run_differences(
             )
         found.extend(check.differences)
     return found
+
+
+# --- a report read back (a replay run in a child process sends it as JSON) --------------
+
+
+def report_from_json(value: object) -> ReplayReport:
+    """A ReplayReport as `ReplayReport.to_json` wrote it; ValueError for anything else (it
+    comes from another process, which may have been taken over by the code it ran)."""
+    obj = _obj(value, "report")
+    forwards = tuple(_check(f) for f in _list(obj, "forwards"))
+    divergence = _any(obj, "divergence")
+    return ReplayReport(
+        session_id=_str(obj, "session"),
+        calls_recorded=_int(obj, "calls_recorded"),
+        calls_replayed=_int(obj, "calls_replayed"),
+        divergence=None if divergence is None else _divergence(divergence),
+        forwards=forwards,
+        duration_ms=float(_num(obj, "duration_ms")),
+        differences=tuple(_difference(d) for d in _list(obj, "differences")),
+        limits_hit=tuple(_limit_hit(h) for h in _list(obj, "code_limits_hit")),
+    )
+
+
+def _obj(value: object, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} is not an object")
+    return value
+
+
+def _any(obj: dict[str, Any], key: str) -> object:
+    return obj.get(key)
+
+
+def _list(obj: dict[str, Any], key: str) -> list[Any]:
+    value = obj.get(key, [])
+    if not isinstance(value, list):
+        raise ValueError(f"{key} is not a list")
+    return value
+
+
+def _str(obj: dict[str, Any], key: str, default: str | None = None) -> str:
+    value = obj.get(key, default)
+    if not isinstance(value, str):
+        raise ValueError(f"{key} is not a string")
+    return value
+
+
+def _opt_str(obj: dict[str, Any], key: str) -> str | None:
+    value = obj.get(key)
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"{key} is not a string")
+    return value
+
+
+def _num(obj: dict[str, Any], key: str) -> int | float:
+    value = obj.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{key} is not a number")
+    return value
+
+
+def _int(obj: dict[str, Any], key: str) -> int:
+    value = _num(obj, key)
+    if not isinstance(value, int):
+        raise ValueError(f"{key} is not an integer")
+    return value
+
+
+def _opt_int(obj: dict[str, Any], key: str) -> int | None:
+    return None if obj.get(key) is None else _int(obj, key)
+
+
+def _difference(value: object) -> Difference:
+    d = _obj(value, "a difference")
+    return Difference(_str(d, "where"), _str(d, "kind"), _str(d, "message"), _str(d, "diff", ""))
+
+
+def _divergence(value: object) -> Divergence:
+    d = _obj(value, "the divergence")
+    return Divergence(
+        index=_int(d, "index"),
+        kind=_str(d, "kind"),
+        message=_str(d, "message"),
+        recorded_stage=_opt_str(d, "recorded_stage"),
+        replay_stage=_opt_str(d, "replay_stage"),
+        forward=_opt_int(d, "forward"),
+        diff=_str(d, "diff", ""),
+    )
+
+
+def _check(value: object) -> ForwardCheck:
+    c = _obj(value, "a forward check")
+    return ForwardCheck(
+        index=_int(c, "index"),
+        recorded_status=_str(c, "recorded_status"),
+        replay_status=_str(c, "replay_status"),
+        differences=tuple(_difference(d) for d in _list(c, "differences")),
+    )
+
+
+def _limit_hit(value: object) -> LimitHit:
+    h = _obj(value, "a limit hit")
+    return LimitHit(
+        kind=_str(h, "kind"),
+        message=_str(h, "message"),
+        forward=_opt_int(h, "forward"),
+        stage=_opt_str(h, "stage"),
+        turn=_opt_int(h, "turn"),
+        call_index=_opt_int(h, "call_index"),
+    )
