@@ -37,6 +37,7 @@ from axmem_gui.core.session.model import Session
 from axmem_gui.core.session.progress import RunProgress
 from axmem_gui.core.session.whatif import render_whatif
 from axmem_gui.services import sessions
+from axmem_gui.services.agent_runner import child_runs
 from axmem_gui.services.providers import check_connection
 from axmem_gui.services.sessions import SEARCH_BACKENDS, SessionService
 from axmem_gui.services.workspace import open_workspace
@@ -160,25 +161,37 @@ def _finish_run(session: Session, args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     inputs = _parse_inputs(args.input or [], args.inputs_file)
     settings = _settings(args)
-    with open_workspace(args.workspace, read_only=True) as ws:
-        config = sessions.agent_from_workspace(ws, args.agent)
-        catalog = ws.catalog()
-    session = sessions.run_agent(
-        config,
-        catalog,
-        inputs,
-        settings,
-        context_map=_read_context_map(args.context_map),
-        name=args.name or "",
-        search=args.search,
-        progress=_progress(args.quiet),
-        limits=_limits(args),
-    )
+    limits = _limits(args)
+    with child_runs() as runner:  # (its child loads the engine meanwhile)
+        with open_workspace(args.workspace, read_only=True) as ws:
+            config = sessions.agent_from_workspace(ws, args.agent)
+            catalog = ws.catalog()
+        session = sessions.run_agent(
+            config,
+            catalog,
+            inputs,
+            settings,
+            context_map=_read_context_map(args.context_map),
+            name=args.name or "",
+            search=args.search,
+            progress=_progress(args.quiet),
+            limits=limits,
+            runner=runner,
+        )
     return _finish_run(session, args)
 
 
 def _replay(args: argparse.Namespace) -> int:
-    report = sessions.replay(sessions.read_session_file(args.file))
+    with child_runs() as runner:
+        session = sessions.read_session_file(args.file)
+        if not args.force:
+            untrusted = sessions.claims_warning(session)
+            if untrusted:
+                raise InputError(
+                    f"{args.file}: {untrusted}, so its code is not run (check it with "
+                    "`axmem verify`; replay it anyway with --force)"
+                )
+        report = sessions.replay(session, runner=runner)
     if args.json:
         print_json(report.to_json())
     else:
@@ -207,17 +220,20 @@ def _catalog_arg(args: argparse.Namespace) -> Any:
 
 
 def _rerun(args: argparse.Namespace) -> int:
-    recorded = sessions.read_session_file(args.file)
-    catalog = _catalog_arg(args)
-    new = sessions.rerun_session(
-        recorded,
-        _settings(args),
-        catalog=catalog,
-        search=args.search,
-        progress=_progress(args.quiet),
-        name=args.name or "",
-        limits=_limits(args),
-    )
+    settings, limits = _settings(args), _limits(args)
+    with child_runs() as runner:
+        recorded = sessions.read_session_file(args.file)
+        catalog = _catalog_arg(args)
+        new = sessions.rerun_session(
+            recorded,
+            settings,
+            catalog=catalog,
+            search=args.search,
+            progress=_progress(args.quiet),
+            name=args.name or "",
+            limits=limits,
+            runner=runner,
+        )
     args.save = False
     return _finish_run(new, args)
 
@@ -285,8 +301,9 @@ def _export(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     # Never replaces a stored session: a different one with a taken id is kept beside it.
     session = sessions.read_session_file(args.file)
+    warning = sessions.claims_warning(session)
     with open_workspace(args.workspace) as ws:
-        session_id, stored, taken = SessionService(ws).store(session)
+        session_id, stored, taken = SessionService(ws).store(session, quarantine=warning)
     if not stored:
         say(f"session {session_id} is already in the workspace: nothing imported")
         return 0
@@ -295,9 +312,12 @@ def _import(args: argparse.Namespace) -> int:
     if taken:
         note = f"axmem: note: id {taken} is taken by another session; both are kept"
         say(note, file=sys.stderr)
-    warning = sessions.claims_warning(session)
     if warning:
-        say(f"axmem: warning: {warning}; `axmem verify FILE` shows them", file=sys.stderr)
+        say(
+            f"axmem: warning: {warning}; `axmem verify FILE` shows them. It is kept in "
+            "quarantine: the app replays or reruns it only once you confirm",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -472,6 +492,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("replay", help="replay a recorded session offline and check it")
     p.add_argument("file", type=Path, metavar="FILE", help=".axsession.json file")
     p.add_argument("--json", action="store_true", help="machine-readable report")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="replay a file that does not hold what it claims (`verify` fails): its code "
+        "is untrusted, and it runs in the cage all the same",
+    )
     p.set_defaults(handler=_replay)
 
     p = sub.add_parser(

@@ -159,16 +159,24 @@ class LiveJob:
             key_source=value.get("key_source"),
             context_map=value.get("context_map"),
             name=str(value.get("name") or ""),
-            origin=None if not isinstance(origin, dict) else Origin(
-                kind=origin.get("kind"),
-                source_session=origin.get("source_session"),
-                catalog=origin.get("catalog"),
-            ),
+            origin=_origin(origin),
             search=value.get("search"),
             limits=None if not isinstance(limits, dict) else CodeLimits(**limits),
             clock_ms=value.get("clock_ms"),
             scripted_code=None if code is None else tuple(str(c) for c in code),
         )
+
+
+def _origin(value: Any) -> Origin | None:
+    if not isinstance(value, dict):
+        return None
+    known = ("kind", "source_session", "catalog")
+    return Origin(
+        kind=value.get("kind"),
+        source_session=value.get("source_session"),
+        catalog=value.get("catalog"),
+        extra={k: v for k, v in value.items() if k not in known},
+    )
 
 
 @dataclass(frozen=True)

@@ -31,25 +31,38 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import axmem_gui
 from axmem_gui.core.errors import AxmemError, InputError
-from axmem_gui.core.session.code_limits import CodeLimits
-from axmem_gui.core.session.format import parse_session
-from axmem_gui.core.session.model import Session
 from axmem_gui.core.session.progress import CancelLike, ProgressCallback, RunProgress
-from axmem_gui.core.session.redact import scrub_secrets
-from axmem_gui.core.session.replay_check import ReplayReport, report_from_json
-from axmem_gui.services import agent_protocol as p
-from axmem_gui.services.agent_partial import partial_session
+
+if TYPE_CHECKING:
+    # (the window holds a runner from its start: the session code loads with the first run)
+    from axmem_gui.core.session.code_limits import CodeLimits
+    from axmem_gui.core.session.model import Session
+    from axmem_gui.core.session.replay_check import ReplayReport
+    from axmem_gui.services.agent_protocol import LiveJob, ReplayJob
 
 #: The frozen bundle's argument that makes it the agent worker (packaging/bundle_main.py).
 WORKER_ARGUMENT = "--agent-worker"
 #: How often the watch looks at the cancel token and the deadlines.
 _POLL_S = 0.05
+
+
+@contextlib.contextmanager
+def child_runs() -> Iterator[AgentRunner]:
+    """A runner for one command (the CLI): its child starts loading the engine at once,
+    while the command reads its files."""
+    runner = AgentRunner(keep_warm=False)
+    runner.prewarm()
+    try:
+        yield runner
+    finally:
+        runner.shutdown()
 
 
 class AgentRunFailed(AxmemError):
@@ -91,6 +104,7 @@ class _Child:
     """One worker process and the thread that reads what it says."""
 
     def __init__(self, command: list[str]) -> None:
+        self.command = command
         self.errors = tempfile.TemporaryFile()  # noqa: SIM115  (closed in `close`)
         flags = getattr(subprocess, "CREATE_NO_WINDOW", 0)  # Windows: no console flashes up
         self.process = subprocess.Popen(
@@ -107,12 +121,14 @@ class _Child:
         self._reader.start()
 
     def _read(self) -> None:
+        from axmem_gui.services.agent_protocol import FrameError, read_frame
+
         stdout = self.process.stdout
         assert stdout is not None
         try:
-            while (message := p.read_frame(stdout)) is not None:
+            while (message := read_frame(stdout)) is not None:
                 self.messages.put(message)
-        except p.FrameError as exc:
+        except FrameError as exc:
             self.broken = str(exc)
             self.kill()
         except (OSError, ValueError):
@@ -124,10 +140,12 @@ class _Child:
         return self.process.poll() is None
 
     def send(self, message: dict[str, Any]) -> bool:
+        from axmem_gui.services.agent_protocol import write_frame
+
         stdin = self.process.stdin
         try:
             assert stdin is not None
-            p.write_frame(stdin, message)
+            write_frame(stdin, message)
         except (OSError, ValueError):  # it is gone: what it said tells why
             return False
         return True
@@ -276,8 +294,10 @@ class AgentRunner:
             if self._closed:
                 raise AgentRunFailed("the agent runner was shut down")
             child, self._warm = self._warm, None
-        if child is None or not child.alive:
-            if child is not None:
+        if child is None or not child.alive or child.command != self.command:
+            if child is not None:  # gone, or started for another command: not this run's
+                child.kill()
+                child.end()
                 child.close()
             child = _Child(self.command)
         if self.keep_warm:
@@ -298,7 +318,7 @@ class AgentRunner:
 
     def run_live(
         self,
-        job: p.LiveJob,
+        job: LiveJob,
         *,
         cancel: CancelLike = None,
         progress: ProgressCallback | None = None,
@@ -306,6 +326,10 @@ class AgentRunner:
     ) -> Session:
         """Record `job` in a child; the session, or the partial one it left (every
         finished call kept, the error saying what happened to the process)."""
+        from axmem_gui.core.session.code_limits import CodeLimits
+        from axmem_gui.core.session.format import parse_session
+        from axmem_gui.core.session.redact import scrub_secrets
+
         settings = job.settings
         call_budget = settings.timeout_s * (settings.max_retries + 1) + (
             settings.retry_max_wait_s * settings.max_retries
@@ -321,6 +345,8 @@ class AgentRunner:
             raise _raised(*outcome.error)
         if streamed.head is None:
             raise AgentRunFailed(f"{outcome.message}; it recorded nothing")
+        from axmem_gui.services.agent_partial import partial_session  # (the engine's)
+
         return partial_session(
             streamed.head,
             streamed.exchanges,
@@ -338,13 +364,14 @@ class AgentRunner:
 
     def run_replay(
         self,
-        job: p.ReplayJob,
+        job: ReplayJob,
         *,
         limits: CodeLimits,
         cancel: CancelLike = None,
         progress: ProgressCallback | None = None,
     ) -> ReplayReport:
         """Replay in a child; its report, or AgentRunFailed saying what became of it."""
+        from axmem_gui.core.session.replay_check import report_from_json
         from axmem_gui.engine.replay import ReplayRefused
 
         outcome = self._drive(job.to_json(), limits, 30.0, cancel, progress, _ignore)
@@ -368,6 +395,7 @@ class AgentRunner:
         progress: ProgressCallback | None,
         take: Any,
     ) -> _Outcome:
+
         child = self._take()
         watch = _Watch(self.deadlines, limits.time_s, call_budget)
         watch.enter("starting")
@@ -387,6 +415,8 @@ class AgentRunner:
         progress: ProgressCallback | None,
         take: Any,
     ) -> _Outcome:
+        from axmem_gui.services import agent_protocol as p
+
         cancel_by: float | None = None
         while True:
             if cancel_by is None and _cancelled(cancel):
@@ -526,6 +556,8 @@ class _Streamed:
         self.forwards: list[dict[str, Any]] = []
 
     def take(self, message: dict[str, Any]) -> None:
+        from axmem_gui.services import agent_protocol as p
+
         kind = message.get("type")
         value = message.get({p.BEGUN: "head", p.EXCHANGE: "record", p.FORWARD: "forward"}.get(
             str(kind), ""

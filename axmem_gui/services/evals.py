@@ -46,6 +46,7 @@ from axmem_gui.core.session.model import Origin, Session
 from axmem_gui.engine.clients import CancelToken, is_cancelled, utc_now
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.services import sessions
+from axmem_gui.services.agent_runner import AgentRunner
 from axmem_gui.services.files import read_utf8_file, write_file_atomic
 
 if TYPE_CHECKING:
@@ -141,6 +142,7 @@ def run_eval(
     transport: Callable[[Mapping[str, Any]], Any] | None = None,
     label: str = "",
     run_id: str | None = None,
+    runner: AgentRunner | None = None,
 ) -> EvalReport:
     """Run every case of `eval_set` `repeat` times (default: the set's and cases' own)
     with the set's agent over the workspace catalog (or `catalog`), and return the report.
@@ -171,7 +173,7 @@ def run_eval(
         provider={
             "name": settings.provider,
             "model": settings.model,
-            "base_url": settings.base_url,
+            "base_url": settings.saved_base_url,
         },
         started_at=utc_now(),
         status="running",
@@ -198,6 +200,7 @@ def run_eval(
                 search=search,
                 cancel=cancel,
                 transport=transport,
+                runner=runner,
                 origin=Origin(
                     kind="eval",
                     extra={

@@ -43,6 +43,8 @@ from axmem_gui.services.workspace import Workspace, open_workspace
 
 #: The workspace setting that remembers the provider of the last run.
 PROVIDER_SETTING = "sessions.last_provider"
+#: The workspace setting that holds the sessions in quarantine: {id: why}.
+QUARANTINE_SETTING = "sessions.quarantine"
 
 # ------------------------------------------------------------------ files ---
 
@@ -156,6 +158,35 @@ class SessionService:
         except (AxmemError, ValueError, TypeError):
             return None
 
+    # quarantine: a session imported from a file that does not hold what it claims (its
+    # `verify` failed) runs no code until the user says so (`trust`)
+    def quarantine(self) -> dict[str, str]:
+        """The sessions in quarantine, with why."""
+        value = self._ws.settings.get(QUARANTINE_SETTING)
+        if not isinstance(value, dict):
+            return {}
+        return {str(k): str(v) for k, v in value.items() if isinstance(v, str) and v}
+
+    def quarantined(self, session_id: str) -> str:
+        """Why session `session_id` is in quarantine ("" when it is not)."""
+        return self.quarantine().get(session_id, "")
+
+    def trust(self, session_id: str) -> None:
+        """The user confirmed: session `session_id` may be replayed and rerun."""
+        self._set_quarantine(session_id, "")
+        self._changed()
+
+    def _set_quarantine(self, session_id: str, why: str) -> None:
+        with self._ws.transaction():
+            marks = self.quarantine()
+            if marks.get(session_id, "") == why:
+                return
+            if why:
+                marks[session_id] = why
+            else:
+                marks.pop(session_id, None)
+            self._ws.settings.set(QUARANTINE_SETTING, marks)
+
     def remember_provider(self, settings: ProviderSettings) -> None:
         if self.read_only:
             return
@@ -214,13 +245,17 @@ class SessionService:
         self._changed()
         return session_id
 
-    def store(self, session: Session) -> SessionImport:
+    def store(self, session: Session, quarantine: str = "") -> SessionImport:
         """Store a session as an import does: a stored session is never replaced. The
         same session again is left as it is (also when an earlier import kept it under
         `<id>-N`), a different one with a taken id is kept beside it under a new id
         (`<id>-2`, `<id>-3`, ...). One transaction that holds the write lock from its first
-        read: another connection cannot take the id between the look and the write."""
-        result = self._store(session)
+        read: another connection cannot take the id between the look and the write.
+        `quarantine`: why the session is put in quarantine (a failed `verify`), if it is."""
+        with self._ws.transaction(immediate=True):
+            result = self._store(session)
+            if result.stored:
+                self._set_quarantine(result.id, quarantine)
         if result.stored:
             self._changed()
         return result
@@ -244,8 +279,10 @@ class SessionService:
             return SessionImport(candidate, True, taken)
 
     def import_file(self, path: Path) -> SessionImport:
-        """Check a session file and store it as `store` does."""
-        return self.store(read_session_file(path))
+        """Check a session file and store it as `store` does (in quarantine when it does
+        not hold what it claims)."""
+        session = read_session_file(path)
+        return self.store(session, quarantine=_claims_warning(session))
 
     def export(self, session_id: str, path: Path) -> None:
         write_session_file(self.get(session_id), path)
@@ -336,7 +373,7 @@ class _Batch:
                 for done, (i, session, warning) in enumerate(checked):
                     self.check()
                     try:  # (a savepoint of its own: a file that fails leaves nothing)
-                        result = service.store(session)
+                        result = service.store(session, quarantine=warning)
                     except AxmemError as exc:
                         outcomes[i] = FileImport(self.paths[i], None, str(exc))
                     else:

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.errors import AxmemError
+from axmem_gui.services.agent_runner import AgentRunner
 from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.controller import WorkspaceController
@@ -207,6 +208,8 @@ class MainWindow(QMainWindow):
         self._create_workspace = create_workspace
         #: One runner for all slow work of this window's features.
         self.task_runner = TaskRunner(parent=self)
+        #: Agent runs and replays happen in child processes it starts (one kept warm).
+        self.agent_runner = AgentRunner()
         #: What waits for the first paint (Shell.after_first_paint); None once it is done.
         self._after_paint: list[Callable[[], object]] | None = []
         self.action_registry = ActionRegistry(self)
@@ -244,6 +247,7 @@ class MainWindow(QMainWindow):
             self.action_registry,
             self.settings,
             self.shell,
+            self.agent_runner,
         )
         self.installed = install(specs, base)
         # Pages in the order of registration; everything else in the order of installing.
@@ -322,6 +326,7 @@ class MainWindow(QMainWindow):
     def _shutdown(self) -> None:
         self.installed.shutdown()
         self.task_runner.shutdown()
+        self.agent_runner.shutdown()
 
     # construction -------------------------------------------------------------------
     def _build_central(self) -> None:

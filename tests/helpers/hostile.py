@@ -69,3 +69,28 @@ def hostile_session(
         limits=limits,
         clock_ms=clock_ms,
     )
+
+
+#: A catastrophic regular expression: a native loop QuickJS never interrupts.
+REDOS_CODE = "/(a+)+$/.test('a'.repeat(40) + 'b');"
+
+
+def stuck_session() -> Session:
+    """A session whose first code never ends (REDOS_CODE): recorded in a child process,
+    which its runner stopped at its deadline. A replay of it is stuck the same way."""
+    from axmem_gui.services.agent_runner import AgentRunner, Deadlines
+
+    runner = AgentRunner(deadlines=Deadlines(code_factor=1, code_grace_s=1), keep_warm=False)
+    try:
+        return sessions.run_agent(
+            agent_config_from_json(AGENT_JSON, "agent"),
+            make_catalog(),
+            INPUTS[:1],
+            ProviderSettings("scripted", "scripted-a"),
+            transport=ScriptedTransport([REDOS_CODE]),
+            name="hostile: stuck",
+            limits=TEST_LIMITS,
+            runner=runner,
+        )
+    finally:
+        runner.shutdown()

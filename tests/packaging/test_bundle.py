@@ -223,3 +223,21 @@ def test_bundle_indexes_part_of_a_big_catalog_in_its_own_worker(
     part = job.result()
     assert job.error is None
     assert part == build_part(profile, columns, 50)
+
+
+@pytest.mark.parametrize("program", ["axmem-gui", "axmem"])
+def test_bundle_runs_an_agent_replay_in_its_own_worker(bundle: Path, program: str) -> None:
+    """Agent runs and replays happen in a child process: the bundle starts itself with
+    `--agent-worker`, and its worker replays a session whose code loops forever within
+    its limits."""
+    from axmem_gui.services import sessions
+    from axmem_gui.services.agent_runner import WORKER_ARGUMENT, AgentRunner
+    from tests.helpers.hostile import hostile_session
+
+    runner = AgentRunner([str(bundle / program), WORKER_ARGUMENT], keep_warm=False)
+    try:
+        report = sessions.replay(hostile_session("loop"), runner=runner)
+    finally:
+        runner.shutdown()
+    assert report.identical, report.render()
+    assert [h.kind for h in report.limits_hit] == ["time"]

@@ -10,6 +10,7 @@ from axmem_gui.core.evals.report import EvalReport
 from axmem_gui.engine.clients import CancelToken
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.services import evals
+from axmem_gui.services.agent_runner import AgentRunner
 from axmem_gui.services.local_model import LOCAL_PROVIDER, local_label, local_provider
 from axmem_gui.services.workspace import open_workspace
 from axmem_gui.ui.tasks import Job, JobContext
@@ -24,7 +25,7 @@ class EvalOrder:
     parallel: int = 1
 
 
-def eval_job(order: EvalOrder, token: CancelToken) -> Job:
+def eval_job(order: EvalOrder, token: CancelToken, agents: AgentRunner) -> Job:
     def job(ctx: JobContext) -> EvalReport:
         with open_workspace(order.workspace) as ws:
             eval_set = evals.get_set(ws, order.set_name)
@@ -48,6 +49,7 @@ def eval_job(order: EvalOrder, token: CancelToken) -> Job:
                     cancel=token,
                     progress=progress,
                     label=local_label(order.settings),
+                    runner=agents,
                 )
 
     return job

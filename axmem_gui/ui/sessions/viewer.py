@@ -114,12 +114,17 @@ class SessionViewer(QWidget):
     compare_requested = Signal()
     whatif_requested = Signal()
     export_requested = Signal()
+    trust_requested = Signal()
     whitespace_changed = Signal(bool)
 
     def __init__(self, session: Session, saved: bool = True) -> None:
         super().__init__()
         self.session = session
         self.saved = saved
+        #: Why the session is in quarantine ("" when it is not): it runs no code then.
+        self.quarantine = ""
+        self._busy = False
+        self._replay_refused: str | None = None
         self.toolbar = QToolBar()
         self.toolbar.setObjectName("sessionToolbar")
         self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
@@ -134,6 +139,10 @@ class SessionViewer(QWidget):
         self.export_action = self._action(
             "Export…", self.export_requested, "Save as a .axsession.json file"
         )
+        self.trust_action = self._action(
+            "Trust…", self.trust_requested, "Let this session's code run: Replay and Rerun"
+        )
+        self.trust_action.setVisible(False)
         self.title = elided("", "sessionTitle")
         self.meta = elided("", "sessionMeta")
         self.banner = plain_label()
@@ -254,14 +263,36 @@ class SessionViewer(QWidget):
         set_banner(self.banner, text, level)
 
     def set_replay_allowed(self, reason: str | None) -> None:
-        self.replay_action.setEnabled(reason is None)
+        self._replay_refused = reason
         self.replay_action.setToolTip(
             inert(reason or "Replay offline with the recorded replies")
         )
+        self._update_run_actions()
+
+    def set_quarantine(self, why: str) -> None:
+        """A session imported from a file that does not hold what it claims runs no code:
+        Replay and Rerun wait until the user trusts it."""
+        self.quarantine = why
+        self.trust_action.setVisible(bool(why))
+        self._update_run_actions()
+        if why:
+            set_banner(
+                self.banner,
+                f"In quarantine: {why} when it was imported. Its code is not run until you "
+                "trust it (Trust…).",
+                "warn",
+            )
+        else:
+            self._status_banner()
 
     def set_busy(self, busy: bool) -> None:
-        for action in (self.replay_action, self.rerun_action):
-            action.setEnabled(not busy)
+        self._busy = busy
+        self._update_run_actions()
+
+    def _update_run_actions(self) -> None:
+        free = not self._busy and not self.quarantine
+        self.replay_action.setEnabled(free and self._replay_refused is None)
+        self.rerun_action.setEnabled(free)
 
     def set_show_whitespace(self, show: bool) -> None:
         self.details.set_show_whitespace(show)
