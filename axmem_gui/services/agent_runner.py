@@ -16,8 +16,9 @@ the end the session or the replay report. It watches the child the whole time:
   the run with a clear error on the session (kind, signal, the call it was in), and every
   call it finished is kept: the session is rebuilt from what it streamed.
 
-One child per run, never reused; with `keep_warm` the next one is started (and has loaded
-the engine, about a second of CPU) while this run goes on, so a run rarely waits for it.
+One child per run, never reused; with `keep_warm` the next one is started when a run ends
+(and loads the engine, about a second of CPU, while the user looks at the result), so a
+run rarely waits for it.
 The API key travels in the job, over the pipe: never in the command line.
 """
 
@@ -116,17 +117,22 @@ class _Child:
         )
         self.started = time.monotonic()
         self.messages: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        #: Set when the child said it has loaded the engine and waits for its job.
+        self.ready = threading.Event()
         self.broken = ""
         self._reader = threading.Thread(target=self._read, name="agent-worker", daemon=True)
         self._reader.start()
 
     def _read(self) -> None:
-        from axmem_gui.services.agent_protocol import FrameError, read_frame
+        from axmem_gui.services.agent_protocol import READY, FrameError, read_frame
 
         stdout = self.process.stdout
         assert stdout is not None
         try:
             while (message := read_frame(stdout)) is not None:
+                if message.get("type") == READY:
+                    self.ready.set()
+                    continue
                 self.messages.put(message)
         except FrameError as exc:
             self.broken = str(exc)
@@ -164,6 +170,14 @@ class _Child:
         except subprocess.TimeoutExpired:
             self.kill()
             return self.process.wait()
+
+    def end_later(self) -> None:
+        """Let the process end in the background (after its answer it only exits)."""
+        threading.Thread(target=self._end_and_close, name="agent-worker-end", daemon=True).start()
+
+    def _end_and_close(self) -> None:
+        self.end()
+        self.close()
 
     def stderr_tail(self, lines: int = 6) -> str:
         """What the child said last on stderr: from Python's fatal error report (its
@@ -289,6 +303,12 @@ class AgentRunner:
         if old is not None:
             old.close()
 
+    def wait_warm(self, timeout: float | None = None) -> bool:
+        """Wait until the warm child has loaded the engine (False: none, or not in time)."""
+        with self._lock:
+            child = self._warm
+        return child is not None and child.ready.wait(timeout)
+
     def _take(self) -> _Child:
         with self._lock:
             if self._closed:
@@ -300,8 +320,6 @@ class AgentRunner:
                 child.end()
                 child.close()
             child = _Child(self.command)
-        if self.keep_warm:
-            self.prewarm()
         return child
 
     def shutdown(self) -> None:
@@ -402,8 +420,19 @@ class AgentRunner:
         try:
             child.send(job)
             outcome = self._watch(child, watch, cancel, progress, take)
-        finally:
+        except BaseException:
+            child.kill()
+            child.end()
             child.close()
+            raise
+        if outcome.result is not None or outcome.error is not None:
+            child.end_later()  # (it exits by itself: not on this run's time)
+        else:
+            child.close()
+            if self.keep_warm:
+                # The next run's child loads now (while it loaded during this run, the two
+                # took turns on a small machine's CPUs: the run took longer).
+                self.prewarm()
         outcome.call_index = watch.call_index()
         return outcome
 
@@ -443,10 +472,8 @@ class AgentRunner:
                 return self._ended(child, watch, cancel_by is not None)
             kind = message.get("type")
             if kind == p.RESULT:
-                child.end()
                 return _Outcome(result=message)
             if kind == p.ERROR:
-                child.end()
                 return _Outcome(
                     error=(str(message.get("error")), str(message.get("message") or ""))
                 )

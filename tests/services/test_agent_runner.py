@@ -239,8 +239,8 @@ def test_a_warm_child_takes_the_next_run_and_another_warms_up() -> None:
         warm = runner._warm
         assert warm is not None
         _run(runner)
-        # the warm child did the run (and is gone); a new one waits for the next
-        assert warm.process.poll() is not None
+        # the warm child did the run (and ends); a new one waits for the next
+        assert warm.process.wait() == 0
         assert runner._warm is not None and runner._warm is not warm
         spare = runner._warm
     finally:
