@@ -413,7 +413,6 @@ class AgentRunner:
         progress: ProgressCallback | None,
         take: Any,
     ) -> _Outcome:
-
         child = self._take()
         watch = _Watch(self.deadlines, limits.time_s, call_budget)
         watch.enter("starting")
@@ -425,14 +424,15 @@ class AgentRunner:
             child.end()
             child.close()
             raise
-        if outcome.result is not None or outcome.error is not None:
-            child.end_later()  # (it exits by itself: not on this run's time)
-        else:
-            child.close()
+        finally:
             if self.keep_warm:
                 # The next run's child loads now (while it loaded during this run, the two
                 # took turns on a small machine's CPUs: the run took longer).
                 self.prewarm()
+        if outcome.result is not None or outcome.error is not None:
+            child.end_later()  # (it exits by itself: not on this run's time)
+        else:
+            child.close()
         outcome.call_index = watch.call_index()
         return outcome
 
