@@ -354,9 +354,7 @@ class AgentRunner:
         )
         limits = job.limits or CodeLimits()
         streamed = _Streamed()
-        outcome = self._drive(
-            job.to_json(), limits, call_budget, cancel, progress, streamed.take
-        )
+        outcome = self._drive(job.to_json(), limits, call_budget, cancel, progress, streamed.take)
         if outcome.result is not None:
             return parse_session(outcome.result.get("session"), f"session {job.session_id}")
         if outcome.error is not None:
@@ -586,9 +584,9 @@ class _Streamed:
         from axmem_gui.services import agent_protocol as p
 
         kind = message.get("type")
-        value = message.get({p.BEGUN: "head", p.EXCHANGE: "record", p.FORWARD: "forward"}.get(
-            str(kind), ""
-        ))
+        value = message.get(
+            {p.BEGUN: "head", p.EXCHANGE: "record", p.FORWARD: "forward"}.get(str(kind), "")
+        )
         if not isinstance(value, dict):
             return
         if kind == p.BEGUN:

@@ -60,9 +60,7 @@ def _run(runner: AgentRunner, code: list[str] | None = None, **kw: Any) -> Sessi
 def test_a_run_in_a_child_records_what_a_run_here_records(runner: AgentRunner) -> None:
     seen: list[RunProgress] = []
     child = _run(runner, progress=seen.append)
-    here = sessions.run_agent(
-        _config(), make_catalog(), list(INPUTS), SCRIPTED, limits=TEST_LIMITS
-    )
+    here = sessions.run_agent(_config(), make_catalog(), list(INPUTS), SCRIPTED, limits=TEST_LIMITS)
     assert child.complete and here.complete
     assert [e.digest for e in child.exchanges] == [e.digest for e in here.exchanges]
     assert [f.output for f in child.forwards] == [f.output for f in here.forwards]

@@ -45,9 +45,7 @@ def redact_headers(headers: Mapping[str, Any]) -> dict[str, str]:
 
 def _redacted_params(text: str) -> str:
     pairs = parse_qsl(text, keep_blank_values=True)
-    return urlencode(
-        [(k, REDACTED if _SECRET_PARAM.search(k) else v) for k, v in pairs], safe="[]"
-    )
+    return urlencode([(k, REDACTED if _SECRET_PARAM.search(k) else v) for k, v in pairs], safe="[]")
 
 
 def redact_url(url: str) -> str:
@@ -168,9 +166,7 @@ class _Finder:
                 self.chunks.setdefault(chunk, []).append((n, offset))
         self.pattern = re.compile(_trie_pattern(self.chunks))
         #: No form holds a character JSON escapes: a search of the dump finds every run.
-        self.dump_safe = not any(
-            ch in form.text for form in self.forms for ch in '"\\\n\r\t'
-        )
+        self.dump_safe = not any(ch in form.text for form in self.forms for ch in '"\\\n\r\t')
 
     def spans(self, low: str) -> list[tuple[int, int]]:
         found: list[tuple[int, int]] = []

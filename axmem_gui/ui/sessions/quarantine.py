@@ -57,9 +57,7 @@ def refused(viewer: SessionViewer, what: str) -> bool:
 def trust(host: JobHost, viewer: SessionViewer) -> bool:
     """Ask, then take the session out of quarantine."""
     why = viewer.quarantine
-    if not why or not TrustSessionDialog.ask(
-        host.shell.dialog_parent, viewer.session.label, why
-    ):
+    if not why or not TrustSessionDialog.ask(host.shell.dialog_parent, viewer.session.label, why):
         return False
     try:
         host.sessions().trust(viewer.session_id)

@@ -119,9 +119,7 @@ def test_two_stuck_replays_do_not_hold_up_a_third(
     sample = feature.open_session(SAMPLE_ID)
     assert sample is not None
     sample.replay_action.trigger()
-    qtbot.waitUntil(
-        lambda: sample.banner.text().startswith("Replay identical"), timeout=REPLAY_MS
-    )
+    qtbot.waitUntil(lambda: sample.banner.text().startswith("Replay identical"), timeout=REPLAY_MS)
     assert stuck_jobs <= set(feature.jobs)  # the stuck ones still run
     feature.cancel_all()
     wait_idle(qtbot, feature, REPLAY_MS)
@@ -173,3 +171,19 @@ def test_a_file_that_fails_verify_is_imported_in_quarantine(
     assert feature.sessions().quarantined("tampered") == ""
     _replay(qtbot, feature, viewer)
     assert viewer.banner.text().startswith("Replay differs")
+
+
+def test_closing_the_window_stops_a_stuck_run(
+    window: MainWindow, feature: SessionsFeature, qtbot: Any
+) -> None:
+    """On main a replay stuck in a loop kept its thread, and the process did not exit after
+    the window closed. Now the window's shutdown cancels it and its child is stopped."""
+    window.agent_runner.deadlines = Deadlines(code_grace_s=3600, cancel_grace_s=0.5)
+    viewer = _open(feature, stuck_session())
+    wait_idle(qtbot, feature)
+    viewer.replay_action.trigger()
+    (kind,) = [k for k in feature.jobs.values() if isinstance(k, ReplayJob)]
+    qtbot.waitUntil(lambda: kind.strip is not None and "forward 1" in kind.strip.status.text())
+    window.controller.close()  # what quitting does first: features and runners shut down
+    assert window.task_runner.wait(REPLAY_MS)  # every job thread has ended
+    assert window.agent_runner._warm is None  # and no child is left waiting
