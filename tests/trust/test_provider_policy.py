@@ -179,7 +179,7 @@ def test_a_streamed_run_records_its_chunks_and_replays_them(
     assert "at exchanges[5].response" in out and "+++ folded chunks" in out
     # Replay serves what was streamed: the responder's answer changes, so the next prompt
     # (the map Distiller quotes it) differs first; the chunk check is listed too.
-    assert main(["replay", str(path)]) == 1
+    assert main(["replay", "--force", str(path)]) == 1
     out = capsys.readouterr().out
     assert "call #6 (context_map.distiller)" in out and "exchanges[5].response" in out
 

@@ -76,8 +76,10 @@ def url_secrets(url: str | None) -> tuple[str, ...]:
         return ()
     found: list[str] = []
     if "@" in parts.netloc:
+        # `key@host`, or `user:key@host` (the password is the key; a user name is not a
+        # secret, and a short one scrubbed as a word would mangle ordinary messages)
         userinfo = parts.netloc.rsplit("@", 1)[0]
-        found += [userinfo, *userinfo.split(":", 1)]
+        found += [userinfo, userinfo.split(":", 1)[-1]]
     for text in (parts.query, parts.fragment):
         found += [v for k, v in parse_qsl(text, keep_blank_values=True) if _SECRET_PARAM.search(k)]
     return tuple(dict.fromkeys(s for s in found if s and s != REDACTED))

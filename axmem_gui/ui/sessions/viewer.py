@@ -239,12 +239,19 @@ class SessionViewer(QWidget):
         )
 
     def _status_banner(self) -> None:
-        if self.session.complete:
-            text, level = "", "info"
-        else:
+        text, level = "", "info"
+        if self.quarantine:
+            text = (
+                f"In quarantine: {self.quarantine} when it was imported. Its code is not "
+                "run until you trust it (Trust…)."
+            )
+            level = "warn"
+        if not self.session.complete:
             message = _clip(error_text(self.session.error), BANNER_WARNING_CHARS * 2)
             message = message or "the run ended early"
-            text = f"Incomplete session: {message}. The calls made before that are kept."
+            text = (text + "\n" if text else "") + (
+                f"Incomplete session: {message}. The calls made before that are kept."
+            )
             level = "warn"
         warnings = self.session.warning_list
         if warnings:
@@ -275,15 +282,7 @@ class SessionViewer(QWidget):
         self.quarantine = why
         self.trust_action.setVisible(bool(why))
         self._update_run_actions()
-        if why:
-            set_banner(
-                self.banner,
-                f"In quarantine: {why} when it was imported. Its code is not run until you "
-                "trust it (Trust…).",
-                "warn",
-            )
-        else:
-            self._status_banner()
+        self._status_banner()
 
     def set_busy(self, busy: bool) -> None:
         self._busy = busy
