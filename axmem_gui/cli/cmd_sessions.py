@@ -358,7 +358,8 @@ def _add_provider_args(p: argparse.ArgumentParser, required: bool = True) -> Non
         type=float,
         default=120.0,
         metavar="S",
-        help="deadline in seconds for one complete model reply, streamed or not (default 120)",
+        help="deadline in seconds for one complete model reply, streamed or not (default 120); "
+        "the model's code has its own, --code-time-limit",
     )
     p.add_argument(
         "--max-retries",

@@ -1,18 +1,23 @@
 """A reply larger than the limit ends the call with an error naming the limit, and no more
 of it is held than the limit (issue 26). On main a never-ending stream reached 1.85 GB of
-memory before the deadline, and a 100 MB reply was read whole."""
+memory before the deadline, and a 100 MB reply was read whole; with a longer deadline the
+MemoryError it ended in was recorded as "the agent run failed: " with no message."""
 
 from __future__ import annotations
 
 import tracemalloc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 import pytest
 
 from axmem_gui.core.catalog import Catalog
+from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import AgentConfig
+from axmem_gui.engine.scripted_model import ScriptedTransport
+from axmem_gui.services import sessions
 from axmem_gui.services.providers import check_connection
-from tests.engine.conftest import INPUTS, record
+from tests.engine.conftest import INPUTS, make_catalog, record
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
 
 MIB = 1024 * 1024
@@ -81,3 +86,27 @@ def test_the_limit_is_a_provider_setting(server: FakeOpenAIServer) -> None:
     assert "max_reply_mib" not in build_client(settings_for(server)).provider.to_json()
     with pytest.raises(InputError, match="--max-reply-mib"):
         settings_for(server, max_reply_mib=0)
+
+
+class _OutOfMemoryTransport(ScriptedTransport):
+    """The scripted model, whose second reply could not be held: MemoryError."""
+
+    def __call__(self, call: Mapping[str, Any]) -> dict[str, Any]:
+        if self.count >= 1:
+            raise MemoryError()  # as Python raises it: no message
+        return super().__call__(call)
+
+
+def test_memory_error_in_a_run_here_is_a_clear_error(config: AgentConfig) -> None:
+    session = sessions.run_agent(
+        config,
+        make_catalog(),
+        INPUTS[:1],
+        ProviderSettings("scripted", "scripted-a"),
+        transport=_OutOfMemoryTransport(),
+    )
+    error = session.error
+    assert error is not None and error.kind == "out_of_memory" and error.call_index == 1
+    assert error.message.startswith("the agent run ran out of memory (MemoryError)")
+    assert "--max-reply-mib" in error.message  # and what bounds it
+    assert [e.error is None for e in session.exchanges] == [True, False]  # the first kept
