@@ -28,8 +28,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("AXMEM_SETTINGS_DIR", tempfile.mkdtemp(prefix="axmem-bench-settings-"))
 os.environ.setdefault("AXMEM_DATA_DIR", tempfile.mkdtemp(prefix="axmem-bench-data-"))
 
+from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import agent_config_from_json
-from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.engine.scripted_model import ScriptedTransport
 from axmem_gui.services import sessions
 from axmem_gui.services.workspace import open_workspace

@@ -15,6 +15,7 @@ from typing import Any
 
 from axmem_gui.cli.common import add_workspace_arg, print_json, say
 from axmem_gui.services import agents
+from axmem_gui.services.store_access import store_of
 from axmem_gui.services.workspace import open_workspace
 
 
@@ -26,7 +27,7 @@ def _read(path: Path) -> dict[str, Any]:
 
 def _list(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
-        items = agents.list_agents(ws)
+        items = agents.list_agents(store_of(ws))
     if args.json:
         print_json(items)
     elif not items:
@@ -39,27 +40,27 @@ def _list(args: argparse.Namespace) -> int:
 
 def _show(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
-        print_json(agents.show_agent(ws, args.name))
+        print_json(agents.show_agent(store_of(ws), args.name))
     return 0
 
 
 def _add(args: argparse.Namespace) -> int:
     config = _read(args.file)
     with open_workspace(args.workspace) as ws:
-        print_json(agents.add_agent(ws, config))
+        print_json(agents.add_agent(store_of(ws), config))
     return 0
 
 
 def _edit(args: argparse.Namespace) -> int:
     config = _read(args.file)
     with open_workspace(args.workspace) as ws:
-        print_json(agents.edit_agent(ws, args.name, config, args.revision))
+        print_json(agents.edit_agent(store_of(ws), args.name, config, args.revision))
     return 0
 
 
 def _remove(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace) as ws:
-        agents.remove_agent(ws, args.name, args.revision)
+        agents.remove_agent(store_of(ws), args.name, args.revision)
     print_json({"removed": args.name})
     return 0
 

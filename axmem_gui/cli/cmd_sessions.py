@@ -22,15 +22,20 @@ from axmem_gui.cli.common import (
 from axmem_gui.core import jsontext
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsout import json_dumps
+from axmem_gui.core.providers import (
+    RETRY_KINDS,
+    STRUCTURED_OUTPUT_MODES,
+    ProviderSettings,
+    parse_retry_on,
+)
 from axmem_gui.core.session.compare import render_comparison
 from axmem_gui.core.session.format import session_summary
+from axmem_gui.core.session.retrieval import SEARCH_BACKENDS
 from axmem_gui.core.session.whatif import render_whatif
 from axmem_gui.engine.clients import RunProgress
-from axmem_gui.engine.policy import RETRY_KINDS, parse_retry_on
-from axmem_gui.engine.providers import STRUCTURED_OUTPUT_MODES, ProviderSettings
-from axmem_gui.engine.search import BACKENDS
 from axmem_gui.services import sessions
 from axmem_gui.services.providers import check_connection
+from axmem_gui.services.store_access import store_of
 from axmem_gui.services.workspace import open_workspace
 
 
@@ -115,7 +120,7 @@ def _finish_run(doc: dict[str, Any], args: argparse.Namespace) -> int:
         where = str(args.output)
     if args.output is None or getattr(args, "save", False):
         with open_workspace(args.workspace) as ws:
-            sessions.save_session(ws, doc)
+            sessions.save_session(store_of(ws), doc)
         where = f"workspace session {doc['id']}" if args.output is None else where
     calls = len(doc["exchanges"])
     map_failed = [w for w in doc.get("warnings") or [] if "context-map update failed" in w]
@@ -144,8 +149,8 @@ def _run(args: argparse.Namespace) -> int:
     inputs = _parse_inputs(args.input or [], args.inputs_file)
     settings = _settings(args)
     with open_workspace(args.workspace, read_only=True) as ws:
-        config = sessions.agent_from_workspace(ws, args.agent)
-        catalog = ws.catalog()
+        config = sessions.agent_from_workspace(store_of(ws), args.agent)
+        catalog = ws.catalog.snapshot()
     doc = sessions.run_agent(
         config,
         catalog,
@@ -186,7 +191,7 @@ def _catalog_arg(args: argparse.Namespace) -> Any:
         return read_catalog_file(args.catalog)
     if args.workspace is not None:
         with open_workspace(args.workspace, read_only=True) as ws:
-            return ws.catalog()
+            return ws.catalog.snapshot()
     return None
 
 
@@ -221,7 +226,7 @@ def _whatif(args: argparse.Namespace) -> int:
     catalog = _catalog_arg(args)
     if catalog is None:
         with open_workspace(None, read_only=True) as ws:
-            catalog = ws.catalog()
+            catalog = ws.catalog.snapshot()
     report = sessions.whatif(doc, catalog, args.search)
     if args.json:
         print_json(report.to_json())
@@ -232,7 +237,7 @@ def _whatif(args: argparse.Namespace) -> int:
 
 def _list(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
-        items = sessions.list_sessions(ws)
+        items = sessions.list_sessions(store_of(ws))
     if args.json:
         print_json(items)
         return 0
@@ -260,7 +265,7 @@ def _cell(value: object, limit: int = LIST_FIELD_CHARS) -> str:
 
 def _export(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
-        sessions.export_session(ws, args.id, args.output)
+        sessions.export_session(store_of(ws), args.id, args.output)
     say(f"exported session {args.id} to {args.output}")
     return 0
 
@@ -268,8 +273,8 @@ def _export(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     # Never replaces a stored session: a different one with a taken id is kept beside it.
     with open_workspace(args.workspace) as ws:
-        session_id, stored, taken = sessions.import_session(ws, args.file)
-        doc = ws.sessions.get(session_id)
+        session_id, stored, taken = sessions.import_session(store_of(ws), args.file)
+        doc = store_of(ws).sessions.get(session_id)
     assert doc is not None
     s = session_summary(doc)
     if not stored:
@@ -367,7 +372,7 @@ def _add_run_output(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", help="session name")
     p.add_argument(
         "--search",
-        choices=BACKENDS,
+        choices=SEARCH_BACKENDS,
         default=None,
         help="who answers discover/recall (default: axmem-ax, the Ax-exact search)",
     )
@@ -448,7 +453,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("file", type=Path, metavar="FILE")
     add_workspace_arg(p)
     p.add_argument("--catalog", type=Path, metavar="FILE", help="catalog JSON file")
-    p.add_argument("--search", choices=BACKENDS, default=None, help="search backend")
+    p.add_argument("--search", choices=SEARCH_BACKENDS, default=None, help="search backend")
     p.add_argument("--json", action="store_true", help="machine-readable report")
     p.set_defaults(handler=_whatif)
 

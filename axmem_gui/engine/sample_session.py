@@ -18,14 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from axmem_gui.core.formats import catalog_from_json_value
+from axmem_gui.core.providers import SCRIPTED_BASE_URL, ProviderSettings
 from axmem_gui.core.session.agent_config import agent_config_from_json, select_catalog
 from axmem_gui.core.session.format import session_to_json_text
-from axmem_gui.engine.providers import (
-    SCRIPTED_BASE_URL,
-    ProviderSettings,
-    make_client,
-    request_headers,
-)
+from axmem_gui.engine.providers import make_client, request_headers
 from axmem_gui.engine.recorder import RunRequest, record_session
 from axmem_gui.engine.scripted_model import ScriptedTransport
 from axmem_gui.engine.search import default_backend

@@ -7,30 +7,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from axmem_gui.core.providers import PROVIDERS, ProviderSettings
 from axmem_gui.core.session.redact import redact_url, scrub_secrets
-from axmem_gui.engine.providers import (
-    PROVIDERS,
-    ConnectionReport,
-    ProviderInfo,
-    ProviderSettings,
-    make_client,
-    model_choices,
-    provider_names,
-    request_headers,
-)
+from axmem_gui.engine.providers import ConnectionReport, make_client, model_choices, request_headers
 from axmem_gui.engine.providers import test_connection as _test_connection
 from axmem_gui.services.secrets import env_api_key, get_api_key
 
 __all__ = [
-    "PROVIDERS",
-    "ConnectionReport",
-    "ProviderInfo",
-    "ProviderSettings",
     "ResolvedClient",
     "build_client",
     "check_connection",
     "model_choices",
-    "provider_names",
     "resolve_api_key",
 ]
 

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import AxmemError, InputError
 from axmem_gui.core.formats import catalog_from_json_value
+from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import (
     AgentConfig,
     agent_config_from_json,
@@ -32,7 +33,6 @@ from axmem_gui.core.session.format import (
 from axmem_gui.core.session.verify import VerifyReport
 from axmem_gui.core.session.whatif import RetrievalBackend, WhatIfReport, whatif_retrieval
 from axmem_gui.engine.clients import CancelLike, ProgressCallback
-from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.engine.recorder import RunRequest, record_session
 from axmem_gui.engine.replay import ReplayReport, check_replayable, verify_session
 from axmem_gui.engine.replay import replay_session as _replay

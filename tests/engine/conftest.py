@@ -14,6 +14,7 @@ from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.session.agent_config import AgentConfig, agent_config_from_json
 from axmem_gui.services import sessions
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
+from tests.helpers.store import raw
 
 AGENT_JSON: dict[str, Any] = {
     "name": "triage",
@@ -122,10 +123,10 @@ def workspace_path(tmp_path: Any) -> Any:
     ws = init_workspace(path)
     try:
         for skill in make_catalog().skills:
-            ws.skills.upsert(skill)
+            raw(ws).skills.upsert(skill)
         for memory in make_catalog().memories:
-            ws.memories.upsert(memory)
-        ws.agents.save(AGENT_JSON["name"], copy.deepcopy(AGENT_JSON))
+            raw(ws).memories.upsert(memory)
+        raw(ws).agents.save(AGENT_JSON["name"], copy.deepcopy(AGENT_JSON))
     finally:
         ws.close()
     return path

@@ -19,8 +19,8 @@ import pytest
 
 from axmem_gui.cli.main import main
 from axmem_gui.core.evals.report import run_from_session
+from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.engine.local_model import MODEL_NAME, LocalModelServer, local_model_status
-from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.services import evals, sessions
 from axmem_gui.services.local_model import served_settings
 from axmem_gui.services.workspace import init_workspace

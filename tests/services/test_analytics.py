@@ -20,6 +20,7 @@ from axmem_gui.core.session.analytics import (
 )
 from axmem_gui.services import analytics, sessions
 from axmem_gui.services.workspace import init_workspace
+from tests.helpers.store import raw
 
 
 def _callback(kind: str, *ids: str) -> dict[str, Any]:
@@ -82,7 +83,7 @@ def test_no_sessions_means_everything_is_never_loaded() -> None:
 
 
 def test_sample_workspace_counts(tmp_path: Path) -> None:
-    ws = init_workspace(tmp_path / "s.axmem", sample=True)
+    ws = raw(init_workspace(tmp_path / "s.axmem", sample=True))
     try:
         report = analytics.usage_report(ws)
         # Every shipped sample session (scripted models A and B).
@@ -113,7 +114,7 @@ def test_sample_workspace_counts(tmp_path: Path) -> None:
 
 
 def test_token_totals(tmp_path: Path) -> None:
-    ws = init_workspace(tmp_path / "s.axmem", sample=True)
+    ws = raw(init_workspace(tmp_path / "s.axmem", sample=True))
     try:
         doc = sessions.get_session(ws, "sample-ops-assistant")
         other = copy.deepcopy(doc)

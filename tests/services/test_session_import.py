@@ -12,14 +12,16 @@ from typing import Any
 import pytest
 
 from axmem_gui.services import sessions
-from axmem_gui.services.workspace import Workspace, init_workspace
+from axmem_gui.services.workspace import init_workspace
+from axmem_gui.store import Workspace
+from tests.helpers.store import raw
 
 SAMPLE_ID = "sample-ops-assistant"
 
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Iterator[Workspace]:
-    workspace = init_workspace(tmp_path / "w.axmem", sample=True)
+    workspace = raw(init_workspace(tmp_path / "w.axmem", sample=True))
     yield workspace
     workspace.close()
 

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.errors import AxmemError
-from axmem_gui.services.workspace import Workspace
+from axmem_gui.store import Workspace
 from axmem_gui.ui.form_dialog import problem_label
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog

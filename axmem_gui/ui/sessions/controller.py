@@ -28,10 +28,10 @@ from axmem_gui.ui.lazy import lazy_module
 if TYPE_CHECKING:
     # The page, its views and the engine behind them (axllm) are imported when the page is
     # first built or an action first runs, not when the window is wired (first paint).
+    from axmem_gui.core.providers import ProviderSettings
     from axmem_gui.engine.clients import CancelToken
-    from axmem_gui.engine.providers import ProviderSettings
     from axmem_gui.services import sessions
-    from axmem_gui.services.workspace import Workspace
+    from axmem_gui.store import Workspace
     from axmem_gui.ui.sessions import jobs
     from axmem_gui.ui.sessions.page import JobStrip, SessionsPage
     from axmem_gui.ui.sessions.viewer import SessionViewer
@@ -40,7 +40,6 @@ else:
     sessions = lazy_module("axmem_gui.services.sessions")
     jobs = lazy_module("axmem_gui.ui.sessions.jobs")
 
-PROVIDER_SETTING = "sessions.last_provider"
 STATUS_MS = 6000
 
 
@@ -129,7 +128,10 @@ class SessionsFeature(QObject):
     # helpers ------------------------------------------------------------------------
     @property
     def ws(self) -> Workspace:
-        return self.controller.workspace
+        # The store itself until sessions and agents have services of their own (#27).
+        from axmem_gui.services.store_access import store_of
+
+        return store_of(self.controller.workspace)
 
     def _action(
         self, text: str, slot: Callable[[], object], tip: str, shortcut: str | None = None
@@ -441,18 +443,15 @@ class SessionsFeature(QObject):
         if self._last_settings is not None:
             return self._last_settings
         try:
-            value = self.ws.settings.get(PROVIDER_SETTING)
-            from axmem_gui.engine.providers import ProviderSettings
-
-            return ProviderSettings.from_json(value) if isinstance(value, dict) else None
-        except (AxmemError, ValueError, TypeError):
+            return self.controller.workspace.settings.read().last_provider
+        except AxmemError:
             return None
 
     def _remember(self, settings: ProviderSettings) -> None:
         self._last_settings = settings
         if not self.controller.read_only:
             with contextlib.suppress(AxmemError):  # only a convenience
-                self.ws.settings.set(PROVIDER_SETTING, settings.to_json())  # never a key
+                self.controller.workspace.settings.set_last_provider(settings)  # never a key
 
     def run_agent(self) -> int | None:
         from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
@@ -539,10 +538,11 @@ class SessionsFeature(QObject):
             if info.workspace_path is None or info.workspace_path == self.ws.path:
                 sessions.save_session(self.ws, doc)
             else:  # the user opened another workspace meanwhile: keep it where it began
-                from axmem_gui.services.workspace import Workspace
+                from axmem_gui.services.store_access import store_of
+                from axmem_gui.services.workspace import open_workspace
 
-                with Workspace.open(info.workspace_path) as ws:
-                    sessions.save_session(ws, doc)
+                with open_workspace(info.workspace_path) as ws:
+                    sessions.save_session(store_of(ws), doc)
         except AxmemError as exc:
             saved = False
             self.page.show_notice(f"The session was not saved: {exc}", "error")

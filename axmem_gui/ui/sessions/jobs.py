@@ -11,15 +11,16 @@ from pathlib import Path
 from typing import Any
 
 from axmem_gui.core.catalog import Catalog
+from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import AgentConfig, select_catalog
 from axmem_gui.core.session.compare import SessionComparison
 from axmem_gui.core.session.whatif import WhatIfReport
 from axmem_gui.engine.clients import CancelToken, RunProgress
-from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.engine.replay import ReplayReport
 from axmem_gui.services import analytics, sessions
 from axmem_gui.services.local_model import LOCAL_PROVIDER, local_provider
 from axmem_gui.services.providers import check_connection
+from axmem_gui.services.store_access import store_of
 from axmem_gui.services.workspace import open_workspace
 from axmem_gui.ui.tasks import Cancelled, Job, JobContext
 
@@ -36,7 +37,7 @@ class WorkspaceCatalog:
 
     def read(self) -> Catalog:
         with open_workspace(self.path, read_only=True) as ws:
-            return ws.catalog()
+            return ws.catalog.snapshot()
 
 
 CatalogSource = Catalog | WorkspaceCatalog
@@ -170,7 +171,7 @@ def whatif_job(doc: Mapping[str, Any], path: Path) -> Job:
 
     def job(ctx: JobContext) -> WhatIfReport:
         with open_workspace(path, read_only=True) as ws:
-            catalog = ws.catalog()
+            catalog = ws.catalog.snapshot()
         ctx.check()
         return sessions.whatif(doc, catalog)
 
@@ -180,7 +181,7 @@ def whatif_job(doc: Mapping[str, Any], path: Path) -> Job:
 def usage_job(path: Path) -> Job:
     def job(ctx: JobContext) -> analytics.UsageReport:
         with open_workspace(path, read_only=True) as ws:
-            return analytics.usage_report(ws)
+            return analytics.usage_report(store_of(ws))
 
     return job
 
@@ -190,7 +191,7 @@ def totals_job(path: Path, ids: Iterable[str]) -> Job:
 
     def job(ctx: JobContext) -> dict[str, analytics.SessionTotals]:
         with open_workspace(path, read_only=True) as ws:
-            return analytics.token_totals(ws, wanted)
+            return analytics.token_totals(store_of(ws), wanted)
 
     return job
 
@@ -216,7 +217,9 @@ def import_job(path: Path, files: Sequence[Path], cancel: threading.Event) -> Jo
 
         with open_workspace(path) as ws:
             try:
-                return sessions.import_session_files(ws, chosen, cancel=stop, progress=ctx.progress)
+                return sessions.import_session_files(
+                    store_of(ws), chosen, cancel=stop, progress=ctx.progress
+                )
             except sessions.SessionImportCancelled:
                 raise Cancelled() from None
 

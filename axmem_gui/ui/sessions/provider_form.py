@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.errors import AxmemError, InputError
-from axmem_gui.engine.providers import (
+from axmem_gui.core.providers import (
     PROVIDERS,
     SCRIPTED_PROVIDER,
     STRUCTURED_OUTPUT_MODES,

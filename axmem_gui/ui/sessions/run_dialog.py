@@ -29,12 +29,12 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.errors import AxmemError, InputError
+from axmem_gui.core.providers import SCRIPTED_PROVIDER, ProviderSettings, is_scripted
 from axmem_gui.core.session.agent_config import (
     AgentConfig,
     agent_config_from_json,
     check_inputs,
 )
-from axmem_gui.engine.providers import SCRIPTED_PROVIDER, ProviderSettings, is_scripted
 from axmem_gui.ui.form_dialog import problem_label
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import monospace_font

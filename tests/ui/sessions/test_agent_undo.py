@@ -12,6 +12,7 @@ from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
+from tests.helpers.store import raw
 
 CONFIG: dict[str, Any] = {
     "name": "undo-me",
@@ -34,26 +35,26 @@ def test_new_and_edited_agents_undo_and_redo(
     start = stack.count()
     # Through the Run dialog's New… button, as a user does it.
     monkeypatch.setattr(AgentConfigDialog, "ask", classmethod(lambda *a, **k: dict(CONFIG)))
-    dialog = RunAgentDialog(ws, feature.runner)
+    dialog = RunAgentDialog(raw(ws), feature.runner)
     qtbot.addWidget(dialog)
     dialog.save_agent = feature.save_agent
     dialog._edit_agent(new=True)
-    assert ws.agents.get("undo-me") is not None and stack.count() == start + 1
+    assert raw(ws).agents.get("undo-me") is not None and stack.count() == start + 1
     assert stack.undoText() == "New agent 'undo-me'"
 
-    shown = agents.show_agent(ws, "undo-me")
+    shown = agents.show_agent(raw(ws), "undo-me")
     edited = {**copy.deepcopy(shown["config"]), "instruction": "Answer in detail."}
     feature.save_agent(("undo-me", shown["revision"], shown["config"]), edited)
-    assert ws.agents.get("undo-me")["instruction"] == "Answer in detail."
+    assert raw(ws).agents.get("undo-me")["instruction"] == "Answer in detail."
 
     stack.undo()
     assert not errors
-    assert ws.agents.get("undo-me")["instruction"] == "Answer briefly."
+    assert raw(ws).agents.get("undo-me")["instruction"] == "Answer briefly."
     stack.undo()
-    assert ws.agents.get("undo-me") is None
+    assert raw(ws).agents.get("undo-me") is None
     stack.redo()
     stack.redo()
-    assert ws.agents.get("undo-me")["instruction"] == "Answer in detail."
+    assert raw(ws).agents.get("undo-me")["instruction"] == "Answer in detail."
 
 
 def test_undo_never_overwrites_a_change_made_elsewhere(
@@ -61,11 +62,11 @@ def test_undo_never_overwrites_a_change_made_elsewhere(
 ) -> None:
     ws = window.controller.workspace
     feature.save_agent(None, dict(CONFIG))
-    shown = agents.show_agent(ws, "undo-me")
+    shown = agents.show_agent(raw(ws), "undo-me")
     # Changed meanwhile, e.g. with `axmem agents edit` in a terminal.
-    agents.edit_agent(ws, "undo-me", {**shown["config"], "instruction": "CLI"}, None)
+    agents.edit_agent(raw(ws), "undo-me", {**shown["config"], "instruction": "CLI"}, None)
     window.undo_stack.undo()
-    assert ws.agents.get("undo-me")["instruction"] == "CLI"  # kept
+    assert raw(ws).agents.get("undo-me")["instruction"] == "CLI"  # kept
     assert errors and "changed outside this window" in errors[-1][1]
 
 

@@ -15,6 +15,7 @@ from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.dialogs import ExportSessionDialog, ImportSessionDialog
+from tests.helpers.store import raw
 from tests.ui.sessions.conftest import JOB_TIMEOUT_MS, SAMPLE_ID, import_files
 
 
@@ -36,7 +37,7 @@ def test_export_then_import_under_another_id(
 ) -> None:
     target = _export(feature, tmp_path, monkeypatch)
     exported = sessions.read_session_file(target)
-    assert exported == sessions.get_session(window.controller.workspace, SAMPLE_ID)
+    assert exported == sessions.get_session(raw(window.controller.workspace), SAMPLE_ID)
     exported["id"] = "imported-copy"
     copy_path = tmp_path / "copy.axsession.json"
     sessions.write_session_file(exported, copy_path)
@@ -44,7 +45,7 @@ def test_export_then_import_under_another_id(
     before = feature.page.model.rowCount()
     with qtbot.waitSignal(feature.import_finished, timeout=JOB_TIMEOUT_MS):
         feature.import_action.trigger()
-    assert window.controller.workspace.sessions.get("imported-copy") is not None
+    assert raw(window.controller.workspace).sessions.get("imported-copy") is not None
     assert feature.page.model.rowCount() == before + 1
     assert feature.page.selected_ids() == ["imported-copy"]
 
@@ -96,7 +97,7 @@ def test_bad_file_names_file_and_field_and_writes_nothing(
     qtbot: Any,
 ) -> None:
     bad = tmp_path / "bad.axsession.json"
-    doc = json.loads(json.dumps(sessions.get_session(window.controller.workspace, SAMPLE_ID)))
+    doc = json.loads(json.dumps(sessions.get_session(raw(window.controller.workspace), SAMPLE_ID)))
     doc["id"] = "bad"
     doc["exchanges"][3]["digest"] = 42
     bad.write_text(json.dumps(doc), encoding="utf-8")
@@ -105,7 +106,7 @@ def test_bad_file_names_file_and_field_and_writes_nothing(
     assert title == "Cannot import"
     assert str(bad) in message and "exchanges[3]" in message and "digest" in message
     assert "Traceback" not in message
-    assert window.controller.workspace.sessions.get("bad") is None
+    assert raw(window.controller.workspace).sessions.get("bad") is None
 
 
 def _drop_event(paths: list[Path], enter: bool = False) -> Any:
@@ -125,7 +126,7 @@ def _drop_event(paths: list[Path], enter: bool = False) -> Any:
 def test_drag_and_drop_imports_session_files(
     window: MainWindow, feature: SessionsFeature, tmp_path: Path, qtbot: Any
 ) -> None:
-    doc = sessions.get_session(window.controller.workspace, SAMPLE_ID)
+    doc = sessions.get_session(raw(window.controller.workspace), SAMPLE_ID)
     doc["id"] = "dropped"
     path = tmp_path / "dropped.axsession.json"
     sessions.write_session_file(doc, path)
@@ -140,5 +141,5 @@ def test_drag_and_drop_imports_session_files(
     drop, _m3 = _drop_event([path])
     with qtbot.waitSignal(feature.import_finished, timeout=JOB_TIMEOUT_MS):
         feature.page.dropEvent(drop)
-    assert window.controller.workspace.sessions.get("dropped") is not None
+    assert raw(window.controller.workspace).sessions.get("dropped") is not None
     assert "dropped" in feature.page.model.ids()

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from axmem_gui.core.providers import SCRIPTED_PROVIDER, ProviderSettings
 from axmem_gui.engine import local_model
-from axmem_gui.engine.providers import SCRIPTED_PROVIDER, ProviderSettings
 from axmem_gui.services.local_model import LOCAL_LABEL, LOCAL_PROVIDER
 from axmem_gui.ui.sessions import provider_form
 from axmem_gui.ui.sessions.controller import SessionsFeature

@@ -19,6 +19,7 @@ from axmem_gui.ui.sessions.details import TAB_LOADED
 from axmem_gui.ui.sessions.list_model import NAME, STATUS, TOKENS
 from axmem_gui.ui.sessions.page import EMPTY_TEXT
 from axmem_gui.ui.sessions.viewer import SessionViewer
+from tests.helpers.store import raw
 from tests.ui.sessions.conftest import SAMPLE_ID, import_files
 
 
@@ -35,7 +36,7 @@ def test_list_shows_the_sample_session_with_totals(
     assert page.list_stack.currentWidget() is page.table
     # The sample ships two sessions: the same requests on scripted models A and B.
     assert page.model.rowCount() == 2
-    doc = sessions.get_session(window.controller.workspace, SAMPLE_ID)
+    doc = sessions.get_session(raw(window.controller.workspace), SAMPLE_ID)
     row = page.model.row_of(SAMPLE_ID)
     assert page.model.index(row, NAME).data() == doc["name"]
     assert page.model.index(row, STATUS).data() == "complete"
@@ -51,7 +52,7 @@ def test_open_the_sample_and_read_each_tab(
     qtbot.keyClick(page.table, Qt.Key.Key_Return)
     viewer = page.tabs.currentWidget()
     assert isinstance(viewer, SessionViewer) and viewer.session_id == SAMPLE_ID
-    doc = sessions.get_session(window.controller.workspace, SAMPLE_ID)
+    doc = sessions.get_session(raw(window.controller.workspace), SAMPLE_ID)
     details = viewer.details
     # An executor call: prompts, reply, code and runtime output as recorded.
     [turn] = [t for t in doc["forwards"][0]["turns"] if t["call_index"] == 4]
@@ -124,12 +125,12 @@ def test_delete_is_undoable_and_the_empty_state_says_what_to_do(
     page.show_list()
     page.table.selectAll()
     feature.delete_action.trigger()
-    assert window.controller.workspace.sessions.count() == 0
+    assert raw(window.controller.workspace).sessions.count() == 0
     assert page.list_stack.currentWidget() is page.empty
     assert page.empty.text() == EMPTY_TEXT and "import a .axsession.json" in EMPTY_TEXT
     assert feature.viewers == {}  # its tab closed with it
     window.undo_stack.undo()
-    assert window.controller.workspace.sessions.get(SAMPLE_ID) is not None
+    assert raw(window.controller.workspace).sessions.get(SAMPLE_ID) is not None
     assert page.list_stack.currentWidget() is page.table
     assert page.model.rowCount() == 2
 
@@ -144,7 +145,7 @@ def test_a_session_with_huge_strings_opens_with_bounded_labels(
     from axmem_gui.ui.elided import SHOWN_CHARS
     from axmem_gui.ui.sessions.viewer import BANNER_WARNING_CHARS, BANNER_WARNINGS
 
-    doc = sessions.get_session(window.controller.workspace, SAMPLE_ID)
+    doc = sessions.get_session(raw(window.controller.workspace), SAMPLE_ID)
     doc["id"] = "huge-strings"
     doc["name"] = "N" * 5_000_000
     doc["warnings"] = ["W" * 2_000_000] + [f"warning {i}" for i in range(50)]
