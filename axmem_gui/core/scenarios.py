@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from axmem_gui.core.ax.jstext import js_to_number
 from axmem_gui.core.ax.simulate import Scenario
 from axmem_gui.core.errors import InputError
 
@@ -68,6 +69,18 @@ def item_id(item: Mapping[str, Any]) -> str | None:
 def item_label(item: Mapping[str, Any]) -> str:
     name = item.get("name")
     return f"{item_id(item) or '?'} — {name if isinstance(name, str) else ''}"
+
+
+#: The `relevanceRanking` options a scenario may set (an object; `true`/`false` set none).
+RANKING_KEYS = ("topK", "minScore", "marginRatio", "minDocs")
+
+
+def ranking_number(ranking: bool | Mapping[str, Any], key: str) -> float | None:
+    """A `relevanceRanking` option as Ax reads it: any JSON value converted like
+    `Number(value)` ("1" is 1; what is not a number is NaN); None when not set."""
+    if not isinstance(ranking, Mapping) or ranking.get(key) is None:
+        return None
+    return js_to_number(ranking[key])
 
 
 def new_scenario_document(name: str, task: str = "") -> ScenarioDocument:

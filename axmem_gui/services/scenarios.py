@@ -308,14 +308,23 @@ def _hints_note(sim: Simulation) -> str:
     return "every shortlist is suppressed for this task: the field is omitted"
 
 
-def turn_calls_summary(sim: Simulation) -> list[Mapping[str, tuple[str, ...] | None]]:
-    """Per scenario turn, the ids each call loaded (None: no such call)."""
-    out: list[Mapping[str, tuple[str, ...] | None]] = []
-    for view in sim.turns[: len(sim.scenario.turns)]:
-        out.append(
-            {
-                "discover": None if view.discover is None else view.discover.result_ids,
-                "recall": None if view.recall is None else view.recall.result_ids,
-            }
+@dataclass(frozen=True, slots=True)
+class TurnLoads:
+    """What one scenario turn's calls loaded: the ids of each (None: no such call)."""
+
+    discover: tuple[str, ...] | None = None
+    recall: tuple[str, ...] | None = None
+
+    def of(self, call: str) -> tuple[str, ...] | None:
+        return self.discover if call == "discover" else self.recall
+
+
+def turn_calls_summary(sim: Simulation) -> list[TurnLoads]:
+    """Per scenario turn, the ids each call loaded."""
+    return [
+        TurnLoads(
+            None if view.discover is None else view.discover.result_ids,
+            None if view.recall is None else view.recall.result_ids,
         )
-    return out
+        for view in sim.turns[: len(sim.scenario.turns)]
+    ]

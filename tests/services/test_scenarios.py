@@ -25,6 +25,7 @@ from axmem_gui.services.scenarios import (
     SECTION_LOADED,
     SECTION_MEMORIES,
     SECTION_SKILLS,
+    TurnLoads,
     preview_from_simulation,
     preview_scenario,
     simulate_scenario,
@@ -124,8 +125,8 @@ def test_turn_calls_summary_lists_loaded_ids(ws: OpenWorkspace) -> None:
     sim = simulate_scenario(ws.catalog.snapshot(), ws.scenarios.load("SEV1 on checkout"))
     summary = turn_calls_summary(sim)
     assert len(summary) == 3
-    assert summary[2] == {"discover": None, "recall": None}
-    first = summary[0]["discover"]
+    assert summary[2] == TurnLoads(None, None)
+    first = summary[0].discover
     assert first is not None and "incident-response" in first
 
 

@@ -33,10 +33,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from axmem_gui.core.ax.jstext import js_to_number
 from axmem_gui.core.ax.profile import load_profile
 from axmem_gui.core.ax.simulate import Scenario, ScenarioTurn, SearchArg
-from axmem_gui.core.scenarios import ScenarioDocument, item_id, item_label
+from axmem_gui.core.scenarios import ScenarioDocument, item_id, item_label, ranking_number
 from axmem_gui.services.scenarios import RUNTIMES
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.scenarios.models import TurnsModel
@@ -305,18 +304,15 @@ class ScenarioForm(QWidget):
             else RANKING_ON
         )
         self.ranking_combo.setCurrentIndex(self.ranking_combo.findData(mode))
-        custom: Mapping[str, Any] = value if isinstance(value, Mapping) else {}
         d = load_profile().rank_defaults
         defaults = {
             "topK": d.top_k, "minScore": d.min_score, "marginRatio": d.margin_ratio,
             "minDocs": d.min_docs,
         }
         for key, spin in self.ranking_spins.items():
-            raw = custom.get(key)
-            # Ax takes any JSON value there and converts it like Number(value) ("1" is 1);
-            # what a spin box cannot show (NaN, null) shows the default
-            number = defaults[key] if raw is None else js_to_number(raw)
-            if not math.isfinite(number):
+            # What a spin box cannot show (NaN, null) shows the default.
+            number = ranking_number(value, key)
+            if number is None or not math.isfinite(number):
                 number = defaults[key]
             if isinstance(spin, QSpinBox):
                 spin.setValue(int(number))
@@ -360,7 +356,7 @@ class ScenarioForm(QWidget):
         scenario = self.scenario
         if scenario is None:
             return
-        items: tuple[Mapping[str, Any], ...] = getattr(scenario, field)
+        items = _items(scenario, field)
         if 0 <= row < len(items):
             kept = items[:row] + items[row + 1 :]
             self._emit(_KEYS[field], _with_items(scenario, field, kept))
@@ -371,7 +367,7 @@ class ScenarioForm(QWidget):
         scenario = self.scenario
         if scenario is None:
             return
-        items: tuple[Mapping[str, Any], ...] = getattr(scenario, field)
+        items = _items(scenario, field)
         kept = tuple(i for i in items if item_id(i) != item["id"])
         self._emit(_KEYS[field], _with_items(scenario, field, (*kept, dict(item))))
 
@@ -398,6 +394,10 @@ class ScenarioForm(QWidget):
         row = row if 0 <= row < len(turns) else len(turns) - 1
         kept = turns[:row] + turns[row + 1 :]
         self._emit(f"remove turn {row + 1}", replace(scenario, turns=kept))
+
+
+def _items(scenario: Scenario, field: str) -> tuple[Mapping[str, Any], ...]:
+    return scenario.preset_skills if field == "preset_skills" else scenario.preloaded_memories
 
 
 def _with_items(scenario: Scenario, field: str, items: tuple[Mapping[str, Any], ...]) -> Scenario:

@@ -7,7 +7,7 @@ command; the model is refilled from the store afterwards.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any
 
@@ -15,6 +15,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 
 from axmem_gui.core.ax.simulate import ScenarioTurn, SearchArg
 from axmem_gui.core.jsout import json_dumps
+from axmem_gui.services.scenarios import TurnLoads
 from axmem_gui.ui.inert_text import inert_tooltips
 from axmem_gui.ui.table_model import HeaderedTableModel
 
@@ -59,7 +60,7 @@ class TurnsModel(HeaderedTableModel):
     def __init__(self) -> None:
         super().__init__()
         self._turns: tuple[ScenarioTurn, ...] = ()
-        self._loads: list[Mapping[str, Sequence[str] | None]] = []
+        self._loads: list[TurnLoads] = []
         self._editable = True
 
     def set_turns(self, turns: Sequence[ScenarioTurn]) -> None:
@@ -75,7 +76,7 @@ class TurnsModel(HeaderedTableModel):
         self._turns = new
         self.endResetModel()
 
-    def set_loads(self, loads: Sequence[Mapping[str, Sequence[str] | None]]) -> None:
+    def set_loads(self, loads: Sequence[TurnLoads]) -> None:
         self._loads = list(loads)
         if self._turns:
             self.dataChanged.emit(self.index(0, 3), self.index(len(self._turns) - 1, 4))
@@ -95,7 +96,7 @@ class TurnsModel(HeaderedTableModel):
     def _loads_text(self, row: int, call: str) -> str:
         if row >= len(self._loads):
             return ""
-        ids = self._loads[row].get(call)
+        ids = self._loads[row].of(call)
         if ids is None:
             return ""
         return ", ".join(ids) if ids else "(nothing)"

@@ -14,6 +14,7 @@ from axmem_gui.core.ax.simulate import ScenarioTurn
 from axmem_gui.core.catalog import Memory
 from axmem_gui.core.scenarios import ScenarioDocument, new_scenario_document
 from axmem_gui.services.bench import LiveSearch
+from axmem_gui.services.scenarios import TurnLoads
 from axmem_gui.services.workspace import OpenWorkspace, init_workspace, open_workspace
 from axmem_gui.ui.scenarios.commands import (
     create_command,
@@ -150,7 +151,7 @@ def test_turns_model(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
     model.set_turns(
         [ScenarioTurn(("a b", "c"), None), ScenarioTurn("x", ("m",))]
     )
-    model.set_loads([{"discover": ("s1",), "recall": None}, {"discover": (), "recall": ("m1",)}])
+    model.set_loads([TurnLoads(("s1",), None), TurnLoads((), ("m1",))])
     qtmodeltester.check(model)
     assert model.index(0, 1).data() == '"a b", "c"'
     assert model.index(0, 2).data() == "—"
