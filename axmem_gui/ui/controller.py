@@ -84,7 +84,12 @@ class WorkspaceController(QObject):
 
     def notify_changed(self, what: str = "*") -> None:
         """Announce a write the services of this connection did not announce."""
-        self._on_notice(Change(what))
+        self.announce(Change(what))
+
+    def announce(self, change: Change) -> None:
+        """Announce a write made on another connection (a job's, a worker's), with the
+        details its own services published there."""
+        self._on_notice(change)
 
     def _on_notice(self, change: Change) -> None:
         self._seen_version = self._ws.data_version()
