@@ -90,10 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         workspace = open_workspace(target)
         imported = None
         if session_file is not None:
-            from axmem_gui.services.sessions import import_session
-            from axmem_gui.services.store_access import store_of
-
-            imported = import_session(store_of(workspace), session_file)
+            imported = workspace.sessions.import_file(session_file)
     except AxmemError as exc:
         print(f"axmem-gui: error: {exc}", file=sys.stderr)
         if not args.self_test:

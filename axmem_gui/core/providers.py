@@ -1,10 +1,6 @@
-"""Model providers as settings: the choices a user has (provider, model, server, retry
-policy, streaming) and their typed, checked form. Pure data: building a client from them
-is the engine's (`engine/providers.py`), resolving the API key the services'.
-
-`ProviderSettings` is written into session files and the workspace settings
-(`to_json`) and read back by `from_json`, the one reader of that JSON.
-"""
+"""Model providers as plain data: the choices a user has, the settings of a run and the
+retry policy. The engine builds clients from these (engine.providers, engine.policy);
+the UI, the CLI and the session file read them without importing the Ax runtime."""
 
 from __future__ import annotations
 
@@ -13,11 +9,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.records import JsonObject
+from axmem_gui.core.session.model import SessionProvider
 
 RETRY_KINDS = ("rate_limited", "server_error", "network", "timeout", "malformed")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RetryPolicy:
     max_retries: int = 2
     backoff_s: float = 1.0  # the first wait; each next one is `backoff_factor` times longer
@@ -68,9 +66,11 @@ def parse_retry_on(text: str) -> tuple[str, ...]:
 
 
 STRUCTURED_OUTPUT_MODES = ("auto", "native", "function", "json_object")
+#: Sent to keyless local servers; not a secret.
+PLACEHOLDER_KEY = "not-needed"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ProviderInfo:
     name: str  # the axllm profile
     label: str
@@ -118,11 +118,16 @@ PROVIDERS: dict[str, ProviderInfo] = {
 }
 
 
+def provider_info(name: str) -> ProviderInfo | None:
+    """What the app knows of provider `name` (None for another axllm profile)."""
+    return PROVIDERS.get(name)
+
+
 def is_scripted(settings: ProviderSettings) -> bool:
     return settings.provider == SCRIPTED_PROVIDER or settings.base_url == SCRIPTED_BASE_URL
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ProviderSettings:
     """Everything needed to reach a model, except the key itself."""
 
@@ -196,3 +201,63 @@ class ProviderSettings:
             retry_on=policy.retry_on,
             stream=value.get("stream") is True,
         )
+
+    @classmethod
+    def of_session(cls, provider: SessionProvider) -> ProviderSettings:
+        """The settings a session was recorded with (to run it again); InputError when
+        the file holds choices this axmem refuses."""
+        return cls.from_json(provider.to_json())
+
+    def session_record(
+        self,
+        api_key_source: JsonObject,
+        request_headers: JsonObject,
+        *,
+        base_url: str | None = None,
+        extra: Mapping[str, Any] | None = None,
+    ) -> SessionProvider:
+        """The session file's `provider`: these choices, where the key came from (never
+        the key) and the headers sent (credentials redacted). `base_url`: the one the
+        client used, when the settings name none."""
+        return SessionProvider(
+            name=self.provider,
+            model=self.model,
+            base_url=self.base_url if self.base_url is not None else base_url,
+            structured_output=self.structured_output,
+            api_key_env=self.api_key_env,
+            timeout_s=self.timeout_s,
+            max_retries=self.max_retries,
+            retry_policy=self.retry_policy.to_json(),
+            stream=self.stream,
+            api_key_source=dict(api_key_source),
+            request_headers=dict(request_headers),
+            extra=dict(extra or {}),
+            key_order=(*_PROVIDER_KEYS, *(extra or {})),
+        )
+
+
+_PROVIDER_KEYS = (
+    "name",
+    "model",
+    "base_url",
+    "structured_output",
+    "api_key_env",
+    "timeout_s",
+    "max_retries",
+    "retry_policy",
+    "stream",
+    "api_key_source",
+    "request_headers",
+)
+
+
+@dataclass(frozen=True)
+class ConnectionReport:
+    ok: bool
+    message: str
+    latency_ms: float
+    model: str | None
+    reply: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)

@@ -34,7 +34,10 @@ from typing import Any
 import axllm
 from axllm import gen as _gen
 
-from axmem_gui.core.providers import RetryPolicy
+# (their home is core.providers: plain data, no Ax runtime)
+from axmem_gui.core.providers import RETRY_KINDS as RETRY_KINDS
+from axmem_gui.core.providers import RetryPolicy as RetryPolicy
+from axmem_gui.core.providers import parse_retry_on as parse_retry_on
 from axmem_gui.engine.errors import ProviderFailure, RunCancelled, describe_failure
 
 

@@ -10,26 +10,30 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import axllm
 
 from axmem_gui.core.errors import InputError
-from axmem_gui.core.providers import (
-    PROVIDERS,
-    SCRIPTED_BASE_URL,
-    SCRIPTED_MODELS,
-    SCRIPTED_PROVIDER,
-    ProviderSettings,
-    is_scripted,
-)
+
+# (their home is core.providers: plain data, no Ax runtime)
+from axmem_gui.core.providers import PLACEHOLDER_KEY as PLACEHOLDER_KEY
+from axmem_gui.core.providers import PROVIDERS as PROVIDERS
+from axmem_gui.core.providers import SCRIPTED_BASE_URL as SCRIPTED_BASE_URL
+from axmem_gui.core.providers import SCRIPTED_MODELS as SCRIPTED_MODELS
+from axmem_gui.core.providers import SCRIPTED_PROVIDER as SCRIPTED_PROVIDER
+from axmem_gui.core.providers import STRUCTURED_OUTPUT_MODES as STRUCTURED_OUTPUT_MODES
+from axmem_gui.core.providers import ConnectionReport as ConnectionReport
+from axmem_gui.core.providers import ProviderInfo as ProviderInfo
+from axmem_gui.core.providers import ProviderSettings as ProviderSettings
+from axmem_gui.core.providers import is_scripted as is_scripted
 from axmem_gui.core.session.redact import redact_headers
 from axmem_gui.engine.errors import describe_failure
 from axmem_gui.engine.policy import DeadlineTransport, PolicyClient
 
-#: Sent to keyless local servers; not a secret.
-PLACEHOLDER_KEY = "not-needed"
+
+def provider_names() -> list[str]:
+    return list(PROVIDERS)
 
 
 def model_choices(provider: str) -> list[str]:
@@ -125,18 +129,6 @@ def request_headers(client: Any) -> dict[str, str]:
     except Exception:  # a private helper: never let it break a run
         return {}
     return redact_headers(headers) if isinstance(headers, Mapping) else {}
-
-
-@dataclass(frozen=True)
-class ConnectionReport:
-    ok: bool
-    message: str
-    latency_ms: float
-    model: str | None
-    reply: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
 
 
 def test_connection(client: Any) -> ConnectionReport:

@@ -47,6 +47,7 @@ from axmem_gui.core.evals.report import (
 from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import select_catalog
 from axmem_gui.core.session.digest import canonical_json
+from axmem_gui.core.session.model import Origin, Session
 from axmem_gui.engine.clients import CancelToken, is_cancelled, utc_now
 from axmem_gui.services import sessions
 from axmem_gui.services.aggregates import Change, Notices, WorkspaceAddress
@@ -95,7 +96,7 @@ def new_eval_run_id() -> str:
     return f"eval-{datetime.now(UTC):%Y%m%d-%H%M%S}-{uuid.uuid4().hex[:6]}"
 
 
-_Outcome = tuple[EvalCase, int, dict[str, Any] | None, str, float]
+_Outcome = tuple[EvalCase, int, Session | None, str, float]
 
 
 def _run_eval(
@@ -162,13 +163,15 @@ def _run_eval(
                 search=search,
                 cancel=token,
                 transport=transport,
-                origin={
-                    "kind": "eval",
-                    "eval_run": report.id,
-                    "set": eval_set.name,
-                    "case": case.name,
-                    "attempt": attempt,
-                },
+                origin=Origin(
+                    kind="eval",
+                    extra={
+                        "eval_run": report.id,
+                        "set": eval_set.name,
+                        "case": case.name,
+                        "attempt": attempt,
+                    },
+                ),
             )
         except AxmemError as exc:
             return case, attempt, None, str(exc), _ms(started)
@@ -386,15 +389,11 @@ class EvalService:
             raise InputError(f"{self._store.path}: no eval run '{run_id}'")
         return report_from_json_value(data, f"eval run '{run_id}'")
 
-    def sessions_of(self, report: EvalReport) -> list[dict[str, Any]]:
+    def sessions_of(self, report: EvalReport) -> list[Session]:
         """The recorded sessions an eval run names (those still in the workspace)."""
-        out = []
-        for run in report.runs:
-            if run.session_id:
-                doc = self._store.sessions.get(run.session_id)
-                if doc is not None:
-                    out.append(doc)
-        return out
+        stored = sessions.SessionService(self._store)
+        found = (stored.find(run.session_id) for run in report.runs if run.session_id)
+        return [s for s in found if s is not None]
 
 
 @dataclass(frozen=True, slots=True)

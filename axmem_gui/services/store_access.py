@@ -1,10 +1,8 @@
 """The store's connection behind an `OpenWorkspace`, for services only.
 
-A service that works on the store itself (sessions, agents and context maps, until
-they have services of their own on `OpenWorkspace`) takes the open workspace its caller
-holds and reaches the connection here. ui/, cli/ and app.py may not import this module
-(pyproject.toml: "ui, cli and app reach the store only through services"); the lines
-that still do are listed there, by name, until their services land.
+A service module that works on the store itself (the context maps, which span sessions
+and agents) takes the open workspace its caller holds and reaches the connection here.
+ui/, cli/ and app.py may not import this module (pyproject.toml's contracts).
 """
 
 from __future__ import annotations

@@ -3,9 +3,9 @@
 
 `OpenWorkspace` holds the store's connection privately and hands out one service per
 aggregate: `catalog` (skills, memories, tags, history), `scenarios`, `suites` (and their
-runs), `evals` (eval sets and runs) and `settings`. Each service owns its revision
-checks, its transactions and its change notices (`notices`); nothing it returns is a
-store type. Services below ui/ that need the connection itself reach it through
+runs), `evals` (eval sets and runs), `settings`, `sessions` and `agents`. Each service
+owns its revision checks, its transactions and its change notices (`notices`); nothing
+it returns is a store type. Services that need the connection itself reach it through
 `services/store_access.py`, which ui/, cli/ and app.py may not import (pyproject.toml's
 import contracts).
 """
@@ -23,15 +23,19 @@ import platformdirs
 
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError, WorkspaceError
+from axmem_gui.core.records import to_json_value
 from axmem_gui.core.session.derive import map_snapshots
+from axmem_gui.core.session.format import parse_session, session_to_json
 from axmem_gui.core.workspace import WORKSPACE_SUFFIX, WorkspaceCounts
-from axmem_gui.services.aggregates import Notices, WorkspaceAddress
+from axmem_gui.services.aggregates import Change, Notices, WorkspaceAddress
 from axmem_gui.services.catalog import CatalogService
 from axmem_gui.store import Workspace
 
 if TYPE_CHECKING:
+    from axmem_gui.services.agents import AgentService
     from axmem_gui.services.evals import EvalService
     from axmem_gui.services.scenarios import ScenarioService
+    from axmem_gui.services.session_store import SessionService
     from axmem_gui.services.settings import SettingsService
     from axmem_gui.services.suites import SuiteService
 
@@ -81,6 +85,20 @@ class OpenWorkspace:
         from axmem_gui.services.evals import EvalService
 
         return EvalService(self._store, self.notices)
+
+    @cached_property
+    def sessions(self) -> SessionService:
+        """The recorded sessions (services/session_store.py)."""
+        from axmem_gui.services.session_store import SessionService
+
+        return SessionService(self._store, lambda: self.notices.publish(Change("sessions")))
+
+    @cached_property
+    def agents(self) -> AgentService:
+        """The agent configs (services/agents.py)."""
+        from axmem_gui.services.agents import AgentService
+
+        return AgentService(self._store, lambda: self.notices.publish(Change("agents")))
 
     @cached_property
     def settings(self) -> SettingsService:
@@ -222,23 +240,22 @@ def _seed_sample(ws: Workspace) -> None:
                 repo.save(str(doc["name"]), doc)
         for name in sorted(files):
             if name.endswith(".axsession.json"):
-                _seed_session(ws, files[name])
+                _seed_session(ws, files[name], f"sample/{name}")
 
 
-def _seed_session(ws: Workspace, doc: dict[str, Any]) -> None:
-    ws.sessions.save(doc)
-    agent = doc.get("agent")
-    agent_name = str(agent.get("name", "")) if isinstance(agent, dict) else str(agent or "")
+def _seed_session(ws: Workspace, value: Any, source: str) -> None:
+    session = parse_session(value, source)
+    ws.sessions.save(session_to_json(session))
     # Computed from the forwards (what verify and replay check), not the file's copy.
-    for snap in map_snapshots([f for f in doc.get("forwards") or [] if isinstance(f, dict)]):
-        if isinstance(snap.get("state"), dict):
-            ws.contextmaps.add(
-                agent_name,
-                snap["state"],
-                label=str(snap.get("label", "")),
-                session_id=str(doc["id"]),
-                update_info=snap.get("update"),
-            )
+    for snap in map_snapshots(session.forwards):
+        update = to_json_value(snap.update)
+        ws.contextmaps.add(
+            session.agent.name,
+            snap.state,
+            label=snap.label,
+            session_id=session.id,
+            update_info=update if isinstance(update, dict) else None,
+        )
 
 
 def load_workspace_catalog(path: Path | str | None) -> Catalog:

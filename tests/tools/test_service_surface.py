@@ -20,11 +20,23 @@ import pytest
 import axmem_gui.store.records
 import axmem_gui.store.repositories
 import axmem_gui.store.workspace
-from axmem_gui.services import aggregates, catalog, evals, scenarios, settings, suites, workspace
+from axmem_gui.services import (
+    agents,
+    aggregates,
+    catalog,
+    evals,
+    scenarios,
+    session_store,
+    settings,
+    suites,
+    workspace,
+)
 
 ROOT = Path(__file__).resolve().parents[2] / "axmem_gui"
 STORE_MODULES = (axmem_gui.store.records, axmem_gui.store.repositories, axmem_gui.store.workspace)
-SERVICE_MODULES = (aggregates, catalog, evals, scenarios, settings, suites, workspace)
+SERVICE_MODULES = (
+    agents, aggregates, catalog, evals, scenarios, session_store, settings, suites, workspace,
+)
 SURFACE = (
     workspace.OpenWorkspace,
     catalog.CatalogService,
@@ -34,9 +46,10 @@ SURFACE = (
     suites.SuiteService,
     evals.EvalService,
     settings.SettingsService,
+    session_store.SessionService,
+    session_store.SessionJobs,
+    agents.AgentService,
 )
-#: ui modules that still open a workspace themselves: the sessions half of #27.
-PENDING = {"ui/sessions/jobs.py", "ui/sessions/controller.py"}
 
 
 def _public_functions(cls: type) -> Iterator[tuple[str, Callable[..., object]]]:
@@ -114,7 +127,7 @@ def test_no_ui_module_opens_a_workspace() -> None:
                 continue
             if name in openers:
                 found.append(f"{rel}:{node.lineno}")
-    assert sorted({f.split(":")[0] for f in found} - PENDING) == [], found
+    assert found == []
 
 
 def test_every_lazy_import_in_ui_is_also_a_real_import_the_contracts_see() -> None:

@@ -159,8 +159,9 @@ def test_next_to_evict_marks_equal_core_order(env: PageEnv) -> None:
 
 
 def test_agents_switch_and_empty_agent(env: PageEnv) -> None:
-    store_history(env.ws, agent=OTHER_AGENT, session_id="t-1")
-    raw(env.ws).agents.save("fresh", {"name": "fresh", "contextMap": {"maxChars": 900}})
+    store_history(raw(env.ws), agent=OTHER_AGENT, session_id="t-1")
+    fresh = {"name": "fresh", "signature": "q:string -> a:string", "contextMap": {"maxChars": 900}}
+    raw(env.ws).agents.save("fresh", fresh)
     env.page.reload()
     combo = env.page.agent_combo
     assert [combo.itemData(i) for i in range(combo.count())] == ["fresh", AGENT, OTHER_AGENT]
@@ -297,7 +298,7 @@ def test_freeze_and_budget_settings(env: PageEnv, monkeypatch: pytest.MonkeyPatc
 def test_read_only_workspace_can_edit_but_not_save(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "ro.axmem"
     with init_workspace(path) as ws:
-        store_history(ws)
+        store_history(raw(ws))
     controller = WorkspaceController(open_workspace(path, read_only=True))
     try:
         from PySide6.QtGui import QUndoStack
