@@ -63,7 +63,8 @@ function distiller(system, user) {
   const fields = userFields(user);
   const request = firstValue(fields);
   const actions = fields['Action Log'] ?? '';
-  if (system.includes('### Available Skills') && !('Loaded Skills' in fields) && !actions.includes('discover')) {
+  const canDiscover = system.includes('### Available Skills') || system.includes('`await discover(request: { skills');
+  if (canDiscover && !('Loaded Skills' in fields) && !actions.includes('discover')) {
     return { javascriptCode: `await discover({ skills: [${js(request)}] });` };
   }
   if (system.includes('`recall`') && !('Memories' in fields) && !actions.includes('recall(')) {
