@@ -1,16 +1,18 @@
-// The TypeScript example of the README, type-checked by `make recorder-test` (tsc --noEmit):
-// record a run of your agent, then replay it in a test.
-import { agent, ai } from '@ax-llm/ax';
+// The README's TypeScript example, type-checked by `make recorder-test` (tsc --noEmit).
+import { agent, ai, type AxAgentConfig } from '@ax-llm/ax';
 import { AxSessionRecorder, AxSessionReplayer } from '@axmem/ax-recorder';
 
-export async function recordThenReplay(): Promise<void> {
+declare const options: AxAgentConfig<any, any>;
+
+export async function inTheApp(): Promise<void> {
   const rec = new AxSessionRecorder({ file: 'sessions/support.axsession.json' });
   const llm = rec.wrapAI(ai({ name: 'openai', apiKey: process.env.OPENAI_APIKEY! }));
-  const support = rec.agent(agent, 'question:string -> answer:string', { skillsCatalog: [], maxTurns: 4 });
-  await support.forward(llm, { question: 'How do I reset my password?' });
+  await rec.agent(agent, 'question:string -> answer:string', options).forward(llm, { question: 'Where is my order?' });
+}
 
-  const player = AxSessionReplayer.load('sessions/support.axsession.json');
-  const replayed = player.agent(agent, 'question:string -> answer:string', { skillsCatalog: [], maxTurns: 4 });
-  await replayed.forward(player.ai(), player.inputs(0)); // no network, fails on the first changed call
-  player.assertComplete();
+export async function inATest(): Promise<void> {
+  const player = AxSessionReplayer.load('sessions/support.axsession.json', { functions: ['lookupOrder'] });
+  const out = await player.agent(agent, 'question:string -> answer:string', options).forward(player.ai(), player.inputs(0));
+  player.assertComplete(); // and `out` is what was recorded, or forward() threw naming the first differing call
+  void out;
 }
