@@ -82,11 +82,8 @@ def _distiller(system: str, user: str) -> dict[str, Any]:
             "javascriptCode": "const r = await llmQuery([{ query: 'What matters most here?', "
             f"context: {{ request: {_js(request)} }} }}]);\nconsole.log(r);"
         }
-    if (
-        "### Available Skills" in system
-        and "Loaded Skills" not in fields
-        and "discover" not in actions
-    ):
+    can_discover = "### Available Skills" in system or "`await discover(request: { skills" in system
+    if can_discover and "Loaded Skills" not in fields and "discover" not in actions:
         return {"javascriptCode": f"await discover({{ skills: [{_js(request)}] }});"}
     if "`recall`" in system and "Memories" not in fields and "recall(" not in actions:
         return {"javascriptCode": f"await recall([{_js(request)}]);"}

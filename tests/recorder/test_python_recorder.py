@@ -258,3 +258,62 @@ def test_a_streaming_run_is_recorded_as_chunks_and_replays(
     player, triage = _replay(file)
     assert triage.forward(player.client(), player.inputs(0), dict(streaming)) == live
     player.assert_complete()
+
+
+def test_host_searches_are_recorded_and_can_be_served(
+    server: FakeOpenAIServer, tmp_path: Path, network_guard: Any
+) -> None:
+    """The app answers discover/recall itself (a vector store, say): the searches are kept
+    as host searches with what the app returned, and a replay can serve them."""
+    skill = {"id": "kb-oncall", "name": "On-call handbook", "content": "# On-call\nPage the owner."}
+    memory = {"id": "kb-mem-1", "content": "Dana is on call for checkout this week."}
+
+    def options(store: Any, directory: str) -> dict[str, Any]:
+        base = triage_options(directory)
+        del base["skillsCatalog"], base["memoriesCatalog"]
+        return {**base, "on_skills_search": store.skills, "on_memories_search": store.memories}
+
+    class Store:
+        def skills(self, searches: Any) -> list[dict[str, Any]]:
+            return [skill]
+
+        def memories(self, searches: Any, loaded: Any) -> list[dict[str, Any]]:
+            return [memory]
+
+    class Unreachable:
+        def skills(self, *_: Any) -> Any:
+            raise AssertionError("the store was asked")
+
+        memories = skills
+
+    file = tmp_path / "host.axsession.json"
+    rec = SessionRecorder(file)
+    client = rec.wrap_client(
+        axllm.ai("openai-compatible", model="scripted-a", base_url=server.base_url, api_key=KEY)
+    )
+    live = rec.agent(SIGNATURE, options(Store(), server.directory_url)).forward(
+        client, {"question": QUESTIONS[0]}, dict(FORWARD_OPTIONS)
+    )
+    doc = json.loads(file.read_text())
+    searches = doc["forwards"][0]["searches"]
+    assert [(s["kind"], s["source"], [r["id"] for r in s["results"]]) for s in searches] == [
+        ("discover", "host", ["kb-oncall"]),
+        ("recall", "host", ["kb-mem-1"]),
+    ]
+    assert doc["search"]["host"] is True
+    network_guard.block()
+    player = SessionReplayer.load(file, functions=["lookupOwner"], host_searches="recorded")
+    triage = player.agent(SIGNATURE, options(Unreachable(), NOWHERE))
+    assert triage.forward(player.client(), player.inputs(0), dict(FORWARD_OPTIONS)) == live
+    player.assert_complete()
+
+
+def test_a_malformed_session_file_is_refused_naming_the_place(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.axsession.json"
+    doc = json.loads(SESSION.read_text())
+    doc["exchanges"][2]["digest"] = 7
+    bad.write_text(json.dumps(doc))
+    with pytest.raises(
+        Exception, match=r"bad\.axsession\.json: exchanges\[2\]: field 'digest' must be a string"
+    ):
+        SessionReplayer.load(bad)
