@@ -14,7 +14,6 @@ returned, or exactly its error.
 from __future__ import annotations
 
 import contextvars
-import copy
 import importlib
 import os
 import re
@@ -91,6 +90,8 @@ class _StreamFolding:
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.last_call: Any = None
+        #: Time spent in the app's client (the recorder's share is the rest).
+        self.inner_ms = 0.0
 
     @property
     def name(self) -> str:
@@ -109,6 +110,13 @@ class _StreamFolding:
         return fn(model) if callable(fn) else {}
 
     def chat(self, request: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> Any:
+        started = time.perf_counter()
+        try:
+            return self._chat(request, options)
+        finally:
+            self.inner_ms += (time.perf_counter() - started) * 1000
+
+    def _chat(self, request: Mapping[str, Any], options: Mapping[str, Any] | None) -> Any:
         self.last_call = None
         config = request.get("model_config")
         streaming = isinstance(config, Mapping) and bool(config.get("stream"))
@@ -135,10 +143,14 @@ class _AppRecordingClient(RecordingClient):
     def chat(self, request: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> Any:
         if self.recorder.truncated:
             return self.inner.chat(request, options)
+        started = time.perf_counter()
+        inner_before = self.inner.inner_ms
         try:
             return super().chat(request, options)
         finally:
             self.recorder.exchange_done(self)
+            total = (time.perf_counter() - started) * 1000
+            self.recorder.overhead_ms += total - (self.inner.inner_ms - inner_before)
 
 
 @dataclass
@@ -220,7 +232,10 @@ class SessionRecorder:
         self.created_at = utc_now()
         self.warnings: list[str] = []
         self.truncated: dict[str, Any] | None = None
+        #: The recorder's own time in model calls, and in writing the file (ms).
         self.overhead_ms = 0.0
+        self.save_ms = 0.0
+        self._versions = runtime_versions(None)  # package metadata lookups are slow
         self.client: _AppRecordingClient | None = None
         self.forwards: list[dict[str, Any]] = []
         self.agent_info: dict[str, Any] | None = None
@@ -250,14 +265,11 @@ class SessionRecorder:
 
     def guard(self, fn: Callable[[], Any], fallback: Any = None) -> Any:
         """Run recorder work; any failure becomes a warning and `fallback` is returned."""
-        started = time.perf_counter()
         try:
             return fn()
         except Exception as exc:
             self.warn(f"recording failed ({exc}); the agent was not affected")
             return fallback
-        finally:
-            self.overhead_ms += (time.perf_counter() - started) * 1000
 
     def bounded(self, value: Any) -> Any:
         plain = jsonable(value)
@@ -539,7 +551,7 @@ class SessionRecorder:
             "status": "incomplete" if failed else "complete",
             "error": failed["error"] if failed else None,
             "origin": {"kind": "app", "language": "python", "recorder": RECORDER_NAME},
-            "versions": runtime_versions(None),
+            "versions": dict(self._versions),
             "agent": agent,
             "catalog": self.catalog,
             "provider": {
@@ -554,8 +566,9 @@ class SessionRecorder:
                 "profile": None,
                 "host": self._host["discover"] or self._host["recall"],
             },
-            "forwards": copy.deepcopy(self.forwards),
-            "exchanges": copy.deepcopy(client.exchanges) if client else [],
+            # jsonable() below copies the whole document (C-speed json round trip).
+            "forwards": self.forwards,
+            "exchanges": client.exchanges if client else [],
             "contextMapSnapshots": map_snapshots(self.forwards) if has_map else [],
             "warnings": map_warnings(self.forwards),
             "recorder": {
@@ -564,6 +577,7 @@ class SessionRecorder:
                 "truncated": self.truncated,
                 "limits": asdict(self.limits),
                 "overhead_ms": round(self.overhead_ms, 3),
+                "save_ms": round(self.save_ms, 3),
             },
         }
         secrets = self.secrets + (environment_secrets() if self.scrub_environment else [])
@@ -575,6 +589,13 @@ class SessionRecorder:
         target = Path(file) if file is not None else self.file
         if target is None:
             return SaveResult(False, None, "no file given")
+        started = time.perf_counter()
+        try:
+            return self._save(target)
+        finally:
+            self.save_ms += (time.perf_counter() - started) * 1000
+
+    def _save(self, target: Path) -> SaveResult:
         text = self.guard(lambda: session_to_json_text(self.document()))
         if text is None:
             return SaveResult(False, target, "the session could not be serialised")

@@ -163,6 +163,7 @@ def test_the_committed_example_session_is_what_the_example_records_today(
             doc.pop(key)
         doc["versions"].pop("python")
         doc["recorder"].pop("overhead_ms")
+        doc["recorder"].pop("save_ms")
         doc["provider"].pop("model_config", None)
         for fw in doc["forwards"]:
             fw.pop("started_at")
