@@ -17,6 +17,7 @@ from typing import Any
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.core.formats import catalog_from_json_value
 from axmem_gui.core.session.agent_config import agent_config_from_json
+from axmem_gui.core.session.app_session import is_app_session, is_host_search, not_here
 from axmem_gui.core.session.contextmap_update import describe_update
 from axmem_gui.core.session.derive import trace_without_logs, turns, without_run_token
 from axmem_gui.core.session.replay_cursor import Divergence, SearchCursor
@@ -173,7 +174,10 @@ def _forward_differences(
 
 
 def check_replayable(doc: Mapping[str, Any]) -> None:
-    """Refuse (ReplayRefused) when the installed axllm is not the recording's."""
+    """Refuse (ReplayRefused) when the installed axllm is not the recording's, or the
+    session was recorded by an app (its agent's code is not here)."""
+    if is_app_session(doc):
+        raise ReplayRefused(not_here(doc, "replay"))
     versions = doc.get("versions") if isinstance(doc.get("versions"), Mapping) else {}
     assert isinstance(versions, Mapping)
     recorded = str(versions.get("axllm"))
@@ -370,12 +374,14 @@ def verify_session(doc: Mapping[str, Any]) -> VerifyReport:
     against their digests, searches re-run on the recorded catalog, derived fields."""
     started = time.perf_counter()
     found = file_differences(doc)
+    searches = [s for f in forwards(doc) for s in f.get("searches") or [] if isinstance(s, Mapping)]
     return VerifyReport(
         session_id=str(doc.get("id")),
         differences=tuple(found),
         calls=len(exchanges(doc)),
-        searches=sum(len(f.get("searches") or []) for f in forwards(doc)),
+        searches=len(searches),
         duration_ms=round((time.perf_counter() - started) * 1000, 1),
+        host_searches=sum(1 for s in searches if is_host_search(s)),
     )
 
 

@@ -22,6 +22,7 @@ from axmem_gui.core.session.agent_config import (
     check_inputs,
     select_catalog,
 )
+from axmem_gui.core.session.app_session import complete_app_session, is_app_session, not_here
 from axmem_gui.core.session.compare import SessionComparison, compare_sessions
 from axmem_gui.core.session.format import (
     FILE_SUFFIX,
@@ -47,8 +48,10 @@ Transport = Callable[[Mapping[str, Any]], Any]
 
 
 def read_session_file(path: Path) -> dict[str, Any]:
-    """Load and validate a `.axsession.json` file; InputError names the file and field."""
-    return session_from_json_text(read_utf8_file(path, "session file"), str(path))
+    """Load and validate a `.axsession.json` file; InputError names the file and field.
+    A session recorded by an app gets the fields its recorder leaves to readers."""
+    doc = session_from_json_text(read_utf8_file(path, "session file"), str(path))
+    return complete_app_session(doc)
 
 
 def write_session_file(doc: Mapping[str, Any], path: Path) -> None:
@@ -143,6 +146,8 @@ def rerun_session(
     """Run a recorded session's inputs again, as a new session: on another provider/model,
     and/or over another catalog (default: the recorded one). It starts from the same
     context map the recording started from."""
+    if is_app_session(doc):
+        raise InputError(not_here(doc, "rerun"))
     config = agent_config_from_json(doc.get("agent"), f"session {doc.get('id')}: agent")
     forwards = [f for f in doc.get("forwards") or [] if isinstance(f, Mapping)]
     if not forwards:

@@ -111,14 +111,18 @@ def _check_forward(c: _Checker, fw: Any, i: int) -> None:
         cm = c.field(fw, key, (dict,), path, required=False, nullable=True)
         if cm is not None:
             c.field(cm, "text", (str,), _at(path, key))
-    for key in ("turns", "searches", "callbacks", "action_log"):
+    for key in ("turns", "searches", "callbacks", "action_log", "function_calls"):
         items = c.field(fw, key, (list,), path, required=False, nullable=True)
         for j, item in enumerate(items or []):
             if not isinstance(item, dict):
                 raise c.fail(f"{path}.{key}[{j}]", "must be an object")
+    for j, call in enumerate(fw.get("function_calls") or []):
+        # An app's function tools (docs/recorders.md): only ever shown, never run.
+        c.field(call, "name", (str,), f"{path}.function_calls[{j}]")
     for j, search in enumerate(fw.get("searches") or []):
         spath = f"{path}.searches[{j}]"
         c.field(search, "kind", (str,), spath, choices=("discover", "recall"))
+        c.field(search, "source", (str,), spath, required=False, choices=("catalog", "host"))
         c.field(search, "searches", (list,), spath, items=Field((str,)))
         results = c.field(search, "results", (list,), spath)
         if not all(isinstance(r, dict) and isinstance(r.get("id"), str) for r in results):
@@ -153,7 +157,9 @@ def validate_session(value: Any, source: str = "session") -> dict[str, Any]:
         c.field(error, "message", (str,), "error")
     c.field(value, "warnings", (list,), "", required=False, nullable=True, items=Field((str,)))
     versions = c.field(value, "versions", (dict,), "")
-    c.field(versions, "axllm", (str,), "versions")
+    # A session recorded by a TypeScript app names the Ax package instead of axllm.
+    runtime = "ax" if "ax" in versions and "axllm" not in versions else "axllm"
+    c.field(versions, runtime, (str,), "versions")
     agent = c.field(value, "agent", (dict,), "")
     c.field(agent, "name", (str,), "agent")
     c.field(agent, "signature", (str,), "agent")
