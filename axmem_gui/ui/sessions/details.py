@@ -29,7 +29,7 @@ from axmem_gui.ui.sessions.timeline_model import NodeKind, TimelineItem
 MARK_COLORS = {MARK_REMOVED: REMOVED, MARK_ADDED: ADDED}
 
 TAB_SYSTEM, TAB_USER, TAB_RESPONSE, TAB_CODE, TAB_OUTPUT = range(5)
-TAB_LOADED, TAB_MAP, TAB_DETAILS, TAB_REQUEST = range(5, 9)
+TAB_LOADED, TAB_FUNCTIONS, TAB_MAP, TAB_DETAILS, TAB_REQUEST = range(5, 10)
 
 
 class LoadedUsedPanel(QWidget):
@@ -92,7 +92,10 @@ def searches_text(turn_searches: list[Mapping[str, Any]]) -> str:
     for s in turn_searches:
         queries = ", ".join(texts.pretty(q) for q in s.get("searches") or [])
         ids = [str(r.get("id")) for r in s.get("results") or [] if isinstance(r, Mapping)]
-        lines.append(f"{s.get('kind')}({queries})")
+        source = (
+            "   [answered by the app's own search callback]" if s.get("source") == "host" else ""
+        )
+        lines.append(f"{s.get('kind')}({queries}){source}")
         already = s.get("already_loaded")
         if already:
             lines.append(f"  excluded (already loaded): {', '.join(map(str, already))}")
@@ -119,6 +122,7 @@ class SessionDetails(QWidget):
         self.code = ExactTextView("Actor code (javascriptCode)")
         self.output = ExactTextView("Runtime output")
         self.loaded = LoadedUsedPanel()
+        self.functions = ExactTextView("Function tool calls (arguments, result)")
         self.map_before = ExactTextView("Context map before this forward")
         self.map_after = ExactTextView("Context map after")
         self.map_update = ExactTextView("Update (Distiller diagnosis, Cartographer operations)")
@@ -131,6 +135,7 @@ class SessionDetails(QWidget):
             self.code,
             self.output,
             self.loaded.searches,
+            self.functions,
             self.map_before,
             self.map_after,
             self.map_update,
@@ -158,6 +163,7 @@ class SessionDetails(QWidget):
             (self.code, "Actor code"),
             (self.output, "Runtime output"),
             (self.loaded, "Loaded / used"),
+            (self.functions, "Functions"),
             (map_page, "Context map"),
             (self.details, "Tokens · latency"),
             (self.request, "Request"),
@@ -209,6 +215,7 @@ class SessionDetails(QWidget):
             raw = forward.get("searches")
             searches = searches_text([s for s in raw or [] if isinstance(s, Mapping)])
         self.loaded.show_forward(forward, searches)
+        self._show_functions(forward, item, exchange)
         self._show_map(forward)
         details = texts.forward_details(forward) if forward is not None else ""
         if exchange is not None:
@@ -253,6 +260,23 @@ class SessionDetails(QWidget):
             "The code printed nothing." if is_actor_call else "Only actor turns run code.",
         )
         self.request.set_text(request_as_text(request))
+
+    def _show_functions(
+        self,
+        forward: Mapping[str, Any] | None,
+        item: TimelineItem,
+        exchange: Mapping[str, Any] | None,
+    ) -> None:
+        """The function tools the selected call's code called (a forward: all of its)."""
+        raw = forward.get("function_calls") if forward else None
+        calls = [c for c in raw if isinstance(c, Mapping)] if isinstance(raw, list) else []
+        if item.kind != NodeKind.Forward and exchange is not None:
+            calls = [c for c in calls if c.get("call_index") == exchange.get("index")]
+        if isinstance(raw, list):
+            empty = "The code of this call called no function tool."
+        else:
+            empty = "Only sessions recorded by an app have function tools (docs/recorders.md)."
+        self.functions.set_text(texts.function_calls_text(calls), empty)
 
     def _show_map(self, forward: Mapping[str, Any] | None) -> None:
         before = forward.get("context_map_before") if forward else None

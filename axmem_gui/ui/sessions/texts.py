@@ -150,3 +150,27 @@ def _plus_one(value: Any) -> str:
 
 def _ms(value: Any) -> str:
     return f"{value:,.1f} ms" if isinstance(value, (int, float)) else "—"
+
+
+def function_calls_text(calls: list[Mapping[str, Any]]) -> str:
+    """An app's function-tool calls (docs/recorders.md) as recorded: the call with its
+    arguments, where it was made, then its result or error."""
+    lines = []
+    for call in calls:
+        name = call.get("qualified_name") or call.get("name")
+        turn = call.get("turn")
+        # Numbered from 1, as the timeline shows turns.
+        shown = turn + 1 if isinstance(turn, int) and not isinstance(turn, bool) else "?"
+        where = f"after call #{call.get('call_index')} ({call.get('stage')} turn {shown})"
+        ms = call.get("duration_ms")
+        lines.append(
+            f"{name}({json_dumps(call.get('args'))})   {where}"
+            + (f"   {ms:,.1f} ms" if isinstance(ms, int | float) else "")
+        )
+        error = call.get("error")
+        if error:
+            lines.append(f"  ✗ {error_text(error) or pretty(error)}")
+        else:
+            result = pretty(call.get("result")).replace("\n", "\n    ")
+            lines.append(f"  → {result}")
+    return "\n".join(lines) + ("\n" if lines else "")

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from axmem_gui.core.session.app_session import app_language, is_app_session, not_here, runtime_label
 from axmem_gui.core.session.whatif import WhatIfReport, render_whatif
 from axmem_gui.engine.replay import ReplayReport
 from axmem_gui.services.analytics import session_totals
@@ -134,6 +135,8 @@ class SessionViewer(QWidget):
         self.export_action = self._action(
             "Export…", self.export_requested, "Save as a .axsession.json file"
         )
+        self._replay_refused: str | None = None
+        self._rerun_refused: str | None = None
         self.title = elided("", "sessionTitle")
         self.meta = elided("", "sessionMeta")
         self.banner = plain_label()
@@ -204,6 +207,10 @@ class SessionViewer(QWidget):
     def set_session(self, doc: Mapping[str, Any], saved: bool = True) -> None:
         self.doc = doc
         self.saved = saved
+        # An app's session: its agent's code is not here to run again.
+        self._rerun_refused = not_here(doc, "rerun") if is_app_session(doc) else None
+        self.rerun_action.setEnabled(self._rerun_refused is None)
+        self.rerun_action.setToolTip(inert(self._rerun_refused or "Run the inputs again"))
         self.model.set_session(doc)
         self.details.set_session(doc)
         self.tree.expandAll()
@@ -230,12 +237,19 @@ class SessionViewer(QWidget):
             f"{provider.get('name') or '?'} / {provider.get('model') or '?'}  ·  {created}  ·  "
             f"{totals.calls} calls  ·  {totals.prompt_tokens:,} + {totals.completion_tokens:,} "
             f"tokens  ·  {totals.model_ms / 1000:,.1f} s model time  ·  "
-            f"axllm {versions.get('axllm') or '?'}"
+            f"{runtime_label(doc)}"
         )
 
     def _status_banner(self) -> None:
         if self.doc.get("status") == "complete":
             text, level = "", "info"
+            if is_app_session(self.doc):
+                text = (
+                    f"Recorded by your app ({app_language(self.doc)}, {runtime_label(self.doc)}): "
+                    "shown, verified, compared and what-if'd here; the studio cannot replay or "
+                    "rerun it (your agent's code is not here): replay it in your own tests "
+                    "(docs/recorders.md)."
+                )
         else:
             message = _clip(error_text(self.doc.get("error")), BANNER_WARNING_CHARS * 2)
             message = message or "the run ended early"
@@ -260,14 +274,15 @@ class SessionViewer(QWidget):
         set_banner(self.banner, text, level)
 
     def set_replay_allowed(self, reason: str | None) -> None:
+        self._replay_refused = reason
         self.replay_action.setEnabled(reason is None)
         self.replay_action.setToolTip(
             inert(reason or "Replay offline with the recorded replies")
         )
 
     def set_busy(self, busy: bool) -> None:
-        for action in (self.replay_action, self.rerun_action):
-            action.setEnabled(not busy)
+        self.replay_action.setEnabled(not busy and self._replay_refused is None)
+        self.rerun_action.setEnabled(not busy and self._rerun_refused is None)
 
     def set_show_whitespace(self, show: bool) -> None:
         self.details.set_show_whitespace(show)
