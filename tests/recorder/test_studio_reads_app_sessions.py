@@ -193,3 +193,19 @@ def test_hostile_app_files_are_refused_naming_the_place(
     change(doc)
     with pytest.raises(InputError, match=message):
         sessions.read_session_file(_write(doc, tmp_path, "bad.axsession.json"))
+
+
+def test_loaded_vs_used_counts_an_app_sessions_hooks() -> None:
+    from axmem_gui.core.session.analytics import usage_from_sessions
+
+    ts = sessions.read_session_file(TS_SESSION)
+    report = usage_from_sessions([ts], catalog_from_json_value(ts["catalog"], "catalog"))
+    used = report.entry("memory", "mem-checkout-owner")
+    skill = report.entry("skill", "incident-triage")
+    assert used is not None and (used.loaded, used.used, used.status) == (1, 1, "used")
+    assert skill is not None and (skill.loaded, skill.used) == (1, 0)
+    assert [f"{e.kind}:{e.id}" for e in report.never_loaded] == [
+        "skill:release-guide",
+        "memory:mem-user-pref",
+        "memory:mem-search-owner",
+    ]
