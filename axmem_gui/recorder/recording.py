@@ -23,7 +23,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import axllm
@@ -38,11 +37,11 @@ from axmem_gui.core.session.derive import (
 )
 from axmem_gui.core.session.format import FORMAT, VERSION, session_to_json_text, validate_session
 from axmem_gui.core.session.redact import scrub_secrets
-from axmem_gui.engine.clients import RecordingClient, jsonable, utc_now
+from axmem_gui.engine.clients import jsonable, utc_now
 from axmem_gui.engine.errors import describe_failure
-from axmem_gui.engine.policy import fold_chunks
 from axmem_gui.engine.recorder import new_session_id
 from axmem_gui.engine.versions import runtime_versions
+from axmem_gui.recorder.client import AppRecordingClient
 from axmem_gui.recorder.wiring import (
     CALLBACKS,
     HOST_SEARCHES,
@@ -80,77 +79,6 @@ def environment_secrets(env: Mapping[str, str] | None = None) -> list[str]:
     """Values of environment variables named like credentials."""
     source = os.environ if env is None else env
     return [v for k, v in source.items() if _SECRET_ENV.search(k) and len(v) >= 8]
-
-
-class _StreamFolding:
-    """The app's client as RecordingClient sees it: a streamed reply (the app configured
-    `stream`) is read whole, kept as chunks (`last_call.chunks`) and returned as the one
-    response axllm would fold it into, so the wire behaviour is the app's own."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.last_call: Any = None
-        #: Time spent in the app's client (the recorder's share is the rest).
-        self.inner_ms = 0.0
-
-    @property
-    def name(self) -> str:
-        return str(getattr(self.inner, "name", type(self.inner).__name__))
-
-    @property
-    def model(self) -> Any:
-        return getattr(self.inner, "model", None)
-
-    @property
-    def model_config(self) -> Any:
-        return getattr(self.inner, "model_config", None)
-
-    def get_features(self, model: Any = None) -> Any:
-        fn = getattr(self.inner, "get_features", None)
-        return fn(model) if callable(fn) else {}
-
-    def chat(self, request: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> Any:
-        started = time.perf_counter()
-        try:
-            return self._chat(request, options)
-        finally:
-            self.inner_ms += (time.perf_counter() - started) * 1000
-
-    def _chat(self, request: Mapping[str, Any], options: Mapping[str, Any] | None) -> Any:
-        self.last_call = None
-        config = request.get("model_config")
-        streaming = isinstance(config, Mapping) and bool(config.get("stream"))
-        stream = getattr(self.inner, "stream", None)
-        if streaming and callable(stream):
-            return self._fold(list(stream(request, dict(options or {}))))
-        response = self.inner.chat(request, dict(options or {}))
-        if response is not None and not isinstance(response, Mapping):
-            return self._fold(list(response))
-        return response
-
-    def _fold(self, chunks: list[Any]) -> Any:
-        self.last_call = SimpleNamespace(chunks=jsonable(chunks), attempts=None)
-        return fold_chunks(chunks)
-
-
-class _AppRecordingClient(RecordingClient):
-    """The studio's recording client with the recorder's limits."""
-
-    def __init__(self, recorder: SessionRecorder, inner: Any) -> None:
-        super().__init__(_StreamFolding(inner))
-        self.recorder = recorder
-
-    def chat(self, request: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> Any:
-        if self.recorder.truncated:
-            return self.inner.chat(request, options)
-        started = time.perf_counter()
-        inner_before = self.inner.inner_ms
-        try:
-            return super().chat(request, options)
-        finally:
-            self.recorder.exchange_done(self)
-            total = (time.perf_counter() - started) * 1000
-            self.recorder.overhead_ms += total - (self.inner.inner_ms - inner_before)
 
 
 @dataclass
@@ -236,7 +164,7 @@ class SessionRecorder:
         self.overhead_ms = 0.0
         self.save_ms = 0.0
         self._versions = runtime_versions(None)  # package metadata lookups are slow
-        self.client: _AppRecordingClient | None = None
+        self.client: AppRecordingClient | None = None
         self.forwards: list[dict[str, Any]] = []
         self.agent_info: dict[str, Any] | None = None
         self.catalog: dict[str, list[dict[str, Any]]] = {"skills": [], "memories": []}
@@ -282,7 +210,7 @@ class SessionRecorder:
         )
         return {"truncated": True, "chars": len(text), "preview": text[:2000]}
 
-    def exchange_done(self, client: _AppRecordingClient) -> None:
+    def exchange_done(self, client: AppRecordingClient) -> None:
         def account() -> None:
             if self.truncated or not client.exchanges:
                 return
@@ -338,11 +266,11 @@ class SessionRecorder:
 
     def wrap_client(self, client: Any) -> Any:
         """The app's axllm client, recorded: pass the result to `forward()`."""
-        if isinstance(client, _AppRecordingClient):
+        if isinstance(client, AppRecordingClient):
             return client
         if self.client is not None:
             self.warn("a second client was given: a session records one client")
-        self.client = _AppRecordingClient(self, client)
+        self.client = AppRecordingClient(client, self)
         return self.client
 
     def agent_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -472,7 +400,7 @@ class SessionRecorder:
         self, agent: Any, inner: Callable[..., Any], client: Any, values: Any, options: Any
     ) -> Any:
         fw = _Forward(len(self.forwards))
-        if isinstance(client, _AppRecordingClient):
+        if isinstance(client, AppRecordingClient):
             client.forward = fw.index
         first = len(self.client.exchanges) if self.client else 0
         before = self.guard(lambda: jsonable(agent.export_runtime_state().get("context_map")))

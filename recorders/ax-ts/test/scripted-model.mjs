@@ -5,32 +5,12 @@
 // hands over with final(); the executor calls a tool, declares the first memory used, and
 // finishes; the responder answers every output field; the context-map Distiller and
 // Cartographer propose small edits.
+import { messageText, stageOf as stageOfRequest } from '../src/stages.js';
 
-const MARKERS = [
-  ['context-map Distiller', 'context_map.distiller'],
-  ['context-map Cartographer', 'context_map.cartographer'],
-  ['You (`distiller`)', 'actor.distiller'],
-  ['You (`executor`)', 'actor.executor'],
-  ['## Distiller', 'actor.distiller'],
-  ['## Executor', 'actor.executor'],
-  ['Answer Synthesis Agent', 'responder'],
-];
+export { messageText };
 
-export function messageText(content) {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content.map((p) => (typeof p === 'string' ? p : typeof p?.text === 'string' ? p.text : '')).join('');
-  }
-  return content == null ? '' : String(content);
-}
-
-export function stageOf(messages) {
-  const system = messages.find((m) => m.role === 'system');
-  const text = system ? messageText(system.content) : '';
-  for (const [marker, stage] of MARKERS) if (text.includes(marker)) return stage;
-  if (text.includes('`Task`, `Context`. Your task is to generate new fields: `Answer`')) return 'llmQuery';
-  return 'other';
-}
+/** The stage of a chat-completions message list (the recorder's own stage rules). */
+export const stageOf = (messages) => stageOfRequest({ chat_prompt: messages });
 
 const FIELD_LINE = /^([A-Z][A-Za-z0-9 ]*): ?(.*)$/;
 
