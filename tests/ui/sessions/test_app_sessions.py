@@ -77,19 +77,24 @@ def test_a_typescript_session_opens_with_its_function_calls_and_map(
         window.grab().save(str(Path(os.environ["AXMEM_SCREENSHOTS"]) / "app-session.png"))
 
 
+@pytest.mark.parametrize(
+    ("path", "session_id"),
+    [(TS_SESSION, "ts-triage-example"), (PY_SESSION, "py-triage-example")],
+    ids=["typescript", "python"],
+)
 def test_the_context_map_timeline_shows_an_app_sessions_maps(
-    window: MainWindow, feature: SessionsFeature, qtbot: Any
+    window: MainWindow, feature: SessionsFeature, qtbot: Any, path: Path, session_id: str
 ) -> None:
-    assert import_files(qtbot, feature, [TS_SESSION]) == ["ts-triage-example"]
+    assert import_files(qtbot, feature, [path]) == [session_id]
     page = window.pages["contextmaps"]
     assert isinstance(page, ContextMapPage)
     window.show_section("contextmaps")
     page.select_agent("triage")
     entries = page.timeline_model.entries()
     assert [(e.session_id, e.label, e.step) for e in entries] == [
-        ("ts-triage-example", "before forward 1", 0),
-        ("ts-triage-example", "after forward 1", 1),
-        ("ts-triage-example", "after forward 2", 2),
+        (session_id, "before forward 1", 0),
+        (session_id, "after forward 1", 1),
+        (session_id, "after forward 2", 2),
     ]
     assert [(e.update or {}).get("status") for e in entries[1:]] == ["updated", "updated"]
     assert "Diagnosis:" in page.details.toPlainText()
