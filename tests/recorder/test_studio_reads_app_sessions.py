@@ -6,7 +6,6 @@ compare and what-if work, and replay/rerun say the studio cannot run the app's c
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,9 +16,12 @@ import pytest
 from axmem_gui.cli.main import main
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError
-from axmem_gui.core.formats import catalog_from_json_value
+from axmem_gui.core.session.app_session import snapshots_read
+from axmem_gui.core.session.format import session_from_json_text
+from axmem_gui.core.session.model import Session
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.services import sessions
+from axmem_gui.services.sessions import SessionService
 from axmem_gui.services.workspace import Workspace, init_workspace
 from tests.recorder.example_app.triage_agent import SESSION as PY_SESSION
 
@@ -49,14 +51,30 @@ def test_an_app_session_imports_and_verifies(path: Path, ws: Workspace) -> None:
     """On the old code a TypeScript file did not load at all (no `versions.axllm`)."""
     imported = sessions.import_session(ws, path)
     assert imported.stored
-    doc = sessions.get_session(ws, imported.id)
-    assert doc["origin"]["kind"] == "app"
-    assert sessions.claims_warning(doc) == ""
-    report = sessions.verify(doc)
+    session = SessionService(ws).get(imported.id)
+    assert session.origin is not None and session.origin.kind == "app"
+    assert sessions.claims_warning(session) == ""
+    report = sessions.verify(session)
     assert report.ok, report.render()
-    assert (report.calls, report.searches) == (len(doc["exchanges"]), 2)
-    assert [c["name"] for c in doc["forwards"][0]["function_calls"]] == ["lookupOwner"]
-    assert len(doc["contextMapSnapshots"]) == 3, "the map before, after forward 1, after forward 2"
+    assert (report.calls, report.searches) == (len(session.exchanges), 2)
+    assert [c.name for c in session.forwards[0].function_call_list] == ["lookupOwner"]
+    snapshots = snapshots_read(session)
+    labels = ["before forward 1", "after forward 1", "after forward 2"]
+    assert [s.label for s in snapshots] == labels
+    assert [s.update.status for s in snapshots[1:] if s.update] == ["updated", "updated"]
+
+
+@pytest.mark.parametrize("path", [TS_SESSION, PY_SESSION], ids=["typescript", "python"])
+def test_an_app_session_is_exported_as_the_file_it_was_imported_from(
+    path: Path, ws: Workspace, tmp_path: Path
+) -> None:
+    """The fields a TypeScript recording leaves to readers are derived where they are
+    read, never written into it: an import then an export is the same file."""
+    service = SessionService(ws)
+    imported = service.import_file(path)
+    out = tmp_path / "out.axsession.json"
+    service.export(imported.id, out)
+    assert out.read_bytes() == path.read_bytes()
 
 
 def test_the_cli_verifies_and_imports_a_typescript_session(
@@ -150,7 +168,7 @@ def test_compare_and_whatif_work_on_app_sessions() -> None:
     assert comparison["a"] == "ts-triage-example (OpenAI/scripted-a)"
     assert comparison["identical_prompts"] is False, "TypeScript and axllm prompts differ in places"
     assert len(comparison["calls"]) == 15
-    catalog = catalog_from_json_value(copy.deepcopy(ts["catalog"]), "catalog")
+    catalog = ts.catalog.catalog
     edited = Catalog(
         tuple(s for s in catalog.skills if s.id != "incident-triage"), catalog.memories
     )
@@ -178,12 +196,33 @@ def test_compare_and_whatif_work_on_app_sessions() -> None:
             r"searches\[0\]: field 'source' must be 'catalog' or 'host', got 'shell'",
         ),
         (lambda d: d["versions"].pop("ax"), r"versions: field 'axllm' is missing"),
+        # what the typed reading relies on is checked where the file enters
+        (
+            lambda d: d["forwards"][0]["function_calls"][0].__setitem__("call_index", "3"),
+            r"forwards\[0\]\.function_calls\[0\]: field 'call_index' must be an integer",
+        ),
+        (
+            lambda d: d["forwards"][0]["function_calls"][0].__setitem__("error", "boom"),
+            r"forwards\[0\]\.function_calls\[0\]: field 'error' must be an object",
+        ),
+        (
+            lambda d: d["exchanges"][0]["params"].__setitem__("temperature", "hot"),
+            r"exchanges\[0\]\.params: field 'temperature' must be a number",
+        ),
+        (
+            lambda d: d["recorder"].__setitem__("truncated", {"after_exchange": 3}),
+            r"recorder\.truncated: field 'reason' is missing",
+        ),
     ],
     ids=[
         "function_calls not a list",
         "a call without a name",
         "unknown search source",
         "no runtime version",
+        "a call's place not a number",
+        "a call's error not an object",
+        "a parameter of the wrong type",
+        "a recording stop without its reason",
     ],
 )
 def test_hostile_app_files_are_refused_naming_the_place(
@@ -199,7 +238,7 @@ def test_loaded_vs_used_counts_an_app_sessions_hooks() -> None:
     from axmem_gui.core.session.analytics import usage_from_sessions
 
     ts = sessions.read_session_file(TS_SESSION)
-    report = usage_from_sessions([ts], catalog_from_json_value(ts["catalog"], "catalog"))
+    report = usage_from_sessions([ts], ts.catalog.catalog)
     used = report.entry("memory", "mem-checkout-owner")
     skill = report.entry("skill", "incident-triage")
     assert used is not None and (used.loaded, used.used, used.status) == (1, 1, "used")
@@ -209,3 +248,28 @@ def test_loaded_vs_used_counts_an_app_sessions_hooks() -> None:
         "memory:mem-user-pref",
         "memory:mem-search-owner",
     ]
+
+
+def test_both_recorders_write_the_apps_records_in_one_shape() -> None:
+    """What only an app's recording has (function calls, searches with their source,
+    callbacks, turns, origin, request parameters) is the same records, with the same keys
+    in the same order, whichever recorder wrote it: the Python one builds its document
+    through the typed model, the TypeScript one by hand."""
+    ts, py = (
+        session_from_json_text(p.read_text("utf-8"), p.name) for p in (TS_SESSION, PY_SESSION)
+    )
+
+    def shapes(session: Session) -> dict[str, Any]:
+        first = session.forwards[0]
+        return {
+            "origin": session.origin.key_order if session.origin else None,
+            "function call": first.function_call_list[0].key_order,
+            "search": [s.key_order for s in first.search_calls],
+            "callback": first.callback_list[0].key_order,
+            "turn": (first.turns or ())[0].key_order,
+        }
+
+    assert shapes(ts) == shapes(py)
+    ts_params, py_params = (s.exchanges[0].params for s in (ts, py))
+    assert ts_params is not None and py_params is not None
+    assert ts_params.key_order == (*(py_params.key_order or ()), "function_call_mode")

@@ -7,7 +7,9 @@ This module holds what the studio does differently with them:
 
 - a TypeScript recording leaves out the fields the studio derives from the map exchanges
   and states (each forward's `context_map_update`, `contextMapSnapshots`, `warnings`):
-  readers derive them here, with the same functions the studio's own recorder uses;
+  readers derive them here (`map_update_of`, `forwards_read`, `warnings_read`), with the
+  same functions the studio's own recorder uses. Only for reading: the session keeps what
+  its file holds, so an import then an export is the same file, byte for byte;
 - TypeScript Ax has no trace: its actor turns come from the app's `actorTurnCallback`, and
   `verify` checks that each one points at the model call that wrote its code;
 - the studio cannot run the app's agent (its functions and host code are not here): replay
@@ -16,139 +18,169 @@ This module holds what the studio does differently with them:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import replace
 
+from axmem_gui.core.records import JsonValue
 from axmem_gui.core.session.contextmap_update import describe_update
 from axmem_gui.core.session.derive import map_snapshots, map_warnings
-from axmem_gui.core.session.views import actor_code
+from axmem_gui.core.session.model import (
+    Exchange,
+    Forward,
+    MapSnapshot,
+    MapUpdate,
+    SearchCall,
+    Session,
+)
+from axmem_gui.core.session.payloads import actor_code, ax_update_report
 
 APP = "app"
 #: What a search's `source` says: the agent's own catalog search, or the app's callback.
 CATALOG, HOST = "catalog", "host"
+#: The session keys a TypeScript recording leaves to readers (and its forwards'
+#: `context_map_update`): `verify` has nothing of the file's to compare when one is absent.
+DERIVED_KEYS = ("contextMapSnapshots", "warnings")
 
 
-def origin_of(doc: Mapping[str, Any]) -> Mapping[str, Any]:
-    origin = doc.get("origin")
-    return origin if isinstance(origin, Mapping) else {}
+def is_app_session(session: Session) -> bool:
+    return session.origin is not None and session.origin.kind == APP
 
 
-def is_app_session(doc: Mapping[str, Any]) -> bool:
-    return origin_of(doc).get("kind") == APP
-
-
-def app_language(doc: Mapping[str, Any]) -> str:
+def app_language(session: Session) -> str:
     """ "typescript" or "python" (what the file says; "typescript" when it names the Ax
     package rather than axllm)."""
-    language = origin_of(doc).get("language")
-    if isinstance(language, str) and language:
+    language = session.origin.language if session.origin is not None else None
+    if language:
         return language
-    versions = doc.get("versions")
-    return "typescript" if isinstance(versions, Mapping) and "ax" in versions else "python"
+    return "typescript" if session.versions.axllm is None else "python"
 
 
-def runtime_label(doc: Mapping[str, Any]) -> str:
+def runtime_label(session: Session) -> str:
     """`@ax-llm/ax 24.0.21` or `axllm 25.4.6`: what ran the recorded agent."""
-    versions = doc.get("versions") if isinstance(doc.get("versions"), Mapping) else {}
-    assert isinstance(versions, Mapping)
-    if "ax" in versions:
-        return f"@ax-llm/ax {versions.get('ax')}"
-    return f"axllm {versions.get('axllm')}"
+    return session.versions.runtime
 
 
-def not_here(doc: Mapping[str, Any], action: str) -> str:
+def not_here(session: Session, action: str) -> str:
     """Why the studio cannot `action` ("replay", "rerun") an app's session, and what to
     do instead."""
-    if app_language(doc) == "typescript":
+    if app_language(session) == "typescript":
         how = "with AxSessionReplayer from @axmem/ax-recorder"
     else:
         how = "with SessionReplayer or the axsession_replay pytest fixture of axmem_gui.recorder"
     return (
-        f"session {doc.get('id')} was recorded by your app ({app_language(doc)}, "
-        f"{runtime_label(doc)}): the studio cannot {action} it, because your agent's code "
-        f"(its function tools and callbacks) is not here; replay it in your own tests {how} "
-        "(docs/recorders.md)"
+        f"session {session.id} was recorded by your app ({app_language(session)}, "
+        f"{runtime_label(session)}): the studio cannot {action} it, because your agent's "
+        f"code (its function tools and callbacks) is not here; replay it in your own tests "
+        f"{how} (docs/recorders.md)"
     )
 
 
-def is_host_search(call: Mapping[str, Any]) -> bool:
+def is_host_search(call: SearchCall) -> bool:
     """Answered by the app's own onSkillsSearch/onMemoriesSearch: shown as recorded,
     never searched again here."""
-    return call.get("source") == HOST
+    return call.by_host
 
 
-def complete_app_session(doc: dict[str, Any]) -> dict[str, Any]:
-    """Derive the fields an app's recorder leaves out (see the module docstring); `doc` is
-    returned, completed in place. A session of the studio's own is returned as it is."""
-    if not is_app_session(doc):
-        return doc
-    forwards = [f for f in doc.get("forwards") or [] if isinstance(f, dict)]
-    exchanges = [e for e in doc.get("exchanges") or [] if isinstance(e, Mapping)]
-    has_map = any(f.get("context_map_before") or f.get("context_map_after") for f in forwards)
-    for fw in forwards:
-        if "context_map_update" in fw or fw.get("status") == "not_run":
-            continue
-        mine = [e for e in exchanges if e.get("forward") == fw.get("index")]
-        before, after = fw.get("context_map_before"), fw.get("context_map_after")
-        fw["context_map_update"] = describe_update(mine, before, after) if has_map else None
-    if "contextMapSnapshots" not in doc:
-        doc["contextMapSnapshots"] = map_snapshots(forwards) if has_map else []
-    if "warnings" not in doc:
-        doc["warnings"] = map_warnings(forwards)
-    return doc
+# --- the fields a TypeScript recording leaves to readers ---------------------------------
 
 
-def turn_links(
-    forward: Mapping[str, Any], exchanges: list[Mapping[str, Any]]
-) -> list[tuple[int, str]]:
+def has_map(session: Session) -> bool:
+    return any(f.context_map_before or f.context_map_after for f in session.forwards)
+
+
+def leaves_update(session: Session, fw: Forward) -> bool:
+    """Whether `fw` ran in an app's recording that left its map update to readers."""
+    return is_app_session(session) and fw.ran and not fw.has_key("context_map_update")
+
+
+def leaves_derived(session: Session, key: str) -> bool:
+    """Whether an app's recording left the session's derived `key` (DERIVED_KEYS) out."""
+    return is_app_session(session) and not session.has_key(key)
+
+
+def map_update_of(session: Session, fw: Forward) -> MapUpdate | None:
+    """The forward's context-map update record: the recorded one, or the one read from its
+    map calls and map states when the app's recorder left it out (as the studio's own
+    recorder reads it)."""
+    if not leaves_update(session, fw):
+        return fw.context_map_update
+    if not has_map(session):
+        return None
+    mine = session.exchanges_of(fw.index)
+    return describe_update(mine, fw.context_map_before, fw.context_map_after)
+
+
+def needs_exchanges(session: Session) -> bool:
+    """Whether reading the maps of `session` (a head, read without its model calls) needs
+    the model calls: an app's recording left a map update to be read from them."""
+    return has_map(session) and any(leaves_update(session, f) for f in session.forwards)
+
+
+def forwards_read(session: Session) -> tuple[Forward, ...]:
+    """The forwards with every map update a reader sees (`map_update_of`). Only for
+    reading (snapshots, warnings, views): never written back."""
+    if not is_app_session(session):
+        return session.forwards
+    return tuple(
+        replace(f, context_map_update=map_update_of(session, f)) if leaves_update(session, f) else f
+        for f in session.forwards
+    )
+
+
+def snapshots_read(session: Session) -> list[MapSnapshot]:
+    """`contextMapSnapshots` as readers derive it (the file's copy is `verify`'s)."""
+    return map_snapshots(forwards_read(session)) if has_map(session) else []
+
+
+def warnings_read(session: Session) -> tuple[str, ...]:
+    """The session's warnings: the file's, or the ones derived when an app's recorder
+    left them out."""
+    if leaves_derived(session, "warnings"):
+        return tuple(map_warnings(forwards_read(session)))
+    return session.warning_list
+
+
+# --- what verify checks in them ----------------------------------------------------------
+
+
+def turn_links(forward: Forward, exchanges: Sequence[Exchange]) -> list[tuple[int, str]]:
     """Turns recorded by an app without a trace whose `call_index` does not point at the
     actor call that wrote their code: (turn number in the forward, what is wrong)."""
-    by_index = {e.get("index"): e for e in exchanges}
+    by_index = {e.index: e for e in exchanges}
     problems = []
-    for j, turn in enumerate(forward.get("turns") or []):
-        if not isinstance(turn, Mapping):
-            continue
-        call = by_index.get(turn.get("call_index"))
+    for j, turn in enumerate(forward.turns or ()):
+        call = by_index.get(turn.call_index) if turn.call_index is not None else None
         if call is None:
+            problems.append((j, f"call #{turn.call_index} is not a model call of this forward"))
+        elif call.stage != turn.stage:
             problems.append(
-                (j, f"call #{turn.get('call_index')} is not a model call of this forward")
+                (j, f"call #{call.index} is a {call.stage} call, the turn says {turn.stage}")
             )
-        elif call.get("stage") != turn.get("stage"):
-            problems.append(
-                (
-                    j,
-                    f"call #{call.get('index')} is a {call.get('stage')} call, "
-                    f"the turn says {turn.get('stage')}",
-                )
-            )
-        elif (actor_code(call.get("response")) or "").strip() != str(
-            turn.get("code") or ""
-        ).strip():
-            problems.append((j, f"call #{call.get('index')} did not write this code"))
+        elif (actor_code(call.response) or "").strip() != turn.code.strip():
+            problems.append((j, f"call #{call.index} did not write this code"))
     return problems
 
 
-def update_disagreements(derived: Any, reported: Any) -> list[str]:
+def update_disagreements(derived: MapUpdate | None, reported: JsonValue) -> list[str]:
     """Where the studio's reading of a forward's context-map update (`context_map_update`,
     from the two map calls and the map states) disagrees with what the Ax package itself
     reported to the app (`context_map_update_ax`, TypeScript's `onUpdate` result)."""
-    if not isinstance(derived, Mapping) or not isinstance(reported, Mapping):
+    report = ax_update_report(reported)
+    if derived is None or report is None:
         return []
     out = []
-    for key in ("status", "step"):
-        if reported.get(key) is not None and derived.get(key) != reported.get(key):
-            out.append(f"{key} is {derived.get(key)!r} here, Ax reported {reported.get(key)!r}")
-    operations = [o for o in reported.get("operations") or [] if isinstance(o, Mapping)]
-    kinds = [str(o.get("type", "")).upper() for o in operations]
-    added = len(derived.get("added") or []) + len(derived.get("added_evicted") or [])
-    if added != kinds.count("ADD"):
-        out.append(f"{added} item(s) added here, Ax applied {kinds.count('ADD')} ADD operation(s)")
-    replaced = sorted(
-        str(o.get("itemId", o.get("item_id")))
-        for o in operations
-        if str(o.get("type", "")).upper() == "REPLACE"
-    )
-    changed = sorted(str(i) for i in derived.get("changed") or [])
+    for key, mine, theirs in (
+        ("status", derived.status, report.status),
+        ("step", derived.step, report.step),
+    ):
+        if theirs is not None and mine != theirs:
+            out.append(f"{key} is {mine!r} here, Ax reported {theirs!r}")
+    added = len(derived.added or ()) + len(derived.added_evicted or ())
+    adds = report.operation_kinds.count("ADD")
+    if added != adds:
+        out.append(f"{added} item(s) added here, Ax applied {adds} ADD operation(s)")
+    replaced = sorted(report.replaced)
+    changed = sorted(derived.changed or ())
     if replaced and changed != replaced:
         out.append(f"items {changed} changed here, Ax replaced {replaced}")
     return out

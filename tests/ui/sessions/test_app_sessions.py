@@ -13,12 +13,13 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from axmem_gui.services import sessions
+from axmem_gui.core.session.payloads import map_text
 from axmem_gui.ui.contextmap import ContextMapPage
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.details import TAB_FUNCTIONS
 from axmem_gui.ui.sessions.viewer import SessionViewer
+from tests.helpers.session_docs import stored_session
 from tests.recorder.example_app.triage_agent import SESSION as PY_SESSION
 from tests.ui.sessions.conftest import import_files
 
@@ -40,7 +41,7 @@ def test_a_typescript_session_opens_with_its_function_calls_and_map(
 ) -> None:
     assert import_files(qtbot, feature, [TS_SESSION]) == ["ts-triage-example"]
     viewer = _open(feature, qtbot, "ts-triage-example")
-    doc = sessions.get_session(window.controller.workspace, "ts-triage-example")
+    session = stored_session(window.controller.workspace, "ts-triage-example")
     details = viewer.details
 
     assert "@ax-llm/ax 24.0.21" in viewer.meta.text()
@@ -57,18 +58,21 @@ def test_a_typescript_session_opens_with_its_function_calls_and_map(
         'utils.lookupOwner({"service": "checkout"})   after call #3 (actor.executor turn 1)'
     )
     assert '"team": "team-payments"' in text and '"oncall": "dana"' in text
-    assert details.code.text() == doc["forwards"][0]["turns"][3]["code"]
-    assert details.output.text() == doc["forwards"][0]["turns"][3]["output"]
+    turn = (session.forwards[0].turns or ())[3]
+    assert details.code.text() == turn.code
+    assert details.output.text() == turn.output
     # A call whose code called no tool, and its searches.
     assert viewer.select_call(0)
     assert details.functions.text() == ""
     assert "discover(Who owns the checkout incident?)" in details.loaded.searches.text()
     assert "→ incident-triage" in details.loaded.searches.text()
     # The map before and after the forward, and the update read from the map calls.
-    fw = doc["forwards"][0]
-    assert details.map_before.text() == fw["context_map_before"]["text"]
-    assert details.map_after.text() == fw["context_map_after"]["text"]
+    fw = session.forwards[0]
+    assert details.map_before.text() == map_text(fw.context_map_before)
+    assert details.map_after.text() == map_text(fw.context_map_after)
     assert "cu-00001" in details.map_after.text()
+    # the update a TypeScript recording leaves to readers, read from the map calls
+    assert details.map_update.text().startswith("update: updated (step 1)")
 
     if os.environ.get("AXMEM_SCREENSHOTS"):
         assert viewer.select_call(3)
