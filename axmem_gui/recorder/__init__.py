@@ -17,8 +17,8 @@ Nothing here imports Qt. See docs/recorders.md.
 
 from __future__ import annotations
 
+from axmem_gui.recorder.document import RECORDER_NAME
 from axmem_gui.recorder.recording import (
-    RECORDER_NAME,
     RecorderLimits,
     SaveResult,
     SessionRecorder,

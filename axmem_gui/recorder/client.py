@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from types import SimpleNamespace
 from typing import Any, Protocol
 
+from axmem_gui.core.session.model import RecordingStop
 from axmem_gui.engine.clients import RecordingClient, _Delegating, jsonable
 from axmem_gui.engine.policy import fold_chunks
 
@@ -17,7 +18,7 @@ from axmem_gui.engine.policy import fold_chunks
 class Recorder(Protocol):
     """What the client needs of the recorder."""
 
-    truncated: dict[str, Any] | None
+    truncated: RecordingStop | None
     overhead_ms: float
 
     def exchange_done(self, client: AppRecordingClient) -> None: ...

@@ -21,39 +21,48 @@ import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import axllm
 
-from axmem_gui.core.session.contextmap_update import describe_update
-from axmem_gui.core.session.derive import (
-    map_snapshots,
-    map_warnings,
-    trace_without_logs,
-    turns,
-    without_run_token,
+from axmem_gui.core.jsout import json_dumps
+from axmem_gui.core.records import JsonObject, JsonValue
+from axmem_gui.core.session.format import (
+    parse_exchange,
+    parse_search_call,
+    session_to_json_text,
 )
-from axmem_gui.core.session.format import FORMAT, VERSION, session_to_json_text, validate_session
-from axmem_gui.core.session.redact import scrub_secrets
+from axmem_gui.core.session.model import (
+    Callback,
+    Exchange,
+    FunctionCall,
+    RecorderInfo,
+    RecordingStop,
+    RunError,
+    Session,
+)
+from axmem_gui.core.session.payloads import runtime_map
 from axmem_gui.engine.clients import jsonable, utc_now
 from axmem_gui.engine.errors import describe_failure
 from axmem_gui.engine.recorder import new_session_id
+from axmem_gui.engine.search import CallPlace
 from axmem_gui.engine.versions import runtime_versions
 from axmem_gui.recorder.client import AppRecordingClient
+from axmem_gui.recorder.document import RECORDER_NAME, AppAgent, ForwardRecording, app_session
 from axmem_gui.recorder.wiring import (
     CALLBACKS,
     HOST_SEARCHES,
     catalog_of,
     describe_agent,
+    function_tools,
     ids_of,
     option_key,
     wrap_functions,
 )
 from axmem_gui.services.files import write_file_atomic
 
-RECORDER_NAME = "axmem_gui.recorder"
 #: Environment variables whose values are never written (8 characters or more).
 _SECRET_ENV = re.compile(r"(api[-_]?key|apikey|token|secret|password|credential)", re.IGNORECASE)
 
@@ -81,16 +90,8 @@ def environment_secrets(env: Mapping[str, str] | None = None) -> list[str]:
     return [v for k, v in source.items() if _SECRET_ENV.search(k) and len(v) >= 8]
 
 
-@dataclass
-class _Forward:
-    index: int
-    searches: list[dict[str, Any]] = field(default_factory=list)
-    callbacks: list[dict[str, Any]] = field(default_factory=list)
-    function_calls: list[dict[str, Any]] = field(default_factory=list)
-
-
-_ACTIVE: contextvars.ContextVar[tuple[SessionRecorder, _Forward] | None] = contextvars.ContextVar(
-    "axmem_recorder_active", default=None
+_ACTIVE: contextvars.ContextVar[tuple[SessionRecorder, ForwardRecording] | None] = (
+    contextvars.ContextVar("axmem_recorder_active", default=None)
 )
 
 
@@ -159,17 +160,22 @@ class SessionRecorder:
         self.on_warning = on_warning
         self.created_at = utc_now()
         self.warnings: list[str] = []
-        self.truncated: dict[str, Any] | None = None
+        self.truncated: RecordingStop | None = None
         #: The recorder's own time in model calls, and in writing the file (ms).
         self.overhead_ms = 0.0
         self.save_ms = 0.0
         self._versions = runtime_versions(None)  # package metadata lookups are slow
         self.client: AppRecordingClient | None = None
-        self.forwards: list[dict[str, Any]] = []
-        self.agent_info: dict[str, Any] | None = None
-        self.catalog: dict[str, list[dict[str, Any]]] = {"skills": [], "memories": []}
+        self.forwards: list[ForwardRecording] = []
+        #: The recorded calls, parsed as the session parser reads them.
+        self.exchanges: list[Exchange] = []
+        self.agent_info: JsonObject | None = None
+        self.agent_name = name or "agent"
+        self.signature = ""
+        self.catalog: JsonObject = {"skills": [], "memories": []}
         self._bytes = 0
-        self._host = {"discover": False, "recall": False}
+        #: The searches the app answers itself (discover, recall).
+        self._host: set[str] = set()
         if not self.guard(_install_catalog_search_taps, False):
             self.warn(
                 "axllm's catalog search was not found (another axllm version?): "
@@ -199,11 +205,11 @@ class SessionRecorder:
             self.warn(f"recording failed ({exc}); the agent was not affected")
             return fallback
 
-    def bounded(self, value: Any) -> Any:
+    def bounded(self, value: Any) -> JsonValue:
         plain = jsonable(value)
-        text = session_to_json_text(plain)
+        text = json_dumps(plain, indent=1)
         if len(text) <= self.limits.max_value_chars:
-            return plain
+            return cast(JsonValue, plain)
         self.warn(
             f"a value of {len(text)} characters was kept as a preview "
             f"(max_value_chars is {self.limits.max_value_chars})"
@@ -214,7 +220,7 @@ class SessionRecorder:
         def account() -> None:
             if self.truncated or not client.exchanges:
                 return
-            self._bytes += len(session_to_json_text(client.exchanges[-1]))
+            self._bytes += len(json_dumps(client.exchanges[-1], indent=1))
             if len(client.exchanges) >= self.limits.max_exchanges:
                 self.truncate(f"more than {self.limits.max_exchanges} model calls (max_exchanges)")
             elif self._bytes > self.limits.max_bytes:
@@ -224,27 +230,20 @@ class SessionRecorder:
 
     def truncate(self, reason: str) -> None:
         exchanges = len(self.client.exchanges) if self.client else 0
-        self.truncated = {"reason": reason, "after_exchange": exchanges}
+        self.truncated = RecordingStop(reason=reason, after_exchange=exchanges)
         self.warn(
             f"recording stopped: {reason}; the agent runs on, later calls are not "
             "recorded and the session cannot be replayed"
         )
 
-    def location(self, forward: int) -> dict[str, Any]:
+    def location(self, forward: int) -> CallPlace:
         """The model call that led here: the last one made (its code made this call)."""
-        last = self.client.exchanges[-1] if self.client and self.client.exchanges else None
-        if last is not None and last.get("forward") != forward:
-            last = None
-        return {
-            "forward": forward,
-            "stage": last.get("stage") if last else None,
-            "turn": last.get("turn") if last else None,
-            "call_index": last.get("index") if last else None,
-        }
+        last = self.client.last_call if self.client else None
+        return last if last is not None and last.forward == forward else CallPlace(forward)
 
     def note_search(
         self,
-        fw: _Forward,
+        fw: ForwardRecording,
         kind: str,
         searches: Any,
         results: Any,
@@ -252,13 +251,21 @@ class SessionRecorder:
         source: str,
     ) -> None:
         def note() -> None:
-            entry: dict[str, Any] = {"kind": kind, **self.location(fw.index)}
-            entry["searches"] = [str(s) for s in searches or []]
+            place = self.location(fw.index)
+            entry: JsonObject = {
+                "kind": kind,
+                "forward": place.forward,
+                "stage": place.stage,
+                "turn": place.turn,
+                "call_index": place.call_index,
+                "searches": [str(s) for s in searches or []],
+            }
             if kind == "recall":
-                entry["already_loaded"] = ids_of(already_loaded)
+                entry["already_loaded"] = cast(JsonValue, ids_of(already_loaded))
             entry["results"] = self.bounded(list(results or []))
             entry["source"] = source
-            fw.searches.append(entry)
+            # (what the app returned is checked as the session parser checks it)
+            fw.searches.append(parse_search_call(entry, fw.index, f"session {self.id}"))
 
         self.guard(note)
 
@@ -280,15 +287,17 @@ class SessionRecorder:
             key = option_key(options, keys)
             if key is None and kind.startswith("used_"):
                 continue  # an on_used_* callback switches usage tracking on
-            out[key or keys[0]] = self._observer(kind, options.get(key) if key else None)
+            out[key or keys[0]] = self._observer(kind, options[key] if key else None)
         for kind, keys in HOST_SEARCHES.items():
             key = option_key(options, keys)
             if key is not None:
-                self._host[kind] = True
+                self._host.add(kind)
                 out[key] = self._host_search(kind, options[key])
-        out["functions"] = wrap_functions(options.get("functions"), self._tool)
-        if out["functions"] is None:
-            del out["functions"]
+        functions = wrap_functions(function_tools(options), self._tool)
+        if functions is None:
+            out.pop("functions", None)
+        else:
+            out["functions"] = functions
         return out
 
     def _observer(self, kind: str, app: Callable[..., Any] | None) -> Callable[[Any], Any]:
@@ -296,11 +305,22 @@ class SessionRecorder:
             active = _ACTIVE.get()
             if active is not None and active[0] is self:
                 fw = active[1]
-                self.guard(
-                    lambda: fw.callbacks.append(
-                        {"kind": kind, "payload": self.bounded(payload), **self.location(fw.index)}
+
+                def note() -> None:
+                    place = self.location(fw.index)
+                    fw.callbacks.append(
+                        Callback(
+                            kind=kind,
+                            payload=self.bounded(payload),
+                            forward=place.forward,
+                            stage=place.stage,
+                            turn=place.turn,
+                            call_index=place.call_index,
+                            key_order=_CALLBACK_KEYS,
+                        )
                     )
-                )
+
+                self.guard(note)
             return app(payload) if app is not None else None
 
         return observer
@@ -321,51 +341,45 @@ class SessionRecorder:
         def recorded(args: Any, *rest: Any) -> Any:
             active = _ACTIVE.get()
             fw = active[1] if active is not None and active[0] is self else None
-            entry = (
-                self.guard(
-                    lambda: {
-                        "name": name,
-                        "qualified_name": f"{namespace}.{name}",
-                        "args": self.bounded(args),
-                        **self.location(fw.index if fw else 0),
-                    }
-                )
-                if fw
-                else None
-            )
+            call = None
+            if fw is not None:
+                call = self.guard(lambda: self._function_call(name, namespace, args, fw))
             started = time.perf_counter()
             try:
                 result = handler(args, *rest)
             except Exception as exc:
-                if entry is not None and fw is not None:
-                    info = describe_failure(exc)
-                    fw.function_calls.append(
-                        {
-                            **entry,
-                            "result": None,
-                            "error": {
-                                **info.to_json(),
-                                "type": type(exc).__name__,
-                                "message": str(exc),
-                            },
-                        }
+                if call is not None and fw is not None:
+                    failed, raised, elapsed = call, exc, _ms_since(started)
+                    self.guard(
+                        lambda: fw.function_calls.append(
+                            replace(failed, error=_tool_error(raised), duration_ms=elapsed)
+                        )
                     )
                 raise
-            if entry is not None and fw is not None:
-                elapsed = round((time.perf_counter() - started) * 1000, 3)
+            if call is not None and fw is not None:
+                elapsed = _ms_since(started)
                 self.guard(
                     lambda: fw.function_calls.append(
-                        {
-                            **entry,
-                            "result": self.bounded(result),
-                            "error": None,
-                            "duration_ms": elapsed,
-                        }
+                        replace(call, result=self.bounded(result), duration_ms=elapsed)
                     )
                 )
             return result
 
         return recorded
+
+    def _function_call(
+        self, name: str, namespace: str, args: Any, fw: ForwardRecording
+    ) -> FunctionCall:
+        place = self.location(fw.index)
+        return FunctionCall(
+            name=name,
+            qualified_name=f"{namespace}.{name}",
+            args=self.bounded(args),
+            forward=place.forward,
+            stage=place.stage,
+            turn=place.turn,
+            call_index=place.call_index,
+        )
 
     def agent(self, signature: str, options: Mapping[str, Any], *, name: str | None = None) -> Any:
         """`axllm.agent(signature, agent_options(options))`, recorded."""
@@ -378,7 +392,8 @@ class SessionRecorder:
         """Record the forwards of `agent` (built with `agent_options(options)`)."""
         if self.agent_info is not None:
             self.warn("a second agent was given: a session records one agent")
-        self.agent_info = describe_agent(name or self.name or "agent", signature, options)
+        self.agent_name, self.signature = name or self.name or "agent", signature
+        self.agent_info = describe_agent(self.agent_name, signature, options)
         self.catalog = catalog_of(options)
         inner = agent.forward
 
@@ -389,7 +404,7 @@ class SessionRecorder:
         return agent
 
     @contextmanager
-    def _active(self, fw: _Forward) -> Iterator[None]:
+    def _active(self, fw: ForwardRecording) -> Iterator[None]:
         token = _ACTIVE.set((self, fw))
         try:
             yield
@@ -399,118 +414,72 @@ class SessionRecorder:
     def _forward(
         self, agent: Any, inner: Callable[..., Any], client: Any, values: Any, options: Any
     ) -> Any:
-        fw = _Forward(len(self.forwards))
+        index = len(self.forwards)
         if isinstance(client, AppRecordingClient):
-            client.forward = fw.index
+            client.forward = index
         first = len(self.client.exchanges) if self.client else 0
-        before = self.guard(lambda: jsonable(agent.export_runtime_state().get("context_map")))
-        record: dict[str, Any] = {
-            "index": fw.index,
-            "inputs": self.guard(lambda: self.bounded(values), {}),
-            "forward_options": self.guard(lambda: jsonable(dict(options or {})), {}),
-            "started_at": utc_now(),
-            "status": "complete",
-            "output": None,
-            "error": None,
-        }
-        self.forwards.append(record)
+        before = self.guard(lambda: jsonable(runtime_map(agent.export_runtime_state())))
+        fw = ForwardRecording(
+            index=index,
+            inputs=self.guard(lambda: _object(self.bounded(values)), {}),
+            forward_options=self.guard(lambda: jsonable(dict(options or {})), {}),
+            started_at=utc_now(),
+        )
+        self.forwards.append(fw)
         try:
             with self._active(fw):
                 output = (
                     inner(client, values, options) if options is not None else inner(client, values)
                 )
-            record["output"] = self.guard(lambda: self.bounded(output))
+            fw.output = self.guard(lambda: self.bounded(output))
             return output
         except BaseException as exc:
-            info = describe_failure(exc)
-            record["status"] = "cancelled" if info.kind == "cancelled" else "failed"
-            record["error"] = {**info.to_json(), "detail": str(exc), "forward": fw.index}
+            fw.failed(exc)
             raise
         finally:
-            self.guard(lambda: self._finish_forward(agent, fw, record, first, before))
+            self.guard(lambda: fw.finish(agent, self._new_exchanges(first), first, before))
             if self.autosave:
                 self.save()
 
-    def _finish_forward(
-        self, agent: Any, fw: _Forward, record: dict[str, Any], first: int, before: Any
-    ) -> None:
-        exchanges = self.client.exchanges[first:] if self.client else []
-        trace = jsonable(agent.export_trace())
-        after = jsonable(agent.export_runtime_state().get("context_map"))
-        has_map = before is not None or after is not None
-        if record["error"] is not None:
-            failed = next((e for e in reversed(exchanges) if e.get("error")), None)
-            record["error"]["call_index"] = failed.get("index") if failed else None
-        record.update(
-            {
-                "context_map_before": before,
-                "context_map_after": after,
-                "context_map_update": describe_update(exchanges, before, after)
-                if has_map
-                else None,
-                "exchange_range": [first, first + len(exchanges)],
-                "turns": turns(trace, exchanges),
-                "searches": fw.searches,
-                "callbacks": fw.callbacks,
-                "function_calls": fw.function_calls,
-                "action_log": without_run_token(jsonable(agent.get_action_log())),
-                "usage": jsonable(agent.get_usage()),
-                "trace": trace_without_logs(trace),
-            }
-        )
+    def _new_exchanges(self, first: int) -> list[Exchange]:
+        """The calls recorded since `first`, parsed as the session parser reads them."""
+        records = self.client.exchanges if self.client else []
+        for i in range(len(self.exchanges), len(records)):
+            self.exchanges.append(
+                parse_exchange(records[i], i, len(self.forwards), f"recorded call #{i}")
+            )
+        return self.exchanges[first:]
 
     # ------------------------------------------------------------ output ---
 
-    def document(self) -> dict[str, Any]:
-        """The session document (validated, secrets scrubbed)."""
-        client = self.client
-        failed = next((f for f in self.forwards if f["status"] in ("failed", "cancelled")), None)
-        has_map = any(
-            f.get("context_map_after") or f.get("context_map_before") for f in self.forwards
+    def document(self) -> Session:
+        """The session (checked by the session parser, secrets scrubbed)."""
+        self._new_exchanges(len(self.exchanges))
+        return app_session(
+            session_id=self.id,
+            name=self.name,
+            created_at=self.created_at,
+            versions=self._versions,
+            agent=AppAgent(
+                name=self.agent_name,
+                signature=self.signature,
+                describe=self.agent_info or describe_agent(self.agent_name, "", {}),
+                catalog=self.catalog,
+            ),
+            client=self.client,
+            host_search=bool(self._host),
+            forwards=[fw.record() for fw in self.forwards],
+            exchanges=self.exchanges,
+            recorder=RecorderInfo(
+                name=RECORDER_NAME,
+                warnings=tuple(self.warnings),
+                truncated=self.truncated,
+                limits=cast(JsonObject, asdict(self.limits)),
+                overhead_ms=round(self.overhead_ms, 3),
+                save_ms=round(self.save_ms, 3),
+            ),
+            secrets=self.secrets + (environment_secrets() if self.scrub_environment else []),
         )
-        agent = self.agent_info or describe_agent(self.name or "agent", "", {})
-        model = getattr(client.inner, "model", None) if client else None
-        doc: dict[str, Any] = {
-            "format": FORMAT,
-            "version": VERSION,
-            "id": self.id,
-            "name": self.name or f"{agent['name']} · {model or '?'}",
-            "created_at": self.created_at,
-            "status": "incomplete" if failed else "complete",
-            "error": failed["error"] if failed else None,
-            "origin": {"kind": "app", "language": "python", "recorder": RECORDER_NAME},
-            "versions": dict(self._versions),
-            "agent": agent,
-            "catalog": self.catalog,
-            "provider": {
-                "name": client.name if client else "unknown",
-                "model": None if model is None else str(model),
-                "model_config": jsonable(client.model_config) if client else None,
-                "api_key_source": {"kind": "app"},
-            },
-            "client_features": jsonable(client.get_features()) if client else {},
-            "search": {
-                "backend": "axllm-builtin",
-                "profile": None,
-                "host": self._host["discover"] or self._host["recall"],
-            },
-            # jsonable() below copies the whole document (C-speed json round trip).
-            "forwards": self.forwards,
-            "exchanges": client.exchanges if client else [],
-            "contextMapSnapshots": map_snapshots(self.forwards) if has_map else [],
-            "warnings": map_warnings(self.forwards),
-            "recorder": {
-                "name": RECORDER_NAME,
-                "warnings": list(self.warnings),
-                "truncated": self.truncated,
-                "limits": asdict(self.limits),
-                "overhead_ms": round(self.overhead_ms, 3),
-                "save_ms": round(self.save_ms, 3),
-            },
-        }
-        secrets = self.secrets + (environment_secrets() if self.scrub_environment else [])
-        doc = scrub_secrets(jsonable(doc), secrets)
-        return validate_session(doc, f"session {self.id}")
 
     def save(self, file: str | Path | None = None) -> SaveResult:
         """Write the session; never raises (a failure is a warning and `ok=False`)."""
@@ -534,3 +503,27 @@ class SessionRecorder:
             self.warn(f"could not write {target}: {exc}")
             return SaveResult(False, target, str(exc))
         return SaveResult(True, target)
+
+
+_CALLBACK_KEYS = ("kind", "payload", "forward", "stage", "turn", "call_index")
+
+
+def _tool_error(exc: Exception) -> RunError:
+    """What a function tool raised, as the recording keeps it."""
+    info = describe_failure(exc)
+    return RunError(
+        kind=info.kind,
+        type=type(exc).__name__,
+        message=str(exc),
+        status=info.status,
+        retry_after=info.retry_after,
+    )
+
+
+def _ms_since(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 3)
+
+
+def _object(value: JsonValue) -> JsonObject:
+    """A forward's inputs as the session holds them (an object)."""
+    return value if isinstance(value, dict) else {}

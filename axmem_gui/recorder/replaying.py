@@ -16,10 +16,13 @@ from typing import Any
 
 import axllm
 
+from axmem_gui.core.session.app_session import is_host_search
+from axmem_gui.core.session.model import COMPLETE, Exchange, Forward, Session
+from axmem_gui.core.session.payloads import runtime_map, truncated_preview
 from axmem_gui.core.session.replay_cursor import Divergence, SearchCursor
 from axmem_gui.core.session.verify import json_diff
 from axmem_gui.engine.clients import ReplayClient, jsonable, recorded_error
-from axmem_gui.recorder.wiring import HOST_SEARCHES, option_key, wrap_functions
+from axmem_gui.recorder.wiring import HOST_SEARCHES, function_tools, option_key, wrap_functions
 from axmem_gui.services.sessions import read_session_file
 
 
@@ -45,9 +48,9 @@ class SessionMismatch(AssertionError):
         self.forward = forward
 
 
-def _mismatch(divergence: Divergence, exchanges: Sequence[Mapping[str, Any]]) -> SessionMismatch:
-    recorded = exchanges[divergence.index] if divergence.index < len(exchanges) else {}
-    turn = recorded.get("turn")
+def _mismatch(divergence: Divergence, exchanges: Sequence[Exchange]) -> SessionMismatch:
+    recorded = exchanges[divergence.index] if divergence.index < len(exchanges) else None
+    turn = recorded.turn if recorded is not None else None
     where = f", forward {divergence.forward}, turn {turn}" if divergence.forward is not None else ""
     message = f"replay: {divergence.message}"
     if divergence.kind == "prompt":
@@ -78,35 +81,26 @@ class SessionReplayer:
 
     def __init__(
         self,
-        doc: Mapping[str, Any],
+        session: Session,
         *,
         functions: Sequence[str] = (),
         host_searches: str = "live",
     ) -> None:
-        self.doc = doc
-        recorder = doc.get("recorder")
-        if isinstance(recorder, Mapping) and recorder.get("truncated"):
-            reason = (
-                recorder["truncated"].get("reason")
-                if isinstance(recorder["truncated"], Mapping)
-                else "?"
-            )
+        self.session = session
+        stop = session.recorder.truncated if session.recorder is not None else None
+        if stop is not None:
             raise ValueError(
-                f"this session cannot be replayed: its recording stopped early ({reason})"
+                f"this session cannot be replayed: its recording stopped early ({stop.reason})"
             )
         if host_searches not in ("live", "recorded"):
             raise ValueError("host_searches must be 'live' or 'recorded'")
         self.served = set(functions)
         self.host_searches = host_searches
-        self.exchanges: list[Mapping[str, Any]] = [
-            e for e in doc.get("exchanges") or [] if isinstance(e, Mapping)
-        ]
-        provider = doc.get("provider") if isinstance(doc.get("provider"), Mapping) else {}
-        features = doc.get("client_features")
+        self.exchanges = session.exchanges
         self._client = ReplayClient(
             self.exchanges,
-            features=features if isinstance(features, Mapping) else {},
-            model=provider.get("model") if isinstance(provider, Mapping) else None,
+            features=session.client_features or {},
+            model=session.provider.model,
         )
         self.forward_index = 0
         self._calls: dict[str, int] = {}
@@ -115,20 +109,20 @@ class SessionReplayer:
 
     @classmethod
     def load(cls, path: str | Path, **options: Any) -> SessionReplayer:
-        """Read and validate a session file (bounded size, checked structure)."""
+        """Read and check a session file (bounded size, checked structure)."""
         return cls(read_session_file(Path(path)), **options)
 
     # ------------------------------------------------------------ the recording ---
 
     @property
-    def forwards(self) -> list[Mapping[str, Any]]:
-        return [f for f in self.doc.get("forwards") or [] if isinstance(f, Mapping)]
+    def forwards(self) -> tuple[Forward, ...]:
+        return self.session.forwards
 
     def inputs(self, i: int = 0) -> dict[str, Any]:
-        return copy.deepcopy(dict(self.forwards[i].get("inputs") or {}))
+        return copy.deepcopy(dict(self.forwards[i].inputs))
 
     def output(self, i: int = 0) -> Any:
-        return copy.deepcopy(self.forwards[i].get("output"))
+        return copy.deepcopy(self.forwards[i].output)
 
     def client(self) -> ReplayClient:
         """The client to pass to forward(): no network, no key."""
@@ -152,19 +146,16 @@ class SessionReplayer:
                 key = option_key(options, keys)
                 if key is not None:
                     out[key] = self._served_search(kind)
-        if "functions" in out:
-            out["functions"] = wrap_functions(out["functions"], self._served_tool)
+        functions = function_tools(out)
+        if functions is not None:
+            out["functions"] = wrap_functions(functions, self._served_tool)
         return out
 
     def _served_search(self, kind: str) -> Callable[..., Any]:
         def search(searches: Any, *rest: Any) -> Any:
             if self._searches is None:
-                recorded = [
-                    s
-                    for s in self.forwards[self.forward_index].get("searches") or []
-                    if isinstance(s, Mapping) and s.get("source") == "host"
-                ]
-                self._searches = SearchCursor(recorded)
+                fw = self.forwards[self.forward_index]
+                self._searches = SearchCursor([s for s in fw.search_calls if is_host_search(s)])
             return self._searches.take(kind, [str(s) for s in searches or []])
 
         return search
@@ -178,13 +169,12 @@ class SessionReplayer:
 
         def served(args: Any, *rest: Any) -> Any:
             fw = (
-                self.forwards[self.forward_index] if self.forward_index < len(self.forwards) else {}
+                self.forwards[self.forward_index]
+                if self.forward_index < len(self.forwards)
+                else None
             )
-            calls = [
-                c
-                for c in fw.get("function_calls") or []
-                if isinstance(c, Mapping) and c.get("qualified_name") == qualified
-            ]
+            recorded_calls = fw.function_call_list if fw is not None else ()
+            calls = [c for c in recorded_calls if c.qualified_name == qualified]
             n = self._calls.get(qualified, 0)
             where = f"forward {self.forward_index}, {qualified} call #{n}"
             if n >= len(calls):
@@ -196,14 +186,14 @@ class SessionReplayer:
                     )
                 )
             recorded = calls[n]
-            if jsonable(args) != recorded.get("args"):
+            if jsonable(args) != recorded.args:
                 raise self._fail(
                     SessionMismatch(
                         "function",
-                        f"replay: {where} (made after call #{recorded.get('call_index')}) "
+                        f"replay: {where} (made after call #{recorded.call_index}) "
                         "has other arguments than recorded",
                         json_diff(
-                            recorded.get("args"),
+                            recorded.args,
                             jsonable(args),
                             f"{qualified} arguments",
                             ("recorded", "replayed"),
@@ -211,17 +201,15 @@ class SessionReplayer:
                     )
                 )
             self._calls[qualified] = n + 1
-            result = recorded.get("result")
-            if isinstance(result, Mapping) and result.get("truncated") is True:
+            if truncated_preview(recorded.result):
                 raise self._fail(
                     SessionMismatch(
                         "function", f"replay: {where}: its result was too large to record"
                     )
                 )
-            error = recorded.get("error")
-            if isinstance(error, Mapping):
-                raise recorded_error(error)
-            return copy.deepcopy(result)
+            if recorded.error is not None:
+                raise recorded_error(recorded.error)
+            return copy.deepcopy(recorded.result)
 
         return served
 
@@ -259,13 +247,13 @@ class SessionReplayer:
         recorded = self.forwards[i] if i < len(self.forwards) else None
         if recorded is None:
             return
-        if recorded.get("status") == "complete" and jsonable(output) != recorded.get("output"):
+        if recorded.status == COMPLETE and jsonable(output) != recorded.output:
             raise self._fail(
                 SessionMismatch(
                     "output",
                     f"replay: forward {i} answered differently from the recording",
                     json_diff(
-                        recorded.get("output"),
+                        recorded.output,
                         jsonable(output),
                         f"forwards[{i}].output",
                         ("recorded", "replayed"),
@@ -273,16 +261,14 @@ class SessionReplayer:
                     forward=i,
                 )
             )
-        after = jsonable(agent.export_runtime_state().get("context_map"))
-        if recorded.get("context_map_after") is not None and after != recorded.get(
-            "context_map_after"
-        ):
+        after = jsonable(runtime_map(agent.export_runtime_state()))
+        if recorded.context_map_after is not None and after != recorded.context_map_after:
             raise self._fail(
                 SessionMismatch(
                     "context_map",
                     f"replay: forward {i} left another context map than recorded",
                     json_diff(
-                        recorded.get("context_map_after"),
+                        recorded.context_map_after,
                         after,
                         f"forwards[{i}].context_map_after",
                         ("recorded", "replayed"),

@@ -1,5 +1,8 @@
 """What the recorder and the replayer both do to an app's axllm agent options.
 
+This is where the app's own values enter (its options, its function tools, what its
+callbacks return): the one place that reads them as the app gave them.
+
 Only hooks that do not change what axllm sends are ever added (`on_loaded_skills`,
 `on_loaded_memories`); the app's `on_used_*` callbacks are wrapped only when it set them,
 because setting one switches axllm's usage tracking on (and changes the prompts). Function
@@ -49,12 +52,17 @@ def option_key(options: Mapping[str, Any], keys: tuple[str, str]) -> str | None:
     return None
 
 
+def function_tools(options: Mapping[str, Any]) -> Any:
+    """The app's `functions` option as it gave it (None without one)."""
+    return options.get("functions")
+
+
 def catalog_option(options: Mapping[str, Any], kind: str) -> list[Any]:
     value = options.get(f"{kind}Catalog", options.get(f"{kind}_catalog"))
     return list(value) if isinstance(value, list | tuple) else []
 
 
-def catalog_of(options: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+def catalog_of(options: Mapping[str, Any]) -> dict[str, Any]:
     """The skills and memories the agent was given, in the studio's catalog shape."""
     skills = [
         {

@@ -84,8 +84,8 @@ def test_every_call_tool_search_and_callback_is_recorded(
 def test_the_studio_verifies_the_recording(
     recorded: tuple[dict[str, Any], list[Any], Path],
 ) -> None:
-    doc, _, _ = recorded
-    report = sessions.verify(doc)
+    _, _, file = recorded
+    report = sessions.verify(sessions.read_session_file(file))
     assert report.ok, report.render()
     assert report.searches == 2
 
@@ -174,7 +174,10 @@ def test_the_committed_example_session_is_what_the_example_records_today(
                 ex.pop(key, None)
         return doc
 
-    assert stable(json.loads(fresh.read_text())) == stable(json.loads(SESSION.read_text()))
+    now, committed = stable(json.loads(fresh.read_text())), stable(json.loads(SESSION.read_text()))
+    assert now == committed
+    # and written the same way, key for key (the typed recorder keeps the format's orders)
+    assert json.dumps(now, indent=1) == json.dumps(committed, indent=1)
 
 
 # ------------------------------------------------------------ never breaks the agent ---
@@ -196,6 +199,33 @@ def test_a_file_that_cannot_be_written_is_a_warning(
     assert out == {"answer": f"Short answer to: {QUESTIONS[0]}"}
     assert len(warnings) == 1 and warnings[0].startswith("axsession recorder: could not write")
     assert rec.save().ok is False
+
+
+def test_a_tool_that_fails_is_recorded_with_its_error_and_the_agent_sees_it(
+    server: FakeOpenAIServer, tmp_path: Path
+) -> None:
+    """The directory is down: the app's tool raises, axllm hands the error to the next
+    actor turn as it would unrecorded, and the recording keeps the call with its error."""
+    file = tmp_path / "failing-tool.axsession.json"
+    rec = SessionRecorder(file)
+    client = rec.wrap_client(
+        axllm.ai("openai-compatible", model="scripted-a", base_url=server.base_url, api_key=KEY)
+    )
+    out = rec.agent(SIGNATURE, triage_options(NOWHERE)).forward(
+        client, {"question": QUESTIONS[0]}, dict(FORWARD_OPTIONS)
+    )
+    assert out["answer"].startswith("Short answer")
+    session = sessions.read_session_file(file)
+    (call,) = session.forwards[0].function_call_list
+    assert (call.label, call.args, call.result) == (
+        "utils.lookupOwner",
+        {"service": "checkout"},
+        None,
+    )
+    assert call.error is not None and call.error.type == "URLError"
+    assert "refused" in call.error.message.lower()
+    assert call.duration_ms is not None
+    assert sessions.verify(session).ok
 
 
 def test_past_its_limit_the_recording_stops_and_cannot_be_replayed(
@@ -254,7 +284,9 @@ def test_a_streaming_run_is_recorded_as_chunks_and_replays(
     wire = [r.body.get("stream") for r in server.requests if r.path.endswith("/chat/completions")]
     assert [e.get("stream") for e in doc["exchanges"]] == wire == [True] * 7 + [None] * 2
     assert all(len(e["chunks"]) == 3 for e in doc["exchanges"][:7])
-    assert sessions.verify(doc).ok, "the stored responses are the fold of their chunks"
+    assert sessions.verify(sessions.read_session_file(file)).ok, (
+        "the stored responses are the fold of their chunks"
+    )
     network_guard.block()
     player, triage = _replay(file)
     assert triage.forward(player.client(), player.inputs(0), dict(streaming)) == live
