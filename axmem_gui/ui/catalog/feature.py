@@ -10,8 +10,9 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 
 from axmem_gui.core.catalog import CATALOG_KINDS, label, singular
+from axmem_gui.core.errors import ConflictError
 from axmem_gui.core.printable import printable
-from axmem_gui.services.catalog import CatalogService, ConflictError
+from axmem_gui.services.catalog import CatalogService
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.commands import (
     EditSession,
@@ -20,9 +21,7 @@ from axmem_gui.ui.commands import (
     create_command,
     delete_command,
     edit_command,
-    new_entry,
     restore_command,
-    stored_entry,
     tag_command,
 )
 from axmem_gui.ui.dialogs import ErrorDialog
@@ -31,7 +30,7 @@ from axmem_gui.ui.editor.form import EditRequest
 from axmem_gui.ui.editor.markdown_render import warm_highlighting
 from axmem_gui.ui.entry_table import EntryRole
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, MenuPlace, PageSpec
-from axmem_gui.ui.history import HistoryDialog, full_history
+from axmem_gui.ui.history import HistoryDialog
 from axmem_gui.ui.pages import CatalogPage
 from axmem_gui.ui.remember import remember_splitter
 from axmem_gui.ui.settings import AppSettings
@@ -54,10 +53,10 @@ class CatalogEditing(QObject):
         self.session.entries_changed_done.connect(self._after_change)
         self.session.focus_requested.connect(self._focus)
         self.session.error_reported.connect(self._show_error)
-        ws = context.controller.workspace
+        catalog = context.controller.workspace.catalog
         self.pages: dict[str, CatalogPage] = {
-            "skills": CatalogPage("skills", ws.skills),
-            "memories": CatalogPage("memories", ws.memories),
+            "skills": CatalogPage("skills", catalog),
+            "memories": CatalogPage("memories", catalog),
         }
         self.controller.opened.connect(self._on_opened)
         self.controller.changed.connect(self._on_changed)
@@ -109,9 +108,9 @@ class CatalogEditing(QObject):
         """Nothing runs in the background; typing not yet committed stays uncommitted."""
 
     def _on_opened(self) -> None:
-        ws = self.controller.workspace
-        self.pages["skills"].set_repository(ws.skills)
-        self.pages["memories"].set_repository(ws.memories)
+        catalog = self.controller.workspace.catalog
+        for page in self.pages.values():
+            page.set_catalog(catalog)
 
     def _on_external_change(self) -> None:
         self._external = True  # the `changed("*")` that follows comes from elsewhere
@@ -269,7 +268,7 @@ class CatalogEditing(QObject):
         if kind is None or self.controller.read_only:
             return
         self.commit_all()
-        entry = new_entry(self.session.workspace, kind)
+        entry = self.catalog.new_entry(kind)
         self.stack.push(create_command(self.session, kind, entry))
         form = self.pages[kind].form
         target = form.name_edit if kind == "skills" else form.content.edit
@@ -358,8 +357,8 @@ class CatalogEditing(QObject):
         """Tags of the given entries, or of the loaded rows, most common first."""
         counts: dict[str, int] = {}
         if ids is not None:
-            entries = [stored_entry(self.session.workspace, kind, i) for i in ids[:5000]]
-            tag_lists = [found[0].tags for found in entries if found is not None]
+            entries = [self.catalog.get(kind, i) for i in ids[:5000]]
+            tag_lists = [found.entry.tags for found in entries if found is not None]
         else:
             model = self.pages[kind].model
             rows = range(min(model.rowCount(), 5000))
@@ -379,15 +378,16 @@ class CatalogEditing(QObject):
             return
         page.form.commit_pending()
         catalog = self.catalog
-        current = catalog.stored_row(kind, entry_id)
-        revisions = full_history(catalog.repository(kind), entry_id)
+        found = catalog.get(kind, entry_id)
+        current = None if found is None else found.entry
+        revisions = catalog.lineage(kind, entry_id)
         read_only = self.controller.read_only
         chosen = HistoryDialog.ask(
             self.shell.dialog_parent, singular(kind), entry_id, revisions, current, read_only
         )
         if chosen is None or read_only:
             return
-        entry = catalog.revision_entry(kind, chosen)
+        entry = chosen.value
         if entry is None:
             return
         # The value under the id the entry has now: a revision from before a rename
