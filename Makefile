@@ -68,9 +68,13 @@ AX_NPM := build/ax-npm
 ax-npm:
 	tools/golden/install_ax.sh $(AX_NPM)
 
-# Regenerate tests/golden/ax-24.0.21/expected.json and tests/fixtures/ax_turns/ from the
-# package (byte-identical).
+# Regenerate tests/golden/ax-24.0.21/expected.json, tests/fixtures/ax_turns/ and the
+# exact-text fixture (tests/fixtures/ax_text/exact-text-*.json) from the package
+# (byte-identical).
 golden: ax-npm
+	LC_ALL=C.UTF-8 node tools/golden/oracle.mjs --ax $(AX_NPM) \
+		--cases tests/fixtures/ax_text/exact-text-cases.json \
+		--out tests/fixtures/ax_text/exact-text-expected.json
 	LC_ALL=C.UTF-8 node tools/golden/oracle.mjs --ax $(AX_NPM) \
 		--cases tests/golden/ax-24.0.21/cases.json --out tests/golden/ax-24.0.21/expected.json
 	LC_ALL=C.UTF-8 node tools/golden/oracle.mjs --ax $(AX_NPM) \
