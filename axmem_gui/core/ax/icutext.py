@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from axmem_gui.core.ax.newer_unicode import NewerText, newer_text
+
 #: The collation locale Ax's `localeCompare` runs under in the reference (golden) runs.
 COLLATION_LOCALE = "en-US"
 
@@ -174,16 +176,36 @@ def _icu_root() -> Any:
     return _icu.Locale.getRoot()
 
 
+def _newer() -> NewerText | None:
+    return newer_text(str(_icu.ICU_VERSION)) if _icu is not None else None
+
+
 def js_lower(text: str) -> str:
     """`text.toLowerCase()`: full, locale-independent mappings (Final_Sigma included)."""
     if text.isascii():
         return text.lower()
     if _icu is None:  # pragma: no cover - fallback only
         return text.lower()
+    newer = _newer()
+    if newer is not None and newer.lower_trigger.search(text):
+        return newer.lower(text, _icu_lower, _case_props)
+    return _icu_lower(text)
+
+
+def _icu_lower(text: str) -> str:
     if _SURROGATE.search(text):
         units = _icu.UnicodeString(_utf16_units(text))
         return _from_units(units.toLower(_icu_root()))
     return str(_icu.CaseMap.toLower(_icu_root(), text))
+
+
+def _case_props(ch: str) -> tuple[bool, bool]:
+    """(Cased, Case_Ignorable) of one code point as Node's ICU has them."""
+    code = ord(ch)
+    cased = bool(_icu.Char.hasBinaryProperty(code, _icu.UProperty.CASED))
+    ignorable = bool(_icu.Char.hasBinaryProperty(code, _icu.UProperty.CASE_IGNORABLE))
+    newer = _newer()
+    return newer.props(ch, cased, ignorable) if newer is not None else (cased, ignorable)
 
 
 @lru_cache(maxsize=1)
@@ -197,11 +219,22 @@ def js_nfkd(text: str) -> str:
         return text
     if _icu is None:  # pragma: no cover - fallback only
         return unicodedata.normalize("NFKD", text)
+    newer = _newer()
+    if newer is not None and newer.nfkd_trigger.search(text):
+        return newer.nfkd(text, _icu_nfkd_text, _combining_class)
+    return _icu_nfkd_text(text)
+
+
+def _icu_nfkd_text(text: str) -> str:
     if _SURROGATE.search(text):
         out = _icu.UnicodeString()
         _icu_nfkd().normalize(_icu.UnicodeString(_utf16_units(text)), out)
         return _from_units(out)
     return str(_icu_nfkd().normalize(text))
+
+
+def _combining_class(ch: str) -> int:
+    return int(_icu.Char.getCombiningClass(ord(ch)))
 
 
 def version_line() -> str:
