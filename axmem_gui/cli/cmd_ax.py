@@ -32,6 +32,7 @@ from axmem_gui.core.ax.profile import (
     TS_PROFILE,
     AxProfile,
     load_profile,
+    search_profile,
 )
 from axmem_gui.core.ax.ranking import RankResult
 from axmem_gui.core.ax.render import (
@@ -351,7 +352,7 @@ def _simulate(args: argparse.Namespace) -> int:
             _read_json(args.scenario, "scenario file"), str(args.scenario)
         )
         # axllm's runs answer discover and recall with the studio's Ax search (host search)
-        host = load_profile(DEFAULT_AX_VERSION) if profile.is_axllm else profile
+        host = search_profile(profile)
         sim = simulate(
             catalog,
             scenario,

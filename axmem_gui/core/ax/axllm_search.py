@@ -49,6 +49,34 @@ def _union(results: Iterable[RankResult]) -> tuple[str, ...]:
     return tuple(seen)
 
 
+class _Side:
+    """One catalog kind as axllm holds it, and its ranker."""
+
+    def __init__(self, entries: Sequence[Any], ranker: AxllmRanker) -> None:
+        self.entries, self.ranker = entries, ranker
+
+
+#: The last catalogs searched (by identity; catalogs are tuples), per kind: a preview
+#: simulates the same catalog after every scenario edit.
+_LAST: dict[str, tuple[object, AxProfile, _Side]] = {}
+
+
+def _side(kind: str, entries: Sequence[Any], profile: AxProfile) -> _Side:
+    last = _LAST.get(kind)
+    if last is not None and last[0] is entries and last[1] is profile:
+        return last[2]
+    tokenizer = AxllmTokenizer(profile)
+    if kind == "skills":
+        skills = skill_catalog(entries)
+        side = _Side(skills, AxllmRanker(skill_documents(skills, profile), tokenizer))
+    else:
+        memories = memory_catalog(entries)
+        side = _Side(memories, AxllmRanker(memory_documents(memories, profile), tokenizer))
+    if isinstance(entries, tuple):
+        _LAST[kind] = (entries, profile, side)
+    return side
+
+
 class AxllmSearch:
     """axllm's search over one catalog, as axllm holds it (cleaned up, by code point)."""
 
@@ -56,12 +84,14 @@ class AxllmSearch:
         self, skills: Sequence[Skill], memories: Sequence[Memory], profile: AxProfile
     ) -> None:
         self.profile = profile
-        self.tokenizer = AxllmTokenizer(profile)
-        self.skills = skill_catalog(skills)
-        self.memories = memory_catalog(memories)
-        self._skill_ranker = AxllmRanker(skill_documents(self.skills, profile), self.tokenizer)
-        self._memory_docs = memory_documents(self.memories, profile)
-        self._memory_ranker = AxllmRanker(self._memory_docs, self.tokenizer)
+        skill_side, memory_side = (
+            _side("skills", skills, profile),
+            _side("memories", memories, profile),
+        )
+        self.skills: Sequence[Skill] = skill_side.entries
+        self.memories: Sequence[MemoryEntry] = memory_side.entries
+        self._skill_ranker = skill_side.ranker
+        self._memory_ranker = memory_side.ranker
 
     def discover(self, searches: Any) -> tuple[SearchCall, list[Skill]]:
         """`discover({ skills: searches })` with axllm's built-in search."""

@@ -201,3 +201,10 @@ def load_profile(version: str = DEFAULT_AX_VERSION) -> AxProfile:
         known = ", ".join(available_profiles()) or "none"
         raise InputError(f"no Ax profile for version {version!r} (available: {known})")
     return profile_from_json(json.loads(resource.read_text(encoding="utf-8")))
+
+
+def search_profile(profile: AxProfile) -> AxProfile:
+    """The profile whose search answers discover and recall in a run with `profile`'s
+    prompts: its own for Ax; for axllm the studio's Ax search, which its runs install as
+    axllm's host search (engine/search.py)."""
+    return load_profile(DEFAULT_AX_VERSION) if profile.is_axllm else profile

@@ -213,3 +213,28 @@ def summary(differences: Sequence[RuntimeDifference], limit: int = 4) -> str:
             )
             parts.append(f"{label}: {named}")
     return "; ".join(parts)
+
+
+class RuntimeDifferences:
+    """`runtime_differences` over a catalog that changes a little at a time: the order
+    part is kept while the ids (and which names are blank) stay (the lint session and
+    the preview ask after every edit; at 100,000 memories it is most of the work)."""
+
+    def __init__(self, ts: AxProfile, axllm: AxProfile) -> None:
+        self.ts, self.axllm = ts, axllm
+        self._order: tuple[object, list[RuntimeDifference]] | None = None
+
+    def order(self, skills: Sequence[Skill], memories: Sequence[Memory]) -> list[RuntimeDifference]:
+        key = (
+            tuple((s.id, not s.name.strip(JS_WHITESPACE)) for s in skills),
+            tuple(m.id for m in memories),
+        )
+        if self._order is None or self._order[0] != key:
+            self._order = (key, order_differences(skills, memories))
+        return self._order[1]
+
+    def of(self, skills: Sequence[Skill], memories: Sequence[Memory]) -> list[RuntimeDifference]:
+        return [
+            *self.order(skills, memories),
+            *entry_differences(skills, memories, self.ts, self.axllm),
+        ]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from axmem_gui.core.ax.axllm_search import AxllmSearch
-from axmem_gui.core.ax.profile import DEFAULT_AX_VERSION, AxProfile, load_profile
+from axmem_gui.core.ax.profile import AxProfile, search_profile
 from axmem_gui.core.ax.render import (
     STAGES,
     SkillsSection,
@@ -402,7 +402,7 @@ def simulate(
     once axllm has checked their arguments.
     """
     skills, memories = catalog.skills, catalog.memories
-    host = load_profile(DEFAULT_AX_VERSION) if profile.is_axllm else profile
+    host = search_profile(profile)
     config = _stage_config(catalog, scenario, profile)
     loaded = LoadedSkills().ingest(scenario.preset_skills)
     given = rendered or {}

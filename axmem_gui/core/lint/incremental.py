@@ -37,10 +37,10 @@ from axmem_gui.core.ax.documents import (
     skill_fields,
 )
 from axmem_gui.core.ax.index import SearchIndex
-from axmem_gui.core.ax.jstext import JS_WHITESPACE, js_trim
-from axmem_gui.core.ax.profile import AxProfile, load_profile
+from axmem_gui.core.ax.jstext import js_trim
+from axmem_gui.core.ax.profile import AXLLM_PROFILE, AxProfile, load_profile
 from axmem_gui.core.ax.ranking import RankOptions, term_frequencies
-from axmem_gui.core.ax.runtime_diff import RuntimeDifference, order_differences
+from axmem_gui.core.ax.runtime_diff import RuntimeDifferences
 from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.lint.batch import CatalogSearches, stopword_only_many
@@ -412,8 +412,7 @@ class LintSession:
         # the size of the skills index, and the skills it is of (an edit of a memory
         # leaves it as it is)
         self._index_size: tuple[tuple[Skill, ...], IndexSize] | None = None
-        # the runtimes' order differences, and the ids they are of
-        self._runtime_order: tuple[object, list[RuntimeDifference]] | None = None
+        self._runtimes = RuntimeDifferences(self.profile, load_profile(AXLLM_PROFILE))
         self.report = self._load(catalog, indexed)
 
     def held(self) -> Iterator[Sequence[Entry] | Mapping[str, object]]:
@@ -570,12 +569,5 @@ class LintSession:
             self._index_size = (key, index_size(skills, self.profile))
         size = self._index_size[1]
         findings += budget_findings(size, self.options.budget_tokens)
-        # the runtimes' orders depend on the ids (and on which names are blank) only
-        runtime_key = (
-            tuple((s.id, not s.name.strip(JS_WHITESPACE)) for s in skills),
-            tuple(m.id for m in memories),
-        )
-        if self._runtime_order is None or self._runtime_order[0] != runtime_key:
-            self._runtime_order = (runtime_key, order_differences(skills, memories))
-        findings += runtime_findings(skills, memories, self._runtime_order[1])
+        findings += runtime_findings(skills, memories, self._runtimes.order(skills, memories))
         return order_findings(findings, skills, memories, size, self.options)
