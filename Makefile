@@ -78,6 +78,12 @@ golden: $(STAMP) ax-npm
 	$(BIN)/python -m tools.ax_profile.text_data build/node-text.json
 	node tools/golden/node_text.mjs --probes tests/fixtures/ax_text/newer-unicode-probes.json \
 		--out tests/fixtures/ax_text/newer-unicode-node.json
+	node tools/golden/signatures.mjs --ax $(AX_NPM) \
+		--cases tests/fixtures/ax_text/signatures-cases.json \
+		--out tests/fixtures/ax_text/signatures-expected.json
+	LC_ALL=C.UTF-8 node tools/golden/oracle.mjs --ax $(AX_NPM) \
+		--cases tests/fixtures/conformance/bprime-unicode17-cases.json \
+		--out tests/fixtures/conformance/bprime-unicode17-expected.json
 	LC_ALL=C.UTF-8 node tools/golden/oracle.mjs --ax $(AX_NPM) \
 		--cases tests/fixtures/ax_text/exact-text-cases.json \
 		--out tests/fixtures/ax_text/exact-text-expected.json

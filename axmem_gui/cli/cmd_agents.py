@@ -3,7 +3,10 @@
 `add` and `edit` read a config (the JSON `axmem agents show NAME` prints under "config", or
 a whole `show` document) from a file or standard input (`-`); every write prints the stored
 config with its new revision. `edit --revision N` and `remove --revision N` are refused when
-the config moved on since revision N. Exit codes: 0 done, 2 bad input or conflict.
+the config moved on since revision N. The signature is checked against both runtimes: a
+config axllm (which runs it here) refuses is not stored; what @ax-llm/ax (a TypeScript app)
+refuses is stored, listed under "runtimeRefusals" and on stderr. Exit codes: 0 done, 2 bad
+input or conflict.
 """
 
 from __future__ import annotations
@@ -43,17 +46,28 @@ def _show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _warn(stored: dict[str, Any]) -> dict[str, Any]:
+    for refusal in stored["runtimeRefusals"]:
+        hint = f" ({refusal['hint']})" if refusal["hint"] else ""
+        print(
+            f"axmem: warning: {refusal['runtime']} refuses this signature: "
+            f"{refusal['message']}{hint}",
+            file=sys.stderr,
+        )
+    return stored
+
+
 def _add(args: argparse.Namespace) -> int:
     config = _read(args.file)
     with open_workspace(args.workspace) as ws:
-        print_json(agents.add_agent(ws, config))
+        print_json(_warn(agents.add_agent(ws, config)))
     return 0
 
 
 def _edit(args: argparse.Namespace) -> int:
     config = _read(args.file)
     with open_workspace(args.workspace) as ws:
-        print_json(agents.edit_agent(ws, args.name, config, args.revision))
+        print_json(_warn(agents.edit_agent(ws, args.name, config, args.revision)))
     return 0
 
 

@@ -14,10 +14,33 @@ from pathlib import Path
 from typing import Any
 
 from axmem_gui.core import jsontext
+from axmem_gui.core.ax.profile import TS_PROFILE, load_profile
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.session.agent_config import agent_config_from_json
+from axmem_gui.core.session.signature import SignatureRefusal, ts_signature_refusals
+from axmem_gui.engine.agent_factory import axllm_signature_refusal
 from axmem_gui.services.files import read_utf8_file
 from axmem_gui.store import Workspace
+
+
+def signature_refusals(signature: str) -> list[SignatureRefusal]:
+    """Which runtime refuses an agent signature, and why: @ax-llm/ax (a TypeScript app the
+    agent may move to; its first refusal is the one it throws) and axllm (the studio's own
+    runs). Empty when both build it."""
+    refusals = ts_signature_refusals(signature, load_profile(TS_PROFILE))
+    axllm_refusal = axllm_signature_refusal(signature)
+    return [*refusals, *([axllm_refusal] if axllm_refusal is not None else [])]
+
+
+def _runtime_checked(value: Mapping[str, Any]) -> list[dict[str, str]]:
+    """A checked config's signature against both runtimes: refused (InputError) when
+    axllm, which runs it here, refuses it; else what @ax-llm/ax refuses in it (stored
+    anyway: the studio runs it, a TypeScript app would not)."""
+    refusals = signature_refusals(str(value["signature"]))
+    for refusal in refusals:
+        if refusal.runtime.startswith("axllm"):
+            raise InputError(f"agent '{value['name']}': {refusal}; the studio runs agents with it")
+    return [r.to_json() for r in refusals]
 
 
 def checked_config(value: Any, source: str) -> dict[str, Any]:
@@ -74,12 +97,13 @@ def _revision(ws: Workspace, name: str) -> int | None:
 def add_agent(ws: Workspace, config: Mapping[str, Any]) -> dict[str, Any]:
     """Store a new agent config (its `name` is the key); refused if the name is taken."""
     value = checked_config(config, "agent config")
+    refusals = _runtime_checked(value)
     name = str(value["name"])
     with ws.transaction():
         if ws.agents.document(name) is not None:
             raise InputError(f"an agent named '{name}' already exists (edit it instead)")
         revision = ws.agents.save(name, value, expected_revision=0)
-    return {"name": name, "revision": revision, "config": value}
+    return {"name": name, "revision": revision, "config": value, "runtimeRefusals": refusals}
 
 
 def edit_agent(
@@ -88,6 +112,7 @@ def edit_agent(
     """Replace agent `name` with `config` (a new `name` in it renames the agent). With
     `expected_revision`, refused when the stored config has moved on since."""
     value = checked_config(config, "agent config")
+    refusals = _runtime_checked(value)
     new_name = str(value["name"])
     with ws.transaction():
         actual = _revision(ws, name)
@@ -105,7 +130,7 @@ def edit_agent(
             revision = ws.agents.save(new_name, value, expected_revision=0)
         else:
             revision = ws.agents.save(name, value, expected_revision=actual)
-    return {"name": new_name, "revision": revision, "config": value}
+    return {"name": new_name, "revision": revision, "config": value, "runtimeRefusals": refusals}
 
 
 def remove_agent(ws: Workspace, name: str, expected_revision: int | None = None) -> None:

@@ -3,6 +3,9 @@
 `document:string "the text", query:string -> answer:string`. We only need the field names
 (to refuse a field named `context`, check `contextFields`, and name missing inputs); axllm
 stays the authority on everything else, and its own parse errors are reported as well.
+
+An agent the studio runs (with axllm) may still be refused by @ax-llm/ax, the TypeScript
+package a user moves it to: `ts_signature_refusals` names what that package refuses.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from axmem_gui.core.ax.profile import AxProfile
 from axmem_gui.core.errors import InputError
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -79,3 +83,88 @@ def parse_signature_fields(signature: str, where: str = "signature") -> Signatur
         inputs=_field_names(sides[0], where, "input"),
         outputs=_field_names(sides[1], where, "output"),
     )
+
+
+# --------------------------------------------------------------------------- runtimes
+
+
+@dataclass(frozen=True)
+class SignatureRefusal:
+    """One runtime refusing an agent signature, in its own words."""
+
+    runtime: str  # "@ax-llm/ax 24.0.21", "axllm 25.4.6"
+    message: str  # the runtime's error message
+    hint: str = ""
+
+    def __str__(self) -> str:
+        hint = f" ({self.hint})" if self.hint else ""
+        return f"{self.runtime} refuses this signature: {self.message}{hint}"
+
+    def to_json(self) -> dict[str, str]:
+        return {"runtime": self.runtime, "message": self.message, "hint": self.hint}
+
+
+def ts_signature_refusals(signature: str, profile: AxProfile) -> list[SignatureRefusal]:
+    """What @ax-llm/ax (the profile's release) refuses in an agent signature that axllm
+    may accept: its parser's field-name checks (a generic name such as `request`, not
+    camelCase or snake_case, under 2 or over 50 characters) and AxAgent's own (a
+    signature-level description, a reserved field name). In the order it checks; it
+    throws the first. The rules and wording are the profile's (`signature`), taken from
+    the package bundle by tools/ax_profile/build_profile.py. The signature must parse
+    (`parse_signature_fields`); what both runtimes refuse alike is axllm's to say."""
+    rules = profile.raw.get("signature")
+    if not isinstance(rules, dict):
+        return []
+    fields = parse_signature_fields(signature)
+    messages = rules["messages"]
+    runtime = profile.runtime_label.split(" (")[0]
+    out: list[SignatureRefusal] = []
+
+    def parser(key: str, name: str, hint: str, **extra: object) -> None:
+        text = messages["prefix"] + messages[key].format(name=name, **extra)
+        out.append(SignatureRefusal(runtime, text, hint))
+
+    generic = set(rules["genericNames"])
+    patterns = [re.compile(p) for p in rules["namePatterns"]]
+    for side, names in (("input", fields.inputs), ("output", fields.outputs)):
+        examples = ", ".join(rules["genericExamples"][side])
+        for name in names:
+            if name.lower() in generic:
+                parser("generic", name, messages["genericHint"].format(examples=examples))
+            elif not any(p.fullmatch(name) for p in patterns):
+                parser("invalid", name, messages["invalidHint"])
+            elif len(name) < rules["minLength"]:
+                parser("short", name, messages["shortHint"])
+            elif len(name) > rules["maxLength"]:
+                parser("long", name, messages["longHint"], length=len(name))
+    if signature.lstrip().startswith('"'):
+        out.append(SignatureRefusal(runtime, messages["description"]))
+    out += [
+        SignatureRefusal(runtime, messages["reservedInput"].format(name=name))
+        for name in fields.inputs
+        if name in rules["reservedInputs"]
+    ]
+    out += [
+        SignatureRefusal(runtime, messages["reservedOutput"].format(name=name))
+        for name in fields.outputs
+        if name in rules["reservedOutputs"]
+    ]
+    for side, names in (("input", fields.inputs), ("output", fields.outputs)):
+        for name in names:
+            for prefix in rules["flowPrefixes"][side]:
+                flow_name = prefix + _capitalized_camel(name)
+                if len(flow_name) > rules["maxLength"]:
+                    text = messages["flowLong"].format(name=flow_name, length=len(flow_name))
+                    limit = rules["maxLength"] - len(prefix)
+                    out.append(
+                        SignatureRefusal(
+                            runtime, text, messages["flowLongHint"].format(limit=limit)
+                        )
+                    )
+                    break
+    return out
+
+
+def _capitalized_camel(name: str) -> str:
+    camel = re.sub(r"_([a-z0-9])", lambda m: m.group(1).upper(), name)
+    return camel[:1].upper() + camel[1:]

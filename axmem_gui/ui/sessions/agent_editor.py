@@ -2,7 +2,10 @@
 catalog filters, context-map settings, relevance ranking and step limits.
 
 Validation is the engine's own (`agent_config_from_json`): the dialog shows its message,
-naming the field, and keeps the dialog open.
+naming the field, and keeps the dialog open. The signature is also checked against both
+runtimes (`signature_refusals`): what @ax-llm/ax refuses is shown under it as the user
+types (a TypeScript app would not build the agent), what axllm refuses keeps the dialog
+open (the studio could not run it).
 """
 
 from __future__ import annotations
@@ -30,12 +33,14 @@ from axmem_gui.core.session.agent_config import (
     DIRECT_RESPONSE_MODES,
     agent_config_from_json,
 )
+from axmem_gui.services.agents import signature_refusals
 from axmem_gui.ui.form_dialog import FormDialog, split_list
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import monospace_font
 
 NEW_AGENT: dict[str, Any] = {
     "name": "",
-    "signature": "request:string -> answer:string",
+    "signature": "userRequest:string -> answer:string",
     "instruction": "",
     "catalog": {"skills": "all", "memories": "all"},
     "contextMap": {"maxChars": 4000, "infiniteEvolve": True},
@@ -93,7 +98,12 @@ class AgentConfigDialog(FormDialog):
         self.name = QLineEdit()
         self.signature = QLineEdit()
         self.signature.setFont(monospace_font())
-        self.signature.setPlaceholderText("request:string -> answer:string")
+        self.signature.setPlaceholderText("userRequest:string -> answer:string")
+        self.signature_note = plain_label()
+        self.signature_note.setObjectName("signatureRuntimes")
+        self.signature_note.setWordWrap(True)
+        self.signature_note.setVisible(False)
+        self.signature.textChanged.connect(self._show_refusals)
         self.instruction = QPlainTextEdit()
         self.instruction.setTabChangesFocus(True)
         self.context_fields = QLineEdit()
@@ -122,6 +132,7 @@ class AgentConfigDialog(FormDialog):
         form = self.form
         form.addRow("Name", self.name)
         form.addRow("Signature", self.signature)
+        form.addRow("", self.signature_note)
         form.addRow("Instruction", self.instruction)
         form.addRow("Context fields", self.context_fields)
         form.addRow(label("skills"), self.skills)
@@ -190,6 +201,16 @@ class AgentConfigDialog(FormDialog):
         out.setdefault("runtime", "quickjs")
         return out
 
+    def _show_refusals(self) -> None:
+        """What each runtime refuses in the signature as typed (nothing while it does not
+        parse: the Save check says why)."""
+        try:
+            refusals = signature_refusals(self.signature.text().strip())
+        except InputError:
+            refusals = []
+        self.signature_note.setText("\n".join(map(str, refusals)))
+        self.signature_note.setVisible(bool(refusals))
+
     def check(self) -> None:
         value = self.value()
         if not value["name"]:
@@ -197,6 +218,9 @@ class AgentConfigDialog(FormDialog):
         if value["name"] in self._taken:
             raise InputError(f"Name: an agent named '{value['name']}' already exists.")
         agent_config_from_json(value, "agent")
+        for refusal in signature_refusals(value["signature"]):
+            if refusal.runtime.startswith("axllm"):
+                raise InputError(f"Signature: {refusal}; the studio runs agents with it.")
 
     def validate(self) -> dict[str, Any] | None:
         """The form as agent JSON when it is valid, else None (the problem is shown)."""
