@@ -74,9 +74,10 @@ ax-npm:
 # tests/fixtures/ax_text/newer-unicode-*.json), all byte-identical.
 golden: $(STAMP) ax-npm
 	mkdir -p build
-	node tools/golden/node_text.mjs > build/node-text.json
+	LC_ALL=C.UTF-8 node tools/golden/node_text.mjs > build/node-text.json
 	$(BIN)/python -m tools.ax_profile.text_data build/node-text.json
-	node tools/golden/node_text.mjs --probes tests/fixtures/ax_text/newer-unicode-probes.json \
+	LC_ALL=C.UTF-8 node tools/golden/node_text.mjs \
+		--probes tests/fixtures/ax_text/newer-unicode-probes.json \
 		--out tests/fixtures/ax_text/newer-unicode-node.json
 	node tools/golden/signatures.mjs --ax $(AX_NPM) \
 		--cases tests/fixtures/ax_text/signatures-cases.json \

@@ -1,22 +1,25 @@
 // Node's own Unicode data where the text engine needs it (`make golden`): for every code
 // point, what `toLowerCase()` and `normalize('NFKD')` give when it is not the code point
 // itself, the canonical combining class of every character with one (inferred from how
-// `normalize('NFD')` reorders it against marks of known classes), and the code points
-// `/\p{Cased}/u` and `/\p{Case_Ignorable}/u` match (the Final_Sigma context). ICU 78.2 under
-// Node 20.20; tools/ax_profile/text_data.py keeps what the wheel's ICU computes otherwise.
+// `normalize('NFD')` reorders it against marks of known classes), the code points
+// `/\p{Cased}/u` and `/\p{Case_Ignorable}/u` match (the Final_Sigma context), and every
+// assigned character in localeCompare order. ICU 78.2 under Node 20.20;
+// tools/ax_profile/text_data.py keeps what the wheel's ICU computes otherwise.
 //
 //   node tools/golden/node_text.mjs > build/node-text.json
 //   node tools/golden/node_text.mjs --probes PROBES.json --out OUT.json
 //
-// With --probes (a JSON list of strings), it writes what Node does with each instead:
-// `toLowerCase()`, `normalize('NFKD')` (the fixture of tests/core/ax/test_newer_unicode.py).
+// With --probes ({text: [strings], collation: [[strings]]}), it writes what Node does with
+// them instead: each text's `toLowerCase()` and `normalize('NFKD')`, each list sorted with
+// localeCompare (the fixture of tests/core/ax/test_newer_unicode.py).
 import fs from 'node:fs';
 
 const argv = process.argv.slice(2);
 if (argv[0] === '--probes') {
   const probes = JSON.parse(fs.readFileSync(argv[1], 'utf8'));
-  const answers = probes.map((text) => ({ text, lower: text.toLowerCase(), nfkd: text.normalize('NFKD') }));
-  const out = { node: process.version, icu: process.versions.icu, unicode: process.versions.unicode, answers };
+  const answers = probes.text.map((text) => ({ text, lower: text.toLowerCase(), nfkd: text.normalize('NFKD') }));
+  const collation = probes.collation.map((list) => [...list].sort((a, b) => a.localeCompare(b)));
+  const out = { node: process.version, icu: process.versions.icu, unicode: process.versions.unicode, answers, collation };
   fs.writeFileSync(argv[3], `${JSON.stringify(out, null, 1)}\n`);
   process.exit(0);
 }
@@ -60,7 +63,26 @@ for (let cp = 0; cp <= 0x10ffff; cp++) {
   if (CASED.test(s)) cased.push(cp);
   if (IGNORABLE.test(s)) caseIgnorable.push(cp);
 }
+// Every assigned character (private use aside) in localeCompare order, each with the level
+// at which it first differs from the one before (1 primary, 2 secondary, 3 tertiary, 4
+// equal): where a character sits in Node's collation.
+const assigned = /\P{Cn}/u;
+const sorted = [];
+for (let cp = 0; cp <= 0x10ffff; cp++) {
+  if ((cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0xe000 && cp <= 0xf8ff) || cp >= 0xf0000) continue;
+  const ch = String.fromCodePoint(cp);
+  if (assigned.test(ch)) sorted.push(ch);
+}
+const tertiary = new Intl.Collator('en-US');
+const primary = new Intl.Collator('en-US', { sensitivity: 'base' });
+const secondary = new Intl.Collator('en-US', { sensitivity: 'accent' });
+sorted.sort((a, b) => tertiary.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0));
+const order = sorted.map((ch, i) => {
+  const prev = sorted[i - 1];
+  const level = i === 0 ? 1 : primary.compare(prev, ch) ? 1 : secondary.compare(prev, ch) ? 2 : tertiary.compare(prev, ch) ? 3 : 4;
+  return [ch.codePointAt(0), level];
+});
 process.stdout.write(`${JSON.stringify({
   node: process.version, icu: process.versions.icu, unicode: process.versions.unicode,
-  lower, nfkd, ccc, cased, caseIgnorable,
+  lower, nfkd, ccc, cased, caseIgnorable, order,
 })}\n`);

@@ -123,7 +123,12 @@ def _from_units(value: Any) -> str:
 
 @lru_cache(maxsize=1)
 def _icu_collator_key() -> Callable[[str], bytes]:
-    collator = _icu.Collator.createInstance(_icu.Locale(COLLATION_LOCALE))
+    newer = _newer()
+    if newer is not None and newer.collation_rules:
+        # en-US is the root collation: root plus Node's places for the moved characters
+        collator = _icu.RuleBasedCollator(newer.collation_rules)
+    else:
+        collator = _icu.Collator.createInstance(_icu.Locale(COLLATION_LOCALE))
     # JavaScript's Intl defaults for localeCompare (and ICU's for the locale): tertiary
     # strength, non-ignorable punctuation. V8 switches normalization on (ECMA-402 wants
     # canonically equivalent strings to compare equal): `a\u0301\u0323` sorts as its

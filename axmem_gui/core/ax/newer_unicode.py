@@ -8,6 +8,9 @@ letters as cased (the context of a final sigma). `make golden` records Node's an
 exactly those characters (`profiles/text-icu-<version>.json`, tools/ax_profile/text_data.py);
 this module applies them on top of the wheel's ICU, so `toLowerCase` and `normalize('NFKD')`
 give Node's results on every text. A text without such a character never comes here.
+Collation: Unicode 17 moved some Han and Tangut characters both ICUs know; the file's
+tailoring rules put them at Node's places. The characters new in Unicode 17 stay unknown to
+the wheel's collator (docs/ax-text.md says why).
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ class NewerText:
     ignorable_toggled: frozenset[str]
     lower_trigger: re.Pattern[str]
     nfkd_trigger: re.Pattern[str]
+    #: ICU tailoring rules that move the characters both ICUs know to Node's places.
+    collation_rules: str = ""
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> NewerText:
@@ -63,6 +68,7 @@ class NewerText:
             ignorable,
             _class_of(lower_chars),
             _class_of(nfkd_chars),
+            str(data.get("collationRules", "")),
         )
 
     # ------------------------------------------------------------------ toLowerCase

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from axmem_gui.core.ax.collation import locale_sorted
 from axmem_gui.core.ax.icutext import js_lower, js_nfkd, text_engine
 from axmem_gui.core.ax.newer_unicode import newer_text
 from axmem_gui.core.ax.profile import load_profile
@@ -46,6 +47,20 @@ def test_the_former_residuals_now_find_what_ax_finds() -> None:
     found = MemorySearch(memories.memories, PROFILE).recall(["\ua7f1erver"], [])[1]
     assert [m.id for m in found] == ["m"]  # U+A7F1 decomposes to S
     assert Tokenizer(PROFILE).prose("\ua7f1q") == []  # "sq", a stopword, as in Ax
+
+
+PROBES = json.loads((FIXTURES / "newer-unicode-probes.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("given", "items"), list(zip(PROBES["collation"], NODE["collation"], strict=True))
+)
+def test_han_and_tangut_moved_by_unicode_17_sort_like_node(
+    given: list[str], items: list[str]
+) -> None:
+    # (were the icu78-collation-han residual: ICU 77 had them at their Unicode 16 places;
+    # U+2F992 and U+52B3 are canonically equivalent: equal, so they keep the given order)
+    assert locale_sorted(given, key=str) == items
 
 
 def test_a_final_sigma_sees_the_new_cased_letters() -> None:
