@@ -36,7 +36,7 @@ from axmem_gui.services.workspace import open_workspace
 
 AGENT = {
     "name": "bench",
-    "signature": "request:string -> answer:string",
+    "signature": "userRequest:string -> answer:string",
     "instruction": "Answer operational questions using the guides and team memories.",
     "catalog": {"skills": "all", "memories": "all"},
     "contextMap": {"maxChars": 1600, "infiniteEvolve": True},
@@ -59,7 +59,7 @@ def record() -> dict[str, Any]:
     return sessions.run_agent(
         config,
         catalog,
-        [{"request": r} for r in REQUESTS],
+        [{"userRequest": r} for r in REQUESTS],
         settings,
         transport=ScriptedTransport(),
     )
