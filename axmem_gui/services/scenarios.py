@@ -59,11 +59,11 @@ PREVIEW_PROFILES = (TS_PROFILE, AXLLM_PROFILE)
 
 
 def runs_profile() -> str:
-    """The profile the studio's live runs follow: axllm's, of the installed release
-    (sessions record it; engine/agent_factory.py builds the agents with axllm)."""
-    from axmem_gui.engine.versions import package_version
-
-    return f"axllm-{package_version('axllm')}"
+    """The profile the studio's live runs follow: axllm's, of the release the studio pins
+    (engine/agent_factory.py builds the agents with axllm; a session records the release
+    that ran it, `versions.prompt_profile`). Not read from the installed package: that
+    import costs start-up time the preview dock is built in."""
+    return AXLLM_PROFILE
 
 
 # --------------------------------------------------------------------------- documents
