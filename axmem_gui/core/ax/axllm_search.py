@@ -33,12 +33,16 @@ from axmem_gui.core.ax.search import (
     DISCOVER,
     RECALL,
     DomainHint,
+    MemorySearch,
     RelevanceHints,
     SearchCall,
+    SkillSearch,
+    compute_relevance_hints,
     normalize_search_input,
+    relevance_options,
 )
 from axmem_gui.core.ax.state import MemoryEntry
-from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.core.catalog import Catalog, Memory, Skill
 
 
 def _union(results: Iterable[RankResult]) -> tuple[str, ...]:
@@ -147,3 +151,26 @@ class AxllmSearch:
             )
             memories = DomainHint("memories", task_chars, result, memories=hinted)
         return RelevanceHints(enabled=True, skills=skills, memories=memories)
+
+
+def relevance_hints(
+    profile: AxProfile,
+    task: str,
+    ranking: bool | Mapping[str, Any],
+    loaded_memory_ids: Sequence[str],
+    catalog: Catalog,
+    skill_search: SkillSearch | None,
+    memory_search: MemorySearch | None,
+) -> RelevanceHints:
+    """The executor's hints as `profile`'s runtime ranks them: axllm its own way over the
+    whole catalog, Ax with the given searches."""
+    if profile.is_axllm:
+        return AxllmSearch(catalog.skills, catalog.memories, profile).hints(
+            task,
+            ranking,
+            loaded_memory_ids,
+            has_skills=len(catalog.skills) > 0,
+            has_memories=len(catalog.memories) > 0,
+        )
+    options = relevance_options(ranking, profile)
+    return compute_relevance_hints(task, skill_search, memory_search, options, loaded_memory_ids)

@@ -19,7 +19,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from axmem_gui.core.ax.axllm_search import AxllmSearch
+from axmem_gui.core.ax.axllm_search import relevance_hints
 from axmem_gui.core.ax.profile import AxProfile, search_profile
 from axmem_gui.core.ax.render import (
     STAGES,
@@ -39,9 +39,7 @@ from axmem_gui.core.ax.search import (
     RelevanceHints,
     SearchCall,
     SkillSearch,
-    compute_relevance_hints,
     normalize_search_input,
-    relevance_options,
 )
 from axmem_gui.core.ax.state import LoadedSkills, MemoryEntry, merge_memories
 from axmem_gui.core.catalog import Catalog, Skill
@@ -429,7 +427,10 @@ def simulate(
         )
     skill_search = skill_search or (SkillSearch(skills, host) if skills else None)
     memory_search = memory_search or (MemorySearch(memories, host) if memories else None)
-    hints = _hints(catalog, scenario, profile, skill_search, memory_search, merged)
+    hints = relevance_hints(
+        profile, scenario.rank_task(), scenario.relevance_ranking, [m.id for m in merged],
+        catalog, skill_search, memory_search,
+    )  # fmt: skip
     hints_text = hints.text(profile)
 
     turns: list[TurnView] = []
@@ -534,29 +535,6 @@ def _checked(arg: SearchArg, primitive: str, profile: AxProfile) -> Any:
     checks it itself before its host search sees it)."""
     value = _arg_json(arg)
     return list(normalize_search_input(value, primitive, profile)) if profile.is_axllm else value
-
-
-def _hints(
-    catalog: Catalog,
-    scenario: Scenario,
-    profile: AxProfile,
-    skill_search: SkillSearch | None,
-    memory_search: MemorySearch | None,
-    merged: Sequence[MemoryEntry],
-) -> RelevanceHints:
-    loaded = [m.id for m in merged]
-    if profile.is_axllm:
-        return AxllmSearch(catalog.skills, catalog.memories, profile).hints(
-            scenario.rank_task(),
-            scenario.relevance_ranking,
-            loaded,
-            has_skills=len(catalog.skills) > 0,
-            has_memories=len(catalog.memories) > 0,
-        )
-    options = relevance_options(scenario.relevance_ranking, profile)
-    return compute_relevance_hints(
-        scenario.rank_task(), skill_search, memory_search, options, loaded
-    )
 
 
 def _refused_call_json(error: str, already_loaded: list[str] | None = None) -> dict[str, Any]:
