@@ -31,7 +31,7 @@ from importlib.metadata import version as package_version
 from pathlib import Path
 from typing import Any
 
-from tools.ax_profile.build_profile import ExtractionError, if_block
+from tools.ax_profile.build_profile import ExtractionError, template_sections
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PROFILES_DIR = REPO_ROOT / "axmem_gui" / "core" / "ax" / "profiles"
@@ -85,17 +85,7 @@ def extract_templates() -> dict[str, dict[str, str]]:
     prompts = _json_literal(
         "_render_rlm_executor_description", "axir-rlm-prompts-v1", "the stage prompt templates"
     )
-    out: dict[str, dict[str, str]] = {}
-    for stage in ("executor", "distiller"):
-        text = prompts[f"{stage}_template"]
-        sections = {
-            "skills": if_block(text, "hasSkills"),
-            "memories": if_block(text, "memoriesMode"),
-        }
-        if stage == "executor":
-            sections["relevance"] = if_block(text, "hasRelevanceHints")
-        out[stage] = sections
-    return out
+    return template_sections({s: prompts[f"{s}_template"] for s in ("executor", "distiller")})
 
 
 def extract_ranker() -> dict[str, Any]:

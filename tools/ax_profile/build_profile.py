@@ -326,9 +326,15 @@ def if_block(template: str, condition: str) -> str:
 
 
 def extract_templates(src: str) -> dict[str, dict[str, str]]:
+    return template_sections(
+        {stage: template_literal(src, f"rlm/{stage}.md") for stage in ("executor", "distiller")}
+    )
+
+
+def template_sections(stage_templates: dict[str, str]) -> dict[str, dict[str, str]]:
+    """The skills, memories (and the executor's relevance) blocks of each stage template."""
     out: dict[str, dict[str, str]] = {}
-    for stage in ("executor", "distiller"):
-        text = template_literal(src, f"rlm/{stage}.md")
+    for stage, text in stage_templates.items():
         sections = {
             "skills": if_block(text, "hasSkills"),
             "memories": if_block(text, "memoriesMode"),

@@ -27,7 +27,6 @@ from axmem_gui.core.ax.axllm_rules import (
     snippet,
 )
 from axmem_gui.core.ax.profile import AxProfile
-from axmem_gui.core.ax.ranking import RankResult
 from axmem_gui.core.ax.render import MemoryHint, SkillHint
 from axmem_gui.core.ax.search import (
     DISCOVER,
@@ -40,17 +39,10 @@ from axmem_gui.core.ax.search import (
     compute_relevance_hints,
     normalize_search_input,
     relevance_options,
+    union_ids,
 )
 from axmem_gui.core.ax.state import MemoryEntry
 from axmem_gui.core.catalog import Catalog, Memory, Skill
-
-
-def _union(results: Iterable[RankResult]) -> tuple[str, ...]:
-    seen: dict[str, None] = {}
-    for result in results:
-        for entry in result.ranked:
-            seen.setdefault(entry.id)
-    return tuple(seen)
 
 
 class _Side:
@@ -102,7 +94,7 @@ class AxllmSearch:
         queries = normalize_search_input(searches, DISCOVER, self.profile)
         options = AxllmOptions.best_effort(self.profile.skill_search_top_k)
         per_query = tuple(self._skill_ranker.rank(q, options) for q in queries)
-        ids = _union(per_query)
+        ids = union_ids(per_query)
         by_id = {s.id: s for s in self.skills}
         return SearchCall("skills", queries, per_query, ids), [by_id[i] for i in ids]
 
@@ -116,7 +108,7 @@ class AxllmSearch:
         options = AxllmOptions.best_effort(self.profile.memory_search_top_k)
         exclude = frozenset(loaded)
         per_query = tuple(self._memory_ranker.rank(q, options, exclude) for q in queries)
-        ids = _union(per_query)
+        ids = union_ids(per_query)
         by_id = {m.id: m for m in self.memories}
         call = SearchCall("memories", queries, per_query, ids, loaded)
         return call, [by_id[i] for i in ids]

@@ -228,3 +228,13 @@ def test_the_profile_is_the_installed_axllms() -> None:
 
     assert PROFILE.name == f"axllm-{version('axllm')}"
     assert PROFILE.is_axllm and len(PROFILE.stopwords) == 32
+
+
+def test_the_shipped_profile_is_what_the_builder_reads_from_the_installed_axllm() -> None:
+    import json
+    from importlib import resources
+
+    from tools.ax_profile.build_axllm_profile import build
+
+    shipped = resources.files("axmem_gui.core.ax") / "profiles" / f"{AXLLM_PROFILE}.json"
+    assert build() == json.loads(shipped.read_text(encoding="utf-8"))
