@@ -16,8 +16,8 @@ import pytest
 from axmem_gui.cli.main import main
 from axmem_gui.core.formats import catalog_from_json_value
 from axmem_gui.core.session.agent_config import agent_config_from_json
-from axmem_gui.core.session.stages import message_text
-from axmem_gui.engine.versions import prompt_profile_of
+from axmem_gui.core.session.format import parse_session
+from axmem_gui.core.session.payloads import message_text
 from axmem_gui.services import sessions
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
 
@@ -68,9 +68,9 @@ def test_the_block_sent_is_the_profiles_render(
     config = agent_config_from_json(agent, "sample agent")
     inputs = [{"userRequest": "Freeze deploys for the 2fa reset?"}]
     doc = sessions.run_agent(config, catalog, inputs, settings_for(server))
-    assert doc["status"] == "complete", doc["error"]
-    profile = prompt_profile_of(doc)
-    assert profile == doc["versions"]["prompt_profile"] == "axllm-25.4.6"
+    assert doc.status == "complete", doc.error
+    profile = doc.versions.prompts
+    assert profile == doc.to_json()["versions"]["prompt_profile"] == "axllm-25.4.6"
 
     sent: dict[str, str] = {}
     sections: dict[str, str] = {}
@@ -102,9 +102,13 @@ def test_the_block_sent_is_the_profiles_render(
 
 
 def test_a_session_without_the_key_follows_its_axllm() -> None:
-    # files written before `versions.prompt_profile` stay readable: axllm rendered them
-    assert prompt_profile_of({"versions": {"axllm": "25.4.6"}}) == "axllm-25.4.6"
-    assert prompt_profile_of({"versions": {"axllm": "25.4.6", "prompt_profile": "x"}}) == "x"
     sample = _sample("session-ops-assistant.axsession.json")
     assert sample["versions"]["prompt_profile"] == "axllm-25.4.6"
     assert sample["agent"]["signature"] == "userRequest:string -> answer:string"
+    assert parse_session(sample).versions.prompts == "axllm-25.4.6"
+    # files written before `versions.prompt_profile` stay readable, and write back as read:
+    # axllm rendered their prompts
+    del sample["versions"]["prompt_profile"]
+    old = parse_session(sample)
+    assert old.versions.prompt_profile is None and old.versions.prompts == "axllm-25.4.6"
+    assert "prompt_profile" not in old.to_json()["versions"]
