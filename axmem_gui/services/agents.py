@@ -25,7 +25,6 @@ from axmem_gui.core.session.agent_config import (
     agent_config_value,
 )
 from axmem_gui.core.session.signature import SignatureRefusal, ts_signature_refusals
-from axmem_gui.engine.agent_factory import axllm_signature_refusal
 from axmem_gui.services.files import read_utf8_file
 from axmem_gui.services.workspace import Workspace
 
@@ -34,6 +33,9 @@ def signature_refusals(signature: str) -> list[SignatureRefusal]:
     """Which runtime refuses an agent signature, and why: @ax-llm/ax (a TypeScript app the
     agent may move to; its first refusal is the one it throws) and axllm (the studio's own
     runs). Empty when both build it."""
+    # (axllm is imported when a signature is checked, not when the app starts)
+    from axmem_gui.engine.agent_factory import axllm_signature_refusal
+
     refusals = ts_signature_refusals(signature, load_profile(TS_PROFILE))
     axllm_refusal = axllm_signature_refusal(signature)
     return [*refusals, *([axllm_refusal] if axllm_refusal is not None else [])]

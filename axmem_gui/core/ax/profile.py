@@ -49,6 +49,79 @@ class StageField:
 
 
 @dataclass(frozen=True)
+class SignatureMessages:
+    """The package's own wording of what it refuses in a signature (`{name}`...)."""
+
+    prefix: str
+    generic: str
+    generic_hint: str
+    invalid: str
+    invalid_hint: str
+    short: str
+    short_hint: str
+    long: str
+    long_hint: str
+    reserved_input: str
+    reserved_output: str
+    description: str
+    flow_long: str
+    flow_long_hint: str
+
+
+@dataclass(frozen=True)
+class SignatureRules:
+    """What `agent(signature, ...)` refuses (an @ax-llm/ax profile's `signature`)."""
+
+    generic_names: frozenset[str]
+    generic_examples: tuple[tuple[str, tuple[str, ...]], ...]  # (side, examples)
+    name_patterns: tuple[str, ...]
+    min_length: int
+    max_length: int
+    reserved_inputs: frozenset[str]
+    reserved_outputs: frozenset[str]
+    flow_prefixes: tuple[tuple[str, tuple[str, ...]], ...]  # (side, stage prefixes)
+    messages: SignatureMessages
+
+    def examples(self, side: str) -> tuple[str, ...]:
+        return dict(self.generic_examples)[side]
+
+    def prefixes(self, side: str) -> tuple[str, ...]:
+        return dict(self.flow_prefixes)[side]
+
+
+def _signature_rules(data: dict[str, Any] | None) -> SignatureRules | None:
+    if data is None:
+        return None
+    m = data["messages"]
+    return SignatureRules(
+        generic_names=frozenset(data["genericNames"]),
+        generic_examples=tuple((k, tuple(v)) for k, v in data["genericExamples"].items()),
+        name_patterns=tuple(data["namePatterns"]),
+        min_length=int(data["minLength"]),
+        max_length=int(data["maxLength"]),
+        reserved_inputs=frozenset(data["reservedInputs"]),
+        reserved_outputs=frozenset(data["reservedOutputs"]),
+        flow_prefixes=tuple((k, tuple(v)) for k, v in data["flowPrefixes"].items()),
+        messages=SignatureMessages(
+            prefix=m["prefix"],
+            generic=m["generic"],
+            generic_hint=m["genericHint"],
+            invalid=m["invalid"],
+            invalid_hint=m["invalidHint"],
+            short=m["short"],
+            short_hint=m["shortHint"],
+            long=m["long"],
+            long_hint=m["longHint"],
+            reserved_input=m["reservedInput"],
+            reserved_output=m["reservedOutput"],
+            description=m["description"],
+            flow_long=m["flowLong"],
+            flow_long_hint=m["flowLongHint"],
+        ),
+    )
+
+
+@dataclass(frozen=True)
 class AxProfile:
     version: str
     package: str
@@ -93,6 +166,8 @@ class AxProfile:
     #: axllm only: its tokenizer's punctuation class and identifier splitters.
     punctuation_pattern: str = ""
     identifier_patterns: tuple[str, ...] = ()
+    #: What the runtime refuses in an agent signature (None: the profile does not say).
+    signature: SignatureRules | None = None
 
     @property
     def is_axllm(self) -> bool:
@@ -130,6 +205,7 @@ def profile_from_json(data: dict[str, Any]) -> AxProfile:
         runtime=rules.get("runtime", RUNTIME_AX),
         punctuation_pattern=ranker.get("punctuationPattern", ""),
         identifier_patterns=tuple(ranker.get("identifierPatterns", ())),
+        signature=_signature_rules(data.get("signature")),
         stopwords=frozenset(data["stopwords"]),
         punctuation=ranker["punctuation"],
         diacritic_range=(ranker["diacriticRange"][0], ranker["diacriticRange"][1]),

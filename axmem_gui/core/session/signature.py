@@ -108,59 +108,53 @@ def ts_signature_refusals(signature: str, profile: AxProfile) -> list[SignatureR
     """What @ax-llm/ax (the profile's release) refuses in an agent signature that axllm
     may accept: its parser's field-name checks (a generic name such as `request`, not
     camelCase or snake_case, under 2 or over 50 characters) and AxAgent's own (a
-    signature-level description, a reserved field name). In the order it checks; it
-    throws the first. The rules and wording are the profile's (`signature`), taken from
-    the package bundle by tools/ax_profile/build_profile.py. The signature must parse
-    (`parse_signature_fields`); what both runtimes refuse alike is axllm's to say."""
-    rules = profile.raw.get("signature")
-    if not isinstance(rules, dict):
+    signature-level description, a reserved field name, a name over 50 characters once
+    its flow names it after a stage). In the order it checks; it throws the first. The
+    rules and wording are the profile's (`signature`), taken from the package bundle by
+    tools/ax_profile/build_profile.py. The signature must parse (`parse_signature_fields`);
+    what both runtimes refuse alike is axllm's to say."""
+    rules = profile.signature
+    if rules is None:
         return []
     fields = parse_signature_fields(signature)
-    messages = rules["messages"]
+    m = rules.messages
     runtime = profile.runtime_label.split(" (")[0]
     out: list[SignatureRefusal] = []
-
-    def parser(key: str, name: str, hint: str, **extra: object) -> None:
-        text = messages["prefix"] + messages[key].format(name=name, **extra)
-        out.append(SignatureRefusal(runtime, text, hint))
-
-    generic = set(rules["genericNames"])
-    patterns = [re.compile(p) for p in rules["namePatterns"]]
+    patterns = [re.compile(p) for p in rules.name_patterns]
     for side, names in (("input", fields.inputs), ("output", fields.outputs)):
-        examples = ", ".join(rules["genericExamples"][side])
+        examples = ", ".join(rules.examples(side))
         for name in names:
-            if name.lower() in generic:
-                parser("generic", name, messages["genericHint"].format(examples=examples))
+            if name.lower() in rules.generic_names:
+                text, hint = m.generic.format(name=name), m.generic_hint.format(examples=examples)
             elif not any(p.fullmatch(name) for p in patterns):
-                parser("invalid", name, messages["invalidHint"])
-            elif len(name) < rules["minLength"]:
-                parser("short", name, messages["shortHint"])
-            elif len(name) > rules["maxLength"]:
-                parser("long", name, messages["longHint"], length=len(name))
+                text, hint = m.invalid.format(name=name), m.invalid_hint
+            elif len(name) < rules.min_length:
+                text, hint = m.short.format(name=name), m.short_hint
+            elif len(name) > rules.max_length:
+                text, hint = m.long.format(name=name, length=len(name)), m.long_hint
+            else:
+                continue
+            out.append(SignatureRefusal(runtime, m.prefix + text, hint))
     if signature.lstrip().startswith('"'):
-        out.append(SignatureRefusal(runtime, messages["description"]))
+        out.append(SignatureRefusal(runtime, m.description))
     out += [
-        SignatureRefusal(runtime, messages["reservedInput"].format(name=name))
+        SignatureRefusal(runtime, m.reserved_input.format(name=name))
         for name in fields.inputs
-        if name in rules["reservedInputs"]
+        if name in rules.reserved_inputs
     ]
     out += [
-        SignatureRefusal(runtime, messages["reservedOutput"].format(name=name))
+        SignatureRefusal(runtime, m.reserved_output.format(name=name))
         for name in fields.outputs
-        if name in rules["reservedOutputs"]
+        if name in rules.reserved_outputs
     ]
     for side, names in (("input", fields.inputs), ("output", fields.outputs)):
         for name in names:
-            for prefix in rules["flowPrefixes"][side]:
+            for prefix in rules.prefixes(side):
                 flow_name = prefix + _capitalized_camel(name)
-                if len(flow_name) > rules["maxLength"]:
-                    text = messages["flowLong"].format(name=flow_name, length=len(flow_name))
-                    limit = rules["maxLength"] - len(prefix)
-                    out.append(
-                        SignatureRefusal(
-                            runtime, text, messages["flowLongHint"].format(limit=limit)
-                        )
-                    )
+                if len(flow_name) > rules.max_length:
+                    text = m.flow_long.format(name=flow_name, length=len(flow_name))
+                    hint = m.flow_long_hint.format(limit=rules.max_length - len(prefix))
+                    out.append(SignatureRefusal(runtime, text, hint))
                     break
     return out
 
