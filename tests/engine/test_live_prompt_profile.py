@@ -112,3 +112,7 @@ def test_a_session_without_the_key_follows_its_axllm() -> None:
     old = parse_session(sample)
     assert old.versions.prompt_profile is None and old.versions.prompts == "axllm-25.4.6"
     assert "prompt_profile" not in old.to_json()["versions"]
+    # a TypeScript app's recording (tools/recorders) names @ax-llm/ax: its prompts are Ax's
+    from axmem_gui.core.session.model import Versions
+
+    assert Versions(ax="24.0.21").prompts == "ax-24.0.21"
