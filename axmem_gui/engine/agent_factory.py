@@ -17,6 +17,8 @@ from axllm import AxQuickJsCodeRuntime
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.session.agent_config import AgentConfig
+from axmem_gui.core.session.signature import SignatureRefusal
+from axmem_gui.engine.versions import package_version
 
 OBSERVER_KINDS = ("loaded_skills", "loaded_memories", "used_skills", "used_memories")
 
@@ -80,6 +82,30 @@ def build_agent(
         return axllm.agent(config.signature, opts)
     except (ValueError, TypeError, RuntimeError) as exc:
         raise InputError(f"agent '{config.name}': axllm cannot build it: {exc}") from None
+
+
+class _SignatureOnlyRuntime:
+    """A code runtime that never runs: enough for axllm to build an agent and judge its
+    signature, without starting QuickJS."""
+
+    language = "JavaScript"
+
+    def get_usage_instructions(self) -> str:
+        return ""
+
+    def create_session(self, globals: Any, options: Any = None) -> None:
+        raise RuntimeError("a signature check runs no code")
+
+
+def axllm_signature_refusal(signature: str) -> SignatureRefusal | None:
+    """axllm's verdict on an agent signature (it builds the agent as a live run does):
+    None when it accepts it, else its own error."""
+    runtime = f"axllm {package_version('axllm')}"
+    try:
+        axllm.agent(signature, {"runtime": _SignatureOnlyRuntime()})
+    except Exception as exc:  # axllm raises its own error types, ValueError and TypeError
+        return SignatureRefusal(runtime, f"{type(exc).__name__}: {exc}")
+    return None
 
 
 def _observer(observe: Observer, kind: str) -> Callable[[Any], None]:

@@ -72,7 +72,7 @@ def test_a_session_on_the_real_model_replays_offline_as_identical(
     doc = sessions.run_agent(
         config,
         sample_ws.catalog(),
-        [{"request": "How do I ship a new release of the payments SDK?"}],
+        [{"userRequest": "How do I ship a new release of the payments SDK?"}],
         _settings(local_server),
     )
     assert doc["provider"]["model"] == MODEL_NAME

@@ -301,6 +301,7 @@ def _versions(c: Checker, value: dict[str, Any]) -> Versions:
         python=c.optional(v, "python", (str,), "versions"),
         ax_profile=c.optional(v, "ax_profile", (str,), "versions"),
         ax=runtime if typescript else c.optional(v, "ax", (str,), "versions"),
+        prompt_profile=c.optional(v, "prompt_profile", (str,), "versions"),
         **shape_of(v, Versions),
     )
 

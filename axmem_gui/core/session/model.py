@@ -63,6 +63,8 @@ class Versions(Record):
     python: str | None = None
     ax_profile: str | None = None
     ax: str | None = field(default=None, metadata=optional())
+    #: The profile the prompts follow (docs/runtimes.md); absent in files written before.
+    prompt_profile: str | None = field(default=None, metadata=optional())
 
     @property
     def runtime(self) -> str:
@@ -70,6 +72,17 @@ class Versions(Record):
         if self.ax is not None and self.axllm is None:
             return f"@ax-llm/ax {self.ax}"
         return f"axllm {self.axllm or '?'}"
+
+    @property
+    def prompts(self) -> str:
+        """The profile the session's prompts follow: `prompt_profile`, or for a file
+        without it, the runtime's that recorded it (`ax-<ax>` for a TypeScript app's
+        recording, else `axllm-<axllm>`)."""
+        if self.prompt_profile:
+            return self.prompt_profile
+        if self.ax is not None and self.axllm is None:
+            return f"ax-{self.ax}"
+        return f"axllm-{self.axllm}"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -28,7 +28,7 @@ def test_the_run_dialog_offers_the_bundled_model(feature: SessionsFeature, qtbot
     qtbot.addWidget(dialog)
     assert dialog.local.check.text() == LOCAL_LABEL
     assert not dialog.local.check.isChecked() and dialog.provider.isEnabled()
-    dialog.set_input("request", "How do I ship a release?")
+    dialog.set_input("userRequest", "How do I ship a release?")
     assert dialog.build_order().settings.provider == "openai-compatible"
 
     dialog.local.check.setChecked(True)
@@ -89,7 +89,7 @@ def test_a_local_run_starts_the_bundled_model(
     monkeypatch.setattr(local_model, "local_model_status", _not_installed)
     dialog = new_run_dialog(feature)
     qtbot.addWidget(dialog)
-    dialog.set_input("request", "How do I ship a release?")
+    dialog.set_input("userRequest", "How do I ship a release?")
     dialog.local.check.setChecked(True)
     sessions_before = raw(feature.controller.workspace).sessions.count()
     feature.start_run(dialog.build_order())
