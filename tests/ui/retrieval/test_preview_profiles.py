@@ -8,9 +8,10 @@ import os
 from axmem_gui.core.ax.profile import AXLLM_PROFILE, TS_PROFILE, load_profile
 from axmem_gui.core.ax.render import user_turn_field
 from axmem_gui.core.catalog import Skill
-from axmem_gui.services.scenarios import load_scenario, runs_profile, simulate_scenario
+from axmem_gui.services.scenarios import runs_profile, simulate_scenario
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.commands import EditSession
+from tests.helpers.store import raw
 
 from .conftest import views
 
@@ -34,7 +35,7 @@ def test_every_section_follows_the_chosen_profile(rwindow) -> None:  # type: ign
     preview.set_profile(AXLLM_PROFILE)
     axllm = load_profile(AXLLM_PROFILE)
     for name in ("Ship 2.4.0", "SEV1 on checkout"):
-        sim = simulate_scenario(ws.catalog(), load_scenario(ws, name), axllm)
+        sim = simulate_scenario(ws.catalog.snapshot(), ws.scenarios.load(name), axllm)
         for turn, view in enumerate(sim.turns):
             preview.show_scenario(name, turn)
             preview.set_stage("distiller")
@@ -58,7 +59,7 @@ def test_mixed_case_ids_are_named_and_ordered_per_profile(rwindow, qtbot) -> Non
     session: EditSession = rwindow.feature(CATALOG).session
     with qtbot.waitSignal(v.preview.updated, timeout=5000):
         for skill_id in ISSUE_IDS:
-            ws.skills.upsert(Skill(skill_id, f"Skill {skill_id}", "", "freeze"))
+            raw(ws).skills.upsert(Skill(skill_id, f"Skill {skill_id}", "", "freeze"))
         session.entries_changed("skills", list(ISSUE_IDS), True)
     v.preview.show_scenario(None)
     label = v.preview.runtimes_label.text()
