@@ -49,7 +49,7 @@ from axmem_gui.ui.feature import (
     Shell,
     install,
 )
-from axmem_gui.ui.inert_text import plain_label
+from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.navigator import NavigatorModel, NavigatorView, NavRole
 from axmem_gui.ui.page_docks import PageDocks
 from axmem_gui.ui.resources import icon, style_leaves, with_base
@@ -448,7 +448,7 @@ class MainWindow(QMainWindow):
         self.readonly_banner.setVisible(ws.read_only)
         self.setWindowTitle(f"{ws.path.name} — Ax Memory & Skills Studio")
         self.path_label.setText(str(ws.path))
-        self.path_label.setToolTip(str(ws.path))
+        self.path_label.setToolTip(inert(str(ws.path)))  # a file name may look like HTML
         self.undo_stack.clear()
         path = str(ws.path.resolve())
         self.settings.add_recent_file(path)
