@@ -38,7 +38,6 @@ from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.dialog_focus import first_input
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.retrieval.feature import RETRIEVAL
-from axmem_gui.ui.sessions.controller import SESSIONS
 from axmem_gui.ui.suites.feature import SUITES
 from tests.helpers.hostile import hostile_workspace, live_html
 from tests.ui.conftest import WindowFactory
