@@ -36,6 +36,7 @@ from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.dialogs import ErrorDialog, NewWorkspaceDialog, OpenWorkspaceDialog
+from axmem_gui.ui.dock_toggle import dock_toggle
 from axmem_gui.ui.feature import (
     STATUS_MS,
     ActionRegistry,
@@ -215,6 +216,8 @@ class MainWindow(QMainWindow):
         #: Pages by section key; a lazily built page is built when read (see _Pages).
         self.pages = _Pages(self)
         self.docks: dict[str, QDockWidget] = {}
+        #: The View menu's toggle of each dock (see `dock_toggle`).
+        self.dock_toggles: dict[str, QAction] = {}
         #: Which docks each page shows (DockSpec.pages, and the user's choices per page).
         self.page_docks = PageDocks(settings, self)
         self._drop_targets: list[DropTarget] = []
@@ -409,11 +412,14 @@ class MainWindow(QMainWindow):
     def _add_dock_toggles(self) -> None:
         for contributed in self.installed.contributions.values():
             for spec in contributed.docks:
-                toggle = self.docks[spec.name].toggleViewAction()
+                dock = self.docks[spec.name]
                 if spec.toggle_text:
-                    toggle.setText(spec.toggle_text)
+                    dock.toggleViewAction().setText(spec.toggle_text)
                 if spec.toggle_shortcut:
-                    toggle.setShortcut(spec.toggle_shortcut)
+                    dock.toggleViewAction().setShortcut(spec.toggle_shortcut)
+                # Brings a dock tabbed behind another to the front rather than hiding it.
+                toggle = dock_toggle(dock, self)
+                self.dock_toggles[spec.name] = toggle
                 self.view_menu.addAction(toggle)
 
     def _build_status(self) -> None:
