@@ -19,11 +19,11 @@ from axmem_gui.ui.commands import (
     Resolution,
     create_command,
     delete_command,
-    edit_command,
     new_entry,
     restore_command,
     stored_entry,
     tag_command,
+    typing_commands,
 )
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.editor.dialogs import ConflictDialog, RenameDialog, TagDialog
@@ -250,16 +250,16 @@ class CatalogEditing(QObject):
     def commit_edit(self, request: EditRequest) -> None:
         if self.controller.read_only:
             return
-        self.stack.push(
-            edit_command(
-                self.session,
-                request.kind,
-                request.before,
-                request.after,
-                request.revision,
-                request.field,
-            )
-        )
+        # One undo step per word boundary typed (only the last one writes).
+        for command in typing_commands(
+            self.session,
+            request.kind,
+            request.values(),
+            request.revision,
+            request.field,
+            joins=request.joins,
+        ):
+            self.stack.push(command)
 
     def _kind(self, kind: str | None) -> str | None:
         return kind if kind is not None else self.active_kind()

@@ -2,10 +2,18 @@
 
 Typing is committed to the store after a short pause (or when the field loses focus) as an
 `EditRequest`; whoever owns the undo stack turns it into a command. The form itself never
-writes: it only knows the entry and the revision it shows."""
+writes: it only knows the entry and the revision it shows.
+
+Undo steps follow typing as in a text editor: a word boundary (a space or line break typed
+after a word: it starts the next step) or a pause of `UNDO_PAUSE_S` starts a new step. A
+request carries the values at the word boundaries typed since the last commit (`steps`)
+and whether it may merge into the previous step (`joins`); the time comes from an
+injectable clock."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
@@ -28,6 +36,8 @@ from axmem_gui.ui.resources import style_leaves
 
 #: Pause in typing after which an edit is committed (and so durable).
 COMMIT_DELAY_MS = 400
+#: A pause in typing at least this long starts a new undo step.
+UNDO_PAUSE_S = 1.5
 
 SKILL_FIELDS = ("name", "description", "tags", "content")
 MEMORY_FIELDS = ("tags", "content")
@@ -49,6 +59,31 @@ class EditRequest:
     after: Entry
     revision: int
     field: str
+    #: The entry at each word boundary typed between `before` and `after` (undo steps).
+    steps: tuple[Entry, ...] = ()
+    #: The first step may merge into the previous edit of the field (no pause, no word
+    #: boundary between them).
+    joins: bool = True
+
+    def values(self) -> list[Entry]:
+        """before, each step, after; no value twice in a row."""
+        out = [self.before]
+        for value in (*self.steps, self.after):
+            if value != out[-1]:
+                out.append(value)
+        return out
+
+
+def _is_space(char: str) -> bool:
+    return char.isspace() or char == "\u2029"  # a paragraph break of QTextDocument
+
+
+def _utf16_unit(text: str, index: int) -> str:
+    """The UTF-16 unit at `index` of `text` (Qt's positions), "" outside it."""
+    data = text.encode("utf-16-le", "surrogatepass")
+    if not 0 <= index < len(data) // 2:
+        return ""
+    return data[2 * index : 2 * index + 2].decode("utf-16-le", "surrogatepass")
 
 
 class EntryForm(QWidget):
@@ -56,16 +91,28 @@ class EntryForm(QWidget):
     rename_requested = Signal()
     history_requested = Signal()
 
-    def __init__(self, kind: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        kind: str,
+        parent: QWidget | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         super().__init__(parent)
         self.kind = kind
         self.setObjectName("entryForm")
         self.entry: Entry | None = None
         self.revision = 0
         self.read_only = False
+        #: Seconds, for the pauses that start undo steps (tests inject their own).
+        self.clock = clock
         self._loading = False
         self._pending: list[str] = []
         self._deferred: list[EditRequest] = []
+        #: Undo steps of the typing not committed yet (see the module).
+        self._steps: list[Entry] = []
+        self._joins = True
+        self._last_key_at: float | None = None
+        self._content_change = (0, 0, 0)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(COMMIT_DELAY_MS)
@@ -167,6 +214,7 @@ class EntryForm(QWidget):
             edit.textEdited.connect(lambda _t, f=field: self._on_edited(f))
             edit.editingFinished.connect(self.commit_pending)
             edit.installEventFilter(self)
+        self.content.edit.document().contentsChange.connect(self._on_content_change)
         self.content.edited.connect(lambda: self._on_edited("content"))
         self.content.focus_left.connect(self.commit_pending)
         self.content.edit.installEventFilter(self)
@@ -237,18 +285,54 @@ class EntryForm(QWidget):
         self._update_state()
 
     # committing ---------------------------------------------------------------------
+    def _on_content_change(self, position: int, removed: int, added: int) -> None:
+        self._content_change = (position, removed, added)
+
     def _on_edited(self, field: str) -> None:
         if self._loading or self.read_only or self.entry is None:
             return
+        now = self.clock()
+        if not self._pending:
+            # The first keystroke of a commit: after a pause, a new undo step.
+            paused = self._last_key_at is not None and now - self._last_key_at >= UNDO_PAUSE_S
+            self._joins = not paused
+        self._last_key_at = now
         if field not in self._pending:
             self._pending.append(field)
+        boundary = self._typed_word_boundary(field)
+        if boundary is not None:
+            # The word ends before the space: the value without it closes a step.
+            assert self.entry is not None
+            values = {f: self._field_value(f) for f in self._pending if f != field}
+            values[field] = parse_tags(boundary) if field == "tags" else boundary
+            self._steps.append(replace(self.entry, **values))  # type: ignore[arg-type]
         self._timer.start()
         self._update_state()
+
+    def _typed_word_boundary(self, field: str) -> str | None:
+        """When the last keystroke typed one space or line break right after a word: the
+        field's text without it (else None)."""
+        if field == "content":
+            position, removed, added = self._content_change
+            if added != 1 or removed:
+                return None
+            document = self.content.edit.document()
+            typed, before = document.characterAt(position), document.characterAt(position - 1)
+            text, at = self.content.text(), position
+        else:
+            edit = self._line_edits[field]
+            text, at = edit.text(), edit.cursorPosition() - 1
+            typed, before = _utf16_unit(text, at), _utf16_unit(text, at - 1)
+        if not (typed and _is_space(typed) and before and not _is_space(before)):
+            return None
+        units = text.encode("utf-16-le", "surrogatepass")
+        return (units[: 2 * at] + units[2 * at + 2 :]).decode("utf-16-le", "surrogatepass")
 
     def discard_pending(self) -> None:
         self._timer.stop()
         self._pending = []
         self._deferred = []
+        self._steps = []
         self._update_state()
 
     def has_pending(self) -> bool:
@@ -265,6 +349,7 @@ class EntryForm(QWidget):
     def _take_request(self) -> EditRequest | None:
         """One request for every field typed into (normally just the focused one)."""
         fields, self._pending = self._pending, []
+        steps, self._steps = self._steps, []
         if not fields or self.entry is None:
             return None
         before = self.entry
@@ -272,7 +357,12 @@ class EntryForm(QWidget):
         after: Skill | Memory = replace(before, **values)  # type: ignore[arg-type]
         if after == before:
             return None
-        return EditRequest(self.kind, before, after, self.revision, "+".join(fields))
+        # A word begun by the first key (a space after the last commit's word) is a new
+        # step, as is anything typed after a pause.
+        joins = self._joins and not (steps and steps[0] == before)
+        return EditRequest(
+            self.kind, before, after, self.revision, "+".join(fields), tuple(steps), joins
+        )
 
     def _flush_deferred(self) -> None:
         requests, self._deferred = self._deferred, []
