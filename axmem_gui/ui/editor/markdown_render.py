@@ -206,8 +206,8 @@ def fences_in_lists(piece: str) -> str:
             out += [line[indent:], *code, lines[end].lstrip()]
         else:
             # the item the fence is under; Python-Markdown nests four spaces per level
-            item = max((m for m in markers if m < indent), default=0)
-            pad = " " * (4 * (item // 4 + 1) + 4)
+            owner = max((m for m in markers if m < indent), default=0)
+            pad = " " * (4 * (owner // 4 + 1) + 4)
             out += ["", f"{pad}:::{fence.group(3) or 'text'}"]
             out += [pad + c if c.strip() else "" for c in code]
             out.append("")
