@@ -54,6 +54,7 @@ from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.navigator import NavigatorModel, NavigatorView, NavRole
 from axmem_gui.ui.page_docks import PageDocks
 from axmem_gui.ui.resources import icon, style_leaves, with_base
+from axmem_gui.ui.screen_fit import CentralArea, ScreenFit
 from axmem_gui.ui.settings import AppSettings
 from axmem_gui.ui.tasks import COLLECTOR, TaskRunner
 
@@ -220,6 +221,7 @@ class MainWindow(QMainWindow):
         self.dock_toggles: dict[str, QAction] = {}
         #: Which docks each page shows (DockSpec.pages, and the user's choices per page).
         self.page_docks = PageDocks(settings, self)
+        self.page_docks.focus_changed.connect(self.shell.focus_changed)
         self._drop_targets: list[DropTarget] = []
         self.setWindowIcon(icon("axmem"))
         self.resize(first_start_size(self.screen().availableGeometry().size()))
@@ -337,7 +339,9 @@ class MainWindow(QMainWindow):
         split.addWidget(self.stack)
         split.setStretchFactor(1, 1)
         split.setSizes([150, 900])
-        self.setCentralWidget(split)
+        # Never taller or wider than the screen (the page scrolls instead).
+        self.setCentralWidget(CentralArea(split))
+        self.screen_fit = ScreenFit(self)
         self.navigator.selectionModel().selectionChanged.connect(self._on_nav)
 
     def _action(
@@ -421,6 +425,17 @@ class MainWindow(QMainWindow):
                 toggle = dock_toggle(dock, self)
                 self.dock_toggles[spec.name] = toggle
                 self.view_menu.addAction(toggle)
+        # Every dock of the page out of the way, for the editor (see `PageDocks`).
+        self.focus_action = make_action(
+            self,
+            "&Focus on the Editor",
+            lambda: self.page_docks.set_focused(not self.page_docks.focused()),
+            "F11",
+            "Hide this page's docks so the editor has the room (remembered per page)",
+        )
+        self.focus_action.setCheckable(True)
+        self.page_docks.focus_changed.connect(lambda _p, on: self.focus_action.setChecked(on))
+        self.view_menu.addAction(self.focus_action)
 
     def _build_status(self) -> None:
         self.readonly_banner = plain_label("Read-only: this workspace cannot be changed")

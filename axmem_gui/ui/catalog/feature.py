@@ -75,6 +75,7 @@ class CatalogEditing(QObject):
             for action in self.toolbar_actions:
                 page.toolbar.addAction(action)
         context.actions.menu_opening.connect(self._on_menu_opening)
+        context.shell.focus_changed.connect(self._on_focus_changed)
         self.controller.opened.connect(self.update_enabled)
         self.shell.section_changed.connect(self.update_enabled)
         self.update_enabled()
@@ -123,6 +124,10 @@ class CatalogEditing(QObject):
                     page.reload()
         finally:
             self._external = False
+
+    def _on_focus_changed(self, page: str, focused: bool) -> None:
+        if page in self.pages:
+            self.pages[page].form.content.set_writing(focused)
 
     def _on_menu_opening(self, menu: str) -> None:
         if menu == "edit":

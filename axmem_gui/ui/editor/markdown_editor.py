@@ -181,6 +181,7 @@ class MarkdownEditor(QWidget):
         layout.addLayout(bar)
 
         self._loading = False
+        self._chosen_beside = False
         self.edit.textChanged.connect(self._on_text_changed)
         self.edit.installEventFilter(self)
         self._show_link("")
@@ -210,14 +211,34 @@ class MarkdownEditor(QWidget):
         return self.split.orientation() == Qt.Orientation.Horizontal
 
     def set_beside(self, beside: bool) -> None:
-        orientation = Qt.Orientation.Horizontal if beside else Qt.Orientation.Vertical
-        if self.split.orientation() != orientation:
-            self.split.setOrientation(orientation)
-            total = sum(self.split.sizes()) or 2
-            self.split.setSizes([total * 3 // 5, total - total * 3 // 5])
+        """The user's choice (remembered by whoever listens to `layout_changed`)."""
+        self._chosen_beside = beside
+        if self._orient(beside):
             self.layout_changed.emit(beside)
+        self._show_toggle(beside)
+
+    def set_writing(self, writing: bool) -> None:
+        """Focus mode: the docks are gone and the editor has the window's width, so the
+        rendered preview stands beside the source and the source keeps the height; out
+        of it, the preview goes back where the user had it (not a choice to remember)."""
+        beside = writing or self._chosen_beside
+        self._orient(beside)
+        self._show_toggle(beside)
+
+    def _orient(self, beside: bool) -> bool:
+        orientation = Qt.Orientation.Horizontal if beside else Qt.Orientation.Vertical
+        if self.split.orientation() == orientation:
+            return False
+        self.split.setOrientation(orientation)
+        total = sum(self.split.sizes()) or 2
+        self.split.setSizes([total * 3 // 5, total - total * 3 // 5])
+        return True
+
+    def _show_toggle(self, beside: bool) -> None:
         if self.beside_toggle.isChecked() != beside:
+            self.beside_toggle.blockSignals(True)
             self.beside_toggle.setChecked(beside)
+            self.beside_toggle.blockSignals(False)
 
     # internals ----------------------------------------------------------------------
     def _on_text_changed(self) -> None:
