@@ -23,6 +23,7 @@ from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.services.catalog import EntryMeta, MemoryRepository, SkillRepository
 from axmem_gui.ui.editor.form import EntryForm
 from axmem_gui.ui.entry_table import EntryRole, EntryTableModel
+from axmem_gui.ui.fitted_columns import WithinWidth
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.resources import style_leaves
 
@@ -120,6 +121,8 @@ class CatalogPage(QWidget):
         widths = (170, 160, 260) if kind == "skills" else (170, 320)
         for column, width in enumerate(widths):
             self.table.setColumnWidth(column, width)
+        # Within the view's width: description (or content), then name, give way.
+        self.columns_fit = WithinWidth(self.table, (2, 1) if kind == "skills" else (1,))
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._on_selection())
         self.delete_key_action = QAction("Delete", self.table)
@@ -177,6 +180,7 @@ class CatalogPage(QWidget):
         for column in (0, 1) if self.kind == "skills" else (0,):
             self.table.resizeColumnToContents(column)
             self.table.setColumnWidth(column, min(max(self.table.columnWidth(column), 90), 260))
+        self.columns_fit.fit()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)

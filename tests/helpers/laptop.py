@@ -18,6 +18,8 @@ SCREEN = {"name": "laptop", "x": 0, "y": 0, "width": 1366, "height": 768, "logic
 WINDOW = (1350, 693)
 #: The editor shows at least this many lines of a skill's body (by default or with F11).
 WANTED_LINES = 20
+#: The suite and eval tables, measured for a horizontal scroll bar.
+TABLES = ("casesTable", "evalRuns", "evalCases")
 
 
 def laptop_env(tmp: Path) -> dict[str, str]:
@@ -44,7 +46,7 @@ def main(settings_dir: str, workspace: str) -> int:
     from PySide6.QtCore import QRect, Qt
     from PySide6.QtGui import QUndoStack
     from PySide6.QtTest import QTest
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtWidgets import QApplication, QTableView
 
     from axmem_gui.store import Workspace
     from axmem_gui.ui.catalog.feature import CATALOG
@@ -124,10 +126,19 @@ def main(settings_dir: str, workspace: str) -> int:
     out["fits_with_lint_box"] = fits(window)
     out["frame_with_lint_box"] = rect(window.frameGeometry())
     out["fits_pages"] = {}
+    out["table_overflow"] = {}
     for key in list(window.pages):
         window.show_section(key)
         settle()
         out["fits_pages"][key] = [fits(window), rect(window.frameGeometry())]
+        for table in window.pages[key].findChildren(QTableView):
+            if table.isVisible() and table.objectName() in TABLES:
+                header = table.horizontalHeader()
+                overflow = header.length() - table.viewport().width()
+                out["table_overflow"][table.objectName()] = [
+                    overflow,
+                    table.horizontalScrollBar().isVisible(),
+                ]
     # Focus mode is remembered per page, across a restart.
     window.show_section("skills")
     QTest.keyClick(window, Qt.Key.Key_F11)

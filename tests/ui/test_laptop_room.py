@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from axmem_gui.services.workspace import init_workspace
-from tests.helpers.laptop import WANTED_LINES, laptop_env
+from tests.helpers.laptop import TABLES, WANTED_LINES, laptop_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,6 +45,13 @@ def test_one_keystroke_gives_the_skill_body_twenty_lines(laptop: dict[str, Any])
     assert laptop["docks_in_focus"] == []  # F11: every dock out of the way, the welcome too
     assert laptop["lines_focus_with_lint"] >= WANTED_LINES, laptop
     assert {"previewDock", "benchDock", "welcomeDock"} <= set(laptop["docks_after_focus"])
+
+
+def test_the_suite_and_eval_tables_fit_without_scrolling_sideways(
+    laptop: dict[str, Any],
+) -> None:
+    assert set(laptop["table_overflow"]) == set(TABLES)
+    assert {k: v for k, v in laptop["table_overflow"].items() if v[0] > 0 or v[1]} == {}
 
 
 def test_focus_mode_is_remembered_per_page(laptop: dict[str, Any]) -> None:

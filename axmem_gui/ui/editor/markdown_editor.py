@@ -8,6 +8,7 @@ from PySide6.QtGui import QKeyEvent, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QPlainTextEdit,
+    QSizePolicy,
     QSplitter,
     QTextEdit,
     QToolButton,
@@ -20,7 +21,6 @@ from axmem_gui.ui.editor.colors import unsearched_background
 from axmem_gui.ui.editor.highlighter import MarkdownHighlighter
 from axmem_gui.ui.editor.preview import SafeMarkdownBrowser
 from axmem_gui.ui.editor.text_metrics import SEARCH_CONTENT_CUT, content_counts, unsearched_range
-from axmem_gui.ui.elided import ElidedLabel
 from axmem_gui.ui.inert_text import plain_label
 
 UNSEARCHED_TIP = (
@@ -132,8 +132,11 @@ class MarkdownEditor(QWidget):
         super().__init__(parent)
         self.edit = ContentEdit()
         self.preview = SafeMarkdownBrowser()
-        # Elided (whole in the tooltip): a long count line must not push the list aside.
-        self.counts = ElidedLabel()
+        # Wrapped at its " · " (on a laptop it was cut after "426 beyon…"); a long count
+        # line takes a second line rather than pushing the list aside.
+        self.counts = plain_label()
+        self.counts.setWordWrap(True)
+        self.counts.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.counts.setObjectName("contentCounts")
         self.counts.setToolTip(UNSEARCHED_TIP)
         self.link_status = plain_label()
