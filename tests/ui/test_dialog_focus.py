@@ -114,7 +114,7 @@ def _dialogs(window: MainWindow, tmp_path: Path) -> dict[str, Callable[[], QDial
     from axmem_gui.core.contextmap.state import stored_map_from_json_value
     from axmem_gui.ui.about import AboutDialog
     from axmem_gui.ui.contextmap.dialogs import AddItemDialog, EvolutionDialog
-    from axmem_gui.ui.editor.dialogs import TagDialog
+    from axmem_gui.ui.editor.dialogs import RenameDialog, TagDialog
     from axmem_gui.ui.help import DocumentationDialog, ShortcutsDialog
     from axmem_gui.ui.history import HistoryDialog, full_history
     from axmem_gui.ui.sessions import jobs
@@ -146,6 +146,7 @@ def _dialogs(window: MainWindow, tmp_path: Path) -> dict[str, Callable[[], QDial
 
     return {
         "TagDialog": lambda: TagDialog(window, True, 1, ["release"]),
+        "RenameDialog": lambda: RenameDialog(window, "skill", "Deploy Freeze!"),
         "SuiteDialog": lambda: SuiteDialog(window, "New suite", "My checks 2"),
         "CaseDialog": lambda: CaseDialog(window, "Add as case", case, ["ops-retrieval"], "x"),
         "HistoryDialog": lambda: HistoryDialog(

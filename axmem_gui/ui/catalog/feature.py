@@ -9,8 +9,9 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 
-from axmem_gui.core.catalog import CATALOG_KINDS, label, singular
+from axmem_gui.core.catalog import CATALOG_KINDS, Skill, label, singular
 from axmem_gui.core.printable import printable
+from axmem_gui.core.skill_names import agent_skill_name
 from axmem_gui.services.catalog import CatalogService, ConflictError
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.commands import (
@@ -54,6 +55,8 @@ class CatalogEditing(QObject):
         self.session.entries_changed_done.connect(self._after_change)
         self.session.focus_requested.connect(self._focus)
         self.session.error_reported.connect(self._show_error)
+        #: Ids of skills made with New that follow their name until renamed by hand.
+        self._auto_ids: set[str] = set()
         ws = context.controller.workspace
         self.pages: dict[str, CatalogPage] = {
             "skills": CatalogPage("skills", ws.skills),
@@ -69,6 +72,10 @@ class CatalogEditing(QObject):
             self._remember_layout(kind, page, context.settings)
             page.form.edit_committed.connect(self.commit_edit)
             page.form.rename_requested.connect(lambda k=kind: self.rename(k))
+            page.form.rename_to_requested.connect(
+                lambda new_id, k=kind: self.rename_to_fix(k, new_id)
+            )
+            page.form.name_finished.connect(lambda k=kind: self._follow_name(k))
             page.form.history_requested.connect(lambda k=kind: self.show_history(k))
             page.delete_requested.connect(lambda k=kind: self.delete_selected(k))
             page.entry_gone.connect(lambda entry_id, k=kind: self._on_entry_gone(k, entry_id))
@@ -276,6 +283,8 @@ class CatalogEditing(QObject):
         self.commit_all()
         entry = new_entry(self.session.workspace, kind)
         self.stack.push(create_command(self.session, kind, entry))
+        if kind == "skills":
+            self._auto_ids.add(entry.id)
         form = self.pages[kind].form
         target = form.name_edit if kind == "skills" else form.content.edit
         target.setFocus()
@@ -329,7 +338,40 @@ class CatalogEditing(QObject):
                 f"{singular(kind)} '{new_id}' already exists; choose another id",
             )
             return
+        self._auto_ids.discard(old_id)  # named by hand: it no longer follows the name
         self.stack.push(RenameEntryCommand(self.session, kind, old_id, new_id))
+
+    def rename_to_fix(self, kind: str, wanted: str) -> None:
+        """The naming rule's fix for the shown skill's id (made unique), undoable."""
+        page = self.pages[kind]
+        old_id = page.current_id()
+        if old_id is None or self.controller.read_only:
+            return
+        page.form.commit_pending()
+        new_id = agent_skill_name(wanted, lambda n: self.catalog.revision_of(kind, n) is not None)
+        self._auto_ids.discard(old_id)
+        self.stack.push(RenameEntryCommand(self.session, kind, old_id, new_id))
+        self._status(f"Renamed '{old_id}' to '{new_id}' — Ctrl+Z renames it back")
+
+    def _follow_name(self, kind: str) -> None:
+        """A new skill's id follows its name ("new-skill" named "Deploy freeze" becomes
+        "deploy-freeze") until the user renames it."""
+        entry = self.pages[kind].form.entry
+        if entry is None or entry.id not in self._auto_ids or self.controller.read_only:
+            return
+        if not isinstance(entry, Skill) or not entry.name.strip():
+            return
+        wanted = agent_skill_name(entry.name)
+        if wanted == entry.id:
+            return
+        new_id = agent_skill_name(
+            entry.name, lambda n: n != entry.id and self.catalog.revision_of(kind, n) is not None
+        )
+        if new_id == entry.id:
+            return
+        self._auto_ids.add(new_id)
+        self.stack.push(RenameEntryCommand(self.session, kind, entry.id, new_id))
+        self._status(f"The id follows the name: '{new_id}' (F2 chooses another)")
 
     def tag_selected(self, add: bool, kind: str | None = None) -> None:
         kind = self._kind(kind)

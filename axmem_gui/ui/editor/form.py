@@ -29,8 +29,10 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.catalog import Memory, Skill, singular
+from axmem_gui.core.skill_names import agent_skill_name, agent_skill_name_problem
 from axmem_gui.ui.commands import Entry
 from axmem_gui.ui.editor.markdown_editor import MarkdownEditor
+from axmem_gui.ui.elided import ElidedLabel
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.resources import style_leaves
 
@@ -90,6 +92,11 @@ class EntryForm(QWidget):
     edit_committed = Signal(object)  # EditRequest
     rename_requested = Signal()
     history_requested = Signal()
+    #: The id the Agent Skills naming rule's fix offers (the skill's folder name).
+    rename_to_requested = Signal(str)
+    #: The user is done with the name field (Enter or leaving it): a new skill's id
+    #: may follow the name.
+    name_finished = Signal()
 
     def __init__(
         self,
@@ -142,6 +149,19 @@ class EntryForm(QWidget):
         id_row.addWidget(self.id_edit, 1)
         id_row.addWidget(self.rename_button)
         id_row.addWidget(self.history_button)
+        # A skill id that breaks the Agent Skills naming rule, and the fix (skills only).
+        self.id_problem = ElidedLabel()
+        self.id_problem.setObjectName("idProblem")
+        self.id_fix_button = QPushButton()
+        self.id_fix_button.setObjectName("idFix")
+        self._id_fix = ""
+        self.id_fix_button.clicked.connect(self._on_id_fix)
+        self.id_problem_row = QWidget()
+        problem_row = QHBoxLayout(self.id_problem_row)
+        problem_row.setContentsMargins(0, 0, 0, 0)
+        problem_row.addWidget(self.id_problem, 1)
+        problem_row.addWidget(self.id_fix_button)
+        self.id_problem_row.hide()
 
         self.name_edit = QLineEdit()
         self.name_edit.setPlaceholderText("Shown in the Available Skills list")
@@ -162,6 +182,7 @@ class EntryForm(QWidget):
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         form.addRow("Id", id_row)
         if self.kind == "skills":
+            form.addRow("", self.id_problem_row)
             form.addRow("Name", self.name_edit)
             form.addRow("Description", self.description_edit)
         form.addRow("Tags", self.tags_edit)
@@ -214,6 +235,7 @@ class EntryForm(QWidget):
             edit.textEdited.connect(lambda _t, f=field: self._on_edited(f))
             edit.editingFinished.connect(self.commit_pending)
             edit.installEventFilter(self)
+        self.name_edit.editingFinished.connect(self.name_finished)
         self.content.edit.document().contentsChange.connect(self._on_content_change)
         self.content.edited.connect(lambda: self._on_edited("content"))
         self.content.focus_left.connect(self.commit_pending)
@@ -250,12 +272,32 @@ class EntryForm(QWidget):
         try:
             self.id_edit.setText(entry.id)
             self.id_edit.setCursorPosition(0)
+            self._show_id_problem(entry.id)
             for field in self.fields():
                 if field not in self._pending:
                     self._show_field(field, entry)
         finally:
             self._loading = False
         self._update_state()
+
+    def _on_id_fix(self) -> None:
+        self.rename_to_requested.emit(self._id_fix)
+
+    def _show_id_problem(self, entry_id: str) -> None:
+        problem = agent_skill_name_problem(entry_id) if self.kind == "skills" else None
+        if problem is None:
+            self.id_problem_row.hide()
+            return
+        self._id_fix = agent_skill_name(entry_id)
+        self.id_problem.setText(f"Not an Agent Skills name: {problem}")
+        self.id_problem.setToolTip(
+            "A skills-folder export puts this skill in a folder named "
+            f"'{self._id_fix}' (the rule: lowercase letters, digits and single hyphens, "
+            "at most 64 characters)."
+        )
+        self.id_fix_button.setText(f"Rename to '{self._id_fix}'")
+        self.id_fix_button.setEnabled(not self.read_only)
+        self.id_problem_row.show()
 
     def _show_field(self, field: str, entry: Entry) -> None:
         value = getattr(entry, field)
@@ -282,6 +324,7 @@ class EntryForm(QWidget):
             edit.setReadOnly(read_only)
         self.content.set_read_only(read_only)
         self.rename_button.setEnabled(not read_only)
+        self.id_fix_button.setEnabled(not read_only)
         self._update_state()
 
     # committing ---------------------------------------------------------------------
