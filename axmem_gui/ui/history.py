@@ -4,7 +4,9 @@ value into an undoable command)."""
 
 from __future__ import annotations
 
+import base64
 import difflib
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -42,9 +44,31 @@ def entry_lines(value: dict[str, Any] | None) -> list[str]:
         return []
     lines = [f"{key}: {value[key]}" for key in ("id", "name", "description") if key in value]
     lines.append(f"tags: {', '.join(value.get('tags') or [])}")
+    lines.extend(file_lines(value.get("extra")))
     lines.append("content:")
     lines.extend(str(value.get("content", "")).split("\n"))
     return lines
+
+
+def file_lines(extra: Any) -> list[str]:
+    """A skill folder's other files, one line each (path, size, a digest of the bytes),
+    so the diff shows a file added, deleted or replaced."""
+    resources = extra.get("resources") if isinstance(extra, dict) else None
+    out: list[str] = []
+    for res in resources if isinstance(resources, list) else []:
+        if not isinstance(res, dict):
+            continue
+        if isinstance(res.get("text"), str):
+            data = res["text"].encode("utf-8", "surrogatepass")
+        else:
+            try:
+                data = base64.b64decode(str(res.get("base64", "")))
+            except ValueError:
+                data = b""
+        digest = hashlib.sha256(data).hexdigest()[:12]
+        mode = " (executable)" if res.get("executable") else ""
+        out.append(f"file {res.get('path')}: {len(data):,} bytes{mode}, sha256 {digest}…")
+    return out
 
 
 @dataclass(frozen=True)

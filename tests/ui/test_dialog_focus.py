@@ -112,9 +112,11 @@ def _shown(qtbot: Any, dialog: QDialog) -> QDialog:
 #: How to make each dialog class of the app on the sample workspace's window.
 def _dialogs(window: MainWindow, tmp_path: Path) -> dict[str, Callable[[], QDialog]]:
     from axmem_gui.core.contextmap.state import stored_map_from_json_value
+    from axmem_gui.core.formats.model import SkillResource
     from axmem_gui.ui.about import AboutDialog
     from axmem_gui.ui.contextmap.dialogs import AddItemDialog, EvolutionDialog
     from axmem_gui.ui.editor.dialogs import RenameDialog, TagDialog
+    from axmem_gui.ui.editor.skill_files import FileViewDialog, SkillFilesDialog
     from axmem_gui.ui.help import DocumentationDialog, ShortcutsDialog
     from axmem_gui.ui.history import HistoryDialog, full_history
     from axmem_gui.ui.sessions import jobs
@@ -147,6 +149,10 @@ def _dialogs(window: MainWindow, tmp_path: Path) -> dict[str, Callable[[], QDial
     return {
         "TagDialog": lambda: TagDialog(window, True, 1, ["release"]),
         "RenameDialog": lambda: RenameDialog(window, "skill", "Deploy Freeze!"),
+        "SkillFilesDialog": lambda: SkillFilesDialog(
+            "release-checklist", lambda: ws.skills.get("release-checklist"), lambda *_: True
+        ),
+        "FileViewDialog": lambda: FileViewDialog(SkillResource("reference.md", b"# Ref\n")),
         "SuiteDialog": lambda: SuiteDialog(window, "New suite", "My checks 2"),
         "CaseDialog": lambda: CaseDialog(window, "Add as case", case, ["ops-retrieval"], "x"),
         "HistoryDialog": lambda: HistoryDialog(

@@ -405,6 +405,21 @@ def _check_resource_path(rel: str, skill_id: str) -> None:
         raise ValueError(f"skill '{skill_id}': a resource cannot be named {SKILL_FILE}")
 
 
+def resource_path_problem(rel: str) -> str | None:
+    """Why `rel` cannot name a new file of a skill folder (None when it can): a relative
+    path of portable names that the reader does not skip, and not SKILL.md itself."""
+    try:
+        _check_resource_path(rel, "")
+    except ValueError as exc:
+        return str(exc).split(": ", 1)[1]
+    for part in rel.split("/"):
+        if _skipped(part):
+            return f"'{part}' is hidden or ignored: a skill folder read back would skip it"
+        if not is_portable_folder_name(part) or part.casefold() == MEMORIES_FILE:
+            return f"'{part}' is not a portable file name (Linux, macOS and Windows)"
+    return None
+
+
 def skills_dir_files(doc: CatalogDoc) -> list[OutputFile]:
     """Every file of a skills-dir export, in a stable order."""
     files: list[OutputFile] = []

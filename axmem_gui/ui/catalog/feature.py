@@ -16,7 +16,9 @@ from axmem_gui.services.catalog import CatalogService, ConflictError
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.commands import (
     EditSession,
+    EntryChange,
     RenameEntryCommand,
+    ReplaceEntriesCommand,
     Resolution,
     create_command,
     delete_command,
@@ -30,6 +32,7 @@ from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.editor.dialogs import ConflictDialog, RenameDialog, TagDialog
 from axmem_gui.ui.editor.form import EditRequest
 from axmem_gui.ui.editor.markdown_render import warm_highlighting
+from axmem_gui.ui.editor.skill_files import SkillFilesDialog
 from axmem_gui.ui.entry_table import EntryRole
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, MenuPlace, PageSpec
 from axmem_gui.ui.history import HistoryDialog, full_history
@@ -76,6 +79,7 @@ class CatalogEditing(QObject):
                 lambda new_id, k=kind: self.rename_to_fix(k, new_id)
             )
             page.form.name_finished.connect(lambda k=kind: self._follow_name(k))
+            page.form.files_requested.connect(lambda k=kind: self.show_files(k))
             page.form.history_requested.connect(lambda k=kind: self.show_history(k))
             page.delete_requested.connect(lambda k=kind: self.delete_selected(k))
             page.entry_gone.connect(lambda entry_id, k=kind: self._on_entry_gone(k, entry_id))
@@ -372,6 +376,38 @@ class CatalogEditing(QObject):
         self._auto_ids.add(new_id)
         self.stack.push(RenameEntryCommand(self.session, kind, entry.id, new_id))
         self._status(f"The id follows the name: '{new_id}' (F2 chooses another)")
+
+    def show_files(self, kind: str = "skills") -> None:
+        """The skill folder's other files: each change an undoable edit of the skill."""
+        page = self.pages[kind]
+        entry_id = page.current_id()
+        if kind != "skills" or entry_id is None:
+            return
+        page.form.commit_pending()
+
+        def current() -> Skill | None:
+            found = self.catalog.get(kind, entry_id)
+            return found[0] if found is not None and isinstance(found[0], Skill) else None
+
+        def apply(after: Skill, text: str) -> bool:
+            found = self.catalog.get(kind, entry_id)
+            if found is None:
+                return False
+            before, revision = found
+            command = ReplaceEntriesCommand(
+                self.session,
+                kind,
+                [EntryChange(entry_id, before, after)],
+                {entry_id: revision},
+                text,
+                focus_id=entry_id,
+            )
+            self.stack.push(command)
+            return not command.failed
+
+        SkillFilesDialog.show_for(
+            self.shell.dialog_parent, entry_id, current, apply, self.controller.read_only
+        )
 
     def tag_selected(self, add: bool, kind: str | None = None) -> None:
         kind = self._kind(kind)

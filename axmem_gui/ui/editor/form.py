@@ -32,6 +32,7 @@ from axmem_gui.core.catalog import Memory, Skill, singular
 from axmem_gui.core.skill_names import agent_skill_name, agent_skill_name_problem
 from axmem_gui.ui.commands import Entry
 from axmem_gui.ui.editor.markdown_editor import MarkdownEditor
+from axmem_gui.ui.editor.skill_files import files_summary
 from axmem_gui.ui.elided import ElidedLabel
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.resources import style_leaves
@@ -97,6 +98,8 @@ class EntryForm(QWidget):
     #: The user is done with the name field (Enter or leaving it): a new skill's id
     #: may follow the name.
     name_finished = Signal()
+    #: Files… (the skill folder's other files; see skill_files.py).
+    files_requested = Signal()
 
     def __init__(
         self,
@@ -167,6 +170,21 @@ class EntryForm(QWidget):
         self.name_edit.setPlaceholderText("Shown in the Available Skills list")
         self.description_edit = QLineEdit()
         self.description_edit.setPlaceholderText("One line: when to load this skill")
+        # The skill folder's files besides SKILL.md (skills only): listed, and managed
+        # in their dialog.
+        self.files_label = ElidedLabel()
+        self.files_label.setObjectName("skillFilesSummary")
+        self.files_button = QPushButton("Files…")
+        self.files_button.setObjectName("skillFilesButton")
+        self.files_button.setToolTip(
+            "The files of this skill's folder besides SKILL.md: view, add, replace, delete"
+        )
+        self.files_button.clicked.connect(self.files_requested)
+        self.files_row = QWidget()
+        files_layout = QHBoxLayout(self.files_row)
+        files_layout.setContentsMargins(0, 0, 0, 0)
+        files_layout.addWidget(self.files_label, 1)
+        files_layout.addWidget(self.files_button)
         self.tags_edit = QLineEdit()
         self.tags_edit.setPlaceholderText("Comma-separated studio tags (not sent to Ax)")
         self.content = MarkdownEditor()
@@ -186,6 +204,8 @@ class EntryForm(QWidget):
             form.addRow("Name", self.name_edit)
             form.addRow("Description", self.description_edit)
         form.addRow("Tags", self.tags_edit)
+        if self.kind == "skills":
+            form.addRow("Files", self.files_row)
 
         # Reserved for the lint panel (another feature fills it with `set_lint_panel`).
         self.lint_area = QWidget()
@@ -273,6 +293,8 @@ class EntryForm(QWidget):
             self.id_edit.setText(entry.id)
             self.id_edit.setCursorPosition(0)
             self._show_id_problem(entry.id)
+            if isinstance(entry, Skill):
+                self.files_label.setText(files_summary(entry))
             for field in self.fields():
                 if field not in self._pending:
                     self._show_field(field, entry)
