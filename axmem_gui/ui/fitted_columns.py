@@ -94,9 +94,11 @@ class WithinWidth(QObject):
     """Keeps the columns of a big lazy table (the catalog's) within its view's width:
     whenever they are wider than the viewport, the `give_way` columns give up room in
     turn, each down to its header's width, and the last column stretches over what is
-    left. Nothing else is touched: widths fitted to the content or dragged by the user
-    stay while they fit. (Fixed widths gave every entry table a horizontal scroll bar on
-    a laptop, and hid the Memories table's "Content" header off to the right.)"""
+    left; when even that would not fit, nothing shrinks (the view scrolls, the columns
+    it shows stay readable). Nothing else is touched: widths fitted to the content or
+    dragged by the user stay while they fit. (Fixed widths gave every entry table a
+    horizontal scroll bar on a laptop, and hid the Memories table's "Content" header off
+    to the right.)"""
 
     def __init__(self, view: QTableView, give_way: Sequence[int]) -> None:
         super().__init__(view)
@@ -119,6 +121,11 @@ class WithinWidth(QObject):
             return
         widths = [header.sectionSize(c) for c in range(last)]
         excess = sum(widths) + header.sectionSizeHint(last) - available
+        room = sum(
+            max(0, widths[c] - header.sectionSizeHint(c)) for c in self._give_way if c < last
+        )
+        if excess > room:
+            return  # even at their headers' widths they would not fit: scroll instead
         for column in self._give_way:
             if excess <= 0:
                 break

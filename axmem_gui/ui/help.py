@@ -401,6 +401,8 @@ class HelpFeature:
             Qt.DockWidgetArea.TopDockWidgetArea,
             shown=not self.settings.welcome_dismissed(),
             banner=True,  # "Got it" closes it; its three lines need the title's height
+            # its three lines and no more: the pages below keep the height
+            first_size=self.welcome.minimumSizeHint().height(),
         )
         return Contributions(docks=[dock])
 

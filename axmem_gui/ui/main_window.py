@@ -67,6 +67,18 @@ WorkspaceCreator = Callable[[Path], Workspace]
 PREFERRED_SIZE = QSize(1400, 860)
 
 
+#: Most of the window's height (width) a dock above or below (beside) the pages takes on a
+#: first start: on a laptop the pages keep the room (the bench's 280 pixels left the
+#: skill editor three lines).
+FIRST_DOCK_SHARE = (0.25, 0.35)
+
+
+def first_dock_size(wanted: int, vertical: bool, window: QSize) -> int:
+    share = FIRST_DOCK_SHARE[0] if vertical else FIRST_DOCK_SHARE[1]
+    room = window.height() if vertical else window.width()
+    return min(wanted, int(room * share))
+
+
 def first_start_size(available: QSize) -> QSize:
     """The preferred size, shrunk to leave a margin on a smaller screen (a 1366×768 laptop
     shows the whole window, title bar and panel included)."""
@@ -322,7 +334,8 @@ class MainWindow(QMainWindow):
                         Qt.DockWidgetArea.BottomDockWidgetArea,
                     )
                     orientation = Qt.Orientation.Vertical if vertical else Qt.Orientation.Horizontal
-                    self.resizeDocks([dock], [spec.first_size], orientation)
+                    size = first_dock_size(spec.first_size, vertical, self.size())
+                    self.resizeDocks([dock], [size], orientation)
 
     def _shutdown(self) -> None:
         self.installed.shutdown()

@@ -121,8 +121,13 @@ class CatalogPage(QWidget):
         widths = (170, 160, 260) if kind == "skills" else (170, 320)
         for column, width in enumerate(widths):
             self.table.setColumnWidth(column, width)
-        # Within the view's width: description (or content), then name, give way.
+        # Within the view's width: description (or content), then name, give way. Headers
+        # start at the left of their column: a wide column's centred title ("Content")
+        # was beyond the right edge of a narrow list.
         self.columns_fit = WithinWidth(self.table, (2, 1) if kind == "skills" else (1,))
+        self.table.horizontalHeader().setDefaultAlignment(
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        )
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._on_selection())
         self.delete_key_action = QAction("Delete", self.table)

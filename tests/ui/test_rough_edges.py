@@ -13,7 +13,13 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QRect, QSize, Qt, QUrl
 from PySide6.QtGui import QColor, QImage
-from PySide6.QtWidgets import QApplication, QPushButton, QStyle, QStyleOptionComboBox
+from PySide6.QtWidgets import (
+    QApplication,
+    QPushButton,
+    QStyle,
+    QStyleOptionComboBox,
+    QStyleOptionHeader,
+)
 
 from axmem_gui.store import Workspace
 from axmem_gui.ui.bench.feature import BENCH
@@ -96,9 +102,21 @@ def test_the_memories_content_header_is_in_view(qtbot: Any, window: MainWindow) 
     header = page.table.horizontalHeader()
     content = 1
     assert header.model().headerData(content, Qt.Orientation.Horizontal) == "Content"
-    right = header.sectionViewportPosition(content) + header.sectionSize(content)
-    assert header.sectionViewportPosition(content) >= 0
-    assert right <= page.table.viewport().width()
+    left = header.sectionViewportPosition(content)
+    # where the header's title is drawn: aligned as the header says, in its whole section
+    option = QStyleOptionHeader()
+    option.initFrom(header)
+    option.rect = QRect(left, 0, header.sectionSize(content), header.height())
+    option.textAlignment = header.defaultAlignment()
+    option.text = "Content"
+    label = header.style().subElementRect(QStyle.SubElement.SE_HeaderLabel, option, header)
+    drawn = QStyle.alignedRect(
+        header.layoutDirection(),
+        header.defaultAlignment(),
+        QSize(header.fontMetrics().horizontalAdvance("Content"), label.height()),
+        label,
+    )
+    assert drawn.left() >= 0 and drawn.right() <= page.table.viewport().width(), drawn
 
 
 def test_the_last_turn_of_a_scenario_is_shown_whole(qtbot: Any, window: MainWindow) -> None:

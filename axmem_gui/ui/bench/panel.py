@@ -143,9 +143,9 @@ class BenchPanel(QWidget):
             "recall skips memories already in inputs.memories (ids, comma-separated)"
         )
         # Named apart from the Suites page's "Run suites", which shows beside it there.
-        self.run_button = QPushButton("Run bench")
+        self.run_button = QPushButton("Run bench  (Ctrl+Enter)")
         self.run_button.setObjectName("benchRun")
-        self.run_button.setToolTip("Run these search strings (Ctrl+Enter in the bench)")
+        self.run_button.setToolTip("Run these search strings (Ctrl+Enter anywhere in the bench)")
         self.run_button.setDefault(False)
         self.add_case_button = QPushButton("Add as case…")
         self.add_case_button.setObjectName("addAsCase")

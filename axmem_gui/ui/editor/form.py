@@ -170,8 +170,8 @@ class EntryForm(QWidget):
         self.name_edit.setPlaceholderText("Shown in the Available Skills list")
         self.description_edit = QLineEdit()
         self.description_edit.setPlaceholderText("One line: when to load this skill")
-        # The skill folder's files besides SKILL.md (skills only): listed, and managed
-        # in their dialog.
+        # The skill folder's files besides SKILL.md (skills only): listed in the heading
+        # (no height taken from the editor), managed in their dialog.
         self.files_label = ElidedLabel()
         self.files_label.setObjectName("skillFilesSummary")
         self.files_button = QPushButton("Files…")
@@ -182,7 +182,10 @@ class EntryForm(QWidget):
         self.files_button.clicked.connect(self.files_requested)
         self.files_row = QWidget()
         files_layout = QHBoxLayout(self.files_row)
-        files_layout.setContentsMargins(0, 0, 0, 0)
+        files_layout.setContentsMargins(12, 0, 12, 0)
+        files_caption = plain_label("Files:")
+        files_caption.setObjectName("fieldCaption")
+        files_layout.addWidget(files_caption)
         files_layout.addWidget(self.files_label, 1)
         files_layout.addWidget(self.files_button)
         self.tags_edit = QLineEdit()
@@ -204,8 +207,6 @@ class EntryForm(QWidget):
             form.addRow("Name", self.name_edit)
             form.addRow("Description", self.description_edit)
         form.addRow("Tags", self.tags_edit)
-        if self.kind == "skills":
-            form.addRow("Files", self.files_row)
 
         # Reserved for the lint panel (another feature fills it with `set_lint_panel`).
         self.lint_area = QWidget()
@@ -222,7 +223,10 @@ class EntryForm(QWidget):
         title = plain_label(noun.capitalize())
         title.setObjectName("sectionTitle")
         heading.addWidget(title)
-        heading.addStretch(1)
+        if self.kind == "skills":
+            heading.addWidget(self.files_row, 1)
+        else:
+            heading.addStretch(1)
         heading.addWidget(self.state_label)
         layout.addLayout(heading)
         layout.addLayout(form)

@@ -169,6 +169,11 @@ class MarkdownEditor(QWidget):
         preview_layout.addWidget(self.preview, 1)
         preview_layout.addWidget(self.link_status)
         self.preview_box = preview_box
+        # Three lines each at least (Qt's 70-pixel default for both, with the lint box,
+        # made the page scroll in the default layout of a 1366×768 laptop).
+        three_lines = self.fontMetrics().lineSpacing() * 3 + 8
+        self.edit.setMinimumHeight(three_lines)
+        self.preview.setMinimumHeight(three_lines)
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.setChildrenCollapsible(False)
         self.split.addWidget(self.edit)
