@@ -38,6 +38,7 @@ from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.dialog_focus import first_input
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.retrieval.feature import RETRIEVAL
+from axmem_gui.ui.sessions.controller import SESSIONS
 from axmem_gui.ui.suites.feature import SUITES
 from tests.helpers.hostile import hostile_workspace, live_html
 from tests.ui.conftest import WindowFactory
@@ -119,7 +120,6 @@ def _dialogs(window: MainWindow, tmp_path: Path) -> dict[str, Callable[[], QDial
     from axmem_gui.ui.editor.skill_files import FileViewDialog, SkillFilesDialog
     from axmem_gui.ui.help import DocumentationDialog, ShortcutsDialog
     from axmem_gui.ui.history import HistoryDialog, full_history
-    from axmem_gui.ui.sessions import jobs
     from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
     from axmem_gui.ui.sessions.agents_dialog import AgentConfigsDialog
     from axmem_gui.ui.sessions.dialogs import ChooseSessionDialog
@@ -134,8 +134,9 @@ def _dialogs(window: MainWindow, tmp_path: Path) -> dict[str, Callable[[], QDial
     ws = window.controller.workspace
     catalog = window.feature(CATALOG).catalog
     runner = window.task_runner
-    sessions = ws.sessions.list()
-    session_doc = ws.sessions.get(sessions[0].id)
+    sessions = window.feature(SESSIONS)
+    rows = sessions.sessions().rows()
+    session = sessions.sessions().get(rows[0].id)
     state = stored_map_from_json_value(ws.contextmaps.list()[0].state, "map").state
     case = SuiteCase("c", "discover", ("q",), ("x",))
     source = tmp_path / "catalog.json"
@@ -162,13 +163,13 @@ def _dialogs(window: MainWindow, tmp_path: Path) -> dict[str, Callable[[], QDial
             full_history(catalog.repository("skills"), "release-checklist"),
             catalog.stored_row("skills", "release-checklist"),
         ),
-        "RunAgentDialog": lambda: RunAgentDialog(ws, runner, None, window),
-        "RerunDialog": lambda: RerunDialog(
-            session_doc, runner, lambda: jobs.WorkspaceCatalog(ws.path), window
+        "RunAgentDialog": lambda: RunAgentDialog(
+            sessions.agents(), sessions.sessions().jobs(), runner, sessions.save_agent, None, window
         ),
-        "AgentConfigsDialog": lambda: AgentConfigsDialog(ws, lambda *_: None, window),
-        "AgentConfigDialog": lambda: AgentConfigDialog(None, ws.agents.list(), window),
-        "ChooseSessionDialog": lambda: ChooseSessionDialog(sessions, "Compare with:", window),
+        "RerunDialog": lambda: RerunDialog(session, runner, sessions.sessions().jobs(), window),
+        "AgentConfigsDialog": lambda: AgentConfigsDialog(sessions.agents(), _unused, window),
+        "AgentConfigDialog": lambda: AgentConfigDialog(None, sessions.agents().names(), window),
+        "ChooseSessionDialog": lambda: ChooseSessionDialog(rows, "Compare with:", window),
         "ShortcutsDialog": lambda: ShortcutsDialog([("Ctrl+N", "New", "Edit")], window),
         "DocumentationDialog": lambda: DocumentationDialog("# Read me", window),
         "AddItemDialog": lambda: AddItemDialog(window, None),
@@ -178,6 +179,10 @@ def _dialogs(window: MainWindow, tmp_path: Path) -> dict[str, Callable[[], QDial
         "TaskProgressDialog": lambda: TaskProgressDialog("Importing", "reading…", window),
         "ImportPreviewDialog": preview,
     }
+
+
+def _unused(*_args: object) -> None:
+    """A callback the dialog is given but the test never triggers."""
 
 
 def test_every_dialog_opens_with_the_focus_on_its_first_input(
