@@ -32,7 +32,6 @@ from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.editor.dialogs import ConflictDialog, RenameDialog, TagDialog
 from axmem_gui.ui.editor.form import EditRequest
 from axmem_gui.ui.editor.markdown_render import warm_highlighting
-from axmem_gui.ui.editor.skill_files import SkillFilesDialog
 from axmem_gui.ui.entry_table import EntryRole
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, MenuPlace, PageSpec
 from axmem_gui.ui.history import HistoryDialog, full_history
@@ -379,6 +378,9 @@ class CatalogEditing(QObject):
 
     def show_files(self, kind: str = "skills") -> None:
         """The skill folder's other files: each change an undoable edit of the skill."""
+        # (with the format readers it needs: not before the first paint)
+        from axmem_gui.ui.editor.skill_files import SkillFilesDialog
+
         page = self.pages[kind]
         entry_id = page.current_id()
         if kind != "skills" or entry_id is None:

@@ -32,7 +32,6 @@ from axmem_gui.core.catalog import Memory, Skill, singular
 from axmem_gui.core.skill_names import agent_skill_name, agent_skill_name_problem
 from axmem_gui.ui.commands import Entry
 from axmem_gui.ui.editor.markdown_editor import MarkdownEditor
-from axmem_gui.ui.editor.skill_files import files_summary
 from axmem_gui.ui.elided import ElidedLabel
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.resources import style_leaves
@@ -75,6 +74,18 @@ class EditRequest:
             if value != out[-1]:
                 out.append(value)
         return out
+
+
+def files_summary(skill: Skill) -> str:
+    """One line for the form: the paths of the skill folder's other files. Read from the
+    stored value as it is (the file dialog, with the format readers it needs, is loaded
+    when it is first opened, not before the window's first paint)."""
+    resources = skill.extra.get("resources") if skill.extra else None
+    listed = resources if isinstance(resources, list) else []
+    paths = [
+        str(r["path"]) for r in listed if isinstance(r, dict) and isinstance(r.get("path"), str)
+    ]
+    return ", ".join(paths) if paths else "only SKILL.md"
 
 
 def _is_space(char: str) -> bool:

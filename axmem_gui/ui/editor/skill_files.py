@@ -62,17 +62,6 @@ def file_kind(data: bytes) -> str:
     return "binary" if "\0" in text else "text"
 
 
-def files_summary(skill: Skill) -> str:
-    """One line for the form: the files' paths, or that there are none."""
-    try:
-        files = skill_resources(skill)
-    except AxmemError:
-        return "the stored file list cannot be read"
-    if not files:
-        return "only SKILL.md"
-    return ", ".join(f.path for f in files)
-
-
 class SkillFilesModel(HeaderedTableModel):
     headers = ("File", "Size", "Kind")
 
