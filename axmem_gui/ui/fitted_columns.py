@@ -120,7 +120,8 @@ class WithinWidth(QObject):
         if last < 0 or available <= 0:
             return
         widths = [header.sectionSize(c) for c in range(last)]
-        excess = sum(widths) + header.sectionSizeHint(last) - available
+        # (the stretched last column keeps at least its default size: Qt's own floor)
+        excess = header.length() - available
         room = sum(
             max(0, widths[c] - header.sectionSizeHint(c)) for c in self._give_way if c < last
         )

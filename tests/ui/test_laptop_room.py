@@ -73,11 +73,12 @@ def test_showing_a_dock_by_hand_ends_focus_mode(make_window: Any, qtbot: Any) ->
     window.focus_action.trigger()
     assert all(dock.isHidden() for dock in window.docks.values())
     content = window.pages["skills"].form.content  # type: ignore[attr-defined]
-    assert content.is_beside() and not window.settings.preview_beside("skills")
+    assert content.is_beside() and content.beside_toggle.isChecked()
+    assert not window.settings.preview_beside("skills")  # not the user's choice
     window.dock_toggles["lintDock"].trigger()  # Ctrl+Shift+L
     assert not window.focus_action.isChecked()
     assert not window.docks["benchDock"].isHidden() and not window.docks["lintDock"].isHidden()
-    assert not content.is_beside()  # back where the user had it
+    assert not content.is_beside() and not content.beside_toggle.isChecked()  # as it was
     window.show_section("memories")
     window.show_section("skills")
     assert not window.focus_action.isChecked()

@@ -153,3 +153,24 @@ def test_the_editors_counts_line_is_shown_whole(qtbot: Any, window: MainWindow) 
     flags = int(Qt.TextFlag.TextWordWrap)
     needed = counts.fontMetrics().boundingRect(room, flags, text)
     assert needed.height() <= counts.contentsRect().height(), (needed, counts.size())
+
+
+@pytest.mark.parametrize("kind", ["skills", "memories"])
+def test_catalog_columns_fit_a_list_wide_enough_for_their_headers(
+    qtbot: Any, window: MainWindow, kind: str
+) -> None:
+    ws: Workspace = window.controller.workspace
+    page = CatalogPage(kind, ws.skills if kind == "skills" else ws.memories)
+    qtbot.addWidget(page)
+    page.resize(1200, 500)
+    page.split.setSizes([600, 600])  # the list as wide as in focus mode on a laptop
+    page.show()
+    qtbot.waitExposed(page)
+    table = page.table
+    qtbot.waitUntil(lambda: table.horizontalHeader().length() <= table.viewport().width())
+    assert not table.horizontalScrollBar().isVisible()
+    # too narrow for the headers: nothing is squeezed illegible, the view scrolls
+    widths = [table.columnWidth(c) for c in range(2)]
+    page.split.setSizes([220, 980])
+    qtbot.waitUntil(lambda: table.viewport().width() < 230)
+    assert [table.columnWidth(c) for c in range(2)] == widths

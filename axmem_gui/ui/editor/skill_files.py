@@ -113,7 +113,7 @@ class FileViewDialog(QDialog):
             self.text.setPlainText(file.data.decode("utf-8"))
             layout.addWidget(self.text, 1)
         elif image.loadFromData(file.data) and not image.isNull():
-            self.picture = QLabel()
+            self.picture = plain_label()
             self.picture.setPixmap(QPixmap.fromImage(image))
             scroll = QScrollArea()
             scroll.setWidget(self.picture)
