@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from axmem_gui.engine.providers import ProviderSettings
+from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.engine.scripted_model import openai_response
 
 _DIRECTORY = re.compile(r"/directory/owners/([^/?]+)$")

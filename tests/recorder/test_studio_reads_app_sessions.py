@@ -22,7 +22,9 @@ from axmem_gui.core.session.model import Session
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.services import sessions
 from axmem_gui.services.sessions import SessionService
-from axmem_gui.services.workspace import Workspace, init_workspace
+from axmem_gui.services.workspace import init_workspace
+from axmem_gui.store import Workspace
+from tests.helpers.store import raw
 from tests.recorder.example_app.triage_agent import SESSION as PY_SESSION
 
 REPO = Path(__file__).resolve().parents[2]
@@ -31,7 +33,7 @@ TS_SESSION = REPO / "recorders" / "ax-ts" / "example" / "sessions" / "triage.axs
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Iterator[Workspace]:
-    workspace = init_workspace(tmp_path / "w.axmem")
+    workspace = raw(init_workspace(tmp_path / "w.axmem"))  # the service under test takes the store
     yield workspace
     workspace.close()
 

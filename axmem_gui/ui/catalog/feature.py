@@ -10,9 +10,10 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 
 from axmem_gui.core.catalog import CATALOG_KINDS, Skill, label, singular
+from axmem_gui.core.errors import ConflictError
 from axmem_gui.core.printable import printable
 from axmem_gui.core.skill_names import agent_skill_name
-from axmem_gui.services.catalog import CatalogService, ConflictError
+from axmem_gui.services.catalog import CatalogService
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.commands import (
     EditSession,
@@ -22,9 +23,7 @@ from axmem_gui.ui.commands import (
     Resolution,
     create_command,
     delete_command,
-    new_entry,
     restore_command,
-    stored_entry,
     tag_command,
     typing_commands,
 )
@@ -34,7 +33,7 @@ from axmem_gui.ui.editor.form import EditRequest
 from axmem_gui.ui.editor.markdown_render import warm_highlighting
 from axmem_gui.ui.entry_table import EntryRole
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, MenuPlace, PageSpec
-from axmem_gui.ui.history import HistoryDialog, full_history
+from axmem_gui.ui.history import HistoryDialog
 from axmem_gui.ui.pages import CatalogPage
 from axmem_gui.ui.remember import remember_splitter
 from axmem_gui.ui.settings import AppSettings
@@ -59,10 +58,10 @@ class CatalogEditing(QObject):
         self.session.error_reported.connect(self._show_error)
         #: Ids of skills made with New that follow their name until renamed by hand.
         self._auto_ids: set[str] = set()
-        ws = context.controller.workspace
+        catalog = context.controller.workspace.catalog
         self.pages: dict[str, CatalogPage] = {
-            "skills": CatalogPage("skills", ws.skills),
-            "memories": CatalogPage("memories", ws.memories),
+            "skills": CatalogPage("skills", catalog),
+            "memories": CatalogPage("memories", catalog),
         }
         self.controller.opened.connect(self._on_opened)
         self.controller.changed.connect(self._on_changed)
@@ -120,9 +119,9 @@ class CatalogEditing(QObject):
         """Nothing runs in the background; typing not yet committed stays uncommitted."""
 
     def _on_opened(self) -> None:
-        ws = self.controller.workspace
-        self.pages["skills"].set_repository(ws.skills)
-        self.pages["memories"].set_repository(ws.memories)
+        catalog = self.controller.workspace.catalog
+        for page in self.pages.values():
+            page.set_catalog(catalog)
 
     def _on_external_change(self) -> None:
         self._external = True  # the `changed("*")` that follows comes from elsewhere
@@ -284,7 +283,7 @@ class CatalogEditing(QObject):
         if kind is None or self.controller.read_only:
             return
         self.commit_all()
-        entry = new_entry(self.session.workspace, kind)
+        entry = self.catalog.new_entry(kind)
         self.stack.push(create_command(self.session, kind, entry))
         if kind == "skills":
             self._auto_ids.add(entry.id)
@@ -389,18 +388,17 @@ class CatalogEditing(QObject):
 
         def current() -> Skill | None:
             found = self.catalog.get(kind, entry_id)
-            return found[0] if found is not None and isinstance(found[0], Skill) else None
+            return found.entry if found is not None and isinstance(found.entry, Skill) else None
 
         def apply(after: Skill, text: str) -> bool:
             found = self.catalog.get(kind, entry_id)
             if found is None:
                 return False
-            before, revision = found
             command = ReplaceEntriesCommand(
                 self.session,
                 kind,
-                [EntryChange(entry_id, before, after)],
-                {entry_id: revision},
+                [EntryChange(entry_id, found.entry, after)],
+                {entry_id: found.revision},
                 text,
                 focus_id=entry_id,
             )
@@ -443,8 +441,8 @@ class CatalogEditing(QObject):
         """Tags of the given entries, or of the loaded rows, most common first."""
         counts: dict[str, int] = {}
         if ids is not None:
-            entries = [stored_entry(self.session.workspace, kind, i) for i in ids[:5000]]
-            tag_lists = [found[0].tags for found in entries if found is not None]
+            entries = [self.catalog.get(kind, i) for i in ids[:5000]]
+            tag_lists = [found.entry.tags for found in entries if found is not None]
         else:
             model = self.pages[kind].model
             rows = range(min(model.rowCount(), 5000))
@@ -464,15 +462,16 @@ class CatalogEditing(QObject):
             return
         page.form.commit_pending()
         catalog = self.catalog
-        current = catalog.stored_row(kind, entry_id)
-        revisions = full_history(catalog.repository(kind), entry_id)
+        found = catalog.get(kind, entry_id)
+        current = None if found is None else found.entry
+        revisions = catalog.lineage(kind, entry_id)
         read_only = self.controller.read_only
         chosen = HistoryDialog.ask(
             self.shell.dialog_parent, singular(kind), entry_id, revisions, current, read_only
         )
         if chosen is None or read_only:
             return
-        entry = catalog.revision_entry(kind, chosen)
+        entry = chosen.value
         if entry is None:
             return
         # The value under the id the entry has now: a revision from before a rename

@@ -14,8 +14,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from axmem_gui.core.errors import ConflictError
 from axmem_gui.core.skill_names import agent_skill_name, agent_skill_name_problem
-from axmem_gui.services.catalog import ConflictError
 from axmem_gui.ui.commands import Resolution
 from axmem_gui.ui.inert_text import plain_label, plain_message_box
 

@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.catalog import Memory, Skill, singular
+from axmem_gui.core.catalog_rows import Entry
 from axmem_gui.core.skill_names import agent_skill_name, agent_skill_name_problem
-from axmem_gui.ui.commands import Entry
 from axmem_gui.ui.editor.markdown_editor import MarkdownEditor
 from axmem_gui.ui.elided import ElidedLabel
 from axmem_gui.ui.inert_text import plain_label
