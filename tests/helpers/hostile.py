@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QAbstractItemView, QLabel, QTabBar, QWidget
 
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.services.workspace import init_workspace
+from tests.helpers.store import raw
 
 MARK = "axmem-hostile"
 TAG = f'<img src="file:///nonexistent/{MARK}.png">'
@@ -38,8 +39,9 @@ def _sample(name: str) -> Any:
 def hostile_workspace(path: Path) -> Path:
     """The sample workspace plus one hostile thing of every kind, each named, described
     and filled with `HOSTILE`."""
-    ws = init_workspace(path, sample=True)
+    opened = init_workspace(path, sample=True)
     try:
+        ws = raw(opened)
         content = f"# {hostile(3)}\n\n{TAG}"
         ws.skills.upsert(Skill("hostile-skill", hostile(1), hostile(2), content, (hostile(4),)))
         ws.skills.upsert(Skill(HOSTILE_ID, hostile(5), hostile(6), hostile(7)))
@@ -82,7 +84,7 @@ def hostile_workspace(path: Path) -> Path:
         for snapshot in ws.contextmaps.list()[:1]:
             ws.contextmaps.add(hostile("map agent"), snapshot.state, label=hostile("map label"))
     finally:
-        ws.close()
+        opened.close()
     return path
 
 

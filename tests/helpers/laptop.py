@@ -48,7 +48,7 @@ def main(settings_dir: str, workspace: str) -> int:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication, QTableView
 
-    from axmem_gui.store import Workspace
+    from axmem_gui.services.workspace import init_workspace, open_workspace
     from axmem_gui.ui.catalog.feature import CATALOG
     from axmem_gui.ui.controller import WorkspaceController
     from axmem_gui.ui.main_window import MainWindow
@@ -66,9 +66,9 @@ def main(settings_dir: str, workspace: str) -> int:
             app.processEvents()
 
     def open_window() -> MainWindow:
-        controller = WorkspaceController(Workspace.open(Path(workspace)))
+        controller = WorkspaceController(open_workspace(Path(workspace)))
         settings = AppSettings(Path(settings_dir) / "axmem-gui.ini")
-        window = MainWindow(controller, settings, QUndoStack(), Workspace.open, Workspace.open)
+        window = MainWindow(controller, settings, QUndoStack(), open_workspace, init_workspace)
         install_features(window)
         window.restore_layout()
         window.show()

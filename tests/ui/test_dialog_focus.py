@@ -41,6 +41,7 @@ from axmem_gui.ui.retrieval.feature import RETRIEVAL
 from axmem_gui.ui.sessions.controller import SESSIONS
 from axmem_gui.ui.suites.feature import SUITES
 from tests.helpers.hostile import hostile_workspace, live_html
+from tests.helpers.store import raw
 from tests.ui.conftest import WindowFactory
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support")
@@ -119,7 +120,7 @@ def _dialogs(window: MainWindow, tmp_path: Path) -> dict[str, Callable[[], QDial
     from axmem_gui.ui.editor.dialogs import RenameDialog, TagDialog
     from axmem_gui.ui.editor.skill_files import FileViewDialog, SkillFilesDialog
     from axmem_gui.ui.help import DocumentationDialog, ShortcutsDialog
-    from axmem_gui.ui.history import HistoryDialog, full_history
+    from axmem_gui.ui.history import HistoryDialog
     from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
     from axmem_gui.ui.sessions.agents_dialog import AgentConfigsDialog
     from axmem_gui.ui.sessions.dialogs import ChooseSessionDialog
@@ -137,13 +138,13 @@ def _dialogs(window: MainWindow, tmp_path: Path) -> dict[str, Callable[[], QDial
     sessions = window.feature(SESSIONS)
     rows = sessions.sessions().rows()
     session = sessions.sessions().get(rows[0].id)
-    state = stored_map_from_json_value(ws.contextmaps.list()[0].state, "map").state
+    state = stored_map_from_json_value(raw(ws).contextmaps.list()[0].state, "map").state
     case = SuiteCase("c", "discover", ("q",), ("x",))
     source = tmp_path / "catalog.json"
     source.write_text('{"skills": [{"id": "a", "name": "A", "content": "c"}]}', "utf-8")
 
     def preview() -> QDialog:
-        planned = plan_job(ws.path, [source])(JobContext(1))
+        planned = plan_job(ws.catalog.reader(), [source])(JobContext(1))
         assert isinstance(planned, ImportPreview)
         return ImportPreviewDialog(planned, "skip", window)
 
@@ -151,7 +152,7 @@ def _dialogs(window: MainWindow, tmp_path: Path) -> dict[str, Callable[[], QDial
         "TagDialog": lambda: TagDialog(window, True, 1, ["release"]),
         "RenameDialog": lambda: RenameDialog(window, "skill", "Deploy Freeze!"),
         "SkillFilesDialog": lambda: SkillFilesDialog(
-            "release-checklist", lambda: ws.skills.get("release-checklist"), lambda *_: True
+            "release-checklist", lambda: raw(ws).skills.get("release-checklist"), lambda *_: True
         ),
         "FileViewDialog": lambda: FileViewDialog(SkillResource("reference.md", b"# Ref\n")),
         "SuiteDialog": lambda: SuiteDialog(window, "New suite", "My checks 2"),
@@ -160,8 +161,8 @@ def _dialogs(window: MainWindow, tmp_path: Path) -> dict[str, Callable[[], QDial
             window,
             "skill",
             "release-checklist",
-            full_history(catalog.repository("skills"), "release-checklist"),
-            catalog.stored_row("skills", "release-checklist"),
+            catalog.lineage("skills", "release-checklist"),
+            catalog.entries("skills", ["release-checklist"])["release-checklist"],
         ),
         "RunAgentDialog": lambda: RunAgentDialog(
             sessions.agents(), sessions.sessions().jobs(), runner, sessions.save_agent, None, window

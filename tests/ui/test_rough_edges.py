@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QStyleOptionHeader,
 )
 
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import OpenWorkspace
 from axmem_gui.ui.bench.feature import BENCH
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.help import DocumentationDialog
@@ -92,8 +92,8 @@ def test_documentation_shows_the_readmes_pictures(qtbot: Any, tmp_path: Path) ->
 
 
 def test_the_memories_content_header_is_in_view(qtbot: Any, window: MainWindow) -> None:
-    ws: Workspace = window.controller.workspace
-    page = CatalogPage("memories", ws.memories)
+    ws: OpenWorkspace = window.controller.workspace
+    page = CatalogPage("memories", ws.catalog)
     qtbot.addWidget(page)
     page.resize(900, 500)
     page.split.setSizes([250, 650])  # the list as wide as on a 1366×768 laptop
@@ -159,8 +159,8 @@ def test_the_editors_counts_line_is_shown_whole(qtbot: Any, window: MainWindow) 
 def test_catalog_columns_fit_a_list_wide_enough_for_their_headers(
     qtbot: Any, window: MainWindow, kind: str
 ) -> None:
-    ws: Workspace = window.controller.workspace
-    page = CatalogPage(kind, ws.skills if kind == "skills" else ws.memories)
+    ws: OpenWorkspace = window.controller.workspace
+    page = CatalogPage(kind, ws.catalog)
     qtbot.addWidget(page)
     page.resize(1200, 500)
     page.split.setSizes([600, 600])  # the list as wide as in focus mode on a laptop

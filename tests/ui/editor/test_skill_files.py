@@ -16,8 +16,9 @@ from axmem_gui.services.transfer import export_workspace, import_paths
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.editor.skill_files import FileChoice, FileViewDialog, SkillFilesDialog
-from axmem_gui.ui.history import entry_lines, revision_value
+from axmem_gui.ui.history import entry_lines
 from axmem_gui.ui.main_window import MainWindow
+from tests.helpers.store import raw
 from tests.ui.conftest import WindowFactory
 
 REFERENCE = b"# Reference\n\nThe long details, loaded on demand.\n"
@@ -45,7 +46,7 @@ def folder_workspace(tmp_path: Path) -> Path:
 
 
 def _files(window: MainWindow) -> dict[str, tuple[bytes, bool]]:
-    skill = window.controller.workspace.skills.get("secrets-audit")
+    skill = raw(window.controller.workspace).skills.get("secrets-audit")
     assert skill is not None
     return {f.path: (f.data, f.executable) for f in skill_resources(skill)}
 
@@ -111,8 +112,8 @@ def test_the_folders_files_are_listed_viewed_and_edited_with_undo(
     assert [f.path for f in dialog.model.files] == ["reference.md", "references/x.md"]
 
     # Each change is a revision the history diff shows, and an undo step.
-    history = window.controller.workspace.skills.history("secrets-audit")
-    newest = entry_lines(revision_value(history[-1]))
+    history = window.controller.workspace.catalog.history("skills", "secrets-audit")
+    newest = entry_lines(history[-1].value)
     assert any(line.startswith("file references/x.md: 4 bytes") for line in newest)
     assert not any(line.startswith("file scripts/run.sh") for line in newest)
     for _ in range(3):

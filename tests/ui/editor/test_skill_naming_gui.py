@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.editor.dialogs import RenameDialog
 from axmem_gui.ui.main_window import MainWindow
+from tests.helpers.store import raw
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 
@@ -31,7 +32,7 @@ def test_a_new_skills_id_follows_its_name_until_renamed(
     assert form.entry is not None and form.entry.id == "new-skill" and form.name_edit.hasFocus()
     qtbot.keyClicks(form.name_edit, "Deploy freeze")
     qtbot.keyClick(form.name_edit, Qt.Key.Key_Tab)  # done with the name
-    skills = window.controller.workspace.skills
+    skills = raw(window.controller.workspace).skills
     assert form.entry.id == "deploy-freeze" and form.id_edit.text() == "deploy-freeze"
     assert skills.get("deploy-freeze") is not None and skills.get("new-skill") is None
     assert skills.get("deploy-freeze").name == "Deploy freeze"  # type: ignore[union-attr]
@@ -86,7 +87,7 @@ def test_the_form_warns_about_an_id_and_fixes_it_undoably(window: MainWindow, qt
     assert "uppercase" in form.id_problem.full_text()
     assert form.id_fix_button.text() == "Rename to 'postmortem-template'"
     form.id_fix_button.click()
-    skills = window.controller.workspace.skills
+    skills = raw(window.controller.workspace).skills
     assert skills.get("postmortem-template") is not None
     assert skills.get("postmortemTemplate") is None
     assert form.entry is not None and form.entry.id == "postmortem-template"

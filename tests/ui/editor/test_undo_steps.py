@@ -86,11 +86,11 @@ def test_a_word_boundary_starts_a_step_without_any_pause(window: MainWindow, qtb
     edit.setFocus()
     edit.end(False)
     original = edit.text()
-    writes = len(window.controller.workspace.skills.history("style-guide"))
+    writes = len(window.controller.workspace.catalog.history("skills", "style-guide"))
     _type_and_commit(qtbot, form, edit, " for release notes")  # one burst, no pause
     assert _stored(window, "description") == original + " for release notes"
     # one write for the burst, however many steps it holds
-    assert len(window.controller.workspace.skills.history("style-guide")) == writes + 1
+    assert len(window.controller.workspace.catalog.history("skills", "style-guide")) == writes + 1
 
     undone = []
     for _ in range(3):
