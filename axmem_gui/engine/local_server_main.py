@@ -174,8 +174,7 @@ def without_extra_buffer_types() -> None:
     cloud VM) segfaults in the first decode of more than one token with them on; a
     135M model loses nothing that matters without them. llama-cpp-python exposes no
     setting for it, so the default model parameters it starts from get the flag."""
-    from llama_cpp import llama as llama_module
-    from llama_cpp import llama_cpp as native
+    from llama_cpp import llama_cpp as native  # llama.py calls it through this module
 
     defaults = native.llama_model_default_params
 
@@ -185,7 +184,6 @@ def without_extra_buffer_types() -> None:
         return value
 
     native.llama_model_default_params = params
-    llama_module.llama_cpp.llama_model_default_params = params
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -36,13 +36,26 @@ def provider_names() -> list[str]:
     return list(PROVIDERS)
 
 
+#: axllm's model types an agent can talk to (embedding, audio, realtime and image models
+#: cannot run one: the OpenAI list began with three embedding models).
+CHAT_MODEL_TYPES = frozenset({"text", "code"})
+
+
 def model_choices(provider: str) -> list[str]:
-    """Known model names for a provider (empty for servers that host any model)."""
+    """Known chat model names for a provider, its default first, each once (empty for
+    servers that host any model; any other name can still be typed)."""
     if provider == SCRIPTED_PROVIDER:
         return list(SCRIPTED_MODELS)
     for entry in axllm.get_supported_ai_models():
-        if entry.get("name") == provider:
-            return [str(m.get("name")) for m in entry.get("models") or [] if m.get("name")]
+        if entry.get("name") != provider:
+            continue
+        models = [
+            m
+            for m in entry.get("models") or []
+            if m.get("name") and m.get("type", "text") in CHAT_MODEL_TYPES
+        ]
+        models.sort(key=lambda m: not m.get("isDefault"))  # stable: axllm's order after
+        return list(dict.fromkeys(str(m["name"]) for m in models))
     return []
 
 

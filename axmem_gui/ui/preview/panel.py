@@ -155,6 +155,9 @@ class PreviewPanel(QWidget):
         self.scenario_combo.setToolTip("The scenario whose executor turn is previewed")
         self.scenario_combo.setMinimumContentsLength(14)
         self.turn_combo = QComboBox()
+        # As wide as its longest turn, never squeezed (see `_fill_turns`): sized on its
+        # first show (one turn) and then squeezed, it cut the last one to "Turn 2 · e".
+        self.turn_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.turn_combo.setToolTip(
             "Executor turn: the fields the model sees at its start (the last one: after "
             "every call of the scenario)"
@@ -513,6 +516,7 @@ class PreviewPanel(QWidget):
                     last = i == preview.turn_count - 1 and preview.turn_count > 1
                     label = f"Turn {i + 1}" + (" · end" if last else "")
                     self.turn_combo.addItem(label, i)
+                self.turn_combo.setMinimumWidth(self.turn_combo.sizeHint().width())
             self.turn_combo.setCurrentIndex(preview.turn)
             self.turn_combo.setEnabled(preview.turn_count > 1)
         finally:

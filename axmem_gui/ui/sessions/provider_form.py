@@ -35,7 +35,7 @@ from axmem_gui.core.providers import (
 from axmem_gui.services import secrets
 from axmem_gui.services.local_model import LOCAL_LABEL, LOCAL_PROVIDER, local_model_status
 from axmem_gui.services.providers import model_choices
-from axmem_gui.ui.inert_text import plain_label
+from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.sessions.jobs import connection_job
 from axmem_gui.ui.tasks import TaskRunner
 
@@ -303,7 +303,7 @@ class LocalModelChoice(QWidget):
         if not found.ready:
             # Nothing to run: the box cannot be checked by hand (the line below says why).
             self.check.setEnabled(False)
-            self.check.setToolTip(message)
+            self.check.setToolTip(inert(message))  # names a path on this machine
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.check)
