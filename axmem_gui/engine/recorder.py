@@ -20,16 +20,17 @@ from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.session.agent_config import AgentConfig
 from axmem_gui.core.session.contextmap_update import describe_update
 from axmem_gui.core.session.derive import (
+    call_turns,
     map_snapshots,
     map_warnings,
     trace_without_logs,
-    turns,
     without_run_token,
 )
 from axmem_gui.core.session.format import (
     FORWARD_KEYS,
     NOT_RUN_KEYS,
     SESSION_KEYS,
+    VERSION,
     parse_exchange,
     parse_session,
 )
@@ -233,7 +234,7 @@ class _Run:
             context_map_after=cm_after,
             context_map_update=describe_update(exchanges, cm_before, cm_after),
             exchange_range=(first_call, len(self.recorder.exchanges)),
-            turns=turns(trace, exchanges),
+            turns=call_turns(trace, exchanges, error),
             searches=tuple(self.search.calls),
             callbacks=tuple(self.callbacks),
             action_log=without_run_token(_safe(agent.get_action_log, [])),
@@ -298,6 +299,7 @@ def record_session(
     features = client.get_features() if callable(getattr(client, "get_features", None)) else {}
     has_map = request.config.context_map is not None
     session = Session(
+        version=VERSION,
         id=session_id or new_session_id(),
         name=request.name or f"{request.config.name} · {provider.model or '?'}",
         created_at=created_at,

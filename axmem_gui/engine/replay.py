@@ -202,7 +202,9 @@ def replay_session(
             break
         mine = session.exchanges_of(fw.index)
         has_map = replay.config.context_map is not None
-        replay.checks.append(compare_forward(fw, new, mine, has_map=has_map))
+        replay.checks.append(
+            compare_forward(fw, new, mine, has_map=has_map, version=session.version)
+        )
         if new.status != COMPLETE:
             break
     divergence = replay.divergence

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from axmem_gui.core.session.digest import request_digest
-from axmem_gui.core.session.format import session_to_json_text
+from axmem_gui.core.session.format import VERSION, session_to_json_text
 from axmem_gui.core.session.model import Session
 from axmem_gui.core.session.stages import (
     ACTOR_DISTILLER,
@@ -137,7 +137,7 @@ def test_file_round_trip_then_replay(recorded: Session, tmp_path: Path) -> None:
     loaded = sessions.read_session_file(path)
     assert loaded == recorded
     assert path.read_text("utf-8") == session_to_json_text(loaded)
-    assert loaded.format == "axsession" and loaded.version == 1
+    assert loaded.format == "axsession" and loaded.version == VERSION
     assert sessions.replay(loaded).identical
 
 

@@ -25,7 +25,19 @@ import pytest
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.engine.scripted_model import openai_response
 
-FAULTS = ("500", "429", "timeout", "malformed", "drop", "reset", "slow-stream", "401", "401-echo")
+FAULTS = (
+    "500",
+    "429",
+    "timeout",
+    "malformed",
+    "drop",
+    "reset",
+    "slow-stream",
+    "401",
+    "401-echo",
+    "two-fences",
+    "cut-json",
+)
 
 
 @dataclass
@@ -134,7 +146,10 @@ class _Handler(BaseHTTPRequestHandler):
                 state.release.wait(state.slow_seconds)
             with state.lock:
                 state.held -= 1
-        reply = json.dumps(openai_response(body, number)).encode()
+        answer = openai_response(body, number)
+        if fault in ("two-fences", "cut-json"):
+            answer = misbehaving_answer(answer, fault)
+        reply = json.dumps(answer).encode()
         if fault == "malformed":
             self._send(200, b'{"id": "chatcmpl-broken", "choices": [ {"index": 0, "mess')
             return
@@ -163,6 +178,29 @@ class _Handler(BaseHTTPRequestHandler):
             return
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             self._send(200, reply)  # may fail when the client gave up (timeout fault)
+
+
+def misbehaving_answer(answer: dict[str, Any], fault: str) -> dict[str, Any]:
+    """A well-formed HTTP answer whose content a real small model gets wrong: actor code in
+    two fenced blocks (Ax refuses to run it), or a reply cut off at the token cap in the
+    middle of its JSON (finish_reason "length")."""
+    choice = answer["choices"][0]
+    calls = choice["message"].get("tool_calls") or []
+    if fault == "two-fences":
+        for call in calls:
+            args = json.loads(call["function"]["arguments"])
+            code = args.get("javascriptCode", "")
+            args["javascriptCode"] = f"```js\n{code}\n```\n```js\nconsole.log('again');\n```"
+            call["function"]["arguments"] = json.dumps(args)
+        return answer
+    for call in calls:
+        arguments = call["function"]["arguments"]
+        call["function"]["arguments"] = arguments[: max(1, len(arguments) // 2)]
+    if not calls:
+        content = choice["message"].get("content") or ""
+        choice["message"]["content"] = content[: max(1, len(content) // 2)]
+    choice["finish_reason"] = "length"
+    return answer
 
 
 class FakeOpenAIServer:

@@ -50,7 +50,8 @@ from axmem_gui.core.session.model import (
 )
 
 FORMAT = "axsession"
-VERSION = 1
+#: The version this axmem writes; it reads every one up to it (docs/axsession-format.md).
+VERSION = 2
 FILE_SUFFIX = ".axsession.json"
 #: The keys a recording writes, in order: a forward that ran, one that did not, the
 #: session (the recorder gives its records these orders, nulls included).

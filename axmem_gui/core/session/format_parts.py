@@ -14,6 +14,7 @@ from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsontext import REQUIRED, Field
 from axmem_gui.core.records import shape_of
 from axmem_gui.core.session.model import (
+    TURN_OUTCOMES,
     Callback,
     MapSnapshot,
     MapUpdate,
@@ -146,6 +147,10 @@ def turns(c: Checker, fw: dict[str, Any], path: str) -> tuple[Turn, ...] | None:
                 result=t.get("result"),
                 is_error=c.field(t, "is_error", (bool,), where, required=False) is True,
                 error=t.get("error"),
+                outcome=c.optional(t, "outcome", (str,), where, choices=TURN_OUTCOMES),
+                retry=c.optional(t, "retry", (int,), where),
+                message=c.optional(t, "message", (str,), where),
+                next_view=c.optional(t, "next_view", (str,), where),
                 **shape_of(t, Turn),
             )
         )

@@ -22,6 +22,15 @@ COMPLETE = "complete"
 INCOMPLETE = "incomplete"
 #: How a forward ended (`not_run`: an earlier forward ended the session first).
 FAILED, CANCELLED, NOT_RUN = "failed", "cancelled", "not_run"
+#: What came of an actor call (`Turn.outcome`).
+RAN, REFUSED, INVALID_OUTPUT, TIMEOUT, UNUSED = (
+    "ran",
+    "refused",
+    "invalid_output",
+    "timeout",
+    "unused",
+)
+TURN_OUTCOMES = (RAN, REFUSED, INVALID_OUTPUT, TIMEOUT, CANCELLED, FAILED, UNUSED)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -185,7 +194,9 @@ class Exchange(Record):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Turn(Record):
     """One actor turn's code and runtime output (`forwards[i].turns[j]`, derived from the
-    trace); `kind`, `runtime_turn`, `output`, `result` and `error` are the trace's."""
+    trace and the actor calls); `kind`, `runtime_turn`, `output`, `result` and `error` are
+    the trace's. Version 1 files list the turns whose code ran; version 2 files one turn
+    per actor call, with its outcome."""
 
     stage: str | None = None
     turn: int | None = None
@@ -197,6 +208,16 @@ class Turn(Record):
     result: JsonValue = None
     is_error: bool = False
     error: JsonValue = None
+    #: What came of the call (version 2 files; `TURN_OUTCOMES`): `ran`, `refused` (the
+    #: runtime's policy refused the code: `message`), `invalid_output` (a reply axllm could
+    #: not use: `message` is why, `retry` the retry it asked for, none when it gave up),
+    #: `timeout`, `cancelled`, `failed`, `unused` (a reply Ax did not act on).
+    outcome: str | None = field(default=None, metadata=optional())
+    retry: int | None = field(default=None, metadata=optional())
+    message: str | None = field(default=None, metadata=optional())
+    #: What the model is shown about this turn on the next call of its stage: the part of
+    #: the Action Log (with the runtime output) the turn added, or the correction it gets.
+    next_view: str | None = field(default=None, metadata=optional())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -11,7 +11,7 @@ from typing import Any
 
 from axmem_gui.core.records import JsonValue, to_json_value
 from axmem_gui.core.session.contextmap_update import comparable_update, describe_update
-from axmem_gui.core.session.derive import trace_without_logs, turns, without_run_token
+from axmem_gui.core.session.derive import forward_turns, trace_without_logs, without_run_token
 from axmem_gui.core.session.model import CANCELLED, Exchange, Forward
 from axmem_gui.core.session.replay_cursor import Divergence
 from axmem_gui.core.session.verify import Difference, json_diff, render_differences
@@ -106,7 +106,7 @@ def _callbacks(fw: Forward) -> list[JsonValue]:
 
 
 def _pairs(
-    fw: Forward, new: Replayed, mine: Sequence[Exchange], has_map: bool
+    fw: Forward, new: Replayed, mine: Sequence[Exchange], has_map: bool, version: int
 ) -> list[tuple[str, str, JsonValue, JsonValue]]:
     """(key, what, recorded, replayed) for each compared field, in report order."""
     trace = new.trace
@@ -118,7 +118,7 @@ def _pairs(
             "turns",
             "the actor turns",
             to_json_value(fw.turns),
-            [t.to_json() for t in turns(trace, mine)],
+            [t.to_json() for t in forward_turns(version, trace, mine, fw.error)],
         ),
         (
             "action_log",
@@ -147,11 +147,12 @@ def _object_or_none(value: JsonValue) -> dict[str, JsonValue] | None:
 
 
 def compare_forward(
-    fw: Forward, new: Replayed, mine: Sequence[Exchange], *, has_map: bool
+    fw: Forward, new: Replayed, mine: Sequence[Exchange], *, has_map: bool, version: int
 ) -> ForwardCheck:
-    """Forward `fw` as recorded against its replay `new` (`mine`: its recorded calls)."""
+    """Forward `fw` as recorded against its replay `new` (`mine`: its recorded calls;
+    `version`: the file's, which says how its turns are derived)."""
     out = []
-    for key, what, recorded, replayed in _pairs(fw, new, mine, has_map):
+    for key, what, recorded, replayed in _pairs(fw, new, mine, has_map, version):
         if recorded != replayed:
             where = f"forwards[{fw.index}].{key}"
             out.append(

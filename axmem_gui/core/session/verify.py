@@ -24,7 +24,7 @@ from typing import Any
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.records import JsonObject, JsonValue, to_json_value
 from axmem_gui.core.session.contextmap_update import comparable_update, describe_update
-from axmem_gui.core.session.derive import map_snapshots, map_warnings, turns
+from axmem_gui.core.session.derive import forward_turns, map_snapshots, map_warnings
 from axmem_gui.core.session.digest import DIGEST_KEYS, request_digest
 from axmem_gui.core.session.model import Exchange, Forward, SearchCall, SearchResult, Session
 from axmem_gui.core.session.payloads import usage_of_response
@@ -230,7 +230,9 @@ def check_derived(session: Session) -> list[Difference]:
         where = f"forwards[{k}]"
         mine = session.exchanges_of(fw.index)
         out.append(_range_difference(where, fw, mine))
-        recomputed_turns = [t.to_json() for t in turns(fw.trace, mine)]
+        recomputed_turns = [
+            t.to_json() for t in forward_turns(session.version, fw.trace, mine, fw.error)
+        ]
         out.append(
             derived(f"{where}.turns", to_json_value(fw.turns), recomputed_turns, "the actor turns")
         )

@@ -75,6 +75,26 @@ def runtime_output(output: Any, is_error: bool) -> str:
     return f"[runtime error]\n{text}" if is_error else text
 
 
+def turn_result(outcome: str | None, message: str | None, output: Any, is_error: bool) -> str:
+    """The Runtime output tab of a turn: what its code printed, or, when it did not run,
+    the runtime's refusal, the reason the reply was unusable, or why the call failed."""
+    if outcome in (None, "ran"):
+        return runtime_output(output, is_error)
+    return message or ""
+
+
+#: The Runtime output tab's placeholder per outcome (its text is empty).
+NO_OUTPUT = {
+    "ran": "The code printed nothing.",
+    "refused": "The runtime refused the code: it did not run.",
+    "invalid_output": "The reply could not be used: no code ran.",
+    "timeout": "The call timed out: no code ran.",
+    "cancelled": "The call was cancelled: no code ran.",
+    "failed": "The call failed: no code ran.",
+    "unused": "Ax did not act on this reply: no code ran.",
+}
+
+
 def call_details(exchange: Exchange) -> str:
     """Tokens, latency, digest, timing and HTTP attempts of one model call."""
     prompt, completion = exchange.tokens
