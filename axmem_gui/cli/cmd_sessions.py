@@ -36,7 +36,7 @@ from axmem_gui.core.session.progress import RunProgress
 from axmem_gui.core.session.whatif import render_whatif
 from axmem_gui.services import sessions
 from axmem_gui.services.providers import check_connection
-from axmem_gui.services.sessions import SEARCH_BACKENDS, SessionService
+from axmem_gui.services.sessions import MAP_SETTINGS_RULES, SEARCH_BACKENDS, SessionService
 from axmem_gui.services.workspace import open_workspace
 
 
@@ -125,6 +125,12 @@ def _finish_run(session: Session, args: argparse.Namespace) -> int:
     for warning in warnings:
         label = "error" if warning in map_failed and args.on_map_failure == "error" else "warning"
         say(f"axmem: {label}: {warning}", file=sys.stderr)
+    record = session.context_map_settings
+    if record is not None and record.rule == "agent" and sessions.carried_map_warnings(session):
+        say(
+            "axmem: note: `--map-settings carried` keeps a carried map's own settings",
+            file=sys.stderr,
+        )
     if session.complete:
         say(f"recorded {calls} model calls: {where}")
         for fw in session.forwards:
@@ -158,6 +164,7 @@ def _run(args: argparse.Namespace) -> int:
         name=args.name or "",
         search=args.search,
         progress=_progress(args.quiet),
+        map_rule=args.map_settings,
     )
     return _finish_run(session, args)
 
@@ -401,6 +408,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=Path,
         metavar="FILE",
         help="context map to start from (snapshot JSON or Markdown text)",
+    )
+    p.add_argument(
+        "--map-settings",
+        choices=MAP_SETTINGS_RULES,
+        default="agent",
+        help="whose maxChars/infiniteEvolve/evolveSteps apply to the --context-map: the "
+        "agent's (default) or the map's own; a difference is warned about and recorded",
     )
     p.add_argument(
         "--save",

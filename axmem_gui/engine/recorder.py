@@ -34,7 +34,9 @@ from axmem_gui.core.session.format import (
     parse_exchange,
     parse_session,
 )
+from axmem_gui.core.session.map_settings import settings_rule, settings_warnings
 from axmem_gui.core.session.model import (
+    AGENT_RULE,
     CANCELLED,
     COMPLETE,
     FAILED,
@@ -43,6 +45,7 @@ from axmem_gui.core.session.model import (
     Callback,
     Exchange,
     Forward,
+    MapSettings,
     Origin,
     RunError,
     SearchInfo,
@@ -80,6 +83,8 @@ class RunRequest:
     inputs: tuple[dict[str, Any], ...]
     context_map: dict[str, Any] | str | None = None
     name: str = ""
+    #: Whose settings a carried map follows: the agent's (`agent`) or its own (`carried`).
+    map_rule: str = AGENT_RULE
     origin: Origin = field(default_factory=lambda: Origin(kind="live"))
 
 
@@ -179,14 +184,16 @@ class _Run:
             self.exchanges.append(parse_exchange(records[i], i, len(self.request.inputs), source))
         return self.exchanges[first_call:]
 
-    def run_forward(self, index: int, inputs: dict[str, Any], map_before: Any) -> Forward:
+    def run_forward(
+        self, index: int, inputs: dict[str, Any], map_before: Any, settings: MapSettings | None
+    ) -> Forward:
         self.forward = index
         self.recorder.forward = index
         self.callbacks = []
         self.search.calls = []
         first_call = len(self.recorder.exchanges)
         config = self.request.config
-        options = agent_options(config, self.request.catalog, map_before)
+        options = agent_options(config, self.request.catalog, map_before, settings)
         agent = build_agent(config, options, observe=self.observe, search=self.search)
         has_map = config.context_map is not None
         cm_before = runtime_map(jsonable(agent.export_runtime_state())) if has_map else None
@@ -275,10 +282,12 @@ def record_session(
     forwards: list[Forward] = []
     context_map: Any = request.context_map
     total = len(request.inputs)
+    cm_config = request.config.context_map
+    rule = None if cm_config is None else settings_rule(request.map_rule, cm_config, context_map)
     for i, inputs in enumerate(request.inputs):
         if progress:
             progress(RunProgress("forward_started", i, total, len(run.recorder.exchanges)))
-        fw = run.run_forward(i, inputs, context_map)
+        fw = run.run_forward(i, inputs, context_map, None if rule is None else rule.effective)
         forwards.append(fw)
         if progress:
             progress(
@@ -315,7 +324,8 @@ def record_session(
         forwards=tuple(forwards),
         exchanges=tuple(run.exchanges),
         map_snapshots=tuple(map_snapshots(forwards)) if has_map else (),
-        warnings=tuple(map_warnings(forwards)),
+        warnings=tuple(settings_warnings(rule, cm_config) + map_warnings(forwards)),
+        context_map_settings=rule,
         key_order=SESSION_KEYS,
     )
     value = scrub_secrets(jsonable(session.to_json()), secrets)

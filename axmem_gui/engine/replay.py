@@ -23,7 +23,16 @@ from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import AxmemError, InputError
 from axmem_gui.core.records import JsonValue
 from axmem_gui.core.session.agent_config import AgentConfig
-from axmem_gui.core.session.model import CANCELLED, COMPLETE, FAILED, Exchange, Forward, Session
+from axmem_gui.core.session.map_settings import replay_settings
+from axmem_gui.core.session.model import (
+    CANCELLED,
+    COMPLETE,
+    FAILED,
+    Exchange,
+    Forward,
+    MapSettings,
+    Session,
+)
 from axmem_gui.core.session.payloads import runtime_map
 from axmem_gui.core.session.replay_check import (
     ForwardCheck,
@@ -102,6 +111,8 @@ class _Replay:
     searches: SearchCursor
     stub: StubSearch | None
     cancelled_at_end: bool
+    #: The context-map settings each forward applies (None: the map state's own).
+    map_settings: MapSettings | None = None
     checks: list[ForwardCheck] = field(default_factory=list)
 
     @property
@@ -133,6 +144,7 @@ def _prepare(session: Session, cancel: CancelLike) -> _Replay:
         searches=searches,
         stub=StubSearch(searches) if host else None,
         cancelled_at_end=cancelled_at_end,
+        map_settings=replay_settings(config.context_map, session.context_map_settings),
     )
 
 
@@ -148,7 +160,7 @@ def _run_forward(replay: _Replay, fw: Forward, cancel: CancelLike) -> Replayed |
         events.append({"kind": kind, "payload": jsonable(payload)})
 
     config = replay.config
-    options = agent_options(config, replay.catalog, fw.context_map_before)
+    options = agent_options(config, replay.catalog, fw.context_map_before, replay.map_settings)
     agent = build_agent(config, options, observe=observe, search=replay.stub)
     call_options: dict[str, Any] = dict(fw.forward_options or {})
     if isinstance(cancel, CancelToken):

@@ -18,7 +18,8 @@ from axmem_gui.core.errors import AxmemError, InputError
 from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import AgentConfig, check_inputs, select_catalog
 from axmem_gui.core.session.compare import SessionComparison, compare_sessions
-from axmem_gui.core.session.model import Origin, Session
+from axmem_gui.core.session.map_settings import settings_warnings
+from axmem_gui.core.session.model import AGENT_RULE, MAP_RULES, Origin, Session
 from axmem_gui.core.session.progress import Cancellable, CancelLike, ProgressCallback
 from axmem_gui.core.session.replay_check import ReplayReport
 from axmem_gui.core.session.verify import VerifyReport
@@ -49,6 +50,8 @@ Transport = Callable[[Mapping[str, Any]], Any]
 Cancel = Cancellable
 #: Who may answer discover/recall in a run (`--search`).
 SEARCH_BACKENDS = BACKENDS
+#: Whose settings a map carried into a run follows (`--map-settings`).
+MAP_SETTINGS_RULES = MAP_RULES
 
 # ------------------------------------------------------------------ files ---
 
@@ -75,9 +78,12 @@ def run_agent(
     progress: ProgressCallback | None = None,
     transport: Transport | None = None,
     origin: Origin | None = None,
+    map_rule: str = AGENT_RULE,
 ) -> Session:
     """Run `config` live over its share of `catalog`, one forward per inputs mapping, and
-    return the recorded session (status "incomplete" with the error if it failed)."""
+    return the recorded session (status "incomplete" with the error if it failed).
+    `map_rule`: whose settings a carried `context_map` follows, the agent's (`agent`) or
+    its own (`carried`); the session records it and warns when they differ."""
     if not inputs:
         raise InputError("a run needs inputs for at least one forward")
     for i, values in enumerate(inputs):
@@ -91,6 +97,7 @@ def run_agent(
         context_map=dict(context_map) if isinstance(context_map, Mapping) else context_map,
         name=name,
         origin=origin or Origin(kind="live"),
+        map_rule=map_rule,
     )
     return record_session(
         request,
@@ -139,6 +146,9 @@ def rerun_session(
             source_session=session.id,
             catalog="recorded" if catalog is None else "given",
         ),
+        map_rule=session.context_map_settings.rule
+        if session.context_map_settings is not None
+        else AGENT_RULE,
     )
 
 
@@ -181,6 +191,15 @@ def whatif(
     backend = search if not isinstance(search, str | type(None)) else backend_named(search)
     return whatif_retrieval(
         session, catalog if catalog is not None else session.catalog.catalog, backend
+    )
+
+
+def carried_map_warnings(session: Session) -> list[str]:
+    """The session's warning that the map it started from carried other settings than
+    the ones that applied (empty when none)."""
+    config = session.agent.config
+    return settings_warnings(
+        session.context_map_settings, config.context_map if config is not None else None
     )
 
 

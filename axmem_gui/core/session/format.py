@@ -28,6 +28,7 @@ from axmem_gui.core.session.format_parts import (
     Checker,
     at,
     callbacks,
+    map_settings_rule,
     map_snapshots,
     map_update,
     run_error,
@@ -94,6 +95,7 @@ SESSION_KEYS = (
     "exchanges",
     "contextMapSnapshots",
     "warnings",
+    "context_map_settings",
 )
 
 STATUSES = ("complete", "incomplete")
@@ -383,6 +385,7 @@ def parse_session(value: Any, source: str = "session", *, head: bool = False) ->
         exchanges=exchanges,
         map_snapshots=map_snapshots(c, value),
         warnings=None if warnings is None else strings(warnings),
+        context_map_settings=map_settings_rule(c, value),
         **shape_of(value, Session),
     )
 

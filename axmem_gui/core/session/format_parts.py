@@ -14,8 +14,11 @@ from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsontext import REQUIRED, Field
 from axmem_gui.core.records import shape_of
 from axmem_gui.core.session.model import (
+    MAP_RULES,
     TURN_OUTCOMES,
     Callback,
+    MapSettings,
+    MapSettingsRule,
     MapSnapshot,
     MapUpdate,
     RunError,
@@ -259,3 +262,29 @@ def map_snapshots(c: Checker, value: dict[str, Any]) -> tuple[MapSnapshot, ...] 
             )
         )
     return tuple(out)
+
+
+def _map_settings(c: Checker, obj: dict[str, Any], path: str) -> MapSettings:
+    return MapSettings(
+        max_chars=c.optional(obj, "maxChars", (int,), path),
+        infinite_evolve=c.optional(obj, "infiniteEvolve", (bool,), path),
+        evolve_steps=c.optional(obj, "evolveSteps", (int,), path),
+        **shape_of(obj, MapSettings),
+    )
+
+
+def map_settings_rule(c: Checker, value: dict[str, Any]) -> MapSettingsRule | None:
+    """`context_map_settings`: whose map settings applied (null: no map)."""
+    obj = c.optional(value, "context_map_settings", (dict,), "")
+    if obj is None:
+        return None
+    path = "context_map_settings"
+    rule = c.field(obj, "rule", (str,), path, choices=MAP_RULES)
+    effective = c.field(obj, "effective", (dict,), path)
+    carried = c.optional(obj, "carried", (dict,), path)
+    return MapSettingsRule(
+        rule=rule,
+        effective=_map_settings(c, effective, at(path, "effective")),
+        carried=None if carried is None else _map_settings(c, carried, at(path, "carried")),
+        **shape_of(obj, MapSettingsRule),
+    )

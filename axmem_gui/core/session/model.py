@@ -304,6 +304,34 @@ class MapSnapshot(Record):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class MapSettings(Record):
+    """A context map's settings (the agent's `contextMap`, a map state's own keys)."""
+
+    max_chars: int | None = field(default=None, metadata=key("maxChars", optional=True))
+    infinite_evolve: bool | None = field(
+        default=None, metadata=key("infiniteEvolve", optional=True)
+    )
+    evolve_steps: int | None = field(default=None, metadata=key("evolveSteps", optional=True))
+
+
+#: `context_map_settings.rule`: whose settings a map carried into the run follows.
+AGENT_RULE, CARRIED_RULE = "agent", "carried"
+MAP_RULES = (AGENT_RULE, CARRIED_RULE)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MapSettingsRule(Record):
+    """Which map settings applied (`context_map_settings`, version 2): the agent's
+    (`rule: agent`), or the ones the map the run started from carried (`rule: carried`).
+    `carried` is what that map said (None: the run started without one, or from text);
+    `effective` is derived from the rule, the agent's `contextMap` and `carried`."""
+
+    rule: str
+    effective: MapSettings
+    carried: MapSettings | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Forward(Record):
     """One `forward()` call (`forwards[i]`). The context maps are axllm's map states."""
 
@@ -374,6 +402,8 @@ class Session(Record):
         default=None, metadata=key("contextMapSnapshots", optional=True)
     )
     warnings: tuple[str, ...] | None = field(default=None, metadata=optional())
+    #: Which context-map settings applied (version 2, an agent with a map).
+    context_map_settings: MapSettingsRule | None = field(default=None, metadata=optional())
 
     @property
     def label(self) -> str:

@@ -391,3 +391,17 @@ def unfixable_reply(detail: str | None) -> str | None:
     forward's error), None when the forward failed for another reason."""
     found = _UNFIXABLE.search(detail or "")
     return found.group(1).strip() if found else None
+
+
+#: The settings a context-map state carries (axllm's names; the agent's `contextMap`
+#: has the same ones).
+MAP_SETTING_KEYS = ("maxChars", "infiniteEvolve", "evolveSteps")
+
+
+def map_settings_of_state(state: Any) -> tuple[Any, Any, Any] | None:
+    """`(maxChars, infiniteEvolve, evolveSteps)` of a map state (None for each it does not
+    carry), None for no state or a map given as text."""
+    if not isinstance(state, Mapping):
+        return None
+    max_chars, infinite, steps = (state.get(k) for k in MAP_SETTING_KEYS)
+    return max_chars, infinite, steps

@@ -26,6 +26,11 @@ from axmem_gui.core.records import JsonObject, JsonValue, to_json_value
 from axmem_gui.core.session.contextmap_update import comparable_update, describe_update
 from axmem_gui.core.session.derive import forward_turns, map_snapshots, map_warnings
 from axmem_gui.core.session.digest import DIGEST_KEYS, request_digest
+from axmem_gui.core.session.map_settings import (
+    carried_settings,
+    effective_settings,
+    settings_warnings,
+)
 from axmem_gui.core.session.model import Exchange, Forward, SearchCall, SearchResult, Session
 from axmem_gui.core.session.payloads import usage_of_response
 from axmem_gui.core.session.whatif import RetrievalBackend
@@ -210,6 +215,52 @@ def _snapshot_difference(session: Session) -> Difference | None:
     )
 
 
+def _map_settings_differences(session: Session) -> list[Difference | None]:
+    """A version 2 file says which map settings applied (`context_map_settings`): the
+    record must follow from its rule, the agent's contextMap and the carried map, and
+    every map state of the session must hold those settings."""
+    config = session.agent.config
+    settings = config.context_map if config is not None else None
+    record = session.context_map_settings
+    if session.version < 2 or settings is None:
+        return []
+    if record is None:
+        return [
+            Difference(
+                "context_map_settings",
+                "derived",
+                "the agent has a context map, but the file does not say which map settings "
+                "applied (the agent's or the carried map's)",
+            )
+        ]
+    effective = effective_settings(record.rule, settings, record.carried)
+    out: list[Difference | None] = [
+        derived(
+            "context_map_settings.effective",
+            to_json_value(record.effective),
+            effective.to_json(),
+            f"the context-map settings that applied (rule '{record.rule}', the agent's "
+            "contextMap and the carried map)",
+        )
+    ]
+    for k, fw in enumerate(session.forwards):
+        for key, state in (
+            ("context_map_before", fw.context_map_before),
+            ("context_map_after", fw.context_map_after),
+        ):
+            found = carried_settings(state) if fw.ran else None
+            if found is not None:
+                out.append(
+                    derived(
+                        f"forwards[{k}].{key}",
+                        found.to_json(),
+                        record.effective.to_json(),
+                        "the settings in the map state (they must be the ones that applied)",
+                    )
+                )
+    return out
+
+
 def check_derived(session: Session) -> list[Difference]:
     out: list[Difference | None] = []
     for i, ex in enumerate(session.exchanges):
@@ -241,8 +292,13 @@ def check_derived(session: Session) -> list[Difference]:
             previous_after = fw.context_map_after
     if has_map:
         out.append(_snapshot_difference(session))
+    out.extend(_map_settings_differences(session))
+    config = session.agent.config
+    expected = settings_warnings(
+        session.context_map_settings, config.context_map if config is not None else None
+    ) + map_warnings(session.forwards)
     warnings = to_json_value(session.warnings)
-    out.append(derived("warnings", warnings, map_warnings(session.forwards), "the warnings"))
+    out.append(derived("warnings", warnings, expected, "the warnings"))
     failed = session.failed_forward
     out.append(
         derived("status", session.status, "incomplete" if failed else "complete", "the status")

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.session.model import Exchange, Forward, SearchCall, Session
 from axmem_gui.core.session.payloads import map_text
 from axmem_gui.core.session.replay_cursor import request_as_text
-from axmem_gui.core.session.timeline import outcome_phrase
+from axmem_gui.core.session.timeline import is_trouble, outcome_phrase
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.sessions import texts
 from axmem_gui.ui.sessions.chips import ChipRow, chip
@@ -227,7 +227,8 @@ class SessionDetails(QWidget):
         prompt, completion = exchange.tokens
         shown = "" if item.call is not None else f" — showing call #{exchange.index}"
         turn = item.turn
-        outcome = outcome_phrase(turn.outcome, turn.retry) if turn is not None else ""
+        trouble = turn is not None and is_trouble(turn.outcome)
+        outcome = outcome_phrase(turn.outcome, turn.retry) if turn is not None and trouble else ""
         return (
             f"{where}{shown}   ·   {exchange.stage}   ·   "
             f"{prompt:,} + {completion:,} tokens   ·   {exchange.ms:,.0f} ms"
