@@ -308,7 +308,8 @@ def _add_provider_args(p: argparse.ArgumentParser, required: bool = True) -> Non
         required=required,
         metavar="P",
         help="openai, anthropic, google-gemini, openai-compatible, ollama, "
-        "llama-cpp, lm-studio, vllm (or any axllm profile)",
+        "llama-cpp, lm-studio, vllm, local (the bundled model: reuses `axmem local-model "
+        "serve`, else starts it for the run), or any axllm profile",
     )
     p.add_argument("--model", metavar="M", help="model name")
     p.add_argument("--base-url", metavar="URL", help="server URL, e.g. http://127.0.0.1:8080/v1")

@@ -56,6 +56,7 @@ def make_client(
     """An axllm client for these settings. `on_http_attempt` sees method and URL of every
     HTTP attempt (retries included); it never sees headers."""
     provider = settings.provider
+    chosen = settings.info
     if is_scripted(settings):
         # Answered in process through axllm's own OpenAI-compatible client.
         from axmem_gui.engine.scripted_model import ScriptedTransport
@@ -109,6 +110,14 @@ def make_client(
     try:
         inner = axllm.ai(settings.provider, **kwargs)
     except ValueError as exc:
+        if not settings.model and str(exc) == "No model defined":
+            label = chosen.label if chosen else settings.provider
+            models = model_choices(chosen.name) if chosen else []
+            hint = f" (e.g. {' or '.join(models)})" if models else ""
+            raise InputError(
+                f"{label} needs a model name{hint}: it has no default model "
+                "(--model, or the Model field)"
+            ) from None
         raise InputError(
             f"unknown provider '{settings.provider}' ({exc}); known: {', '.join(PROVIDERS)}"
         ) from None

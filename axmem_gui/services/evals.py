@@ -164,6 +164,9 @@ def run_eval(
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise InputError(f"eval set '{eval_set.name}': {problems[0]}{more}")
+    # A run that cannot start (no model, a bad provider, no key) is refused here, before
+    # anything is stored: not recorded as N failed runs of a "complete" eval.
+    sessions.check_can_start(settings, transport=transport)
     cancel = cancel if cancel is not None else CancelToken()
     report = EvalReport(
         id=run_id or new_eval_run_id(),

@@ -29,6 +29,7 @@ from axmem_gui.engine.recorder import RunRequest, record_session
 from axmem_gui.engine.replay import check_replayable, verify_session
 from axmem_gui.engine.replay import replay_session as _replay
 from axmem_gui.engine.search import BACKENDS, backend_named
+from axmem_gui.services.local_model import LOCAL_PROVIDER, local_provider, unavailable_reason
 from axmem_gui.services.providers import build_client
 
 # The service of the stored sessions and the session files (no Ax runtime).
@@ -89,7 +90,6 @@ def run_agent(
     for i, values in enumerate(inputs):
         check_inputs(config, values, f"inputs of forward {i + 1}")
     backend = search if not isinstance(search, str | type(None)) else backend_named(search)
-    resolved = build_client(settings, transport=transport)
     request = RunRequest(
         config=config,
         catalog=select_catalog(catalog, config),
@@ -99,16 +99,31 @@ def run_agent(
         origin=origin or Origin(kind="live"),
         map_rule=map_rule,
     )
-    return record_session(
-        request,
-        resolved.client,
-        resolved.provider,
-        backend=backend,
-        cancel=cancel,
-        progress=progress,
-        secrets=resolved.secrets,
-        http_attempts=resolved.http_attempts,
-    )
+    # `--provider local`: the bundled model, already serving or started for this run.
+    with local_provider(settings) as served:
+        resolved = build_client(served, transport=transport)
+        return record_session(
+            request,
+            resolved.client,
+            resolved.provider,
+            backend=backend,
+            cancel=cancel,
+            progress=progress,
+            secrets=resolved.secrets,
+            http_attempts=resolved.http_attempts,
+        )
+
+
+def check_can_start(settings: ProviderSettings, *, transport: Transport | None = None) -> None:
+    """Refuse (InputError, one clear message) a run that cannot start with `settings`: an
+    unknown provider, no model where the provider has no default, no key, the bundled
+    model not installed. Builds the client without sending anything."""
+    if settings.provider == LOCAL_PROVIDER:
+        reason = unavailable_reason()
+        if reason is not None:
+            raise InputError(reason)
+        return
+    build_client(settings, transport=transport)
 
 
 def rerun_session(

@@ -64,6 +64,8 @@ class FakeServerState:
     held: int = 0
     #: When set, each held reply instead waits for one `gate.release()` (or `slow_seconds`).
     gate: threading.Semaphore | None = None
+    #: What `GET /v1/models` lists.
+    models: list[str] = field(default_factory=lambda: ["scripted-a"])
 
 
 class _Server(ThreadingHTTPServer):
@@ -92,7 +94,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         if self.path.rstrip("/").endswith("/models"):
-            self._json(200, {"object": "list", "data": [{"id": "scripted-a", "object": "model"}]})
+            models = [{"id": m, "object": "model"} for m in self.server.state.models]
+            self._json(200, {"object": "list", "data": models})
         else:
             self._json(404, {"error": {"message": "not found"}})
 
