@@ -453,7 +453,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _add_run_output(p)
     p.set_defaults(handler=_rerun)
 
-    p = sub.add_parser("diff", help="compare two sessions call by call")
+    p = sub.add_parser(
+        "diff",
+        help="compare two sessions: agent config keys and catalog entries that differ, then "
+        "call by call",
+    )
     p.add_argument("a", type=Path, metavar="A")
     p.add_argument("b", type=Path, metavar="B")
     p.add_argument("--json", action="store_true", help="machine-readable comparison")
