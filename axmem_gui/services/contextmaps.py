@@ -37,6 +37,7 @@ from axmem_gui.core.contextmap.update import apply_operations
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.records import to_json_value
+from axmem_gui.core.session.app_session import forwards_read, needs_exchanges
 from axmem_gui.core.session.derive import map_snapshots
 from axmem_gui.core.session.model import MapSnapshot, Session
 from axmem_gui.services.agents import AgentService
@@ -100,20 +101,26 @@ def _read_state(value: object, source: str) -> StoredContextMap | None:
 
 def _sessions_without_rows(ws: Workspace, stored_sessions: set[str]) -> list[Session]:
     """Stored sessions (their heads: the maps need no exchanges) with maps and no
-    snapshot rows."""
-    return [
-        session
-        for session in SessionService(ws).heads()
-        if session.id not in stored_sessions and session_map_snapshots(session)
-    ]
+    snapshot rows. An app's recording that left its map updates to readers is read
+    whole: they are read from its map calls."""
+    service = SessionService(ws)
+    out = []
+    for head in service.heads():
+        if head.id in stored_sessions:
+            continue
+        session = (service.find(head.id) or head) if needs_exchanges(head) else head
+        if session_map_snapshots(session):
+            out.append(session)
+    return out
 
 
 def session_map_snapshots(session: Session) -> list[MapSnapshot]:
     """The map snapshots of a session, computed from its forwards' maps and update
-    records (what `axmem verify` and replay check), not read from the file's
+    records (what `axmem verify` and replay check; an app's recording's updates read as
+    `app_session.map_update_of` reads them), not read from the file's
     `contextMapSnapshots` copy; a session without forwards falls back to that copy."""
     if session.forwards:
-        return map_snapshots(session.forwards)
+        return map_snapshots(forwards_read(session))
     return list(session.map_snapshots or ())
 
 

@@ -17,6 +17,7 @@ from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import AxmemError, InputError
 from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import AgentConfig, check_inputs, select_catalog
+from axmem_gui.core.session.app_session import is_app_session, not_here
 from axmem_gui.core.session.compare import SessionComparison, compare_sessions
 from axmem_gui.core.session.map_settings import settings_warnings
 from axmem_gui.core.session.model import AGENT_RULE, MAP_RULES, Origin, Session
@@ -140,6 +141,8 @@ def rerun_session(
     """Run a recorded session's inputs again, as a new session: on another provider/model,
     and/or over another catalog (default: the recorded one). It starts from the same
     context map the recording started from."""
+    if is_app_session(session):
+        raise InputError(not_here(session, "rerun"))
     config = session.agent.config
     if config is None:
         raise InputError(session.agent.problem)
