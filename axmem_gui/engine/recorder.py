@@ -137,7 +137,11 @@ class _Run:
         self.progress = progress
         self.forward = 0
         self.recorder = RecordingClient(
-            client, cancel=cancel, progress=self._call_progress, http_attempts=http_attempts
+            client,
+            cancel=cancel,
+            progress=self._call_progress,
+            http_attempts=http_attempts,
+            scheme=VERSION,
         )
         self.callbacks: list[Callback] = []
         self.search = RecordingSearch(backend, request.catalog, self._locate)

@@ -23,6 +23,7 @@ from axmem_gui.core.session.compare_config import (
     render_catalog_diff,
 )
 from axmem_gui.core.session.contextmap_update import map_items
+from axmem_gui.core.session.digest import prompt_digest
 from axmem_gui.core.session.model import Exchange, Forward, Session
 from axmem_gui.core.session.payloads import map_text, response_text
 from axmem_gui.core.session.replay_cursor import request_diff
@@ -193,7 +194,10 @@ def _output(ex: Exchange | None) -> str:
 
 
 def _pair(key: CallKey, a: Exchange | None, b: Exchange | None) -> CallPair:
-    same_prompt = a is not None and b is not None and a.digest == b.digest
+    # The prompt, not the whole digest: a rerun on another model still lines up.
+    same_prompt = a is not None and b is not None and prompt_digest(a.request) == prompt_digest(
+        b.request
+    )
     out_a, out_b = _output(a), _output(b)
     return CallPair(
         key=key,

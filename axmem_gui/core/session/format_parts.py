@@ -18,6 +18,7 @@ from axmem_gui.core.records import shape_of
 from axmem_gui.core.session.model import (
     MAP_RULES,
     TURN_OUTCOMES,
+    Attempt,
     Callback,
     FunctionCall,
     MapSettings,
@@ -32,6 +33,7 @@ from axmem_gui.core.session.model import (
     SearchResult,
     TokenUsage,
     Turn,
+    WireRecord,
 )
 
 _STRINGS = Field((str,))
@@ -363,3 +365,36 @@ def recorder_info(c: Checker, value: dict[str, Any]) -> RecorderInfo | None:
         save_ms=c.optional(obj, "save_ms", (int, float), "recorder"),
         **shape_of(obj, RecorderInfo),
     )
+
+
+def wire_record(c: Checker, obj: dict[str, Any], path: str) -> WireRecord:
+    """`exchanges[i].wire`: the settings sent, the status, the raw reply (verbatim)."""
+    return WireRecord(
+        request=c.field(obj, "request", (dict,), path),
+        status=c.optional(obj, "status", (int,), path),
+        response=obj.get("response"),
+        **shape_of(obj, WireRecord),
+    )
+
+
+def attempts_of(c: Checker, ex: dict[str, Any], path: str) -> tuple[Attempt, ...] | None:
+    """`exchanges[i].attempts`: the retry policy's attempts of one call."""
+    items = c.optional(ex, "attempts", (list,), path)
+    if items is None:
+        return None
+    out = []
+    for j, item in enumerate(items):
+        where = f"{path}.attempts[{j}]"
+        if not isinstance(item, dict):
+            raise c.fail(where, "must be an object")
+        error = c.optional(item, "error", (dict,), where)
+        out.append(
+            Attempt(
+                outcome=c.optional(item, "outcome", (str,), where),
+                error=None if error is None else run_error(c, error, at(where, "error")),
+                retry_in_s=c.optional(item, "retry_in_s", (int, float), where),
+                duration_ms=c.optional(item, "duration_ms", (int, float), where),
+                **shape_of(item, Attempt),
+            )
+        )
+    return tuple(out)

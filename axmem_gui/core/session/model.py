@@ -192,6 +192,29 @@ class RequestParams(Record):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Attempt(Record):
+    """One attempt of the retry policy (`exchanges[i].attempts[j]`): `outcome` is `ok`,
+    `cancelled` or the failure kind; a retried one says how long the policy waited."""
+
+    outcome: str | None = None
+    error: RunError | None = field(default=None, metadata=optional())
+    retry_in_s: int | float | None = field(default=None, metadata=optional())
+    duration_ms: int | float | None = field(default=None, metadata=optional())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WireRecord(Record):
+    """What went over the wire in a call's last HTTP attempt (`exchanges[i].wire`, the
+    studio's version 2 runs): the settings of the request body (the body without the
+    prompt, tools and format, which `request` holds), the HTTP status and the provider's
+    raw reply (JSON, or a streamed reply's text), None when none came."""
+
+    request: JsonObject
+    status: int | None = None
+    response: JsonValue = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Exchange(Record):
     """One model call (`exchanges[i]`). `request` and `response` are axllm's JSON, kept
     verbatim: the digest covers the request, replay serves the response back."""
@@ -207,11 +230,12 @@ class Exchange(Record):
     started_at: str | None = None
     duration_ms: float | None = None
     usage: TokenUsage | None = field(default=None, metadata=optional())
-    attempts: JsonList | None = field(default=None, metadata=optional())
+    attempts: tuple[Attempt, ...] | None = field(default=None, metadata=optional())
     stream: bool | None = field(default=None, metadata=optional())
     chunks: JsonList | None = field(default=None, metadata=optional())
     http_attempts: tuple[HttpAttempt, ...] | None = field(default=None, metadata=optional())
     params: RequestParams | None = field(default=None, metadata=optional())
+    wire: WireRecord | None = field(default=None, metadata=optional())
 
     @property
     def tokens(self) -> tuple[int, int]:

@@ -11,6 +11,7 @@ from typing import Any
 
 from axmem_gui.core.records import JsonValue, to_json_value
 from axmem_gui.core.session.contextmap_update import comparable_update, describe_update
+from axmem_gui.core.session.coverage import Coverage, coverage_json, render_coverage
 from axmem_gui.core.session.derive import forward_turns, trace_without_logs, without_run_token
 from axmem_gui.core.session.model import CANCELLED, Exchange, Forward
 from axmem_gui.core.session.replay_cursor import Divergence
@@ -58,6 +59,8 @@ class ReplayReport:
     #: Every difference, the run's first: the first model/search call that differs, then
     #: each forward's fields, then what the file checks (digests, searches, derived) found.
     differences: tuple[Difference, ...] = ()
+    #: What "identical" guarantees for this file, and what it does not check.
+    coverage: Coverage | None = None
 
     @property
     def identical(self) -> bool:
@@ -73,9 +76,14 @@ class ReplayReport:
             "forwards": [f.to_json() for f in self.forwards],
             "differences": [d.to_json() for d in self.differences],
             "duration_ms": self.duration_ms,
+            **coverage_json(self.coverage),
         }
 
     def render(self) -> str:
+        covered = render_coverage(self.coverage) if self.coverage is not None else ""
+        return self._verdict() + covered
+
+    def _verdict(self) -> str:
         if self.identical:
             return (
                 f"identical: {self.calls_replayed} of {self.calls_recorded} model calls replayed "

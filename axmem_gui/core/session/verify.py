@@ -33,8 +33,9 @@ from axmem_gui.core.session.app_session import (
     update_disagreements,
 )
 from axmem_gui.core.session.contextmap_update import comparable_update, describe_update
+from axmem_gui.core.session.coverage import Coverage, coverage_json, render_coverage
 from axmem_gui.core.session.derive import forward_turns, map_snapshots, map_warnings
-from axmem_gui.core.session.digest import DIGEST_KEYS, request_digest
+from axmem_gui.core.session.digest import DIGEST_KEYS, digest_scheme, exchange_digest
 from axmem_gui.core.session.map_settings import (
     carried_settings,
     effective_settings,
@@ -42,6 +43,7 @@ from axmem_gui.core.session.map_settings import (
 )
 from axmem_gui.core.session.model import Exchange, Forward, SearchCall, SearchResult, Session
 from axmem_gui.core.session.payloads import usage_of_response
+from axmem_gui.core.session.verify_calls import call_claims
 from axmem_gui.core.session.whatif import RetrievalBackend
 
 
@@ -105,16 +107,21 @@ def derived(where: str, recorded: Any, recomputed: Any, what: str) -> Difference
 def check_digests(session: Session) -> list[Difference]:
     out: list[Difference] = []
     for i, ex in enumerate(session.exchanges):
-        computed = request_digest(ex.request)
+        computed = exchange_digest(ex)
         if computed != ex.digest:
             where = f"exchanges[{i}]"
+            covers = (
+                "the whole request and its params"
+                if digest_scheme(ex.digest) == 2
+                else ", ".join(DIGEST_KEYS)
+            )
             out.append(
                 Difference(
                     f"{where}.request",
                     "digest",
                     f"the stored request of call #{i} ({ex.stage}) does not match its "
-                    f"stored digest: either the request text or the digest was changed "
-                    f"(the digest covers {', '.join(DIGEST_KEYS)})",
+                    f"stored digest: either the request, its parameters or the digest was "
+                    f"changed (the digest covers {covers})",
                     digest_diff(ex.digest, computed, where, "digest of the stored request"),
                 )
             )
@@ -131,8 +138,7 @@ def rerun_search(
         return tuple(SearchResult(id=s.id, name=s.name, content=s.content) for s in found)
     loaded = list(call.already_loaded or ())
     return tuple(
-        SearchResult(id=m.id, content=m.content)
-        for m in backend.recall(catalog, queries, loaded)
+        SearchResult(id=m.id, content=m.content) for m in backend.recall(catalog, queries, loaded)
     )
 
 
@@ -341,6 +347,11 @@ def check_derived(session: Session) -> list[Difference]:
         ) + map_warnings(forwards_read(session))
         warnings = to_json_value(session.warnings)
         out.append(derived("warnings", warnings, expected, "the warnings"))
+    found, problems = call_claims(session)
+    out += [
+        derived(where, recorded, recomputed, what) for where, what, recorded, recomputed in found
+    ]
+    out += [Difference(where, "derived", message) for where, message in problems]
     failed = session.failed_forward
     out.append(
         derived("status", session.status, "incomplete" if failed else "complete", "the status")
@@ -368,6 +379,8 @@ class VerifyReport:
     duration_ms: float
     #: Searches an app's own callback answered: shown as recorded, not searched again.
     host_searches: int = 0
+    #: What a clean report guarantees for this file, and what it does not check.
+    coverage: Coverage | None = None
 
     @property
     def ok(self) -> bool:
@@ -382,9 +395,14 @@ class VerifyReport:
             "host_searches": self.host_searches,
             "differences": [d.to_json() for d in self.differences],
             "duration_ms": self.duration_ms,
+            **coverage_json(self.coverage),
         }
 
     def render(self) -> str:
+        covered = render_coverage(self.coverage) if self.coverage is not None else ""
+        return self._verdict() + covered
+
+    def _verdict(self) -> str:
         if self.ok:
             host = (
                 f" ({self.host_searches} more were answered by the app's own search callback "

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.session.app_session import is_host_search, map_update_of
 from axmem_gui.core.session.model import Exchange, Forward, SearchCall, Session
 from axmem_gui.core.session.payloads import map_text
-from axmem_gui.core.session.replay_cursor import request_as_text
 from axmem_gui.core.session.timeline import is_trouble, outcome_phrase
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.sessions import texts
@@ -128,7 +127,7 @@ class SessionDetails(QWidget):
         self.map_after = ExactTextView("Context map after")
         self.map_update = ExactTextView("Update (Distiller diagnosis, Cartographer operations)")
         self.details = ExactTextView("Call and forward")
-        self.request = ExactTextView("Full request as sent (messages, functions, format)")
+        self.request = ExactTextView("Request: its parameters, then messages, tools, format")
         self.views = [
             self.system,
             self.user,
@@ -270,7 +269,7 @@ class SessionDetails(QWidget):
             (turn.next_view or "") if turn is not None else "",
             "The next call of this stage shows nothing new about this one (or there is none).",
         )
-        self.request.set_text(request_as_text(request))
+        self.request.set_text(texts.request_text(exchange))
 
     def _show_functions(
         self, forward: Forward | None, item: TimelineItem, exchange: Exchange | None

@@ -15,7 +15,7 @@ from axmem_gui.core.session.model import Session
 from axmem_gui.services import sessions
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SessionsFeature
-from axmem_gui.ui.sessions.details import TAB_OUTPUT
+from axmem_gui.ui.sessions.details import TAB_OUTPUT, TAB_REQUEST
 from axmem_gui.ui.sessions.timeline_model import NodeKind
 from tests.engine.conftest import AGENT_JSON, INPUTS, make_catalog
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
@@ -78,6 +78,13 @@ def test_the_viewer_shows_a_refused_turn_and_an_invalid_json_retry(
     )
     assert details.code.text() == ""
     window.grab().save(str(tmp_path / "invalid.png"))
+    # Cut off at the token cap: the finish reason says so; the Request tab shows what
+    # decided the call (temperature 0 was on the wire, nowhere in the old file).
+    assert "finish reason:      length" in details.details.text()
+    details.tabs.setCurrentIndex(TAB_REQUEST)
+    assert '"temperature": 0' in details.request.text()
+    window.grab().save(str(tmp_path / "request.png"))
+    details.tabs.setCurrentIndex(TAB_OUTPUT)
     # The retry that followed ran its code.
     assert viewer.select_call(4)
     assert _turn_label(feature, 4) == "turn 2"
