@@ -21,8 +21,8 @@ from typing import Any
 
 from axmem_gui.core.session.digest import request_digest
 from axmem_gui.core.session.model import Exchange
-from axmem_gui.core.session.payloads import params_of, sent_settings
 from axmem_gui.core.session.verify_calls import call_time
+from axmem_gui.core.session.wire_payloads import params_of, sent_settings
 
 #: One noted call: method, url, the settings sent, status and raw reply (None when the
 #: call failed before a reply).

@@ -17,7 +17,7 @@ from typing import Any
 
 from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.model import Exchange, SessionProvider
-from axmem_gui.core.session.payloads import params_of
+from axmem_gui.core.session.wire_payloads import params_of
 from axmem_gui.engine.clients import jsonable
 from axmem_gui.engine.providers import make_client
 from axmem_gui.engine.wire import ReplayTransport

@@ -219,7 +219,7 @@ def test_a_version_2_file_cannot_pass_for_a_version_1_one_call_by_call(retried: 
 def test_params_are_what_was_sent_under_neutral_names() -> None:
     """A studio run's params are derived from the settings sent (verify recomputes them):
     OpenAI's `max_completion_tokens` is `max_tokens`, the tool choice is Ax's."""
-    from axmem_gui.core.session.payloads import params_of
+    from axmem_gui.core.session.wire_payloads import params_of
 
     request = {"function_call": "auto", "chat_prompt": []}
     sent = {"model": "m", "temperature": 0.2, "max_completion_tokens": 64, "stream": True}

@@ -18,16 +18,15 @@ from axmem_gui.core.providers import RetryPolicy
 from axmem_gui.core.records import JsonValue, to_json_value
 from axmem_gui.core.session.digest import digest_scheme
 from axmem_gui.core.session.model import Attempt, Exchange, Forward, Session
-from axmem_gui.core.session.payloads import (
+from axmem_gui.core.session.payloads import trace_usage, usage_lists
+from axmem_gui.core.session.stages import ACTOR_STAGES, RESPONDER
+from axmem_gui.core.session.wire_payloads import (
     finish_reason,
     params_of,
     raw_reply_facts,
     reply_tokens,
     served_model,
-    trace_usage,
-    usage_lists,
 )
-from axmem_gui.core.session.stages import ACTOR_STAGES, RESPONDER
 
 #: (where, what, recorded, recomputed): a claim the file makes and what it should be.
 Found = list[tuple[str, str, JsonValue, JsonValue]]

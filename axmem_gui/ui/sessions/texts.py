@@ -14,14 +14,13 @@ from axmem_gui.core.session.model import Exchange, Forward, FunctionCall, MapUpd
 from axmem_gui.core.session.payloads import (
     Message,
     actor_code,
-    finish_reason,
     messages,
     request_part,
     response_text,
-    served_model,
 )
 from axmem_gui.core.session.replay_cursor import request_as_text
 from axmem_gui.core.session.stages import is_actor
+from axmem_gui.core.session.wire_payloads import finish_reason, served_model
 
 
 def pretty(value: Any) -> str:
