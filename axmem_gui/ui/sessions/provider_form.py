@@ -33,7 +33,12 @@ from axmem_gui.core.providers import (
     provider_info,
 )
 from axmem_gui.services import secrets
-from axmem_gui.services.local_model import LOCAL_LABEL, LOCAL_PROVIDER, local_model_status
+from axmem_gui.services.local_model import (
+    LOCAL_LABEL,
+    LOCAL_PROVIDER,
+    SERVE_HINT,
+    local_model_status,
+)
 from axmem_gui.services.providers import model_choices
 from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.sessions.jobs import connection_job
@@ -297,6 +302,7 @@ class LocalModelChoice(QWidget):
         found = local_model_status()
         self.ready = found.ready
         message = found.message[:1].upper() + found.message[1:]
+        message += f"; with it installed, {SERVE_HINT}"
         self.status.setText(
             "SmolLM2-135M on 127.0.0.1, no account needed" if found.ready else message
         )

@@ -103,3 +103,20 @@ def test_a_local_run_starts_the_bundled_model(
     assert feature.default_settings() == ProviderSettings(
         LOCAL_PROVIDER, timeout_s=300.0, max_retries=0
     )
+
+
+def test_the_rerun_dialog_offers_the_bundled_model(
+    feature: SessionsFeature, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Rerun had the provider form only: the bundled model could not be picked there.
+    from axmem_gui.ui.sessions.run_dialog import RerunDialog
+    from tests.ui.sessions.conftest import SAMPLE_ID
+
+    monkeypatch.setattr(provider_form, "local_model_status", _installed)
+    session = feature.sessions().get(SAMPLE_ID)
+    dialog = RerunDialog(session, feature.runner, feature.sessions().jobs())
+    qtbot.addWidget(dialog)
+    assert dialog.local.check.text() == LOCAL_LABEL and dialog.local.check.isEnabled()
+    dialog.local.check.setChecked(True)
+    assert not dialog.provider.isEnabled()
+    assert dialog.build_order().settings.provider == LOCAL_PROVIDER
