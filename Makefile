@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 export QT_QPA_PLATFORM ?= $(if $(DISPLAY)$(WAYLAND_DISPLAY),,offscreen)
 
 .PHONY: run test test-long lint contract typecheck pytest venv dist dist-check icons bench clean \
-	golden conformance readme ax-npm
+	golden conformance readme ax-npm recorder-test recorder-fixture
 .PHONY: local-model test-local
 
 $(BIN)/python:
@@ -68,9 +68,26 @@ AX_NPM := build/ax-npm
 ax-npm:
 	tools/golden/install_ax.sh $(AX_NPM)
 
-# Regenerate tests/golden/ax-24.0.21/expected.json and tests/fixtures/ax_turns/ from the
-# package (byte-identical).
-golden: ax-npm
+# Regenerate tests/golden/ax-24.0.21/expected.json, tests/fixtures/ax_turns/ and the
+# exact-text fixture (tests/fixtures/ax_text/exact-text-*.json) from the package, and Node's
+# own answers where its ICU is newer than the wheel's (core/ax/profiles/text-icu-*.json,
+# tests/fixtures/ax_text/newer-unicode-*.json), all byte-identical.
+golden: $(STAMP) ax-npm
+	mkdir -p build
+	LC_ALL=C.UTF-8 node tools/golden/node_text.mjs > build/node-text.json
+	$(BIN)/python -m tools.ax_profile.text_data build/node-text.json
+	LC_ALL=C.UTF-8 node tools/golden/node_text.mjs \
+		--probes tests/fixtures/ax_text/newer-unicode-probes.json \
+		--out tests/fixtures/ax_text/newer-unicode-node.json
+	node tools/golden/signatures.mjs --ax $(AX_NPM) \
+		--cases tests/fixtures/ax_text/signatures-cases.json \
+		--out tests/fixtures/ax_text/signatures-expected.json
+	LC_ALL=C.UTF-8 node tools/golden/oracle.mjs --ax $(AX_NPM) \
+		--cases tests/fixtures/conformance/bprime-unicode17-cases.json \
+		--out tests/fixtures/conformance/bprime-unicode17-expected.json
+	LC_ALL=C.UTF-8 node tools/golden/oracle.mjs --ax $(AX_NPM) \
+		--cases tests/fixtures/ax_text/exact-text-cases.json \
+		--out tests/fixtures/ax_text/exact-text-expected.json
 	LC_ALL=C.UTF-8 node tools/golden/oracle.mjs --ax $(AX_NPM) \
 		--cases tests/golden/ax-24.0.21/cases.json --out tests/golden/ax-24.0.21/expected.json
 	LC_ALL=C.UTF-8 node tools/golden/oracle.mjs --ax $(AX_NPM) \
@@ -81,6 +98,20 @@ golden: ax-npm
 # Differential run on fresh seeded random inputs: SEEDS="1 2" (default: fixed + today's).
 conformance: $(STAMP) ax-npm
 	LC_ALL=C.UTF-8 $(BIN)/python -m tools.conformance --ax $(AX_NPM) $(if $(SEEDS),--seeds $(SEEDS))
+
+# The TypeScript recorder for the users' own agents (recorders/ax-ts, docs/recorders.md): its
+# Node tests (the example agent on the real @ax-llm/ax 24.0.21 against a scripted server on
+# 127.0.0.1, recorded and replayed offline), tsc on its types, and an `npm install <path>`
+# into a scratch project. Needs Node 20+ and the npm registry, like `make ax-npm`.
+RECORDER_TS := recorders/ax-ts
+recorder-test:
+	tools/recorder/check_ts_recorder.sh $(RECORDER_TS) build/recorder-install
+
+# Regenerate the example session the studio's tests import (recorders/ax-ts/example/sessions/).
+recorder-fixture:
+	cd $(RECORDER_TS) && npm install --ignore-scripts --no-package-lock --no-audit --no-fund --loglevel=error
+	cd $(RECORDER_TS) && LC_ALL=C.UTF-8 NODE_OPTIONS=--disable-warning=ExperimentalWarning \
+		node example/record.mjs --out example/sessions/triage.axsession.json --id ts-triage-example
 
 # Regenerate the README's CLI reference from `axmem --help` (tests/cli/test_readme_cli.py).
 readme: $(STAMP)

@@ -43,7 +43,7 @@ from axmem_gui.services.workspace import open_workspace
 
 AGENT = {
     "name": "bench",
-    "signature": "request:string -> answer:string",
+    "signature": "userRequest:string -> answer:string",
     "instruction": "Answer operational questions using the guides and team memories.",
     "catalog": {"skills": "all", "memories": "all"},
     "contextMap": {"maxChars": 1600, "infiniteEvolve": True},
@@ -58,7 +58,7 @@ REQUESTS = (
 
 def record() -> Session:
     with open_workspace(None, read_only=True) as ws:  # the sample workspace's catalog
-        catalog = ws.catalog()
+        catalog = ws.catalog.snapshot()
     config = agent_config_from_json(dict(AGENT), "bench agent")
     settings = ProviderSettings(
         "openai-compatible", "scripted-a", base_url="http://scripted.invalid/v1", max_retries=0
@@ -66,7 +66,7 @@ def record() -> Session:
     return sessions.run_agent(
         config,
         catalog,
-        [{"request": r} for r in REQUESTS],
+        [{"userRequest": r} for r in REQUESTS],
         settings,
         transport=ScriptedTransport(),
     )

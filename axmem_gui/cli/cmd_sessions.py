@@ -35,11 +35,12 @@ from axmem_gui.core.session.compare import render_comparison
 from axmem_gui.core.session.format import is_session_value
 from axmem_gui.core.session.model import Session
 from axmem_gui.core.session.progress import RunProgress
+from axmem_gui.core.session.retrieval import SEARCH_BACKENDS
 from axmem_gui.core.session.whatif import render_whatif
 from axmem_gui.services import sessions
 from axmem_gui.services.agent_runner import child_runs
 from axmem_gui.services.providers import check_connection
-from axmem_gui.services.sessions import SEARCH_BACKENDS, SessionService
+from axmem_gui.services.sessions import MAP_SETTINGS_RULES
 from axmem_gui.services.workspace import open_workspace
 
 
@@ -130,7 +131,7 @@ def _finish_run(session: Session, args: argparse.Namespace) -> int:
         where = str(args.output)
     if args.output is None or getattr(args, "save", False):
         with open_workspace(args.workspace) as ws:
-            SessionService(ws).save(session)
+            ws.sessions.save(session)
         where = f"workspace session {session.id}" if args.output is None else where
     calls = len(session.exchanges)
     warnings = session.warning_list
@@ -140,6 +141,12 @@ def _finish_run(session: Session, args: argparse.Namespace) -> int:
         say(f"axmem: {label}: {warning}", file=sys.stderr)
     for hit in session.limits_hit:
         say(f"axmem: note: {hit.render()}", file=sys.stderr)
+    record = session.context_map_settings
+    if record is not None and record.rule == "agent" and sessions.carried_map_warnings(session):
+        say(
+            "axmem: note: `--map-settings carried` keeps a carried map's own settings",
+            file=sys.stderr,
+        )
     if session.complete:
         say(f"recorded {calls} model calls: {where}")
         for fw in session.forwards:
@@ -164,8 +171,8 @@ def _run(args: argparse.Namespace) -> int:
     limits = _limits(args)
     with child_runs() as runner:  # (its child loads the engine meanwhile)
         with open_workspace(args.workspace, read_only=True) as ws:
-            config = sessions.agent_from_workspace(ws, args.agent)
-            catalog = ws.catalog()
+            config = ws.agents.config(args.agent)
+            catalog = ws.catalog.snapshot()
         session = sessions.run_agent(
             config,
             catalog,
@@ -175,6 +182,7 @@ def _run(args: argparse.Namespace) -> int:
             name=args.name or "",
             search=args.search,
             progress=_progress(args.quiet),
+            map_rule=args.map_settings,
             limits=limits,
             runner=runner,
         )
@@ -215,7 +223,7 @@ def _catalog_arg(args: argparse.Namespace) -> Any:
         return read_catalog_file(args.catalog)
     if args.workspace is not None:
         with open_workspace(args.workspace, read_only=True) as ws:
-            return ws.catalog()
+            return ws.catalog.snapshot()
     return None
 
 
@@ -254,7 +262,7 @@ def _whatif(args: argparse.Namespace) -> int:
     catalog = _catalog_arg(args)
     if catalog is None:
         with open_workspace(None, read_only=True) as ws:
-            catalog = ws.catalog()
+            catalog = ws.catalog.snapshot()
     report = sessions.whatif(session, catalog, args.search)
     if args.json:
         print_json(report.to_json())
@@ -265,7 +273,7 @@ def _whatif(args: argparse.Namespace) -> int:
 
 def _list(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
-        rows = SessionService(ws).rows()
+        rows = ws.sessions.rows()
     if args.json:
         print_json([r.to_json() for r in rows])
         return 0
@@ -293,7 +301,7 @@ def _cell(value: object, limit: int = LIST_FIELD_CHARS) -> str:
 
 def _export(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
-        SessionService(ws).export(args.id, args.output)
+        ws.sessions.export(args.id, args.output)
     say(f"exported session {args.id} to {args.output}")
     return 0
 
@@ -303,7 +311,7 @@ def _import(args: argparse.Namespace) -> int:
     session = sessions.read_session_file(args.file)
     warning = sessions.claims_warning(session)
     with open_workspace(args.workspace) as ws:
-        session_id, stored, taken = SessionService(ws).store(session, quarantine=warning)
+        session_id, stored, taken = ws.sessions.store(session, quarantine=warning)
     if not stored:
         say(f"session {session_id} is already in the workspace: nothing imported")
         return 0
@@ -337,7 +345,8 @@ def _add_provider_args(p: argparse.ArgumentParser, required: bool = True) -> Non
         required=required,
         metavar="P",
         help="openai, anthropic, google-gemini, openai-compatible, ollama, "
-        "llama-cpp, lm-studio, vllm (or any axllm profile)",
+        "llama-cpp, lm-studio, vllm, local (the bundled model: reuses `axmem local-model "
+        "serve`, else starts it for the run), or any axllm profile",
     )
     p.add_argument("--model", metavar="M", help="model name")
     p.add_argument("--base-url", metavar="URL", help="server URL, e.g. http://127.0.0.1:8080/v1")
@@ -482,6 +491,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="context map to start from (snapshot JSON or Markdown text)",
     )
     p.add_argument(
+        "--map-settings",
+        choices=MAP_SETTINGS_RULES,
+        default="agent",
+        help="whose maxChars/infiniteEvolve/evolveSteps apply to the --context-map: the "
+        "agent's (default) or the map's own; a difference is warned about and recorded",
+    )
+    p.add_argument(
         "--save",
         action="store_true",
         help="also store the session in the workspace (default when no -o)",
@@ -523,7 +539,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _add_run_output(p)
     p.set_defaults(handler=_rerun)
 
-    p = sub.add_parser("diff", help="compare two sessions call by call")
+    p = sub.add_parser(
+        "diff",
+        help="compare two sessions: agent config keys and catalog entries that differ, then "
+        "call by call",
+    )
     p.add_argument("a", type=Path, metavar="A")
     p.add_argument("b", type=Path, metavar="B")
     p.add_argument("--json", action="store_true", help="machine-readable comparison")

@@ -20,7 +20,7 @@ from axmem_gui.core.formats import catalog_from_json_value
 from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import AgentConfig, agent_config_from_json
 from axmem_gui.core.session.code_limits import CodeLimits
-from axmem_gui.core.session.model import Origin, SessionCatalog
+from axmem_gui.core.session.model import AGENT_RULE, Origin, SessionCatalog
 
 #: The largest frame either side accepts (a result holds a whole session).
 MAX_FRAME = 1 << 30
@@ -123,6 +123,8 @@ class LiveJob:
     clock_ms: float | None = None
     #: The scripted model's hostile code (engine.scripted_model.ScriptedTransport).
     scripted_code: tuple[str, ...] | None = None
+    #: Whose settings a carried context map follows (services.sessions.run_agent).
+    map_rule: str = AGENT_RULE
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -142,6 +144,7 @@ class LiveJob:
             "limits": None if self.limits is None else self.limits.to_json(),
             "clock_ms": self.clock_ms,
             "scripted_code": None if self.scripted_code is None else list(self.scripted_code),
+            "map_rule": self.map_rule,
         }
 
     @classmethod
@@ -164,6 +167,7 @@ class LiveJob:
             limits=None if not isinstance(limits, dict) else CodeLimits(**limits),
             clock_ms=value.get("clock_ms"),
             scripted_code=None if code is None else tuple(str(c) for c in code),
+            map_rule=str(value.get("map_rule") or AGENT_RULE),
         )
 
 

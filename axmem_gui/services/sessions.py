@@ -17,10 +17,12 @@ from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import AxmemError, InputError
 from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import AgentConfig, check_inputs, select_catalog
+from axmem_gui.core.session.app_session import is_app_session, not_here
 from axmem_gui.core.session.code_limits import CodeLimits as CodeLimits
 from axmem_gui.core.session.compare import SessionComparison, compare_sessions
 from axmem_gui.core.session.format import session_to_json
-from axmem_gui.core.session.model import Origin, Session
+from axmem_gui.core.session.map_settings import settings_warnings
+from axmem_gui.core.session.model import AGENT_RULE, MAP_RULES, Origin, Session
 from axmem_gui.core.session.progress import Cancellable, CancelLike, ProgressCallback
 from axmem_gui.core.session.redact import url_secrets
 from axmem_gui.core.session.replay_check import ReplayReport
@@ -31,13 +33,13 @@ from axmem_gui.engine.recorder import RunRequest, RunTaps, new_session_id, recor
 from axmem_gui.engine.replay import check_replayable, verify_session
 from axmem_gui.engine.replay import replay_session as _replay
 from axmem_gui.engine.scripted_model import ScriptedTransport
-from axmem_gui.engine.search import BACKENDS, backend_named
+from axmem_gui.engine.search import backend_named
 from axmem_gui.services.agent_protocol import LiveJob, ReplayJob
 from axmem_gui.services.agent_runner import AgentRunner
+from axmem_gui.services.local_model import LOCAL_PROVIDER, local_provider, unavailable_reason
 from axmem_gui.services.providers import ResolvedKey, build_client, resolve_api_key
 
 # The service of the stored sessions and the session files (no Ax runtime).
-from axmem_gui.services.session_store import PROVIDER_SETTING as PROVIDER_SETTING
 from axmem_gui.services.session_store import FileImport as FileImport
 from axmem_gui.services.session_store import ImportProgress as ImportProgress
 from axmem_gui.services.session_store import SessionImport as SessionImport
@@ -48,13 +50,13 @@ from axmem_gui.services.session_store import SessionService as SessionService
 from axmem_gui.services.session_store import default_file_name as default_file_name
 from axmem_gui.services.session_store import read_session_file as read_session_file
 from axmem_gui.services.session_store import write_session_file as write_session_file
-from axmem_gui.services.workspace import Workspace
+from axmem_gui.store import Workspace
 
 Transport = Callable[[Mapping[str, Any]], Any]
 #: A cancel token of a run, rerun or replay (`cancel_token()`).
 Cancel = Cancellable
-#: Who may answer discover/recall in a run (`--search`).
-SEARCH_BACKENDS = BACKENDS
+#: Whose settings a map carried into a run follows (`--map-settings`).
+MAP_SETTINGS_RULES = MAP_RULES
 
 # ------------------------------------------------------------------ files ---
 
@@ -81,44 +83,52 @@ def run_agent(
     progress: ProgressCallback | None = None,
     transport: Transport | None = None,
     origin: Origin | None = None,
+    map_rule: str = AGENT_RULE,
     limits: CodeLimits | None = None,
     clock_ms: float | None = None,
     runner: AgentRunner | None = None,
 ) -> Session:
     """Run `config` live over its share of `catalog`, one forward per inputs mapping, and
-    return the recorded session (status "incomplete" with the error if it failed). The
-    model's code runs under `limits` (the defaults when None; `clock_ms` stops its clock,
-    for tests). With a `runner`, the run happens in a child process (services.agent_runner)
+    return the recorded session (status "incomplete" with the error if it failed).
+    `map_rule`: whose settings a carried `context_map` follows, the agent's (`agent`) or
+    its own (`carried`); the session records it and warns when they differ. The model's
+    code runs under `limits` (the defaults when None; `clock_ms` stops its clock, for
+    tests). With a `runner`, the run happens in a child process (services.agent_runner)
     that may crash or be stopped without taking this one along; a `search` backend object
     or a `transport` other than the scripted model's keep it here."""
     if not inputs:
         raise InputError("a run needs inputs for at least one forward")
     for i, values in enumerate(inputs):
         check_inputs(config, values, f"inputs of forward {i + 1}")
-    key = resolve_api_key(settings)
-    job = LiveJob(
-        session_id=new_session_id(),
-        config=config,
-        catalog=catalog,
-        inputs=tuple(dict(v) for v in inputs),
-        settings=settings,
-        api_key=key.value,
-        key_source=key.source,
-        context_map=dict(context_map) if isinstance(context_map, Mapping) else context_map,
-        name=name,
-        origin=origin or Origin(kind="live"),
-        search=search if isinstance(search, str) else None,
-        limits=(limits or CodeLimits()).checked(),
-        clock_ms=clock_ms,
-        scripted_code=scripted_code(transport),
-    )
-    given_backend = not isinstance(search, str | type(None))
-    isolable = not given_backend and (transport is None or job.scripted_code is not None)
-    if runner is not None and isolable:
-        secrets = (key.value or "", *url_secrets(settings.base_url))
-        return runner.run_live(job, cancel=cancel, progress=progress, secrets=secrets)
-    backend = search if not isinstance(search, str | type(None)) else backend_named(search)
-    return record_live(job, transport=transport, backend=backend, cancel=cancel, progress=progress)
+    # `--provider local`: the bundled model, already serving or started for this run.
+    with local_provider(settings) as served:
+        key = resolve_api_key(served)
+        job = LiveJob(
+            session_id=new_session_id(),
+            config=config,
+            catalog=catalog,
+            inputs=tuple(dict(v) for v in inputs),
+            settings=served,
+            api_key=key.value,
+            key_source=key.source,
+            context_map=dict(context_map) if isinstance(context_map, Mapping) else context_map,
+            name=name,
+            origin=origin or Origin(kind="live"),
+            search=search if isinstance(search, str) else None,
+            limits=(limits or CodeLimits()).checked(),
+            clock_ms=clock_ms,
+            scripted_code=scripted_code(transport),
+            map_rule=map_rule,
+        )
+        given_backend = not isinstance(search, str | type(None))
+        isolable = not given_backend and (transport is None or job.scripted_code is not None)
+        if runner is not None and isolable:
+            secrets = (key.value or "", *url_secrets(served.base_url))
+            return runner.run_live(job, cancel=cancel, progress=progress, secrets=secrets)
+        backend = search if not isinstance(search, str | type(None)) else backend_named(search)
+        return record_live(
+            job, transport=transport, backend=backend, cancel=cancel, progress=progress
+        )
 
 
 def record_live(
@@ -142,6 +152,7 @@ def record_live(
         context_map=job.context_map,
         name=job.name,
         origin=job.origin or Origin(kind="live"),
+        map_rule=job.map_rule,
     )
     return record_session(
         request,
@@ -157,6 +168,18 @@ def record_live(
         clock_ms=job.clock_ms,
         taps=taps,
     )
+
+
+def check_can_start(settings: ProviderSettings, *, transport: Transport | None = None) -> None:
+    """Refuse (InputError, one clear message) a run that cannot start with `settings`: an
+    unknown provider, no model where the provider has no default, no key, the bundled
+    model not installed. Builds the client without sending anything."""
+    if settings.provider == LOCAL_PROVIDER:
+        reason = unavailable_reason()
+        if reason is not None:
+            raise InputError(reason)
+        return
+    build_client(settings, transport=transport)
 
 
 def scripted_code(transport: Transport | None) -> tuple[str, ...] | None:
@@ -183,6 +206,8 @@ def rerun_session(
     """Run a recorded session's inputs again, as a new session: on another provider/model,
     and/or over another catalog (default: the recorded one). It starts from the same
     context map the recording started from."""
+    if is_app_session(session):
+        raise InputError(not_here(session, "rerun"))
     config = session.agent.config
     if config is None:
         raise InputError(session.agent.problem)
@@ -206,6 +231,9 @@ def rerun_session(
             source_session=session.id,
             catalog="recorded" if catalog is None else "given",
         ),
+        map_rule=session.context_map_settings.rule
+        if session.context_map_settings is not None
+        else AGENT_RULE,
     )
 
 
@@ -255,6 +283,15 @@ def whatif(
     backend = search if not isinstance(search, str | type(None)) else backend_named(search)
     return whatif_retrieval(
         session, catalog if catalog is not None else session.catalog.catalog, backend
+    )
+
+
+def carried_map_warnings(session: Session) -> list[str]:
+    """The session's warning that the map it started from carried other settings than
+    the ones that applied (empty when none)."""
+    config = session.agent.config
+    return settings_warnings(
+        session.context_map_settings, config.context_map if config is not None else None
     )
 
 

@@ -1,12 +1,23 @@
-"""Opening, creating and seeding workspaces; where the default workspace lives."""
+"""Opening, creating and seeding workspaces; where the default workspace lives; and
+`OpenWorkspace`, the open workspace as ui/ and cli/ see it.
+
+`OpenWorkspace` holds the store's connection privately and hands out one service per
+aggregate: `catalog` (skills, memories, tags, history), `scenarios`, `suites` (and their
+runs), `evals` (eval sets and runs), `settings`, `sessions` and `agents`. Each service
+owns its revision checks, its transactions and its change notices (`notices`); nothing
+it returns is a store type. Services that need the connection itself reach it through
+`services/store_access.py`, which ui/, cli/ and app.py may not import (pyproject.toml's
+import contracts).
+"""
 
 from __future__ import annotations
 
 import json
 import os
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import platformdirs
 
@@ -15,23 +26,19 @@ from axmem_gui.core.errors import InputError, WorkspaceError
 from axmem_gui.core.records import to_json_value
 from axmem_gui.core.session.derive import map_snapshots
 from axmem_gui.core.session.format import parse_session, session_to_json
-from axmem_gui.store import WORKSPACE_SUFFIX, Workspace, WorkspaceCounts
+from axmem_gui.core.workspace import WORKSPACE_SUFFIX, WorkspaceCounts
+from axmem_gui.services.aggregates import Change, Notices, WorkspaceAddress
+from axmem_gui.services.catalog import CatalogService
+from axmem_gui.store import Workspace
 
-#: The workspace types the GUI works with (it does not import the store).
-__all__ = [
-    "WORKSPACE_SUFFIX",
-    "Workspace",
-    "WorkspaceCounts",
-    "data_dir",
-    "default_workspace_path",
-    "describe_workspace",
-    "init_workspace",
-    "load_workspace_catalog",
-    "open_default_workspace",
-    "open_workspace",
-    "require_suffix",
-    "seed_sample",
-]
+if TYPE_CHECKING:
+    from axmem_gui.services.agents import AgentService
+    from axmem_gui.services.evals import EvalService
+    from axmem_gui.services.scenarios import ScenarioService
+    from axmem_gui.services.session_store import SessionService
+    from axmem_gui.services.settings import SettingsService
+    from axmem_gui.services.suites import SuiteService
+
 APP_NAME = "axmem"
 #: Overrides the data folder (tests, portable installs).
 DATA_DIR_ENV = "AXMEM_DATA_DIR"
@@ -48,17 +55,114 @@ def default_workspace_path() -> Path:
     return data_dir() / f"default{WORKSPACE_SUFFIX}"
 
 
-def open_workspace(path: Path | str | None = None, *, read_only: bool = False) -> Workspace:
+class OpenWorkspace:
+    """An open workspace: its aggregates' services and the facts of its file. Not
+    thread-safe (an SQLite connection belongs to its thread): a job opens its own
+    through a `WorkspaceAddress` or a reader (`catalog.reader()`)."""
+
+    def __init__(self, store: Workspace) -> None:
+        self._store = store
+        #: What the services wrote, once committed (the GUI's controller subscribes).
+        self.notices = Notices()
+        self.catalog = CatalogService(store, self.notices)
+
+    # The other services import what they use when first asked for (the evals service
+    # brings the Ax runtime): opening a workspace, and the first paint, wait for none.
+    @cached_property
+    def scenarios(self) -> ScenarioService:
+        from axmem_gui.services.scenarios import ScenarioService
+
+        return ScenarioService(self._store, self.notices)
+
+    @cached_property
+    def suites(self) -> SuiteService:
+        from axmem_gui.services.suites import SuiteService
+
+        return SuiteService(self._store, self.notices)
+
+    @cached_property
+    def evals(self) -> EvalService:
+        from axmem_gui.services.evals import EvalService
+
+        return EvalService(self._store, self.notices)
+
+    @cached_property
+    def sessions(self) -> SessionService:
+        """The recorded sessions (services/session_store.py)."""
+        from axmem_gui.services.session_store import SessionService
+
+        return SessionService(self._store, lambda: self.notices.publish(Change("sessions")))
+
+    @cached_property
+    def agents(self) -> AgentService:
+        """The agent configs (services/agents.py)."""
+        from axmem_gui.services.agents import AgentService
+
+        return AgentService(self._store, lambda: self.notices.publish(Change("agents")))
+
+    @cached_property
+    def settings(self) -> SettingsService:
+        from axmem_gui.services.settings import SettingsService
+
+        return SettingsService(self._store, self.notices)
+
+    @property
+    def path(self) -> Path:
+        return self._store.path
+
+    @property
+    def address(self) -> WorkspaceAddress:
+        return WorkspaceAddress(self._store.path)
+
+    @property
+    def read_only(self) -> bool:
+        return self._store.read_only
+
+    @property
+    def schema_version(self) -> int:
+        return self._store.schema_version
+
+    @property
+    def backup_path(self) -> Path | None:
+        """The copy made before this open upgraded the file (None: no upgrade)."""
+        return self._store.backup_path
+
+    def counts(self) -> WorkspaceCounts:
+        return self._store.counts()
+
+    def data_version(self) -> int:
+        """Changes when another connection commits: cheap polling for external edits."""
+        return self._store.data_version()
+
+    def info(self) -> dict[str, Any]:
+        return self._store.info()
+
+    def close(self) -> None:
+        self._store.close()
+
+    def __enter__(self) -> OpenWorkspace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_workspace(path: Path | str | None = None, *, read_only: bool = False) -> OpenWorkspace:
     """Open `path`, or the default workspace (created and seeded on first use)."""
     if path is None:
         return open_default_workspace(read_only=read_only)
-    return Workspace.open(Path(path), read_only=read_only)
+    return OpenWorkspace(Workspace.open(Path(path), read_only=read_only))
 
 
-def open_default_workspace(*, read_only: bool = False) -> Workspace:
+def open_at(address: WorkspaceAddress, *, read_only: bool = False) -> OpenWorkspace:
+    """Open the workspace a job was handed (its own connection, on its own thread)."""
+    return open_workspace(address.path, read_only=read_only)
+
+
+def open_default_workspace(*, read_only: bool = False) -> OpenWorkspace:
     path = default_workspace_path()
     if path.exists():
-        return Workspace.open(path, read_only=read_only)
+        return open_workspace(path, read_only=read_only)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -66,7 +170,7 @@ def open_default_workspace(*, read_only: bool = False) -> Workspace:
     return init_workspace(path, sample=True)
 
 
-def init_workspace(path: Path | str, *, sample: bool = False) -> Workspace:
+def init_workspace(path: Path | str, *, sample: bool = False) -> OpenWorkspace:
     """Create a new workspace at `path` (refuses to overwrite an existing file)."""
     p = Path(path)
     if p.is_symlink() or (p.exists() and (not p.is_file() or p.stat().st_size > 0)):
@@ -79,7 +183,7 @@ def init_workspace(path: Path | str, *, sample: bool = False) -> Workspace:
         ws = Workspace.open(tmp, create=True)
         try:
             if sample:
-                seed_sample(ws)
+                _seed_sample(ws)
             ws.checkpoint()
         finally:
             ws.close()
@@ -92,7 +196,7 @@ def init_workspace(path: Path | str, *, sample: bool = False) -> Workspace:
     except BaseException:
         _remove_aside(tmp)
         raise
-    return Workspace.open(p)
+    return open_workspace(p)
 
 
 def _remove_aside(tmp: Path) -> None:
@@ -111,7 +215,7 @@ def _sample_files() -> dict[str, Any]:
     return out
 
 
-def seed_sample(ws: Workspace) -> None:
+def _seed_sample(ws: Workspace) -> None:
     """Fill a workspace with the shipped sample: catalog, scenarios, suites, agents, eval
     sets and recorded sessions, in one transaction."""
     files = _sample_files()
@@ -156,7 +260,7 @@ def _seed_session(ws: Workspace, value: Any, source: str) -> None:
 
 def load_workspace_catalog(path: Path | str | None) -> Catalog:
     with open_workspace(path) as ws:
-        return ws.catalog()
+        return ws.catalog.snapshot()
 
 
 def describe_workspace(path: Path | str | None) -> dict[str, Any]:

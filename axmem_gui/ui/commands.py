@@ -2,7 +2,9 @@
 window's QUndoStack, and every redo/undo writes to the store at once (no Save step).
 
 Commands hold plain data (entries, ids, revisions) and an `EditContext`; they touch no
-widget, so tests drive them with a real workspace and no window. Each write names the
+widget, so tests drive them with a real workspace and no window. They write through the
+catalog service (`CatalogService`, the same the CLI uses), which announces each committed
+write; the session turns those notices into `entries_changing` hints. Each write names the
 revision the command last saw (`expected_revision`), so a change made meanwhile by another
 window or instance raises ConflictError, which the context resolves (reload theirs /
 overwrite with mine). A command that cannot apply marks itself obsolete and QUndoStack
@@ -15,23 +17,18 @@ import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from itertools import pairwise
 from typing import Protocol
 
-from PySide6.QtCore import QObject, Signal
+import shiboken6
+from PySide6.QtCore import QObject, Signal, SignalInstance
 from PySide6.QtGui import QUndoCommand
 
-from axmem_gui.core.catalog import noun, singular
-from axmem_gui.core.errors import AxmemError
-from axmem_gui.services.catalog import (
-    CatalogService,
-    ConflictError,
-    Entry,
-    EntryRepository,
-    Write,
-)
-from axmem_gui.services.workspace import Workspace
-
-__all__ = ["ConflictError", "Entry"]
+from axmem_gui.core.catalog import CATALOG_KINDS, noun, singular
+from axmem_gui.core.catalog_rows import Entry
+from axmem_gui.core.errors import AxmemError, ConflictError
+from axmem_gui.services.catalog import CatalogService, Write
+from axmem_gui.services.workspace import OpenWorkspace
 
 
 class Resolution(Enum):
@@ -41,7 +38,7 @@ class Resolution(Enum):
 
 class EditContext(Protocol):
     @property
-    def workspace(self) -> Workspace: ...
+    def catalog(self) -> CatalogService: ...
 
     def entries_changed(self, kind: str, ids: Sequence[str], structural: bool) -> None: ...
 
@@ -54,14 +51,21 @@ class EditContext(Protocol):
 
 class _Controller(Protocol):
     @property
-    def workspace(self) -> Workspace: ...
+    def workspace(self) -> OpenWorkspace: ...
+
+    @property
+    def written(self) -> SignalInstance: ...
+
+    @property
+    def settled(self) -> SignalInstance: ...
 
     def notify_changed(self, what: str = "*") -> None: ...
 
 
 class EditSession(QObject):
-    """The EditContext of a window: writes through the controller's workspace, tells the
-    views what changed, and asks the user about conflicts (through injected callables)."""
+    """The EditContext of a window: writes through the controller's workspace's catalog,
+    tells the views what changed, and asks the user about conflicts (through injected
+    callables)."""
 
     #: kind, ids, structural (ids added/removed) — emitted before `controller.changed`.
     entries_changing = Signal(str, list, bool)
@@ -78,22 +82,30 @@ class EditSession(QObject):
         super().__init__()
         self._controller = controller
         self.resolver = resolver or (lambda _err: Resolution.THEIRS)
-
-    @property
-    def workspace(self) -> Workspace:
-        return self._controller.workspace
+        # A write's details come before `changed`, the end after all its receivers ran.
+        controller.written.connect(self._on_written)
+        controller.settled.connect(self._on_settled)
+        self._changing: set[str] = set()
 
     @property
     def catalog(self) -> CatalogService:
-        return CatalogService(self.workspace)
+        return self._controller.workspace.catalog
 
-    def repository(self, kind: str) -> EntryRepository:
-        return self.catalog.repository(kind)
+    def _on_written(self, what: str, ids: list[str], structural: bool) -> None:
+        # A notice without ids does not say what changed: no hint (the views re-read).
+        if what in CATALOG_KINDS and ids:
+            self._changing.add(what)
+            self.entries_changing.emit(what, ids, structural)
+
+    def _on_settled(self, what: str) -> None:
+        if what in self._changing:
+            self._changing.discard(what)
+            self.entries_changed_done.emit(what)
 
     def entries_changed(self, kind: str, ids: Sequence[str], structural: bool) -> None:
-        self.entries_changing.emit(kind, list(ids), structural)
+        """The views show the store's value again, without a write (a command gave up)."""
+        self._on_written(kind, list(ids), structural)
         self._controller.notify_changed(kind)
-        self.entries_changed_done.emit(kind)
 
     def resolve_conflict(self, error: ConflictError) -> Resolution:
         return self.resolver(error)
@@ -105,12 +117,7 @@ class EditSession(QObject):
         self.focus_requested.emit(kind, entry_id)
 
 
-def stored_entry(ws: Workspace, kind: str, entry_id: str) -> tuple[Entry, int] | None:
-    """The entry and its revision, or None when absent."""
-    return CatalogService(ws).get(kind, entry_id)
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EntryChange:
     """One entry's value before and after the command (None = absent)."""
 
@@ -127,7 +134,13 @@ class ReplaceEntriesCommand(QUndoCommand):
 
     Covers create (before None), delete (after None), field edits, bulk tags and restores.
     With `merge_key`, consecutive commands with the same key (one field of one entry)
-    merge into one undo step: typing is committed every pause but undone as one edit."""
+    merge into one undo step, unless the later one does not `join` (the editor starts a
+    new step after a pause or a word boundary, as text editors do).
+
+    A `deferred` command writes nothing when first pushed: it is an undo step inside one
+    commit of typing (up to a word boundary), and the commit's last command writes the
+    value they all lead to. Should that write fail, the commit's deferred commands
+    (`batch`) fail with it, so the stack never holds a step the store never had."""
 
     def __init__(
         self,
@@ -140,6 +153,9 @@ class ReplaceEntriesCommand(QUndoCommand):
         op: str | None = None,
         merge_key: str | None = None,
         focus_id: str | None = None,
+        joins: bool = True,
+        deferred: bool = False,
+        batch: Sequence[ReplaceEntriesCommand] = (),
     ) -> None:
         super().__init__(text)
         self.ctx = ctx
@@ -150,9 +166,11 @@ class ReplaceEntriesCommand(QUndoCommand):
         self.op = op
         self.merge_key = merge_key
         self.focus_id = focus_id
+        self.joins = joins
+        self.deferred = deferred
+        self.batch = tuple(batch)
         self.failed = False
         self._first = True
-        self._structural = any((c.before is None) != (c.after is None) for c in self.changes)
 
     def id(self) -> int:
         if self.merge_key is None:
@@ -166,6 +184,7 @@ class ReplaceEntriesCommand(QUndoCommand):
             or other.kind != self.kind
             or other.merge_key is None
             or other.merge_key != self.merge_key
+            or not other.joins
             or len(self.changes) != 1
             or len(other.changes) != 1
         ):
@@ -180,9 +199,16 @@ class ReplaceEntriesCommand(QUndoCommand):
         return True
 
     def redo(self) -> None:
+        if self.failed:
+            return
+        if self._first and self.deferred:
+            self._first = False  # the commit's last command writes (see the class)
+            return
         self._apply(lambda c: c.after, lambda c: c.before, self.op)
 
     def undo(self) -> None:
+        if self.failed:
+            return
         # The store's history knows create/update/delete/restore/rename; an undo is an
         # update (or create/delete) like any other write.
         self._apply(lambda c: c.before, lambda c: c.after, None)
@@ -211,8 +237,8 @@ class ReplaceEntriesCommand(QUndoCommand):
         known = self.revisions.get(change.entry_id, 0)
         if self._first:
             return known
-        found = stored_entry(self.ctx.workspace, self.kind, change.entry_id)
-        value, actual = (None, 0) if found is None else found
+        found = self.ctx.catalog.get(self.kind, change.entry_id)
+        value, actual = (None, 0) if found is None else (found.entry, found.revision)
         if value != present(change):
             raise ConflictError(
                 singular(self.kind), change.entry_id, known, None if found is None else actual
@@ -228,17 +254,18 @@ class ReplaceEntriesCommand(QUndoCommand):
             )
             for change in self.changes
         ]
-        return CatalogService(self.ctx.workspace).write(self.kind, writes, op=op)
+        return self.ctx.catalog.write(self.kind, writes, op=op)
 
     def _give_up(self) -> None:
-        self.failed = True
-        self.setObsolete(True)
+        for command in (*self.batch, self):
+            if shiboken6.isValid(command):  # a step merged into an earlier one is gone
+                command.failed = True
+                command.setObsolete(True)
         # The views show the store's value again (theirs, or the unchanged one).
         self.ctx.entries_changed(self.kind, [c.entry_id for c in self.changes], True)
 
     def _announce(self, pick: _Pick) -> None:
-        ids = [c.entry_id for c in self.changes]
-        self.ctx.entries_changed(self.kind, ids, self._structural)
+        # (The catalog service announced the write itself: the views have refreshed.)
         focus = self.focus_id
         present = {c.entry_id for c in self.changes if pick(c) is not None}
         if focus is not None and focus in present:
@@ -264,14 +291,13 @@ class RenameEntryCommand(QUndoCommand):
 
     def _rename(self, source: str, target: str) -> None:
         try:
-            CatalogService(self.ctx.workspace).rename(self.kind, source, target)
+            self.ctx.catalog.rename(self.kind, source, target)
         except AxmemError as err:
             self.ctx.report_error(str(err))
             self.failed = True
             self.setObsolete(True)
             self.ctx.entries_changed(self.kind, [source, target], True)
             return
-        self.ctx.entries_changed(self.kind, [source, target], True)
         self.ctx.focus(self.kind, target)
 
 
@@ -288,9 +314,17 @@ def create_command(ctx: EditContext, kind: str, entry: Entry) -> ReplaceEntriesC
 
 
 def edit_command(
-    ctx: EditContext, kind: str, before: Entry, after: Entry, revision: int, field: str
+    ctx: EditContext,
+    kind: str,
+    before: Entry,
+    after: Entry,
+    revision: int,
+    field: str,
+    *,
+    joins: bool = True,
 ) -> ReplaceEntriesCommand:
-    """One field edit of one entry, from the revision the editor showed."""
+    """One field edit of one entry, from the revision the editor showed (`joins`: may
+    merge into the previous edit of the same field)."""
     return ReplaceEntriesCommand(
         ctx,
         kind,
@@ -299,16 +333,49 @@ def edit_command(
         f"Edit {field} of '{before.id}'",
         merge_key=f"{before.id}\0{field}",
         focus_id=before.id,
+        joins=joins,
     )
+
+
+def typing_commands(
+    ctx: EditContext,
+    kind: str,
+    values: Sequence[Entry],
+    revision: int,
+    field: str,
+    *,
+    joins: bool,
+) -> list[ReplaceEntriesCommand]:
+    """One commit of typing as undo steps: `values` are the entry before, at each word
+    boundary typed, and at the commit. Each step is its own command; only the last
+    writes (the others are `deferred`), so the store keeps one revision per commit."""
+    commands: list[ReplaceEntriesCommand] = []
+    steps = list(pairwise(values))
+    for n, (before, after) in enumerate(steps):
+        last = n == len(steps) - 1
+        command = ReplaceEntriesCommand(
+            ctx,
+            kind,
+            [EntryChange(before.id, before, after)],
+            {before.id: revision},
+            f"Edit {field} of '{before.id}'",
+            merge_key=f"{before.id}\0{field}",
+            focus_id=before.id,
+            joins=joins and n == 0,
+            deferred=not last,
+            batch=tuple(commands) if last else (),
+        )
+        commands.append(command)
+    return commands
 
 
 def delete_command(ctx: EditContext, kind: str, ids: Iterable[str]) -> ReplaceEntriesCommand | None:
     changes, revisions = [], {}
     for entry_id in dict.fromkeys(ids):
-        found = stored_entry(ctx.workspace, kind, entry_id)
+        found = ctx.catalog.get(kind, entry_id)
         if found is not None:
-            changes.append(EntryChange(entry_id, found[0], None))
-            revisions[entry_id] = found[1]
+            changes.append(EntryChange(entry_id, found.entry, None))
+            revisions[entry_id] = found.revision
     if not changes:
         return None
     first = changes[0].entry_id
@@ -322,7 +389,7 @@ def tag_command(
     ctx: EditContext, kind: str, ids: Iterable[str], tag: str, *, add: bool
 ) -> ReplaceEntriesCommand | None:
     """Add or remove `tag` on each entry; entries it would not change are left out."""
-    found = CatalogService(ctx.workspace).tag_changes(kind, ids, tag, add=add)
+    found = ctx.catalog.tag_changes(kind, ids, tag, add=add)
     changes = [EntryChange(w.entry_id, before, w.value) for w, before in found]
     revisions = {w.entry_id: w.expected_revision or 0 for w, _before in found}
     tag = tag.strip()
@@ -342,8 +409,8 @@ def restore_command(
     ctx: EditContext, kind: str, value: Entry, revision_label: str
 ) -> ReplaceEntriesCommand:
     """Bring an entry back to `value` (taken from its history)."""
-    found = stored_entry(ctx.workspace, kind, value.id)
-    before, revision = (None, 0) if found is None else found
+    found = ctx.catalog.get(kind, value.id)
+    before, revision = (None, 0) if found is None else (found.entry, found.revision)
     return ReplaceEntriesCommand(
         ctx,
         kind,
@@ -354,6 +421,3 @@ def restore_command(
         focus_id=value.id,
     )
 
-
-def new_entry(ws: Workspace, kind: str) -> Entry:
-    return CatalogService(ws).new_entry(kind)

@@ -3,7 +3,8 @@
 A real threaded HTTP server on an ephemeral port. Replies come from the app's scripted
 model (prompt-driven, deterministic). A fault plan makes chosen requests fail the way real
 servers do: HTTP 500, 429 with Retry-After, a reply slower than the client's timeout,
-malformed JSON, or a connection dropped half-way through the body. Every request is logged
+malformed JSON, or a connection dropped half-way through the body. A `stream: true` request
+is answered with server-sent events. Every request is logged
 with its headers so tests can check what went over the wire.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
+import re
 import socket
 import struct
 import threading
@@ -24,9 +26,10 @@ from typing import Any
 
 import pytest
 
-from axmem_gui.engine.providers import ProviderSettings
+from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.engine.scripted_model import openai_response
 
+_DIRECTORY = re.compile(r"/directory/owners/([^/?]+)$")
 FAULTS = (
     "500",
     "429",
@@ -44,6 +47,8 @@ FAULTS = (
     "huge-unannounced",
     "307-here",
     "308-here",
+    "two-fences",
+    "cut-json",
 )
 #: The size of the "huge" replies.
 HUGE_BYTES = 100 * 1024 * 1024
@@ -81,6 +86,7 @@ class FakeServerState:
     retry_after: str = "7"
     slow_seconds: float = 3.0
     requests: list[WireRequest] = field(default_factory=list)
+    directory_calls: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
     #: A "timeout" reply is held until `slow_seconds` pass or `release` is set (stop() sets
     #: it). `held` counts the replies being held right now and `holding` is set once one is:
@@ -92,6 +98,8 @@ class FakeServerState:
     gate: threading.Semaphore | None = None
     #: Code the model writes on its next actor turns, one piece per turn (hostile code).
     actor_code: list[str] = field(default_factory=list)
+    #: What `GET /v1/models` lists.
+    models: list[str] = field(default_factory=lambda: ["scripted-a"])
 
 
 class _Server(ThreadingHTTPServer):
@@ -119,14 +127,24 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, json.dumps(obj).encode(), headers)
 
     def do_GET(self) -> None:
-        # Logged too: a redirected POST arrives as a GET, with whatever headers it kept.
         state = self.server.state
-        with state.lock:
-            state.requests.append(
-                WireRequest(len(state.requests) + 1, self.path, dict(self.headers), None)
-            )
-        if self.path.rstrip("/").endswith("/models"):
-            self._json(200, {"object": "list", "data": [{"id": "scripted-a", "object": "model"}]})
+        directory = _DIRECTORY.search(self.path)
+        if not directory:
+            # Logged too: a redirected POST arrives as a GET, with whatever headers it kept.
+            with state.lock:
+                state.requests.append(
+                    WireRequest(len(state.requests) + 1, self.path, dict(self.headers), None)
+                )
+        if directory:
+            # The team directory the recorder examples' function tool asks.
+            with state.lock:
+                state.directory_calls += 1
+            service = urllib.parse.unquote(directory.group(1))
+            team = "team-payments" if service == "checkout" else "team-unknown"
+            self._json(200, {"service": service, "team": team, "oncall": "dana"})
+        elif self.path.rstrip("/").endswith("/models"):
+            models = [{"id": m, "object": "model"} for m in state.models]
+            self._json(200, {"object": "list", "data": models})
         else:
             self._json(404, {"error": {"message": "not found"}})
 
@@ -203,6 +221,8 @@ class _Handler(BaseHTTPRequestHandler):
             message = answer["choices"][0]["message"]
             if isinstance(message.get("content"), str):
                 message["content"] += f" (echo: {forms})"
+        if fault in ("two-fences", "cut-json"):
+            answer = misbehaving_answer(answer, fault)
         reply = json.dumps(answer).encode()
         if fault == "malformed":
             self._send(200, b'{"id": "chatcmpl-broken", "choices": [ {"index": 0, "mess')
@@ -230,9 +250,46 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 time.sleep(0.02)
             return
+        if body.get("stream"):
+            self._stream(json.loads(reply))
+            return
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             self._send(200, reply)  # may fail when the client gave up (timeout fault)
 
+    def _stream(self, reply: dict[str, Any]) -> None:
+        """The reply as server-sent events (`stream: true`): the text or the tool call's
+        arguments in two pieces, then the finish reason with the usage."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        base = {"id": reply["id"], "object": "chat.completion.chunk", "model": reply["model"]}
+        message = reply["choices"][0]["message"]
+        deltas: list[dict[str, Any]]
+        if message.get("tool_calls"):
+            call = message["tool_calls"][0]
+            args = call["function"]["arguments"]
+            half = len(args) // 2
+            first = {"index": 0, "id": call["id"], "type": "function",
+                     "function": {"name": call["function"]["name"], "arguments": args[:half]}}
+            deltas = [
+                {"role": "assistant", "tool_calls": [first]},
+                {"tool_calls": [{"index": 0, "function": {"arguments": args[half:]}}]},
+            ]
+        else:
+            text = message["content"]
+            deltas = [{"role": "assistant", "content": text[: len(text) // 2]},
+                      {"content": text[len(text) // 2 :]}]
+        events = [{**base, "choices": [{"index": 0, "delta": d}]} for d in deltas]
+        events.append({**base, "choices": [{"index": 0, "delta": {},
+                       "finish_reason": reply["choices"][0]["finish_reason"]}],
+                       "usage": reply["usage"]})
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            for event in events:
+                self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
+            self.wfile.write(b"data: [DONE]\n\n")
+            self.wfile.flush()
 
     def _endless(self, fault: str, body: Any) -> None:
         """A reply that never ends (an SSE stream, or a JSON string) or one of HUGE_BYTES;
@@ -257,6 +314,29 @@ class _Handler(BaseHTTPRequestHandler):
                 sent += len(piece) * 64
 
 
+def misbehaving_answer(answer: dict[str, Any], fault: str) -> dict[str, Any]:
+    """A well-formed HTTP answer whose content a real small model gets wrong: actor code in
+    two fenced blocks (Ax refuses to run it), or a reply cut off at the token cap in the
+    middle of its JSON (finish_reason "length")."""
+    choice = answer["choices"][0]
+    calls = choice["message"].get("tool_calls") or []
+    if fault == "two-fences":
+        for call in calls:
+            args = json.loads(call["function"]["arguments"])
+            code = args.get("javascriptCode", "")
+            args["javascriptCode"] = f"```js\n{code}\n```\n```js\nconsole.log('again');\n```"
+            call["function"]["arguments"] = json.dumps(args)
+        return answer
+    for call in calls:
+        arguments = call["function"]["arguments"]
+        call["function"]["arguments"] = arguments[: max(1, len(arguments) // 2)]
+    if not calls:
+        content = choice["message"].get("content") or ""
+        choice["message"]["content"] = content[: max(1, len(content) // 2)]
+    choice["finish_reason"] = "length"
+    return answer
+
+
 class FakeOpenAIServer:
     """Start with `start()`, stop with `stop()`; `base_url` ends in /v1."""
 
@@ -269,9 +349,17 @@ class FakeOpenAIServer:
         )
 
     @property
-    def base_url(self) -> str:
+    def origin(self) -> str:
         host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return f"http://{host}:{port}"
+
+    @property
+    def base_url(self) -> str:
+        return f"{self.origin}/v1"
+
+    @property
+    def directory_url(self) -> str:
+        return f"{self.origin}/directory"
 
     def start(self) -> FakeOpenAIServer:
         self._thread.start()

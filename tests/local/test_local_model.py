@@ -19,12 +19,14 @@ import pytest
 
 from axmem_gui.cli.main import main
 from axmem_gui.core.evals.report import run_from_session
+from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.engine.local_model import MODEL_NAME, LocalModelServer, local_model_status
-from axmem_gui.engine.providers import ProviderSettings
-from axmem_gui.services import evals, sessions
+from axmem_gui.services import sessions
+from axmem_gui.services.evals import EvalService
 from axmem_gui.services.local_model import served_settings
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
+from tests.helpers.store import raw
 
 pytestmark = pytest.mark.local
 
@@ -49,7 +51,7 @@ def local_server() -> Iterator[LocalModelServer]:
 
 @pytest.fixture
 def sample_ws(tmp_path: Path) -> Iterator[Workspace]:
-    ws = init_workspace(tmp_path / "sample.axmem", sample=True)
+    ws = raw(init_workspace(tmp_path / "sample.axmem", sample=True))
     try:
         agent = ws.agents.get("ops-assistant")
         assert agent is not None
@@ -70,21 +72,21 @@ def test_a_session_on_the_real_model_replays_offline_as_identical(
     doc = sessions.run_agent(
         config,
         sample_ws.catalog(),
-        [{"request": "How do I ship a new release of the payments SDK?"}],
+        [{"userRequest": "How do I ship a new release of the payments SDK?"}],
         _settings(local_server),
     )
-    assert doc["provider"]["model"] == MODEL_NAME
-    assert doc["provider"]["base_url"] == local_server.base_url
-    exchanges = doc["exchanges"]
+    assert doc.provider.model == MODEL_NAME
+    assert doc.provider.base_url == local_server.base_url
+    exchanges = doc.exchanges
     assert exchanges, "no request reached the model"
     # Every model call is recorded with what the server sent back (or why it failed).
-    answered = [e for e in exchanges if e["response"] is not None]
-    assert answered, f"the server never answered: {doc.get('error')}"
+    answered = [e for e in exchanges if e.response is not None]
+    assert answered, f"the server never answered: {doc.error}"
     for exchange in answered:
-        assert exchange["response"]["results"], exchange
-        assert exchange["usage"]["prompt_tokens"] > 0
-    if doc["status"] != "complete":
-        assert doc["error"]["message"]
+        assert exchange.response and exchange.response["results"], exchange
+        assert exchange.usage and (exchange.usage.prompt_tokens or 0) > 0
+    if doc.status != "complete":
+        assert doc.error and doc.error.message
     report = sessions.replay(doc)
     assert report.identical, report.render()
 
@@ -92,24 +94,26 @@ def test_a_session_on_the_real_model_replays_offline_as_identical(
 def test_a_three_request_eval_agrees_with_its_recorded_sessions(
     local_server: LocalModelServer, sample_ws: Workspace
 ) -> None:
-    eval_set = evals.get_set(sample_ws, "ops-triggers")
+    eval_set = EvalService(sample_ws).get_set("ops-triggers")
     assert len(eval_set.cases) == 3
-    report = evals.run_eval(sample_ws, eval_set, _settings(local_server), repeat=1)
+    report = EvalService(sample_ws).run(eval_set, _settings(local_server), repeat=1)
     print("\n" + json.dumps(_figures(report.to_json()), indent=1))
     assert report.status == "complete"
     assert [(r.case, r.attempt) for r in report.runs] == [(c.name, 1) for c in eval_set.cases]
-    docs = evals.sessions_of(sample_ws, report)
+    docs = EvalService(sample_ws).sessions_of(report)
     assert len(docs) == 3, "every run is a stored session"
     for run, doc in zip(report.runs, docs, strict=True):
-        assert run.session_id == doc["id"] and doc["origin"]["eval_run"] == report.id
-        assert len(doc["exchanges"]) == run.model_calls > 0
+        assert doc.origin is not None
+        assert run.session_id == doc.id and doc.origin.extra["eval_run"] == report.id
+        assert len(doc.exchanges) == run.model_calls > 0
         assert run_from_session(run.case, run.attempt, doc, run.duration_ms) == run
         if not run.counted:
-            assert run.reason == doc["error"]["message"].splitlines()[0].strip()
+            assert doc.error is not None
+            assert run.reason == doc.error.message.splitlines()[0].strip()
     totals = report.totals()
     assert totals["counted"] + totals["failed"] == 3
     assert totals["prompt_tokens"] == sum(
-        (e.get("usage") or {}).get("prompt_tokens", 0) for d in docs for e in d["exchanges"]
+        (e.usage.prompt_tokens or 0) if e.usage else 0 for d in docs for e in d.exchanges
     )
     for case, stats in zip(eval_set.cases, report.cases(), strict=True):
         mine = [r for r in report.runs if r.case == case.name and r.counted]
@@ -122,18 +126,18 @@ def test_a_three_request_eval_agrees_with_its_recorded_sessions(
         len(r.loaded_skills) + len(r.loaded_memories) for r in report.runs if r.counted
     )
     # The stored run reads back with the same figures.
-    assert evals.get_run(sample_ws, report.id).to_json() == report.to_json()
+    assert EvalService(sample_ws).report(report.id).to_json() == report.to_json()
 
 
 def test_the_cli_starts_the_bundled_model_itself(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "cli.axmem"
-    ws = init_workspace(path, sample=True)
+    ws = raw(init_workspace(path, sample=True))
     try:
-        eval_set = evals.get_set(ws, "ops-triggers")
+        eval_set = EvalService(ws).get_set("ops-triggers")
         one_case = dataclasses.replace(eval_set, name="one", cases=eval_set.cases[:1])
-        evals.save_set(ws, one_case)
+        EvalService(ws).save_set(one_case)
         agent = ws.agents.get("ops-assistant")
         assert agent is not None
         ws.agents.save("ops-assistant", {**agent, **LITE})

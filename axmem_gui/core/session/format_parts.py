@@ -1,6 +1,8 @@
-"""The session parser's smaller objects: errors, usage, turns, searches, callbacks and the
-context-map update record (core.session.format reads the document and its forwards and
-exchanges). Each is checked and built in one pass; every message names the JSON path."""
+"""The session parser's smaller objects: errors, usage, turns, searches, callbacks, the
+context-map update record and what the app recorders add (function calls, request
+parameters, the recorder's account); core.session.format reads the document and its
+forwards and exchanges. Each is checked and built in one pass; every message names the
+JSON path."""
 
 from __future__ import annotations
 
@@ -14,17 +16,29 @@ from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsontext import REQUIRED, Field
 from axmem_gui.core.records import shape_of
 from axmem_gui.core.session.model import (
+    MAP_RULES,
+    TURN_OUTCOMES,
+    Attempt,
     Callback,
+    FunctionCall,
+    MapSettings,
+    MapSettingsRule,
     MapSnapshot,
     MapUpdate,
+    RecorderInfo,
+    RecordingStop,
+    RequestParams,
     RunError,
     SearchCall,
     SearchResult,
     TokenUsage,
     Turn,
+    WireRecord,
 )
 
 _STRINGS = Field((str,))
+#: Who answered a search of an app's recording (`searches[j].source`).
+SOURCES = ("catalog", "host")
 _ABSENT = object()
 _SAFE = jsontext.MAX_SAFE_INTEGER
 
@@ -146,6 +160,10 @@ def turns(c: Checker, fw: dict[str, Any], path: str) -> tuple[Turn, ...] | None:
                 result=t.get("result"),
                 is_error=c.field(t, "is_error", (bool,), where, required=False) is True,
                 error=t.get("error"),
+                outcome=c.optional(t, "outcome", (str,), where, choices=TURN_OUTCOMES),
+                retry=c.optional(t, "retry", (int,), where),
+                message=c.optional(t, "message", (str,), where),
+                next_view=c.optional(t, "next_view", (str,), where),
                 **shape_of(t, Turn),
             )
         )
@@ -160,6 +178,7 @@ def search_calls(c: Checker, fw: dict[str, Any], path: str) -> tuple[SearchCall,
     for j, search in enumerate(items):
         spath = f"{path}.searches[{j}]"
         kind = c.field(search, "kind", (str,), spath, choices=("discover", "recall"))
+        source = c.field(search, "source", (str,), spath, required=False, choices=SOURCES)
         queries = c.field(search, "searches", (list,), spath, items=_STRINGS)
         results = c.field(search, "results", (list,), spath)
         if not all(isinstance(r, dict) and isinstance(r.get("id"), str) for r in results):
@@ -176,6 +195,7 @@ def search_calls(c: Checker, fw: dict[str, Any], path: str) -> tuple[SearchCall,
                 results=tuple(
                     _result(c, r, f"{spath}.results[{k}]") for k, r in enumerate(results)
                 ),
+                source=source,
                 **shape_of(search, SearchCall),
             )
         )
@@ -251,6 +271,130 @@ def map_snapshots(c: Checker, value: dict[str, Any]) -> tuple[MapSnapshot, ...] 
                 state=c.field(item, "state", (dict,), where),
                 update=None if update is None else map_update(c, update, at(where, "update")),
                 **shape_of(item, MapSnapshot),
+            )
+        )
+    return tuple(out)
+
+
+def _map_settings(c: Checker, obj: dict[str, Any], path: str) -> MapSettings:
+    return MapSettings(
+        max_chars=c.optional(obj, "maxChars", (int,), path),
+        infinite_evolve=c.optional(obj, "infiniteEvolve", (bool,), path),
+        evolve_steps=c.optional(obj, "evolveSteps", (int,), path),
+        **shape_of(obj, MapSettings),
+    )
+
+
+def map_settings_rule(c: Checker, value: dict[str, Any]) -> MapSettingsRule | None:
+    """`context_map_settings`: whose map settings applied (null: no map)."""
+    obj = c.optional(value, "context_map_settings", (dict,), "")
+    if obj is None:
+        return None
+    path = "context_map_settings"
+    rule = c.field(obj, "rule", (str,), path, choices=MAP_RULES)
+    effective = c.field(obj, "effective", (dict,), path)
+    carried = c.optional(obj, "carried", (dict,), path)
+    return MapSettingsRule(
+        rule=rule,
+        effective=_map_settings(c, effective, at(path, "effective")),
+        carried=None if carried is None else _map_settings(c, carried, at(path, "carried")),
+        **shape_of(obj, MapSettingsRule),
+    )
+
+
+def function_calls(c: Checker, fw: dict[str, Any], path: str) -> tuple[FunctionCall, ...] | None:
+    """An app's function-tool calls: only ever shown, never run."""
+    items = _items(fw, "function_calls")
+    if items is None:
+        return None
+    out = []
+    for j, call in enumerate(items):
+        where = f"{path}.function_calls[{j}]"
+        name = c.field(call, "name", (str,), where)
+        error = c.field(call, "error", (dict,), where, required=False, nullable=True)
+        out.append(
+            FunctionCall(
+                name=name,
+                qualified_name=c.optional(call, "qualified_name", (str,), where),
+                args=call.get("args"),
+                forward=c.optional(call, "forward", (int,), where),
+                stage=c.optional(call, "stage", (str,), where),
+                turn=c.optional(call, "turn", (int,), where),
+                call_index=c.optional(call, "call_index", (int,), where),
+                result=call.get("result"),
+                error=None if error is None else run_error(c, error, at(where, "error")),
+                duration_ms=c.optional(call, "duration_ms", (int, float), where),
+                **shape_of(call, FunctionCall),
+            )
+        )
+    return tuple(out)
+
+
+def request_params(c: Checker, obj: dict[str, Any], path: str) -> RequestParams:
+    return RequestParams(
+        model=c.optional(obj, "model", (str,), path),
+        temperature=c.optional(obj, "temperature", (int, float), path),
+        max_tokens=c.optional(obj, "max_tokens", (int,), path),
+        stream=c.optional(obj, "stream", (bool,), path),
+        tool_choice=obj.get("tool_choice"),
+        model_config=c.optional(obj, "model_config", (dict,), path),
+        function_call_mode=c.optional(obj, "function_call_mode", (str,), path),
+        **shape_of(obj, RequestParams),
+    )
+
+
+def recorder_info(c: Checker, value: dict[str, Any]) -> RecorderInfo | None:
+    """`recorder`, an app recorder's account of the recording."""
+    obj = c.optional(value, "recorder", (dict,), "")
+    if obj is None:
+        return None
+    stop = c.optional(obj, "truncated", (dict,), "recorder")
+    return RecorderInfo(
+        name=c.optional(obj, "name", (str,), "recorder"),
+        version=c.optional(obj, "version", (str,), "recorder"),
+        warnings=c.strings(obj, "warnings", "recorder"),
+        truncated=None
+        if stop is None
+        else RecordingStop(
+            reason=c.field(stop, "reason", (str,), "recorder.truncated"),
+            after_exchange=c.optional(stop, "after_exchange", (int,), "recorder.truncated"),
+            **shape_of(stop, RecordingStop),
+        ),
+        limits=c.optional(obj, "limits", (dict,), "recorder"),
+        overhead_ms=c.optional(obj, "overhead_ms", (int, float), "recorder"),
+        save_ms=c.optional(obj, "save_ms", (int, float), "recorder"),
+        **shape_of(obj, RecorderInfo),
+    )
+
+
+def wire_record(c: Checker, obj: dict[str, Any], path: str) -> WireRecord:
+    """`exchanges[i].wire`: the settings sent, the status, the raw reply (verbatim)."""
+    return WireRecord(
+        request=c.field(obj, "request", (dict,), path),
+        status=c.optional(obj, "status", (int,), path),
+        response=obj.get("response"),
+        **shape_of(obj, WireRecord),
+    )
+
+
+def attempts_of(c: Checker, ex: dict[str, Any], path: str) -> tuple[Attempt, ...] | None:
+    """`exchanges[i].attempts`: the retry policy's attempts of one call."""
+    items = c.optional(ex, "attempts", (list,), path)
+    if items is None:
+        return None
+    out = []
+    for j, item in enumerate(items):
+        where = f"{path}.attempts[{j}]"
+        if not isinstance(item, dict):
+            raise c.fail(where, "must be an object")
+        error = c.optional(item, "error", (dict,), where)
+        out.append(
+            Attempt(
+                outcome=c.optional(item, "outcome", (str,), where),
+                error=None if error is None else run_error(c, error, at(where, "error")),
+                retry_in_s=c.optional(item, "retry_in_s", (int, float), where),
+                duration_ms=c.optional(item, "duration_ms", (int, float), where),
+                **shape_of(item, Attempt),
             )
         )
     return tuple(out)

@@ -20,9 +20,20 @@ from axmem_gui.core.session.code_limits import CodeLimits, LimitHit
 from axmem_gui.core.session.payloads import payload_ids
 
 COMPLETE = "complete"
+#: `searches[j].source` of a search an app's own callback answered.
+HOST_SEARCH = "host"
 INCOMPLETE = "incomplete"
 #: How a forward ended (`not_run`: an earlier forward ended the session first).
 FAILED, CANCELLED, NOT_RUN = "failed", "cancelled", "not_run"
+#: What came of an actor call (`Turn.outcome`).
+RAN, REFUSED, INVALID_OUTPUT, TIMEOUT, UNUSED = (
+    "ran",
+    "refused",
+    "invalid_output",
+    "timeout",
+    "unused",
+)
+TURN_OUTCOMES = (RAN, REFUSED, INVALID_OUTPUT, TIMEOUT, CANCELLED, FAILED, UNUSED)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -43,18 +54,45 @@ class RunError(Record):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Origin(Record):
-    kind: str | None = None  # live | rerun | sample
+    kind: str | None = None  # live | rerun | sample | app
     source_session: str | None = field(default=None, metadata=optional())
     catalog: str | None = field(default=None, metadata=optional())  # recorded | given
+    #: A session recorded by an app (`kind: "app"`): its language and recorder.
+    language: str | None = field(default=None, metadata=optional())  # typescript | python
+    recorder: str | None = field(default=None, metadata=optional())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Versions(Record):
+    """What ran the recording. A TypeScript app's recording names the `@ax-llm/ax`
+    package (`ax`) and has no `axllm` (the parser requires one of the two)."""
+
     app: str | None = None
-    axllm: str
+    axllm: str | None = field(default=None, metadata=optional())
     quickjs: str | None = None
     python: str | None = None
     ax_profile: str | None = None
+    ax: str | None = field(default=None, metadata=optional())
+    #: The profile the prompts follow (docs/runtimes.md); absent in files written before.
+    prompt_profile: str | None = field(default=None, metadata=optional())
+
+    @property
+    def runtime(self) -> str:
+        """`@ax-llm/ax 24.0.21` or `axllm 25.4.6`: what ran the recorded agent."""
+        if self.ax is not None and self.axllm is None:
+            return f"@ax-llm/ax {self.ax}"
+        return f"axllm {self.axllm or '?'}"
+
+    @property
+    def prompts(self) -> str:
+        """The profile the session's prompts follow: `prompt_profile`, or for a file
+        without it, the runtime's that recorded it (`ax-<ax>` for a TypeScript app's
+        recording, else `axllm-<axllm>`)."""
+        if self.prompt_profile:
+            return self.prompt_profile
+        if self.ax is not None and self.axllm is None:
+            return f"ax-{self.ax}"
+        return f"axllm-{self.axllm}"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -153,6 +191,46 @@ class HttpAttempt(Record):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class RequestParams(Record):
+    """The provider-neutral parameters that decided one model call (`exchanges[i].params`,
+    written by the app recorders; provisional: the studio's own runs will record them too,
+    issue #29). `model_config` is the client's or service's effective config merged with
+    the request's, as JSON."""
+
+    model: str | None = None
+    temperature: int | float | None = None
+    max_tokens: int | None = None
+    stream: bool | None = None
+    tool_choice: JsonValue = None
+    model_config: JsonObject | None = None
+    #: TypeScript Ax's `functionCallMode`, when the service sets one.
+    function_call_mode: str | None = field(default=None, metadata=optional())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Attempt(Record):
+    """One attempt of the retry policy (`exchanges[i].attempts[j]`): `outcome` is `ok`,
+    `cancelled` or the failure kind; a retried one says how long the policy waited."""
+
+    outcome: str | None = None
+    error: RunError | None = field(default=None, metadata=optional())
+    retry_in_s: int | float | None = field(default=None, metadata=optional())
+    duration_ms: int | float | None = field(default=None, metadata=optional())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WireRecord(Record):
+    """What went over the wire in a call's last HTTP attempt (`exchanges[i].wire`, the
+    studio's version 2 runs): the settings of the request body (the body without the
+    prompt, tools and format, which `request` holds), the HTTP status and the provider's
+    raw reply (JSON, or a streamed reply's text), None when none came."""
+
+    request: JsonObject
+    status: int | None = None
+    response: JsonValue = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Exchange(Record):
     """One model call (`exchanges[i]`). `request` and `response` are axllm's JSON, kept
     verbatim: the digest covers the request, replay serves the response back."""
@@ -168,10 +246,12 @@ class Exchange(Record):
     started_at: str | None = None
     duration_ms: float | None = None
     usage: TokenUsage | None = field(default=None, metadata=optional())
-    attempts: JsonList | None = field(default=None, metadata=optional())
+    attempts: tuple[Attempt, ...] | None = field(default=None, metadata=optional())
     stream: bool | None = field(default=None, metadata=optional())
     chunks: JsonList | None = field(default=None, metadata=optional())
     http_attempts: tuple[HttpAttempt, ...] | None = field(default=None, metadata=optional())
+    params: RequestParams | None = field(default=None, metadata=optional())
+    wire: WireRecord | None = field(default=None, metadata=optional())
 
     @property
     def tokens(self) -> tuple[int, int]:
@@ -188,7 +268,9 @@ class Exchange(Record):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Turn(Record):
     """One actor turn's code and runtime output (`forwards[i].turns[j]`, derived from the
-    trace); `kind`, `runtime_turn`, `output`, `result` and `error` are the trace's."""
+    trace and the actor calls); `kind`, `runtime_turn`, `output`, `result` and `error` are
+    the trace's. Version 1 files list the turns whose code ran; version 2 files one turn
+    per actor call, with its outcome."""
 
     stage: str | None = None
     turn: int | None = None
@@ -200,6 +282,16 @@ class Turn(Record):
     result: JsonValue = None
     is_error: bool = False
     error: JsonValue = None
+    #: What came of the call (version 2 files; `TURN_OUTCOMES`): `ran`, `refused` (the
+    #: runtime's policy refused the code: `message`), `invalid_output` (a reply axllm could
+    #: not use: `message` is why, `retry` the retry it asked for, none when it gave up),
+    #: `timeout`, `cancelled`, `failed`, `unused` (a reply Ax did not act on).
+    outcome: str | None = field(default=None, metadata=optional())
+    retry: int | None = field(default=None, metadata=optional())
+    message: str | None = field(default=None, metadata=optional())
+    #: What the model is shown about this turn on the next call of its stage: the part of
+    #: the Action Log (with the runtime output) the turn added, or the correction it gets.
+    next_view: str | None = field(default=None, metadata=optional())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -223,10 +315,41 @@ class SearchCall(Record):
     searches: tuple[str, ...] = ()
     already_loaded: tuple[str, ...] | None = field(default=None, metadata=optional())
     results: tuple[SearchResult, ...] = ()
+    #: Who answered (an app's recording): the agent's own catalog search, or the app's
+    #: `onSkillsSearch`/`onMemoriesSearch` callback (shown as recorded, never searched
+    #: again). The studio's own runs leave it out: their searches are catalog searches.
+    source: str | None = field(default=None, metadata=optional())  # catalog | host
 
     @property
     def result_ids(self) -> tuple[str, ...]:
         return tuple(r.id for r in self.results)
+
+    @property
+    def by_host(self) -> bool:
+        return self.source == HOST_SEARCH
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FunctionCall(Record):
+    """One call of an app's function tool (`forwards[i].function_calls[j]`, recorded by
+    the app recorders): shown, never run here. `args` and `result` are the app's JSON
+    (`payloads.truncated_preview` tells a result kept as a preview)."""
+
+    name: str
+    qualified_name: str | None = None  # `utils.lookupOwner`
+    args: JsonValue = None
+    #: Where it was made: the model call whose code called it.
+    forward: int | None = None
+    stage: str | None = None
+    turn: int | None = None
+    call_index: int | None = None
+    result: JsonValue = None
+    error: RunError | None = None
+    duration_ms: float | None = field(default=None, metadata=optional())
+
+    @property
+    def label(self) -> str:
+        return self.qualified_name or self.name
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -286,6 +409,34 @@ class MapSnapshot(Record):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class MapSettings(Record):
+    """A context map's settings (the agent's `contextMap`, a map state's own keys)."""
+
+    max_chars: int | None = field(default=None, metadata=key("maxChars", optional=True))
+    infinite_evolve: bool | None = field(
+        default=None, metadata=key("infiniteEvolve", optional=True)
+    )
+    evolve_steps: int | None = field(default=None, metadata=key("evolveSteps", optional=True))
+
+
+#: `context_map_settings.rule`: whose settings a map carried into the run follows.
+AGENT_RULE, CARRIED_RULE = "agent", "carried"
+MAP_RULES = (AGENT_RULE, CARRIED_RULE)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MapSettingsRule(Record):
+    """Which map settings applied (`context_map_settings`, version 2): the agent's
+    (`rule: agent`), or the ones the map the run started from carried (`rule: carried`).
+    `carried` is what that map said (None: the run started without one, or from text);
+    `effective` is derived from the rule, the agent's `contextMap` and `carried`."""
+
+    rule: str
+    effective: MapSettings
+    carried: MapSettings | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Forward(Record):
     """One `forward()` call (`forwards[i]`). The context maps are axllm's map states."""
 
@@ -303,9 +454,14 @@ class Forward(Record):
     turns: tuple[Turn, ...] | None = field(default=None, metadata=optional())
     searches: tuple[SearchCall, ...] | None = field(default=None, metadata=optional())
     callbacks: tuple[Callback, ...] | None = field(default=None, metadata=optional())
+    #: An app's function-tool calls (app recorders only).
+    function_calls: tuple[FunctionCall, ...] | None = field(default=None, metadata=optional())
     action_log: JsonList | None = field(default=None, metadata=optional())
     usage: JsonValue = field(default=None, metadata=optional())
     trace: JsonValue = field(default=None, metadata=optional())
+    #: What TypeScript Ax reported to the map's `onUpdate` (Ax's own JSON, read by
+    #: `payloads.ax_update_report`); a TypeScript recording has no `context_map_update`.
+    context_map_update_ax: JsonValue = field(default=None, metadata=optional())
     #: Where a limit stopped the model's code (written only when one did).
     code_limits_hit: tuple[LimitHit, ...] | None = field(default=None, metadata=optional())
 
@@ -321,6 +477,10 @@ class Forward(Record):
     def callback_list(self) -> tuple[Callback, ...]:
         return self.callbacks or ()
 
+    @property
+    def function_call_list(self) -> tuple[FunctionCall, ...]:
+        return self.function_calls or ()
+
     def callback_ids(self, kind: str) -> list[str]:
         """Ids reported to an observer callback (loaded_skills, used_memories, ...), in
         order, without repeats."""
@@ -329,6 +489,27 @@ class Forward(Record):
             if event.kind == kind:
                 out.extend(i for i in payload_ids(event.payload) if i not in out)
         return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RecordingStop(Record):
+    """Why an app's recording stopped at its limits (the file cannot be replayed)."""
+
+    reason: str
+    after_exchange: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RecorderInfo(Record):
+    """`recorder`: what an app recorder says about its recording (docs/recorders.md)."""
+
+    name: str | None = None
+    version: str | None = field(default=None, metadata=optional())
+    warnings: tuple[str, ...] | None = None
+    truncated: RecordingStop | None = None
+    limits: JsonObject | None = None
+    overhead_ms: float | None = field(default=None, metadata=optional())
+    save_ms: float | None = field(default=None, metadata=optional())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -360,6 +541,10 @@ class Session(Record):
         default=None, metadata=key("contextMapSnapshots", optional=True)
     )
     warnings: tuple[str, ...] | None = field(default=None, metadata=optional())
+    #: An app recorder's own account of the recording.
+    recorder: RecorderInfo | None = field(default=None, metadata=optional())
+    #: Which context-map settings applied (version 2, an agent with a map).
+    context_map_settings: MapSettingsRule | None = field(default=None, metadata=optional())
 
     @property
     def label(self) -> str:

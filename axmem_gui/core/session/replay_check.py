@@ -12,7 +12,8 @@ from typing import Any
 from axmem_gui.core.records import JsonValue, to_json_value
 from axmem_gui.core.session.code_limits import LimitHit
 from axmem_gui.core.session.contextmap_update import comparable_update, describe_update
-from axmem_gui.core.session.derive import trace_without_logs, turns, without_run_token
+from axmem_gui.core.session.coverage import Coverage, coverage_json, render_coverage
+from axmem_gui.core.session.derive import forward_turns, trace_without_logs, without_run_token
 from axmem_gui.core.session.model import CANCELLED, Exchange, Forward
 from axmem_gui.core.session.replay_cursor import Divergence
 from axmem_gui.core.session.verify import Difference, json_diff, render_differences
@@ -61,6 +62,8 @@ class ReplayReport:
     differences: tuple[Difference, ...] = ()
     #: Where a limit stopped the replayed code (engine.cage), in order.
     limits_hit: tuple[LimitHit, ...] = ()
+    #: What "identical" guarantees for this file, and what it does not check.
+    coverage: Coverage | None = None
 
     @property
     def identical(self) -> bool:
@@ -77,9 +80,14 @@ class ReplayReport:
             "differences": [d.to_json() for d in self.differences],
             "duration_ms": self.duration_ms,
             "code_limits_hit": [h.to_json() for h in self.limits_hit],
+            **coverage_json(self.coverage),
         }
 
     def render(self) -> str:
+        covered = render_coverage(self.coverage) if self.coverage is not None else ""
+        return self._verdict() + covered
+
+    def _verdict(self) -> str:
         if self.identical:
             text = (
                 f"identical: {self.calls_replayed} of {self.calls_recorded} model calls replayed "
@@ -114,7 +122,7 @@ def _callbacks(fw: Forward) -> list[JsonValue]:
 
 
 def _pairs(
-    fw: Forward, new: Replayed, mine: Sequence[Exchange], has_map: bool
+    fw: Forward, new: Replayed, mine: Sequence[Exchange], has_map: bool, version: int
 ) -> list[tuple[str, str, JsonValue, JsonValue]]:
     """(key, what, recorded, replayed) for each compared field, in report order."""
     trace = new.trace
@@ -126,7 +134,7 @@ def _pairs(
             "turns",
             "the actor turns",
             to_json_value(fw.turns),
-            [t.to_json() for t in turns(trace, mine)],
+            [t.to_json() for t in forward_turns(version, trace, mine, fw.error)],
         ),
         (
             "action_log",
@@ -172,11 +180,12 @@ def _object_or_none(value: JsonValue) -> dict[str, JsonValue] | None:
 
 
 def compare_forward(
-    fw: Forward, new: Replayed, mine: Sequence[Exchange], *, has_map: bool
+    fw: Forward, new: Replayed, mine: Sequence[Exchange], *, has_map: bool, version: int
 ) -> ForwardCheck:
-    """Forward `fw` as recorded against its replay `new` (`mine`: its recorded calls)."""
+    """Forward `fw` as recorded against its replay `new` (`mine`: its recorded calls;
+    `version`: the file's, which says how its turns are derived)."""
     out = []
-    for key, what, recorded, replayed in _pairs(fw, new, mine, has_map):
+    for key, what, recorded, replayed in _pairs(fw, new, mine, has_map, version):
         if recorded != replayed:
             where = f"forwards[{fw.index}].{key}"
             out.append(
@@ -252,7 +261,17 @@ def report_from_json(value: object) -> ReplayReport:
         duration_ms=float(_num(obj, "duration_ms")),
         differences=tuple(_difference(d) for d in _list(obj, "differences")),
         limits_hit=tuple(_limit_hit(h) for h in _list(obj, "code_limits_hit")),
+        coverage=_coverage(obj),
     )
+
+
+def _coverage(obj: dict[str, Any]) -> Coverage | None:
+    if "checked" not in obj and "not_checked" not in obj:
+        return None
+    checked, not_checked = _list(obj, "checked"), _list(obj, "not_checked")
+    if not all(isinstance(c, str) for c in checked + not_checked):
+        raise ValueError("checked and not_checked are lists of strings")
+    return Coverage(tuple(checked), tuple(not_checked))
 
 
 def _obj(value: object, what: str) -> dict[str, Any]:

@@ -23,11 +23,27 @@ from typing import Any
 
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.records import JsonObject, JsonValue, to_json_value
+from axmem_gui.core.session.app_session import (
+    forwards_read,
+    is_app_session,
+    is_host_search,
+    leaves_derived,
+    leaves_update,
+    turn_links,
+    update_disagreements,
+)
 from axmem_gui.core.session.contextmap_update import comparable_update, describe_update
-from axmem_gui.core.session.derive import map_snapshots, map_warnings, turns
-from axmem_gui.core.session.digest import DIGEST_KEYS, request_digest
+from axmem_gui.core.session.coverage import Coverage, coverage_json, render_coverage
+from axmem_gui.core.session.derive import forward_turns, map_snapshots, map_warnings
+from axmem_gui.core.session.digest import DIGEST_KEYS, digest_scheme, exchange_digest
+from axmem_gui.core.session.map_settings import (
+    carried_settings,
+    effective_settings,
+    settings_warnings,
+)
 from axmem_gui.core.session.model import Exchange, Forward, SearchCall, SearchResult, Session
 from axmem_gui.core.session.payloads import usage_of_response
+from axmem_gui.core.session.verify_calls import call_claims
 from axmem_gui.core.session.whatif import RetrievalBackend
 
 
@@ -91,16 +107,21 @@ def derived(where: str, recorded: Any, recomputed: Any, what: str) -> Difference
 def check_digests(session: Session) -> list[Difference]:
     out: list[Difference] = []
     for i, ex in enumerate(session.exchanges):
-        computed = request_digest(ex.request)
+        computed = exchange_digest(ex)
         if computed != ex.digest:
             where = f"exchanges[{i}]"
+            covers = (
+                "the whole request and its params"
+                if digest_scheme(ex.digest) == 2
+                else ", ".join(DIGEST_KEYS)
+            )
             out.append(
                 Difference(
                     f"{where}.request",
                     "digest",
                     f"the stored request of call #{i} ({ex.stage}) does not match its "
-                    f"stored digest: either the request text or the digest was changed "
-                    f"(the digest covers {', '.join(DIGEST_KEYS)})",
+                    f"stored digest: either the request, its parameters or the digest was "
+                    f"changed (the digest covers {covers})",
                     digest_diff(ex.digest, computed, where, "digest of the stored request"),
                 )
             )
@@ -117,8 +138,7 @@ def rerun_search(
         return tuple(SearchResult(id=s.id, name=s.name, content=s.content) for s in found)
     loaded = list(call.already_loaded or ())
     return tuple(
-        SearchResult(id=m.id, content=m.content)
-        for m in backend.recall(catalog, queries, loaded)
+        SearchResult(id=m.id, content=m.content) for m in backend.recall(catalog, queries, loaded)
     )
 
 
@@ -150,6 +170,8 @@ def check_searches(session: Session, backend: RetrievalBackend) -> list[Differen
     out: list[Difference] = []
     for fw in session.forwards:
         for j, call in enumerate(fw.search_calls):
+            if is_host_search(call):
+                continue  # an app's own search callback answered: shown as recorded
             where = f"forwards[{fw.index}].searches[{j}]"
             diff = search_difference(where, call, rerun_search(call, catalog, backend))
             if diff is not None:
@@ -167,8 +189,15 @@ def _range_difference(where: str, fw: Forward, mine: Sequence[Exchange]) -> Diff
 
 
 def _map_differences(
-    where: str, fw: Forward, mine: Sequence[Exchange], previous_after: JsonObject | None
+    where: str,
+    fw: Forward,
+    mine: Sequence[Exchange],
+    previous_after: JsonObject | None,
+    claimed: bool = True,
 ) -> list[Difference | None]:
+    """The map chain and the update record of one forward. `claimed`: the file holds an
+    update record (a TypeScript app's recording leaves it to readers: then only what Ax
+    itself reported is compared with the studio's reading)."""
     out: list[Difference | None] = []
     before, after = fw.context_map_before, fw.context_map_after
     if fw.index > 0 and previous_after is not None:
@@ -180,22 +209,34 @@ def _map_differences(
                 "the map a forward starts from (the previous forward's map after)",
             )
         )
-    recorded = fw.context_map_update
-    out.append(
-        derived(
+    recomputed = describe_update(mine, before, after)
+    out.extend(
+        Difference(
             f"{where}.context_map_update",
-            to_json_value(recorded),
-            comparable_update(recorded, describe_update(mine, before, after)),
-            "the context-map update record",
+            "derived",
+            f"the context-map update read from the map calls disagrees with Ax: {problem}",
         )
+        for problem in update_disagreements(recomputed, fw.context_map_update_ax)
     )
+    if claimed:
+        recorded = fw.context_map_update
+        out.append(
+            derived(
+                f"{where}.context_map_update",
+                to_json_value(recorded),
+                comparable_update(recorded, recomputed),
+                "the context-map update record",
+            )
+        )
     return out
 
 
 def _snapshot_difference(session: Session) -> Difference | None:
+    if leaves_derived(session, "contextMapSnapshots"):
+        return None  # an app's recording that leaves them to readers claims none
     stored = session.map_snapshots or ()
     recomputed: list[JsonValue] = []
-    for i, snap in enumerate(map_snapshots(session.forwards)):
+    for i, snap in enumerate(map_snapshots(forwards_read(session))):
         value = snap.to_json()
         old = stored[i].update if i < len(stored) else None
         if snap.update is not None and old is not None and not old.records_evictions:
@@ -208,6 +249,52 @@ def _snapshot_difference(session: Session) -> Difference | None:
         recomputed,
         "the context-map snapshots",
     )
+
+
+def _map_settings_differences(session: Session) -> list[Difference | None]:
+    """A version 2 file says which map settings applied (`context_map_settings`): the
+    record must follow from its rule, the agent's contextMap and the carried map, and
+    every map state of the session must hold those settings."""
+    config = session.agent.config
+    settings = config.context_map if config is not None else None
+    record = session.context_map_settings
+    if session.version < 2 or settings is None:
+        return []
+    if record is None:
+        return [
+            Difference(
+                "context_map_settings",
+                "derived",
+                "the agent has a context map, but the file does not say which map settings "
+                "applied (the agent's or the carried map's)",
+            )
+        ]
+    effective = effective_settings(record.rule, settings, record.carried)
+    out: list[Difference | None] = [
+        derived(
+            "context_map_settings.effective",
+            to_json_value(record.effective),
+            effective.to_json(),
+            f"the context-map settings that applied (rule '{record.rule}', the agent's "
+            "contextMap and the carried map)",
+        )
+    ]
+    for k, fw in enumerate(session.forwards):
+        for key, state in (
+            ("context_map_before", fw.context_map_before),
+            ("context_map_after", fw.context_map_after),
+        ):
+            found = carried_settings(state) if fw.ran else None
+            if found is not None:
+                out.append(
+                    derived(
+                        f"forwards[{k}].{key}",
+                        found.to_json(),
+                        record.effective.to_json(),
+                        "the settings in the map state (they must be the ones that applied)",
+                    )
+                )
+    return out
 
 
 def check_derived(session: Session) -> list[Difference]:
@@ -230,17 +317,41 @@ def check_derived(session: Session) -> list[Difference]:
         where = f"forwards[{k}]"
         mine = session.exchanges_of(fw.index)
         out.append(_range_difference(where, fw, mine))
-        recomputed_turns = [t.to_json() for t in turns(fw.trace, mine)]
-        out.append(
-            derived(f"{where}.turns", to_json_value(fw.turns), recomputed_turns, "the actor turns")
-        )
+        if is_app_session(session) and fw.trace is None:
+            # TypeScript Ax has no trace: the app's recorder saw the turns; each must
+            # point at the actor call that wrote its code.
+            out.extend(
+                Difference(f"{where}.turns[{j}]", "derived", f"the actor turn {problem}")
+                for j, problem in turn_links(fw, mine)
+            )
+        else:
+            recomputed_turns = [
+                t.to_json() for t in forward_turns(session.version, fw.trace, mine, fw.error)
+            ]
+            out.append(
+                derived(
+                    f"{where}.turns", to_json_value(fw.turns), recomputed_turns, "the actor turns"
+                )
+            )
         if has_map:
-            out.extend(_map_differences(where, fw, mine, previous_after))
+            claimed = not leaves_update(session, fw)
+            out.extend(_map_differences(where, fw, mine, previous_after, claimed))
             previous_after = fw.context_map_after
     if has_map:
         out.append(_snapshot_difference(session))
-    warnings = to_json_value(session.warnings)
-    out.append(derived("warnings", warnings, map_warnings(session.forwards), "the warnings"))
+    out.extend(_map_settings_differences(session))
+    if not leaves_derived(session, "warnings"):
+        config = session.agent.config
+        expected = settings_warnings(
+            session.context_map_settings, config.context_map if config is not None else None
+        ) + map_warnings(forwards_read(session))
+        warnings = to_json_value(session.warnings)
+        out.append(derived("warnings", warnings, expected, "the warnings"))
+    found, problems = call_claims(session)
+    out += [
+        derived(where, recorded, recomputed, what) for where, what, recorded, recomputed in found
+    ]
+    out += [Difference(where, "derived", message) for where, message in problems]
     failed = session.failed_forward
     out.append(
         derived("status", session.status, "incomplete" if failed else "complete", "the status")
@@ -266,6 +377,10 @@ class VerifyReport:
     calls: int
     searches: int
     duration_ms: float
+    #: Searches an app's own callback answered: shown as recorded, not searched again.
+    host_searches: int = 0
+    #: What a clean report guarantees for this file, and what it does not check.
+    coverage: Coverage | None = None
 
     @property
     def ok(self) -> bool:
@@ -277,17 +392,30 @@ class VerifyReport:
             "ok": self.ok,
             "calls": self.calls,
             "searches": self.searches,
+            "host_searches": self.host_searches,
             "differences": [d.to_json() for d in self.differences],
             "duration_ms": self.duration_ms,
+            **coverage_json(self.coverage),
         }
 
     def render(self) -> str:
+        covered = render_coverage(self.coverage) if self.coverage is not None else ""
+        return self._verdict() + covered
+
+    def _verdict(self) -> str:
         if self.ok:
+            host = (
+                f" ({self.host_searches} more were answered by the app's own search callback "
+                "and are shown as recorded)"
+                if self.host_searches
+                else ""
+            )
             return (
                 f"verified: {self.calls} stored requests match their digests, "
-                f"{self.searches} searches give the recorded results on the recorded catalog, "
-                f"every derived field matches ({self.duration_ms / 1000:.2f} s; the agent was "
-                "not run: `axmem replay` checks the prompts)\n"
+                f"{self.searches - self.host_searches} searches give the recorded results on "
+                f"the recorded catalog{host}, every derived field matches "
+                f"({self.duration_ms / 1000:.2f} s; the agent was not run: `axmem replay` "
+                "checks the prompts)\n"
             )
         return render_differences(f"DIFFERENT: {self.session_id}", self.differences)
 

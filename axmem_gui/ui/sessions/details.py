@@ -1,5 +1,6 @@
 """Detail tabs for the selected timeline node: prompts, reply, code, runtime output,
-loaded/used entries, the context map before/after, and per-call numbers."""
+loaded/used entries, an app's function-tool calls, the context map before/after, and
+per-call numbers."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from axmem_gui.core.session.app_session import is_host_search, map_update_of
 from axmem_gui.core.session.model import Exchange, Forward, SearchCall, Session
 from axmem_gui.core.session.payloads import map_text
-from axmem_gui.core.session.replay_cursor import request_as_text
+from axmem_gui.core.session.timeline import is_trouble, outcome_phrase
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.sessions import texts
 from axmem_gui.ui.sessions.chips import ChipRow, chip
@@ -29,7 +31,7 @@ from axmem_gui.ui.sessions.timeline_model import NodeKind, TimelineItem
 MARK_COLORS = {MARK_REMOVED: REMOVED, MARK_ADDED: ADDED}
 
 TAB_SYSTEM, TAB_USER, TAB_RESPONSE, TAB_CODE, TAB_OUTPUT = range(5)
-TAB_LOADED, TAB_MAP, TAB_DETAILS, TAB_REQUEST = range(5, 9)
+TAB_LOADED, TAB_FUNCTIONS, TAB_MAP, TAB_DETAILS, TAB_REQUEST = range(5, 10)
 
 
 class LoadedUsedPanel(QWidget):
@@ -92,7 +94,8 @@ def searches_text(turn_searches: Sequence[SearchCall]) -> str:
     for s in turn_searches:
         queries = ", ".join(texts.pretty(q) for q in s.searches)
         ids = s.result_ids
-        lines.append(f"{s.kind}({queries})")
+        host = "   [answered by the app's own search callback]" if is_host_search(s) else ""
+        lines.append(f"{s.kind}({queries}){host}")
         if s.already_loaded:
             lines.append(f"  excluded (already loaded): {', '.join(s.already_loaded)}")
         lines.append(f"  → {', '.join(ids) if ids else 'nothing'}")
@@ -117,19 +120,23 @@ class SessionDetails(QWidget):
         self.response = ExactTextView("Model response")
         self.code = ExactTextView("Actor code (javascriptCode)")
         self.output = ExactTextView("Runtime output")
+        self.next_view = ExactTextView("Shown to the model on the next call of this stage")
         self.loaded = LoadedUsedPanel()
+        self.functions = ExactTextView("Function tool calls (arguments, result)")
         self.map_before = ExactTextView("Context map before this forward")
         self.map_after = ExactTextView("Context map after")
         self.map_update = ExactTextView("Update (Distiller diagnosis, Cartographer operations)")
         self.details = ExactTextView("Call and forward")
-        self.request = ExactTextView("Full request as sent (messages, functions, format)")
+        self.request = ExactTextView("Request: its parameters, then messages, tools, format")
         self.views = [
             self.system,
             self.user,
             self.response,
             self.code,
             self.output,
+            self.next_view,
             self.loaded.searches,
+            self.functions,
             self.map_before,
             self.map_after,
             self.map_update,
@@ -146,6 +153,10 @@ class SessionDetails(QWidget):
         map_page.addWidget(maps)
         map_page.addWidget(self.map_update)
         map_page.setSizes([360, 160])
+        output_page = QSplitter(Qt.Orientation.Vertical)
+        output_page.addWidget(self.output)
+        output_page.addWidget(self.next_view)
+        output_page.setSizes([300, 200])
 
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -155,8 +166,9 @@ class SessionDetails(QWidget):
             (self.user, "User prompt"),
             (self.response, "Response"),
             (self.code, "Actor code"),
-            (self.output, "Runtime output"),
+            (output_page, "Runtime output"),
             (self.loaded, "Loaded / used"),
+            (self.functions, "Functions"),
             (map_page, "Context map"),
             (self.details, "Tokens · latency"),
             (self.request, "Request"),
@@ -207,6 +219,7 @@ class SessionDetails(QWidget):
         if turn is None and item.kind == NodeKind.Forward and forward is not None:
             searches = searches_text(forward.search_calls)
         self.loaded.show_forward(forward, searches)
+        self._show_functions(forward, item, exchange)
         self._show_map(forward)
         details = texts.forward_details(forward) if forward is not None else ""
         if exchange is not None:
@@ -219,15 +232,20 @@ class SessionDetails(QWidget):
             return f"{where} — no model call"
         prompt, completion = exchange.tokens
         shown = "" if item.call is not None else f" — showing call #{exchange.index}"
+        turn = item.turn
+        trouble = turn is not None and is_trouble(turn.outcome)
+        outcome = outcome_phrase(turn.outcome, turn.retry) if turn is not None and trouble else ""
         return (
             f"{where}{shown}   ·   {exchange.stage}   ·   "
             f"{prompt:,} + {completion:,} tokens   ·   {exchange.ms:,.0f} ms"
+            + (f"   ·   {outcome}" if outcome else "")
         )
 
     def _show_call(self, exchange: Exchange | None, item: TimelineItem) -> None:
         if exchange is None:
             for view in (self.system, self.user, self.response, self.code, self.output):
                 view.set_text("", "No model call here.")
+            self.next_view.set_text("")
             self.request.set_text("")
             return
         request = exchange.request
@@ -238,14 +256,34 @@ class SessionDetails(QWidget):
         code = texts.code_of(exchange, turn.code if turn is not None else None)
         self.code.set_text(code or "", "Only actor turns (distiller, executor) write code.")
         is_actor_call = code is not None and turn is not None
+        outcome = turn.outcome if turn is not None else None
         output = ""
-        if code is not None and turn is not None:
-            output = texts.runtime_output(turn.output, turn.is_error)
+        if turn is not None and (code is not None or outcome is not None):
+            output = texts.turn_result(outcome, turn.message, turn.output, turn.is_error)
+        placeholder = texts.NO_OUTPUT.get(outcome or "ran", "")
         self.output.set_text(
             output,
-            "The code printed nothing." if is_actor_call else "Only actor turns run code.",
+            placeholder if is_actor_call or outcome else "Only actor turns run code.",
         )
-        self.request.set_text(request_as_text(request))
+        self.next_view.set_text(
+            (turn.next_view or "") if turn is not None else "",
+            "The next call of this stage shows nothing new about this one (or there is none).",
+        )
+        self.request.set_text(texts.request_text(exchange))
+
+    def _show_functions(
+        self, forward: Forward | None, item: TimelineItem, exchange: Exchange | None
+    ) -> None:
+        """The function tools the selected call's code called (a forward: all of its)."""
+        recorded = forward.function_calls if forward is not None else None
+        calls = list(recorded or ())
+        if item.kind != NodeKind.Forward and exchange is not None:
+            calls = [c for c in calls if c.call_index == exchange.index]
+        if recorded is not None:
+            empty = "The code of this call called no function tool."
+        else:
+            empty = "Only sessions recorded by an app have function tools (docs/recorders.md)."
+        self.functions.set_text(texts.function_calls_text(calls), empty)
 
     def _show_map(self, forward: Forward | None) -> None:
         before_text = map_text(forward.context_map_before) if forward else ""
@@ -256,6 +294,9 @@ class SessionDetails(QWidget):
         marks = line_marks(before_text, after_text)
         self.map_before.highlight_lines((i, MARK_COLORS.get(m, CHANGED)) for i, m in marks.left)
         self.map_after.highlight_lines((i, MARK_COLORS.get(m, CHANGED)) for i, m in marks.right)
-        self.map_update.set_text(
-            texts.map_update_text(forward.context_map_update if forward else None)
+        update = (
+            map_update_of(self.session, forward)
+            if forward is not None and self.session is not None
+            else None
         )
+        self.map_update.set_text(texts.map_update_text(update))

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from axmem_gui.engine.providers import ProviderSettings
+from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.viewer import SessionViewer
@@ -40,7 +40,7 @@ def test_a_failed_map_update_is_shown_as_the_user_chose(
     )
     dialog = new_run_dialog(feature, settings)
     qtbot.addWidget(dialog)
-    dialog.set_input("request", "How do I ship a release?")
+    dialog.set_input("userRequest", "How do I ship a release?")
     dialog.map_failure_error.setChecked(as_error)
     order = dialog.build_order()
     assert order.map_failure == ("error" if as_error else "warn")

@@ -19,6 +19,7 @@ from axmem_gui.ui.sessions.list_model import NAME, STATUS, TOKENS
 from axmem_gui.ui.sessions.page import EMPTY_TEXT
 from axmem_gui.ui.sessions.viewer import SessionViewer
 from tests.helpers.session_docs import reparse, session_json, stored_json, stored_session
+from tests.helpers.store import raw
 from tests.ui.sessions.conftest import SAMPLE_ID, import_files
 
 
@@ -59,7 +60,12 @@ def test_open_the_sample_and_read_each_tab(
     ex = doc["exchanges"][4]
     assert details.system.text() == _message(ex["request"], "system")
     assert details.user.text() == _message(ex["request"], "user")
-    assert details.request.text() == request_as_text(ex["request"])
+    # The request, then what decided the call: its params and the settings as sent.
+    request_tab = details.request.text()
+    assert request_tab.startswith('=== params (what decided the call) ===\n{\n  "max_tokens"')
+    assert '"temperature": 0' in request_tab
+    assert "=== sent to the provider (the HTTP body without the prompt) ===" in request_tab
+    assert request_tab.endswith(request_as_text(ex["request"]))
     assert details.response.text() == response_text(ex["response"])
     assert details.code.text() == turn["code"]
     assert details.output.text() == (turn["output"] or "")
@@ -124,12 +130,12 @@ def test_delete_is_undoable_and_the_empty_state_says_what_to_do(
     page.show_list()
     page.table.selectAll()
     feature.delete_action.trigger()
-    assert window.controller.workspace.sessions.count() == 0
+    assert raw(window.controller.workspace).sessions.count() == 0
     assert page.list_stack.currentWidget() is page.empty
     assert page.empty.text() == EMPTY_TEXT and "import a .axsession.json" in EMPTY_TEXT
     assert feature.viewers == {}  # its tab closed with it
     window.undo_stack.undo()
-    assert window.controller.workspace.sessions.get(SAMPLE_ID) is not None
+    assert raw(window.controller.workspace).sessions.get(SAMPLE_ID) is not None
     assert page.list_stack.currentWidget() is page.table
     assert page.model.rowCount() == 2
 
