@@ -22,7 +22,7 @@ from tests.engine.conftest import INPUTS
 from tests.engine.conftest import workspace_path as workspace_path  # (a fixture)
 from tests.fakes.fake_openai_server import FakeOpenAIServer
 from tests.helpers.faulty_worker import faulty_command
-from tests.helpers.hostile import HOSTILE_CODE, LIMIT_KIND, hostile_session
+from tests.helpers.hostile_code import HOSTILE_CODE, LIMIT_KIND, hostile_session
 from tests.helpers.session_docs import session_json
 
 ROOT = Path(__file__).resolve().parents[2]

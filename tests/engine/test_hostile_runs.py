@@ -17,7 +17,7 @@ from axmem_gui.engine.cage import RESTART_NOTICE
 from axmem_gui.services import sessions
 from tests.engine.conftest import INPUTS
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
-from tests.helpers.hostile import HOSTILE_CODE, LIMIT_KIND, TEST_LIMITS, hostile_session
+from tests.helpers.hostile_code import HOSTILE_CODE, LIMIT_KIND, TEST_LIMITS, hostile_session
 from tests.helpers.session_docs import reparse, session_json
 
 

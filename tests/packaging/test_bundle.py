@@ -232,7 +232,7 @@ def test_bundle_runs_an_agent_replay_in_its_own_worker(bundle: Path, program: st
     its limits."""
     from axmem_gui.services import sessions
     from axmem_gui.services.agent_runner import WORKER_ARGUMENT, AgentRunner
-    from tests.helpers.hostile import hostile_session
+    from tests.helpers.hostile_code import hostile_session
 
     runner = AgentRunner([str(bundle / program), WORKER_ARGUMENT], keep_warm=False)
     try:

@@ -25,7 +25,7 @@ from axmem_gui.services.agent_runner import AgentRunFailed, AgentRunner, Deadlin
 from tests.engine.conftest import AGENT_JSON, INPUTS, make_catalog
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
 from tests.helpers.faulty_worker import faulty_command
-from tests.helpers.hostile import TEST_LIMITS, hostile_session
+from tests.helpers.hostile_code import TEST_LIMITS, hostile_session
 
 SCRIPTED = ProviderSettings("scripted", "scripted-a")
 QUICK = Deadlines(code_factor=1.0, code_grace_s=1.0, cancel_grace_s=0.5)

@@ -22,7 +22,7 @@ from axmem_gui.ui.sessions.viewer import SessionViewer
 from tests.engine.conftest import AGENT_JSON, INPUTS
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
 from tests.helpers.faulty_worker import faulty_command
-from tests.helpers.hostile import HOSTILE_CODE, LIMIT_KIND, hostile_session, stuck_session
+from tests.helpers.hostile_code import HOSTILE_CODE, LIMIT_KIND, hostile_session, stuck_session
 from tests.helpers.session_docs import session_json
 from tests.ui.sessions.conftest import SAMPLE_ID, import_files, wait_idle
 
@@ -187,3 +187,21 @@ def test_closing_the_window_stops_a_stuck_run(
     window.controller.close()  # what quitting does first: features and runners shut down
     assert window.task_runner.wait(REPLAY_MS)  # every job thread has ended
     assert window.agent_runner._warm is None  # and no child is left waiting
+
+
+def test_a_quarantined_incomplete_session_says_both_and_runs_nothing(qtbot: Any) -> None:
+    from dataclasses import replace
+
+    from axmem_gui.core.session.model import RunError
+
+    stopped = RunError(kind="killed", type="stuck", message="the process was stopped")
+    viewer = SessionViewer(replace(hostile_session("loop"), status="incomplete", error=stopped))
+    qtbot.addWidget(viewer)
+    viewer.set_quarantine("the file does not hold what it claims")
+    first, second = viewer.banner.text().split("\n")
+    assert first.startswith("In quarantine: the file does not hold what it claims")
+    assert second.startswith("Incomplete session: [killed] the process was stopped")
+    assert not viewer.replay_action.isEnabled() and not viewer.rerun_action.isEnabled()
+    viewer.set_quarantine("")  # trusted
+    assert viewer.banner.text().startswith("Incomplete session:")
+    assert viewer.replay_action.isEnabled() and viewer.rerun_action.isEnabled()
