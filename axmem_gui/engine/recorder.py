@@ -327,6 +327,12 @@ def record_session(
     limits = (limits or CodeLimits()).checked()
     run = _Run(request, client, backend, cancel, progress, http_attempts, limits, clock_ms, taps)
     features = client.get_features() if callable(getattr(client, "get_features", None)) else {}
+    cm_config = request.config.context_map
+    rule = (
+        None
+        if cm_config is None
+        else settings_rule(request.map_rule, cm_config, request.context_map)
+    )
     head = Session(
         version=VERSION,
         id=session_id or new_session_id(),
@@ -343,7 +349,8 @@ def record_session(
         search=SearchInfo(backend=backend.name, profile=backend.profile, host=True),
         code_limits=None if limits.is_default else limits,
         map_snapshots=(),
-        warnings=(),
+        warnings=tuple(settings_warnings(rule, cm_config)),
+        context_map_settings=rule,
         key_order=_session_keys(limits),
     )
     if taps is not None and taps.begun is not None:
@@ -351,8 +358,6 @@ def record_session(
     forwards: list[Forward] = []
     context_map: Any = request.context_map
     total = len(request.inputs)
-    cm_config = request.config.context_map
-    rule = None if cm_config is None else settings_rule(request.map_rule, cm_config, context_map)
     for i, inputs in enumerate(request.inputs):
         if progress:
             progress(RunProgress("forward_started", i, total, len(run.recorder.exchanges)))

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from axmem_gui.core.session.contextmap_update import describe_update
-from axmem_gui.core.session.derive import map_snapshots, turns
+from axmem_gui.core.session.derive import forward_turns, map_snapshots
 from axmem_gui.core.session.format import NOT_RUN_KEYS, parse_session
 from axmem_gui.core.session.model import CANCELLED, FAILED, INCOMPLETE, NOT_RUN, Session
 from axmem_gui.core.session.redact import scrub_secrets
@@ -82,7 +82,7 @@ def _derived(session: Session, index: int) -> Session:
         fw = forwards[index]
         mine = session.exchanges_of(index)
         before = forwards[index - 1].context_map_after if index else None
-        changes: dict[str, Any] = {"turns": tuple(turns(None, mine))}
+        changes: dict[str, Any] = {"turns": forward_turns(session.version, None, mine, fw.error)}
         if session.agent.has_context_map:
             changes["context_map_before"] = before
             changes["context_map_update"] = describe_update(mine, before, None)

@@ -23,7 +23,6 @@ from axmem_gui.core.session.format import session_to_json_text
 from axmem_gui.core.session.model import Session
 from axmem_gui.services import sessions
 from axmem_gui.services.providers import build_client, check_connection
-from axmem_gui.services.sessions import SessionService
 from axmem_gui.services.workspace import open_workspace
 from tests.engine.conftest import INPUTS, record, settings_for
 from tests.fakes.fake_openai_server import FakeOpenAIServer, RedirectServer, derived_forms
@@ -133,7 +132,7 @@ def test_a_key_in_the_base_url_is_written_nowhere(
     assert "[redacted]" in str(session.provider.base_url)
     sessions.write_session_file(session, tmp_path / "run.axsession.json")
     with open_workspace(workspace_path) as ws:
-        service = SessionService(ws)
+        service = ws.sessions
         stored = service.save(session)
         service.remember_provider(settings)  # what the GUI keeps for the next run
         service.export(stored, tmp_path / "export.axsession.json")
@@ -160,8 +159,8 @@ def test_a_session_file_with_a_key_in_its_urls_is_stored_and_exported_without_it
     out = tmp_path / "out"
     out.mkdir()
     with open_workspace(workspace_path) as ws:
-        imported = sessions.import_session(ws, path)
-        SessionService(ws).export(imported.id, out / "export.axsession.json")
+        imported = ws.sessions.import_file(path)
+        ws.sessions.export(imported.id, out / "export.axsession.json")
     assert key not in _written(out) and key not in workspace_path.read_bytes().decode(
         "utf-8", "replace"
     )

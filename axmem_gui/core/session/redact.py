@@ -273,7 +273,13 @@ def scrub_session(session: Session, secrets: Iterable[str]) -> JsonObject:
     low = _lower(json.dumps(value, ensure_ascii=False))
     finder = _Finder(long)
     sent: list[Any] = [
-        [ex.response, ex.chunks, ex.attempts, ex.error.to_json() if ex.error else None]
+        [
+            ex.response,
+            ex.chunks,
+            [a.to_json() for a in ex.attempts or ()],
+            ex.wire.to_json() if ex.wire else None,  # the raw reply
+            ex.error.to_json() if ex.error else None,
+        ]
         for ex in session.exchanges
     ]
     errors = [session.error, *(f.error for f in session.forwards)]
