@@ -220,6 +220,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --start-only: runs per workspace (the median is printed)")
     parser.add_argument("--session-import", type=float, default=0.0, metavar="MB",
                         help="also time importing a session file of about MB megabytes")
+    parser.add_argument("--gc-policy", choices=("current", "defaults", "idle", "none"),
+                        default="current",
+                        help="the app's garbage-collection policy (ui/tasks.py), to compare")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -227,6 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         return child_main(args.child, args.out, args.timeout)
     if args.stall_stacks:
         os.environ["APP_BENCH_STALL_STACKS"] = "1"
+    os.environ["AXMEM_BENCH_GC_POLICY"] = args.gc_policy
     if args.session_import > 0:
         os.environ["APP_BENCH_SESSION_IMPORT_MB"] = repr(args.session_import)
 
@@ -929,6 +933,7 @@ class Driver:
             "index_ready_ms": self.state.get("index_ready_ms"),
             "background_done_ms": self.state.get("background_done_ms"),
             "rss_peak_mb": round(rss_kb / 1024, 1),
+            "gc_policy": os.environ.get("AXMEM_BENCH_GC_POLICY", "current"),
             "stalls_over_100ms": self.gaps_over_100,
             "stalls_over_50ms": self.gaps_over_50,
             "gc": GC_PROBE.report() if GC_PROBE is not None else None,
