@@ -220,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --start-only: runs per workspace (the median is printed)")
     parser.add_argument("--session-import", type=float, default=0.0, metavar="MB",
                         help="also time importing a session file of about MB megabytes")
-    parser.add_argument("--gc-policy", choices=("current", "defaults", "idle", "none"),
+    parser.add_argument("--gc-policy", choices=("current", "defaults", "idle", "none", "noretire"),
                         default="current",
                         help="the app's garbage-collection policy (ui/tasks.py), to compare")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)

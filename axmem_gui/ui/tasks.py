@@ -398,12 +398,20 @@ class _NoCollector(GuiThreadCollector):
         return 0
 
 
+class _NoRetireCollector(GuiThreadCollector):
+    """The current policy without rule 4 (no record is untracked through ctypes)."""
+
+    def retire(self, records: Iterable[object]) -> int:
+        return 0
+
+
 #: Which policy: read once at start, for the app bench only (not a user setting).
 _POLICIES: dict[str, type[GuiThreadCollector]] = {
     "current": GuiThreadCollector,
     "defaults": _DefaultThresholdsCollector,
     "idle": _IdleOnlyCollector,
     "none": _NoCollector,
+    "noretire": _NoRetireCollector,
 }
 COLLECTOR = _POLICIES[os.environ.get("AXMEM_BENCH_GC_POLICY", "current")]()
 #: While jobs run, the GUI thread's safe points come at least this often.
