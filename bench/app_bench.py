@@ -222,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="also time importing a session file of about MB megabytes")
     parser.add_argument("--gc-policy", choices=("current", "defaults", "idle", "none", "noretire"),
                         default="current",
-                        help="the app's garbage-collection policy (ui/tasks.py), to compare")
+                        help="the collection policy to run the app with (bench/gc_policies.py)")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -384,6 +384,11 @@ def child_main(workspace: Path, out: Path, timeout_s: float) -> int:
         _trace_jobs(t0)
     if os.environ.get("APP_BENCH_LONG_C"):
         _trace_long_c_calls(float(os.environ["APP_BENCH_LONG_C"]))
+    sys.path.insert(0, str(HERE))
+    import gc_policies
+
+    # Before the app's modules import `COLLECTOR` from ui/tasks.py.
+    gc_policies.install(os.environ.get("AXMEM_BENCH_GC_POLICY", "current"))
     from axmem_gui.app import main as app_main
 
     code = app_main([str(workspace)])
