@@ -34,6 +34,8 @@ Then the same on the sample workspace. `--json` prints {"skills", "memories",
     python bench/app_bench.py [--skills 10000] [--memories 100000] [--seed 7] [--json]
         [--no-sample] [--timeout 900] [--session-import 20]
     python bench/app_bench.py --start-only [--repeat 3]   # only start → first paint
+    python bench/app_bench.py --gc-policy noretire   # another collection policy
+                                                     # (bench/gc_policies.py)
 
 Environment: APP_BENCH_TRACE_JOBS=1 prints each task-runner job (start, end, CPU);
 APP_BENCH_PROFILE_GUI=1 prints a profile of the GUI thread from first paint to index ready;
