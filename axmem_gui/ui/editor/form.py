@@ -415,6 +415,9 @@ class EntryForm(QWidget):
         self._steps = []
         self._update_state()
 
+    def has_pending(self) -> bool:
+        return bool(self._pending)
+
     def commit_pending(self) -> None:
         """Turn uncommitted typing into an edit request now."""
         self._timer.stop()
