@@ -82,6 +82,8 @@ TARGETS: dict[str, float] = {
     "description_keystroke": 16,
     "rss_peak_mb": 600,
 }
+#: The collection policies `--gc-policy` offers: the app's own and bench/gc_policies.py's.
+GC_POLICIES = ("current", "defaults", "idle", "none", "noretire")
 #: Steps whose target bounds the longest frame rather than the step's duration.
 FRAME_TARGETS = {"memories_scroll_to_bottom"}
 
@@ -222,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --start-only: runs per workspace (the median is printed)")
     parser.add_argument("--session-import", type=float, default=0.0, metavar="MB",
                         help="also time importing a session file of about MB megabytes")
-    parser.add_argument("--gc-policy", choices=("current", "defaults", "idle", "none", "noretire"),
+    parser.add_argument("--gc-policy", choices=GC_POLICIES,
                         default="current",
                         help="the collection policy to run the app with (bench/gc_policies.py)")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
