@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QUrl
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.ui.editor import preview
 from axmem_gui.ui.editor.dialogs import OpenLinkDialog
@@ -49,7 +50,9 @@ def test_huge_content_is_truncated_with_a_note() -> None:
     assert f"first {MAX_PREVIEW_CHARS:,} characters" in out
 
 
-def test_only_web_links_can_open_and_only_after_confirmation(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_only_web_links_can_open_and_only_after_confirmation(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from PySide6.QtWidgets import QWidget
 
     asked: list[str] = []

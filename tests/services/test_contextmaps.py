@@ -33,7 +33,7 @@ from tests.ui.contextmap.maps import AGENT, OTHER_AGENT, UPDATE_2, history, stor
 
 
 @pytest.fixture
-def ws(tmp_path: Path):  # type: ignore[no-untyped-def]
+def ws(tmp_path: Path):
     workspace = init_workspace(tmp_path / "maps.axmem")
     yield workspace
     workspace.close()

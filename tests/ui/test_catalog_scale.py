@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core import lint as lint_package
 from axmem_gui.core.ax import render as render_module
@@ -145,8 +146,8 @@ def _idle(win: MainWindow) -> bool:
     )
 
 
-def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def]
-    big_window: MainWindow, calls: Calls, qtbot
+def test_no_catalog_sized_work_on_the_gui_thread(
+    big_window: MainWindow, calls: Calls, qtbot: QtBot
 ) -> None:
     win = big_window
     linter = win.feature(LINT).linter
@@ -255,8 +256,8 @@ def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def
     assert calls.gui["_load"] == 0
 
 
-def test_a_big_catalog_is_indexed_partly_in_another_process_off_the_gui_thread(  # type: ignore[no-untyped-def]
-    make_window: WindowFactory, big_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot
+def test_a_big_catalog_is_indexed_partly_in_another_process_off_the_gui_thread(
+    make_window: WindowFactory, big_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
 ) -> None:
     """With the offload's threshold lowered to this catalog's size, the memories' tail is
     indexed by a child process while the task runner indexes the rest: the live index is
@@ -282,8 +283,8 @@ def test_a_big_catalog_is_indexed_partly_in_another_process_off_the_gui_thread( 
     assert win.feature(PREVIEW).panel.section_text("skills")
 
 
-def test_closing_the_window_stops_an_index_worker_that_does_not_answer(  # type: ignore[no-untyped-def]
-    make_window: WindowFactory, big_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot
+def test_closing_the_window_stops_an_index_worker_that_does_not_answer(
+    make_window: WindowFactory, big_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
 ) -> None:
     """A worker stopped (SIGSTOP, a debugger) while the index builds: closing the window
     cancels the build, which stops waiting and kills the worker (quitting waited for the
@@ -301,12 +302,12 @@ def test_closing_the_window_stops_an_index_worker_that_does_not_answer(  # type:
     assert not win.feature(RETRIEVAL).state.ready
 
 
-def test_opening_another_workspace_stops_the_index_build_of_the_last_one(  # type: ignore[no-untyped-def]
+def test_opening_another_workspace_stops_the_index_build_of_the_last_one(
     make_window: WindowFactory,
     big_path: Path,
     sample_path: Path,
     monkeypatch: pytest.MonkeyPatch,
-    qtbot,
+    qtbot: QtBot,
 ) -> None:
     """The build of a workspace no longer open is cancelled, and its worker killed: it
     ran to its end beside the new one (a big → small → big switch was ready 5.4 s after

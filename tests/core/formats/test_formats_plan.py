@@ -33,12 +33,12 @@ INCOMING = (
 )
 
 
-def _plan(policy: str, **kw: object):  # type: ignore[no-untyped-def]
+def _plan(policy: str, **kw: object):
     src = read_ax_json(INCOMING, "in.json")
     return build_plan([src], EXISTING_SKILLS, EXISTING_MEMORIES, policy, **kw)  # type: ignore[arg-type]
 
 
-def _actions(plan) -> list[tuple[str, str, str, str]]:  # type: ignore[no-untyped-def]
+def _actions(plan) -> list[tuple[str, str, str, str]]:
     return [(i.kind, i.action, i.source_id, i.target_id) for i in plan.items]
 
 

@@ -54,7 +54,7 @@ TOKENIZER = Tokenizer(PROFILE)
 Entry = Skill | Memory
 
 
-def _document(entry: Entry):  # type: ignore[no-untyped-def]
+def _document(entry: Entry):
     if isinstance(entry, Skill):
         return skill_document(entry, PROFILE)
     return memory_document(entry, PROFILE)

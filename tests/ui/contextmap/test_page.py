@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.contextmap import (
     MapShape,
@@ -173,7 +174,7 @@ def test_agents_switch_and_empty_agent(env: PageEnv) -> None:
     assert "fresh" in env.page.no_snapshots.text()
 
 
-def test_empty_workspace_says_what_to_do(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_empty_workspace_says_what_to_do(qtbot: QtBot, tmp_path: Path) -> None:
     controller = WorkspaceController(init_workspace(tmp_path / "e.axmem"))
     try:
         from PySide6.QtGui import QUndoStack
@@ -253,7 +254,7 @@ def test_edit_add_delete_score_with_undo_redo(
     assert not no_error_dialogs
 
 
-def test_editing_in_the_tree_pushes_a_command(env: PageEnv, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_editing_in_the_tree_pushes_a_command(env: PageEnv, qtbot: QtBot) -> None:
     page = env.page
     page.select_row(1)
     index = page.item_index("cu-00001", COL_TEXT)
@@ -295,7 +296,7 @@ def test_freeze_and_budget_settings(env: PageEnv, monkeypatch: pytest.MonkeyPatc
     assert page.current_state() == replace(env.history[2].state, evolve_steps=0)
 
 
-def test_read_only_workspace_can_edit_but_not_save(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_read_only_workspace_can_edit_but_not_save(qtbot: QtBot, tmp_path: Path) -> None:
     path = tmp_path / "ro.axmem"
     with init_workspace(path) as ws:
         store_history(raw(ws))

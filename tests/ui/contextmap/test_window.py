@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.services import contextmaps as svc
 from axmem_gui.ui.contextmap import ContextMapPage
@@ -80,8 +81,8 @@ def test_window_reloads_and_resets_on_workspace_change(
 
 def test_keyboard_shortcuts_reach_the_page(
     window: MainWindow,
-    qtbot,
-    monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
+    qtbot: QtBot,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     page = _page(window)
     window.show_section("contextmaps")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QApplication
 
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.catalog_rows import Entry
@@ -70,7 +71,7 @@ class Setup:
 
 
 @pytest.fixture
-def setup(qapp, sample_path: Path) -> Iterator[Setup]:  # type: ignore[no-untyped-def]
+def setup(qapp: QApplication, sample_path: Path) -> Iterator[Setup]:
     s = Setup(sample_path)
     yield s
     s.stack.clear()

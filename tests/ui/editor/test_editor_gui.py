@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.errors import ConflictError
 from axmem_gui.store import Workspace
@@ -15,6 +17,7 @@ from axmem_gui.ui.entry_table import EntryRole
 from axmem_gui.ui.history import HistoryDialog
 from axmem_gui.ui.main_window import MainWindow
 from tests.helpers.store import raw
+from tests.ui.conftest import WindowFactory
 
 
 def editing(window: MainWindow) -> CatalogEditing:
@@ -27,7 +30,7 @@ def stored_name(window: MainWindow, entry_id: str) -> str | None:
         return None if skill is None else skill.name
 
 
-def activate(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def activate(window: MainWindow, qtbot: QtBot) -> None:
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow, timeout=3000)
 
@@ -44,7 +47,7 @@ def select_rows(window: MainWindow, rows: list[int]) -> list[str]:
     return [str(page.model.index(r, 0).data(EntryRole.EntryId)) for r in rows]
 
 
-def test_ctrl_n_creates_an_entry_and_undo_removes_it(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_ctrl_n_creates_an_entry_and_undo_removes_it(window: MainWindow, qtbot: QtBot) -> None:
     activate(window, qtbot)
     before = window.controller.counts().skills
     table = window.feature(CATALOG).pages["skills"].table
@@ -60,7 +63,9 @@ def test_ctrl_n_creates_an_entry_and_undo_removes_it(window: MainWindow, qtbot) 
     assert stored_name(window, "new-skill") is None
 
 
-def test_typing_is_saved_after_a_pause_and_undone_word_by_word(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_typing_is_saved_after_a_pause_and_undone_word_by_word(
+    window: MainWindow, qtbot: QtBot
+) -> None:
     activate(window, qtbot)
     page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
@@ -91,7 +96,7 @@ def test_typing_is_saved_after_a_pause_and_undone_word_by_word(window: MainWindo
     assert form.name_edit.text() == "Release checklist v2 final!"
 
 
-def test_content_edit_undo_redo_restore_store_values(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_content_edit_undo_redo_restore_store_values(window: MainWindow, qtbot: QtBot) -> None:
     page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
     form = page.form
@@ -120,7 +125,9 @@ def test_content_edit_undo_redo_restore_store_values(window: MainWindow, qtbot) 
     assert form.content.text() == original.content + "Extra line"
 
 
-def test_delete_key_removes_without_asking_and_undo_brings_back(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_delete_key_removes_without_asking_and_undo_brings_back(
+    window: MainWindow, qtbot: QtBot
+) -> None:
     activate(window, qtbot)
     page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
@@ -135,7 +142,7 @@ def test_delete_key_removes_without_asking_and_undo_brings_back(window: MainWind
     assert page.current_row_id() == "release-checklist"
 
 
-def test_bulk_delete_and_undo(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_bulk_delete_and_undo(window: MainWindow, qtbot: QtBot) -> None:
     activate(window, qtbot)
     page = window.feature(CATALOG).pages["skills"]
     total = window.controller.counts().skills
@@ -151,12 +158,14 @@ def test_bulk_delete_and_undo(window: MainWindow, qtbot) -> None:  # type: ignor
     assert page.model.total() == total
 
 
-def test_bulk_tag_add_remove_and_undo(window: MainWindow, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_bulk_tag_add_remove_and_undo(
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     page = window.feature(CATALOG).pages["skills"]
     ids = select_rows(window, [0, 3, 5])
     asked: list[tuple[bool, int]] = []
 
-    def ask(cls, parent, adding, count, known):  # type: ignore[no-untyped-def]
+    def ask(cls, parent, adding, count, known):
         asked.append((adding, count))
         return " hot "
 
@@ -177,7 +186,9 @@ def test_bulk_tag_add_remove_and_undo(window: MainWindow, qtbot, monkeypatch) ->
     assert all("hot" not in raw(ws).skills.get(i).tags for i in ids)  # type: ignore[union-attr]
 
 
-def test_f2_renames_the_id_and_undo_renames_back(window: MainWindow, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_f2_renames_the_id_and_undo_renames_back(
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     activate(window, qtbot)
     page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
@@ -194,8 +205,8 @@ def test_f2_renames_the_id_and_undo_renames_back(window: MainWindow, qtbot, monk
 
 
 def test_rename_to_an_existing_id_is_refused_with_a_message(
-    window: MainWindow, monkeypatch
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from axmem_gui.ui.dialogs import ErrorDialog
 
     page = window.feature(CATALOG).pages["skills"]
@@ -209,7 +220,9 @@ def test_rename_to_an_existing_id_is_refused_with_a_message(
     assert window.undo_stack.count() == 0
 
 
-def test_history_dialog_diff_and_restore(window: MainWindow, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_history_dialog_diff_and_restore(
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
     ws = window.controller.workspace
@@ -254,11 +267,11 @@ def test_history_dialog_diff_and_restore(window: MainWindow, qtbot, monkeypatch)
 
 
 def test_conflict_with_another_instance_asks_and_reloads_theirs(
-    window: MainWindow, qtbot, monkeypatch
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     asked: list[ConflictError] = []
 
-    def ask(cls, parent, error):  # type: ignore[no-untyped-def]
+    def ask(cls, parent, error):
         asked.append(error)
         return Resolution.THEIRS
 
@@ -278,7 +291,9 @@ def test_conflict_with_another_instance_asks_and_reloads_theirs(
     assert window.undo_stack.count() == 0
 
 
-def test_conflict_overwrite_with_mine(window: MainWindow, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_conflict_overwrite_with_mine(
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(ConflictDialog, "ask", classmethod(lambda cls, p, e: Resolution.MINE))
     page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
@@ -292,7 +307,7 @@ def test_conflict_overwrite_with_mine(window: MainWindow, qtbot, monkeypatch) ->
     assert window.undo_stack.count() == 1
 
 
-def test_read_only_workspace_disables_editing(qtbot, make_window) -> None:  # type: ignore[no-untyped-def]
+def test_read_only_workspace_disables_editing(qtbot: QtBot, make_window: WindowFactory) -> None:
     win = make_window(read_only=True)
     controller = win.controller
     page = win.feature(CATALOG).pages["skills"]
@@ -310,7 +325,7 @@ def test_read_only_workspace_disables_editing(qtbot, make_window) -> None:  # ty
     assert raw(controller.workspace).skills.get("release-checklist").name == "Release checklist"  # type: ignore[union-attr]
 
 
-def test_memories_form_edits_content(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_memories_form_edits_content(window: MainWindow, qtbot: QtBot) -> None:
     window.show_section("memories")
     page = window.feature(CATALOG).pages["memories"]
     first = raw(window.controller.workspace).memories.ids()[0]
@@ -324,7 +339,7 @@ def test_memories_form_edits_content(window: MainWindow, qtbot) -> None:  # type
     assert not raw(window.controller.workspace).memories.get(first).content.startswith("Note: ")  # type: ignore[union-attr]
 
 
-def test_add_tag_dialog_starts_empty_and_offers_known_tags(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_add_tag_dialog_starts_empty_and_offers_known_tags(qtbot: QtBot) -> None:
     # It preselected the first known tag ("incident") for entries that lack it; Enter added it.
     dialog = TagDialog(None, True, 2, ["incident", "deploy"])
     qtbot.addWidget(dialog)

@@ -7,7 +7,9 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QCoreApplication, Qt
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.lint import LintOptions, LintReport, lint_catalog
 from axmem_gui.core.lint.incremental import IndexedCatalog, LintSession, ReadGate
@@ -40,7 +42,7 @@ def settled(window: MainWindow) -> bool:
     return linter.outcome is not None and not linter.running
 
 
-def wait_for_lint(qtbot, window: MainWindow) -> LintOutcome:  # type: ignore[no-untyped-def]
+def wait_for_lint(qtbot: QtBot, window: MainWindow) -> LintOutcome:
     qtbot.waitUntil(lambda: settled(window), timeout=WAIT_MS)
     outcome = feature(window).linter.outcome
     assert outcome is not None
@@ -52,8 +54,8 @@ def codes(findings: object) -> list[str]:
 
 
 def test_panel_shows_a_camel_case_id_and_clears_once_the_id_is_fixed(
-    window: MainWindow, qtbot, monkeypatch
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     wait_for_lint(qtbot, window)
     page = window.feature(CATALOG).pages["skills"]
     panel = feature(window).panels["skills"]
@@ -81,7 +83,7 @@ def test_panel_shows_a_camel_case_id_and_clears_once_the_id_is_fixed(
     assert codes(panel.findings()) == ["id-not-searchable"]
 
 
-def test_panel_follows_typing(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_panel_follows_typing(window: MainWindow, qtbot: QtBot) -> None:
     wait_for_lint(qtbot, window)
     page = window.feature(CATALOG).pages["skills"]
     panel = feature(window).panels["skills"]
@@ -98,8 +100,8 @@ def test_panel_follows_typing(window: MainWindow, qtbot) -> None:  # type: ignor
 
 
 def test_dock_lists_the_workspace_findings_and_double_click_jumps_to_the_entry(
-    window: MainWindow, qtbot
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot
+) -> None:
     outcome = wait_for_lint(qtbot, window)
     with Workspace.open(window.controller.path, read_only=True) as ws:
         expected = lint_catalog(raw(ws).catalog(), LintOptions(budget_tokens=2000)).findings
@@ -135,7 +137,7 @@ def test_dock_lists_the_workspace_findings_and_double_click_jumps_to_the_entry(
     assert expected[skill_row] in panel.findings()
 
 
-def test_dock_filters_by_severity_and_text(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_dock_filters_by_severity_and_text(window: MainWindow, qtbot: QtBot) -> None:
     outcome = wait_for_lint(qtbot, window)
     view = feature(window).view
     findings = outcome.report.findings
@@ -152,7 +154,9 @@ def test_dock_filters_by_severity_and_text(window: MainWindow, qtbot) -> None:  
     assert order == sorted(order, key=["info", "warning", "error"].index)
 
 
-def test_token_budget_is_kept_in_the_workspace_and_relints(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_token_budget_is_kept_in_the_workspace_and_relints(
+    window: MainWindow, qtbot: QtBot
+) -> None:
     outcome = wait_for_lint(qtbot, window)
     assert "index-over-budget" not in codes(outcome.report.findings)
     view = feature(window).view
@@ -171,7 +175,7 @@ def test_token_budget_is_kept_in_the_workspace_and_relints(window: MainWindow, q
         assert raw(ws).settings.get(BUDGET_KEY) == max(50, tokens // 2)
 
 
-def test_navigator_badge_shows_the_error_count(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_navigator_badge_shows_the_error_count(window: MainWindow, qtbot: QtBot) -> None:
     wait_for_lint(qtbot, window)
     nav = window.nav_model
     row = nav.row_of("skills")
@@ -193,7 +197,7 @@ def test_navigator_badge_shows_the_error_count(window: MainWindow, qtbot) -> Non
     qtbot.waitUntil(lambda: nav.index(row).data(NavRole.Badge) == "", timeout=WAIT_MS)
 
 
-def test_changes_during_a_run_coalesce_into_one_more_run(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_changes_during_a_run_coalesce_into_one_more_run(window: MainWindow, qtbot: QtBot) -> None:
     wait_for_lint(qtbot, window)
     linter = feature(window).linter
     session = window.feature(CATALOG).session
@@ -234,8 +238,8 @@ def next_job_id(window: MainWindow) -> int:
 
 
 def test_results_for_a_workspace_left_behind_are_dropped(
-    window: MainWindow, qtbot, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, tmp_path: Path
+) -> None:
     wait_for_lint(qtbot, window)
     linter = feature(window).linter
     seen: list[object] = []
@@ -259,7 +263,9 @@ def test_results_for_a_workspace_left_behind_are_dropped(
     assert window.nav_model.index(0).data(NavRole.Badge) == ""
 
 
-def test_panel_flags_an_invisible_character_typed_into_a_name(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_panel_flags_an_invisible_character_typed_into_a_name(
+    window: MainWindow, qtbot: QtBot
+) -> None:
     wait_for_lint(qtbot, window)
     page = window.feature(CATALOG).pages["skills"]
     panel = feature(window).panels["skills"]
@@ -277,8 +283,8 @@ def test_panel_flags_an_invisible_character_typed_into_a_name(window: MainWindow
     assert any("\\u202e" in text and "\u202e" not in text for text in shown), shown
 
 
-def test_a_lint_racing_an_edit_reports_the_catalog_it_linted(  # type: ignore[no-untyped-def]
-    window: MainWindow, qtbot, monkeypatch
+def test_a_lint_racing_an_edit_reports_the_catalog_it_linted(
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Lint borrows the views' search index: while a lint job reads it, an edit is not
     patched in (the retrieval state waits), the job reports the catalog it was lent, and
@@ -341,8 +347,8 @@ def test_a_lint_racing_an_edit_reports_the_catalog_it_linted(  # type: ignore[no
 
 
 def test_long_findings_scroll_and_keep_the_window_within_a_laptop_screen(
-    window: MainWindow, qtbot
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot
+) -> None:
     # 3-4 long warnings made the window's minimum height 769-811 px (taller than a 768 px
     # screen): the findings list grew with every wrapped line and the hint wrapped too.
     from axmem_gui.core.lint import Finding

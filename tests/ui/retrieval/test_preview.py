@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QTextOption
 from PySide6.QtWidgets import QMainWindow
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.ax.profile import load_profile
 from axmem_gui.core.ax.render import StageConfig, render_skills_section, user_turn_field
@@ -14,21 +17,22 @@ from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.services.scenarios import simulate_scenario
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.commands import EditSession
+from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.preview.section_view import lists_may_interrupt, rendered_source
 from tests.helpers.store import raw
-from tests.ui.conftest import calls_on_gui_thread
+from tests.ui.conftest import WindowFactory, calls_on_gui_thread
 
 from .conftest import views
 
 PROFILE = load_profile()
 
 
-def _engine(window: QMainWindow, name: str):  # type: ignore[no-untyped-def]
+def _engine(window: QMainWindow, name: str):
     ws = window.controller.workspace  # type: ignore[attr-defined]
     return simulate_scenario(raw(ws).catalog(), ws.scenarios.load(name), PROFILE)
 
 
-def test_every_section_equals_the_engine_output(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_every_section_equals_the_engine_output(rwindow: MainWindow, qtbot: QtBot) -> None:
     preview = views(rwindow).preview
     for name in ("Ship 2.4.0", "SEV1 on checkout"):
         sim = _engine(rwindow, name)
@@ -54,7 +58,7 @@ def test_every_section_equals_the_engine_output(rwindow, qtbot) -> None:  # type
     assert f"Total {total.chars:,} chars" in preview.total_label.text().replace("\u00a0", " ")
 
 
-def test_runtime_and_catalog_only_preview(rwindow) -> None:  # type: ignore[no-untyped-def]
+def test_runtime_and_catalog_only_preview(rwindow: MainWindow) -> None:
     preview = views(rwindow).preview
     preview.show_scenario(None)
     preview.set_runtime("Python")
@@ -72,7 +76,7 @@ def test_runtime_and_catalog_only_preview(rwindow) -> None:  # type: ignore[no-u
     assert "omitted" in preview.views["loaded"].note.text()
 
 
-def test_preview_follows_a_catalog_edit_debounced(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_preview_follows_a_catalog_edit_debounced(rwindow: MainWindow, qtbot: QtBot) -> None:
     v = views(rwindow)
     v.preview.show_scenario("Ship 2.4.0", 0)
     ws = rwindow.controller.workspace
@@ -93,7 +97,7 @@ def test_preview_follows_a_catalog_edit_debounced(rwindow, qtbot) -> None:  # ty
     assert "changelog-writing" not in v.preview.section_text("skills")
 
 
-def test_scenario_edits_are_previewed(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_scenario_edits_are_previewed(rwindow: MainWindow, qtbot: QtBot) -> None:
     v = views(rwindow)
     v.preview.show_scenario("Leaked npm token", 1)
     ws = rwindow.controller.workspace
@@ -106,7 +110,7 @@ def test_scenario_edits_are_previewed(rwindow, qtbot) -> None:  # type: ignore[n
     assert "ID: `changelog-writing`" in v.preview.section_text("loaded")
 
 
-def test_whitespace_toggle_copy_and_rendered_view(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_whitespace_toggle_copy_and_rendered_view(rwindow: MainWindow, qtbot: QtBot) -> None:
     preview = views(rwindow).preview
     preview.show_scenario("Ship 2.4.0", 1)
     raw = preview.views["skills"].raw
@@ -146,7 +150,7 @@ def test_rendered_source_is_capped_and_lets_lists_interrupt() -> None:
     assert rendered_source("short", 1000) == ("short", False)
 
 
-def test_preview_with_an_empty_catalog(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_preview_with_an_empty_catalog(rwindow: MainWindow, qtbot: QtBot) -> None:
     v = views(rwindow)
     ws = rwindow.controller.workspace
     with raw(ws).transaction():
@@ -163,7 +167,7 @@ def test_preview_with_an_empty_catalog(rwindow, qtbot) -> None:  # type: ignore[
     )
 
 
-def test_raw_preview_wraps_and_the_toggle_unwraps(rwindow) -> None:  # type: ignore[no-untyped-def]
+def test_raw_preview_wraps_and_the_toggle_unwraps(rwindow: MainWindow) -> None:
     from PySide6.QtWidgets import QPlainTextEdit
 
     preview = views(rwindow).preview
@@ -174,7 +178,7 @@ def test_raw_preview_wraps_and_the_toggle_unwraps(rwindow) -> None:  # type: ign
     assert all(v.raw.lineWrapMode() == mode.NoWrap for v in preview.views.values())
 
 
-def test_bench_headers_are_never_cut(rwindow) -> None:  # type: ignore[no-untyped-def]
+def test_bench_headers_are_never_cut(rwindow: MainWindow) -> None:
     from PySide6.QtCore import Qt
 
     bench = views(rwindow).bench
@@ -183,7 +187,9 @@ def test_bench_headers_are_never_cut(rwindow) -> None:  # type: ignore[no-untype
         for column in range(model.columnCount() - 1):  # the last one stretches
             title = str(model.headerData(column, Qt.Orientation.Horizontal))
             assert table.columnWidth(column) >= metrics.horizontalAdvance(title), title
-def test_half_an_emoji_cut_by_ax_shows_as_replacement_character(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_half_an_emoji_cut_by_ax_shows_as_replacement_character(
+    rwindow: MainWindow, qtbot: QtBot
+) -> None:
     """Ax's snippet ends in the emoji's high surrogate; Qt would drop it silently, the
     preview and its copy show U+FFFD (the text rule, docs/ax-text.md)."""
     v = views(rwindow)
@@ -204,7 +210,7 @@ def test_half_an_emoji_cut_by_ax_shows_as_replacement_character(rwindow, qtbot) 
     assert QGuiApplication.clipboard().text() == hints
 
 
-def test_an_empty_task_is_axs_required_input_error(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_an_empty_task_is_axs_required_input_error(rwindow: MainWindow, qtbot: QtBot) -> None:
     v = views(rwindow)
     ws = rwindow.controller.workspace
     raw(ws).scenarios.save("Empty task", {"task": "", "turns": [{"discover": ["release"]}]})
@@ -220,8 +226,8 @@ def test_an_empty_task_is_axs_required_input_error(rwindow, qtbot) -> None:  # t
     )
 
 
-def test_a_big_skills_index_is_rendered_once_off_the_gui_thread(  # type: ignore[no-untyped-def]
-    rwindow, qtbot, monkeypatch
+def test_a_big_skills_index_is_rendered_once_off_the_gui_thread(
+    rwindow: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Above `RENDER_HERE_MAX_SKILLS` the shown stage's index is rendered on a worker,
     once per change (it was rendered twice, executor and distiller, on the GUI thread),
@@ -269,8 +275,8 @@ def test_a_big_skills_index_is_rendered_once_off_the_gui_thread(  # type: ignore
     assert on_gui_thread and not any(on_gui_thread)
     engine = simulate_scenario(raw(ws).catalog(), scenario, PROFILE)
     assert preview.section_text("skills") == engine.distiller_section.text
-def test_many_changes_made_elsewhere_are_indexed_afresh_on_the_task_runner(  # type: ignore[no-untyped-def]
-    rwindow, qtbot, monkeypatch
+def test_many_changes_made_elsewhere_are_indexed_afresh_on_the_task_runner(
+    rwindow: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A re-read catalog that differs in more entries than `MAX_PATCH` gets a new index
     built on the task runner, as at start-up, not patched entry by entry on the GUI
@@ -301,8 +307,8 @@ def test_many_changes_made_elsewhere_are_indexed_afresh_on_the_task_runner(  # t
     assert [v.state.live.entry("memories", m.id) for m in many] == many
 
 
-def test_a_big_skills_index_is_rendered_while_the_search_index_is_built(  # type: ignore[no-untyped-def]
-    qtbot, make_window, sample_ws_path, monkeypatch
+def test_a_big_skills_index_is_rendered_while_the_search_index_is_built(
+    qtbot: QtBot, make_window: WindowFactory, sample_ws_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The skills section needs no search index: it is rendered from the catalog as soon
     as the index job has read it, so the preview fills when the index lands (it was
@@ -317,7 +323,7 @@ def test_a_big_skills_index_is_rendered_while_the_search_index_is_built(  # type
     windows: list[QMainWindow] = []
     original = tasks.TaskRunner.submit
 
-    def recording(self, job):  # type: ignore[no-untyped-def]
+    def recording(self, job):
         if getattr(job, "__qualname__", "").startswith("PreviewPanel._skills_section"):
             ready_at_render.append(views(windows[0]).state.ready)
         return original(self, job)

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QUndoStack
+from pytestqt.modeltest import ModelTester
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.ax.search import discover_ids
 from axmem_gui.core.ax.simulate import ScenarioTurn
@@ -16,6 +18,7 @@ from axmem_gui.core.scenarios import ScenarioDocument, new_scenario_document
 from axmem_gui.services.bench import LiveSearch
 from axmem_gui.services.scenarios import TurnLoads
 from axmem_gui.services.workspace import OpenWorkspace, init_workspace, open_workspace
+from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.scenarios.commands import (
     create_command,
     delete_command,
@@ -146,7 +149,7 @@ def test_a_failing_write_is_reported_and_dropped(tmp_path: Path) -> None:
     assert errors and "read-only" in errors[0]
 
 
-def test_turns_model(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+def test_turns_model(qtmodeltester: ModelTester) -> None:
     model = TurnsModel()
     model.set_turns(
         [ScenarioTurn(("a b", "c"), None), ScenarioTurn("x", ("m",))]
@@ -166,7 +169,7 @@ def test_turns_model(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
     assert search_arg_text('say "hi"') == '"say \\"hi\\""'
 
 
-def test_editing_the_task_is_one_undoable_step(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_editing_the_task_is_one_undoable_step(rwindow: MainWindow, qtbot: QtBot) -> None:
     v = views(rwindow)
     page = v.scenarios
     rwindow.show_section("scenarios")
@@ -185,7 +188,7 @@ def test_editing_the_task_is_one_undoable_step(rwindow, qtbot) -> None:  # type:
     assert page.form.task_edit.toPlainText() == before["task"]
 
 
-def test_pickers_ranking_runtime_and_turns(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_pickers_ranking_runtime_and_turns(rwindow: MainWindow, qtbot: QtBot) -> None:
     v = views(rwindow)
     page = v.scenarios
     rwindow.show_section("scenarios")
@@ -241,7 +244,7 @@ def test_pickers_ranking_runtime_and_turns(rwindow, qtbot) -> None:  # type: ign
     sample.close()
 
 
-def test_selecting_a_turn_previews_it(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_selecting_a_turn_previews_it(rwindow: MainWindow, qtbot: QtBot) -> None:
     v = views(rwindow)
     page = v.scenarios
     rwindow.show_section("scenarios")
@@ -254,7 +257,9 @@ def test_selecting_a_turn_previews_it(rwindow, qtbot) -> None:  # type: ignore[n
     assert rwindow.docks["previewDock"].isVisible()
 
 
-def test_new_duplicate_rename_delete(rwindow, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_new_duplicate_rename_delete(
+    rwindow: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     v = views(rwindow)
     page = v.scenarios
     rwindow.show_section("scenarios")
@@ -278,7 +283,7 @@ def test_new_duplicate_rename_delete(rwindow, qtbot, monkeypatch) -> None:  # ty
     assert "Renamed" in raw(ws).scenarios.list()
 
 
-def test_empty_state_and_invalid_documents(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_empty_state_and_invalid_documents(rwindow: MainWindow, qtbot: QtBot) -> None:
     v = views(rwindow)
     page = v.scenarios
     rwindow.show_section("scenarios")
@@ -295,7 +300,9 @@ def test_empty_state_and_invalid_documents(rwindow, qtbot) -> None:  # type: ign
     assert "Ctrl+N" in page.empty.text()
 
 
-def test_loosely_typed_ranking_options_load_as_ax_reads_them(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_loosely_typed_ranking_options_load_as_ax_reads_them(
+    rwindow: MainWindow, qtbot: QtBot
+) -> None:
     """Ax accepts `relevanceRanking: {"topK": "1"}` (Number("1") is 1): so does the form."""
     v = views(rwindow)
     ws = rwindow.controller.workspace
@@ -311,8 +318,8 @@ def test_loosely_typed_ranking_options_load_as_ax_reads_them(rwindow, qtbot) -> 
     assert spins["marginRatio"].value() == 0.15
 
 
-def test_id_completers_are_refilled_only_when_their_catalog_changed(  # type: ignore[no-untyped-def]
-    rwindow, qtbot, monkeypatch
+def test_id_completers_are_refilled_only_when_their_catalog_changed(
+    rwindow: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every id of the catalog goes into the pickers' completers (100,000 memory ids: tens
     of milliseconds on the GUI thread): once per catalog change, not per scenario shown."""

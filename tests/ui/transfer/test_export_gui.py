@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.services.workspace import init_workspace
@@ -19,6 +20,7 @@ from axmem_gui.ui.transfer.export_dialog import (
     export_details,
     export_summary,
 )
+from tests.ui.conftest import WindowFactory
 from tests.ui.transfer.conftest import Recorder, stored, transfer, wait_idle
 
 TARGETS = {"ax-json": "out.json", "ts": "out.ts", "skills-dir": "skills", "jsonl": "out.jsonl"}
@@ -29,8 +31,8 @@ def _plain(skills: list[Skill]) -> list[Skill]:
 
 
 def _export(
-    window: MainWindow, qtbot, monkeypatch: pytest.MonkeyPatch, request: ExportRequest
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, request: ExportRequest
+) -> None:
     monkeypatch.setattr(ExportDialog, "ask", classmethod(lambda cls, *a, **k: request))
     transfer(window).export()
     wait_idle(qtbot, window)
@@ -39,12 +41,12 @@ def _export(
 @pytest.mark.parametrize("fmt", ["ax-json", "ts", "skills-dir", "jsonl"])
 def test_export_each_format_then_reimport_gives_the_same_catalog(
     window: MainWindow,
-    qtbot,
+    qtbot: QtBot,
     dialogs: Recorder,
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
     fmt: str,
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     skills, memories, _ = stored(window)
     out = tmp_path / "export" / TARGETS[fmt]
     out.parent.mkdir()
@@ -80,11 +82,11 @@ def test_export_each_format_then_reimport_gives_the_same_catalog(
 
 def test_skills_dir_export_refuses_to_replace_folders_unless_asked(
     window: MainWindow,
-    qtbot,
+    qtbot: QtBot,
     dialogs: Recorder,
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     out = tmp_path / "skills"
     _export(window, qtbot, monkeypatch, ExportRequest("skills-dir", out))
     first = stored(window)[0][0]
@@ -102,7 +104,7 @@ def test_skills_dir_export_refuses_to_replace_folders_unless_asked(
     assert "name: stale" not in marker.read_text(encoding="utf-8")
 
 
-def test_export_dialog_checks_the_target(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_export_dialog_checks_the_target(qtbot: QtBot, tmp_path: Path) -> None:
     dialog = ExportDialog(tmp_path, "ax-json", None, (3, 4))
     qtbot.addWidget(dialog)
     assert dialog.path_edit.text() == str(tmp_path / DEFAULT_NAMES["ax-json"])
@@ -128,8 +130,8 @@ def test_export_dialog_checks_the_target(qtbot, tmp_path: Path) -> None:  # type
 
 
 def test_read_only_workspace_can_export_but_not_import(
-    make_window, tmp_path: Path, dialogs: Recorder
-) -> None:  # type: ignore[no-untyped-def]
+    make_window: WindowFactory, tmp_path: Path, dialogs: Recorder
+) -> None:
     win = make_window(read_only=True, show=False)
     actions = transfer(win)
     assert not actions.import_action.isEnabled()
@@ -146,7 +148,7 @@ def test_memory_only_export_summary() -> None:
     assert Memory("a", "b") != Memory("a", "c")  # sanity: memories compare by value
 
 
-def test_export_note_is_shown_whole(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_export_note_is_shown_whole(qtbot: QtBot, tmp_path: Path) -> None:
     dialog = ExportDialog(tmp_path, "ax-json", None, (3, 4))
     qtbot.addWidget(dialog)
     dialog.show()
@@ -161,18 +163,18 @@ def test_export_note_is_shown_whole(qtbot, tmp_path: Path) -> None:  # type: ign
 
 def test_skills_dir_clash_is_caught_in_the_dialog_in_its_own_words(
     window: MainWindow,
-    qtbot,
+    qtbot: QtBot,
     dialogs: Recorder,
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     from axmem_gui.ui.transfer.export_dialog import REPLACE_LABEL
 
     out = tmp_path / "skills"
     _export(window, qtbot, monkeypatch, ExportRequest("skills-dir", out))
     asked: list[object] = []
 
-    def ask(cls, parent, start_dir, fmt="ax-json", counts=(0, 0), clashes=None):  # type: ignore[no-untyped-def]
+    def ask(cls, parent, start_dir, fmt="ax-json", counts=(0, 0), clashes=None):
         dialog = ExportDialog(start_dir, "skills-dir", parent, counts, clashes)
         qtbot.addWidget(dialog)
         dialog.path_edit.setText(str(out))

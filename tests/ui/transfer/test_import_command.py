@@ -39,7 +39,7 @@ def ws(tmp_path: Path) -> Iterator[OpenWorkspace]:
     workspace.close()
 
 
-def _imported(ws: OpenWorkspace, tmp_path: Path):  # type: ignore[no-untyped-def]
+def _imported(ws: OpenWorkspace, tmp_path: Path):
     source = tmp_path / "c.json"
     source.write_text(
         json.dumps(
