@@ -23,7 +23,7 @@ from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.lint import budget as budget_module
 from axmem_gui.core.lint.incremental import LintSession
 from axmem_gui.services import bench as bench_service
-from axmem_gui.services.bench import LiveSearch
+from axmem_gui.services.bench import BenchKind, LiveSearch
 from axmem_gui.services.index_worker import IndexOffload, PartJob
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
@@ -60,7 +60,7 @@ class Calls:
         def counted(*args: Any, **kwargs: Any) -> Any:
             if name in ("extend", "extend_columns"):
                 # (self, docs): an empty index (a new SearchIndex) is no work
-                docs = args[1] if name == "extend_columns" else list(args[1])
+                docs: Any = args[1] if name == "extend_columns" else list(args[1])
                 args = (args[0], docs)
                 if not (docs.ids if name == "extend_columns" else docs):
                     return fn(*args, **kwargs)
@@ -171,7 +171,11 @@ def test_no_catalog_sized_work_on_the_gui_thread(
     # The retrieval bench: Ax answers at once; BM25's index is built on the runner, and
     # its calls (FTS5 scores every document a word matches) run there too.
     bench = win.feature(BENCH).panel
-    for kind, search in (("recall", "deploy rollback"), ("discover", "canary vault")):
+    searches: tuple[tuple[BenchKind, str], ...] = (
+        ("recall", "deploy rollback"),
+        ("discover", "canary vault"),
+    )
+    for kind, search in searches:
         bench.set_kind(kind)
         bench.set_searches([search])
         bench.run()

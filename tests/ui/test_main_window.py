@@ -14,6 +14,7 @@ from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.dialogs import ErrorDialog, NewWorkspaceDialog, OpenWorkspaceDialog
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.navigator import NavRole
+from axmem_gui.ui.settings import AppSettings
 from tests.helpers.store import raw
 from tests.ui.conftest import WindowFactory
 
@@ -114,7 +115,7 @@ def test_read_only_banner(make_window: WindowFactory) -> None:
     assert "read-only" in win.counts_label.text()
 
 
-def test_layout_persists(window: MainWindow, settings) -> None:
+def test_layout_persists(window: MainWindow, settings: AppSettings) -> None:
     window.docks["benchDock"].hide()
     window.save_layout()
     assert settings.window_state() is not None

@@ -88,7 +88,7 @@ def test_ids_and_names_show_control_and_bidi_characters_escaped(tmp_path: Path) 
         assert row[columns.index("name")] == "bell\\x07name"
         assert model.index(0, 0).data(EntryRole.EntryId) == hostile
     fields = BenchRow.__dataclass_fields__
-    values = {name: None for name in fields}
+    values: dict[str, object] = {name: None for name in fields}
     values.update(rank=1, id=hostile, score=1.0, raw=1.0, coverage=1.0, matched_terms=(),
                   query="q")
     bench = AxResultModel()

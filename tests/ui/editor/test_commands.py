@@ -211,6 +211,7 @@ def test_conflict_keep_theirs_drops_the_edit(setup: Setup) -> None:
     found = setup.held("release-checklist")
     assert found is not None
     before, revision = found
+    assert isinstance(before, Skill)
     _edit_elsewhere(setup.ws.path, "release-checklist", "Theirs")
     setup.choice = Resolution.THEIRS
     setup.stack.push(
@@ -227,6 +228,7 @@ def test_conflict_overwrite_with_mine(setup: Setup) -> None:
     found = setup.held("release-checklist")
     assert found is not None
     before, revision = found
+    assert isinstance(before, Skill)
     _edit_elsewhere(setup.ws.path, "release-checklist", "Theirs")
     setup.choice = Resolution.MINE
     setup.stack.push(

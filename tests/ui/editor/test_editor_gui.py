@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.errors import ConflictError
@@ -165,7 +166,9 @@ def test_bulk_tag_add_remove_and_undo(
     ids = select_rows(window, [0, 3, 5])
     asked: list[tuple[bool, int]] = []
 
-    def ask(cls, parent, adding, count, known):
+    def ask(
+        cls: object, parent: QWidget | None, adding: bool, count: int, known: list[str]
+    ) -> str:
         asked.append((adding, count))
         return " hot "
 
@@ -271,7 +274,7 @@ def test_conflict_with_another_instance_asks_and_reloads_theirs(
 ) -> None:
     asked: list[ConflictError] = []
 
-    def ask(cls, parent, error):
+    def ask(cls: object, parent: QWidget | None, error: ConflictError) -> Resolution:
         asked.append(error)
         return Resolution.THEIRS
 
@@ -283,7 +286,8 @@ def test_conflict_with_another_instance_asks_and_reloads_theirs(
     qtbot.keyClicks(page.form.name_edit, " mine")
     with Workspace.open(window.controller.path) as other:  # a second connection
         entry = other.skills.get("release-checklist")
-        other.skills.upsert(replace(entry, name="Theirs"))  # type: ignore[type-var]
+        assert entry is not None
+        other.skills.upsert(replace(entry, name="Theirs"))
     page.form.commit_pending()
     assert len(asked) == 1 and asked[0].entry_id == "release-checklist"
     assert stored_name(window, "release-checklist") == "Theirs"
@@ -302,7 +306,8 @@ def test_conflict_overwrite_with_mine(
     qtbot.keyClicks(page.form.name_edit, " mine")
     with Workspace.open(window.controller.path) as other:
         entry = other.skills.get("release-checklist")
-        other.skills.upsert(replace(entry, name="Theirs"))  # type: ignore[type-var]
+        assert entry is not None
+        other.skills.upsert(replace(entry, name="Theirs"))
     qtbot.waitUntil(lambda: stored_name(window, "release-checklist") == "Release checklist mine")
     assert window.undo_stack.count() == 1
 

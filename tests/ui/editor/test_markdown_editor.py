@@ -4,14 +4,15 @@ preview that escapes raw HTML and loads nothing."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import ClassVar
 
 import pytest
 from PySide6.QtCore import Qt, QUrl
-from PySide6.QtGui import QDesktopServices, QFont, QTextCursor
+from PySide6.QtGui import QDesktopServices, QFont, QTextBlock, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from axmem_gui.ui.editor.dialogs import OpenLinkDialog
@@ -130,7 +131,9 @@ def http_server() -> Iterator[tuple[str, list[str]]]:
     server.server_close()
 
 
-def test_preview_loads_nothing_remote_or_local(qtbot: QtBot, http_server, tmp_path: Path) -> None:
+def test_preview_loads_nothing_remote_or_local(
+    qtbot: QtBot, http_server: tuple[str, list[str]], tmp_path: Path
+) -> None:
     base, hits = http_server
     secret = tmp_path / "secret.png"
     secret.write_bytes(b"not really a png")
@@ -166,14 +169,21 @@ def test_links_open_only_after_confirmation(qtbot: QtBot, monkeypatch: pytest.Mo
     qtbot.addWidget(browser)
     asked: list[str] = []
     refused: list[str] = []
-    opened: list[str] = []
-    monkeypatch.setattr(
-        OpenLinkDialog, "ask", classmethod(lambda cls, p, target: asked.append(target) or False)
-    )
+    opened: list[QUrl] = []
+
+    def ask(cls: object, parent: QWidget | None, target: str) -> bool:
+        asked.append(target)
+        return False
+
+    def open_url(url: QUrl) -> bool:
+        opened.append(url)
+        return True
+
+    monkeypatch.setattr(OpenLinkDialog, "ask", classmethod(ask))
     monkeypatch.setattr(
         OpenLinkDialog, "refuse", classmethod(lambda cls, p, target: refused.append(target))
     )
-    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
+    monkeypatch.setattr(QDesktopServices, "openUrl", open_url)
     assert not open_link(browser, QUrl("https://example.com/guide"))
     assert asked == ["https://example.com/guide"] and opened == []
     assert not open_link(browser, QUrl("javascript:alert(1)"))
@@ -192,7 +202,7 @@ def test_hovered_link_target_is_shown(qtbot: QtBot) -> None:
     assert editor.link_status.text() == ""
 
 
-def _spans(block, want) -> list[str]:
+def _spans(block: QTextBlock, want: Callable[[QTextCharFormat], bool]) -> list[str]:
     text = block.text()
     return [text[f.start : f.start + f.length] for f in block.layout().formats() if want(f.format)]
 

@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication, Qt
 from pytestqt.qtbot import QtBot
 
+from axmem_gui.core.catalog import Skill
 from axmem_gui.core.lint import LintOptions, LintReport, lint_catalog
 from axmem_gui.core.lint.incremental import IndexedCatalog, LintSession, ReadGate
 from axmem_gui.core.settings import LINT_BUDGET_KEY as BUDGET_KEY
@@ -163,13 +164,11 @@ def test_token_budget_is_kept_in_the_workspace_and_relints(
     assert view.budget_spin.value() == 2000
     tokens = outcome.report.index_tokens
     view.budget_spin.setValue(max(50, tokens // 2))
-    qtbot.waitUntil(
-        lambda: (
-            settled(window)
-            and "index-over-budget" in codes(feature(window).linter.outcome.report.findings)
-        ),  # type: ignore[union-attr]
-        timeout=WAIT_MS,
-    )
+    def over_budget() -> bool:
+        outcome = feature(window).linter.outcome
+        return outcome is not None and "index-over-budget" in codes(outcome.report.findings)
+
+    qtbot.waitUntil(lambda: settled(window) and over_budget(), timeout=WAIT_MS)
     assert "(over)" in view.index_label.text()
     with Workspace.open(window.controller.path, read_only=True) as ws:
         assert raw(ws).settings.get(BUDGET_KEY) == max(50, tokens // 2)
@@ -185,6 +184,7 @@ def test_navigator_badge_shows_the_error_count(window: MainWindow, qtbot: QtBot)
     assert stored is not None
     session = window.feature(CATALOG).session
     before = stored.entry
+    assert isinstance(before, Skill)
     window.undo_stack.push(
         edit_command(
             session, "skills", before, replace(before, name=""), stored.meta.revision, "name"
@@ -192,7 +192,8 @@ def test_navigator_badge_shows_the_error_count(window: MainWindow, qtbot: QtBot)
     )
     qtbot.waitUntil(lambda: nav.index(row).data(NavRole.Badge) == badge_text(1), timeout=WAIT_MS)
     assert badge_text(1) in nav.index(row).data()
-    assert "empty-name" in codes(feature(window).linter.outcome.report.errors)  # type: ignore[union-attr]
+    outcome = feature(window).linter.outcome
+    assert outcome is not None and "empty-name" in codes(outcome.report.errors)
     window.undo_stack.undo()
     qtbot.waitUntil(lambda: nav.index(row).data(NavRole.Badge) == "", timeout=WAIT_MS)
 
@@ -206,7 +207,7 @@ def test_changes_during_a_run_coalesce_into_one_more_run(window: MainWindow, qtb
     assert linter.running
     for i in range(10):
         stored = raw(window.controller.workspace).skills.stored("semver-policy")
-        assert stored is not None
+        assert stored is not None and isinstance(stored.entry, Skill)
         edited = replace(stored.entry, description=f"edit {i}")
         window.undo_stack.push(
             edit_command(
@@ -232,7 +233,7 @@ def test_changes_during_a_run_coalesce_into_one_more_run(window: MainWindow, qtb
 
 
 def next_job_id(window: MainWindow) -> int:
-    runner = window.task_runner  # type: ignore[attr-defined]
+    runner = window.task_runner
     probe = runner.submit(lambda ctx: None)
     return int(probe)
 
@@ -250,7 +251,7 @@ def test_results_for_a_workspace_left_behind_are_dropped(
     assert window.open_path(other)  # ...that the switch makes stale
     linter.outcome_changed.connect(seen.append)
     qtbot.waitUntil(lambda: settled(window), timeout=WAIT_MS)
-    assert window.task_runner.wait(WAIT_MS)  # type: ignore[attr-defined]
+    assert window.task_runner.wait(WAIT_MS)
     # The dropped job's thread is done, so any late signal of it is already queued: deliver
     # it (it must not show).
     QCoreApplication.sendPostedEvents()
@@ -301,8 +302,9 @@ def test_a_lint_racing_an_edit_reports_the_catalog_it_linted(
         assert go.wait(timeout=60)  # the test lets go (never a timing)
         return sync(self, indexed)
 
-    busy = ReadGate.busy.fget
-    assert busy is not None
+    gate_busy = ReadGate.__dict__["busy"]
+    assert isinstance(gate_busy, property) and gate_busy.fget is not None
+    busy = gate_busy.fget
 
     def counted_busy(gate: ReadGate) -> bool:
         value = busy(gate)
@@ -316,10 +318,14 @@ def test_a_lint_racing_an_edit_reports_the_catalog_it_linted(
     linter.outcome_changed.connect(lambda o: outcomes.append(o) if o is not None else None)
     session = window.feature(CATALOG).session
 
-    def edit(**changes: str) -> None:
+    def edit(*, name: str | None = None, description: str | None = None) -> None:
         stored = raw(window.controller.workspace).skills.stored("semver-policy")
-        assert stored is not None
-        edited = replace(stored.entry, **changes)
+        assert stored is not None and isinstance(stored.entry, Skill)
+        edited = replace(
+            stored.entry,
+            name=stored.entry.name if name is None else name,
+            description=stored.entry.description if description is None else description,
+        )
         window.undo_stack.push(
             edit_command(session, "skills", stored.entry, edited, stored.meta.revision, "x")
         )

@@ -6,6 +6,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable
 from types import FrameType
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt
@@ -14,8 +15,8 @@ from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.catalog import Catalog, Memory, Skill
-from axmem_gui.core.lint import Finding, LintOptions, lint_catalog
-from axmem_gui.ui.lint.linter import clamp_budget
+from axmem_gui.core.lint import Finding, LintOptions, LintReport, lint_catalog
+from axmem_gui.core.settings import clamp_budget
 from axmem_gui.ui.lint.model import (
     SEVERITY_FILTERS,
     EntryFindingsModel,
@@ -38,7 +39,7 @@ CATALOG = Catalog(
 )
 
 
-def report():
+def report() -> LintReport:
     return lint_catalog(CATALOG, LintOptions(budget_tokens=10))
 
 
@@ -241,7 +242,8 @@ def test_turning_a_sorted_column_around_sorts_nothing_again(
     calls: list[int] = []
     column_order = model_module.column_order
 
-    def counting(*args, **kwargs):
+    def counting(*args: Any, **kwargs: Any) -> Any:
+
         calls.append(1)
         return column_order(*args, **kwargs)
 

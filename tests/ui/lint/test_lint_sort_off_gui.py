@@ -16,6 +16,7 @@ from axmem_gui.core.lint import Finding
 from axmem_gui.ui.lint import model as model_module
 from axmem_gui.ui.lint.model import FindingColumn, FindingRole, FindingsModel
 from axmem_gui.ui.main_window import MainWindow
+from axmem_gui.ui.tasks import Job
 from tests.ui.conftest import calls_on_gui_thread
 from tests.ui.lint.test_lint_gui import WAIT_MS, feature, wait_for_lint
 
@@ -190,12 +191,12 @@ def test_a_sort_asked_for_while_a_lint_runs_waits_for_its_report(
     model = lint.view.model
     jobs: list[tuple[int, int]] = []
     make_job = model_module.column_order_job
-    monkeypatch.setattr(
-        model_module,
-        "column_order_job",
-        lambda findings, column: jobs.append((len(findings), column))
-        or make_job(findings, column),
-    )
+
+    def counted_job(findings: tuple[Finding, ...], column: int) -> Job:
+        jobs.append((len(findings), column))
+        return make_job(findings, column)
+
+    monkeypatch.setattr(model_module, "column_order_job", counted_job)
     old, new = big_report(5000, seed=4), big_report(5200, seed=5)
     model.set_findings(old)
     lint.linter.running_changed.emit(True)  # as when a lint starts

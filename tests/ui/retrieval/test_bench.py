@@ -4,15 +4,19 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.ax.profile import load_profile
 from axmem_gui.core.ax.search import MemorySearch, SkillSearch
+from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.services.bench import BenchRow, Bm25Row
 from axmem_gui.store.fts import Bm25Index
 from axmem_gui.ui.bench.models import AxResultModel, BenchRole, Bm25ResultModel
@@ -217,7 +221,7 @@ def test_bm25_is_built_when_the_bench_first_needs_it(
     made: list[StoreIndex] = []
     original = StoreIndex.__init__
 
-    def recording_init(self, *args, **kwargs):
+    def recording_init(self: StoreIndex, *args: Any, **kwargs: Any) -> None:
         made.append(self)
         original(self, *args, **kwargs)
 
@@ -317,13 +321,14 @@ def test_a_bm25_build_of_the_workspace_open_before_is_dropped(
     one's index waited for it)."""
     import threading
 
+    from axmem_gui.services import bench as bench_service
     from axmem_gui.services.workspace import init_workspace
     from axmem_gui.ui.retrieval import state as state_module
 
     gate = threading.Event()  # the old build lands after the new workspace's index
-    build = state_module.build_bm25_index
+    build = bench_service.build_bm25_index
 
-    def held_build(entries):
+    def held_build(entries: Iterable[Skill | Memory]) -> Bm25Index:
         gate.wait(30)
         return build(entries)
 
@@ -373,7 +378,7 @@ def test_a_catalog_too_damaged_to_index_says_so(
     shown: list[tuple[str, str]] = []
     preview_at_dialog: list[str] = []  # what the preview said when the dialog came up
 
-    def show(cls, parent, title: str, message: str) -> None:
+    def show(cls: object, parent: QWidget | None, title: str, message: str) -> None:
         shown.append((title, message))
         preview_at_dialog.append(views(win).preview.views["skills"].stats.text())
 

@@ -8,17 +8,18 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QTextOption
-from PySide6.QtWidgets import QMainWindow
 from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.ax.profile import load_profile
 from axmem_gui.core.ax.render import StageConfig, render_skills_section, user_turn_field
+from axmem_gui.core.ax.simulate import Simulation
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.services.scenarios import simulate_scenario
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.commands import EditSession
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.preview.section_view import lists_may_interrupt, rendered_source
+from axmem_gui.ui.tasks import Job
 from tests.helpers.store import raw
 from tests.ui.conftest import WindowFactory, calls_on_gui_thread
 
@@ -27,8 +28,8 @@ from .conftest import views
 PROFILE = load_profile()
 
 
-def _engine(window: QMainWindow, name: str):
-    ws = window.controller.workspace  # type: ignore[attr-defined]
+def _engine(window: MainWindow, name: str) -> Simulation:
+    ws = window.controller.workspace
     return simulate_scenario(raw(ws).catalog(), ws.scenarios.load(name), PROFILE)
 
 
@@ -89,7 +90,8 @@ def test_preview_follows_a_catalog_edit_debounced(rwindow: MainWindow, qtbot: Qt
         session.entries_changed("skills", ["changelog-writing"], False)
         assert v.state.pending  # debounced: nothing recomputed yet
     assert "`changelog-writing` — Release notes craft" in v.preview.section_text("skills")
-    assert v.preview.section_text("skills") == _engine(rwindow, "Ship 2.4.0").executor_section.text
+    executor = _engine(rwindow, "Ship 2.4.0").executor_section
+    assert executor is not None and v.preview.section_text("skills") == executor.text
     # a change nobody announced (another program, an import) is diffed in as well
     raw(ws).skills.delete("changelog-writing")
     with qtbot.waitSignal(v.preview.updated, timeout=3000):
@@ -102,6 +104,7 @@ def test_scenario_edits_are_previewed(rwindow: MainWindow, qtbot: QtBot) -> None
     v.preview.show_scenario("Leaked npm token", 1)
     ws = rwindow.controller.workspace
     doc = raw(ws).scenarios.get("Leaked npm token")
+    assert doc is not None
     doc["turns"][0]["discover"] = ["changelog"]
     with qtbot.waitSignal(v.preview.updated, timeout=3000):
         raw(ws).scenarios.save("Leaked npm token", doc)
@@ -250,12 +253,14 @@ def test_a_big_skills_index_is_rendered_once_off_the_gui_thread(
     scenario = dataclasses.replace(ws.scenarios.load("Ship 2.4.0"), runtime="Python")
     engine = simulate_scenario(raw(ws).catalog(), scenario, PROFILE)  # renders here: not counted
     on_gui_thread.clear()
-    assert preview.section_text("skills") == engine.executor_section.text
+    executor, distiller = engine.executor_section, engine.distiller_section
+    assert executor is not None and distiller is not None
+    assert preview.section_text("skills") == executor.text
 
     preview.set_stage("distiller")
     qtbot.waitUntil(lambda: not preview.pending and preview.stage() == "distiller", timeout=10000)
     qtbot.waitUntil(
-        lambda: preview.section_text("skills") == engine.distiller_section.text, timeout=10000
+        lambda: preview.section_text("skills") == distiller.text, timeout=10000
     )
     assert on_gui_thread == [False]
 
@@ -273,8 +278,8 @@ def test_a_big_skills_index_is_rendered_once_off_the_gui_thread(
         timeout=10000,
     )
     assert on_gui_thread and not any(on_gui_thread)
-    engine = simulate_scenario(raw(ws).catalog(), scenario, PROFILE)
-    assert preview.section_text("skills") == engine.distiller_section.text
+    edited = simulate_scenario(raw(ws).catalog(), scenario, PROFILE).distiller_section
+    assert edited is not None and preview.section_text("skills") == edited.text
 def test_many_changes_made_elsewhere_are_indexed_afresh_on_the_task_runner(
     rwindow: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -320,10 +325,11 @@ def test_a_big_skills_index_is_rendered_while_the_search_index_is_built(
 
     monkeypatch.setattr(panel_module, "RENDER_HERE_MAX_SKILLS", 0)  # the sample is "big"
     ready_at_render: list[bool] = []
-    windows: list[QMainWindow] = []
+    windows: list[MainWindow] = []
     original = tasks.TaskRunner.submit
 
-    def recording(self, job):
+    def recording(self: tasks.TaskRunner, job: Job) -> int:
+
         if getattr(job, "__qualname__", "").startswith("PreviewPanel._skills_section"):
             ready_at_render.append(views(windows[0]).state.ready)
         return original(self, job)

@@ -27,7 +27,7 @@ from axmem_gui.ui.scenarios.commands import (
 )
 from axmem_gui.ui.scenarios.models import TurnsModel, search_arg_from_lines, search_arg_text
 from axmem_gui.ui.scenarios.page import NameDialog
-from tests.helpers.store import raw
+from tests.helpers.store import raw, scenario_doc
 
 from .conftest import views
 
@@ -175,11 +175,12 @@ def test_editing_the_task_is_one_undoable_step(rwindow: MainWindow, qtbot: QtBot
     rwindow.show_section("scenarios")
     page.select("Ship 2.4.0")
     ws = rwindow.controller.workspace
-    before = raw(ws).scenarios.get("Ship 2.4.0")
+    before = scenario_doc(ws, "Ship 2.4.0")
     page.form.task_edit.setFocus()
     page.form.task_edit.moveCursor(page.form.task_edit.textCursor().MoveOperation.End)
     qtbot.keyClicks(page.form.task_edit, " Today")
-    assert ws.scenarios.load("Ship 2.4.0").task.endswith(" Today")
+    task = ws.scenarios.load("Ship 2.4.0").task
+    assert task is not None and task.endswith(" Today")
     assert rwindow.undo_stack.count() == 1
     with qtbot.waitSignal(v.preview.updated, timeout=3000):
         pass  # the preview recomputes after the debounce
@@ -197,15 +198,16 @@ def test_pickers_ranking_runtime_and_turns(rwindow: MainWindow, qtbot: QtBot) ->
     form = page.form
     form.presets.id_edit.setText("secrets-rotation")
     form.presets.add_button.click()
-    doc = raw(ws).scenarios.get("Leaked npm token")
+    doc = scenario_doc(ws, "Leaked npm token")
     skill = raw(ws).skills.get("secrets-rotation")
+    assert skill is not None
     assert doc["presetSkills"][-1] == {
         "id": skill.id, "name": skill.name, "description": skill.description,
         "content": skill.content,
     }
     form.memories.id_edit.setText("secrets-last-rotation")
     form.memories.add_button.click()
-    assert raw(ws).scenarios.get("Leaked npm token")["preloadedMemories"][-1]["id"] == (
+    assert scenario_doc(ws, "Leaked npm token")["preloadedMemories"][-1]["id"] == (
         "secrets-last-rotation"
     )
     form.memories.id_edit.setText("no-such-memory")
@@ -214,20 +216,20 @@ def test_pickers_ranking_runtime_and_turns(rwindow: MainWindow, qtbot: QtBot) ->
     assert "no-such-memory" in blocker.args[0]
 
     form.ranking_combo.setCurrentIndex(form.ranking_combo.findData("off"))
-    assert raw(ws).scenarios.get("Leaked npm token")["relevanceRanking"] is False
+    assert scenario_doc(ws, "Leaked npm token")["relevanceRanking"] is False
     form.ranking_combo.setCurrentIndex(form.ranking_combo.findData("custom"))
     form.ranking_spins["topK"].setValue(1)
-    ranking = raw(ws).scenarios.get("Leaked npm token")["relevanceRanking"]
+    ranking = scenario_doc(ws, "Leaked npm token")["relevanceRanking"]
     assert ranking["topK"] == 1 and set(ranking) == {"topK", "minScore", "marginRatio", "minDocs"}
     form.runtime_combo.setCurrentIndex(form.runtime_combo.findData("Python"))
-    assert raw(ws).scenarios.get("Leaked npm token")["runtime"] == "Python"
+    assert scenario_doc(ws, "Leaked npm token")["runtime"] == "Python"
 
     form.add_turn_button.click()
-    turns = raw(ws).scenarios.get("Leaked npm token")["turns"]
+    turns = scenario_doc(ws, "Leaked npm token")["turns"]
     assert turns[-1] == {"discover": None, "recall": None}
     index = form.turns_model.index(len(turns) - 1, 1)
     form.turns_model.setData(index, "canary deploy\nfeature flag")
-    assert raw(ws).scenarios.get("Leaked npm token")["turns"][-1]["discover"] == [
+    assert scenario_doc(ws, "Leaked npm token")["turns"][-1]["discover"] == [
         "canary deploy", "feature flag",
     ]
     loads = discover_ids(raw(ws).catalog().skills, ["canary deploy", "feature flag"])
@@ -306,7 +308,7 @@ def test_loosely_typed_ranking_options_load_as_ax_reads_them(
     """Ax accepts `relevanceRanking: {"topK": "1"}` (Number("1") is 1): so does the form."""
     v = views(rwindow)
     ws = rwindow.controller.workspace
-    doc = raw(ws).scenarios.get("Leaked npm token")
+    doc = scenario_doc(ws, "Leaked npm token")
     doc["relevanceRanking"] = {"topK": "1", "minScore": "abc", "marginRatio": None}
     raw(ws).scenarios.save("Leaked npm token", doc)
     rwindow.controller.notify_changed("scenarios")

@@ -17,20 +17,20 @@ from axmem_gui.services.suites import SuiteOutcome
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.suites.models import CaseTableModel, SuiteEntry, SuiteListModel
-from axmem_gui.ui.suites.page import JunitDialog
+from axmem_gui.ui.suites.page import JunitDialog, SuitesPage
 from tests.helpers.store import raw
 
 from .conftest import views
 
 
-def _nav_badge(window) -> str:
+def _nav_badge(window: MainWindow) -> str:
     from axmem_gui.ui.navigator import NavRole
 
     model = window.nav_model
     return str(model.index(model.row_of("suites")).data(NavRole.Badge))
 
 
-def _wait_first_run(page, qtbot: QtBot) -> None:
+def _wait_first_run(page: SuitesPage, qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: bool(page.outcomes) and not page.runner.running, timeout=5000)
 
 
@@ -124,6 +124,7 @@ def test_ctrl_enter_runs_and_records_the_baseline(rwindow: MainWindow, qtbot: Qt
     assert recorded is not None and recorded["summary"]["failed"] == 0
     # a case that fails in the recorded baseline is not a regression afterwards
     skill = raw(ws).skills.get("semver-policy")
+    assert skill is not None
     raw(ws).skills.upsert(dataclasses.replace(skill, name="Notes", description="", content="n"))
     with qtbot.waitSignal(page.runner.finished, timeout=5000):
         rwindow.controller.notify_changed("skills")
@@ -134,7 +135,8 @@ def test_ctrl_enter_runs_and_records_the_baseline(rwindow: MainWindow, qtbot: Qt
     with qtbot.waitSignal(page.runner.finished, timeout=5000):
         page.rerun()
     assert page.regression_count == 0  # now the recorded (failing) run is the baseline
-    assert page.outcomes["ops-retrieval"].comparison.still_failing
+    comparison = page.outcomes["ops-retrieval"].comparison
+    assert comparison is not None and comparison.still_failing
 
 
 def test_reruns_are_debounced(rwindow: MainWindow, qtbot: QtBot) -> None:
@@ -146,6 +148,7 @@ def test_reruns_are_debounced(rwindow: MainWindow, qtbot: QtBot) -> None:
     ws = rwindow.controller.workspace
     session = rwindow.feature(CATALOG).session
     skill = raw(ws).skills.get("style-guide")
+    assert skill is not None
     for i in range(5):
         raw(ws).skills.upsert(dataclasses.replace(skill, content=f"edit {i}"))
         session.entries_changed("skills", ["style-guide"], False)

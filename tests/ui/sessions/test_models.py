@@ -39,7 +39,8 @@ SAMPLE = (
 
 @pytest.fixture
 def doc() -> dict[str, Any]:
-    return json.loads(SAMPLE.read_text(encoding="utf-8"))
+    doc: dict[str, Any] = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    return doc
 
 
 def _children(model: TimelineModel, parent: QModelIndex) -> list[QModelIndex]:

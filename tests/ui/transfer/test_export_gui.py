@@ -3,17 +3,21 @@ workspace and compare."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from PySide6.QtWidgets import QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.core.formats.model import FormatName
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.transfer.export_dialog import (
     DEFAULT_NAMES,
+    ClashFinder,
     ExportDialog,
     ExportRequest,
     check_target,
@@ -148,6 +152,10 @@ def test_memory_only_export_summary() -> None:
     assert Memory("a", "b") != Memory("a", "c")  # sanity: memories compare by value
 
 
+def _shown_whole(label: QLabel) -> bool:
+    return label.height() >= label.heightForWidth(label.width())
+
+
 def test_export_note_is_shown_whole(qtbot: QtBot, tmp_path: Path) -> None:
     dialog = ExportDialog(tmp_path, "ax-json", None, (3, 4))
     qtbot.addWidget(dialog)
@@ -156,7 +164,7 @@ def test_export_note_is_shown_whole(qtbot: QtBot, tmp_path: Path) -> None:
     for fmt in ("ax-json", "ts", "skills-dir", "jsonl"):
         dialog.format_combo.setCurrentIndex(dialog.format_combo.findData(fmt))
         note = dialog.note_label
-        qtbot.waitUntil(lambda n=note: n.height() >= n.heightForWidth(n.width()))
+        qtbot.waitUntil(functools.partial(_shown_whole, note))
         lines = note.heightForWidth(note.width()) // note.fontMetrics().lineSpacing()
         assert note.height() >= lines * note.fontMetrics().lineSpacing(), fmt
 
@@ -174,7 +182,14 @@ def test_skills_dir_clash_is_caught_in_the_dialog_in_its_own_words(
     _export(window, qtbot, monkeypatch, ExportRequest("skills-dir", out))
     asked: list[object] = []
 
-    def ask(cls, parent, start_dir, fmt="ax-json", counts=(0, 0), clashes=None):
+    def ask(
+        cls: object,
+        parent: QWidget | None,
+        start_dir: Path,
+        fmt: FormatName = "ax-json",
+        counts: tuple[int, int] = (0, 0),
+        clashes: ClashFinder | None = None,
+    ) -> ExportRequest | None:
         dialog = ExportDialog(start_dir, "skills-dir", parent, counts, clashes)
         qtbot.addWidget(dialog)
         dialog.path_edit.setText(str(out))

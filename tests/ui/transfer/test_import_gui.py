@@ -241,7 +241,10 @@ def test_a_stale_plan_is_refused_with_a_message(
 
     def edit_meanwhile(preview: ImportPreview) -> ImportPlan:
         ws = window.controller.workspace
-        raw(ws).skills.upsert(replace(raw(ws).skills.get(skill.id), name="Edited meanwhile"))  # type: ignore[type-var]
+        stored = raw(ws).skills.get(skill.id)
+        assert stored is not None
+        raw(ws).skills.upsert(replace(stored, name="Edited meanwhile"))
+
         return preview.plan("overwrite")
 
     dialogs.answer = edit_meanwhile
