@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -33,7 +34,7 @@ from tests.ui.contextmap.maps import AGENT, OTHER_AGENT, UPDATE_2, history, stor
 
 
 @pytest.fixture
-def ws(tmp_path: Path):
+def ws(tmp_path: Path) -> Iterator[OpenWorkspace]:
     workspace = init_workspace(tmp_path / "maps.axmem")
     yield workspace
     workspace.close()

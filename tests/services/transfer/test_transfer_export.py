@@ -18,7 +18,7 @@ from axmem_gui.services.transfer import (
     import_paths,
     workspace_doc,
 )
-from axmem_gui.services.workspace import init_workspace
+from axmem_gui.services.workspace import OpenWorkspace, init_workspace
 from axmem_gui.store import Workspace
 from tests.helpers.store import raw
 
@@ -33,7 +33,7 @@ MEMORIES = [Memory("mem:1", "line\u2028separator", ("t",)), Memory("m2", "")]
 
 
 @pytest.fixture
-def ws(tmp_path: Path) -> Iterator[Workspace]:
+def ws(tmp_path: Path) -> Iterator[OpenWorkspace]:
     workspace = init_workspace(tmp_path / "w.axmem")
     with raw(workspace).transaction():
         for s in SKILLS:
@@ -48,7 +48,7 @@ def ws(tmp_path: Path) -> Iterator[Workspace]:
     ("fmt", "name"), [("ax-json", "c.json"), ("ts", "c.ts"), ("skills-dir", "out")]
 )
 def test_export_then_reimport_is_unchanged(
-    ws: Workspace, tmp_path: Path, fmt: str, name: str
+    ws: OpenWorkspace, tmp_path: Path, fmt: str, name: str
 ) -> None:
     out = tmp_path / name
     result = export_workspace(ws, fmt, out)  # type: ignore[arg-type]
@@ -64,7 +64,7 @@ def test_export_then_reimport_is_unchanged(
     assert len(plan.unchanged) == 6
 
 
-def test_skills_dir_uses_safe_folder_names(ws: Workspace, tmp_path: Path) -> None:
+def test_skills_dir_uses_safe_folder_names(ws: OpenWorkspace, tmp_path: Path) -> None:
     export_workspace(ws, "skills-dir", tmp_path / "out")
     names = sorted(p.name for p in (tmp_path / "out").iterdir())
     # Only "deploy" follows the Agent Skills naming rule and keeps its name; "Deploy"
@@ -74,13 +74,15 @@ def test_skills_dir_uses_safe_folder_names(ws: Workspace, tmp_path: Path) -> Non
     assert "ax-id: Deploy" in (tmp_path / "out" / "deploy-2" / "SKILL.md").read_text("utf-8")
 
 
-def test_jsonl_export_warns_about_skills(ws: Workspace, tmp_path: Path) -> None:
+def test_jsonl_export_warns_about_skills(ws: OpenWorkspace, tmp_path: Path) -> None:
     result = export_workspace(ws, "jsonl", tmp_path / "m.jsonl")
     assert result.warnings == ("4 skill(s) not exported: JSON Lines files hold memories only",)
     assert read_source(tmp_path / "m.jsonl").doc.memories == tuple(MEMORIES)
 
 
-def test_skills_dir_export_refuses_to_clobber_without_force(ws: Workspace, tmp_path: Path) -> None:
+def test_skills_dir_export_refuses_to_clobber_without_force(
+    ws: OpenWorkspace, tmp_path: Path
+) -> None:
     out = tmp_path / "out"
     (out / "deploy").mkdir(parents=True)
     (out / "deploy" / "SKILL.md").write_text("mine", encoding="utf-8")
@@ -95,7 +97,7 @@ def test_skills_dir_export_refuses_to_clobber_without_force(ws: Workspace, tmp_p
     assert not [p for p in out.iterdir() if p.name.startswith(".axmem-export")]
 
 
-def test_export_to_missing_folder_is_a_clear_error(ws: Workspace, tmp_path: Path) -> None:
+def test_export_to_missing_folder_is_a_clear_error(ws: OpenWorkspace, tmp_path: Path) -> None:
     with pytest.raises(InputError, match="folder not found"):
         export_workspace(ws, "ax-json", tmp_path / "no" / "such" / "c.json")
 
