@@ -100,6 +100,7 @@ def test_importing_a_session_with_a_taken_id_keeps_both(tmp_path: Path) -> None:
         names = {s.id: s.name for s in rows}
         assert names[doc["id"]] == doc.get("name", "") or names[doc["id"]] != other["name"]
         assert names[new_id] == "someone else's run"
-        assert ws.sessions.get(doc["id"])["name"] != "someone else's run"
+        saved = ws.sessions.get(doc["id"])
+        assert saved is not None and saved["name"] != "someone else's run"
     finally:
         ws.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QUrl
+from PySide6.QtGui import QDesktopServices
 from pytestqt.qtbot import QtBot
 
 from axmem_gui.ui.editor import preview
@@ -57,12 +58,19 @@ def test_only_web_links_can_open_and_only_after_confirmation(
 
     asked: list[str] = []
     refused: list[str] = []
-    opened: list[str] = []
-    monkeypatch.setattr(
-        OpenLinkDialog, "ask", classmethod(lambda cls, p, u: asked.append(u) or False)
-    )
+    opened: list[QUrl] = []
+
+    def ask(cls: object, parent: QWidget | None, target: str) -> bool:
+        asked.append(target)
+        return False
+
+    def open_url(url: QUrl) -> bool:
+        opened.append(url)
+        return True
+
+    monkeypatch.setattr(OpenLinkDialog, "ask", classmethod(ask))
     monkeypatch.setattr(OpenLinkDialog, "refuse", classmethod(lambda cls, p, u: refused.append(u)))
-    monkeypatch.setattr(preview.QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
+    monkeypatch.setattr(QDesktopServices, "openUrl", open_url)
     parent = QWidget()
     qtbot.addWidget(parent)
     for url in ("javascript:alert(1)", "file:///etc/passwd", "data:text/html,hi"):
