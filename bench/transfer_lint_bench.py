@@ -128,6 +128,7 @@ def main(n: int) -> int:
     wait_until(lambda: actions.last_result is not None and not actions.busy)
     done = time.perf_counter()
     stall = meter.stop()
+    assert actions.last_result is not None
     print(
         f"import {n:,} SKILL.md folders: {done - start:.2f} s total "
         f"(read+plan {marks['planned'] - start:.2f} s, apply {done - marks['planned']:.2f} s), "
@@ -144,6 +145,7 @@ def main(n: int) -> int:
         )
     )
     outcome = lint.linter.outcome
+    assert outcome is not None
     print(
         f"lint {outcome.report.skills:,} skills (job, incl. reading the workspace): "
         f"{outcome.seconds:.2f} s; {len(outcome.report.findings):,} findings; "
