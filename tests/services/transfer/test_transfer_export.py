@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from axmem_gui.cli.main import main
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.formats import read_source
@@ -20,6 +19,7 @@ from axmem_gui.services.transfer import (
 )
 from axmem_gui.services.workspace import OpenWorkspace, init_workspace
 from axmem_gui.store import Workspace
+from tests.helpers.cli import run_cli
 from tests.helpers.store import raw
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "skills"
@@ -127,28 +127,22 @@ def test_skill_folders_round_trip_through_the_workspace(tmp_path: Path) -> None:
 # --- CLI ------------------------------------------------------------------------------------
 
 
-def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_cli_import_and_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     w = tmp_path / "w.axmem"
     init_workspace(w).close()
     src = tmp_path / "c.json"
     src.write_text(json.dumps([{"id": "a", "name": "A", "content": "x"}]), encoding="utf-8")
-    code, out, _ = _cli(capsys, "import", str(src), "--workspace", str(w), "--dry-run")
+    code, out, _ = run_cli(capsys, "import", str(src), "--workspace", str(w), "--dry-run")
     assert code == 0 and "would import: 1 added" in out
     with Workspace.open(w) as ws:
         assert raw(ws).skills.count() == 0
-    code, out, _ = _cli(capsys, "import", str(src), "-w", str(w), "--json")
+    code, out, _ = run_cli(capsys, "import", str(src), "-w", str(w), "--json")
     assert code == 0 and json.loads(out)["changes"] == [
         {"kind": "skill", "id": "a", "action": "add"}
     ]
-    code, out, _ = _cli(capsys, "export", "-w", str(w), "--format", "ts", "-")
+    code, out, _ = run_cli(capsys, "export", "-w", str(w), "--format", "ts", "-")
     assert code == 0 and 'id: "a",' in out
-    code, out, _ = _cli(
+    code, out, _ = run_cli(
         capsys, "export", "-w", str(w), "--format", "jsonl", str(tmp_path / "m.jsonl")
     )
     assert code == 0 and "exported 0 skill(s) and 0 memory(ies)" in out
@@ -161,7 +155,7 @@ def test_cli_bad_input_exits_2_and_names_the_problem(
     init_workspace(w).close()
     bad = tmp_path / "bad.json"
     bad.write_text('{"skillsCatalog": [{"id": "x"}]}', encoding="utf-8")
-    code, _, err = _cli(capsys, "import", str(bad), "-w", str(w))
+    code, _, err = run_cli(capsys, "import", str(bad), "-w", str(w))
     assert code == 2
     assert "nothing was imported" in err
     assert f"{bad}: skillsCatalog[0] 'x': field 'name' is missing" in err

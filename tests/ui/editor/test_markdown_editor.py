@@ -11,15 +11,14 @@ from typing import ClassVar
 
 import pytest
 from PySide6.QtCore import Qt, QUrl
-from PySide6.QtGui import QDesktopServices, QFont, QTextBlock, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QWidget
+from PySide6.QtGui import QFont, QTextBlock, QTextCharFormat, QTextCursor
 from pytestqt.qtbot import QtBot
 
-from axmem_gui.ui.editor.dialogs import OpenLinkDialog
 from axmem_gui.ui.editor.markdown_editor import ContentEdit, MarkdownEditor
 from axmem_gui.ui.editor.markdown_render import render_markdown
 from axmem_gui.ui.editor.preview import SafeMarkdownBrowser, open_link
 from axmem_gui.ui.editor.text_metrics import content_counts, unsearched_range
+from tests.helpers.links import record_links
 
 EMOJI = "\U0001f600"  # two UTF-16 units
 
@@ -167,30 +166,14 @@ def test_preview_debounces_rendering(qtbot: QtBot) -> None:
 def test_links_open_only_after_confirmation(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
     browser = SafeMarkdownBrowser()
     qtbot.addWidget(browser)
-    asked: list[str] = []
-    refused: list[str] = []
-    opened: list[QUrl] = []
-
-    def ask(cls: object, parent: QWidget | None, target: str) -> bool:
-        asked.append(target)
-        return False
-
-    def open_url(url: QUrl) -> bool:
-        opened.append(url)
-        return True
-
-    monkeypatch.setattr(OpenLinkDialog, "ask", classmethod(ask))
-    monkeypatch.setattr(
-        OpenLinkDialog, "refuse", classmethod(lambda cls, p, target: refused.append(target))
-    )
-    monkeypatch.setattr(QDesktopServices, "openUrl", open_url)
+    links = record_links(monkeypatch)
     assert not open_link(browser, QUrl("https://example.com/guide"))
-    assert asked == ["https://example.com/guide"] and opened == []
+    assert links.asked == ["https://example.com/guide"] and links.opened == []
     assert not open_link(browser, QUrl("javascript:alert(1)"))
-    assert refused == ["javascript:alert(1)"] and asked == ["https://example.com/guide"]
-    monkeypatch.setattr(OpenLinkDialog, "ask", classmethod(lambda cls, p, target: True))
+    assert links.refused == ["javascript:alert(1)"] and links.asked == ["https://example.com/guide"]
+    links.answer = True
     assert open_link(browser, QUrl("https://example.com/ok"))
-    assert [u.toString() for u in opened] == ["https://example.com/ok"]
+    assert [u.toString() for u in links.opened] == ["https://example.com/ok"]
 
 
 def test_hovered_link_target_is_shown(qtbot: QtBot) -> None:
