@@ -28,6 +28,7 @@ from axmem_gui.core.session.model import MapUpdate, SessionAgent
 from axmem_gui.services import contextmaps as svc
 from axmem_gui.services.sessions import SessionService
 from axmem_gui.services.workspace import OpenWorkspace, init_workspace
+from tests.helpers.present import present
 from tests.helpers.session_docs import make_forward, make_session
 from tests.helpers.store import raw
 from tests.ui.contextmap.maps import AGENT, OTHER_AGENT, UPDATE_2, history, store_history
@@ -210,7 +211,7 @@ def test_edits_write_exactly_what_ax_operations_write() -> None:
 def test_edit_input_is_checked() -> None:
     stored = _stored(history()[2][1])
     joined = svc.edit_item_text(stored, "cu-00001", "two\nlines\r\nhere")
-    assert parse_map(joined.state.text).item("cu-00001").content == "two lines here"  # type: ignore[union-attr]
+    assert present(parse_map(joined.state.text).item("cu-00001")).content == "two lines here"
     with pytest.raises(InputError, match="must not be empty"):
         svc.edit_item_text(stored, "cu-00001", "  \n ")
     with pytest.raises(InputError, match="must not be empty"):

@@ -119,7 +119,8 @@ def test_the_window_keeps_no_tracked_record_of_its_catalog_or_lint_report(
     raw(win.controller.workspace).memories.upsert(Memory(memory.id, memory.content + " zebrafinch"))
     win.controller.notify_changed("memories")
     qtbot.waitUntil(lambda: linter.outcome is not before and _idle(win), timeout=60_000)
-    assert "zebrafinch" in state.live.entry("memories", memory.id).content  # type: ignore[union-attr]
+    live = state.live.entry("memories", memory.id)
+    assert live is not None and "zebrafinch" in live.content
     _assert_nothing_big_tracked(win)
 
 

@@ -17,6 +17,7 @@ from axmem_gui.ui.editor.dialogs import ConflictDialog, RenameDialog, TagDialog
 from axmem_gui.ui.entry_table import EntryRole
 from axmem_gui.ui.history import HistoryDialog
 from axmem_gui.ui.main_window import MainWindow
+from tests.helpers.present import present
 from tests.helpers.store import raw
 from tests.ui.conftest import WindowFactory
 
@@ -108,11 +109,13 @@ def test_content_edit_undo_redo_restore_store_values(window: MainWindow, qtbot: 
     qtbot.keyClicks(form.content.edit, "Extra line")
     form.tags_edit.setFocus()  # focus-out commits at once
     ws = window.controller.workspace
-    assert raw(ws).skills.get("release-checklist").content == original.content + "Extra line"  # type: ignore[union-attr]
+    assert (
+        present(raw(ws).skills.get("release-checklist")).content == original.content + "Extra line"
+    )
     form.tags_edit.end(False)
     qtbot.keyClicks(form.tags_edit, ", hot")
     form.name_edit.setFocus()
-    assert raw(ws).skills.get("release-checklist").tags == (*original.tags, "hot")  # type: ignore[union-attr]
+    assert present(raw(ws).skills.get("release-checklist")).tags == (*original.tags, "hot")
     # a step per word (test_undo_steps.py): "Extra", " line"; ", hot"
     assert window.undo_stack.count() == 3
     for _ in range(3):
@@ -176,17 +179,17 @@ def test_bulk_tag_add_remove_and_undo(
     editing(window).add_tag_action.trigger()
     assert asked == [(True, 3)]
     ws = window.controller.workspace
-    assert all("hot" in raw(ws).skills.get(i).tags for i in ids)  # type: ignore[union-attr]
+    assert all("hot" in present(raw(ws).skills.get(i)).tags for i in ids)
     row = page.model.row_of_id(ids[1])
     assert "hot" in page.model.index(row, 3).data()
     # The selection survives the edit, so the same rows can be untagged.
     assert page.selected_ids() == ids
     editing(window).remove_tag_action.trigger()
-    assert all("hot" not in raw(ws).skills.get(i).tags for i in ids)  # type: ignore[union-attr]
+    assert all("hot" not in present(raw(ws).skills.get(i)).tags for i in ids)
     window.undo_stack.undo()
-    assert all("hot" in raw(ws).skills.get(i).tags for i in ids)  # type: ignore[union-attr]
+    assert all("hot" in present(raw(ws).skills.get(i)).tags for i in ids)
     window.undo_stack.undo()
-    assert all("hot" not in raw(ws).skills.get(i).tags for i in ids)  # type: ignore[union-attr]
+    assert all("hot" not in present(raw(ws).skills.get(i)).tags for i in ids)
 
 
 def test_f2_renames_the_id_and_undo_renames_back(
@@ -266,7 +269,7 @@ def test_history_dialog_diff_and_restore(
     assert raw(ws).skills.history("release-checklist")[-1].op == "restore"
     assert page.form.description_edit.text() == original.description
     window.undo_stack.undo()
-    assert raw(ws).skills.get("release-checklist").description.endswith("(edited)")  # type: ignore[union-attr]
+    assert present(raw(ws).skills.get("release-checklist")).description.endswith("(edited)")
 
 
 def test_conflict_with_another_instance_asks_and_reloads_theirs(
@@ -327,7 +330,10 @@ def test_read_only_workspace_disables_editing(qtbot: QtBot, make_window: WindowF
     actions.new_entry("skills")
     actions.delete_selected("skills")
     assert win.undo_stack.count() == 0
-    assert raw(controller.workspace).skills.get("release-checklist").name == "Release checklist"  # type: ignore[union-attr]
+    assert (
+        present(raw(controller.workspace).skills.get("release-checklist")).name
+        == "Release checklist"
+    )
 
 
 def test_memories_form_edits_content(window: MainWindow, qtbot: QtBot) -> None:
@@ -339,9 +345,13 @@ def test_memories_form_edits_content(window: MainWindow, qtbot: QtBot) -> None:
     page.form.content.edit.setFocus()
     qtbot.keyClicks(page.form.content.edit, "Note: ")
     page.form.tags_edit.setFocus()
-    assert raw(window.controller.workspace).memories.get(first).content.startswith("Note: ")  # type: ignore[union-attr]
+    assert present(raw(window.controller.workspace).memories.get(first)).content.startswith(
+        "Note: "
+    )
     window.undo_stack.undo()
-    assert not raw(window.controller.workspace).memories.get(first).content.startswith("Note: ")  # type: ignore[union-attr]
+    assert not present(raw(window.controller.workspace).memories.get(first)).content.startswith(
+        "Note: "
+    )
 
 
 def test_add_tag_dialog_starts_empty_and_offers_known_tags(qtbot: QtBot) -> None:

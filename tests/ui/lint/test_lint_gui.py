@@ -27,6 +27,7 @@ from axmem_gui.ui.lint.severity import counts_text
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.navigator import NavRole
 from axmem_gui.ui.retrieval.feature import RETRIEVAL
+from tests.helpers.present import present
 from tests.helpers.store import raw
 
 WAIT_MS = 15_000
@@ -258,7 +259,7 @@ def test_results_for_a_workspace_left_behind_are_dropped(
     QCoreApplication.processEvents()
     outcomes = [o for o in seen if isinstance(o, LintOutcome)]
     assert outcomes and all(o.path == other for o in outcomes)
-    assert feature(window).linter.outcome.report.skills == 0  # type: ignore[union-attr]
+    assert present(feature(window).linter.outcome).report.skills == 0
     assert feature(window).view.model.rowCount() == 0
     assert feature(window).view.stack.currentWidget() is feature(window).view.empty
     assert window.nav_model.index(0).data(NavRole.Badge) == ""
@@ -334,7 +335,8 @@ def test_a_lint_racing_an_edit_reports_the_catalog_it_linted(
     qtbot.waitUntil(entered.is_set, timeout=WAIT_MS)  # the lint of edit 1 holds the index
     edit(name="")  # edit 2 races it: an error finding, once linted
     qtbot.waitUntil(lambda: deferred[0] > 0, timeout=WAIT_MS)  # the state waited
-    assert state.live.entry("skills", "semver-policy").name != ""  # type: ignore[union-attr]
+    live = state.live.entry("skills", "semver-policy")
+    assert isinstance(live, Skill) and live.name != ""
     go.set()
     qtbot.waitUntil(
         lambda: len(outcomes) >= 2 and settled(window) and not state.pending, timeout=WAIT_MS
