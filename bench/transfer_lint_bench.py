@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
@@ -91,10 +92,10 @@ class StallMeter:
         return self.worst
 
 
-def wait_until(predicate: object, timeout_s: float = 600) -> None:
+def wait_until(predicate: Callable[[], bool], timeout_s: float = 600) -> None:
     end = time.monotonic() + timeout_s
     loop = QEventLoop()
-    while not predicate() and time.monotonic() < end:  # type: ignore[operator]
+    while not predicate() and time.monotonic() < end:
         QTimer.singleShot(5, loop.quit)
         loop.exec()
 

@@ -118,7 +118,8 @@ def detect(files: list[Path], data_home: Path) -> dict[str, dict[str, str]]:
         timeout=60,
         check=True,
     )
-    return json.loads(run.stdout)  # type: ignore[no-any-return]
+    answer: dict[str, dict[str, str]] = json.loads(run.stdout)
+    return answer
 
 
 def test_shared_mime_database_classifies_workspaces_and_sessions(tmp_path: Path) -> None:

@@ -208,4 +208,4 @@ def test_forward_helpers_read_the_typed_callbacks() -> None:
     loaded = first.callback_ids("loaded_skills")
     assert loaded and len(loaded) == len(set(loaded))
     assert [s.kind for s in first.search_calls] == ["discover", "recall"]
-    assert session.exchanges_of(1)[0].index == first.exchange_range[1]  # type: ignore[index]
+    assert session.exchanges_of(1)[0].index == present(first.exchange_range)[1]

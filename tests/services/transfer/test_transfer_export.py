@@ -10,7 +10,7 @@ import pytest
 
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.errors import InputError
-from axmem_gui.core.formats import read_source
+from axmem_gui.core.formats import FormatName, read_source
 from axmem_gui.services.transfer import (
     STORE_KEEPS_SKILL_EXTRA,
     export_workspace,
@@ -48,10 +48,10 @@ def ws(tmp_path: Path) -> Iterator[OpenWorkspace]:
     ("fmt", "name"), [("ax-json", "c.json"), ("ts", "c.ts"), ("skills-dir", "out")]
 )
 def test_export_then_reimport_is_unchanged(
-    ws: OpenWorkspace, tmp_path: Path, fmt: str, name: str
+    ws: OpenWorkspace, tmp_path: Path, fmt: FormatName, name: str
 ) -> None:
     out = tmp_path / name
-    result = export_workspace(ws, fmt, out)  # type: ignore[arg-type]
+    result = export_workspace(ws, fmt, out)
     assert result.warnings == ()
     assert (result.skills, result.memories) == (4, 2)
     src = read_source(out)

@@ -4,6 +4,7 @@ navigator badge, and how runs are debounced, coalesced and dropped when stale.""
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.catalog import Skill
-from axmem_gui.core.lint import LintOptions, LintReport, lint_catalog
+from axmem_gui.core.lint import Finding, LintOptions, LintReport, lint_catalog
 from axmem_gui.core.lint.incremental import IndexedCatalog, LintSession, ReadGate
 from axmem_gui.core.settings import LINT_BUDGET_KEY as BUDGET_KEY
 from axmem_gui.services.workspace import init_workspace
@@ -51,8 +52,8 @@ def wait_for_lint(qtbot: QtBot, window: MainWindow) -> LintOutcome:
     return outcome
 
 
-def codes(findings: object) -> list[str]:
-    return [f.code for f in findings]  # type: ignore[attr-defined]
+def codes(findings: Iterable[Finding]) -> list[str]:
+    return [f.code for f in findings]
 
 
 def test_panel_shows_a_camel_case_id_and_clears_once_the_id_is_fixed(

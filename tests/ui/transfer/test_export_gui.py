@@ -49,12 +49,12 @@ def test_export_each_format_then_reimport_gives_the_same_catalog(
     dialogs: Recorder,
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
-    fmt: str,
+    fmt: FormatName,
 ) -> None:
     skills, memories, _ = stored(window)
     out = tmp_path / "export" / TARGETS[fmt]
     out.parent.mkdir()
-    _export(window, qtbot, monkeypatch, ExportRequest(fmt, out))  # type: ignore[arg-type]
+    _export(window, qtbot, monkeypatch, ExportRequest(fmt, out))
     assert dialogs.errors == []
     [result] = dialogs.exports
     assert out.exists()

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.core.formats import ImportPlan
+from axmem_gui.core.formats import FormatName, ImportPlan, Policy
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.transfer.jobs import ImportPreview
@@ -48,21 +48,26 @@ NEW_MEMORY = Memory("imported-memory", "A fact from a file.", ("imported",))
 @pytest.mark.parametrize("policy", ["skip", "overwrite", "keep-both"])
 @pytest.mark.parametrize("fmt", ["ax-json", "ts", "skills-dir", "jsonl"])
 def test_import_each_format_with_each_policy(
-    window: MainWindow, qtbot: QtBot, dialogs: Recorder, tmp_path: Path, fmt: str, policy: str
+    window: MainWindow,
+    qtbot: QtBot,
+    dialogs: Recorder,
+    tmp_path: Path,
+    fmt: FormatName,
+    policy: Policy,
 ) -> None:
     old_skills, old_memories, _ = stored(window)
     skill, memory = _conflicting(window)
     skills = [skill, NEW_SKILL] if fmt in FORMATS_WITH_SKILLS else []
     memories = [memory, NEW_MEMORY] if fmt in FORMATS_WITH_MEMORIES else []
     source = write_source(fmt, tmp_path / "in", skills, memories)
-    dialogs.answer = policy  # type: ignore[assignment]
+    dialogs.answer = policy
 
     transfer(window).import_paths([source])
     wait_idle(qtbot, window)
 
     assert dialogs.errors == []
     assert len(dialogs.previews) == 1
-    plan = dialogs.previews[0].plan(policy)  # type: ignore[arg-type]
+    plan = dialogs.previews[0].plan(policy)
     assert len(plan.conflicts) == len(skills) // 2 + len(memories) // 2
     skills_now = {s.id: s for s in stored(window)[0]}
     memories_now = {m.id: m for m in stored(window)[1]}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QModelIndex, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QStyleOptionViewItem
+from PySide6.QtWidgets import QApplication, QComboBox, QStyleOptionViewItem
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
@@ -142,8 +142,8 @@ def test_one_conflict_can_get_its_own_policy(qtbot: QtBot, ws_path: Path, tmp_pa
     assert isinstance(delegate, PolicyDelegate)
     editor = delegate.createEditor(dialog.table.viewport(), QStyleOptionViewItem(), index)
     delegate.setEditorData(editor, index)
-    assert editor.currentData() == "skip"  # type: ignore[attr-defined]
-    editor.setCurrentIndex(editor.findData("keep-both"))  # type: ignore[attr-defined]
+    assert isinstance(editor, QComboBox) and editor.currentData() == "skip"
+    editor.setCurrentIndex(editor.findData("keep-both"))
     delegate.setModelData(editor, dialog.proxy, index)
     editor.deleteLater()
 
