@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
 
     warm_times: list[float] = []
     try:
-        result = {
+        result: dict[str, Any] = {
             "calls": calls,
             "searches": verify.searches,
             "verify": timed(lambda: sessions.verify(doc), args.runs),

@@ -80,7 +80,7 @@ def test_time_spent_in_a_host_call_is_not_the_codes() -> None:
 
     cage = CodeCage(CodeLimits(time_s=0.05))
     runtime = cage.runtime()
-    runtime.register_callable("slowHost", slow_host)
+    runtime.register_callable("slowHost", slow_host)  # type: ignore[no-untyped-call]
     s = runtime.create_session({})
     result = s.execute("const r = await slowHost({}); console.log(r);")
     assert not result.get("is_error"), result
@@ -92,7 +92,7 @@ def test_a_cancel_stops_code_that_is_running() -> None:
     started = threading.Event()
     cage = CodeCage(CodeLimits(time_s=600), cancel=token)
     runtime = cage.runtime()
-    runtime.register_callable("started", lambda _params: started.set())
+    runtime.register_callable("started", lambda _params: started.set())  # type: ignore[no-untyped-call]
     s = runtime.create_session({})
     outcome: list[BaseException] = []
 

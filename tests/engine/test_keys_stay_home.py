@@ -24,8 +24,13 @@ from axmem_gui.core.session.model import Session
 from axmem_gui.services import sessions
 from axmem_gui.services.providers import build_client, check_connection
 from axmem_gui.services.workspace import open_workspace
-from tests.engine.conftest import INPUTS, record, settings_for
-from tests.fakes.fake_openai_server import FakeOpenAIServer, RedirectServer, derived_forms
+from tests.engine.conftest import INPUTS, record
+from tests.fakes.fake_openai_server import (
+    FakeOpenAIServer,
+    RedirectServer,
+    derived_forms,
+    settings_for,
+)
 
 
 @pytest.fixture

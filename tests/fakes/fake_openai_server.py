@@ -217,10 +217,10 @@ class _Handler(BaseHTTPRequestHandler):
             answer = openai_response(body, number, state.actor_code)
         if fault == "echo-forms":
             # The key, in every derived form, in the model's answer.
-            forms = " ".join(derived_forms(_sent_key(self.headers)).values())
-            message = answer["choices"][0]["message"]
-            if isinstance(message.get("content"), str):
-                message["content"] += f" (echo: {forms})"
+            echoed = " ".join(derived_forms(_sent_key(self.headers)).values())
+            said = answer["choices"][0]["message"]
+            if isinstance(said.get("content"), str):
+                said["content"] += f" (echo: {echoed})"
         if fault in ("two-fences", "cut-json"):
             answer = misbehaving_answer(answer, fault)
         reply = json.dumps(answer).encode()
@@ -248,6 +248,8 @@ class _Handler(BaseHTTPRequestHandler):
             for start in range(0, len(reply), step):
                 self.wfile.write(reply[start : start + step])
                 self.wfile.flush()
+                # The one sleep the tests keep: this pause between pieces is the fault being
+                # simulated (a provider that answers slowly), not a wait for anything.
                 time.sleep(0.02)
             return
         if body.get("stream"):
@@ -351,6 +353,7 @@ class FakeOpenAIServer:
     @property
     def origin(self) -> str:
         host, port = self._server.server_address[:2]
+        assert isinstance(host, str)  # an AF_INET server's address
         return f"http://{host}:{port}"
 
     @property
@@ -428,8 +431,7 @@ class RedirectServer:
 
     @property
     def base_url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
     @property
     def requests(self) -> list[WireRequest]:

@@ -20,7 +20,7 @@ from axmem_gui.core.session.format import session_to_json_text
 from axmem_gui.core.session.model import Session
 from axmem_gui.core.session.progress import RunProgress
 from axmem_gui.engine.scripted_model import ScriptedTransport
-from axmem_gui.services import agent_runner, sessions
+from axmem_gui.services import sessions
 from axmem_gui.services.agent_runner import AgentRunFailed, AgentRunner, Deadlines
 from tests.engine.conftest import AGENT_JSON, INPUTS, make_catalog
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
@@ -212,7 +212,7 @@ def test_the_api_key_goes_over_the_pipe_not_the_command_line(
         assert env is None or key not in str(env)
         return popen(args, **kw)
 
-    monkeypatch.setattr(agent_runner.subprocess, "Popen", recording_popen)
+    monkeypatch.setattr(subprocess, "Popen", recording_popen)
     runner = AgentRunner(keep_warm=False)
     try:
         session = sessions.run_agent(
