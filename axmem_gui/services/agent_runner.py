@@ -10,7 +10,9 @@ the end the session or the replay report. It watches the child the whole time:
   cancelled session); a child that does not end within `Deadlines.cancel_grace_s` is
   killed.
 * A child silent past its deadline is killed: the model's code past its own CPU limit by
-  a margin (a native loop the runtime cannot interrupt), a model call past the provider's
+  a margin, once the child has had twice that CPU (a native loop the runtime cannot
+  interrupt; on a busy machine the cage's own limit may simply not have come yet), a
+  model call past the provider's
   timeouts and retries, anything else after `Deadlines.idle_s`.
 * A child that dies (a segfault of the runtime, an abort, MemoryError) or is killed ends
   the run with a clear error on the session (kind, signal, the call it was in), and every
@@ -25,6 +27,7 @@ The API key travels in the job, over the pipe: never in the command line.
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
 import signal
 import subprocess
@@ -93,6 +96,8 @@ class Deadlines:
     #: The model's code: its CPU limit times this, plus the grace, of wall time.
     code_factor: float = 3.0
     code_grace_s: float = 10.0
+    #: ... or, while the child has not had the CPU to reach its limit, this many times that.
+    code_cap_factor: float = 4.0
     #: A model call: the provider's deadline for each attempt and its waits, plus this.
     call_grace_s: float = 30.0
     #: Anything else (the engine between calls, starting up).
@@ -211,9 +216,12 @@ class _Watch:
     since: float = 0.0
     calls: int = 0  # finished model calls
     stage: str | None = None  # of the call in flight, or of the last one
+    pid: int = 0  # the child's
+    cpu_since: float | None = None  # the child's CPU time when its code started
 
     def enter(self, phase: str) -> None:
         self.phase, self.since = phase, time.monotonic()
+        self.cpu_since = _cpu_s(self.pid) if phase == "code" else None
 
     def budget(self) -> float:
         d = self.deadlines
@@ -224,7 +232,17 @@ class _Watch:
         return d.idle_s
 
     def overdue(self) -> bool:
-        return time.monotonic() - self.since > self.budget()
+        late = time.monotonic() - self.since - self.budget()
+        if late <= 0 or self.phase != "code":
+            return late > 0
+        # The code's limit is CPU time: on a busy machine the child may not have had it
+        # yet, and the cage then stops the code itself. Stopped here once the child had
+        # twice that CPU (a native loop the cage cannot reach), or long past the deadline.
+        used = _cpu_s(self.pid)
+        if used is None or self.cpu_since is None:
+            return True
+        cap = (self.deadlines.code_cap_factor - 1) * self.budget()
+        return used - self.cpu_since > 2 * self.code_limit_s or late > cap
 
     def where(self) -> str:
         if self.phase == "code" and self.calls:
@@ -255,6 +273,15 @@ class _Outcome:
     message: str = ""
     detail: str = ""
     call_index: int | None = None  # the call it was in (or whose code ran)
+
+
+def _cpu_s(pid: int) -> float | None:
+    """The CPU time process `pid` has used (Linux's /proc); None where it cannot be read."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
 
 
 def _exit_how(code: int) -> str:
@@ -412,7 +439,7 @@ class AgentRunner:
         take: Any,
     ) -> _Outcome:
         child = self._take()
-        watch = _Watch(self.deadlines, limits.time_s, call_budget)
+        watch = _Watch(self.deadlines, limits.time_s, call_budget, pid=child.process.pid)
         watch.enter("starting")
         try:
             child.send(job)

@@ -20,7 +20,7 @@ from axmem_gui.core.session.format import session_to_json_text
 from axmem_gui.core.session.model import Session
 from axmem_gui.core.session.progress import RunProgress
 from axmem_gui.engine.scripted_model import ScriptedTransport
-from axmem_gui.services import sessions
+from axmem_gui.services import agent_runner, sessions
 from axmem_gui.services.agent_runner import AgentRunFailed, AgentRunner, Deadlines
 from tests.engine.conftest import AGENT_JSON, INPUTS, make_catalog
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
@@ -131,6 +131,24 @@ def test_a_child_stuck_past_its_deadline_is_stopped() -> None:
     assert "while running the model's code of call #0" in error.message
     assert "ran past its 0.5 s limit where the runtime cannot stop it" in error.message
     assert len(session.exchanges) == 1
+
+
+def test_an_endless_loop_on_a_busy_machine_is_stopped_by_the_cage_not_killed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The code's limit is CPU time: a child that had little CPU (a loaded machine) is past
+    # the wall-clock deadline before its cage stops the loop. Only a child that had the
+    # CPU and still runs is stuck; this one, as the runner sees it, had none.
+    monkeypatch.setattr(agent_runner, "_cpu_s", lambda pid: 0.0)
+    deadlines = Deadlines(code_factor=0.0, code_grace_s=0.01, code_cap_factor=1e5)
+    runner = AgentRunner(deadlines=deadlines, keep_warm=False)
+    try:
+        session = _run(runner, ["while (true) {}"])
+    finally:
+        runner.shutdown()
+    assert session.complete, session.error
+    (hit,) = session.limits_hit
+    assert hit.kind == "time" and hit.call_index == 0
 
 
 def test_a_catastrophic_regular_expression_is_stopped_at_the_deadline(
