@@ -88,7 +88,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     apply_theme(app, settings.theme())  # View > Theme changes it and follows the system
 
     try:
-        workspace = open_workspace(target)
+        # The app's opens keep a lock holder process (store/lockholder.py): Qt's file
+        # dialogs and other libraries in this process may close a descriptor of the file
+        # at any time, which drops every POSIX lock this process holds on it.
+        workspace = open_workspace(target, hold_locks=True)
         imported = None
         if session_file is not None:
             from axmem_gui.services.sessions import import_session
@@ -104,9 +107,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     undo_stack = QUndoStack()
 
     def create(path: Path) -> Workspace:
-        return init_workspace(path)
+        return init_workspace(path, hold_locks=True)
 
-    window = MainWindow(controller, settings, undo_stack, Workspace.open, create)
+    def open_path(path: Path) -> Workspace:
+        return Workspace.open(path, hold_locks=True)
+
+    window = MainWindow(controller, settings, undo_stack, open_path, create)
     install_features(window)
     window.restore_layout()
     window.show()

@@ -13,3 +13,15 @@ class InputError(AxmemError):
 
 class WorkspaceError(AxmemError):
     """A workspace cannot be opened or written; the file is left untouched."""
+
+
+class WorkspaceBusyError(WorkspaceError):
+    """Another program kept the workspace's write lock longer than this writer waited:
+    nothing was written. The app's edits wait again off the GUI thread (ui/writes.py)."""
+
+    def __init__(self, waited_s: float) -> None:
+        super().__init__(
+            f"another program is writing this workspace (waited {waited_s:.1f} s for it); "
+            "the change was not saved (nothing was lost), try again"
+        )
+        self.waited_s = waited_s

@@ -187,19 +187,27 @@ class CatalogService:
     def edit(self, kind: str, entry: Entry, expected_revision: int | None) -> int:
         return self.write(kind, [Write(entry.id, entry, expected_revision)])[entry.id]
 
+    # Each of these reads, then writes what it read decides: the read happens inside the
+    # (immediate) write transaction, so it sees every commit made before the write lock
+    # was ours, and nothing can change between the read and the write.
+
     def delete(self, kind: str, ids: Iterable[str]) -> list[tuple[Entry, int]]:
         """Delete the entries that exist, at the revisions read now; returns them."""
-        found = [(i, self.get(kind, i)) for i in dict.fromkeys(ids)]
-        gone = [(i, f) for i, f in found if f is not None]
-        self.write(kind, [Write(i, None, f[1]) for i, f in gone])
+        with self.workspace.transaction():
+            found = [(i, self.get(kind, i)) for i in dict.fromkeys(ids)]
+            gone = [(i, f) for i, f in found if f is not None]
+            self.write(kind, [Write(i, None, f[1]) for i, f in gone])
         return [f for _i, f in gone]
 
     def rename(self, kind: str, old_id: str, new_id: str) -> None:
         """Change an entry's id (its history stays under both ids)."""
         check_id(kind, new_id)
-        if new_id != old_id and self.revision_of(kind, new_id) is not None:
-            raise WorkspaceError(f"{singular(kind)} '{new_id}' already exists; choose another id")
-        self.repository(kind).rename(old_id, new_id)
+        with self.workspace.transaction():
+            if new_id != old_id and self.revision_of(kind, new_id) is not None:
+                raise WorkspaceError(
+                    f"{singular(kind)} '{new_id}' already exists; choose another id"
+                )
+            self.repository(kind).rename(old_id, new_id)
 
     def tag_changes(
         self, kind: str, ids: Iterable[str], tag: str, *, add: bool
@@ -221,13 +229,15 @@ class CatalogService:
 
     def tag(self, kind: str, ids: Iterable[str], tag: str, *, add: bool) -> dict[str, int]:
         """Add or remove `tag` on the entries, in one transaction."""
-        return self.write(kind, [w for w, _e in self.tag_changes(kind, ids, tag, add=add)])
+        with self.workspace.transaction():
+            return self.write(kind, [w for w, _e in self.tag_changes(kind, ids, tag, add=add)])
 
     def restore(self, kind: str, revision: Revision) -> int:
         """Bring an entry back to the value of a revision of its history."""
         entry = self.revision_entry(kind, revision)
         if entry is None:
             raise WorkspaceError("that revision holds no value to restore")
-        found = self.get(kind, entry.id)
-        expected = 0 if found is None else found[1]
-        return self.write(kind, [Write(entry.id, entry, expected)], op="restore")[entry.id]
+        with self.workspace.transaction():
+            found = self.get(kind, entry.id)
+            expected = 0 if found is None else found[1]
+            return self.write(kind, [Write(entry.id, entry, expected)], op="restore")[entry.id]

@@ -46,25 +46,31 @@ def default_workspace_path() -> Path:
     return data_dir() / f"default{WORKSPACE_SUFFIX}"
 
 
-def open_workspace(path: Path | str | None = None, *, read_only: bool = False) -> Workspace:
-    """Open `path`, or the default workspace (created and seeded on first use)."""
+def open_workspace(
+    path: Path | str | None = None, *, read_only: bool = False, hold_locks: bool = False
+) -> Workspace:
+    """Open `path`, or the default workspace (created and seeded on first use).
+    `hold_locks`: the desktop app's open, guarded by a lock holder process
+    (store/lockholder.py)."""
     if path is None:
-        return open_default_workspace(read_only=read_only)
-    return Workspace.open(Path(path), read_only=read_only)
+        return open_default_workspace(read_only=read_only, hold_locks=hold_locks)
+    return Workspace.open(Path(path), read_only=read_only, hold_locks=hold_locks)
 
 
-def open_default_workspace(*, read_only: bool = False) -> Workspace:
+def open_default_workspace(*, read_only: bool = False, hold_locks: bool = False) -> Workspace:
     path = default_workspace_path()
     if path.exists():
-        return Workspace.open(path, read_only=read_only)
+        return Workspace.open(path, read_only=read_only, hold_locks=hold_locks)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise WorkspaceError(f"{path.parent}: cannot create the data folder: {exc}") from None
-    return init_workspace(path, sample=True)
+    return init_workspace(path, sample=True, hold_locks=hold_locks)
 
 
-def init_workspace(path: Path | str, *, sample: bool = False) -> Workspace:
+def init_workspace(
+    path: Path | str, *, sample: bool = False, hold_locks: bool = False
+) -> Workspace:
     """Create a new workspace at `path` (refuses to overwrite an existing file)."""
     p = Path(path)
     if p.is_symlink() or (p.exists() and (not p.is_file() or p.stat().st_size > 0)):
@@ -90,7 +96,7 @@ def init_workspace(path: Path | str, *, sample: bool = False) -> Workspace:
     except BaseException:
         _remove_aside(tmp)
         raise
-    return Workspace.open(p)
+    return Workspace.open(p, hold_locks=hold_locks)
 
 
 def _remove_aside(tmp: Path) -> None:
