@@ -7,6 +7,12 @@ revision the command last saw (`expected_revision`), so a change made meanwhile 
 window or instance raises ConflictError, which the context resolves (reload theirs /
 overwrite with mine). A command that cannot apply marks itself obsolete and QUndoStack
 drops it, so the stack never claims a state the store does not have.
+
+The window moves the stack through its `WriteQueue` (ui/writes.py): `prepare` computes a
+command's write on the GUI thread, the queue runs it (waiting off the GUI thread while
+another program writes), `settled` records the outcome, and only then does the stack
+call `redo()`/`undo()`, which shows it. Called without `settled` (tests, other callers),
+`redo()`/`undo()` write at once, as before.
 """
 
 from __future__ import annotations
@@ -15,13 +21,13 @@ import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Protocol
+from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand
 
 from axmem_gui.core.catalog import noun, singular
-from axmem_gui.core.errors import AxmemError
+from axmem_gui.core.errors import AxmemError, WorkspaceBusyError
 from axmem_gui.services.catalog import (
     CatalogService,
     ConflictError,
@@ -51,6 +57,8 @@ class EditContext(Protocol):
 
     def focus(self, kind: str, entry_id: str) -> None: ...
 
+    def keep_unsaved(self, kind: str, values: Sequence[Entry]) -> None: ...
+
 
 class _Controller(Protocol):
     @property
@@ -69,6 +77,8 @@ class EditSession(QObject):
     entries_changed_done = Signal(str)
     focus_requested = Signal(str, str)
     error_reported = Signal(str)
+    #: kind, entries: an edit refused after waiting for another program (shown again)
+    unsaved = Signal(str, list)
 
     def __init__(
         self,
@@ -103,6 +113,13 @@ class EditSession(QObject):
 
     def focus(self, kind: str, entry_id: str) -> None:
         self.focus_requested.emit(kind, entry_id)
+
+    def keep_unsaved(self, kind: str, values: Sequence[Entry]) -> None:
+        self.unsaved.emit(kind, list(values))
+
+
+#: What the queue reported for the next redo()/undo(): (undo, revisions, error).
+_Settled = tuple[bool, Any, AxmemError | None]
 
 
 def stored_entry(ws: Workspace, kind: str, entry_id: str) -> tuple[Entry, int] | None:
@@ -152,6 +169,7 @@ class ReplaceEntriesCommand(QUndoCommand):
         self.focus_id = focus_id
         self.failed = False
         self._first = True
+        self._settled: _Settled | None = None
         self._structural = any((c.before is None) != (c.after is None) for c in self.changes)
 
     def id(self) -> int:
@@ -179,13 +197,77 @@ class ReplaceEntriesCommand(QUndoCommand):
             self.setObsolete(True)
         return True
 
+    @staticmethod
+    def _picks(undo: bool) -> tuple[_Pick, _Pick]:
+        """(the value to write, the value that should be there now)"""
+        if undo:
+            return (lambda c: c.before), (lambda c: c.after)
+        return (lambda c: c.after), (lambda c: c.before)
+
     def redo(self) -> None:
-        self._apply(lambda c: c.after, lambda c: c.before, self.op)
+        self._run(undo=False)
 
     def undo(self) -> None:
         # The store's history knows create/update/delete/restore/rename; an undo is an
         # update (or create/delete) like any other write.
-        self._apply(lambda c: c.before, lambda c: c.after, None)
+        self._run(undo=True)
+
+    def _run(self, *, undo: bool) -> None:
+        pick, present = self._picks(undo)
+        op = None if undo else self.op
+        settled, self._settled = self._settled, None
+        if settled is None:
+            self._apply(pick, present, op)
+            return
+        _undo, revisions, error = settled
+        if error is None:
+            self.revisions = revisions
+            self._first = False
+            self._announce(pick)
+        elif isinstance(error, ConflictError):
+            self._resolve(error, pick, present, op)
+        else:
+            self.ctx.report_error(str(error))
+            self._give_up()
+
+    # the write queue (ui/writes.py) ---------------------------------------------------
+    def prepare(self, undo: bool) -> Callable[[Workspace], Any]:
+        """The write of the next redo (or undo), computed here on the GUI thread: plain
+        data and the kind, for whichever thread runs it. Raises ConflictError when the
+        store no longer holds what this command left there."""
+        pick, present = self._picks(undo)
+        kind, op = self.kind, None if undo else self.op
+        writes = [
+            Write(change.entry_id, pick(change), self._expected_revision(change, present))
+            for change in self.changes
+        ]
+        return lambda ws: CatalogService(ws).write(kind, writes, op=op)
+
+    def settled(self, undo: bool, value: Any, error: AxmemError | None) -> None:
+        """The queue's outcome for the next redo()/undo(). A write still refused after
+        waiting for another program does not move the stack: the edit is reported and
+        given back to the form (`keep_unsaved`), never dropped."""
+        if isinstance(error, WorkspaceBusyError):
+            pick, _present = self._picks(undo)
+            self.ctx.report_error(f"{error}. Your edit is kept: it is saved with the next one.")
+            values = [v for c in self.changes if (v := pick(c)) is not None]
+            if self.merge_key is not None and not undo:
+                self.ctx.keep_unsaved(self.kind, values)
+            return
+        self._settled = (undo, value, error)
+
+    def _resolve(self, err: ConflictError, pick: _Pick, present: _Pick, op: str | None) -> None:
+        if self.ctx.resolve_conflict(err) is not Resolution.MINE:
+            self._give_up()
+            return
+        try:
+            self.revisions = self._write(pick, present, op, check=False)
+        except AxmemError as error:
+            self.ctx.report_error(str(error))
+            self._give_up()
+            return
+        self._first = False
+        self._announce(pick)
 
     def _apply(self, pick: _Pick, present: _Pick, op: str | None) -> None:
         try:
@@ -255,6 +337,7 @@ class RenameEntryCommand(QUndoCommand):
         self.old_id = old_id
         self.new_id = new_id
         self.failed = False
+        self._settled: _Settled | None = None
 
     def redo(self) -> None:
         self._rename(self.old_id, self.new_id)
@@ -262,9 +345,24 @@ class RenameEntryCommand(QUndoCommand):
     def undo(self) -> None:
         self._rename(self.new_id, self.old_id)
 
+    def prepare(self, undo: bool) -> Callable[[Workspace], Any]:
+        kind = self.kind
+        source, target = (self.new_id, self.old_id) if undo else (self.old_id, self.new_id)
+        return lambda ws: CatalogService(ws).rename(kind, source, target)
+
+    def settled(self, undo: bool, value: Any, error: AxmemError | None) -> None:
+        if isinstance(error, WorkspaceBusyError):
+            self.ctx.report_error(str(error))
+            return
+        self._settled = (undo, value, error)
+
     def _rename(self, source: str, target: str) -> None:
+        settled, self._settled = self._settled, None
         try:
-            CatalogService(self.ctx.workspace).rename(self.kind, source, target)
+            if settled is None:
+                CatalogService(self.ctx.workspace).rename(self.kind, source, target)
+            elif settled[2] is not None:
+                raise settled[2]
         except AxmemError as err:
             self.ctx.report_error(str(err))
             self.failed = True

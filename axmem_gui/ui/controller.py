@@ -12,6 +12,10 @@ from axmem_gui.services.contextmaps import snapshot_count
 from axmem_gui.services.workspace import Workspace, WorkspaceCounts
 
 EXTERNAL_POLL_MS = 1500
+#: How long a write on the GUI thread waits for another program's write lock, at most:
+#: a stall, never one of seconds. (Catalog edits wait longer, off the GUI thread:
+#: ui/writes.py.)
+GUI_WRITE_WAIT_S = 1.0
 
 
 class WorkspaceController(QObject):
@@ -26,6 +30,7 @@ class WorkspaceController(QObject):
     def __init__(self, workspace: Workspace, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._ws = workspace
+        workspace.set_write_wait(GUI_WRITE_WAIT_S)
         self._closed = False
         self._seen_version = workspace.data_version()
         self._map_snapshots: int | None = None
@@ -62,6 +67,7 @@ class WorkspaceController(QObject):
     def replace(self, workspace: Workspace) -> None:
         old = self._ws
         self._ws = workspace
+        workspace.set_write_wait(GUI_WRITE_WAIT_S)
         self._seen_version = workspace.data_version()
         old.close()
         self.opened.emit()

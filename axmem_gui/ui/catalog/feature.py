@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
@@ -15,6 +16,7 @@ from axmem_gui.services.catalog import CatalogService, ConflictError
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.commands import (
     EditSession,
+    Entry,
     RenameEntryCommand,
     Resolution,
     create_command,
@@ -35,6 +37,7 @@ from axmem_gui.ui.history import HistoryDialog, full_history
 from axmem_gui.ui.pages import CatalogPage
 from axmem_gui.ui.remember import remember_splitter
 from axmem_gui.ui.settings import AppSettings
+from axmem_gui.ui.writes import WriteQueue
 
 STATUS_MS = 6000
 EDIT_PLACE = MenuPlace("edit", "catalog")
@@ -54,6 +57,14 @@ class CatalogEditing(QObject):
         self.session.entries_changed_done.connect(self._after_change)
         self.session.focus_requested.connect(self._focus)
         self.session.error_reported.connect(self._show_error)
+        self.session.unsaved.connect(self._keep_unsaved)
+        #: Writes wait for another program off the GUI thread (ui/writes.py); what the
+        #: user does meanwhile waits here, in order, and runs once they are saved.
+        self.writes = context.writes or WriteQueue(context.controller, self)
+        self.writes.waiting.connect(self._on_waiting)
+        self.writes.idle.connect(self._flush_held)
+        self._held: list[Callable[[], None]] = []
+        self._held_edits: dict[tuple[str, str], EditRequest] = {}
         ws = context.controller.workspace
         self.pages: dict[str, CatalogPage] = {
             "skills": CatalogPage("skills", ws.skills),
@@ -106,9 +117,13 @@ class CatalogEditing(QObject):
         )
 
     def shutdown(self) -> None:
-        """Nothing runs in the background; typing not yet committed stays uncommitted."""
+        """Typing not yet committed stays uncommitted; a write that waits for another
+        program is let finish (bounded by the store's wait)."""
+        self.writes.wait_for_writes(int(self.controller.workspace.write_wait_s * 1000) + 2000)
 
     def _on_opened(self) -> None:
+        self._held.clear()
+        self._held_edits.clear()
         ws = self.controller.workspace
         self.pages["skills"].set_repository(ws.skills)
         self.pages["memories"].set_repository(ws.memories)
@@ -247,10 +262,57 @@ class CatalogEditing(QObject):
         )
 
     # edits --------------------------------------------------------------------------
+    # writes that wait ------------------------------------------------------------------
+    def _when_free(self, action: Callable[[], None]) -> None:
+        """Run `action` now, or after the write that waits for another program (an
+        action reads the store to build its command: it must see that write)."""
+        if self.writes.busy:
+            self._held.append(action)
+        else:
+            action()
+
+    def _flush_held(self) -> None:
+        while self._held and not self.writes.busy:
+            self._held.pop(0)()
+
+    def _on_waiting(self, waiting: bool) -> None:
+        for page in self.pages.values():
+            page.form.set_waiting(waiting)
+        if waiting:
+            self._status("Waiting for another program to finish writing the workspace…")
+
+    def _keep_unsaved(self, kind: str, values: list[Entry]) -> None:
+        """An edit refused after waiting: back into the form, uncommitted (saved with the
+        next edit or when the field loses focus), never dropped."""
+        page = self.pages.get(kind)
+        if page is None or not values:
+            return
+        if page.form.entry is None or page.form.entry.id != values[0].id:
+            page.focus_entry(values[0].id)
+        page.form.keep_unsaved(values[0])
+
     def commit_edit(self, request: EditRequest) -> None:
         if self.controller.read_only:
             return
-        self.stack.push(
+        if self.writes.busy:
+            key = (request.kind, request.before.id)
+            held = self._held_edits.get(key)
+            self._held_edits[key] = request if held is None else _merged(held, request)
+            if held is None:
+                self._held.append(lambda: self._commit_held(key))
+            return
+        self._commit(request)
+
+    def _commit_held(self, key: tuple[str, str]) -> None:
+        request = self._held_edits.pop(key, None)
+        if request is not None:
+            self._commit(_rebased(self.catalog, request))
+
+    def _commit(self, request: EditRequest | None) -> None:
+        if request is None:
+            return
+        self.writes.push(
+            self.stack,
             edit_command(
                 self.session,
                 request.kind,
@@ -258,7 +320,7 @@ class CatalogEditing(QObject):
                 request.after,
                 request.revision,
                 request.field,
-            )
+            ),
         )
 
     def _kind(self, kind: str | None) -> str | None:
@@ -269,14 +331,22 @@ class CatalogEditing(QObject):
         if kind is None or self.controller.read_only:
             return
         self.commit_all()
+        self._when_free(lambda: self._create(kind))
+
+    def _create(self, kind: str) -> None:
         entry = new_entry(self.session.workspace, kind)
-        self.stack.push(create_command(self.session, kind, entry))
-        form = self.pages[kind].form
-        target = form.name_edit if kind == "skills" else form.content.edit
-        target.setFocus()
-        if kind == "skills":
-            form.name_edit.selectAll()
-        self._status(f"Created {singular(kind)} '{entry.id}' — F2 renames it, Ctrl+Z removes it")
+
+        def created() -> None:
+            form = self.pages[kind].form
+            target = form.name_edit if kind == "skills" else form.content.edit
+            target.setFocus()
+            if kind == "skills":
+                form.name_edit.selectAll()
+            self._status(
+                f"Created {singular(kind)} '{entry.id}' — F2 renames it, Ctrl+Z removes it"
+            )
+
+        self.writes.push(self.stack, create_command(self.session, kind, entry), created)
 
     def delete_selected(self, kind: str | None = None) -> None:
         kind = self._kind(kind)
@@ -285,20 +355,28 @@ class CatalogEditing(QObject):
         page = self.pages[kind]
         page.form.commit_pending()
         rows = sorted(r.row() for r in page.table.selectionModel().selectedRows())
-        command = delete_command(self.session, kind, page.selected_ids())
+        ids = page.selected_ids()
+        self._when_free(lambda: self._delete(kind, ids, rows))
+
+    def _delete(self, kind: str, ids: list[str], rows: list[int]) -> None:
+        page = self.pages[kind]
+        command = delete_command(self.session, kind, ids)
         if command is None:
             return
-        self.stack.push(command)
-        if command.failed:
-            return
-        count = len(command.changes)
-        if rows and page.model.rowCount():
-            row = min(rows[0], page.model.rowCount() - 1)
-            page.select_id(str(page.model.index(row, 0).data(EntryRole.EntryId)))
-        else:
-            page.show_entry(None)
-        what = f"'{command.changes[0].entry_id}'" if count == 1 else f"{count:,} {kind}"
-        self._status(f"Deleted {what} — Ctrl+Z brings it back")
+
+        def deleted() -> None:
+            if command.failed:
+                return
+            count = len(command.changes)
+            if rows and page.model.rowCount():
+                row = min(rows[0], page.model.rowCount() - 1)
+                page.select_id(str(page.model.index(row, 0).data(EntryRole.EntryId)))
+            else:
+                page.show_entry(None)
+            what = f"'{command.changes[0].entry_id}'" if count == 1 else f"{count:,} {kind}"
+            self._status(f"Deleted {what} — Ctrl+Z brings it back")
+
+        self.writes.push(self.stack, command, deleted)
 
     def rename(self, kind: str | None = None) -> None:
         kind = self._kind(kind)
@@ -324,7 +402,8 @@ class CatalogEditing(QObject):
                 f"{singular(kind)} '{new_id}' already exists; choose another id",
             )
             return
-        self.stack.push(RenameEntryCommand(self.session, kind, old_id, new_id))
+        command = RenameEntryCommand(self.session, kind, old_id, new_id)
+        self._when_free(lambda: self.writes.push(self.stack, command))
 
     def tag_selected(self, add: bool, kind: str | None = None) -> None:
         kind = self._kind(kind)
@@ -347,12 +426,15 @@ class CatalogEditing(QObject):
                 "tag: must be non-empty and contain no comma",
             )
             return
+        self._when_free(lambda: self._tag(kind, ids, tag, add))
+
+    def _tag(self, kind: str, ids: list[str], tag: str, add: bool) -> None:
         command = tag_command(self.session, kind, ids, tag, add=add)
         if command is None:
             has = "already have" if add else "do not have"
             self._status(f"Nothing to change: the selected {kind} {has} the tag '{tag}'")
             return
-        self.stack.push(command)
+        self.writes.push(self.stack, command)
 
     def _known_tags(self, kind: str, ids: list[str] | None) -> list[str]:
         """Tags of the given entries, or of the loaded rows, most common first."""
@@ -393,7 +475,38 @@ class CatalogEditing(QObject):
         # The value under the id the entry has now: a revision from before a rename
         # restores this entry, never a second one under its former id.
         entry = replace(entry, id=entry_id)
-        self.stack.push(restore_command(self.session, kind, entry, f"revision {chosen.revision}"))
+        label = f"revision {chosen.revision}"
+        self._when_free(
+            lambda: self.writes.push(
+                self.stack, restore_command(self.session, kind, entry, label)
+            )
+        )
+
+
+def _fields(request: EditRequest) -> list[str]:
+    return request.field.split("+")
+
+
+def _merged(first: EditRequest, second: EditRequest) -> EditRequest:
+    """Two edits of one entry typed while a write waited: one edit of both fields."""
+    fields = list(dict.fromkeys([*_fields(first), *_fields(second)]))
+    values: dict[str, Any] = {f: getattr(second.after, f) for f in _fields(second)}
+    after = replace(first.after, **values)
+    return EditRequest(first.kind, first.before, after, first.revision, "+".join(fields))
+
+
+def _rebased(catalog: CatalogService, request: EditRequest) -> EditRequest | None:
+    """An edit typed while an earlier write waited, applied to the entry as that write
+    left it (the form's revision predates it); None when it changes nothing any more."""
+    found = catalog.get(request.kind, request.before.id)
+    if found is None:
+        return request  # deleted meanwhile: the command's revision check says so
+    current, revision = found
+    values: dict[str, Any] = {f: getattr(request.after, f) for f in _fields(request)}
+    after = replace(current, **values)
+    if after == current:
+        return None
+    return EditRequest(request.kind, current, after, revision, request.field)
 
 
 CATALOG = FeatureSpec("catalog", CatalogEditing)

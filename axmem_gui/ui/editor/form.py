@@ -64,6 +64,10 @@ class EntryForm(QWidget):
         self.revision = 0
         self.read_only = False
         self._loading = False
+        #: A write waits for another program (ui/writes.py).
+        self._waiting = False
+        #: An edit was refused after that wait and is shown again, uncommitted.
+        self._unsaved = False
         self._pending: list[str] = []
         self._deferred: list[EditRequest] = []
         self._timer = QTimer(self)
@@ -245,6 +249,28 @@ class EntryForm(QWidget):
         self._timer.start()
         self._update_state()
 
+    def set_waiting(self, waiting: bool) -> None:
+        self._waiting = waiting
+        self._update_state()
+
+    def keep_unsaved(self, value: Entry) -> None:
+        """Show the fields of `value` that differ from the entry shown, as typing not yet
+        committed: an edit the workspace refused is kept here, and saved with the next
+        one (or when the field loses focus)."""
+        if self.entry is None or self.entry.id != value.id or self.read_only:
+            return
+        self._loading = True
+        try:
+            for field in self.fields():
+                if field in self._pending or getattr(value, field) == getattr(self.entry, field):
+                    continue
+                self._show_field(field, value)
+                self._pending.append(field)
+        finally:
+            self._loading = False
+        self._unsaved = bool(self._pending)
+        self._update_state()
+
     def discard_pending(self) -> None:
         self._timer.stop()
         self._pending = []
@@ -265,6 +291,7 @@ class EntryForm(QWidget):
     def _take_request(self) -> EditRequest | None:
         """One request for every field typed into (normally just the focused one)."""
         fields, self._pending = self._pending, []
+        self._unsaved = False
         if not fields or self.entry is None:
             return None
         before = self.entry
@@ -284,6 +311,10 @@ class EntryForm(QWidget):
             self.state_label.setText("")
         elif self.read_only:
             self.state_label.setText(f"revision {self.revision} · read-only")
+        elif self._unsaved and self._pending:
+            self.state_label.setText("not saved: another program was writing · kept here")
+        elif self._waiting:
+            self.state_label.setText("waiting for another program…")
         elif self._pending:
             self.state_label.setText("editing…")
         else:
