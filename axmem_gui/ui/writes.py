@@ -92,6 +92,8 @@ class WriteQueue(QObject):
         self.longest_wait_s = 0.0
         #: Writes that went to the worker because the workspace was busy.
         self.waited = 0
+        #: How long the worker waits for the lock (None: the store's bound, WRITE_WAIT_S).
+        self.wait_s: float | None = None
 
     @property
     def busy(self) -> bool:
@@ -130,13 +132,15 @@ class WriteQueue(QObject):
 
     def _wait_off_thread(self, pending: _Pending) -> None:
         path = self._controller.path
-        write = pending.write
+        write, wait_s = pending.write, self.wait_s
 
         def job(_ctx: JobContext) -> _Outcome:
             # A connection of its own (connections belong to their thread), waiting the
             # store's bound for the write lock.
             try:
                 with open_workspace(path) as ws:
+                    if wait_s is not None:
+                        ws.set_write_wait(wait_s)
                     value = write(ws)
                     return _Outcome(value=(value, ws.last_write_wait_s))
             except AxmemError as exc:

@@ -21,6 +21,45 @@ def cli(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
     return done
 
 
+HOLD_WRITE_LOCK = (
+    "import sqlite3, sys\n"
+    "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+    "c.execute('BEGIN IMMEDIATE')\n"
+    "c.execute(\"UPDATE workspace_settings SET value = value WHERE 0\")\n"
+    "print('holding', flush=True)\n"
+    "sys.stdin.readline()\n"
+    "c.execute('COMMIT')\n"
+)
+
+
+class WriteLockHeld:
+    """Another program in the middle of a write transaction on the workspace, until
+    `release()` (it then commits and exits)."""
+
+    def __init__(self, path: Path, script: str = HOLD_WRITE_LOCK) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", script, str(path)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        assert self.process.stdout.readline() == "holding\n"
+
+    def release(self) -> None:
+        if self.process.poll() is None:
+            assert self.process.stdin is not None
+            self.process.stdin.write("go\n")
+            self.process.stdin.flush()
+            self.process.wait()
+
+    def __enter__(self) -> WriteLockHeld:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
 def sidecar(path: Path, suffix: str) -> Path:
     return path.with_name(path.name + suffix)
 

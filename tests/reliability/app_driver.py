@@ -10,6 +10,8 @@ command per line on stdin and answers one JSON line on stdout:
   dialog folder cancel          File > Import Skills Folder…, Cancel
   dialog folder accept PATH     ... choose PATH, then Import in the preview
   new                           Edit > New (a skill), answered once it is saved
+  stress SECONDS SEED [BOUND_S]  edit as fast as a user types, with file dialogs opening
+                                at random, for SECONDS; answers the figures (stress.py)
   quit                          close the window (the app exits normally)
 
 A file dialog is answered only after it listed its folder and painted it: that is when
@@ -96,6 +98,11 @@ class Driver:
             self.dialog(words[1], words[2], words[3] if len(words) > 3 else None)
         elif words == ["new"]:
             self.new_skill()
+        elif words[:1] == ["stress"]:
+            from tests.reliability.stress import AppStress
+
+            bound = float(words[3]) if len(words) > 3 else None
+            AppStress(self.window, float(words[1]), int(words[2]), bound, self._answer).start()
         elif words == ["quit"]:
             self.window.close()
         else:
