@@ -315,7 +315,8 @@ def verify(workspace: Path, app: dict[str, Any], load: Load) -> list[str]:
         if missing:
             problems.append(f"app edits of {entry_id} not in history: {missing[:3]}")
         if entry_id not in current or current[entry_id][0] != values[-1]:
-            problems.append(f"{entry_id}: last acknowledged {values[-1]!r}, file has {current.get(entry_id)}")
+            found = current.get(entry_id)
+            problems.append(f"{entry_id}: last acknowledged {values[-1]!r}, file has {found}")
     for ids in load.imports:
         lost = [i for i in ids if i not in current or i not in names]
         if lost:
