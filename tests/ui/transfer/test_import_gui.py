@@ -309,10 +309,10 @@ def test_file_menu_offers_import_and_export(window: MainWindow) -> None:
 def test_a_file_over_the_size_limit_is_named_with_the_limit(
     window: MainWindow, qtbot, dialogs: Recorder, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
-    from axmem_gui.core.formats.fileio import MIB, ReadLimits, human_size
+    from axmem_gui.core.formats.fileio import ReadLimits, human_size
 
     limit = ReadLimits().max_file_bytes
-    assert human_size(limit) == "16 MiB"
+    assert human_size(limit) == "1 GiB"
     big = tmp_path / "big.json"
     with big.open("wb") as fh:  # sparse: takes no disk space
         fh.truncate(limit + 1)
@@ -320,6 +320,6 @@ def test_a_file_over_the_size_limit_is_named_with_the_limit(
     transfer(window).import_paths([big])
     wait_idle(qtbot, window)
     [error] = dialogs.previews[0].plan().errors
-    assert error.file == str(big) and "the limit is 16 MiB" in error.message
+    assert error.file == str(big) and "the limit is 1 GiB" in error.message
     readme = (Path(__file__).parents[3] / "README.md").read_text(encoding="utf-8")
-    assert f"{limit // MIB} MiB" in readme and "import" in readme
+    assert human_size(limit) in readme and "import" in readme
