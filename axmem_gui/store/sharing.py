@@ -114,7 +114,7 @@ class Guard:
         """After the connection read the file once: check the schema and note its cookie,
         note the sidecars it uses, and start the lock holder (waiting for it with `wait`).
         Raises WorkspaceError for a schema that is not ours."""
-        self._check_schema(conn)
+        self.check_schema(conn)
         self._take_probes()
         if self._holder is not None:
             self._holder.spawn()
@@ -149,7 +149,7 @@ class Guard:
         self._check_file()
         if self._sidecars_replaced():
             self._reopen(db)
-        self._check_schema(db.conn)
+        self.check_schema(db.conn)
 
     def ensure_holder(self) -> None:
         if self._holder is None:
@@ -201,7 +201,7 @@ class Guard:
         db.reconnect()
         self._take_probes()
 
-    def _check_schema(self, conn: sqlite3.Connection) -> None:
+    def check_schema(self, conn: sqlite3.Connection) -> None:
         cookie = int(conn.execute("PRAGMA schema_version").fetchone()[0])
         if cookie == self._cookie:
             return

@@ -144,6 +144,12 @@ class Workspace:
         db = self.db
         return db.last_wait_s if isinstance(db, WorkspaceDatabase) else 0.0
 
+    def check_schema(self) -> None:
+        """WorkspaceError when another program added a trigger, view or other object
+        since the schema was last checked (cheap when the schema cookie did not move)."""
+        if self._guard is not None:
+            self._guard.check_schema(self.db.conn)
+
     def ensure_lock_holder(self) -> None:
         """Wait until the lock holder (if this open has one) holds the file's locks.
         Raises WorkspaceError when it cannot."""

@@ -27,7 +27,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand
 
 from axmem_gui.core.catalog import noun, singular
-from axmem_gui.core.errors import AxmemError, WorkspaceBusyError
+from axmem_gui.core.errors import AxmemError
 from axmem_gui.services.catalog import (
     CatalogService,
     ConflictError,
@@ -243,18 +243,22 @@ class ReplaceEntriesCommand(QUndoCommand):
         ]
         return lambda ws: CatalogService(ws).write(kind, writes, op=op)
 
-    def settled(self, undo: bool, value: Any, error: AxmemError | None) -> None:
-        """The queue's outcome for the next redo()/undo(). A write still refused after
-        waiting for another program does not move the stack: the edit is reported and
-        given back to the form (`keep_unsaved`), never dropped."""
-        if isinstance(error, WorkspaceBusyError):
+    def settled(self, undo: bool, value: Any, error: AxmemError | None) -> bool:
+        """The queue's outcome for the next redo()/undo(); whether the stack should move
+        now. A write refused (another program kept the workspace busy past the wait, the
+        disk is full, the file changed hands...) does not move the stack: it is reported
+        and a field edit goes back to the form (`keep_unsaved`), never dropped. A
+        conflict moves it: redo()/undo() asks whose version to keep."""
+        if error is not None and not isinstance(error, ConflictError):
             pick, _present = self._picks(undo)
-            self.ctx.report_error(f"{error}. Your edit is kept: it is saved with the next one.")
-            values = [v for c in self.changes if (v := pick(c)) is not None]
-            if self.merge_key is not None and not undo:
-                self.ctx.keep_unsaved(self.kind, values)
-            return
+            field_edit = self.merge_key is not None and not undo
+            kept = " Your edit is kept in the form." if field_edit else ""
+            self.ctx.report_error(f"{error}{kept}")
+            if field_edit:
+                self.ctx.keep_unsaved(self.kind, [v for c in self.changes if (v := pick(c))])
+            return False
         self._settled = (undo, value, error)
+        return True
 
     def _resolve(self, err: ConflictError, pick: _Pick, present: _Pick, op: str | None) -> None:
         if self.ctx.resolve_conflict(err) is not Resolution.MINE:
@@ -350,11 +354,12 @@ class RenameEntryCommand(QUndoCommand):
         source, target = (self.new_id, self.old_id) if undo else (self.old_id, self.new_id)
         return lambda ws: CatalogService(ws).rename(kind, source, target)
 
-    def settled(self, undo: bool, value: Any, error: AxmemError | None) -> None:
-        if isinstance(error, WorkspaceBusyError):
+    def settled(self, undo: bool, value: Any, error: AxmemError | None) -> bool:
+        if error is not None:
             self.ctx.report_error(str(error))
-            return
+            return False
         self._settled = (undo, value, error)
+        return True
 
     def _rename(self, source: str, target: str) -> None:
         settled, self._settled = self._settled, None

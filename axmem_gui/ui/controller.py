@@ -8,6 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from axmem_gui.core.errors import WorkspaceError
 from axmem_gui.services.contextmaps import snapshot_count
 from axmem_gui.services.workspace import Workspace, WorkspaceCounts
 
@@ -25,6 +26,9 @@ class WorkspaceController(QObject):
     opened = Signal()
     changed = Signal(str)  # what changed: "skills", "memories", "scenarios", ... or "*"
     externally_changed = Signal()
+    #: Another program put SQL of its own into the open workspace (the message says
+    #: what); every write is refused until it is removed (store/sharing.py).
+    schema_refused = Signal(str)
     closing = Signal()  # stop timers and jobs that would read the workspace
 
     def __init__(self, workspace: Workspace, parent: QObject | None = None) -> None:
@@ -34,6 +38,7 @@ class WorkspaceController(QObject):
         self._closed = False
         self._seen_version = workspace.data_version()
         self._map_snapshots: int | None = None
+        self._refused = ""
         # Connected first, so every other receiver of `changed` counts afresh.
         self.changed.connect(self._on_changed)
         self._timer = QTimer(self)
@@ -86,6 +91,12 @@ class WorkspaceController(QObject):
         if version == self._seen_version:
             return False
         self._seen_version = version
+        try:
+            self._ws.check_schema()
+        except WorkspaceError as exc:
+            if str(exc) != self._refused:  # said once, not at every later commit
+                self._refused = str(exc)
+                self.schema_refused.emit(str(exc))
         self.externally_changed.emit()
         self.changed.emit("*")
         return True

@@ -232,6 +232,9 @@ class MainWindow(QMainWindow):
         controller.opened.connect(self._on_opened)
         controller.externally_changed.connect(self._on_external_change)
         self.writes.waiting.connect(lambda _waiting: self._update_counts())
+        controller.schema_refused.connect(
+            lambda message: ErrorDialog.show(self, "Workspace changed by another program", message)
+        )
         # The one shutdown path: features stop before the workspace's connection closes.
         controller.closing.connect(self._shutdown)
         self._on_opened()

@@ -46,6 +46,9 @@ class _Controller(Protocol):
     @property
     def path(self) -> Path: ...
 
+    @property
+    def is_closed(self) -> bool: ...
+
 
 @dataclass
 class _Pending:
@@ -63,11 +66,12 @@ class _Outcome:
 class DeferredCommand(Protocol):
     """An undo command whose write can run before the stack moves (see `WriteQueue.undo`):
     `prepare` (GUI thread) returns the write for undo or redo, or raises AxmemError;
-    `settled` records the outcome so the stack's next undo()/redo() call only shows it."""
+    `settled` records the outcome so the stack's next undo()/redo() call only shows it,
+    and says whether the stack should move (not for a write that was refused)."""
 
     def prepare(self, undo: bool) -> Write: ...
 
-    def settled(self, undo: bool, value: Any, error: AxmemError | None) -> None: ...
+    def settled(self, undo: bool, value: Any, error: AxmemError | None) -> bool: ...
 
 
 class WriteQueue(QObject):
@@ -107,6 +111,9 @@ class WriteQueue(QObject):
         self._next()
 
     def _next(self) -> None:
+        if self._controller.is_closed:
+            self._queue.clear()  # the window is gone with its workspace
+            return
         while self._running is None and self._queue:
             pending = self._queue[0]
             ws = self._controller.workspace
@@ -238,18 +245,17 @@ class WriteQueue(QObject):
         try:
             write = deferred.prepare(undo)
         except AxmemError as exc:
-            deferred.settled(undo, None, exc)
-            go()
+            if deferred.settled(undo, None, exc):
+                go()
             return
 
         def done(value: Any) -> None:
-            deferred.settled(undo, value, None)
-            go()
+            if deferred.settled(undo, value, None):
+                go()
 
         def failed(error: AxmemError) -> None:
-            deferred.settled(undo, None, error)
-            if not isinstance(error, WorkspaceBusyError):
-                go()  # the command shows the refusal (and may drop itself), as before
+            if deferred.settled(undo, None, error):
+                go()  # a conflict: the command asks whose version to keep
 
         self.submit(write, done, failed)
 

@@ -19,7 +19,7 @@ from axmem_gui.ui.main_window import MainWindow
 from tests.helpers.shared_workspace import WriteLockHeld
 
 
-def _stored_name(path: Path, entry_id: str) -> str | None:
+def _stored_name(path: Path, entry_id: str) -> str | None:  # (a file whose schema is ours)
     with Workspace.open(path, read_only=True) as other:
         skill = other.skills.get(entry_id)
         return None if skill is None else skill.name
@@ -108,3 +108,30 @@ def test_undo_waits_too(window: MainWindow, qtbot, errors: list[str]) -> None:  
     qtbot.waitUntil(lambda: window.undo_stack.index() == 0)
     assert _stored_name(path, "release-checklist") == "Release checklist"
     assert errors == []
+
+
+def test_sql_planted_while_the_app_is_open_is_reported_and_never_runs(
+    window: MainWindow, qtbot, errors: list[str]  # type: ignore[no-untyped-def]
+) -> None:
+    """Another program adds a trigger to the open workspace (issue 25): the app says so
+    when it notices the change, and refuses to write rather than run it."""
+    import sqlite3
+
+    path = window.controller.path
+    conn = sqlite3.connect(path)
+    conn.executescript(
+        "CREATE TRIGGER sneaky AFTER UPDATE ON skills BEGIN DELETE FROM revisions; END"
+    )
+    conn.close()
+    assert window.controller.check_external_changes()
+    assert len(errors) == 1 and "'sneaky'" in errors[0] and "did not create" in errors[0]
+    _type_name(window, qtbot, " v2")
+    qtbot.waitUntil(lambda: len(errors) == 2)
+    assert "'sneaky'" in errors[1]
+    # (read as another program would: the app itself no longer opens the file)
+    raw = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    assert raw.execute("SELECT name FROM skills WHERE id = 'release-checklist'").fetchone() == (
+        "Release checklist",
+    )
+    assert raw.execute("SELECT count(*) FROM revisions").fetchone()[0] > 0
+    raw.close()

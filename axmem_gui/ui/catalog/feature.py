@@ -117,8 +117,10 @@ class CatalogEditing(QObject):
         )
 
     def shutdown(self) -> None:
-        """Typing not yet committed stays uncommitted; a write that waits for another
-        program is let finish (bounded by the store's wait)."""
+        """Typing not yet committed (an edit kept after a refused write included) is
+        saved now, before the workspace closes; a write that waits for another program
+        is let finish (bounded by the store's wait)."""
+        self.commit_all()
         self.writes.wait_for_writes(int(self.controller.workspace.write_wait_s * 1000) + 2000)
 
     def _on_opened(self) -> None:
@@ -292,8 +294,8 @@ class CatalogEditing(QObject):
         page.form.keep_unsaved(values[0])
 
     def commit_edit(self, request: EditRequest) -> None:
-        if self.controller.read_only:
-            return
+        if self.controller.read_only or self.controller.is_closed:
+            return  # (closing: a field losing its focus commits into a closed workspace)
         if self.writes.busy:
             key = (request.kind, request.before.id)
             held = self._held_edits.get(key)
