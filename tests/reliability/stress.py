@@ -265,6 +265,8 @@ class Load:
                     self.tags.append((tag, ids))
 
 
+#: A reader as scripts read: a query, then a short pause (it waits on its stdin, which
+#: closes when the test is done), not a loop that keeps a CPU to itself.
 READER = r"""
 import json, sqlite3, sys, threading
 path = sys.argv[1]
@@ -272,7 +274,7 @@ done = threading.Event()
 threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).start()
 reads, errors = 0, []
 conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
-while not done.is_set():
+while not done.wait(0.002):
     try:
         conn.execute("SELECT count(*), max(pk) FROM skills").fetchone()
         conn.execute("SELECT entry_id, after FROM revisions ORDER BY pk DESC LIMIT 100").fetchall()

@@ -66,6 +66,10 @@ def _stress(tmp_path: Path, seconds: float, seed: int) -> dict[str, object]:
         },
         "reader": {"reads": load.reads, "errors": len(load.read_errors)},
         "bound s": WRITE_WAIT_S,
+        # The machine's load while it ran (2 CPUs shared with other work): a stall is
+        # also the time nobody ran this process at all.
+        "load average": [round(x, 1) for x in os.getloadavg()],
+        "cpus": os.cpu_count(),
     }
     print(json.dumps(summary, indent=1))
     out = REPO / "build" / "stress-figures.jsonl"
