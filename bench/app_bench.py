@@ -948,11 +948,14 @@ class Driver:
 def write_big_session(ws: Any, path: Path, mb: float) -> int:
     """The sample's recorded session with its catalog grown by synthetic memories (words
     no recorded search has, so what the file claims still holds) to about `mb` MB."""
+    import copy
     import random
 
+    from axmem_gui.core.session.format import parse_session, session_to_json
     from axmem_gui.services import sessions
 
-    doc = sessions.get_session(ws, "sample-ops-assistant")
+    stored = sessions.SessionService(ws).get("sample-ops-assistant")
+    doc = copy.deepcopy(session_to_json(stored))
     r = random.Random(11)
     words = [f"zq{i}x" for i in range(3000)]
     memories = doc["catalog"]["memories"]
@@ -963,7 +966,7 @@ def write_big_session(ws: Any, path: Path, mb: float) -> int:
         memories.append(memory)
         size += len(json.dumps(memory)) + 2
     doc["id"] = "bench-big-import"
-    sessions.write_session_file(doc, path)
+    sessions.write_session_file(parse_session(doc, "bench session"), path)
     return path.stat().st_size
 
 

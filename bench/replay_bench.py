@@ -28,8 +28,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("AXMEM_SETTINGS_DIR", tempfile.mkdtemp(prefix="axmem-bench-settings-"))
 os.environ.setdefault("AXMEM_DATA_DIR", tempfile.mkdtemp(prefix="axmem-bench-data-"))
 
+from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import agent_config_from_json
-from axmem_gui.engine.providers import ProviderSettings
+from axmem_gui.core.session.model import Session
 from axmem_gui.engine.scripted_model import ScriptedTransport
 from axmem_gui.services import sessions
 from axmem_gui.services.workspace import open_workspace
@@ -49,7 +50,7 @@ REQUESTS = (
 )
 
 
-def record() -> dict[str, Any]:
+def record() -> Session:
     with open_workspace(None, read_only=True) as ws:  # the sample workspace's catalog
         catalog = ws.catalog()
     config = agent_config_from_json(dict(AGENT), "bench agent")
@@ -80,9 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args(argv)
     doc = record()
-    calls = len(doc["exchanges"])
-    if doc["status"] != "complete" or calls != 24:
-        print(f"expected a complete 24-call session, got {doc['status']} with {calls}")
+    calls = len(doc.exchanges)
+    if not doc.complete or calls != 24:
+        print(f"expected a complete 24-call session, got {doc.status} with {calls}")
         return 1
     verify = sessions.verify(doc)
     replay = sessions.replay(doc)

@@ -14,52 +14,69 @@ from pathlib import Path
 from typing import Any
 
 from axmem_gui.cli.common import add_workspace_arg, print_json, say
+from axmem_gui.core.session.agent_config import AgentConfig
 from axmem_gui.services import agents
+from axmem_gui.services.agents import AgentService, StoredAgent
 from axmem_gui.services.workspace import open_workspace
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _read(path: Path) -> AgentConfig:
     if str(path) == "-":
         return agents.config_from_text(sys.stdin.read(), "standard input")
     return agents.read_config_file(path)
 
 
+def _written(agent: StoredAgent) -> dict[str, Any]:
+    """What a write prints: the config as stored, with its new revision."""
+    return {"name": agent.name, "revision": agent.revision, "config": agent.stored}
+
+
 def _list(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
-        items = agents.list_agents(ws)
+        items = AgentService(ws).all()
     if args.json:
-        print_json(items)
+        print_json(
+            [
+                {
+                    "name": a.name,
+                    "revision": a.revision,
+                    "signature": a.signature,
+                    "updated_at": a.updated_at,
+                }
+                for a in items
+            ]
+        )
     elif not items:
         say("no agent configs yet: add one with `axmem agents add FILE`")
     else:
-        for item in items:
-            say(f"{item['name']:<24} r{item['revision']:<4} {item['signature']}")
+        for a in items:
+            say(f"{a.name:<24} r{a.revision:<4} {a.signature or '(' + a.problem + ')'}")
     return 0
 
 
 def _show(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
-        print_json(agents.show_agent(ws, args.name))
+        print_json(AgentService(ws).get(args.name).show_json())
     return 0
 
 
 def _add(args: argparse.Namespace) -> int:
     config = _read(args.file)
     with open_workspace(args.workspace) as ws:
-        print_json(agents.add_agent(ws, config))
+        print_json(_written(AgentService(ws).add(config)))
     return 0
 
 
 def _edit(args: argparse.Namespace) -> int:
     config = _read(args.file)
     with open_workspace(args.workspace) as ws:
-        print_json(agents.edit_agent(ws, args.name, config, args.revision))
+        print_json(_written(AgentService(ws).edit(args.name, config, args.revision)))
     return 0
 
 
 def _remove(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace) as ws:
-        agents.remove_agent(ws, args.name, args.revision)
+        AgentService(ws).remove(args.name, args.revision)
     print_json({"removed": args.name})
     return 0
 

@@ -30,11 +30,12 @@ from axmem_gui.core.contextmap import (
     update_result_to_json,
 )
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.session.model import Session
 from axmem_gui.services import contextmaps, sessions
 
 
-def _session(path: Path) -> dict[str, Any] | None:
-    """The session document when `path` is a `.axsession.json` file, else None."""
+def _session(path: Path) -> Session | None:
+    """The session when `path` is a `.axsession.json` file, else None."""
     if path.suffix.lower() != ".json":
         return None
     value = parse_json_text(read_text_file(path, "context map file"), str(path))
@@ -43,16 +44,16 @@ def _session(path: Path) -> dict[str, Any] | None:
     return None
 
 
-def _last_forward(doc: dict[str, Any]) -> int:
-    ran = [f for f in doc.get("forwards") or [] if f.get("status") != "not_run"]
-    return int(ran[-1].get("index", 0)) + 1 if ran else 1
+def _last_forward(session: Session) -> int:
+    ran = session.ran_forwards
+    return ran[-1].index + 1 if ran else 1
 
 
 def _load_state(path: Path, forward: int | None = None, which: str = "after") -> StoredContextMap:
-    doc = _session(path)
-    if doc is not None:
-        n = forward if forward is not None else _last_forward(doc)
-        return contextmaps.session_map_at(doc, n, which, str(path))
+    session = _session(path)
+    if session is not None:
+        n = forward if forward is not None else _last_forward(session)
+        return contextmaps.session_map_at(session, n, which, str(path))
     if forward is not None:
         raise InputError(f"{path}: --forward needs a session file (.axsession.json)")
     text = read_text_file(path, "context map file")
@@ -62,13 +63,13 @@ def _load_state(path: Path, forward: int | None = None, which: str = "after") ->
 
 
 def _update_record(path: Path, forward: int | None) -> dict[str, Any] | None:
-    doc = _session(path)
-    if doc is None:
+    session = _session(path)
+    if session is None:
         return None
-    n = forward if forward is not None else _last_forward(doc)
-    fws = doc.get("forwards") or []
-    record = fws[n - 1].get("context_map_update") if 0 < n <= len(fws) else None
-    return record if isinstance(record, dict) else None
+    n = forward if forward is not None else _last_forward(session)
+    fws = session.forwards
+    record = fws[n - 1].context_map_update if 0 < n <= len(fws) else None
+    return None if record is None else record.to_json()
 
 
 def _apply(args: argparse.Namespace) -> int:

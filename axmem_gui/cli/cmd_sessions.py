@@ -20,17 +20,23 @@ from axmem_gui.cli.common import (
     write_report,
 )
 from axmem_gui.core import jsontext
+from axmem_gui.core.contextmap import start_map_from_json_value
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsout import json_dumps
+from axmem_gui.core.providers import (
+    RETRY_KINDS,
+    STRUCTURED_OUTPUT_MODES,
+    ProviderSettings,
+    parse_retry_on,
+)
 from axmem_gui.core.session.compare import render_comparison
-from axmem_gui.core.session.format import session_summary
+from axmem_gui.core.session.format import is_session_value
+from axmem_gui.core.session.model import Session
+from axmem_gui.core.session.progress import RunProgress
 from axmem_gui.core.session.whatif import render_whatif
-from axmem_gui.engine.clients import RunProgress
-from axmem_gui.engine.policy import RETRY_KINDS, parse_retry_on
-from axmem_gui.engine.providers import STRUCTURED_OUTPUT_MODES, ProviderSettings
-from axmem_gui.engine.search import BACKENDS
 from axmem_gui.services import sessions
 from axmem_gui.services.providers import check_connection
+from axmem_gui.services.sessions import SEARCH_BACKENDS, SessionService
 from axmem_gui.services.workspace import open_workspace
 
 
@@ -95,37 +101,34 @@ def _read_context_map(path: Path | None) -> Any:
         value = jsontext.parse(text)
     except ValueError:
         return text  # a map given as its Markdown text
-    if isinstance(value, dict) and value.get("format") == "axsession":
+    if is_session_value(value):
         # Continue from where a recorded session left its map.
-        doc = sessions.read_session_file(path)
-        maps = [f.get("context_map_after") for f in doc["forwards"] if f.get("context_map_after")]
+        session = sessions.read_session_file(path)
+        maps = [f.context_map_after for f in session.forwards if f.context_map_after]
         if not maps:
             raise InputError(f"{path}: this session has no context map")
-        value = maps[-1]
-    if isinstance(value, dict) and isinstance(value.get("state"), dict):
-        value = value["state"]
-    if not isinstance(value, dict) or not isinstance(value.get("text"), str):
-        raise InputError(f"{path}: expected a context map snapshot with a 'text' field")
-    return value
+        return maps[-1]
+    return start_map_from_json_value(value, str(path))
 
 
-def _finish_run(doc: dict[str, Any], args: argparse.Namespace) -> int:
+def _finish_run(session: Session, args: argparse.Namespace) -> int:
     if args.output is not None:
-        sessions.write_session_file(doc, args.output)
+        sessions.write_session_file(session, args.output)
         where = str(args.output)
     if args.output is None or getattr(args, "save", False):
         with open_workspace(args.workspace) as ws:
-            sessions.save_session(ws, doc)
-        where = f"workspace session {doc['id']}" if args.output is None else where
-    calls = len(doc["exchanges"])
-    map_failed = [w for w in doc.get("warnings") or [] if "context-map update failed" in w]
-    for warning in doc.get("warnings") or []:
+            SessionService(ws).save(session)
+        where = f"workspace session {session.id}" if args.output is None else where
+    calls = len(session.exchanges)
+    warnings = session.warning_list
+    map_failed = [w for w in warnings if "context-map update failed" in w]
+    for warning in warnings:
         label = "error" if warning in map_failed and args.on_map_failure == "error" else "warning"
         say(f"axmem: {label}: {warning}", file=sys.stderr)
-    if doc["status"] == "complete":
+    if session.complete:
         say(f"recorded {calls} model calls: {where}")
-        for fw in doc["forwards"]:
-            say(f"forward {fw['index'] + 1}: {json_dumps(fw['output'])}")
+        for fw in session.forwards:
+            say(f"forward {fw.index + 1}: {json_dumps(fw.output)}")
         if map_failed and args.on_map_failure == "error":
             print(
                 "axmem: the context-map update failed (--on-map-failure error); "
@@ -134,8 +137,8 @@ def _finish_run(doc: dict[str, Any], args: argparse.Namespace) -> int:
             )
             return 1
         return 0
-    error = doc.get("error") or {}
-    print(f"axmem: run ended early: {error.get('message')}", file=sys.stderr)
+    message = session.error.message if session.error is not None else None
+    print(f"axmem: run ended early: {message}", file=sys.stderr)
     say(f"partial session ({calls} model calls) kept, marked incomplete: {where}")
     return 1
 
@@ -146,7 +149,7 @@ def _run(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
         config = sessions.agent_from_workspace(ws, args.agent)
         catalog = ws.catalog()
-    doc = sessions.run_agent(
+    session = sessions.run_agent(
         config,
         catalog,
         inputs,
@@ -156,12 +159,11 @@ def _run(args: argparse.Namespace) -> int:
         search=args.search,
         progress=_progress(args.quiet),
     )
-    return _finish_run(doc, args)
+    return _finish_run(session, args)
 
 
 def _replay(args: argparse.Namespace) -> int:
-    doc = sessions.read_session_file(args.file)
-    report = sessions.replay(doc)
+    report = sessions.replay(sessions.read_session_file(args.file))
     if args.json:
         print_json(report.to_json())
     else:
@@ -170,8 +172,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    doc = sessions.read_session_file(args.file)
-    report = sessions.verify(doc)
+    report = sessions.verify(sessions.read_session_file(args.file))
     if args.json:
         print_json(report.to_json())
     else:
@@ -191,10 +192,10 @@ def _catalog_arg(args: argparse.Namespace) -> Any:
 
 
 def _rerun(args: argparse.Namespace) -> int:
-    doc = sessions.read_session_file(args.file)
+    recorded = sessions.read_session_file(args.file)
     catalog = _catalog_arg(args)
     new = sessions.rerun_session(
-        doc,
+        recorded,
         _settings(args),
         catalog=catalog,
         search=args.search,
@@ -217,12 +218,12 @@ def _diff(args: argparse.Namespace) -> int:
 
 
 def _whatif(args: argparse.Namespace) -> int:
-    doc = sessions.read_session_file(args.file)
+    session = sessions.read_session_file(args.file)
     catalog = _catalog_arg(args)
     if catalog is None:
         with open_workspace(None, read_only=True) as ws:
             catalog = ws.catalog()
-    report = sessions.whatif(doc, catalog, args.search)
+    report = sessions.whatif(session, catalog, args.search)
     if args.json:
         print_json(report.to_json())
     else:
@@ -232,19 +233,19 @@ def _whatif(args: argparse.Namespace) -> int:
 
 def _list(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
-        items = sessions.list_sessions(ws)
+        rows = SessionService(ws).rows()
     if args.json:
-        print_json(items)
+        print_json([r.to_json() for r in rows])
         return 0
-    if not items:
+    if not rows:
         print("no sessions yet: record one with `axmem run` or import a .axsession.json")
         return 0
-    for s in items:
+    for r in rows:
         # escaped for the terminal (say), and a stranger's megabyte name cut to a line
         say(
-            f"{_cell(s['id'])}  {_cell(s['status']):<10}  {_cell(s['agent']):<20}  "
-            f"{_cell(s['provider'])}/{_cell(s['model'])}  {counted(s['exchanges'], 'call')}  "
-            f"{_cell(s['created_at'])}  {_cell(s['name'], LIST_NAME_CHARS)}"
+            f"{_cell(r.id)}  {_cell(r.status):<10}  {_cell(r.agent):<20}  "
+            f"{_cell(r.provider)}/{_cell(r.model)}  {counted(r.exchanges, 'call')}  "
+            f"{_cell(r.created_at)}  {_cell(r.name, LIST_NAME_CHARS)}"
         )
     return 0
 
@@ -260,26 +261,25 @@ def _cell(value: object, limit: int = LIST_FIELD_CHARS) -> str:
 
 def _export(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
-        sessions.export_session(ws, args.id, args.output)
+        SessionService(ws).export(args.id, args.output)
     say(f"exported session {args.id} to {args.output}")
     return 0
 
 
 def _import(args: argparse.Namespace) -> int:
     # Never replaces a stored session: a different one with a taken id is kept beside it.
+    session = sessions.read_session_file(args.file)
     with open_workspace(args.workspace) as ws:
-        session_id, stored, taken = sessions.import_session(ws, args.file)
-        doc = ws.sessions.get(session_id)
-    assert doc is not None
-    s = session_summary(doc)
+        session_id, stored, taken = SessionService(ws).store(session)
     if not stored:
         say(f"session {session_id} is already in the workspace: nothing imported")
         return 0
-    say(f"imported session {session_id} ({s['agent']}, {s['exchanges']} model calls)")
+    calls = len(session.exchanges)
+    say(f"imported session {session_id} ({session.agent.name}, {calls} model calls)")
     if taken:
         note = f"axmem: note: id {taken} is taken by another session; both are kept"
         say(note, file=sys.stderr)
-    warning = sessions.claims_warning(doc)
+    warning = sessions.claims_warning(session)
     if warning:
         say(f"axmem: warning: {warning}; `axmem verify FILE` shows them", file=sys.stderr)
     return 0
@@ -367,7 +367,7 @@ def _add_run_output(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", help="session name")
     p.add_argument(
         "--search",
-        choices=BACKENDS,
+        choices=SEARCH_BACKENDS,
         default=None,
         help="who answers discover/recall (default: axmem-ax, the Ax-exact search)",
     )
@@ -448,7 +448,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("file", type=Path, metavar="FILE")
     add_workspace_arg(p)
     p.add_argument("--catalog", type=Path, metavar="FILE", help="catalog JSON file")
-    p.add_argument("--search", choices=BACKENDS, default=None, help="search backend")
+    p.add_argument("--search", choices=SEARCH_BACKENDS, default=None, help="search backend")
     p.add_argument("--json", action="store_true", help="machine-readable report")
     p.set_defaults(handler=_whatif)
 

@@ -13,19 +13,24 @@ import copy
 import json
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 import axllm
 
-from axmem_gui.core.session.derive import exchange_usage
 from axmem_gui.core.session.digest import request_digest
+from axmem_gui.core.session.model import Exchange, RunError
+from axmem_gui.core.session.payloads import usage_of_response
+from axmem_gui.core.session.progress import Cancellable
+from axmem_gui.core.session.progress import CancelLike as CancelLike
+from axmem_gui.core.session.progress import ProgressCallback as ProgressCallback
+from axmem_gui.core.session.progress import RunProgress as RunProgress
 from axmem_gui.core.session.redact import redact_url
 from axmem_gui.core.session.replay_cursor import ReplayCursor
 from axmem_gui.core.session.stages import ACTOR_STAGES, LLM_QUERY, stage_of_request
 from axmem_gui.engine import policy
 from axmem_gui.engine.errors import FailureInfo, ProviderFailure, RunCancelled, describe_failure
+from axmem_gui.engine.search import CallPlace
 
 
 def jsonable(value: Any) -> Any:
@@ -56,30 +61,12 @@ class CancelToken:
         return self._token
 
 
-CancelLike = CancelToken | Callable[[], bool] | None
-
-
 def is_cancelled(cancel: CancelLike) -> bool:
     if cancel is None:
         return False
-    if isinstance(cancel, CancelToken):
+    if isinstance(cancel, Cancellable):
         return cancel.cancelled
     return bool(cancel())
-
-
-@dataclass(frozen=True)
-class RunProgress:
-    """Reported to the caller's progress callback (the GUI task runner relays it)."""
-
-    kind: str  # forward_started | call_started | call_finished | forward_finished
-    forward: int
-    forwards: int
-    calls: int  # model calls so far in the session
-    stage: str | None = None
-    message: str = ""
-
-
-ProgressCallback = Callable[[RunProgress], None]
 
 
 class _Delegating:
@@ -138,7 +125,10 @@ class RecordingClient(_Delegating):
         http_attempts: list[dict[str, Any]] | None = None,
     ) -> None:
         super().__init__(inner)
+        #: Every call as the session file records it (this client writes that JSON).
         self.exchanges: list[dict[str, Any]] = []
+        #: Where the last call sits (searches and callbacks name the call that made them).
+        self.last_call: CallPlace | None = None
         self.cancel = cancel
         self._progress = progress
         self._turns = _TurnCounter()
@@ -178,11 +168,13 @@ class RecordingClient(_Delegating):
         self._http_attempts.clear()
         started_at = utc_now()
         t0 = time.perf_counter()
+        turn = self._turns.next(stage)
+        self.last_call = CallPlace(self.forward, stage, turn, index)
         record: dict[str, Any] = {
             "index": index,
             "forward": self.forward,
             "stage": stage,
-            "turn": self._turns.next(stage),
+            "turn": turn,
             "digest": request_digest(request_json),
             "request": request_json,
             "response": None,
@@ -205,8 +197,9 @@ class RecordingClient(_Delegating):
             raise
         else:
             self._wire_record(record)
-            record["response"] = jsonable(response)
-            record["usage"] = exchange_usage(response)
+            response_json = jsonable(response)
+            record["response"] = response_json
+            record["usage"] = usage_of_response(response_json)
             return response
         finally:
             record["duration_ms"] = round((time.perf_counter() - t0) * 1000, 3)
@@ -225,34 +218,28 @@ def fold_chunks(chunks: Sequence[Any]) -> Any:
     return jsonable(policy.fold_chunks(list(chunks)))
 
 
-def recorded_error(error: Mapping[str, Any]) -> BaseException:
+def recorded_error(error: RunError) -> BaseException:
     """Rebuild the exception a recorded exchange ended with, same class where axllm has
     it, so AxGen retries (or not) exactly as it did live."""
-    name = str(error.get("type") or "")
-    message = str(error.get("message") or "recorded failure")
+    name = error.type or ""
+    message = error.message or "recorded failure"
     if name == ProviderFailure.__name__:
-        status = error.get("status")
         return ProviderFailure(
             FailureInfo(
-                str(error.get("kind") or "agent"),
+                error.kind or "agent",
                 message,
                 name,
-                status if isinstance(status, int) else None,
-                None if error.get("retry_after") is None else str(error.get("retry_after")),
+                error.status,
+                None if error.retry_after is None else str(error.retry_after),
             )
         )
     cls = getattr(axllm, name, None) if name.startswith("AxAI") else None
     if isinstance(cls, type) and issubclass(cls, axllm.AxAIServiceError):
         if issubclass(cls, axllm.AxAIServiceAbortedError):
             return cls(message)
-        status = error.get("status")
-        rebuilt = cls(
-            message,
-            status=status if isinstance(status, int) else None,
-            retryable=bool(error.get("retryable")),
-        )
-        if error.get("retry_after") is not None:
-            rebuilt.retry_after = error.get("retry_after")  # type: ignore[attr-defined]
+        rebuilt = cls(message, status=error.status, retryable=bool(error.retryable))
+        if error.retry_after is not None:
+            rebuilt.retry_after = error.retry_after  # type: ignore[attr-defined]
         return rebuilt
     return RuntimeError(message)
 
@@ -263,7 +250,7 @@ class ReplayClient(_Delegating):
 
     def __init__(
         self,
-        exchanges: Sequence[Mapping[str, Any]],
+        exchanges: Sequence[Exchange],
         *,
         features: Mapping[str, Any] | None = None,
         model: str | None = None,
@@ -272,7 +259,6 @@ class ReplayClient(_Delegating):
         self.cursor = ReplayCursor(exchanges)
         self._features = dict(features or {})
         self._model = model
-        self.replayed: list[dict[str, Any]] = []
 
     @property
     def name(self) -> str:
@@ -290,17 +276,11 @@ class ReplayClient(_Delegating):
         return copy.deepcopy(self._features)
 
     def chat(self, request: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> Any:
-        request_json = jsonable(request)
-        recorded = self.cursor.take(request_json)
-        self.replayed.append(
-            {"index": recorded.get("index"), "stage": recorded.get("stage"), "ok": True}
-        )
-        error = recorded.get("error")
-        if recorded.get("response") is None and isinstance(error, Mapping):
-            raise recorded_error(error)
-        chunks = recorded.get("chunks")
-        if isinstance(chunks, list):
+        recorded = self.cursor.take(jsonable(request))
+        if recorded.response is None and recorded.error is not None:
+            raise recorded_error(recorded.error)
+        if recorded.chunks is not None:
             # A streamed reply is served from what was streamed (verify checks that the
             # stored response is its fold).
-            return fold_chunks(chunks)
-        return copy.deepcopy(recorded.get("response"))
+            return fold_chunks(recorded.chunks)
+        return copy.deepcopy(recorded.response)

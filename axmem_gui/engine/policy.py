@@ -34,7 +34,10 @@ from typing import Any
 import axllm
 from axllm import gen as _gen
 
-from axmem_gui.core.errors import InputError
+# (their home is core.providers: plain data, no Ax runtime)
+from axmem_gui.core.providers import RETRY_KINDS as RETRY_KINDS
+from axmem_gui.core.providers import RetryPolicy as RetryPolicy
+from axmem_gui.core.providers import parse_retry_on as parse_retry_on
 from axmem_gui.engine.errors import ProviderFailure, RunCancelled, describe_failure
 
 
@@ -42,59 +45,6 @@ def fold_chunks(chunks: list[Any]) -> Any:
     """The one response AxGen reads from a streamed reply's chunks (axllm's own fold)."""
     fold = _gen.fold_chat_response_stream  # type: ignore[attr-defined]
     return fold(copy.deepcopy(list(chunks)))
-
-
-RETRY_KINDS = ("rate_limited", "server_error", "network", "timeout", "malformed")
-
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    max_retries: int = 2
-    backoff_s: float = 1.0  # the first wait; each next one is `backoff_factor` times longer
-    backoff_factor: float = 2.0
-    max_wait_s: float = 60.0  # the longest wait, Retry-After included (longer: give up)
-    retry_on: tuple[str, ...] = RETRY_KINDS
-
-    def __post_init__(self) -> None:
-        if self.max_retries < 0:
-            raise InputError("max retries must be 0 or more")
-        if self.backoff_s < 0 or self.backoff_factor < 1 or self.max_wait_s < 0:
-            raise InputError(
-                "retry backoff must be 0 or more seconds, its factor 1 or more, "
-                "the longest wait 0 or more seconds"
-            )
-        unknown = [k for k in self.retry_on if k not in RETRY_KINDS]
-        if unknown:
-            raise InputError(
-                f"cannot retry on {', '.join(unknown)}: known failures are {', '.join(RETRY_KINDS)}"
-            )
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "max_retries": self.max_retries,
-            "backoff_s": self.backoff_s,
-            "backoff_factor": self.backoff_factor,
-            "max_wait_s": self.max_wait_s,
-            "retry_on": list(self.retry_on),
-        }
-
-    @classmethod
-    def from_json(cls, value: Mapping[str, Any], max_retries: int = 2) -> RetryPolicy:
-        retry_on = value.get("retry_on")
-        return cls(
-            max_retries=int(value.get("max_retries", max_retries)),
-            backoff_s=float(value.get("backoff_s", 1.0)),
-            backoff_factor=float(value.get("backoff_factor", 2.0)),
-            max_wait_s=float(value.get("max_wait_s", 60.0)),
-            retry_on=tuple(str(k) for k in retry_on) if isinstance(retry_on, list) else RETRY_KINDS,
-        )
-
-
-def parse_retry_on(text: str) -> tuple[str, ...]:
-    """`--retry-on rate_limited,server_error` (or `none`)."""
-    if text.strip() in ("", "none"):
-        return ()
-    return tuple(k.strip() for k in text.split(",") if k.strip())
 
 
 class DeadlineExceeded(axllm.AxAIServiceTimeoutError):

@@ -10,147 +10,26 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import axllm
 
 from axmem_gui.core.errors import InputError
+
+# (their home is core.providers: plain data, no Ax runtime)
+from axmem_gui.core.providers import PLACEHOLDER_KEY as PLACEHOLDER_KEY
+from axmem_gui.core.providers import PROVIDERS as PROVIDERS
+from axmem_gui.core.providers import SCRIPTED_BASE_URL as SCRIPTED_BASE_URL
+from axmem_gui.core.providers import SCRIPTED_MODELS as SCRIPTED_MODELS
+from axmem_gui.core.providers import SCRIPTED_PROVIDER as SCRIPTED_PROVIDER
+from axmem_gui.core.providers import STRUCTURED_OUTPUT_MODES as STRUCTURED_OUTPUT_MODES
+from axmem_gui.core.providers import ConnectionReport as ConnectionReport
+from axmem_gui.core.providers import ProviderInfo as ProviderInfo
+from axmem_gui.core.providers import ProviderSettings as ProviderSettings
+from axmem_gui.core.providers import is_scripted as is_scripted
 from axmem_gui.core.session.redact import redact_headers
 from axmem_gui.engine.errors import describe_failure
-from axmem_gui.engine.policy import RETRY_KINDS, DeadlineTransport, PolicyClient, RetryPolicy
-
-STRUCTURED_OUTPUT_MODES = ("auto", "native", "function", "json_object")
-#: Sent to keyless local servers; not a secret.
-PLACEHOLDER_KEY = "not-needed"
-
-
-@dataclass(frozen=True)
-class ProviderInfo:
-    name: str  # the axllm profile
-    label: str
-    key_env: tuple[str, ...]  # environment variables axllm itself would read
-    default_base_url: str | None
-    local: bool  # keyless local server: a placeholder key is fine
-    needs_base_url: bool = False
-
-
-#: The scripted model (axmem_gui.engine.scripted_model) answering in process, as the shipped
-#: sample sessions were recorded: a rerun of the sample works with no server and no key.
-#: `.invalid` is a reserved top-level domain, so this URL can never be a real server.
-SCRIPTED_PROVIDER = "scripted"
-SCRIPTED_BASE_URL = "http://scripted.invalid/v1"
-SCRIPTED_MODELS = ("scripted-a", "scripted-b")
-
-PROVIDERS: dict[str, ProviderInfo] = {
-    p.name: p
-    for p in (
-        ProviderInfo("openai", "OpenAI", ("OPENAI_API_KEY",), None, False),
-        ProviderInfo("anthropic", "Anthropic", ("ANTHROPIC_API_KEY",), None, False),
-        ProviderInfo(
-            "google-gemini", "Google Gemini", ("GOOGLE_API_KEY", "GEMINI_API_KEY"), None, False
-        ),
-        ProviderInfo(
-            "openai-compatible",
-            "OpenAI-compatible server",
-            ("OPENAI_API_KEY",),
-            None,
-            True,
-            needs_base_url=True,
-        ),
-        ProviderInfo("ollama", "Ollama", (), "http://localhost:11434/v1", True),
-        ProviderInfo("llama-cpp", "llama.cpp server", (), "http://localhost:8080/v1", True),
-        ProviderInfo("lm-studio", "LM Studio", (), "http://localhost:1234/v1", True),
-        ProviderInfo("vllm", "vLLM", (), "http://localhost:8000/v1", True),
-        ProviderInfo(
-            SCRIPTED_PROVIDER,
-            "Scripted model (in process, no network — the sample's)",
-            (),
-            SCRIPTED_BASE_URL,
-            True,
-        ),
-    )
-}
-
-
-def is_scripted(settings: ProviderSettings) -> bool:
-    return settings.provider == SCRIPTED_PROVIDER or settings.base_url == SCRIPTED_BASE_URL
-
-
-@dataclass(frozen=True)
-class ProviderSettings:
-    """Everything needed to reach a model, except the key itself."""
-
-    provider: str
-    model: str | None = None
-    base_url: str | None = None
-    structured_output: str = "auto"
-    api_key_env: str | None = None  # an environment variable the user named
-    timeout_s: float = 120.0  # a deadline for one complete reply, streamed or not
-    max_retries: int = 2  # the only retries: axllm's own are folded into this policy
-    retry_backoff_s: float = 1.0
-    retry_max_wait_s: float = 60.0  # longest wait before a retry, Retry-After included
-    retry_on: tuple[str, ...] = RETRY_KINDS
-    stream: bool = False  # ask for streamed (SSE) replies
-
-    def __post_init__(self) -> None:
-        if self.structured_output not in STRUCTURED_OUTPUT_MODES:
-            raise InputError(
-                f"structured output mode '{self.structured_output}' is not one of "
-                f"{', '.join(STRUCTURED_OUTPUT_MODES)}"
-            )
-        if self.structured_output != "auto" and not self.model:
-            raise InputError("a structured output mode needs a model name (--model)")
-        if self.timeout_s <= 0:
-            raise InputError("the request timeout must be positive")
-        self.retry_policy  # checks the retry options  # noqa: B018
-
-    @property
-    def retry_policy(self) -> RetryPolicy:
-        return RetryPolicy(
-            max_retries=self.max_retries,
-            backoff_s=self.retry_backoff_s,
-            max_wait_s=self.retry_max_wait_s,
-            retry_on=tuple(self.retry_on),
-        )
-
-    @property
-    def info(self) -> ProviderInfo | None:
-        return PROVIDERS.get(self.provider)
-
-    def to_json(self) -> dict[str, Any]:
-        """For the session file: the choices, never a key."""
-        return {
-            "name": self.provider,
-            "model": self.model,
-            "base_url": self.base_url,
-            "structured_output": self.structured_output,
-            "api_key_env": self.api_key_env,
-            "timeout_s": self.timeout_s,
-            "max_retries": self.max_retries,
-            "retry_policy": self.retry_policy.to_json(),
-            "stream": self.stream,
-        }
-
-    @classmethod
-    def from_json(cls, value: Mapping[str, Any]) -> ProviderSettings:
-        raw_policy = value.get("retry_policy")
-        policy = RetryPolicy.from_json(raw_policy if isinstance(raw_policy, Mapping) else {})
-        return cls(
-            provider=str(value.get("name") or value.get("provider") or ""),
-            model=value.get("model") if isinstance(value.get("model"), str) else None,
-            base_url=value.get("base_url") if isinstance(value.get("base_url"), str) else None,
-            structured_output=str(value.get("structured_output") or "auto"),
-            api_key_env=value.get("api_key_env")
-            if isinstance(value.get("api_key_env"), str)
-            else None,
-            timeout_s=float(value.get("timeout_s") or 120.0),
-            max_retries=int(value.get("max_retries", 2) or 0),
-            retry_backoff_s=policy.backoff_s,
-            retry_max_wait_s=policy.max_wait_s,
-            retry_on=policy.retry_on,
-            stream=value.get("stream") is True,
-        )
+from axmem_gui.engine.policy import DeadlineTransport, PolicyClient
 
 
 def provider_names() -> list[str]:
@@ -250,18 +129,6 @@ def request_headers(client: Any) -> dict[str, str]:
     except Exception:  # a private helper: never let it break a run
         return {}
     return redact_headers(headers) if isinstance(headers, Mapping) else {}
-
-
-@dataclass(frozen=True)
-class ConnectionReport:
-    ok: bool
-    message: str
-    latency_ms: float
-    model: str | None
-    reply: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
 
 
 def test_connection(client: Any) -> ConnectionReport:

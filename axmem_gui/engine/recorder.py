@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import copy
 import uuid
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,7 +26,31 @@ from axmem_gui.core.session.derive import (
     turns,
     without_run_token,
 )
-from axmem_gui.core.session.format import FORMAT, VERSION, validate_session
+from axmem_gui.core.session.format import (
+    FORWARD_KEYS,
+    NOT_RUN_KEYS,
+    SESSION_KEYS,
+    parse_exchange,
+    parse_session,
+)
+from axmem_gui.core.session.model import (
+    CANCELLED,
+    COMPLETE,
+    FAILED,
+    INCOMPLETE,
+    NOT_RUN,
+    Callback,
+    Exchange,
+    Forward,
+    Origin,
+    RunError,
+    SearchInfo,
+    Session,
+    SessionAgent,
+    SessionCatalog,
+    SessionProvider,
+)
+from axmem_gui.core.session.payloads import runtime_map
 from axmem_gui.core.session.redact import scrub_secrets
 from axmem_gui.core.session.whatif import RetrievalBackend
 from axmem_gui.engine.agent_factory import agent_options, build_agent, forward_options
@@ -41,7 +65,7 @@ from axmem_gui.engine.clients import (
     utc_now,
 )
 from axmem_gui.engine.errors import describe_failure
-from axmem_gui.engine.search import RecordingSearch
+from axmem_gui.engine.search import CallPlace, RecordingSearch
 from axmem_gui.engine.versions import runtime_versions
 
 
@@ -52,21 +76,17 @@ class RunRequest:
 
     config: AgentConfig
     catalog: Catalog
-    inputs: tuple[Mapping[str, Any], ...]
-    context_map: Mapping[str, Any] | str | None = None
+    inputs: tuple[dict[str, Any], ...]
+    context_map: dict[str, Any] | str | None = None
     name: str = ""
-    origin: Mapping[str, Any] = field(default_factory=lambda: {"kind": "live"})
+    origin: Origin = field(default_factory=lambda: Origin(kind="live"))
+
+
+_CANCELLED = RunError(kind="cancelled", type="RunCancelled", message="the run was cancelled")
 
 
 def new_session_id() -> str:
     return f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{uuid.uuid4().hex[:6]}"
-
-
-def catalog_json(catalog: Catalog) -> dict[str, Any]:
-    return {
-        "skills": [{**s.to_ax(), "tags": list(s.tags)} for s in catalog.skills],
-        "memories": [{**m.to_ax(), "tags": list(m.tags)} for m in catalog.memories],
-    }
 
 
 def _safe(read: Any, default: Any) -> Any:
@@ -76,6 +96,21 @@ def _safe(read: Any, default: Any) -> Any:
         return jsonable(read())
     except Exception:
         return default
+
+
+def _forward_error(exc: Exception, index: int, failed: Exchange | None) -> RunError:
+    info = describe_failure(exc)
+    return RunError(
+        kind=info.kind,
+        type=info.type,
+        message=info.message,
+        status=info.status,
+        retry_after=info.retry_after,
+        detail=str(exc),
+        forward=index,
+        call_index=failed.index if failed else None,
+        key_order=(*info.to_json(), "detail", "forward", "call_index"),
+    )
 
 
 class _Run:
@@ -98,8 +133,10 @@ class _Run:
         self.recorder = RecordingClient(
             client, cancel=cancel, progress=self._call_progress, http_attempts=http_attempts
         )
-        self.callbacks: list[dict[str, Any]] = []
+        self.callbacks: list[Callback] = []
         self.search = RecordingSearch(backend, request.catalog, self._locate)
+        #: The recorded calls, parsed as the session parser reads them.
+        self.exchanges: list[Exchange] = []
 
     def _call_progress(self, kind: str, index: int, stage: str) -> None:
         if self.progress is None:
@@ -116,19 +153,32 @@ class _Run:
             )
         )
 
-    def _locate(self) -> dict[str, Any]:
-        last = self.recorder.exchanges[-1] if self.recorder.exchanges else None
-        return {
-            "forward": self.forward,
-            "stage": last.get("stage") if last else None,
-            "turn": last.get("turn") if last else None,
-            "call_index": last.get("index") if last else None,
-        }
+    def _locate(self) -> CallPlace:
+        # (the last call may be the previous forward's: what was recorded before)
+        last = self.recorder.last_call
+        return CallPlace(self.forward) if last is None else replace(last, forward=self.forward)
 
     def observe(self, kind: str, payload: Any) -> None:
-        self.callbacks.append({"kind": kind, "payload": jsonable(payload), **self._locate()})
+        place = self._locate()
+        self.callbacks.append(
+            Callback(
+                kind=kind,
+                payload=jsonable(payload),
+                forward=place.forward,
+                stage=place.stage,
+                turn=place.turn,
+                call_index=place.call_index,
+            )
+        )
 
-    def run_forward(self, index: int, inputs: Mapping[str, Any], map_before: Any) -> dict[str, Any]:
+    def _new_exchanges(self, first_call: int) -> list[Exchange]:
+        records = self.recorder.exchanges
+        for i in range(len(self.exchanges), len(records)):
+            source = f"recorded call #{i}"
+            self.exchanges.append(parse_exchange(records[i], i, len(self.request.inputs), source))
+        return self.exchanges[first_call:]
+
+    def run_forward(self, index: int, inputs: dict[str, Any], map_before: Any) -> Forward:
         self.forward = index
         self.recorder.forward = index
         self.callbacks = []
@@ -137,63 +187,76 @@ class _Run:
         config = self.request.config
         options = agent_options(config, self.request.catalog, map_before)
         agent = build_agent(config, options, observe=self.observe, search=self.search)
-        state = agent.export_runtime_state()
-        cm_before = jsonable(state.get("context_map")) if config.context_map else None
+        has_map = config.context_map is not None
+        cm_before = runtime_map(jsonable(agent.export_runtime_state())) if has_map else None
         fwd_options = forward_options(config)
         call_options = dict(fwd_options)
         if isinstance(self.cancel, CancelToken):
             call_options["cancellation"] = self.cancel.ax_token
         started_at = utc_now()
         output: Any = None
-        error: dict[str, Any] | None = None
-        status = "complete"
+        failure: Exception | None = None
         try:
-            output = agent.forward(self.recorder, copy.deepcopy(dict(inputs)), call_options)
+            output = agent.forward(self.recorder, copy.deepcopy(inputs), call_options)
         except Exception as exc:  # the partial session is kept and shown
-            info = describe_failure(exc)
-            error = {**info.to_json(), "detail": str(exc)}
-            status = "cancelled" if info.kind == "cancelled" else "failed"
-        if status == "complete" and is_cancelled(self.cancel):
+            failure = exc
+        exchanges = self._new_exchanges(first_call)
+        error: RunError | None = None
+        status = COMPLETE
+        if failure is not None:
+            failed = next((e for e in reversed(exchanges) if e.error is not None), None)
+            error = _forward_error(failure, index, failed)
+            status = CANCELLED if error.kind == "cancelled" else FAILED
+        elif is_cancelled(self.cancel):
             # Cancelled during the context-map update, whose errors axllm swallows.
-            status = "cancelled"
-            error = {
-                "kind": "cancelled",
-                "type": "RunCancelled",
-                "message": "the run was cancelled",
-            }
-        exchanges = self.recorder.exchanges[first_call:]
-        if error is not None:
-            failed = next((e for e in reversed(exchanges) if e.get("error")), None)
-            error["forward"] = index
-            error["call_index"] = failed.get("index") if failed else None
+            status = CANCELLED
+            failed = next((e for e in reversed(exchanges) if e.error is not None), None)
+            error = RunError(
+                kind=_CANCELLED.kind,
+                type=_CANCELLED.type,
+                message=_CANCELLED.message,
+                forward=index,
+                call_index=failed.index if failed else None,
+                key_order=("kind", "type", "message", "forward", "call_index"),
+            )
         trace = _safe(agent.export_trace, {})
-        state = _safe(agent.export_runtime_state, {})
-        cm_after = state.get("context_map") if config.context_map else None
-        return {
-            "index": index,
-            "inputs": jsonable(dict(inputs)),
-            "forward_options": fwd_options,
-            "started_at": started_at,
-            "status": status,
-            "output": jsonable(output),
-            "error": error,
-            "context_map_before": cm_before,
-            "context_map_after": cm_after,
-            "context_map_update": describe_update(exchanges, cm_before, cm_after),
-            "exchange_range": [first_call, len(self.recorder.exchanges)],
-            "turns": turns(trace, exchanges),
-            "searches": jsonable(self.search.calls),
-            "callbacks": self.callbacks,
-            "action_log": without_run_token(_safe(agent.get_action_log, [])),
-            "usage": _safe(agent.get_usage, {}),
-            "trace": trace_without_logs(trace),
-        }
+        cm_after = runtime_map(_safe(agent.export_runtime_state, {})) if has_map else None
+        return Forward(
+            index=index,
+            inputs=jsonable(inputs),
+            forward_options=fwd_options,
+            started_at=started_at,
+            status=status,
+            output=jsonable(output),
+            error=error,
+            context_map_before=cm_before,
+            context_map_after=cm_after,
+            context_map_update=describe_update(exchanges, cm_before, cm_after),
+            exchange_range=(first_call, len(self.recorder.exchanges)),
+            turns=turns(trace, exchanges),
+            searches=tuple(self.search.calls),
+            callbacks=tuple(self.callbacks),
+            action_log=without_run_token(_safe(agent.get_action_log, [])),
+            usage=_safe(agent.get_usage, {}),
+            trace=trace_without_logs(trace),
+            key_order=FORWARD_KEYS,
+        )
+
+
+def _not_run(index: int, inputs: dict[str, Any], config: AgentConfig) -> Forward:
+    return Forward(
+        index=index,
+        inputs=jsonable(inputs),
+        forward_options=forward_options(config),
+        status=NOT_RUN,
+        key_order=NOT_RUN_KEYS,
+    )
 
 
 def record_session(
     request: RunRequest,
     client: Any,
-    provider: Mapping[str, Any],
+    provider: SessionProvider,
     *,
     backend: RetrievalBackend,
     cancel: CancelLike = None,
@@ -201,13 +264,14 @@ def record_session(
     secrets: Sequence[str] = (),
     http_attempts: list[dict[str, Any]] | None = None,
     session_id: str | None = None,
-) -> dict[str, Any]:
-    """Run every forward of `request` through `client` and return the session document
-    (validated). Never raises for model or agent failures: those end the session with
-    status "incomplete". Raises InputError only for a config axllm refuses to build."""
+) -> Session:
+    """Run every forward of `request` through `client` and return the session (checked by
+    the session parser, secrets scrubbed). Never raises for model or agent failures: those
+    end the session with status "incomplete". Raises InputError only for a config axllm
+    refuses to build."""
     run = _Run(request, client, backend, cancel, progress, http_attempts)
     created_at = utc_now()
-    forwards: list[dict[str, Any]] = []
+    forwards: list[Forward] = []
     context_map: Any = request.context_map
     total = len(request.inputs)
     for i, inputs in enumerate(request.inputs):
@@ -222,45 +286,35 @@ def record_session(
                     i,
                     total,
                     len(run.recorder.exchanges),
-                    message=f"forward {i + 1}: {fw['status']}",
+                    message=f"forward {i + 1}: {fw.status}",
                 )
             )
-        if fw["status"] != "complete":
+        if fw.status != COMPLETE:
             break
-        context_map = fw["context_map_after"] if request.config.context_map else None
+        context_map = fw.context_map_after if request.config.context_map else None
     for i in range(len(forwards), total):
-        forwards.append(
-            {
-                "index": i,
-                "inputs": jsonable(dict(request.inputs[i])),
-                "forward_options": forward_options(request.config),
-                "status": "not_run",
-                "output": None,
-                "error": None,
-            }
-        )
-    failed = next((f for f in forwards if f["status"] in ("failed", "cancelled")), None)
-    warnings = map_warnings(forwards)
+        forwards.append(_not_run(i, request.inputs[i], request.config))
+    failed = next((f for f in forwards if f.status in (FAILED, CANCELLED)), None)
     features = client.get_features() if callable(getattr(client, "get_features", None)) else {}
-    doc: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "id": session_id or new_session_id(),
-        "name": request.name or f"{request.config.name} · {provider.get('model') or '?'}",
-        "created_at": created_at,
-        "status": "incomplete" if failed else "complete",
-        "error": failed["error"] if failed else None,
-        "origin": dict(request.origin),
-        "versions": runtime_versions(backend.profile),
-        "agent": request.config.to_json(),
-        "catalog": catalog_json(request.catalog),
-        "provider": dict(provider),
-        "client_features": jsonable(features),
-        "search": {"backend": backend.name, "profile": backend.profile, "host": True},
-        "forwards": forwards,
-        "exchanges": run.recorder.exchanges,
-        "contextMapSnapshots": map_snapshots(forwards) if request.config.context_map else [],
-        "warnings": warnings,
-    }
-    doc = scrub_secrets(jsonable(doc), secrets)
-    return validate_session(doc, f"session {doc['id']}")
+    has_map = request.config.context_map is not None
+    session = Session(
+        id=session_id or new_session_id(),
+        name=request.name or f"{request.config.name} · {provider.model or '?'}",
+        created_at=created_at,
+        status=INCOMPLETE if failed else COMPLETE,
+        error=failed.error if failed else None,
+        origin=request.origin,
+        versions=runtime_versions(backend.profile),
+        agent=SessionAgent.of(request.config),
+        catalog=SessionCatalog.of(request.catalog),
+        provider=provider,
+        client_features=jsonable(features),
+        search=SearchInfo(backend=backend.name, profile=backend.profile, host=True),
+        forwards=tuple(forwards),
+        exchanges=tuple(run.exchanges),
+        map_snapshots=tuple(map_snapshots(forwards)) if has_map else (),
+        warnings=tuple(map_warnings(forwards)),
+        key_order=SESSION_KEYS,
+    )
+    value = scrub_secrets(jsonable(session.to_json()), secrets)
+    return parse_session(value, f"session {session.id}")

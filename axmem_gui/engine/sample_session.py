@@ -20,6 +20,7 @@ from typing import Any
 from axmem_gui.core.formats import catalog_from_json_value
 from axmem_gui.core.session.agent_config import agent_config_from_json, select_catalog
 from axmem_gui.core.session.format import session_to_json_text
+from axmem_gui.core.session.model import Origin, Session
 from axmem_gui.engine.providers import (
     SCRIPTED_BASE_URL,
     ProviderSettings,
@@ -50,24 +51,22 @@ def _sample_json(name: str) -> Any:
     return json.loads(resource.read_text(encoding="utf-8"))
 
 
-def record_sample_session(persona: str = "a") -> dict[str, Any]:
+def record_sample_session(persona: str = "a") -> Session:
     """The sample run answered by scripted persona `persona` ("a" or "b")."""
     catalog = catalog_from_json_value(_sample_json("catalog.json"), "sample/catalog.json")
-    agents = _sample_json("agents.json")
-    raw = next(a for a in agents if isinstance(a, dict) and a.get("name") == SAMPLE_AGENT)
-    config = agent_config_from_json(raw, "sample/agents.json")
+    configs = [agent_config_from_json(a, "sample/agents.json") for a in _sample_json("agents.json")]
+    config = next(c for c in configs if c.name == SAMPLE_AGENT)
     model = SCRIPTED_MODELS[persona]
     settings = ProviderSettings("openai-compatible", model, base_url=SCRIPTED_BASE_URL)
     attempts: list[dict[str, Any]] = []
     client = make_client(
         settings, None, transport=ScriptedTransport(), on_http_attempt=attempts.append
     )
-    provider = {
-        **settings.to_json(),
-        "api_key_source": {"kind": "placeholder"},
-        "request_headers": request_headers(client),
-        "note": "scripted model answering in process (axmem_gui.engine.scripted_model)",
-    }
+    provider = settings.session_record(
+        {"kind": "placeholder"},
+        dict(request_headers(client)),
+        extra={"note": "scripted model answering in process (axmem_gui.engine.scripted_model)"},
+    )
     request = RunRequest(
         config=config,
         catalog=select_catalog(catalog, config),
@@ -77,7 +76,7 @@ def record_sample_session(persona: str = "a") -> dict[str, Any]:
             if persona == "a"
             else "Sample: the same requests, scripted model B (compare with the first)"
         ),
-        origin={"kind": "sample", "generator": "axmem_gui.engine.sample_session"},
+        origin=Origin(kind="sample", extra={"generator": "axmem_gui.engine.sample_session"}),
     )
     return record_session(
         request,
@@ -99,10 +98,10 @@ def main(argv: list[str] | None = None) -> int:
         help=f"scripted persona: a ({SAMPLE_FILE}) or b ({SAMPLE_B_FILE})",
     )
     args = parser.parse_args(argv)
-    doc = record_sample_session(args.persona)
-    args.output.write_text(session_to_json_text(doc), encoding="utf-8")
-    print(f"wrote {args.output}: {len(doc['exchanges'])} model calls, status {doc['status']}")
-    return 0 if doc["status"] == "complete" else 1
+    session = record_sample_session(args.persona)
+    args.output.write_text(session_to_json_text(session), encoding="utf-8")
+    print(f"wrote {args.output}: {len(session.exchanges)} model calls, status {session.status}")
+    return 0 if session.complete else 1
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from axmem_gui.core.session.payloads import message_text
 from axmem_gui.core.session.stages import (
     ACTOR_DISTILLER,
     ACTOR_EXECUTOR,
@@ -24,7 +25,6 @@ from axmem_gui.core.session.stages import (
     MAP_CARTOGRAPHER,
     MAP_DISTILLER,
     RESPONDER,
-    message_text,
     stage_of_request,
 )
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.session.model import SearchCall, SearchInfo, SearchResult, Session
 from axmem_gui.core.session.replay_cursor import SearchCursor
 from axmem_gui.core.session.retrieval import AxExactBackend
 from axmem_gui.core.session.whatif import RetrievalBackend
@@ -91,35 +93,44 @@ def backend_named(name: str | None) -> RetrievalBackend:
     raise InputError(f"unknown search backend '{name}' (known: {', '.join(BACKENDS)})")
 
 
-def backend_for_session(doc: Mapping[str, Any]) -> RetrievalBackend:
+def backend_for_session(session: Session) -> RetrievalBackend:
     """The search a session was recorded with (its backend and Ax profile), to search its
     recorded catalog again. Raises InputError for a backend or profile this app lacks."""
-    search = doc.get("search") if isinstance(doc.get("search"), Mapping) else {}
-    assert isinstance(search, Mapping)
-    name = search.get("backend")
-    profile = search.get("profile")
-    if name in (None, AxExactBackend.name) and isinstance(profile, str):
+    search = session.search or SearchInfo(backend=AxExactBackend.name)
+    name, profile = search.backend, search.profile
+    if name == AxExactBackend.name and profile is not None:
         version = profile.removeprefix("ax-")
         try:
             return AxExactBackend(version)
         except (InputError, OSError, KeyError, ValueError):
             raise InputError(
-                f"session {doc.get('id')}: its searches were made with the Ax profile "
+                f"session {session.id}: its searches were made with the Ax profile "
                 f"'{profile}', which this axmem does not have"
             ) from None
-    return backend_named(name if isinstance(name, str) else None)
+    return backend_named(name)
 
 
-def skill_result(skill: Skill) -> dict[str, str]:
+def skill_result(skill: Skill) -> SearchResult:
     # What Ax hands to Loaded Skills and onLoadedSkills: id, name, content (untrimmed).
-    return {"id": skill.id, "name": skill.name, "content": skill.content}
+    return SearchResult(id=skill.id, name=skill.name, content=skill.content)
 
 
-def memory_result(memory: Memory) -> dict[str, str]:
-    return {"id": memory.id, "content": memory.content}
+def memory_result(memory: Memory) -> SearchResult:
+    return SearchResult(id=memory.id, content=memory.content)
 
 
-Locator = Callable[[], Mapping[str, Any]]
+@dataclass(frozen=True, slots=True)
+class CallPlace:
+    """Where a search or callback happened: the forward, and the model call (stage, turn,
+    index) whose code made it (None before the forward's first call)."""
+
+    forward: int
+    stage: str | None = None
+    turn: int | None = None
+    call_index: int | None = None
+
+
+Locator = Callable[[], CallPlace]
 
 
 class RecordingSearch:
@@ -130,38 +141,45 @@ class RecordingSearch:
         self.backend = backend
         self.catalog = catalog
         self.locate = locate
-        self.calls: list[dict[str, Any]] = []
+        self.calls: list[SearchCall] = []
 
     def _record(
         self,
         kind: str,
-        searches: Sequence[Any],
-        results: list[dict[str, str]],
+        searches: Sequence[str],
+        results: list[SearchResult],
         loaded: list[str] | None = None,
-    ) -> None:
-        entry: dict[str, Any] = {"kind": kind, **self.locate()}
-        entry["searches"] = [str(s) for s in searches]
-        if loaded is not None:
-            entry["already_loaded"] = loaded
-        entry["results"] = results
-        self.calls.append(entry)
+    ) -> list[dict[str, Any]]:
+        place = self.locate()
+        self.calls.append(
+            SearchCall(
+                kind=kind,
+                forward=place.forward,
+                stage=place.stage,
+                turn=place.turn,
+                call_index=place.call_index,
+                searches=tuple(searches),
+                already_loaded=None if loaded is None else tuple(loaded),
+                results=tuple(results),
+            )
+        )
+        return [r.to_json() for r in results]
 
-    def on_skills_search(self, searches: Sequence[Any]) -> list[dict[str, str]]:
+    def on_skills_search(self, searches: Sequence[Any]) -> list[dict[str, Any]]:
         queries = [str(s) for s in searches or []]
         results = [skill_result(s) for s in self.backend.discover(self.catalog, queries)]
-        self._record("discover", queries, results)
-        return [dict(r) for r in results]
+        return self._record("discover", queries, results)
 
     def on_memories_search(
         self, searches: Sequence[Any], already_loaded: Sequence[Any]
-    ) -> list[dict[str, str]]:
+    ) -> list[dict[str, Any]]:
         queries = [str(s) for s in searches or []]
+        # axllm hands the loaded memories over as its own objects
         loaded = [
             str(m.get("id")) for m in already_loaded or [] if isinstance(m, Mapping) and m.get("id")
         ]
         results = [memory_result(m) for m in self.backend.recall(self.catalog, queries, loaded)]
-        self._record("recall", queries, results, loaded)
-        return [dict(r) for r in results]
+        return self._record("recall", queries, results, loaded)
 
 
 class StubSearch:

@@ -3,151 +3,214 @@
 from a stale copy (another window, another process, an undo after a CLI change) is refused
 with a clear message instead of overwriting newer work.
 
-Used by `axmem agents …` (JSON in and out) and by the GUI's undoable agent commands.
+`AgentService` is the one owner of a workspace's agent configs: `axmem agents …` (JSON in
+and out) and the GUI's undoable agent commands both call it. It parses every stored config
+where it leaves the store (a config the parser refuses is still listed, with the problem),
+so nothing above it reads a stored dict.
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Mapping
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from axmem_gui.core import jsontext
 from axmem_gui.core.errors import InputError
-from axmem_gui.core.session.agent_config import agent_config_from_json
+from axmem_gui.core.records import JsonObject
+from axmem_gui.core.session.agent_config import (
+    AgentConfig,
+    agent_config_from_text,
+    agent_config_value,
+)
 from axmem_gui.services.files import read_utf8_file
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import Workspace
 
 
-def checked_config(value: Any, source: str) -> dict[str, Any]:
-    """The config as stored: validated, in its canonical JSON form."""
-    if not isinstance(value, Mapping):
-        raise InputError(f"{source}: an agent config must be a JSON object")
-    return agent_config_from_json(copy.deepcopy(dict(value)), source).to_json()
+def checked_config(value: Any, source: str) -> AgentConfig:
+    """An agent config read from JSON (InputError names the field that is wrong)."""
+    return agent_config_value(value, source)
 
 
-def config_from_text(text: str, source: str) -> dict[str, Any]:
+def config_from_text(text: str, source: str) -> AgentConfig:
     """An agent config from JSON text: the config itself, or a whole `agents show`
     document (`{"name", "revision", "config"}`), so show | edit round-trips."""
-    value = jsontext.loads(text, source)  # depth and number limits before parsing
-    if isinstance(value, Mapping) and isinstance(value.get("config"), Mapping):
-        value = value["config"]
-    return checked_config(value, source)
+    return agent_config_from_text(text, source)
 
 
-def read_config_file(path: Path) -> dict[str, Any]:
+def read_config_file(path: Path) -> AgentConfig:
     return config_from_text(read_utf8_file(path, "agent config file"), str(path))
 
 
-def list_agents(ws: Workspace) -> list[dict[str, Any]]:
-    out = []
-    for name in ws.agents.list():
-        doc = ws.agents.document(name)
+@dataclass(frozen=True)
+class StoredAgent:
+    """An agent config as the workspace holds it: its reading (`config`), or the
+    `problem` that keeps the stored JSON from being one (written by hand, or by another
+    version); `stored` is that JSON, for `agents show`."""
+
+    name: str
+    revision: int
+    updated_at: str
+    config: AgentConfig | None
+    problem: str = ""
+    stored: JsonObject = field(default_factory=dict, repr=False)
+
+    @property
+    def signature(self) -> str | None:
+        return self.config.signature if self.config is not None else None
+
+    def runnable(self) -> AgentConfig:
+        """The config, or an InputError saying why it cannot run."""
+        if self.config is None:
+            raise InputError(self.problem)
+        return self.config
+
+    def show_json(self) -> dict[str, Any]:
+        return {"name": self.name, "revision": self.revision, "config": self.stored}
+
+
+def _nothing_changed() -> None:
+    pass
+
+
+class AgentService:
+    """The agent configs of one open workspace. Every write is one transaction, checks
+    the revision it was given, and ends with `changed()`, the change notice."""
+
+    def __init__(self, ws: Workspace, changed: Callable[[], None] = _nothing_changed) -> None:
+        self._ws = ws
+        self._changed = changed
+
+    @property
+    def read_only(self) -> bool:
+        return bool(self._ws.read_only)
+
+    # reads ------------------------------------------------------------------------
+    def names(self) -> list[str]:
+        return list(self._ws.agents.list())
+
+    def find(self, name: str) -> StoredAgent | None:
+        doc = self._ws.agents.document(name)
         if doc is None:
-            continue
-        data = doc.data if isinstance(doc.data, Mapping) else {}
-        out.append(
-            {
-                "name": name,
-                "revision": doc.revision,
-                "signature": data.get("signature"),
-                "updated_at": doc.updated_at,
-            }
-        )
-    return out
+            return None
+        data = doc.data if isinstance(doc.data, dict) else {}
+        try:
+            config: AgentConfig | None = checked_config(doc.data, f"{self._ws.path}: agent")
+            problem = ""
+        except InputError as exc:
+            config, problem = None, str(exc)
+        return StoredAgent(doc.name, doc.revision, doc.updated_at, config, problem, data)
 
+    def get(self, name: str) -> StoredAgent:
+        found = self.find(name)
+        if found is None:
+            known = ", ".join(self.names()) or "none"
+            raise InputError(f"no agent named '{name}' in {self._ws.path} (agents: {known})")
+        return found
 
-def show_agent(ws: Workspace, name: str) -> dict[str, Any]:
-    doc = ws.agents.document(name)
-    if doc is None:
-        known = ", ".join(ws.agents.list()) or "none"
-        raise InputError(f"no agent named '{name}' in {ws.path} (agents: {known})")
-    return {"name": name, "revision": doc.revision, "config": doc.data}
+    def config(self, name: str) -> AgentConfig:
+        """The agent config `name`, ready to run (InputError names what is wrong)."""
+        return self.get(name).runnable()
 
+    def all(self) -> list[StoredAgent]:
+        return [a for name in self.names() if (a := self.find(name)) is not None]
 
-def _revision(ws: Workspace, name: str) -> int | None:
-    doc = ws.agents.document(name)
-    return None if doc is None else doc.revision
+    def _revision(self, name: str) -> int | None:
+        doc = self._ws.agents.document(name)
+        return None if doc is None else doc.revision
 
+    # writes -----------------------------------------------------------------------
+    def add(self, config: AgentConfig) -> StoredAgent:
+        """Store a new agent config (its `name` is the key); refused if the name is taken."""
+        value = config.to_json()
+        with self._ws.transaction():
+            if self._ws.agents.document(config.name) is not None:
+                raise InputError(f"an agent named '{config.name}' already exists (edit it instead)")
+            self._ws.agents.save(config.name, value, expected_revision=0)
+            stored = self.get(config.name)
+        self._changed()
+        return stored
 
-def add_agent(ws: Workspace, config: Mapping[str, Any]) -> dict[str, Any]:
-    """Store a new agent config (its `name` is the key); refused if the name is taken."""
-    value = checked_config(config, "agent config")
-    name = str(value["name"])
-    with ws.transaction():
-        if ws.agents.document(name) is not None:
-            raise InputError(f"an agent named '{name}' already exists (edit it instead)")
-        revision = ws.agents.save(name, value, expected_revision=0)
-    return {"name": name, "revision": revision, "config": value}
+    def edit(self, name: str, config: AgentConfig, expected_revision: int | None) -> StoredAgent:
+        """Replace agent `name` with `config` (a new name in it renames the agent). With
+        `expected_revision`, refused when the stored config has moved on since."""
+        value = config.to_json()
+        with self._ws.transaction():
+            actual = self._revision(name)
+            if actual is None:
+                raise InputError(f"no agent named '{name}' in {self._ws.path}")
+            if expected_revision is not None and actual != expected_revision:
+                raise InputError(
+                    f"agent '{name}' changed since revision {expected_revision} (it is at "
+                    f"revision {actual}); show it again and redo the edit"
+                )
+            if config.name != name:
+                if self._ws.agents.document(config.name) is not None:
+                    raise InputError(
+                        f"cannot rename '{name}' to '{config.name}': that name is taken"
+                    )
+                self._ws.agents.delete(name)
+                self._ws.agents.save(config.name, value, expected_revision=0)
+            else:
+                self._ws.agents.save(name, value, expected_revision=actual)
+            stored = self.get(config.name)
+        self._changed()
+        return stored
 
+    def remove(self, name: str, expected_revision: int | None = None) -> None:
+        with self._ws.transaction():
+            actual = self._revision(name)
+            if actual is None:
+                raise InputError(f"no agent named '{name}' in {self._ws.path}")
+            if expected_revision is not None and actual != expected_revision:
+                raise InputError(
+                    f"agent '{name}' changed since revision {expected_revision} (it is at "
+                    f"revision {actual}); not removed"
+                )
+            self._ws.agents.delete(name)
+        self._changed()
 
-def edit_agent(
-    ws: Workspace, name: str, config: Mapping[str, Any], expected_revision: int | None
-) -> dict[str, Any]:
-    """Replace agent `name` with `config` (a new `name` in it renames the agent). With
-    `expected_revision`, refused when the stored config has moved on since."""
-    value = checked_config(config, "agent config")
-    new_name = str(value["name"])
-    with ws.transaction():
-        actual = _revision(ws, name)
-        if actual is None:
-            raise InputError(f"no agent named '{name}' in {ws.path}")
-        if expected_revision is not None and actual != expected_revision:
-            raise InputError(
-                f"agent '{name}' changed since revision {expected_revision} (it is at "
-                f"revision {actual}); show it again and redo the edit"
-            )
-        if new_name != name:
-            if ws.agents.document(new_name) is not None:
-                raise InputError(f"cannot rename '{name}' to '{new_name}': that name is taken")
-            ws.agents.delete(name)
-            revision = ws.agents.save(new_name, value, expected_revision=0)
-        else:
-            revision = ws.agents.save(name, value, expected_revision=actual)
-    return {"name": new_name, "revision": revision, "config": value}
+    def replace(
+        self, before: tuple[str, int] | None, after: AgentConfig | StoredAgent | None
+    ) -> int | None:
+        """One undo/redo step of the GUI: remove `before` (name, revision it must still
+        have) and write `after`, in one transaction: a config, or a stored agent as it
+        was (an undo writes back even one the parser refuses, as it was). Returns the new
+        revision of `after`. Raises InputError when `before` is not as expected (changed
+        elsewhere meanwhile)."""
+        try:
+            with self._ws.transaction():
+                return self._replace(before, after)
+        finally:
+            self._changed()
 
-
-def remove_agent(ws: Workspace, name: str, expected_revision: int | None = None) -> None:
-    with ws.transaction():
-        actual = _revision(ws, name)
-        if actual is None:
-            raise InputError(f"no agent named '{name}' in {ws.path}")
-        if expected_revision is not None and actual != expected_revision:
-            raise InputError(
-                f"agent '{name}' changed since revision {expected_revision} (it is at "
-                f"revision {actual}); not removed"
-            )
-        ws.agents.delete(name)
-
-
-def replace_agent(
-    ws: Workspace,
-    before: tuple[str, int] | None,
-    after: Mapping[str, Any] | None,
-) -> int | None:
-    """One undo/redo step of the GUI: remove `before` (name, revision it must still have)
-    and write `after` (a config), in one transaction. Returns the new revision of `after`.
-    Raises InputError when `before` is not as expected (changed elsewhere meanwhile)."""
-    with ws.transaction():
+    def _replace(
+        self, before: tuple[str, int] | None, after: AgentConfig | StoredAgent | None
+    ) -> int | None:
         if before is not None:
             name, expected = before
-            actual = _revision(ws, name)
+            actual = self._revision(name)
             if actual != expected:
                 now = "removed" if actual is None else f"at revision {actual}"
                 raise InputError(
                     f"agent '{name}' changed outside this window (expected revision "
                     f"{expected}, it is {now}); the step was not applied"
                 )
-            if after is None or str(after.get("name")) != name:
-                ws.agents.delete(name)
+            if after is None or after.name != name:
+                self._ws.agents.delete(name)
         if after is None:
             return None
-        value = checked_config(after, "agent config")
-        target = str(value["name"])
-        current = _revision(ws, target)
+        target = after.name
+        value = _stored_json(after)
+        current = self._revision(target)
         if before is None or target != before[0]:
             if current is not None:
                 raise InputError(f"an agent named '{target}' already exists")
-            return ws.agents.save(target, value, expected_revision=0)
-        return ws.agents.save(target, value, expected_revision=current)
+            return self._ws.agents.save(target, value, expected_revision=0)
+        return self._ws.agents.save(target, value, expected_revision=current)
+
+
+def _stored_json(agent: AgentConfig | StoredAgent) -> dict[str, Any]:
+    if isinstance(agent, AgentConfig):
+        return agent.to_json()
+    return agent.config.to_json() if agent.config is not None else dict(agent.stored)

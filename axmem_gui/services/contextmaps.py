@@ -36,9 +36,16 @@ from axmem_gui.core.contextmap.text import js_trim
 from axmem_gui.core.contextmap.update import apply_operations
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsout import json_dumps
+from axmem_gui.core.records import to_json_value
 from axmem_gui.core.session.derive import map_snapshots
+from axmem_gui.core.session.model import MapSnapshot, Session
+from axmem_gui.services.agents import AgentService
+from axmem_gui.services.contextmap_updates import based_on_key, describe_update
 from axmem_gui.services.files import read_utf8_file, write_file_atomic
-from axmem_gui.store import Workspace
+from axmem_gui.services.session_store import SessionService
+from axmem_gui.services.workspace import Workspace
+
+__all__ = ["describe_update"]  # (the update records' reader: services.contextmap_updates)
 
 EDITED_LABEL = "edited"
 IMPORTED_LABEL = "imported"
@@ -72,11 +79,7 @@ class TimelineEntry:
     @property
     def based_on(self) -> str | None:
         """The key of the snapshot an edited snapshot was made from, when known."""
-        info = self.update or {}
-        base = info.get("basedOn")
-        if isinstance(base, Mapping) and isinstance(base.get("key"), str):
-            return str(base["key"])
-        return None
+        return based_on_key(self.update)
 
 
 def snapshot_key(pk: int) -> str:
@@ -95,39 +98,31 @@ def _read_state(value: object, source: str) -> StoredContextMap | None:
         return None
 
 
-def _session_docs_without_rows(ws: Workspace, stored_sessions: set[str]) -> list[dict[str, Any]]:
-    docs = []
-    for summary in ws.sessions.list():
-        if summary.id in stored_sessions:
-            continue
-        doc = ws.sessions.head(summary.id)  # (what the maps need: not the exchanges)
-        if doc is not None and session_map_snapshots(doc):
-            docs.append(doc)
-    return docs
+def _sessions_without_rows(ws: Workspace, stored_sessions: set[str]) -> list[Session]:
+    """Stored sessions (their heads: the maps need no exchanges) with maps and no
+    snapshot rows."""
+    return [
+        session
+        for session in SessionService(ws).heads()
+        if session.id not in stored_sessions and session_map_snapshots(session)
+    ]
 
 
-def session_map_snapshots(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """`[{label, state, update?}]` of a session document, computed from its forwards' maps
-    and update records (what `axmem verify` and replay check), not read from the file's
-    `contextMapSnapshots` copy; a document without forwards falls back to that list."""
-    fws = [f for f in doc.get("forwards") or [] if isinstance(f, Mapping)]
-    derived = [s for s in map_snapshots(fws) if isinstance(s.get("state"), dict)]
-    if derived or fws:
-        return derived
-    listed = doc.get("contextMapSnapshots")
-    if isinstance(listed, list):
-        return [s for s in listed if isinstance(s, dict) and isinstance(s.get("state"), dict)]
-    return []
+def session_map_snapshots(session: Session) -> list[MapSnapshot]:
+    """The map snapshots of a session, computed from its forwards' maps and update
+    records (what `axmem verify` and replay check), not read from the file's
+    `contextMapSnapshots` copy; a session without forwards falls back to that copy."""
+    if session.forwards:
+        return map_snapshots(session.forwards)
+    return list(session.map_snapshots or ())
 
 
-def session_map_at(
-    doc: Mapping[str, Any], forward: int, which: str, source: str
-) -> StoredContextMap:
+def session_map_at(session: Session, forward: int, which: str, source: str) -> StoredContextMap:
     """The map of a session before or after forward `forward` (1-based), for
     `axmem contextmap show/diff FILE --forward N`."""
-    fws = [f for f in doc.get("forwards") or [] if isinstance(f, Mapping)]
-    with_map = [f for f in fws if f.get("status") != "not_run" and f.get("context_map_after")]
-    if not any(f.get("context_map_before") or f.get("context_map_after") for f in fws):
+    fws = session.forwards
+    with_map = [f for f in fws if f.ran and f.context_map_after]
+    if not any(f.context_map_before or f.context_map_after for f in fws):
         raise InputError(f"{source}: this session has no context map")
     if not 1 <= forward <= len(fws):
         raise InputError(
@@ -136,8 +131,8 @@ def session_map_at(
         )
     fw = fws[forward - 1]
     key = "context_map_before" if which == "before" else "context_map_after"
-    value = fw.get(key)
-    if not isinstance(value, dict):
+    value = fw.context_map_before if which == "before" else fw.context_map_after
+    if value is None:
         ran = f"{len(with_map)} forward(s) ran with a map"
         raise InputError(f"{source}: forward {forward} has no map {which} it ({ran})")
     stored = _read_state(value, f"{source}: forwards[{forward - 1}].{key}")
@@ -146,23 +141,15 @@ def session_map_at(
     return stored
 
 
-def _session_agent(doc: Mapping[str, Any]) -> str:
-    agent = doc.get("agent")
-    if isinstance(agent, Mapping):
-        return str(agent.get("name") or "")
-    return str(agent or "")
-
-
 def map_agents(ws: Workspace) -> list[str]:
     """Agent names with a context map: from snapshots, agent configs and sessions."""
     snapshots = ws.contextmaps.list()
     names = {snap.agent for snap in snapshots}
-    for name in ws.agents.list():
-        config = ws.agents.get(name) or {}
-        if config.get("contextMap") is not None or config.get("context_map") is not None:
-            names.add(name)
+    for agent in AgentService(ws).all():
+        if agent.config is not None and agent.config.context_map is not None:
+            names.add(agent.name)
     stored_sessions = {s.session_id for s in snapshots if s.session_id}
-    names.update(_session_agent(doc) for doc in _session_docs_without_rows(ws, stored_sessions))
+    names.update(s.agent.name for s in _sessions_without_rows(ws, stored_sessions))
     return sorted(names, key=lambda n: (n == "", n.lower()))
 
 
@@ -172,7 +159,7 @@ def snapshot_count(ws: Workspace) -> int:
     stored = ws.contextmaps.list()
     stored_sessions = {s.session_id for s in stored if s.session_id}
     in_sessions = sum(
-        len(session_map_snapshots(doc)) for doc in _session_docs_without_rows(ws, stored_sessions)
+        len(session_map_snapshots(s)) for s in _sessions_without_rows(ws, stored_sessions)
     )
     return len(stored) + in_sessions
 
@@ -181,7 +168,7 @@ def timeline(ws: Workspace, agent: str) -> list[TimelineEntry]:
     """Every snapshot of `agent`'s map, oldest first: sessions in the order they ran (their
     snapshots in recorded order), then snapshots made outside a session (imported, edited)
     by the time they were made."""
-    sessions = {s.id: s for s in ws.sessions.list()}
+    sessions = {s.id: s for s in SessionService(ws).rows()}
     entries: list[tuple[tuple[str, int, int], TimelineEntry]] = []
     stored_sessions: set[str] = set()
     for snap in ws.contextmaps.list():
@@ -192,8 +179,8 @@ def timeline(ws: Workspace, agent: str) -> list[TimelineEntry]:
         stored = _read_state(snap.state, f"snapshot {snap.pk}")
         if stored is None:
             continue
-        session = sessions.get(snap.session_id or "")
-        when = session.created_at if session is not None else snap.created_at
+        row = sessions.get(snap.session_id or "")
+        when = row.created_at if row is not None else snap.created_at
         entries.append(
             (
                 (when, 0, snap.pk),
@@ -202,7 +189,7 @@ def timeline(ws: Workspace, agent: str) -> list[TimelineEntry]:
                     pk=snap.pk,
                     agent=snap.agent,
                     session_id=snap.session_id,
-                    session_name=(session.name or session.id) if session else "",
+                    session_name=row.label if row else "",
                     label=snap.label,
                     created_at=snap.created_at,
                     stored=stored,
@@ -210,34 +197,36 @@ def timeline(ws: Workspace, agent: str) -> list[TimelineEntry]:
                 ),
             )
         )
-    for doc in _session_docs_without_rows(ws, stored_sessions):
-        if _session_agent(doc) != agent:
+    for session in _sessions_without_rows(ws, stored_sessions):
+        if session.agent.name != agent:
             continue
-        session_id = str(doc.get("id", ""))
-        when = str(doc.get("created_at") or "")
-        for i, recorded in enumerate(session_map_snapshots(doc)):
-            stored = _read_state(recorded["state"], f"session {session_id}: snapshot {i}")
+        when = session.created_at
+        for i, recorded in enumerate(session_map_snapshots(session)):
+            stored = _read_state(recorded.state, f"session {session.id}: snapshot {i}")
             if stored is None:
                 continue
-            update = recorded.get("update")
             entries.append(
                 (
                     (when, 1, i),
                     TimelineEntry(
-                        key=f"session:{session_id}:{i}",
+                        key=f"session:{session.id}:{i}",
                         pk=None,
                         agent=agent,
-                        session_id=session_id,
-                        session_name=str(doc.get("name") or session_id),
-                        label=str(recorded.get("label", "")),
+                        session_id=session.id,
+                        session_name=session.label,
+                        label=recorded.label,
                         created_at=when,
                         stored=stored,
-                        update=update if isinstance(update, Mapping) else None,
+                        update=_as_object(to_json_value(recorded.update)),
                     ),
                 )
             )
     entries.sort(key=lambda pair: pair[0])
     return [entry for _, entry in entries]
+
+
+def _as_object(value: object) -> dict[str, Any] | None:
+    return value if isinstance(value, dict) else None
 
 
 def previous_key(entries: Sequence[TimelineEntry], index: int) -> str | None:
@@ -247,103 +236,6 @@ def previous_key(entries: Sequence[TimelineEntry], index: int) -> str | None:
     if based_on is not None and any(e.key == based_on for e in entries):
         return based_on
     return entries[index - 1].key if index > 0 else None
-
-
-# --- describing an update ----------------------------------------------------------------
-
-
-def _operation_line(op: object) -> str:
-    if not isinstance(op, Mapping):
-        return f"  (not an operation) {json_dumps(op)}"
-    kind = str(op.get("type", "?")).upper()
-    item = op.get("itemId", op.get("item_id"))
-    content = op.get("content")
-    if kind == "ADD":
-        return f"  ADD to {op.get('section', '?')}: {content}"
-    if kind == "DELETE":
-        return f"  DELETE {item}"
-    if kind == "REPLACE":
-        return f"  REPLACE {item}: {content}"
-    return f"  {kind} {json_dumps(dict(op))}"
-
-
-def _id_list(info: Mapping[str, Any], *keys: str) -> list[str]:
-    for key in keys:
-        value = info.get(key)
-        if isinstance(value, list):
-            return [str(v) for v in value]
-    return []
-
-
-def _eviction_lines(info: Mapping[str, Any]) -> list[str]:
-    """What the update evicted to fit the budget (added-then-evicted items marked)."""
-    evicted = _id_list(info, "evicted")
-    if not evicted:
-        return []
-    added_evicted = set(_id_list(info, "added_evicted"))
-    budget = info.get("budget")
-    limit = budget.get("maxChars") if isinstance(budget, Mapping) else None
-    after = budget.get("chars_after") if isinstance(budget, Mapping) else None
-    why = f" to fit maxChars {limit}" if limit is not None else " to fit the budget"
-    now = f" (the map is now {after} chars)" if after is not None else ""
-    at_once = "  (added by this update and evicted at once)"
-    return [f"Evicted{why}{now}:"] + [
-        f"  {i}" + (at_once if i in added_evicted else "") for i in evicted
-    ]
-
-
-def describe_update(info: Mapping[str, Any] | None) -> list[str]:
-    """What caused a snapshot, in lines: the update's status, diagnosis, item tags and
-    operations (from a recorded session, `axmem contextmap apply --result`, an edit or an
-    import)."""
-    if not info:
-        return ["No update recorded for this snapshot (the map as it was)."]
-    lines: list[str] = []
-    kind = info.get("kind")
-    if kind == "edit":
-        base = info.get("basedOn")
-        label = base.get("label") if isinstance(base, Mapping) else None
-        lines.append(f"Edited by hand from “{label or 'a snapshot'}”:")
-        lines += [f"  {edit}" for edit in info.get("edits") or []]
-        return lines
-    if kind == "import":
-        lines.append(f"Imported from {info.get('source', 'a file')} ({info.get('shape', '?')}).")
-        return lines
-    status = info.get("status")
-    if status:
-        step = info.get("step")
-        lines.append(f"Status: {status}" + (f" (step {step})" if step is not None else ""))
-    if info.get("skipReason"):
-        lines.append(f"Skipped: {info['skipReason']}")
-    lines += _eviction_lines(info)
-    diagnosis = info.get("diagnosis")
-    if isinstance(diagnosis, str) and diagnosis.strip():
-        lines.append(f"Diagnosis: {diagnosis.strip()}")
-    tags = info.get("item_tags", info.get("itemTags"))
-    if isinstance(tags, Mapping) and tags:
-        lines.append("Item tags: " + ", ".join(f"{k} {v}" for k, v in tags.items()))
-    evicted = _id_list(info, "evicted")
-    removed = [i for i in _id_list(info, "removed") if i not in evicted]
-    effects = [
-        ("added", _id_list(info, "added", "addedItemIds")),
-        ("removed", removed),
-        ("changed", _id_list(info, "changed")),
-    ]
-    shown = [f"{name} {', '.join(ids)}" for name, ids in effects if ids]
-    if shown:
-        lines.append("Result: " + "; ".join(shown))
-    operations = info.get("operations")
-    if isinstance(operations, list):
-        lines.append(f"Operations ({len(operations)}):" if operations else "Operations: none")
-        lines += [_operation_line(op) for op in operations]
-    dropped = info.get("dropped")
-    if isinstance(dropped, list) and dropped:
-        lines.append("Dropped by Ax:")
-        lines += [f"  #{d.get('index')}: {d.get('reason')}" for d in dropped if isinstance(d, dict)]
-    errors = info.get("errors")
-    if isinstance(errors, list) and errors:
-        lines += [f"Error: {e}" for e in errors]
-    return lines or ["No details recorded for this update."]
 
 
 # --- edits (each returns a new map; history is never rewritten) ---------------------------

@@ -42,6 +42,7 @@ from axmem_gui.core.evals.report import (
 )
 from axmem_gui.core.session.agent_config import select_catalog
 from axmem_gui.core.session.digest import canonical_json
+from axmem_gui.core.session.model import Origin, Session
 from axmem_gui.engine.clients import CancelToken, is_cancelled, utc_now
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.services import sessions
@@ -123,7 +124,7 @@ def new_eval_run_id() -> str:
     return f"eval-{datetime.now(UTC):%Y%m%d-%H%M%S}-{uuid.uuid4().hex[:6]}"
 
 
-_Outcome = tuple[EvalCase, int, dict[str, Any] | None, str, float]
+_Outcome = tuple[EvalCase, int, Session | None, str, float]
 
 
 def run_eval(
@@ -197,13 +198,15 @@ def run_eval(
                 search=search,
                 cancel=cancel,
                 transport=transport,
-                origin={
-                    "kind": "eval",
-                    "eval_run": report.id,
-                    "set": eval_set.name,
-                    "case": case.name,
-                    "attempt": attempt,
-                },
+                origin=Origin(
+                    kind="eval",
+                    extra={
+                        "eval_run": report.id,
+                        "set": eval_set.name,
+                        "case": case.name,
+                        "attempt": attempt,
+                    },
+                ),
             )
         except AxmemError as exc:
             return case, attempt, None, str(exc), _ms(started)
@@ -306,12 +309,8 @@ def write_junit(path: Path, reports: list[EvalReport]) -> None:
     write_file_atomic(path, to_junit_xml(reports), "JUnit report")
 
 
-def sessions_of(ws: Workspace, report: EvalReport) -> list[dict[str, Any]]:
+def sessions_of(ws: Workspace, report: EvalReport) -> list[Session]:
     """The recorded sessions an eval run names (those still in the workspace)."""
-    out = []
-    for run in report.runs:
-        if run.session_id:
-            doc = ws.sessions.get(run.session_id)
-            if doc is not None:
-                out.append(doc)
-    return out
+    stored = sessions.SessionService(ws)
+    found = (stored.find(run.session_id) for run in report.runs if run.session_id)
+    return [s for s in found if s is not None]

@@ -7,13 +7,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 
+from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.engine.local_model import (
     MODEL_NAME,
     LocalModelServer,
     LocalModelStatus,
     local_model_status,
 )
-from axmem_gui.engine.providers import ProviderSettings
 
 #: The provider name that means "start the bundled model" (CLI `--provider local`).
 LOCAL_PROVIDER = "local"

@@ -7,32 +7,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from axmem_gui.core.providers import PROVIDERS, ConnectionReport, ProviderSettings
+from axmem_gui.core.session.model import SessionProvider
 from axmem_gui.core.session.redact import redact_url, scrub_secrets
-from axmem_gui.engine.providers import (
-    PROVIDERS,
-    ConnectionReport,
-    ProviderInfo,
-    ProviderSettings,
-    make_client,
-    model_choices,
-    provider_names,
-    request_headers,
-)
+from axmem_gui.engine.providers import make_client, request_headers
+from axmem_gui.engine.providers import model_choices as _model_choices
 from axmem_gui.engine.providers import test_connection as _test_connection
 from axmem_gui.services.secrets import env_api_key, get_api_key
 
-__all__ = [
-    "PROVIDERS",
-    "ConnectionReport",
-    "ProviderInfo",
-    "ProviderSettings",
-    "ResolvedClient",
-    "build_client",
-    "check_connection",
-    "model_choices",
-    "provider_names",
-    "resolve_api_key",
-]
+
+def model_choices(provider: str) -> list[str]:
+    """Known model names for a provider (empty for servers that host any model)."""
+    return _model_choices(provider)
 
 
 @dataclass(frozen=True)
@@ -62,7 +48,7 @@ def resolve_api_key(settings: ProviderSettings) -> ResolvedKey:
 @dataclass
 class ResolvedClient:
     client: Any
-    provider_json: dict[str, Any]  # for the session file: choices and key source, no key
+    provider: SessionProvider  # for the session file: choices and key source, no key
     secrets: tuple[str, ...] = field(repr=False)  # scrubbed from anything written
     http_attempts: list[dict[str, Any]] = field(default_factory=list)
 
@@ -79,14 +65,13 @@ def build_client(
     source = (
         key.source if key.value or not (info is None or info.local) else {"kind": "placeholder"}
     )
-    provider_json = {
-        **settings.to_json(),
-        "api_key_source": source,
-        "request_headers": request_headers(client),
-    }
-    if provider_json.get("base_url") is None and getattr(client, "base_url", None):
-        provider_json["base_url"] = redact_url(str(client.base_url))
-    return ResolvedClient(client, provider_json, tuple(v for v in (key.value,) if v), attempts)
+    used_url = getattr(client, "base_url", None)
+    provider = settings.session_record(
+        dict(source),
+        dict(request_headers(client)),
+        base_url=redact_url(str(used_url)) if used_url else None,
+    )
+    return ResolvedClient(client, provider, tuple(v for v in (key.value,) if v), attempts)
 
 
 def check_connection(settings: ProviderSettings) -> ConnectionReport:

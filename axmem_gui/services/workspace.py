@@ -12,7 +12,9 @@ import platformdirs
 
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError, WorkspaceError
+from axmem_gui.core.records import to_json_value
 from axmem_gui.core.session.derive import map_snapshots
+from axmem_gui.core.session.format import parse_session, session_to_json
 from axmem_gui.store import WORKSPACE_SUFFIX, Workspace, WorkspaceCounts
 
 #: The workspace types the GUI works with (it does not import the store).
@@ -140,23 +142,22 @@ def seed_sample(ws: Workspace) -> None:
                 repo.save(str(doc["name"]), doc)
         for name in sorted(files):
             if name.endswith(".axsession.json"):
-                _seed_session(ws, files[name])
+                _seed_session(ws, files[name], f"sample/{name}")
 
 
-def _seed_session(ws: Workspace, doc: dict[str, Any]) -> None:
-    ws.sessions.save(doc)
-    agent = doc.get("agent")
-    agent_name = str(agent.get("name", "")) if isinstance(agent, dict) else str(agent or "")
+def _seed_session(ws: Workspace, value: Any, source: str) -> None:
+    session = parse_session(value, source)
+    ws.sessions.save(session_to_json(session))
     # Computed from the forwards (what verify and replay check), not the file's copy.
-    for snap in map_snapshots([f for f in doc.get("forwards") or [] if isinstance(f, dict)]):
-        if isinstance(snap.get("state"), dict):
-            ws.contextmaps.add(
-                agent_name,
-                snap["state"],
-                label=str(snap.get("label", "")),
-                session_id=str(doc["id"]),
-                update_info=snap.get("update"),
-            )
+    for snap in map_snapshots(session.forwards):
+        update = to_json_value(snap.update)
+        ws.contextmaps.add(
+            session.agent.name,
+            snap.state,
+            label=snap.label,
+            session_id=session.id,
+            update_info=update if isinstance(update, dict) else None,
+        )
 
 
 def load_workspace_catalog(path: Path | str | None) -> Catalog:

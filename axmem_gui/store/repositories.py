@@ -609,7 +609,9 @@ class SessionRepository:
         if not isinstance(session_id, str) or not session_id:
             raise WorkspaceError("a session needs a non-empty string 'id'")
         exchanges = doc.get("exchanges") or []
-        head = {k: v for k, v in doc.items() if k not in _EXCHANGE_KEYS}
+        # The exchanges are rows of their own; the head keeps an empty list in their
+        # place, so a session read back has its keys in the order it was written.
+        head = {k: [] if k in _EXCHANGE_KEYS else v for k, v in doc.items()}
         provider = doc.get("provider") if isinstance(doc.get("provider"), dict) else {}
         assert isinstance(provider, dict)
         with self._db.atomic():

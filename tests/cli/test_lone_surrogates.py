@@ -20,6 +20,7 @@ from axmem_gui.cli.main import main
 from axmem_gui.core.jsout import encode_text, json_dumps
 from axmem_gui.core.session.format import session_to_json_text
 from axmem_gui.store.records import dumps as record_dumps
+from tests.helpers.session_docs import make_session
 
 CONTENT = "x" * 79 + "\U0001f350 pear"
 SNIPPET = "x" * 79 + "\ud83c"  # Ax's snippet: 80 UTF-16 units, half the emoji
@@ -119,7 +120,8 @@ def test_json_writers_escape_and_read_back() -> None:
     assert "\U0001f350" in text  # a pair held as two code points is the character
     text.encode("utf-8")  # writable
     assert json.loads(text) == {"hint": SNIPPET, "pair": "\U0001f350", "low": "\udf50"}
-    assert json.loads(session_to_json_text({"hints": SNIPPET})) == {"hints": SNIPPET}
+    session = make_session(name=SNIPPET)
+    assert json.loads(session_to_json_text(session))["name"] == SNIPPET
     assert json.loads(record_dumps({"hints": SNIPPET})) == {"hints": SNIPPET}
 
 

@@ -12,8 +12,10 @@ import pytest
 
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.session.agent_config import AgentConfig, agent_config_from_json
+from axmem_gui.core.session.model import Session
 from axmem_gui.services import sessions
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
+from tests.helpers.session_docs import session_json
 
 AGENT_JSON: dict[str, Any] = {
     "name": "triage",
@@ -91,26 +93,33 @@ def record(
     catalog: Catalog,
     inputs: tuple[dict[str, Any], ...] = INPUTS,
     **kw: Any,
-) -> dict[str, Any]:
+) -> Session:
     settings = kw.pop("settings", None) or settings_for(server)
     return sessions.run_agent(config, catalog, list(inputs), settings, **kw)
 
 
 @pytest.fixture(scope="module")
-def recorded_once() -> Iterator[tuple[dict[str, Any], int]]:
-    """One recording shared by a module's tests (each test gets its own deep copy)."""
+def recorded_once() -> Iterator[tuple[Session, int]]:
+    """One recording shared by a module's tests (a Session is immutable; tests that
+    tamper with it take `recorded_json`)."""
     srv = FakeOpenAIServer().start()
     try:
         config = agent_config_from_json(copy.deepcopy(AGENT_JSON), "test agent")
-        doc = record(srv, config, make_catalog())
-        yield doc, len(srv.requests)
+        session = record(srv, config, make_catalog())
+        yield session, len(srv.requests)
     finally:
         srv.stop()
 
 
 @pytest.fixture
-def recorded(recorded_once: tuple[dict[str, Any], int]) -> dict[str, Any]:
-    return copy.deepcopy(recorded_once[0])
+def recorded(recorded_once: tuple[Session, int]) -> Session:
+    return recorded_once[0]
+
+
+@pytest.fixture
+def recorded_json(recorded_once: tuple[Session, int]) -> dict[str, Any]:
+    """The recording as the JSON document it is written as: a copy of its own to change."""
+    return session_json(recorded_once[0])
 
 
 @pytest.fixture

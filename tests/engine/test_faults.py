@@ -15,6 +15,7 @@ from axmem_gui.engine.clients import CancelToken, RunProgress
 from axmem_gui.services import sessions
 from tests.engine.conftest import record, settings_for
 from tests.fakes.fake_openai_server import FakeOpenAIServer
+from tests.helpers.session_docs import reparse, session_json
 
 CASES = [
     # fault, error kind, words the message must contain
@@ -40,7 +41,8 @@ def test_fault_ends_the_run_with_a_clear_error_and_keeps_the_partial_session(
 ) -> None:
     server.state.faults = {n: fault for n in range(2, 50)}  # the first call succeeds
     server.state.slow_seconds = 0.6
-    doc = record(server, config, catalog, settings=settings_for(server, timeout_s=0.2))
+    slow = settings_for(server, timeout_s=0.2)
+    doc = session_json(record(server, config, catalog, settings=slow))
     assert doc["status"] == "incomplete"
     error = doc["error"]
     assert error["kind"] == kind and error["forward"] == 0
@@ -54,8 +56,8 @@ def test_fault_ends_the_run_with_a_clear_error_and_keeps_the_partial_session(
     assert [f["status"] for f in doc["forwards"]] == ["failed", "not_run"]
     # The partial session is a valid file and lands in the workspace format unchanged.
     path = tmp_path / "partial.axsession.json"
-    sessions.write_session_file(doc, path)
-    assert sessions.read_session_file(path)["status"] == "incomplete"
+    sessions.write_session_file(reparse(doc), path)
+    assert sessions.read_session_file(path).status == "incomplete"
 
 
 @pytest.mark.parametrize("fault", ["429", "500"])
@@ -63,8 +65,8 @@ def test_a_failed_session_replays_to_the_same_failure(
     server: FakeOpenAIServer, config: AgentConfig, catalog: Catalog, fault: str
 ) -> None:
     server.state.faults = {n: fault for n in range(3, 50)}
-    doc = record(server, config, catalog)
-    report = sessions.replay(doc)
+    doc = session_json(record(server, config, catalog))
+    report = sessions.replay(reparse(doc))
     assert report.identical, report.render()
     assert report.forwards[0].recorded_status == report.forwards[0].replay_status == "failed"
 
@@ -74,13 +76,13 @@ def test_429_with_retry_after_is_retried_when_allowed(
 ) -> None:
     server.state.faults = {2: "429"}
     server.state.retry_after = "0"
-    doc = record(
+    doc = session_json(record(
         server,
         config,
         catalog,
         inputs=(_one_input(),),
         settings=settings_for(server, max_retries=1),
-    )
+    ))
     assert doc["status"] == "complete"
     assert len(doc["exchanges"][1]["http_attempts"]) == 2  # the 429, then the retry
     assert all(len(e["http_attempts"]) == 1 for i, e in enumerate(doc["exchanges"]) if i != 1)
@@ -103,7 +105,7 @@ def test_cancel_between_model_calls(
         if event.kind == "call_finished" and event.calls == 3:
             token.cancel()
 
-    doc = record(server, config, catalog, cancel=token, progress=progress)
+    doc = session_json(record(server, config, catalog, cancel=token, progress=progress))
     assert doc["status"] == "incomplete" and doc["error"]["kind"] == "cancelled"
     assert len(doc["exchanges"]) == 3 and len(server.requests) == 3
     assert doc["forwards"][0]["status"] == "cancelled"
@@ -111,7 +113,7 @@ def test_cancel_between_model_calls(
     assert kinds[0] == "forward_started" and "call_started" in kinds
     assert seen[-1].kind == "forward_finished" and "cancelled" in seen[-1].message
     # Replaying a cancelled session stops at the same point and says identical.
-    report = sessions.replay(doc)
+    report = sessions.replay(reparse(doc))
     assert report.identical, report.render()
 
 
@@ -126,7 +128,8 @@ def test_cancel_with_a_plain_callable_during_the_context_map_update(
         if event.kind == "call_finished":
             calls.append(event.calls)
 
-    doc = record(server, config, catalog, cancel=lambda: len(calls) >= 7, progress=progress)
+    session = record(server, config, catalog, cancel=lambda: len(calls) >= 7, progress=progress)
+    doc = session_json(session)
     assert [e["stage"] for e in doc["exchanges"]][-1] == "context_map.distiller"
     assert doc["status"] == "incomplete" and doc["error"]["kind"] == "cancelled"
     assert doc["forwards"][0]["output"] is not None  # the answer itself was produced
@@ -142,7 +145,8 @@ def test_cancel_aborts_a_request_in_flight(
     threading.Thread(
         target=lambda: server.state.holding.wait(60) and token.cancel(), daemon=True
     ).start()
-    doc = record(server, config, catalog, cancel=token, settings=settings_for(server, timeout_s=30))
+    patient = settings_for(server, timeout_s=30)
+    doc = session_json(record(server, config, catalog, cancel=token, settings=patient))
     assert server.state.held == 1  # returned while the slow reply was still held
     assert doc["status"] == "incomplete" and doc["error"]["kind"] == "cancelled"
     assert doc["exchanges"][-1]["error"]["kind"] == "cancelled"
@@ -152,6 +156,6 @@ def test_slow_streamed_answers_still_complete(
     server: FakeOpenAIServer, config: AgentConfig, catalog: Catalog
 ) -> None:
     server.state.faults = {n: "slow-stream" for n in range(1, 50)}
-    doc = record(server, config, catalog, settings=settings_for(server, timeout_s=5))
+    doc = session_json(record(server, config, catalog, settings=settings_for(server, timeout_s=5)))
     assert doc["status"] == "complete"
     assert all(e["error"] is None for e in doc["exchanges"])

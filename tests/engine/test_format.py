@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import copy
 import json
 from typing import Any
 
@@ -14,25 +13,30 @@ from hypothesis import strategies as st
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.session.compare import compare_sessions, render_comparison
 from axmem_gui.core.session.format import (
+    parse_session,
     session_from_json_text,
     session_summary,
-    validate_session,
+    session_to_json_text,
 )
+from axmem_gui.core.session.model import Session
 from axmem_gui.core.session.retrieval import AxExactBackend
 from axmem_gui.core.session.whatif import render_whatif, whatif_retrieval
 from tests.engine.conftest import make_catalog
+from tests.helpers.session_docs import session_json
 
 BACKEND = AxExactBackend()
 
 
 def _error(value: Any) -> str:
     with pytest.raises(InputError) as err:
-        validate_session(value, "s.axsession.json")
+        parse_session(value, "s.axsession.json")
     return str(err.value)
 
 
-def test_valid_session_passes_and_summarises(recorded: dict[str, Any]) -> None:
-    assert validate_session(recorded) is recorded
+def test_valid_session_passes_and_summarises(
+    recorded: Session, recorded_json: dict[str, Any]
+) -> None:
+    assert parse_session(recorded_json) == recorded
     summary = session_summary(recorded)
     assert summary["exchanges"] == 16 and summary["forwards"] == 2
     assert summary["agent"] == "triage" and summary["provider"] == "openai-compatible"
@@ -88,10 +92,9 @@ def test_valid_session_passes_and_summarises(recorded: dict[str, Any]) -> None:
         (lambda d: d.update(warnings=[{}]), "field 'warnings[0]' must be a string, got an object"),
     ],
 )
-def test_bad_fields_are_named(recorded: dict[str, Any], mutate: Any, expected: str) -> None:
-    doc = copy.deepcopy(recorded)
-    mutate(doc)
-    assert expected in _error(doc)
+def test_bad_fields_are_named(recorded_json: dict[str, Any], mutate: Any, expected: str) -> None:
+    mutate(recorded_json)
+    assert expected in _error(recorded_json)
 
 
 def test_not_json_and_not_an_object() -> None:
@@ -127,8 +130,8 @@ def _mutations(doc: dict[str, Any]) -> st.SearchStrategy[Any]:
 
 
 @pytest.fixture(scope="module")
-def small_doc(recorded_once: tuple[dict[str, Any], int]) -> dict[str, Any]:
-    doc = copy.deepcopy(recorded_once[0])
+def small_doc(recorded_once: tuple[Session, int]) -> dict[str, Any]:
+    doc = session_json(recorded_once[0])
     doc["exchanges"] = doc["exchanges"][:3]
     for fw in doc["forwards"]:
         fw.pop("trace", None)
@@ -144,20 +147,23 @@ def test_fuzzed_documents_load_or_fail_cleanly(
     small_doc: dict[str, Any], data: st.DataObject
 ) -> None:
     path, value = data.draw(_mutations(small_doc))
-    doc = copy.deepcopy(small_doc)
+    doc = json.loads(json.dumps(small_doc))
     target: Any = doc
     for key in path[:-1]:
         target = target[key]
     target[path[-1]] = value
     try:
-        validate_session(doc, "fuzz")
+        session = parse_session(doc, "fuzz")
     except InputError as exc:
         assert str(exc).startswith("fuzz")
         return
-    # Whatever the loader accepts, the viewers and what-if can work with.
-    session_summary(doc)
-    render_comparison(compare_sessions(small_doc, doc))
-    render_whatif(whatif_retrieval(doc, make_catalog(), BACKEND))
+    # Whatever the loader accepts, the viewers and what-if can work with, and it is
+    # written back as it was read.
+    session_summary(session)
+    render_comparison(compare_sessions(parse_session(small_doc), session))
+    render_whatif(whatif_retrieval(session, make_catalog(), BACKEND))
+    assert session_to_json_text(session) == session_to_json_text(parse_session(doc, "again"))
+    assert json.loads(session_to_json_text(session)) == doc
 
 
 @settings(max_examples=150, deadline=None)
@@ -167,11 +173,9 @@ def test_fuzzed_text_never_raises_anything_but_input_error(text: str) -> None:
         session_from_json_text(text, "t")
 
 
-def test_round_trip_is_stable(recorded: dict[str, Any]) -> None:
-    from axmem_gui.core.session.format import session_to_json_text
-
+def test_round_trip_is_stable(recorded: Session, recorded_json: dict[str, Any]) -> None:
     text = session_to_json_text(recorded)
-    assert json.loads(text) == recorded
+    assert json.loads(text) == recorded_json
     assert session_to_json_text(session_from_json_text(text)) == text
 
 
@@ -181,4 +185,4 @@ def test_update_record_of_a_map_whose_scores_are_not_an_object() -> None:
     from axmem_gui.core.session.contextmap_update import describe_update
 
     record = describe_update([], {"text": "", "steps": 0}, {"text": "", "scores": ["ab"]})
-    assert record["scores"] == {}
+    assert record.scores == {}

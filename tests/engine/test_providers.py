@@ -20,6 +20,7 @@ from axmem_gui.engine.providers import (
 from axmem_gui.services.providers import check_connection
 from tests.engine.conftest import INPUTS, record, settings_for
 from tests.fakes.fake_openai_server import FakeOpenAIServer
+from tests.helpers.session_docs import session_json
 
 
 def test_connection_ok(server: FakeOpenAIServer) -> None:
@@ -57,13 +58,13 @@ def test_structured_output_mode_reaches_the_wire_and_runs(
     wire_key: str,
     wire_value: object,
 ) -> None:
-    doc = record(
+    doc = session_json(record(
         server,
         config,
         catalog,
         inputs=(INPUTS[0],),
         settings=settings_for(server, structured_output=mode),
-    )
+    ))
     assert doc["status"] == "complete", doc["error"]
     assert doc["provider"]["structured_output"] == mode
     first = server.requests[0].body

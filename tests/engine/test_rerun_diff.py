@@ -4,36 +4,35 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any
 
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.session.compare import compare_sessions, render_comparison
+from axmem_gui.core.session.model import Session
 from axmem_gui.services import sessions
 from tests.engine.conftest import settings_for
 from tests.fakes.fake_openai_server import FakeOpenAIServer
 
 
 def test_rerun_on_another_model_is_a_new_comparable_session(
-    recorded: dict[str, Any], server: FakeOpenAIServer
+    recorded: Session, server: FakeOpenAIServer
 ) -> None:
     rerun = sessions.rerun_session(recorded, settings_for(server, model="scripted-b"))
-    assert rerun["id"] != recorded["id"] and rerun["status"] == "complete"
-    assert rerun["origin"] == {
+    assert rerun.id != recorded.id and rerun.status == "complete"
+    assert rerun.origin is not None
+    assert rerun.origin.to_json() == {
         "kind": "rerun",
-        "source_session": recorded["id"],
+        "source_session": recorded.id,
         "catalog": "recorded",
     }
-    assert rerun["provider"]["model"] == "scripted-b"
-    assert [f["inputs"] for f in rerun["forwards"]] == [f["inputs"] for f in recorded["forwards"]]
-    assert (
-        rerun["forwards"][0]["context_map_before"] == recorded["forwards"][0]["context_map_before"]
-    )
+    assert rerun.provider.model == "scripted-b"
+    assert [f.inputs for f in rerun.forwards] == [f.inputs for f in recorded.forwards]
+    assert rerun.forwards[0].context_map_before == recorded.forwards[0].context_map_before
     assert all(r.body["model"] == "scripted-b" for r in server.requests)
 
     cmp = compare_sessions(recorded, rerun)
     fw = cmp.forwards[0]
     assert fw.same_inputs and not fw.same_output
-    assert "persona b" in fw.b_output["answer"]
+    assert isinstance(fw.b_output, dict) and "persona b" in str(fw.b_output["answer"])
     # Persona b never declares a memory used; both load the same entries.
     assert fw.sets["loaded_skills"].same and fw.sets["loaded_memories"].same
     assert fw.sets["used_memories"].only_a and not fw.sets["used_memories"].b
@@ -45,7 +44,7 @@ def test_rerun_on_another_model_is_a_new_comparable_session(
     assert by_key[(0, "actor.executor", 1)].b_index is None  # b finished a turn earlier
     responder = by_key[(0, "responder", 0)]
     assert not responder.same_prompt and "+" in responder.prompt_diff
-    assert cmp.totals["a"]["calls"] == 16 and cmp.totals["b"]["calls"] == 14
+    assert cmp.a_totals.calls == 16 and cmp.b_totals.calls == 14
     assert cmp.first_prompt_difference is responder
 
     text = render_comparison(cmp)
@@ -58,15 +57,15 @@ def test_rerun_on_another_model_is_a_new_comparable_session(
 
 
 def test_rerun_after_a_catalog_edit_loads_differently(
-    recorded: dict[str, Any], server: FakeOpenAIServer, catalog: Catalog
+    recorded: Session, server: FakeOpenAIServer, catalog: Catalog
 ) -> None:
-    loaded = [r["id"] for r in recorded["forwards"][0]["searches"][0]["results"]]
+    loaded = recorded.forwards[0].search_calls[0].result_ids
     assert "incident-triage" in loaded
     edited = dataclasses.replace(
         catalog, skills=tuple(s for s in catalog.skills if s.id != "incident-triage")
     )
     rerun = sessions.rerun_session(recorded, settings_for(server), catalog=edited)
-    assert rerun["origin"]["catalog"] == "given"
+    assert rerun.origin is not None and rerun.origin.catalog == "given"
     cmp = compare_sessions(recorded, rerun)
     skills = cmp.forwards[0].sets["loaded_skills"]
     assert "incident-triage" in skills.only_a and "incident-triage" not in skills.b
@@ -76,7 +75,7 @@ def test_rerun_after_a_catalog_edit_loads_differently(
     assert "-- `incident-triage` — Incident triage" in cmp.first_prompt_difference.prompt_diff
 
 
-def test_a_session_compared_with_itself_is_identical(recorded: dict[str, Any]) -> None:
+def test_a_session_compared_with_itself_is_identical(recorded: Session) -> None:
     cmp = compare_sessions(recorded, recorded)
     assert cmp.identical_prompts and cmp.first_prompt_difference is None
     assert all(c.same_output and not c.prompt_diff for c in cmp.calls)

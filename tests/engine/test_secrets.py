@@ -16,6 +16,7 @@ from axmem_gui.services.providers import build_client, resolve_api_key
 from tests.engine.conftest import INPUTS, record, settings_for
 from tests.fakes.fake_openai_server import FakeOpenAIServer
 from tests.helpers.memory_keyring import MemoryKeyring
+from tests.helpers.session_docs import reparse, session_json
 
 
 @pytest.fixture
@@ -42,14 +43,14 @@ def test_key_is_sent_but_never_recorded(
 ) -> None:
     caplog.set_level(logging.DEBUG)
     settings = settings_for(server, api_key_env="AXMEM_TEST_KEY")
-    doc = record(server, config, catalog, settings=settings)
+    doc = session_json(record(server, config, catalog, settings=settings))
     assert doc["status"] == "complete"
     # The key really went to the server (so the check below is not vacuous)...
     assert all(r.headers["Authorization"] == f"Bearer {planted_key}" for r in server.requests)
     assert doc["provider"]["api_key_source"] == {"kind": "env", "name": "AXMEM_TEST_KEY"}
     assert doc["provider"]["request_headers"]["Authorization"] == "[redacted]"
     # ...and appears nowhere we write.
-    sessions.write_session_file(doc, tmp_path / "run.axsession.json")
+    sessions.write_session_file(reparse(doc), tmp_path / "run.axsession.json")
     assert planted_key not in _everything_written(tmp_path)
     out, err = capfd.readouterr()
     assert planted_key not in out + err + caplog.text
@@ -63,12 +64,12 @@ def test_key_quoted_in_an_error_is_scrubbed(
     tmp_path: Path,
 ) -> None:
     server.state.faults = {1: "401-echo"}
-    doc = record(
+    doc = session_json(record(
         server, config, catalog, settings=settings_for(server, api_key_env="AXMEM_TEST_KEY")
-    )
+    ))
     assert doc["status"] == "incomplete" and doc["error"]["kind"] == "auth"
     assert "[redacted]" in doc["error"]["message"]
-    sessions.write_session_file(doc, tmp_path / "partial.axsession.json")
+    sessions.write_session_file(reparse(doc), tmp_path / "partial.axsession.json")
     assert planted_key not in _everything_written(tmp_path)
 
 
@@ -90,7 +91,7 @@ def test_cli_run_export_and_workspace_hold_no_key(
         "--max-retries", "0", "-o", str(out_file), "--save",
     ]  # fmt: skip
     assert main(args) == 0
-    stored = sessions.read_session_file(out_file)["id"]
+    stored = sessions.read_session_file(out_file).id
     assert main(["sessions", "export", stored, "-o", str(tmp_path / "export.axsession.json"),
                  "--workspace", str(workspace_path)]) == 0  # fmt: skip
     assert server.requests and all(
@@ -112,10 +113,10 @@ def test_key_from_the_keyring_is_used_and_not_recorded(
     key = f"sk-keyring-{uuid.uuid4().hex}"
     secrets.set_api_key("openai-compatible", key)
     assert memory_keyring.store == {("axmem", "openai-compatible"): key}
-    doc = record(server, config, catalog)
+    doc = session_json(record(server, config, catalog))
     assert doc["provider"]["api_key_source"] == {"kind": "keyring", "service": "axmem"}
     assert server.requests[0].headers["Authorization"] == f"Bearer {key}"
-    sessions.write_session_file(doc, tmp_path / "k.axsession.json")
+    sessions.write_session_file(reparse(doc), tmp_path / "k.axsession.json")
     assert key not in _everything_written(tmp_path)
     assert secrets.delete_api_key("openai-compatible")
     assert secrets.get_api_key("openai-compatible") is None
@@ -129,7 +130,7 @@ def test_key_sources(
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     local = build_client(settings_for(server))
-    assert local.provider_json["api_key_source"] == {"kind": "placeholder"}
+    assert local.provider.api_key_source == {"kind": "placeholder"}
     assert local.secrets == ()
     with pytest.raises(InputError, match="environment variable AXMEM_NOT_SET is not set"):
         resolve_api_key(settings_for(server, api_key_env="AXMEM_NOT_SET"))

@@ -6,8 +6,10 @@ from typing import Any
 
 import pytest
 
-from axmem_gui.core.session.contextmap_update import map_items, response_fields
+from axmem_gui.core.session.contextmap_update import map_items
 from axmem_gui.core.session.digest import request_digest
+from axmem_gui.core.session.model import Exchange, SearchCall, SearchResult
+from axmem_gui.core.session.payloads import reply_fields
 from axmem_gui.core.session.redact import REDACTED, redact_headers, redact_url, scrub_secrets
 from axmem_gui.core.session.replay_cursor import ReplayCursor, ReplayDivergence, SearchCursor
 from axmem_gui.core.session.stages import stage_of_request
@@ -41,18 +43,18 @@ def test_map_update_replies_parse_from_lines_and_calls() -> None:
         'itemTags: {"cu-00001": "helpful"}\n'
         'cacheCandidates: [{"section": "parsing_schema", "value": "x"}]'
     )
-    fields = response_fields(
-        {"results": [{"content": text}]}, ["diagnosis", "itemTags", "cacheCandidates"]
+    fields = reply_fields(
+        {"results": [{"content": text}]}, ("diagnosis", "itemTags", "cacheCandidates")
     )
     assert fields["diagnosis"] == "Learned the layout.\nIt spans lines."
     assert fields["itemTags"] == {"cu-00001": "helpful"}
     assert fields["cacheCandidates"][0]["section"] == "parsing_schema"
     call = {"results": [{"function_calls": [{"function": {"params": '{"operations": []}'}}]}]}
-    assert response_fields(call, ["operations"]) == {"operations": []}
-    assert response_fields({"results": [{"content": "operations: not json"}]}, ["operations"]) == {
+    assert reply_fields(call, ("operations",)) == {"operations": []}
+    assert reply_fields({"results": [{"content": "operations: not json"}]}, ("operations",)) == {
         "operations": "not json"
     }
-    assert response_fields(None, ["x"]) == {}
+    assert reply_fields(None, ("x",)) == {}
     assert map_items("## X\n(desc)\n[cu-00001] a\n[ps-00002] b c\nnot an item") == {
         "cu-00001": "a",
         "ps-00002": "b c",
@@ -85,12 +87,12 @@ def test_redaction() -> None:
 def test_replay_cursor_in_order_then_exhausted() -> None:
     first, second = _req("You (`distiller`) a"), _req("You (`executor`) b")
     exchanges = [
-        {"index": i, "stage": stage_of_request(r), "digest": request_digest(r), "request": r,
-         "response": {"results": [{"content": str(i)}]}}
+        Exchange(index=i, forward=0, stage=stage_of_request(r), turn=0, digest=request_digest(r),
+                 request=r, response={"results": [{"content": str(i)}]})
         for i, r in enumerate((first, second))
     ]  # fmt: skip
     cursor = ReplayCursor(exchanges)
-    assert cursor.take(first)["index"] == 0
+    assert cursor.take(first).index == 0
     with pytest.raises(ReplayDivergence) as err:
         cursor.take(_req("You (`executor`) changed"))
     assert (
@@ -104,8 +106,8 @@ def test_replay_cursor_in_order_then_exhausted() -> None:
 
 
 def test_search_cursor_checks_kind_and_queries() -> None:
-    cursor = SearchCursor([{"kind": "discover", "searches": ["a"], "results": [{"id": "s1"}]}])
+    call = SearchCall(kind="discover", searches=("a",), results=(SearchResult(id="s1"),))
+    cursor = SearchCursor([call])
     with pytest.raises(ReplayDivergence, match=r"recorded discover\(\[\"a\"\]\), replay recall"):
         cursor.take("recall", ["a"])
-    ok = SearchCursor([{"kind": "discover", "searches": ["a"], "results": [{"id": "s1"}]}])
-    assert ok.take("discover", ["a"]) == [{"id": "s1"}]
+    assert SearchCursor([call]).take("discover", ["a"]) == [{"id": "s1"}]

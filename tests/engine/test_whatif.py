@@ -6,12 +6,14 @@ import dataclasses
 from typing import Any
 
 from axmem_gui.core.catalog import Catalog, Memory, Skill
+from axmem_gui.core.session.model import Session
 from axmem_gui.core.session.whatif import render_whatif
 from axmem_gui.engine.search import AxllmBuiltinBackend, default_backend
 from axmem_gui.services import sessions
+from tests.helpers.session_docs import reparse
 
 
-def test_same_catalog_same_backend_changes_nothing(recorded: dict[str, Any]) -> None:
+def test_same_catalog_same_backend_changes_nothing(recorded: Session) -> None:
     report = sessions.whatif(recorded)
     assert not report.changed
     assert [(c.forward, c.kind, c.turn) for c in report.calls] == [
@@ -20,16 +22,16 @@ def test_same_catalog_same_backend_changes_nothing(recorded: dict[str, Any]) -> 
         (1, "discover", 0),
         (1, "recall", 1),
     ]
-    assert report.backend == recorded["search"]["backend"]
+    assert recorded.search is not None and report.backend == recorded.search.backend
     assert "retrieval unchanged" in render_whatif(report)
 
 
 def test_edited_catalog_shows_what_would_load_per_turn(
-    recorded: dict[str, Any], catalog: Catalog
+    recorded: Session, catalog: Catalog
 ) -> None:
-    first_discover = recorded["forwards"][0]["searches"][0]
-    dropped = first_discover["results"][0]["id"]
-    recalled = recorded["forwards"][0]["searches"][1]["results"][0]["id"]
+    first_discover = recorded.forwards[0].search_calls[0]
+    dropped = first_discover.result_ids[0]
+    recalled = recorded.forwards[0].search_calls[1].result_ids[0]
     edited = Catalog(
         skills=(
             *tuple(s for s in catalog.skills if s.id != dropped),
@@ -61,23 +63,21 @@ def test_edited_catalog_shows_what_would_load_per_turn(
     assert "forward 1 · actor.distiller · turn 1 · discover(" in text
     assert "retrieval would differ" in text
     # No model was involved: the session is untouched.
-    assert recorded["forwards"][0]["searches"][0]["results"][0]["id"] == dropped
+    assert recorded.forwards[0].search_calls[0].result_ids[0] == dropped
 
 
-def test_whatif_with_another_backend_names_both(recorded: dict[str, Any]) -> None:
+def test_whatif_with_another_backend_names_both(recorded: Session) -> None:
     report = sessions.whatif(recorded, None, AxllmBuiltinBackend())
     assert report.backend == "axllm-builtin" and report.recorded_backend == "axmem-ax"
     assert report.to_json()["backend"] == "axllm-builtin"
     assert default_backend().name == "axmem-ax"
 
 
-def test_whatif_respects_the_agent_tag_filter(recorded: dict[str, Any], catalog: Catalog) -> None:
-    doc = dict(recorded)
-    doc["agent"] = {
-        **recorded["agent"],
-        "catalog": {"skills": {"tags": ["release"]}, "memories": "none"},
-    }
-    report = sessions.whatif(doc, catalog)
+def test_whatif_respects_the_agent_tag_filter(
+    recorded_json: dict[str, Any], catalog: Catalog
+) -> None:
+    recorded_json["agent"]["catalog"] = {"skills": {"tags": ["release"]}, "memories": "none"}
+    report = sessions.whatif(reparse(recorded_json), catalog)
     for call in report.calls:
         if call.kind == "discover":
             assert set(call.now) <= {"release-notes"}

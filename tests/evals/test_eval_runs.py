@@ -29,14 +29,16 @@ def test_every_run_is_a_session_and_the_report_agrees_with_them(
     assert [p.done for p in seen] == [1, 2, 3, 4] and seen[-1].total == 4
     assert len(report.runs) == 4 and all(r.counted for r in report.runs)
     docs = evals.sessions_of(ws, report)
-    assert len(docs) == 4 and len(server.requests) == sum(len(d["exchanges"]) for d in docs)
+    assert len(docs) == 4 and len(server.requests) == sum(len(d.exchanges) for d in docs)
     for run, doc in zip(report.runs, docs, strict=True):
-        assert doc["origin"]["eval_run"] == report.id
-        assert (doc["origin"]["case"], doc["origin"]["attempt"]) == (run.case, run.attempt)
+        assert doc.origin is not None and doc.origin.kind == "eval"
+        origin = doc.origin.extra
+        assert origin["eval_run"] == report.id
+        assert (origin["case"], origin["attempt"]) == (run.case, run.attempt)
         again = run_from_session(run.case, run.attempt, doc, run.duration_ms)
         assert again == run
     assert report.totals()["prompt_tokens"] == sum(
-        e["usage"]["prompt_tokens"] for d in docs for e in d["exchanges"]
+        e.tokens[0] for d in docs for e in d.exchanges
     )
     severe = report.cases()[0]
     assert severe.searches == (
@@ -66,7 +68,7 @@ def test_an_unreachable_provider_marks_every_run_failed_with_the_reason(ws: Work
     assert [r.status for r in report.runs] == ["failed", "failed"]
     assert all("connection to the model server failed" in r.reason for r in report.runs)
     # The failed sessions are kept (incomplete), one per run.
-    assert [d["status"] for d in evals.sessions_of(ws, report)] == ["incomplete"] * 2
+    assert [d.status for d in evals.sessions_of(ws, report)] == ["incomplete"] * 2
     assert report.cases()[0].reasons[0].startswith("run 1: failed: ")
 
 

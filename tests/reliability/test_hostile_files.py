@@ -25,6 +25,7 @@ from axmem_gui.services.suites import read_suite_file
 from axmem_gui.services.transfer import export_doc, import_paths
 from axmem_gui.services.workspace import init_workspace
 from tests.helpers.readonly import read_only_folder
+from tests.helpers.session_docs import reparse
 
 HUGE_INT = "9" * 5000
 DEEP = "[" * 100_000 + "]" * 100_000
@@ -229,7 +230,7 @@ def test_exports_and_session_files_are_not_private_by_accident(tmp_path: Path) -
     old = os.umask(0o022)
     try:
         export_doc(CatalogDoc(), "ax-json", tmp_path / "out.json")
-        write_session_file(_session(tmp_path), tmp_path / "s.axsession.json")
+        write_session_file(reparse(_session(tmp_path)), tmp_path / "s.axsession.json")
         replaced = tmp_path / "again.json"
         replaced.write_text("x")
         os.chmod(replaced, 0o644)

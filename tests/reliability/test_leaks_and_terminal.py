@@ -12,7 +12,7 @@ from typing import Any
 from axmem_gui.cli.main import main
 from axmem_gui.core.printable import printable
 from axmem_gui.core.session.redact import REDACTED, scrub_secrets
-from axmem_gui.services.sessions import import_session, list_sessions
+from axmem_gui.services.sessions import SessionService, import_session
 from axmem_gui.services.workspace import init_workspace
 
 ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x9b31m\u202e"
@@ -94,8 +94,9 @@ def test_importing_a_session_with_a_taken_id_keeps_both(tmp_path: Path) -> None:
         assert (new_id, stored, taken) == (f"{doc['id']}-2", True, doc["id"])
         # the other file again: found under the id it was kept under, not stored a third time
         assert import_session(ws, second) == (new_id, False, doc["id"])
-        assert len(list_sessions(ws)) == 2
-        names = {s["id"]: s["name"] for s in list_sessions(ws)}
+        rows = SessionService(ws).rows()
+        assert len(rows) == 2
+        names = {s.id: s.name for s in rows}
         assert names[doc["id"]] == doc.get("name", "") or names[doc["id"]] != other["name"]
         assert names[new_id] == "someone else's run"
         assert ws.sessions.get(doc["id"])["name"] != "someone else's run"

@@ -4,9 +4,9 @@ workspace and on hand-made sessions that pin the counting rules."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from pathlib import Path
-from typing import Any
 
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.session.analytics import (
@@ -18,22 +18,18 @@ from axmem_gui.core.session.analytics import (
     render_usage,
     usage_from_sessions,
 )
-from axmem_gui.services import analytics, sessions
+from axmem_gui.core.session.model import Callback, Session
+from axmem_gui.services import analytics
+from axmem_gui.services.sessions import SessionService
 from axmem_gui.services.workspace import init_workspace
+from tests.helpers.session_docs import callback, make_forward, make_session, reparse, session_json
+
+_callback = callback
 
 
-def _callback(kind: str, *ids: str) -> dict[str, Any]:
-    return {"kind": kind, "payload": [{"id": i} for i in ids]}
-
-
-def _session(session_id: str, created: str, *fws: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "id": session_id,
-        "created_at": created,
-        "forwards": [
-            {"index": i, "status": "complete", "callbacks": cbs} for i, cbs in enumerate(fws)
-        ],
-    }
+def _session(session_id: str, created: str, *fws: list[Callback]) -> Session:
+    forwards = tuple(make_forward(i, callbacks=tuple(cbs)) for i, cbs in enumerate(fws))
+    return make_session(session_id, created_at=created, forwards=forwards)
 
 
 CATALOG = Catalog(
@@ -55,7 +51,7 @@ def test_counts_are_per_forward_and_per_session() -> None:
         "2026-02-01T00:00:00Z",
         [_callback("loaded_memories", "m1", "gone"), _callback("used_memories", "m1")],
     )
-    s2["forwards"].append({"index": 1, "status": "not_run", "callbacks": []})
+    s2 = dataclasses.replace(s2, forwards=(*s2.forwards, make_forward(1, status="not_run")))
     report = usage_from_sessions([s1, s2], CATALOG)
     assert (report.sessions, report.forwards) == (2, 3)
     a = report.entry(SKILL, "a")
@@ -86,7 +82,7 @@ def test_sample_workspace_counts(tmp_path: Path) -> None:
     try:
         report = analytics.usage_report(ws)
         # Every shipped sample session (scripted models A and B).
-        docs = [sessions.get_session(ws, s.id) for s in ws.sessions.list()]
+        docs = [session_json(SessionService(ws).get(s.id)) for s in ws.sessions.list()]
         catalog = ws.catalog()
     finally:
         ws.close()
@@ -115,12 +111,12 @@ def test_sample_workspace_counts(tmp_path: Path) -> None:
 def test_token_totals(tmp_path: Path) -> None:
     ws = init_workspace(tmp_path / "s.axmem", sample=True)
     try:
-        doc = sessions.get_session(ws, "sample-ops-assistant")
+        doc = session_json(SessionService(ws).get("sample-ops-assistant"))
         other = copy.deepcopy(doc)
         other["id"] = "copy"
         for ex in other["exchanges"]:
             ex["usage"] = {"prompt_tokens": 10, "completion_tokens": 1, "total_tokens": 11}
-        sessions.save_session(ws, other)
+        SessionService(ws).save(reparse(other))
         totals = analytics.token_totals(ws, ["sample-ops-assistant", "copy", "missing"])
     finally:
         ws.close()

@@ -23,8 +23,11 @@ from axmem_gui.core.contextmap import (
     ts_snapshot_value,
 )
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.session.model import MapUpdate, SessionAgent
 from axmem_gui.services import contextmaps as svc
+from axmem_gui.services.sessions import SessionService
 from axmem_gui.store import Workspace
+from tests.helpers.session_docs import make_forward, make_session
 from tests.ui.contextmap.maps import AGENT, OTHER_AGENT, UPDATE_2, history, store_history
 
 
@@ -71,27 +74,24 @@ def test_timeline_orders_sessions_then_loose_snapshots(ws: Workspace, tmp_path: 
 def test_session_without_snapshot_rows_still_shows(ws: Workspace) -> None:
     # A session imported as a file: its map snapshots live only in the document.
     states = history()
-    doc = {
-        "id": "imported-run",
-        "name": "imported run",
-        "agent": {"name": AGENT},
-        "created_at": "2026-04-01T00:00:00.000Z",
-        "forwards": [
-            {
-                "index": 0,
-                "context_map_before": axllm_state_value(states[0][1]),
-                "context_map_after": axllm_state_value(states[1][1]),
-                "context_map_update": {"status": "updated", "diagnosis": "first"},
-            },
-            {
-                "index": 1,
-                "context_map_before": axllm_state_value(states[1][1]),
-                "context_map_after": axllm_state_value(states[2][1]),
-                "context_map_update": {"status": "updated", "diagnosis": "second"},
-            },
-        ],
-    }
-    ws.sessions.save(doc)
+    maps = [axllm_state_value(state) for _, state, _ in states]
+    updates = [MapUpdate(status="updated", diagnosis=d) for d in ("first", "second")]
+    session = make_session(
+        "imported-run",
+        name="imported run",
+        created_at="2026-04-01T00:00:00.000Z",
+        agent=SessionAgent(name=AGENT, signature="q:string -> a:string", config=None),
+        forwards=tuple(
+            make_forward(
+                i,
+                context_map_before=maps[i],
+                context_map_after=maps[i + 1],
+                context_map_update=updates[i],
+            )
+            for i in range(2)
+        ),
+    )
+    SessionService(ws).save(session)
     assert AGENT in svc.map_agents(ws)
     entries = svc.timeline(ws, AGENT)
     assert [e.label for e in entries] == ["before forward 1", "after forward 1", "after forward 2"]
@@ -103,8 +103,11 @@ def test_session_without_snapshot_rows_still_shows(ws: Workspace) -> None:
 
 def test_map_agents_come_from_snapshots_configs_and_sessions(ws: Workspace) -> None:
     store_history(ws, agent="b-agent")
-    ws.agents.save("a-config", {"name": "a-config", "contextMap": {"maxChars": 900}})
-    ws.agents.save("no-map", {"name": "no-map", "contextMap": None})
+    signature = "q:string -> a:string"
+    ws.agents.save(
+        "a-config", {"name": "a-config", "signature": signature, "contextMap": {"maxChars": 900}}
+    )
+    ws.agents.save("no-map", {"name": "no-map", "signature": signature, "contextMap": None})
     assert svc.map_agents(ws) == ["a-config", "b-agent"]
 
 

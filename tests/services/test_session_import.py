@@ -1,9 +1,10 @@
-"""`import_session_files`: the GUI's import of several session files in one job. Each
+"""`SessionService.import_files`: the GUI's import of several session files in one job. Each
 file is read and checked on its own (a bad one is reported, the others go on); what is
 stored goes in one transaction, so a cancel before the commit leaves nothing written."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,8 +12,11 @@ from typing import Any
 
 import pytest
 
+from axmem_gui.core.session.model import Session
 from axmem_gui.services import sessions
+from axmem_gui.services.sessions import SessionService
 from axmem_gui.services.workspace import Workspace, init_workspace
+from tests.helpers.session_docs import reparse, session_json
 
 SAMPLE_ID = "sample-ops-assistant"
 
@@ -24,27 +28,27 @@ def ws(tmp_path: Path) -> Iterator[Workspace]:
     workspace.close()
 
 
-def _file(doc: dict[str, Any], path: Path, **changes: Any) -> Path:
-    sessions.write_session_file({**doc, **changes}, path)
+def _file(session: Session, path: Path, **changes: Any) -> Path:
+    sessions.write_session_file(dataclasses.replace(session, **changes), path)
     return path
 
 
 def test_a_batch_reports_each_file_and_stores_what_it_can(ws: Workspace, tmp_path: Path) -> None:
-    doc = sessions.get_session(ws, SAMPLE_ID)
+    doc = SessionService(ws).get(SAMPLE_ID)
     new = _file(doc, tmp_path / "new.axsession.json", id="new")
     same = _file(doc, tmp_path / "same.axsession.json")  # already stored
     taken = _file(doc, tmp_path / "taken.axsession.json", name="another run")
     bad = tmp_path / "bad.axsession.json"
     bad.write_text("{", encoding="utf-8")
-    tampered_doc = json.loads(json.dumps(doc))
+    tampered_doc = session_json(doc)
     tampered_doc["id"] = "tampered"
     tampered_doc["exchanges"][0]["request"]["chat_prompt"][0]["content"] += " (edited)"
     tampered = tmp_path / "tampered.axsession.json"
     tampered.write_text(json.dumps(tampered_doc), encoding="utf-8")
     seen: list[tuple[float, str]] = []
 
-    outcomes = sessions.import_session_files(
-        ws, [new, same, bad, taken, new, tampered], progress=lambda f, m: seen.append((f, m))
+    outcomes = SessionService(ws).import_files(
+        [new, same, bad, taken, new, tampered], progress=lambda f, m: seen.append((f, m))
     )
 
     assert [o.path for o in outcomes] == [new, same, bad, taken, new, tampered]
@@ -58,7 +62,7 @@ def test_a_batch_reports_each_file_and_stores_what_it_can(ws: Workspace, tmp_pat
     ]
     assert str(bad) in outcomes[2].error
     assert [bool(o.warning) for o in outcomes] == [False] * 5 + [True]
-    assert outcomes[5].warning == sessions.claims_warning(tampered_doc)
+    assert outcomes[5].warning == sessions.claims_warning(reparse(tampered_doc))
     assert outcomes[5].warning.startswith("the file does not hold what it claims (")
     assert ws.sessions.get("tampered") is not None
     fractions = [f for f, _m in seen]
@@ -67,7 +71,7 @@ def test_a_batch_reports_each_file_and_stores_what_it_can(ws: Workspace, tmp_pat
 
 
 def test_a_cancel_before_the_commit_writes_nothing(ws: Workspace, tmp_path: Path) -> None:
-    doc = sessions.get_session(ws, SAMPLE_ID)
+    doc = SessionService(ws).get(SAMPLE_ID)
     paths = [_file(doc, tmp_path / f"{i}.axsession.json", id=f"c{i}") for i in range(3)]
     before = [s.id for s in ws.sessions.list()]
     stored: list[str] = []
@@ -79,7 +83,7 @@ def test_a_cancel_before_the_commit_writes_nothing(ws: Workspace, tmp_path: Path
 
     ws.sessions.save = save  # type: ignore[method-assign]
     with pytest.raises(sessions.SessionImportCancelled, match="nothing was imported"):
-        sessions.import_session_files(ws, paths, cancel=lambda: len(stored) == 3)
+        SessionService(ws).import_files(paths, cancel=lambda: len(stored) == 3)
     assert stored == ["c0", "c1", "c2"]  # all written in the transaction, then rolled back
     assert not ws.db.conn.in_transaction
     assert [s.id for s in ws.sessions.list()] == before

@@ -17,6 +17,7 @@ from tests.engine.conftest import (
     make_catalog,
     workspace_path,  # noqa: F401  (a shared fixture)
 )
+from tests.helpers.session_docs import session_json
 from tests.trust.script_server import ScriptServer, script_server  # noqa: F401
 
 
@@ -27,13 +28,16 @@ def settings(server: ScriptServer, **kw: Any) -> ProviderSettings:
 
 
 def record(server: ScriptServer, *, max_chars: int = 1500, **kw: Any) -> dict[str, Any]:
+    """A live run through the script server, as the document it is written as (these
+    tests change what a file holds)."""
     agent = copy.deepcopy(AGENT_JSON)
     agent["contextMap"]["maxChars"] = max_chars
     config = agent_config_from_json(agent, "test agent")
     inputs = kw.pop("inputs", INPUTS)
-    return sessions.run_agent(
+    session = sessions.run_agent(
         config, make_catalog(), list(inputs), kw.pop("settings", None) or settings(server), **kw
     )
+    return session_json(session)
 
 
 @pytest.fixture(scope="module")

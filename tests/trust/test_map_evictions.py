@@ -17,6 +17,7 @@ from axmem_gui.store import Workspace
 from axmem_gui.ui.contextmap import ContextMapPage
 from axmem_gui.ui.contextmap.timeline_model import COL_EVICTED, HEADERS
 from axmem_gui.ui.controller import WorkspaceController
+from tests.helpers.session_docs import reparse
 from tests.trust.conftest import record
 from tests.trust.script_server import ScriptServer
 
@@ -44,7 +45,7 @@ def test_the_update_record_names_evictions_and_their_budget(evicting: dict[str, 
     lines = contextmaps.describe_update(first)
     assert "Evicted to fit maxChars 1000 (the map is now 944 chars):" in lines
     assert "  cu-00001  (added by this update and evicted at once)" in lines
-    assert sessions.replay(evicting).identical
+    assert sessions.replay(reparse(evicting)).identical
 
 
 def _write(doc: dict[str, Any], tmp_path: Path) -> Path:
@@ -81,7 +82,7 @@ def test_the_timeline_shows_evictions_with_their_budget(
     qtbot: Any, evicting: dict[str, Any], tmp_path: Path
 ) -> None:
     ws = Workspace.open(tmp_path / "maps.axmem", create=True)
-    sessions.save_session(ws, evicting)
+    sessions.save_session(ws, reparse(evicting))
     controller = WorkspaceController(ws)
     page = ContextMapPage(controller, QUndoStack())
     qtbot.addWidget(page)

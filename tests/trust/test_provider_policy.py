@@ -16,6 +16,7 @@ from axmem_gui.cli.main import main
 from axmem_gui.engine.clients import fold_chunks as sessions_fold
 from axmem_gui.engine.policy import DeadlineTransport, PolicyClient, RetryPolicy
 from axmem_gui.services import sessions
+from tests.helpers.session_docs import reparse
 from tests.trust.conftest import record, settings
 from tests.trust.script_server import ScriptServer
 
@@ -63,7 +64,7 @@ def test_timeout_is_a_deadline_for_a_streamed_reply_too(script_server: ScriptSer
     assert doc["status"] == "incomplete" and doc["error"]["kind"] == "timeout"
     assert "streamed reply within the 1 s deadline" in doc["error"]["message"]
     assert script_server.bodies[0]["stream"] is True and len(script_server.bodies) == 1
-    assert sessions.replay(doc).identical
+    assert sessions.replay(reparse(doc)).identical
 
 
 # --------------------------------------------------------------------- retry ---
@@ -76,7 +77,8 @@ def test_max_retries_zero_is_exactly_one_request(script_server: ScriptServer) ->
     assert len(script_server.bodies) == 1  # no axllm request-layer or AxGen retry on top
     assert len(doc["exchanges"]) == 1
     assert [a["outcome"] for a in doc["exchanges"][0]["attempts"]] == ["server_error"]
-    assert sessions.replay(doc).identical  # the recorded failure ends the replay the same way
+    # the recorded failure ends the replay the same way
+    assert sessions.replay(reparse(doc)).identical
 
 
 def test_a_malformed_reply_is_retried_like_a_500_and_the_attempts_are_recorded(
@@ -98,7 +100,7 @@ def test_a_malformed_reply_is_retried_like_a_500_and_the_attempts_are_recorded(
         "max_wait_s": 60.0,
         "retry_on": ["rate_limited", "server_error", "network", "timeout", "malformed"],
     }
-    assert sessions.replay(doc).identical
+    assert sessions.replay(reparse(doc)).identical
 
 
 def test_failures_not_listed_in_retry_on_are_not_retried(script_server: ScriptServer) -> None:
@@ -165,7 +167,7 @@ def test_a_streamed_run_records_its_chunks_and_replays_them(
     for ex in doc["exchanges"]:
         assert ex["stream"] is True and len(ex["chunks"]) > 2
         assert ex["response"] == sessions_fold(ex["chunks"])
-    assert sessions.replay(doc).identical
+    assert sessions.replay(reparse(doc)).identical
     # A chunk changed (the response kept) is caught by verify and replay.
     tampered = copy.deepcopy(doc)
     chunk = tampered["exchanges"][5]["chunks"][1]["results"][0]
@@ -228,7 +230,7 @@ def test_the_session_viewer_shows_a_failed_map_update(
     _map_failure(script_server)
     doc = record(script_server)
     assert doc["status"] == "complete"  # axllm swallowed the failure
-    view = SessionViewer(doc)
+    view = SessionViewer(reparse(doc))
     qtbot.addWidget(view)
     assert "Warning: forward 1: the context-map update failed" in view.banner.text()
     assert view.banner.isVisibleTo(view)
@@ -240,4 +242,4 @@ def test_giving_up_after_retries_says_how_many_attempts(script_server: ScriptSer
     assert doc["error"]["kind"] == "http_status"
     assert doc["error"]["message"].endswith("(gave up after 3 attempts)")
     assert len(script_server.bodies) == 3
-    assert sessions.replay(doc).identical
+    assert sessions.replay(reparse(doc)).identical

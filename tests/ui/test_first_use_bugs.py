@@ -17,6 +17,7 @@ from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SESSIONS
 from axmem_gui.ui.sessions.page import JobStrip
 from axmem_gui.ui.suites.feature import SUITES
+from tests.helpers.session_docs import reparse, stored_json
 
 SAMPLE_SESSION = "sample-ops-assistant"
 
@@ -176,11 +177,11 @@ def test_opening_a_session_file_shows_it_in_the_viewer(
     from axmem_gui.store import Workspace
 
     with Workspace.open(sample_path) as ws:
-        doc = sessions.get_session(ws, SAMPLE_SESSION)
+        doc = stored_json(ws, SAMPLE_SESSION)
     doc["id"] = "from-a-file"
     doc["name"] = "Opened from a file"
     path = tmp_path / "shared.axsession.json"
-    sessions.write_session_file(doc, path)
+    sessions.write_session_file(reparse(doc), path)
     seen: dict[str, Any] = {}
 
     def inspect(app: object, window: Any, screenshot: object) -> int:
@@ -203,9 +204,9 @@ def test_navigator_counts_the_context_map_snapshots_the_timeline_lists(window: M
 
     ws = window.controller.workspace
     # A live run's session: its context maps are recorded inside the session document.
-    doc = sessions.get_session(ws, SAMPLE_SESSION)
+    doc = stored_json(ws, SAMPLE_SESSION)
     doc["id"] = "a-live-run"
-    sessions.save_session(ws, doc)
+    sessions.save_session(ws, reparse(doc))
     window.controller.notify_changed("sessions")
     listed = sum(len(contextmaps.timeline(ws, a)) for a in contextmaps.map_agents(ws))
     assert listed > ws.contextmaps.count()
@@ -258,10 +259,10 @@ def test_a_session_file_given_with_a_workspace_is_imported_into_it(
     from axmem_gui.store import Workspace
 
     with Workspace.open(sample_path) as ws:
-        doc = sessions.get_session(ws, SAMPLE_SESSION)
+        doc = stored_json(ws, SAMPLE_SESSION)
     doc["id"] = "given-with-w"
     path = tmp_path / "shared.axsession.json"
-    sessions.write_session_file(doc, path)
+    sessions.write_session_file(reparse(doc), path)
     workspace = tmp_path / "mine.axmem"
     shutil.copyfile(sample_path, workspace)
     seen: dict[str, Any] = {}
@@ -277,7 +278,7 @@ def test_a_session_file_given_with_a_workspace_is_imported_into_it(
     assert app_module.main(["-w", str(workspace), str(path), "--self-test"]) == 0
     assert seen == {"workspace": workspace, "viewer": "given-with-w"}
     with Workspace.open(workspace) as ws:
-        assert sessions.get_session(ws, "given-with-w")["id"] == "given-with-w"
+        assert stored_json(ws, "given-with-w")["id"] == "given-with-w"
 
 
 def test_the_imported_session_message_is_not_drawn_over_the_workspace_path(
@@ -290,10 +291,10 @@ def test_the_imported_session_message_is_not_drawn_over_the_workspace_path(
     from axmem_gui.store import Workspace
 
     with Workspace.open(sample_path) as ws:
-        doc = sessions.get_session(ws, SAMPLE_SESSION)
+        doc = stored_json(ws, SAMPLE_SESSION)
     doc["id"] = "status-bar-check"
     path = tmp_path / "shared.axsession.json"
-    sessions.write_session_file(doc, path)
+    sessions.write_session_file(reparse(doc), path)
     seen: dict[str, Any] = {}
 
     def inspect(app: object, window: Any, screenshot: object) -> int:

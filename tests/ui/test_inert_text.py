@@ -16,10 +16,12 @@ from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QApplication, QMessageBox, QTableView, QToolTip
 
 from axmem_gui.core.catalog import Skill
+from axmem_gui.services.sessions import SessionService
 from axmem_gui.store import Workspace
 from axmem_gui.ui.entry_table import EntryTableModel
 from axmem_gui.ui.inert_text import inert, plain_label, plain_message_box
 from axmem_gui.ui.sessions.viewer import SessionViewer
+from tests.helpers.session_docs import reparse
 
 HOSTILE = '<img src="/dev/zero"><b>bold</b>'
 
@@ -62,7 +64,7 @@ def _sample_session() -> dict[str, Any]:
 def test_session_viewer_shows_a_hostile_session_name_as_text(qtbot: Any) -> None:
     doc = _sample_session()
     doc["name"] = HOSTILE
-    viewer = SessionViewer(doc)
+    viewer = SessionViewer(reparse(doc))
     qtbot.addWidget(viewer)
     viewer.resize(900, 600)
     viewer.show()
@@ -80,7 +82,7 @@ def test_session_list_tooltip_is_inert(qtbot: Any, tmp_path: Path) -> None:
     with Workspace.open(tmp_path / "w.axmem", create=True) as ws:
         ws.sessions.save(doc)
         model = SessionListModel()
-        model.set_sessions(ws.sessions.list())
+        model.set_sessions(SessionService(ws).rows())
         tip = model.index(0, NAME).data(Qt.ItemDataRole.ToolTipRole)
     assert isinstance(tip, str) and "&lt;img" in tip and "<img" not in tip
 

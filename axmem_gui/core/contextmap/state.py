@@ -138,6 +138,16 @@ def parse_json_text(text: str, source: str) -> object:
     return jsontext.loads(text, source)
 
 
+def start_map_from_json_value(value: object, source: str) -> dict[str, object]:
+    """The map a live run starts from, as given in a file: a map state object, or a
+    snapshot entry holding one (`{"state": {...}}`); passed to axllm as it is."""
+    if isinstance(value, dict) and isinstance(value.get("state"), dict):
+        value = value["state"]
+    if not isinstance(value, dict) or not isinstance(value.get("text"), str):
+        raise InputError(f"{source}: expected a context map snapshot with a 'text' field")
+    return value
+
+
 def stored_map_from_text(text: str) -> StoredContextMap:
     """A fresh map over plain text (a `.md` file), stored as a TS snapshot."""
     return StoredContextMap(ContextMapState.from_text(text), MapShape.TS_SNAPSHOT)

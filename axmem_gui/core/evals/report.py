@@ -25,6 +25,8 @@ from typing import Any
 from axmem_gui.core.catalog import CATALOG_KINDS
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.evals.model import EvalCase, EvalSet, eval_set_from_json_value
+from axmem_gui.core.session.analytics import session_totals
+from axmem_gui.core.session.model import Session
 
 RUN_STATUSES = ("complete", "failed", "cancelled")
 REPORT_STATUSES = ("running", "complete", "cancelled")
@@ -80,36 +82,21 @@ def _int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def run_from_session(
-    case: str, attempt: int, doc: Mapping[str, Any], duration_ms: float
-) -> EvalRun:
+def run_from_session(case: str, attempt: int, session: Session, duration_ms: float) -> EvalRun:
     """The run record of a recorded session: what its discover/recall calls returned, its
     tokens and model calls, and whether it finished."""
     loaded: dict[str, list[str]] = {"discover": [], "recall": []}
     searches: list[tuple[str, str]] = []
-    for fw in doc.get("forwards") or []:
-        for call in (fw.get("searches") if isinstance(fw, Mapping) else None) or []:
-            kind = call.get("kind")
-            if kind not in loaded:
-                continue
-            searches.extend((kind, str(s)) for s in call.get("searches") or [])
-            for result in call.get("results") or []:
-                entry_id = result.get("id") if isinstance(result, Mapping) else None
-                if isinstance(entry_id, str) and entry_id not in loaded[kind]:
-                    loaded[kind].append(entry_id)
-    exchanges = [e for e in doc.get("exchanges") or [] if isinstance(e, Mapping)]
-    prompt = completion = 0
-    for exchange in exchanges:
-        usage = exchange.get("usage")
-        if isinstance(usage, Mapping):
-            prompt += _int(usage.get("prompt_tokens"))
-            completion += _int(usage.get("completion_tokens"))
+    for _fw, call in session.search_calls():
+        searches.extend((call.kind, s) for s in call.searches)
+        found = loaded[call.kind]
+        found.extend(i for i in dict.fromkeys(call.result_ids) if i not in found)
+    totals = session_totals(session)
     status, reason = "complete", ""
-    if doc.get("status") != "complete":
-        error = doc.get("error") if isinstance(doc.get("error"), Mapping) else {}
-        assert isinstance(error, Mapping)
-        status = "cancelled" if error.get("kind") == "cancelled" else "failed"
-        message = str(error.get("message") or "").strip()
+    if not session.complete:
+        error = session.error
+        status = "cancelled" if error is not None and error.kind == "cancelled" else "failed"
+        message = (error.message if error is not None else "").strip()
         # One line: the first of a multi-line error (axllm appends the model's output).
         reason = message.splitlines()[0].strip() if message else "the run ended early"
     return EvalRun(
@@ -117,13 +104,13 @@ def run_from_session(
         attempt=attempt,
         status=status,
         reason=reason,
-        session_id=str(doc.get("id")) if doc.get("id") else None,
+        session_id=session.id,
         loaded_skills=tuple(loaded["discover"]),
         loaded_memories=tuple(loaded["recall"]),
         searches=tuple(searches),
-        prompt_tokens=prompt,
-        completion_tokens=completion,
-        model_calls=len(exchanges),
+        prompt_tokens=totals.prompt_tokens,
+        completion_tokens=totals.completion_tokens,
+        model_calls=totals.calls,
         duration_ms=round(float(duration_ms), 1),
     )
 

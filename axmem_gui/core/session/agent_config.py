@@ -10,11 +10,16 @@ The JSON shape (the workspace `agents` documents and `sample/agents.json`):
 
 `catalog.skills` / `catalog.memories` is "all", "none" or {"tags": [...]} (an entry is kept
 when it has at least one of the tags). `contextMap` may be `null`/absent (no map) or carry
-`"enabled": false`. `relevanceRanking` is a bool or Ax's options object.
+`"enabled": false`. `relevanceRanking` is a bool or Ax's options object. Keys this axmem
+does not know are kept (`AgentConfig.extra`) and written back after the known ones.
+
+`agent_config_from_json` is the edge parser of this shape (workspace agents, files, the
+agent block of a session); everything else reads an `AgentConfig`'s attributes.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,7 +42,7 @@ RESERVED_INPUT_NAMES = {
 DEFAULT_MAX_ACTOR_STEPS = 6
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CatalogFilter:
     """Which entries of the workspace catalog an agent gets."""
 
@@ -57,7 +62,7 @@ class CatalogFilter:
         return self.mode
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ContextMapSettings:
     max_chars: int = 4000
     infinite_evolve: bool = True
@@ -70,7 +75,7 @@ class ContextMapSettings:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AgentConfig:
     name: str
     signature: str
@@ -83,6 +88,8 @@ class AgentConfig:
     max_actor_steps: int = DEFAULT_MAX_ACTOR_STEPS
     runtime: str = "quickjs"
     direct_response: str = "auto"
+    #: Keys this axmem does not know (a newer writer's), kept as they were.
+    extra: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     @property
     def input_fields(self) -> tuple[str, ...]:
@@ -109,6 +116,7 @@ class AgentConfig:
             "maxActorSteps": self.max_actor_steps,
             "runtime": self.runtime,
             "directResponse": self.direct_response,
+            **self.extra,
         }
 
 
@@ -156,6 +164,10 @@ _AGENT = {
         aliases=("max_actor_steps",),
     ),
 }
+#: Every key the parser reads (the rest is `extra`).
+_KNOWN = frozenset(
+    k for key, spec in _AGENT.items() for k in (key, *spec.aliases)
+) | {"contextMap", "context_map", "relevanceRanking"}
 _CONTEXT_MAP = {
     "maxChars": Field((int,), default=4000, nullable=True, minimum=1, aliases=("max_chars",)),
     "infiniteEvolve": Field(
@@ -242,7 +254,24 @@ def agent_config_from_json(value: Any, source: str = "agent") -> AgentConfig:
         max_actor_steps=f["maxActorSteps"],
         runtime=f["runtime"],
         direct_response=f["directResponse"],
+        extra={k: v for k, v in value.items() if k not in _KNOWN},
     )
+
+
+def agent_config_from_text(text: str, source: str) -> AgentConfig:
+    """An agent config from JSON text: the config itself, or a whole `axmem agents show`
+    document (`{"name", "revision", "config"}`), so show | edit round-trips."""
+    value = jsontext.loads(text, source)  # depth and number limits before parsing
+    if isinstance(value, Mapping) and isinstance(value.get("config"), Mapping):
+        value = value["config"]
+    return agent_config_value(value, source)
+
+
+def agent_config_value(value: Any, source: str) -> AgentConfig:
+    """An agent config read from a parsed JSON value (InputError names what is wrong)."""
+    if not isinstance(value, Mapping):
+        raise InputError(f"{source}: an agent config must be a JSON object")
+    return agent_config_from_json(copy.deepcopy(dict(value)), source)
 
 
 def check_inputs(config: AgentConfig, inputs: Mapping[str, Any], where: str = "inputs") -> None:

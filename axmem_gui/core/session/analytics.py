@@ -8,12 +8,12 @@ the same forward counts once. The observer callbacks (`loaded_skills`, `used_mem
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from axmem_gui.core.catalog import Catalog
-from axmem_gui.core.session.views import callback_ids, forwards
+from axmem_gui.core.session.model import Exchange, Session
 
 SKILL = "skill"
 MEMORY = "memory"
@@ -23,6 +23,43 @@ LOADED_NEVER_USED = "loaded, never used"
 NEVER_LOADED = "never loaded"
 
 _KINDS = {SKILL: ("loaded_skills", "used_skills"), MEMORY: ("loaded_memories", "used_memories")}
+
+
+@dataclass(frozen=True)
+class SessionTotals:
+    """Model calls, tokens and model time of a session (or of any list of its calls)."""
+
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    model_ms: float
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "calls": self.calls,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "model_ms": self.model_ms,
+            "tokens": self.tokens,
+        }
+
+
+def totals_of(exchanges: Sequence[Exchange]) -> SessionTotals:
+    pairs = [e.tokens for e in exchanges]
+    return SessionTotals(
+        calls=len(exchanges),
+        prompt_tokens=sum(p for p, _ in pairs),
+        completion_tokens=sum(c for _, c in pairs),
+        model_ms=round(sum(e.ms for e in exchanges), 3),
+    )
+
+
+def session_totals(session: Session) -> SessionTotals:
+    return totals_of(session.exchanges)
 
 
 @dataclass(frozen=True)
@@ -93,25 +130,23 @@ class _Tally:
     last_created: str = ""
 
 
-def usage_from_sessions(docs: Iterable[Mapping[str, Any]], catalog: Catalog) -> UsageReport:
-    """Tally every session in `docs` against `catalog`; entries that sessions loaded but
-    the catalog no longer has are listed too (with `in_catalog` false)."""
+def usage_from_sessions(sessions: Iterable[Session], catalog: Catalog) -> UsageReport:
+    """Tally every session in `sessions` against `catalog`; entries that sessions loaded
+    but the catalog no longer has are listed too (with `in_catalog` false)."""
     tallies: dict[tuple[str, str], _Tally] = {}
     session_count = forward_count = 0
-    for doc in docs:
+    for session in sessions:
         session_count += 1
-        session_id = str(doc.get("id") or "")
-        created = str(doc.get("created_at") or "")
+        session_id = session.id
+        created = session.created_at
         touched: set[tuple[str, str]] = set()
-        for fw in forwards(doc):
-            if fw.get("status") == "not_run":
-                continue
+        for fw in session.ran_forwards:
             forward_count += 1
             for kind, (loaded_kind, used_kind) in _KINDS.items():
-                for entry_id in callback_ids(fw, loaded_kind):
+                for entry_id in fw.callback_ids(loaded_kind):
                     tallies.setdefault((kind, entry_id), _Tally()).loaded += 1
                     touched.add((kind, entry_id))
-                for entry_id in callback_ids(fw, used_kind):
+                for entry_id in fw.callback_ids(used_kind):
                     tallies.setdefault((kind, entry_id), _Tally()).used += 1
                     touched.add((kind, entry_id))
         for key in touched:
@@ -122,6 +157,7 @@ def usage_from_sessions(docs: Iterable[Mapping[str, Any]], catalog: Catalog) -> 
     ordered = [(SKILL, s.id) for s in catalog.skills] + [(MEMORY, m.id) for m in catalog.memories]
     in_catalog = set(ordered)
     ordered += sorted(k for k in tallies if k not in in_catalog)
+    nothing = _Tally()
     entries = tuple(
         EntryUsage(
             kind=kind,
@@ -133,7 +169,7 @@ def usage_from_sessions(docs: Iterable[Mapping[str, Any]], catalog: Catalog) -> 
             last_session=tally.last_session,
         )
         for kind, entry_id in ordered
-        for tally in (tallies.get((kind, entry_id)) or _Tally(),)
+        for tally in (tallies.get((kind, entry_id), nothing),)
     )
     return UsageReport(entries=entries, sessions=session_count, forwards=forward_count)
 

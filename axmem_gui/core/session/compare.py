@@ -8,23 +8,17 @@ text rendering for the terminal.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from axmem_gui.core.jsout import json_dumps
+from axmem_gui.core.records import JsonValue
+from axmem_gui.core.session.analytics import SessionTotals, session_totals
 from axmem_gui.core.session.contextmap_update import map_items
+from axmem_gui.core.session.model import Exchange, Forward, Session
+from axmem_gui.core.session.payloads import map_text, response_text
 from axmem_gui.core.session.replay_cursor import request_diff
-from axmem_gui.core.session.views import (
-    CallKey,
-    call_keys,
-    callback_ids,
-    duration_ms,
-    exchanges,
-    forwards,
-    response_text,
-    tokens,
-)
+from axmem_gui.core.session.views import CallKey, call_keys
 
 
 @dataclass(frozen=True)
@@ -91,8 +85,8 @@ class SetDiff:
 class ForwardComparison:
     index: int
     same_inputs: bool
-    a_output: Any
-    b_output: Any
+    a_output: JsonValue
+    b_output: JsonValue
     a_status: str | None
     b_status: str | None
     sets: dict[str, SetDiff]
@@ -122,7 +116,8 @@ class SessionComparison:
     b_label: str
     forwards: tuple[ForwardComparison, ...]
     calls: tuple[CallPair, ...]
-    totals: dict[str, dict[str, float]] = field(default_factory=dict)
+    a_totals: SessionTotals
+    b_totals: SessionTotals
 
     @property
     def identical_prompts(self) -> bool:
@@ -146,14 +141,21 @@ class SessionComparison:
             "first_prompt_difference": first.to_json() if first else None,
             "forwards": [f.to_json() for f in self.forwards],
             "calls": [c.to_json() for c in self.calls],
-            "totals": self.totals,
+            "totals": {"a": _totals_json(self.a_totals), "b": _totals_json(self.b_totals)},
         }
 
 
-def _label(doc: Mapping[str, Any]) -> str:
-    provider = doc.get("provider") if isinstance(doc.get("provider"), Mapping) else {}
-    assert isinstance(provider, Mapping)
-    return f"{doc.get('id')} ({provider.get('name')}/{provider.get('model')})"
+def _totals_json(t: SessionTotals) -> dict[str, float]:
+    return {
+        "calls": float(t.calls),
+        "prompt_tokens": float(t.prompt_tokens),
+        "completion_tokens": float(t.completion_tokens),
+        "model_ms": t.model_ms,
+    }
+
+
+def _label(session: Session) -> str:
+    return f"{session.id} ({session.provider.name}/{session.provider.model})"
 
 
 def _text_diff(a: str, b: str, what: str) -> str:
@@ -169,33 +171,31 @@ def _text_diff(a: str, b: str, what: str) -> str:
     )
 
 
-def _request(ex: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    req = ex.get("request") if ex else None
-    return req if isinstance(req, Mapping) else {}
+def _output(ex: Exchange | None) -> str:
+    if ex is None:
+        return ""
+    if ex.error is not None:
+        return f"[error] {ex.error.message}"
+    return response_text(ex.response)
 
 
-def _pair(key: CallKey, a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> CallPair:
-    same_prompt = a is not None and b is not None and a.get("digest") == b.get("digest")
-    out_a = response_text(a.get("response")) if a else ""
-    out_b = response_text(b.get("response")) if b else ""
-    if a and a.get("error"):
-        out_a = f"[error] {(a.get('error') or {}).get('message')}"
-    if b and b.get("error"):
-        out_b = f"[error] {(b.get('error') or {}).get('message')}"
+def _pair(key: CallKey, a: Exchange | None, b: Exchange | None) -> CallPair:
+    same_prompt = a is not None and b is not None and a.digest == b.digest
+    out_a, out_b = _output(a), _output(b)
     return CallPair(
         key=key,
-        a_index=a.get("index") if a else None,
-        b_index=b.get("index") if b else None,
+        a_index=a.index if a else None,
+        b_index=b.index if b else None,
         same_prompt=same_prompt,
         same_output=a is not None and b is not None and out_a == out_b,
         prompt_diff=""
         if same_prompt or a is None or b is None
-        else request_diff(_request(a), _request(b), key.label(), ("a", "b")),
+        else request_diff(a.request, b.request, key.label(), ("a", "b")),
         output_diff=_text_diff(out_a, out_b, f"output ({key.label()})"),
-        a_tokens=tokens(a) if a else (0, 0),
-        b_tokens=tokens(b) if b else (0, 0),
-        a_ms=duration_ms(a) if a else 0.0,
-        b_ms=duration_ms(b) if b else 0.0,
+        a_tokens=a.tokens if a else (0, 0),
+        b_tokens=b.tokens if b else (0, 0),
+        a_ms=a.ms if a else 0.0,
+        b_ms=b.ms if b else 0.0,
     )
 
 
@@ -216,27 +216,22 @@ def _aligned_keys(a: list[CallKey], b: list[CallKey]) -> list[CallKey]:
 _SETS = ("loaded_skills", "loaded_memories", "used_skills", "used_memories")
 
 
-def _forward(
-    i: int, fa: Mapping[str, Any] | None, fb: Mapping[str, Any] | None
-) -> ForwardComparison:
-    def text(fw: Mapping[str, Any] | None) -> str:
-        cm = fw.get("context_map_after") if fw else None
-        return str(cm.get("text", "")) if isinstance(cm, Mapping) else ""
-
-    def items(fw: Mapping[str, Any] | None) -> tuple[str, ...]:
-        return tuple(f"[{k}] {v}" for k, v in map_items(text(fw)).items())
+def _forward(i: int, fa: Forward | None, fb: Forward | None) -> ForwardComparison:
+    def items(fw: Forward | None) -> tuple[str, ...]:
+        text = map_text(fw.context_map_after) if fw else ""
+        return tuple(f"[{k}] {v}" for k, v in map_items(text).items())
 
     return ForwardComparison(
         index=i,
-        same_inputs=bool(fa and fb and fa.get("inputs") == fb.get("inputs")),
-        a_output=fa.get("output") if fa else None,
-        b_output=fb.get("output") if fb else None,
-        a_status=str(fa.get("status")) if fa else None,
-        b_status=str(fb.get("status")) if fb else None,
+        same_inputs=bool(fa and fb and fa.inputs == fb.inputs),
+        a_output=fa.output if fa else None,
+        b_output=fb.output if fb else None,
+        a_status=fa.status if fa else None,
+        b_status=fb.status if fb else None,
         sets={
             kind: SetDiff(
-                tuple(callback_ids(fa, kind)) if fa else (),
-                tuple(callback_ids(fb, kind)) if fb else (),
+                tuple(fa.callback_ids(kind)) if fa else (),
+                tuple(fb.callback_ids(kind)) if fb else (),
             )
             for kind in _SETS
         },
@@ -244,21 +239,11 @@ def _forward(
     )
 
 
-def _totals(doc: Mapping[str, Any]) -> dict[str, float]:
-    exs = exchanges(doc)
-    return {
-        "calls": float(len(exs)),
-        "prompt_tokens": float(sum(tokens(e)[0] for e in exs)),
-        "completion_tokens": float(sum(tokens(e)[1] for e in exs)),
-        "model_ms": round(sum(duration_ms(e) for e in exs), 3),
-    }
-
-
-def compare_sessions(a: Mapping[str, Any], b: Mapping[str, Any]) -> SessionComparison:
+def compare_sessions(a: Session, b: Session) -> SessionComparison:
     a_calls = dict(call_keys(a))
     b_calls = dict(call_keys(b))
     keys = _aligned_keys(list(a_calls), list(b_calls))
-    fa, fb = forwards(a), forwards(b)
+    fa, fb = a.forwards, b.forwards
     return SessionComparison(
         a_label=_label(a),
         b_label=_label(b),
@@ -267,7 +252,8 @@ def compare_sessions(a: Mapping[str, Any], b: Mapping[str, Any]) -> SessionCompa
             for i in range(max(len(fa), len(fb)))
         ),
         calls=tuple(_pair(k, a_calls.get(k), b_calls.get(k)) for k in keys),
-        totals={"a": _totals(a), "b": _totals(b)},
+        a_totals=session_totals(a),
+        b_totals=session_totals(b),
     )
 
 
@@ -313,19 +299,12 @@ def render_comparison(cmp: SessionComparison, *, diffs: bool = True) -> str:
     first = cmp.first_prompt_difference
     if diffs and first is not None and first.prompt_diff:
         lines += ["", f"first prompt difference ({first.key.label()}):", first.prompt_diff]
-    ta, tb = cmp.totals.get("a", {}), cmp.totals.get("b", {})
+    ta, tb = cmp.a_totals, cmp.b_totals
     lines += [
         "",
-        "totals: calls {:.0f}→{:.0f}, prompt tokens {:.0f}→{:.0f}, completion tokens "
-        "{:.0f}→{:.0f}, model time {:.0f}→{:.0f} ms".format(
-            ta.get("calls", 0),
-            tb.get("calls", 0),
-            ta.get("prompt_tokens", 0),
-            tb.get("prompt_tokens", 0),
-            ta.get("completion_tokens", 0),
-            tb.get("completion_tokens", 0),
-            ta.get("model_ms", 0),
-            tb.get("model_ms", 0),
-        ),
+        f"totals: calls {ta.calls:.0f}→{tb.calls:.0f}, prompt tokens "
+        f"{ta.prompt_tokens:.0f}→{tb.prompt_tokens:.0f}, completion tokens "
+        f"{ta.completion_tokens:.0f}→{tb.completion_tokens:.0f}, model time "
+        f"{ta.model_ms:.0f}→{tb.model_ms:.0f} ms",
     ]
     return "\n".join(lines).rstrip() + "\n"

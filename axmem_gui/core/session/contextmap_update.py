@@ -10,18 +10,42 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from axmem_gui.core import jsontext
 from axmem_gui.core.contextmap import apply_update, stored_map_from_json_value
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.records import JsonObject, JsonValue
+from axmem_gui.core.session.model import EVICTION_KEYS, Exchange, MapUpdate
+from axmem_gui.core.session.payloads import (
+    cartographer_operations,
+    distiller_reply,
+    map_scores,
+    map_steps,
+    map_text,
+)
 from axmem_gui.core.session.stages import MAP_CARTOGRAPHER, MAP_DISTILLER
 
+__all__ = ["EVICTION_KEYS", "comparable_update", "describe_update", "map_items"]
+
 _ITEM = re.compile(r"^\[([a-z]{2}-\d+)\]\s?(.*)$")
-_DISTILLER_KEYS = ("diagnosis", "itemTags", "cacheCandidates")
-#: Keys an update record has had since evictions were recorded; older files lack them.
-EVICTION_KEYS = ("evicted", "added_evicted", "budget")
-_CARTOGRAPHER_KEYS = ("operations",)
+#: The keys of an update record, in the order they are written.
+UPDATE_KEYS = (
+    "status",
+    "step",
+    "diagnosis",
+    "item_tags",
+    "cache_candidates",
+    "operations",
+    "distiller_call",
+    "cartographer_call",
+    "added",
+    "removed",
+    "changed",
+    "scores",
+    "errors",
+    *EVICTION_KEYS,
+)
 
 
 def map_items(text: str) -> dict[str, str]:
@@ -34,86 +58,29 @@ def map_items(text: str) -> dict[str, str]:
     return items
 
 
-def response_fields(response: Mapping[str, Any] | None, keys: Sequence[str]) -> dict[str, Any]:
-    """Output fields of a plain AxGen reply: `key: value` lines (JSON values parsed), or
-    the params of a structured-output function call."""
-    if not isinstance(response, Mapping):
-        return {}
-    results = response.get("results")
-    first = results[0] if isinstance(results, list) and results else {}
-    if not isinstance(first, Mapping):
-        return {}
-    calls = first.get("function_calls")
-    if isinstance(calls, list) and calls:
-        fn = calls[0].get("function") if isinstance(calls[0], Mapping) else None
-        params = fn.get("params") if isinstance(fn, Mapping) else None
-        if isinstance(params, str):
-            params = _json_or_text(params)
-        if isinstance(params, Mapping):
-            return {k: params[k] for k in keys if k in params}
-    content = first.get("content")
-    if not isinstance(content, str):
-        return {}
-    stripped = content.strip()
-    if stripped.startswith("{"):
-        parsed = _json_or_text(stripped)
-        if isinstance(parsed, Mapping):
-            return {k: parsed[k] for k in keys if k in parsed}
-    return _field_lines(content, keys)
-
-
-def _field_lines(text: str, keys: Sequence[str]) -> dict[str, Any]:
-    pattern = re.compile(r"^(" + "|".join(re.escape(k) for k in keys) + r")\s*:\s?(.*)$")
-    found: dict[str, list[str]] = {}
-    current: str | None = None
-    for line in text.split("\n"):
-        match = pattern.match(line)
-        if match:
-            current = match.group(1)
-            found[current] = [match.group(2)]
-        elif current is not None:
-            found[current].append(line)
-    out: dict[str, Any] = {}
-    for key, parts in found.items():
-        raw = "\n".join(parts).strip()
-        out[key] = raw if key == "diagnosis" else _json_or_text(raw)
-    return out
-
-
-def _json_or_text(raw: str) -> Any:
-    try:
-        return jsontext.parse(raw)
-    except ValueError:
-        return raw
-
-
-def _last_exchange(exchanges: Sequence[Mapping[str, Any]], stage: str) -> Mapping[str, Any] | None:
+def _last_exchange(exchanges: Sequence[Exchange], stage: str) -> Exchange | None:
     found = None
     for ex in exchanges:
-        if ex.get("stage") == stage:
+        if ex.stage == stage:
             found = ex
     return found
 
 
 def describe_update(
-    exchanges: Sequence[Mapping[str, Any]],
+    exchanges: Sequence[Exchange],
     before: Mapping[str, Any] | None,
     after: Mapping[str, Any] | None,
-) -> dict[str, Any]:
+) -> MapUpdate:
     """The update record of one forward (`exchanges` = that forward's exchanges)."""
     if before is None and after is None:
-        return {"status": "none"}
+        return MapUpdate(status="none", key_order=("status",))
     distiller = _last_exchange(exchanges, MAP_DISTILLER)
     cartographer = _last_exchange(exchanges, MAP_CARTOGRAPHER)
-    reflection = response_fields(distiller.get("response") if distiller else None, _DISTILLER_KEYS)
-    proposal = response_fields(
-        cartographer.get("response") if cartographer else None, _CARTOGRAPHER_KEYS
-    )
-    before_text = str((before or {}).get("text", ""))
-    after_text = str((after or {}).get("text", ""))
+    reflection = distiller_reply(distiller.response if distiller else None)
+    operations = cartographer_operations(cartographer.response if cartographer else None)
+    before_text, after_text = map_text(before), map_text(after)
     old, new = map_items(before_text), map_items(after_text)
-    steps_before = (before or {}).get("steps", 0)
-    steps_after = (after or {}).get("steps", 0)
+    steps_before, steps_after = map_steps(before), map_steps(after)
     if distiller is None and cartographer is None:
         status = "skipped"
     elif steps_after == steps_before:
@@ -122,59 +89,67 @@ def describe_update(
         status = "unchanged"
     else:
         status = "updated"
-    errors = [
-        str((ex.get("error") or {}).get("message"))
+    errors = tuple(
+        ex.error.message
         for ex in (distiller, cartographer)
-        if ex is not None and ex.get("error")
-    ]
-    evictions = (
-        _evictions(before, reflection, proposal) if status in ("updated", "unchanged") else {}
+        if ex is not None and ex.error is not None
     )
-    return {
-        "status": status,
-        "step": steps_after,
-        "diagnosis": reflection.get("diagnosis"),
-        "item_tags": reflection.get("itemTags"),
-        "cache_candidates": reflection.get("cacheCandidates"),
-        "operations": proposal.get("operations"),
-        "distiller_call": distiller.get("index") if distiller else None,
-        "cartographer_call": cartographer.get("index") if cartographer else None,
-        "added": sorted(set(new) - set(old)),
-        "removed": sorted(set(old) - set(new)),
-        "changed": sorted(k for k in set(old) & set(new) if old[k] != new[k]),
-        "scores": _scores(after),
-        "errors": errors,
-        "evicted": evictions.get("evicted", []),
-        "added_evicted": evictions.get("added_evicted", []),
-        "budget": evictions.get("budget"),
-    }
+    evictions = (
+        _evictions(before, reflection.item_tags, operations)
+        if status in ("updated", "unchanged")
+        else _Evictions()
+    )
+    return MapUpdate(
+        status=status,
+        step=steps_after,
+        diagnosis=reflection.diagnosis,
+        item_tags=reflection.item_tags,
+        cache_candidates=reflection.cache_candidates,
+        operations=operations,
+        distiller_call=distiller.index if distiller else None,
+        cartographer_call=cartographer.index if cartographer else None,
+        added=tuple(sorted(set(new) - set(old))),
+        removed=tuple(sorted(set(old) - set(new))),
+        changed=tuple(sorted(k for k in set(old) & set(new) if old[k] != new[k])),
+        scores=map_scores(after),
+        errors=errors,
+        evicted=evictions.evicted,
+        added_evicted=evictions.added_evicted,
+        budget=evictions.budget,
+        key_order=UPDATE_KEYS,
+    )
 
 
-def _scores(after: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The map's item scores, when the recorded state holds an object of them."""
-    scores = after.get("scores") if isinstance(after, Mapping) else None
-    return dict(scores) if isinstance(scores, Mapping) else {}
+def comparable_update(recorded: MapUpdate | None, recomputed: MapUpdate) -> JsonValue:
+    """The recomputed update record as JSON, without the eviction keys when the recorded
+    one was written before evictions were recorded (all of them absent)."""
+    out = recomputed.to_json()
+    if recorded is not None and not recorded.records_evictions:
+        return {k: v for k, v in out.items() if k not in EVICTION_KEYS}
+    return out
 
 
-def _evictions(
-    before: Mapping[str, Any] | None,
-    reflection: Mapping[str, Any],
-    proposal: Mapping[str, Any],
-) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class _Evictions:
+    evicted: tuple[str, ...] = ()
+    added_evicted: tuple[str, ...] = ()
+    budget: JsonObject | None = None
+
+
+def _evictions(before: Mapping[str, Any] | None, item_tags: Any, operations: Any) -> _Evictions:
     """Which items the update evicted to fit `maxChars`, found by applying the recorded
     Distiller/Cartographer replies with Ax's own update rules (core.contextmap): an item
     added and evicted at once appears in both `evicted` and `added_evicted`."""
-    if not isinstance(before, Mapping):
-        return {}
+    if before is None:
+        return _Evictions()
     try:
         state = stored_map_from_json_value(dict(before), "context map before the update").state
     except InputError:
-        return {}
-    payload = {"itemTags": reflection.get("itemTags"), "operations": proposal.get("operations")}
-    result = apply_update(state, payload)
+        return _Evictions()
+    result = apply_update(state, {"itemTags": item_tags, "operations": operations})
     added = set(result.added_ids)
-    return {
-        "evicted": list(result.evicted),
-        "added_evicted": [i for i in result.evicted if i in added],
-        "budget": {"maxChars": state.max_chars, "chars_after": result.state.chars},
-    }
+    return _Evictions(
+        evicted=tuple(result.evicted),
+        added_evicted=tuple(i for i in result.evicted if i in added),
+        budget={"maxChars": state.max_chars, "chars_after": result.state.chars},
+    )

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from axmem_gui.core.session.views import actor_code
+from axmem_gui.core.session.model import Exchange, Forward, MapSnapshot, Turn
+from axmem_gui.core.session.payloads import actor_code, executions
 
 
 def trace_without_logs(trace: Any) -> Any:
@@ -37,81 +38,71 @@ def without_run_token(value: Any) -> Any:
     return value
 
 
-def exchange_usage(response: Any) -> dict[str, int] | None:
-    """An exchange's `usage`: the token counts of its response's `model_usage`."""
-    if not isinstance(response, Mapping):
-        return None
-    model_usage = response.get("model_usage")
-    tokens = model_usage.get("tokens") if isinstance(model_usage, Mapping) else None
-    if not isinstance(tokens, Mapping):
-        return None
-    return {
-        k: int(tokens[k])
-        for k in ("prompt_tokens", "completion_tokens", "total_tokens")
-        if isinstance(tokens.get(k), int) and not isinstance(tokens.get(k), bool)
-    }
-
-
-def turns(trace: Any, exchanges: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def turns(trace: Any, exchanges: Sequence[Exchange]) -> tuple[Turn, ...]:
     """Actor code and runtime output per turn, linked to the model call that wrote it."""
-    events = trace.get("events") if isinstance(trace, Mapping) else None
-    actor_calls = [e for e in exchanges if str(e.get("stage", "")).startswith("actor.")]
+    actor_calls = [e for e in exchanges if e.stage.startswith("actor.")]
     pointer = 0
-    out: list[dict[str, Any]] = []
-    for event in events if isinstance(events, list) else []:
-        if not isinstance(event, Mapping) or event.get("kind") != "runtime_execute":
-            continue
-        raw = event.get("payload")
-        p: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
-        code = str(p.get("code") or "")
-        linked: Mapping[str, Any] | None = None
+    out: list[Turn] = []
+    for run in executions(trace):
+        linked: Exchange | None = None
         for j in range(pointer, len(actor_calls)):
-            if (actor_code(actor_calls[j].get("response")) or "").strip() == code.strip():
+            if (actor_code(actor_calls[j].response) or "").strip() == run.code.strip():
                 linked = actor_calls[j]
                 pointer = j + 1
                 break
         out.append(
-            {
-                "stage": f"actor.{p.get('stage')}",
-                "turn": linked.get("turn") if linked else None,
-                "call_index": linked.get("index") if linked else None,
-                "runtime_turn": p.get("turn"),
-                "kind": p.get("kind"),
-                "code": code,
-                "output": p.get("output"),
-                "result": p.get("result"),
-                "is_error": bool(p.get("is_error")),
-                "error": p.get("error"),
-            }
+            Turn(
+                stage=f"actor.{run.stage}",
+                turn=linked.turn if linked else None,
+                call_index=linked.index if linked else None,
+                runtime_turn=run.turn,
+                kind=run.kind,
+                code=run.code,
+                output=run.output,
+                result=run.result,
+                is_error=run.is_error,
+                error=run.error,
+            )
         )
-    return out
+    return tuple(out)
 
 
-def map_snapshots(forwards: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+_BEFORE_KEYS = ("label", "state")
+#: After a forward the entry names its update, null when the forward recorded none.
+_AFTER_KEYS = ("label", "state", "update")
+
+
+def map_snapshots(forwards: Sequence[Forward]) -> list[MapSnapshot]:
     """`contextMapSnapshots`: the map before the first forward and after each forward."""
-    out: list[dict[str, Any]] = []
+    out: list[MapSnapshot] = []
     for fw in forwards:
-        if fw.get("status") == "not_run":
+        if not fw.ran:
             continue
-        n = int(fw.get("index") or 0) + 1
-        if not out and fw.get("context_map_before"):
-            out.append({"label": f"before forward {n}", "state": fw["context_map_before"]})
-        if fw.get("context_map_after"):
+        n = fw.index + 1
+        if not out and fw.context_map_before:
             out.append(
-                {
-                    "label": f"after forward {n}",
-                    "state": fw["context_map_after"],
-                    "update": fw.get("context_map_update"),
-                }
+                MapSnapshot(
+                    label=f"before forward {n}",
+                    state=fw.context_map_before,
+                    key_order=_BEFORE_KEYS,
+                )
+            )
+        if fw.context_map_after:
+            out.append(
+                MapSnapshot(
+                    label=f"after forward {n}",
+                    state=fw.context_map_after,
+                    update=fw.context_map_update,
+                    key_order=_AFTER_KEYS,
+                )
             )
     return out
 
 
-def map_warnings(forwards: Sequence[Mapping[str, Any]]) -> list[str]:
+def map_warnings(forwards: Sequence[Forward]) -> list[str]:
     """The session's `warnings`: one per forward whose context-map update failed."""
     return [
-        f"forward {int(f.get('index') or 0) + 1}: the context-map update failed; "
-        "the map was left unchanged"
+        f"forward {f.index + 1}: the context-map update failed; the map was left unchanged"
         for f in forwards
-        if (f.get("context_map_update") or {}).get("status") == "failed"
+        if f.context_map_update is not None and f.context_map_update.status == "failed"
     ]

@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
 from typing import Any
 
 from axmem_gui.core.jsout import json_dumps
+from axmem_gui.core.session.payloads import DIGEST_KEYS, digest_basis
 
-#: The request parts that decide what the model sees. `model_config` and provider metadata
-#: are left out on purpose: a rerun on another model must still line up call by call.
-DIGEST_KEYS = ("chat_prompt", "functions", "response_format")
+__all__ = ["DIGEST_KEYS", "canonical_json", "request_digest", "short_digest"]
 
 
 def canonical_json(value: Any) -> str:
     return json_dumps(value, sort_keys=True, separators=(",", ":"))
 
 
-def request_digest(request: Mapping[str, Any]) -> str:
-    basis = {key: request.get(key) for key in DIGEST_KEYS}
-    return "sha256:" + hashlib.sha256(canonical_json(basis).encode("utf-8")).hexdigest()
+def request_digest(request: Any) -> str:
+    """`sha256:` + hex of the canonical JSON of the request parts in DIGEST_KEYS."""
+    return (
+        "sha256:"
+        + hashlib.sha256(canonical_json(digest_basis(request)).encode("utf-8")).hexdigest()
+    )
 
 
 def short_digest(digest: str) -> str:

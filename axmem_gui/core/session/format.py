@@ -1,62 +1,105 @@
-"""The `.axsession.json` file: constants, validation and (de)serialisation.
+"""The `.axsession.json` edge: the one parser and the one writer of session documents.
 
-The full field list is documented in docs/axsession-format.md. The loader checks the
-structure the app relies on and reports the first problem as an InputError naming the file
-and the JSON path (`session.axsession.json: exchanges[3]: field 'digest' must be a string`);
-it never lets a malformed file through to a traceback later on.
+The full field list is documented in docs/axsession-format.md. `parse_session` checks a
+parsed JSON value and builds the typed `Session` (core.session.model) in one pass; the
+first problem is an InputError naming the file and the JSON path
+(`session.axsession.json: exchanges[3]: field 'digest' must be a string, got a number`),
+so a malformed file never gets as far as a traceback. `session_to_json_text` writes a
+session back: a file read and written again is the same file, byte for byte (unknown keys
+and the key order are kept by the records).
+
+Every file, stored document and recording enters here: `services.sessions` reads files
+and the workspace through it, the recorder hands its document to it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from axmem_gui.core import jsontext
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.formats import catalog_from_json_value
-from axmem_gui.core.jsontext import REQUIRED, Field, type_name
+from axmem_gui.core.jsontext import Field, type_name
 from axmem_gui.core.jsout import json_dumps
+from axmem_gui.core.records import JsonObject, shape_of
+from axmem_gui.core.session.agent_config import AgentConfig, agent_config_from_json
+from axmem_gui.core.session.format_parts import (
+    Checker,
+    at,
+    callbacks,
+    map_snapshots,
+    map_update,
+    run_error,
+    search_calls,
+    strings,
+    token_usage,
+    turns,
+)
+from axmem_gui.core.session.model import (
+    Exchange,
+    Forward,
+    HttpAttempt,
+    Origin,
+    SearchInfo,
+    Session,
+    SessionAgent,
+    SessionCatalog,
+    SessionProvider,
+    Versions,
+)
 
 FORMAT = "axsession"
 VERSION = 1
 FILE_SUFFIX = ".axsession.json"
+#: The keys a recording writes, in order: a forward that ran, one that did not, the
+#: session (the recorder gives its records these orders, nulls included).
+FORWARD_KEYS = (
+    "index",
+    "inputs",
+    "forward_options",
+    "started_at",
+    "status",
+    "output",
+    "error",
+    "context_map_before",
+    "context_map_after",
+    "context_map_update",
+    "exchange_range",
+    "turns",
+    "searches",
+    "callbacks",
+    "action_log",
+    "usage",
+    "trace",
+)
+NOT_RUN_KEYS = ("index", "inputs", "forward_options", "status", "output", "error")
+SESSION_KEYS = (
+    "format",
+    "version",
+    "id",
+    "name",
+    "created_at",
+    "status",
+    "error",
+    "origin",
+    "versions",
+    "agent",
+    "catalog",
+    "provider",
+    "client_features",
+    "search",
+    "forwards",
+    "exchanges",
+    "contextMapSnapshots",
+    "warnings",
+)
+
 STATUSES = ("complete", "incomplete")
 FORWARD_STATUSES = ("complete", "failed", "cancelled", "not_run")
 
 
-class _Checker:
-    """Fields of the session document through the one schema (jsontext.Field); `path` is
-    the JSON path of the object inside the file."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def where(self, path: str) -> str:
-        return f"{self.source}: {path}" if path else self.source
-
-    def fail(self, path: str, message: str) -> InputError:
-        return InputError(f"{self.where(path)}: {message}")
-
-    def field(
-        self,
-        obj: Mapping[str, Any],
-        key: str,
-        kinds: tuple[type, ...],
-        path: str,
-        *,
-        required: bool = True,
-        nullable: bool = False,
-        **rules: Any,
-    ) -> Any:
-        spec = Field(kinds, default=REQUIRED if required else None, nullable=nullable, **rules)
-        return jsontext.check_field(obj, key, self.where(path), spec)
-
-
-def _at(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
-
-
-def _check_exchange(c: _Checker, ex: Any, i: int, forwards: int) -> None:
+def _exchange(c: Checker, ex: Any, i: int, forwards: int) -> Exchange:
     path = f"exchanges[{i}]"
     if not isinstance(ex, dict):
         raise c.fail(path, f"an exchange must be an object, got {type_name(ex)}")
@@ -66,13 +109,13 @@ def _check_exchange(c: _Checker, ex: Any, i: int, forwards: int) -> None:
     fwd = c.field(ex, "forward", (int,), path)
     if not 0 <= fwd < max(forwards, 1):
         raise c.fail(path, f"field 'forward' is {fwd}, but the session has {forwards} forward(s)")
-    c.field(ex, "stage", (str,), path)
-    c.field(ex, "turn", (int,), path)
+    stage = c.field(ex, "stage", (str,), path)
+    turn = c.field(ex, "turn", (int,), path)
     digest = c.field(ex, "digest", (str,), path)
     if not digest.startswith("sha256:"):
         raise c.fail(path, "field 'digest' must start with 'sha256:'")
     request = c.field(ex, "request", (dict,), path)
-    prompt = c.field(request, "chat_prompt", (list,), _at(path, "request"))
+    prompt = c.field(request, "chat_prompt", (list,), at(path, "request"))
     for j, message in enumerate(prompt):
         mpath = f"{path}.request.chat_prompt[{j}]"
         if not isinstance(message, dict):
@@ -83,53 +126,193 @@ def _check_exchange(c: _Checker, ex: Any, i: int, forwards: int) -> None:
     if response is None and error is None:
         raise c.fail(path, "an exchange needs a 'response' or an 'error'")
     if response is not None:
-        results = c.field(response, "results", (list,), _at(path, "response"))
+        results = c.field(response, "results", (list,), at(path, "response"))
         for j, result in enumerate(results):
             if not isinstance(result, dict):
                 raise c.fail(f"{path}.response.results[{j}]", "a result must be an object")
     if error is not None:
-        c.field(error, "type", (str,), _at(path, "error"))
-        c.field(error, "message", (str,), _at(path, "error"))
-    c.field(ex, "duration_ms", (int, float), path, required=False, nullable=True)
+        c.field(error, "type", (str,), at(path, "error"))
+        c.field(error, "message", (str,), at(path, "error"))
+    duration = c.field(ex, "duration_ms", (int, float), path, required=False, nullable=True)
     usage = c.field(ex, "usage", (dict,), path, required=False, nullable=True)
     if usage:
         for key in ("prompt_tokens", "completion_tokens", "total_tokens"):
-            c.field(usage, key, (int,), _at(path, "usage"), required=False, nullable=True)
+            c.field(usage, key, (int,), at(path, "usage"), required=False, nullable=True)
+    attempts = c.field(ex, "http_attempts", (list,), path, required=False, nullable=True)
+    return Exchange(
+        index=index,
+        forward=fwd,
+        stage=stage,
+        turn=turn,
+        digest=digest,
+        request=request,
+        response=response,
+        error=None if error is None else run_error(c, error, at(path, "error")),
+        started_at=c.optional(ex, "started_at", (str,), path),
+        duration_ms=duration,
+        usage=None if usage is None else token_usage(c, usage, at(path, "usage")),
+        attempts=c.optional(ex, "attempts", (list,), path),
+        stream=c.optional(ex, "stream", (bool,), path),
+        chunks=c.optional(ex, "chunks", (list,), path),
+        http_attempts=None if attempts is None else _http_attempts(c, attempts, path),
+        **shape_of(ex, Exchange),
+    )
 
 
-def _check_forward(c: _Checker, fw: Any, i: int) -> None:
+def _http_attempts(c: Checker, items: list[Any], path: str) -> tuple[HttpAttempt, ...]:
+    out = []
+    for j, item in enumerate(items):
+        where = f"{path}.http_attempts[{j}]"
+        if not isinstance(item, dict):
+            raise c.fail(where, "must be an object")
+        out.append(
+            HttpAttempt(
+                method=c.optional(item, "method", (str,), where),
+                url=c.optional(item, "url", (str,), where),
+                **shape_of(item, HttpAttempt),
+            )
+        )
+    return tuple(out)
+
+
+def _forward(c: Checker, fw: Any, i: int) -> Forward:
     path = f"forwards[{i}]"
     if not isinstance(fw, dict):
         raise c.fail(path, f"a forward must be an object, got {type_name(fw)}")
     index = c.field(fw, "index", (int,), path)
     if index != i:
         raise c.fail(path, f"field 'index' is {index}, expected {i}")
-    c.field(fw, "inputs", (dict,), path)
-    c.field(fw, "forward_options", (dict,), path, required=False)
-    c.field(fw, "status", (str,), path, choices=FORWARD_STATUSES)
+    inputs = c.field(fw, "inputs", (dict,), path)
+    options = c.field(fw, "forward_options", (dict,), path, required=False)
+    status = c.field(fw, "status", (str,), path, choices=FORWARD_STATUSES)
+    maps = {}
     for key in ("context_map_before", "context_map_after"):
         cm = c.field(fw, key, (dict,), path, required=False, nullable=True)
         if cm is not None:
-            c.field(cm, "text", (str,), _at(path, key))
+            c.field(cm, "text", (str,), at(path, key))
+        maps[key] = cm
     for key in ("turns", "searches", "callbacks", "action_log"):
         items = c.field(fw, key, (list,), path, required=False, nullable=True)
         for j, item in enumerate(items or []):
             if not isinstance(item, dict):
                 raise c.fail(f"{path}.{key}[{j}]", "must be an object")
-    for j, search in enumerate(fw.get("searches") or []):
-        spath = f"{path}.searches[{j}]"
-        c.field(search, "kind", (str,), spath, choices=("discover", "recall"))
-        c.field(search, "searches", (list,), spath, items=Field((str,)))
-        results = c.field(search, "results", (list,), spath)
-        if not all(isinstance(r, dict) and isinstance(r.get("id"), str) for r in results):
-            raise c.fail(spath, "field 'results' must be a list of objects with a string 'id'")
+    found_searches = search_calls(c, fw, path)
+    error = c.field(fw, "error", (dict,), path, required=False, nullable=True)
+    update = c.field(fw, "context_map_update", (dict,), path, required=False, nullable=True)
+    return Forward(
+        index=index,
+        inputs=inputs,
+        forward_options=options,
+        started_at=c.optional(fw, "started_at", (str,), path),
+        status=status,
+        output=fw.get("output"),
+        error=None if error is None else run_error(c, error, at(path, "error")),
+        context_map_before=maps["context_map_before"],
+        context_map_after=maps["context_map_after"],
+        context_map_update=None
+        if update is None
+        else map_update(c, update, at(path, "context_map_update")),
+        exchange_range=_range(c, fw, path),
+        turns=turns(c, fw, path),
+        searches=found_searches,
+        callbacks=callbacks(c, fw, path),
+        action_log=fw.get("action_log"),
+        usage=fw.get("usage"),
+        trace=fw.get("trace"),
+        **shape_of(fw, Forward),
+    )
 
 
-def validate_session(value: Any, source: str = "session") -> dict[str, Any]:
-    """Check a parsed `.axsession.json` value; returns it (as a dict) or raises InputError."""
-    c = _Checker(source)
-    if not isinstance(value, dict):
-        raise c.fail("", f"expected a JSON object, got {type_name(value)}")
+def _range(c: Checker, fw: dict[str, Any], path: str) -> tuple[int, int] | None:
+    value = c.optional(fw, "exchange_range", (list,), path)
+    if value is None:
+        return None
+    if len(value) != 2 or any(jsontext.type_problem(v, (int,)) for v in value):
+        raise c.fail(path, "field 'exchange_range' must be a list of two integers [first, end)")
+    return value[0], value[1]
+
+
+def _agent(c: Checker, value: dict[str, Any], session_id: str) -> SessionAgent:
+    agent = c.field(value, "agent", (dict,), "")
+    name = c.field(agent, "name", (str,), "agent")
+    signature = c.field(agent, "signature", (str,), "agent")
+    config: AgentConfig | None
+    try:
+        config = agent_config_from_json(agent, f"session {session_id}: agent")
+    except InputError as exc:  # still a session: replay says why it cannot run
+        config, problem = None, str(exc)
+    else:
+        problem = ""
+    return SessionAgent(
+        name=name,
+        signature=signature,
+        config=config,
+        problem=problem,
+        # what the file says, as verify reads it (a config this axmem refuses included)
+        has_context_map=bool(agent.get("contextMap")),
+        raw=agent,
+    )
+
+
+def _provider(c: Checker, value: dict[str, Any]) -> SessionProvider:
+    p = c.field(value, "provider", (dict,), "")
+    name = c.field(p, "name", (str,), "provider")
+    model = c.field(p, "model", (str,), "provider", nullable=True)
+    return SessionProvider(
+        name=name,
+        model=model,
+        base_url=c.optional(p, "base_url", (str,), "provider"),
+        structured_output=c.optional(p, "structured_output", (str,), "provider"),
+        api_key_env=c.optional(p, "api_key_env", (str,), "provider"),
+        timeout_s=c.optional(p, "timeout_s", (int, float), "provider"),
+        max_retries=c.optional(p, "max_retries", (int,), "provider"),
+        retry_policy=c.optional(p, "retry_policy", (dict,), "provider"),
+        stream=c.optional(p, "stream", (bool,), "provider"),
+        api_key_source=c.optional(p, "api_key_source", (dict,), "provider"),
+        request_headers=c.optional(p, "request_headers", (dict,), "provider"),
+        **shape_of(p, SessionProvider),
+    )
+
+
+def _versions(c: Checker, value: dict[str, Any]) -> Versions:
+    v = c.field(value, "versions", (dict,), "")
+    axllm = c.field(v, "axllm", (str,), "versions")
+    return Versions(
+        app=c.optional(v, "app", (str,), "versions"),
+        axllm=axllm,
+        quickjs=c.optional(v, "quickjs", (str,), "versions"),
+        python=c.optional(v, "python", (str,), "versions"),
+        ax_profile=c.optional(v, "ax_profile", (str,), "versions"),
+        **shape_of(v, Versions),
+    )
+
+
+def _origin(c: Checker, value: dict[str, Any]) -> Origin | None:
+    o = c.optional(value, "origin", (dict,), "")
+    if o is None:
+        return None
+    return Origin(
+        kind=c.optional(o, "kind", (str,), "origin"),
+        source_session=c.optional(o, "source_session", (str,), "origin"),
+        catalog=c.optional(o, "catalog", (str,), "origin"),
+        **shape_of(o, Origin),
+    )
+
+
+def _search(c: Checker, value: dict[str, Any]) -> SearchInfo | None:
+    s = c.field(value, "search", (dict,), "", required=False)
+    if s is None:
+        return None
+    backend = c.field(s, "backend", (str,), "search")
+    return SearchInfo(
+        backend=backend,
+        profile=c.optional(s, "profile", (str,), "search"),
+        host=c.optional(s, "host", (bool,), "search"),
+        **shape_of(s, SearchInfo),
+    )
+
+
+def _check_version(c: Checker, value: dict[str, Any]) -> int:
     fmt = value.get("format")
     if fmt != FORMAT:
         raise c.fail("", f"not an axsession file (field 'format' is {fmt!r}, expected 'axsession')")
@@ -144,58 +327,104 @@ def validate_session(value: Any, source: str = "session") -> dict[str, Any]:
         )
     if version < 1:
         raise c.fail("", f"unknown axsession version {version}")
-    c.field(value, "id", (str,), "", non_empty=True)
-    c.field(value, "name", (str,), "", required=False)
-    c.field(value, "created_at", (str,), "")
-    c.field(value, "status", (str,), "", choices=STATUSES)
+    return version
+
+
+def parse_session(value: Any, source: str = "session", *, head: bool = False) -> Session:
+    """A parsed `.axsession.json` value as a typed Session, or an InputError naming
+    `source` and the place. `head`: a stored session read without its exchanges (it
+    reads as a session with none)."""
+    c = Checker(source)
+    if not isinstance(value, dict):
+        raise c.fail("", f"expected a JSON object, got {type_name(value)}")
+    version = _check_version(c, value)
+    session_id = c.field(value, "id", (str,), "", non_empty=True)
+    name = c.field(value, "name", (str,), "", required=False)
+    created_at = c.field(value, "created_at", (str,), "")
+    status = c.field(value, "status", (str,), "", choices=STATUSES)
     error = c.field(value, "error", (dict,), "", required=False, nullable=True)
     if error is not None:
         c.field(error, "message", (str,), "error")
-    c.field(value, "warnings", (list,), "", required=False, nullable=True, items=Field((str,)))
-    versions = c.field(value, "versions", (dict,), "")
-    c.field(versions, "axllm", (str,), "versions")
-    agent = c.field(value, "agent", (dict,), "")
-    c.field(agent, "name", (str,), "agent")
-    c.field(agent, "signature", (str,), "agent")
-    catalog_from_json_value(c.field(value, "catalog", (dict,), ""), f"{source}: catalog")
-    provider = c.field(value, "provider", (dict,), "")
-    c.field(provider, "name", (str,), "provider")
-    c.field(provider, "model", (str,), "provider", nullable=True)
-    search = c.field(value, "search", (dict,), "", required=False)
-    if search is not None:
-        c.field(search, "backend", (str,), "search")
-    forwards = c.field(value, "forwards", (list,), "")
-    for i, fw in enumerate(forwards):
-        _check_forward(c, fw, i)
-    exchanges = c.field(value, "exchanges", (list,), "")
-    for i, ex in enumerate(exchanges):
-        _check_exchange(c, ex, i, len(forwards))
-    return value
+    warnings = c.field(
+        value, "warnings", (list,), "", required=False, nullable=True, items=Field((str,))
+    )
+    versions = _versions(c, value)
+    agent = _agent(c, value, session_id)
+    raw_catalog = c.field(value, "catalog", (dict,), "")
+    catalog = catalog_from_json_value(raw_catalog, f"{source}: catalog")
+    provider = _provider(c, value)
+    search = _search(c, value)
+    origin = _origin(c, value)
+    features = c.optional(value, "client_features", (dict,), "")
+    raw_forwards = c.field(value, "forwards", (list,), "")
+    forwards = tuple(_forward(c, fw, i) for i, fw in enumerate(raw_forwards))
+    if head and "exchanges" not in value:
+        raw_exchanges: list[Any] = []
+    else:
+        raw_exchanges = c.field(value, "exchanges", (list,), "")
+    exchanges = tuple(_exchange(c, ex, i, len(forwards)) for i, ex in enumerate(raw_exchanges))
+    return Session(
+        format=FORMAT,
+        version=version,
+        id=session_id,
+        name=name,
+        created_at=created_at,
+        status=status,
+        error=None if error is None else run_error(c, error, "error"),
+        origin=origin,
+        versions=versions,
+        agent=agent,
+        catalog=SessionCatalog(catalog=catalog, raw=raw_catalog),
+        provider=provider,
+        client_features=features,
+        search=search,
+        forwards=forwards,
+        exchanges=exchanges,
+        map_snapshots=map_snapshots(c, value),
+        warnings=None if warnings is None else strings(warnings),
+        **shape_of(value, Session),
+    )
 
 
-def session_from_json_text(text: str, source: str = "session") -> dict[str, Any]:
-    return validate_session(jsontext.loads(text, source), source)
+def parse_exchange(value: Any, index: int, forwards: int, source: str = "session") -> Exchange:
+    """One model call (`exchanges[index]`) as the recorder hands it over, checked as the
+    session parser checks it."""
+    return _exchange(Checker(source), value, index, forwards)
 
 
-def session_to_json_text(doc: Mapping[str, Any]) -> str:
-    return json_dumps(doc, indent=1, sort_keys=False) + "\n"
+def is_session_value(value: Any) -> bool:
+    """Whether a parsed JSON value says it is a session file (its `format`)."""
+    return isinstance(value, dict) and value.get("format") == FORMAT
 
 
-def session_summary(doc: Mapping[str, Any]) -> dict[str, Any]:
+def session_from_json_text(text: str, source: str = "session") -> Session:
+    return parse_session(jsontext.loads(text, source), source)
+
+
+def session_to_json(session: Session) -> JsonObject:
+    """The session as the JSON object it is written as (values shared, not copied)."""
+    return session.to_json()
+
+
+def session_to_json_text(session: Session) -> str:
+    return json_dumps(session.to_json(), indent=1, sort_keys=False) + "\n"
+
+
+def session_summary(session: Session) -> dict[str, Any]:
     """The short description a session list shows."""
-    provider = doc.get("provider") if isinstance(doc.get("provider"), dict) else {}
-    agent = doc.get("agent") if isinstance(doc.get("agent"), dict) else {}
-    exchanges = doc.get("exchanges") if isinstance(doc.get("exchanges"), list) else []
-    forwards = doc.get("forwards") if isinstance(doc.get("forwards"), list) else []
-    assert isinstance(provider, dict) and isinstance(agent, dict)
     return {
-        "id": doc.get("id"),
-        "name": doc.get("name", ""),
-        "agent": agent.get("name", ""),
-        "provider": provider.get("name", ""),
-        "model": provider.get("model"),
-        "status": doc.get("status"),
-        "created_at": doc.get("created_at"),
-        "forwards": len(forwards or []),
-        "exchanges": len(exchanges or []),
+        "id": session.id,
+        "name": session.name if session.name is not None else "",
+        "agent": session.agent.name,
+        "provider": session.provider.name,
+        "model": session.provider.model,
+        "status": session.status,
+        "created_at": session.created_at,
+        "forwards": len(session.forwards),
+        "exchanges": len(session.exchanges),
     }
+
+
+def with_id(session: Session, session_id: str) -> Session:
+    """The same session under another id (an import that keeps a taken id's session)."""
+    return replace(session, id=session_id)

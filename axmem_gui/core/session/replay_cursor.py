@@ -14,8 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from axmem_gui.core.jsout import json_dumps
+from axmem_gui.core.records import JsonObject
 from axmem_gui.core.session.digest import request_digest, short_digest
-from axmem_gui.core.session.stages import message_text, stage_of_request
+from axmem_gui.core.session.model import Exchange, SearchCall
+from axmem_gui.core.session.payloads import messages, request_part
+from axmem_gui.core.session.stages import stage_of_request
 
 
 @dataclass(frozen=True)
@@ -46,14 +49,11 @@ class ReplayDivergence(Exception):
 def request_as_text(request: Mapping[str, Any]) -> str:
     """A request rendered for reading and diffing: every message, then the tools/format."""
     lines: list[str] = []
-    prompt = request.get("chat_prompt")
-    for i, message in enumerate(prompt if isinstance(prompt, list) else []):
-        if not isinstance(message, Mapping):
-            continue
-        lines.append(f"=== message {i}: {message.get('role')} ===")
-        lines.extend(message_text(message.get("content")).split("\n"))
+    for message in messages(request):
+        lines.append(f"=== message {message.index}: {message.role} ===")
+        lines.extend(message.text.split("\n"))
     for key in ("functions", "response_format"):
-        value = request.get(key)
+        value = request_part(request, key)
         if value:
             lines.append(f"=== {key} ===")
             lines.extend(
@@ -83,7 +83,7 @@ def request_diff(
 class ReplayCursor:
     """Recorded model exchanges, handed out in order with a digest check."""
 
-    def __init__(self, exchanges: Sequence[Mapping[str, Any]]) -> None:
+    def __init__(self, exchanges: Sequence[Exchange]) -> None:
         self._exchanges = list(exchanges)
         self.position = 0
         self.divergence: Divergence | None = None
@@ -101,7 +101,7 @@ class ReplayCursor:
             self.divergence = divergence
         return ReplayDivergence(self.divergence)
 
-    def take(self, request: Mapping[str, Any]) -> Mapping[str, Any]:
+    def take(self, request: Mapping[str, Any]) -> Exchange:
         """The recorded exchange for this request; raises ReplayDivergence on a mismatch
         (and on every later call, so the run stops quickly)."""
         if self.divergence is not None:
@@ -122,10 +122,9 @@ class ReplayCursor:
             )
         recorded = self._exchanges[self.position]
         digest = request_digest(request)
-        rec_request = recorded.get("request")
-        rec_request = rec_request if isinstance(rec_request, Mapping) else {}
-        rec_stage = str(recorded.get("stage"))
-        stored_digest = str(recorded.get("digest"))
+        rec_request: JsonObject = recorded.request
+        rec_stage = recorded.stage
+        stored_digest = recorded.digest
         label = f"call #{self.position} ({rec_stage})"
         stored_matches = request_digest(rec_request) == digest
         if digest != stored_digest or not stored_matches:
@@ -164,7 +163,7 @@ class ReplayCursor:
                     message=message,
                     recorded_stage=rec_stage,
                     replay_stage=stage,
-                    forward=_int_or_none(recorded.get("forward")),
+                    forward=recorded.forward,
                     diff=diff,
                 )
             )
@@ -180,11 +179,11 @@ class ReplayCursor:
                 kind="missing_calls",
                 message=(
                     f"the replay made {self.position} call(s) but the recording has "
-                    f"{len(self._exchanges)}; call #{self.position} ({nxt.get('stage')}) "
+                    f"{len(self._exchanges)}; call #{self.position} ({nxt.stage}) "
                     "never happened"
                 ),
-                recorded_stage=str(nxt.get("stage")),
-                forward=_int_or_none(nxt.get("forward")),
+                recorded_stage=nxt.stage,
+                forward=nxt.forward,
             )
         return self.divergence
 
@@ -192,7 +191,7 @@ class ReplayCursor:
 class SearchCursor:
     """Recorded host search calls (discover/recall), served back in order."""
 
-    def __init__(self, searches: Sequence[Mapping[str, Any]]) -> None:
+    def __init__(self, searches: Sequence[SearchCall]) -> None:
         self._searches = list(searches)
         self.position = 0
         self.divergence: Divergence | None = None
@@ -209,22 +208,17 @@ class SearchCursor:
             )
             raise ReplayDivergence(self.divergence)
         recorded = self._searches[self.position]
-        rec_queries = recorded.get("searches")
-        if recorded.get("kind") != kind or list(rec_queries or []) != list(queries):
-            got = f"{recorded.get('kind')}({json_dumps(rec_queries)})"
+        rec_queries = list(recorded.searches)
+        if recorded.kind != kind or rec_queries != list(queries):
+            got = f"{recorded.kind}({json_dumps(rec_queries)})"
             self.divergence = Divergence(
                 index=self.position,
                 kind="search",
                 message=f"search call #{self.position}: recorded {got}, replay {wanted}",
-                forward=_int_or_none(recorded.get("forward")),
+                forward=recorded.forward,
                 diff=f"--- recorded search #{self.position}\n+++ replayed search "
                 f"#{self.position}\n@@ -1 +1 @@\n-{got}\n+{wanted}\n",
             )
             raise ReplayDivergence(self.divergence)
         self.position += 1
-        results = recorded.get("results")
-        return [dict(r) for r in results] if isinstance(results, list) else []
-
-
-def _int_or_none(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+        return [r.to_json() for r in recorded.results]

@@ -7,8 +7,9 @@ Synthesis Agent", the context-map update calls are the "context-map Distiller" a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
+
+from axmem_gui.core.session.payloads import system_text
 
 ACTOR_DISTILLER = "actor.distiller"
 ACTOR_EXECUTOR = "actor.executor"
@@ -42,32 +43,7 @@ _MARKERS = (
 _LLM_QUERY_IDENTITY = "`Task`, `Context`. Your task is to generate new fields: `Answer`"
 
 
-def message_text(content: Any) -> str:
-    """The text of a chat message's content (a string or a list of content parts)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = []
-        for part in content:
-            if isinstance(part, Mapping) and isinstance(part.get("text"), str):
-                parts.append(part["text"])
-            elif isinstance(part, str):
-                parts.append(part)
-        return "".join(parts)
-    return "" if content is None else str(content)
-
-
-def system_text(request: Mapping[str, Any]) -> str:
-    prompt = request.get("chat_prompt")
-    if not isinstance(prompt, list):
-        return ""
-    for message in prompt:
-        if isinstance(message, Mapping) and message.get("role") == "system":
-            return message_text(message.get("content"))
-    return ""
-
-
-def stage_of_request(request: Mapping[str, Any]) -> str:
+def stage_of_request(request: Any) -> str:
     system = system_text(request)
     for marker, stage in _MARKERS:
         if marker in system:
@@ -75,3 +51,7 @@ def stage_of_request(request: Mapping[str, Any]) -> str:
     if _LLM_QUERY_IDENTITY in system or "You answer ONE focused question" in system:
         return LLM_QUERY
     return OTHER
+
+
+def is_actor(stage: str | None) -> bool:
+    return stage in ACTOR_STAGES

@@ -17,22 +17,17 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from axmem_gui.core.catalog import Catalog
-from axmem_gui.core.errors import InputError
-from axmem_gui.core.formats import catalog_from_json_value
-from axmem_gui.core.session.contextmap_update import EVICTION_KEYS, describe_update
-from axmem_gui.core.session.derive import (
-    exchange_usage,
-    map_snapshots,
-    map_warnings,
-    turns,
-)
+from axmem_gui.core.records import JsonObject, JsonValue, to_json_value
+from axmem_gui.core.session.contextmap_update import comparable_update, describe_update
+from axmem_gui.core.session.derive import map_snapshots, map_warnings, turns
 from axmem_gui.core.session.digest import DIGEST_KEYS, request_digest
-from axmem_gui.core.session.views import exchanges, forwards
+from axmem_gui.core.session.model import Exchange, Forward, SearchCall, SearchResult, Session
+from axmem_gui.core.session.payloads import usage_of_response
 from axmem_gui.core.session.whatif import RetrievalBackend
 
 
@@ -93,179 +88,170 @@ def derived(where: str, recorded: Any, recomputed: Any, what: str) -> Difference
 # ------------------------------------------------------------------ checks ---
 
 
-def check_digests(doc: Mapping[str, Any]) -> list[Difference]:
+def check_digests(session: Session) -> list[Difference]:
     out: list[Difference] = []
-    for i, ex in enumerate(exchanges(doc)):
-        request = ex.get("request")
-        computed = request_digest(request if isinstance(request, Mapping) else {})
-        stored = str(ex.get("digest"))
-        if computed != stored:
+    for i, ex in enumerate(session.exchanges):
+        computed = request_digest(ex.request)
+        if computed != ex.digest:
             where = f"exchanges[{i}]"
             out.append(
                 Difference(
                     f"{where}.request",
                     "digest",
-                    f"the stored request of call #{i} ({ex.get('stage')}) does not match its "
+                    f"the stored request of call #{i} ({ex.stage}) does not match its "
                     f"stored digest: either the request text or the digest was changed "
                     f"(the digest covers {', '.join(DIGEST_KEYS)})",
-                    digest_diff(stored, computed, where, "digest of the stored request"),
+                    digest_diff(ex.digest, computed, where, "digest of the stored request"),
                 )
             )
     return out
 
 
-def _result_key(result: Any) -> Any:
-    return result.get("id") if isinstance(result, Mapping) else None
-
-
 def rerun_search(
-    call: Mapping[str, Any], catalog: Catalog, backend: RetrievalBackend
-) -> list[dict[str, str]]:
+    call: SearchCall, catalog: Catalog, backend: RetrievalBackend
+) -> tuple[SearchResult, ...]:
     """What `backend` returns today for a recorded call, in the recorded result shape."""
-    queries = [str(s) for s in call.get("searches") or []]
-    if call.get("kind") == "discover":
-        return [
-            {"id": s.id, "name": s.name, "content": s.content}
-            for s in backend.discover(catalog, queries)
-        ]
-    loaded = [str(x) for x in call.get("already_loaded") or []]
-    return [{"id": m.id, "content": m.content} for m in backend.recall(catalog, queries, loaded)]
+    queries = list(call.searches)
+    if call.kind == "discover":
+        found = backend.discover(catalog, queries)
+        return tuple(SearchResult(id=s.id, name=s.name, content=s.content) for s in found)
+    loaded = list(call.already_loaded or ())
+    return tuple(
+        SearchResult(id=m.id, content=m.content)
+        for m in backend.recall(catalog, queries, loaded)
+    )
 
 
 def search_difference(
-    where: str, call: Mapping[str, Any], recomputed: Sequence[Mapping[str, Any]]
+    where: str, call: SearchCall, recomputed: Sequence[SearchResult]
 ) -> Difference | None:
-    recorded = call.get("results")
-    if recorded == list(recomputed):
+    recorded = to_json_value(call.results)
+    searched = to_json_value(tuple(recomputed))
+    if recorded == searched:
         return None
-    rec_ids = [_result_key(r) for r in recorded] if isinstance(recorded, list) else None
-    new_ids = [_result_key(r) for r in recomputed]
+    rec_ids = list(call.result_ids)
+    new_ids = [r.id for r in recomputed]
     what = (
         "the same entries with other content"
         if rec_ids == new_ids
         else f"entries {new_ids} instead of the recorded {rec_ids}"
     )
-    label = f"{call.get('kind')}({json.dumps(call.get('searches'), ensure_ascii=False)})"
+    label = f"{call.kind}({json.dumps(list(call.searches), ensure_ascii=False)})"
     return Difference(
         f"{where}.results",
         "search",
         f"{label} searched again on the recorded catalog finds {what}",
-        json_diff(recorded, list(recomputed), f"{where}.results", ("recorded", "searched")),
+        json_diff(recorded, searched, f"{where}.results", ("recorded", "searched")),
     )
 
 
-def check_searches(doc: Mapping[str, Any], backend: RetrievalBackend) -> list[Difference]:
-    try:
-        catalog = catalog_from_json_value(doc.get("catalog"), "catalog")
-    except InputError as exc:
-        return [Difference("catalog", "search", f"the recorded catalog cannot be read: {exc}")]
+def check_searches(session: Session, backend: RetrievalBackend) -> list[Difference]:
+    catalog = session.catalog.catalog
     out: list[Difference] = []
-    for fw in forwards(doc):
-        for j, call in enumerate(fw.get("searches") or []):
-            if not isinstance(call, Mapping):
-                continue
-            where = f"forwards[{fw.get('index')}].searches[{j}]"
+    for fw in session.forwards:
+        for j, call in enumerate(fw.search_calls):
+            where = f"forwards[{fw.index}].searches[{j}]"
             diff = search_difference(where, call, rerun_search(call, catalog, backend))
             if diff is not None:
                 out.append(diff)
     return out
 
 
-def _forward_exchanges(
-    all_exchanges: Sequence[Mapping[str, Any]], fw: Mapping[str, Any]
-) -> list[Mapping[str, Any]]:
-    index = fw.get("index")
-    return [e for e in all_exchanges if e.get("forward") == index]
+def _range_difference(where: str, fw: Forward, mine: Sequence[Exchange]) -> Difference | None:
+    if not mine:
+        return None
+    recorded = to_json_value(fw.exchange_range)
+    return derived(
+        f"{where}.exchange_range", recorded, [mine[0].index, mine[-1].index + 1], "the call range"
+    )
 
 
-def comparable_update(recorded: Any, recomputed: Mapping[str, Any]) -> Any:
-    """The recomputed update record, without the eviction keys when the recorded one was
-    written before evictions were recorded (all of them absent)."""
-    if isinstance(recorded, Mapping) and not any(k in recorded for k in EVICTION_KEYS):
-        return {k: v for k, v in recomputed.items() if k not in EVICTION_KEYS}
-    return dict(recomputed)
-
-
-def check_derived(doc: Mapping[str, Any]) -> list[Difference]:
+def _map_differences(
+    where: str, fw: Forward, mine: Sequence[Exchange], previous_after: JsonObject | None
+) -> list[Difference | None]:
     out: list[Difference | None] = []
-    all_exchanges = exchanges(doc)
-    for i, ex in enumerate(all_exchanges):
-        if ex.get("response") is not None or "usage" in ex:
+    before, after = fw.context_map_before, fw.context_map_after
+    if fw.index > 0 and previous_after is not None:
+        out.append(
+            derived(
+                f"{where}.context_map_before",
+                before,
+                previous_after,
+                "the map a forward starts from (the previous forward's map after)",
+            )
+        )
+    recorded = fw.context_map_update
+    out.append(
+        derived(
+            f"{where}.context_map_update",
+            to_json_value(recorded),
+            comparable_update(recorded, describe_update(mine, before, after)),
+            "the context-map update record",
+        )
+    )
+    return out
+
+
+def _snapshot_difference(session: Session) -> Difference | None:
+    stored = session.map_snapshots or ()
+    recomputed: list[JsonValue] = []
+    for i, snap in enumerate(map_snapshots(session.forwards)):
+        value = snap.to_json()
+        old = stored[i].update if i < len(stored) else None
+        if snap.update is not None and old is not None and not old.records_evictions:
+            # an entry written before evictions were recorded: compared without them
+            value["update"] = comparable_update(old, snap.update)
+        recomputed.append(value)
+    return derived(
+        "contextMapSnapshots",
+        to_json_value(session.map_snapshots),
+        recomputed,
+        "the context-map snapshots",
+    )
+
+
+def check_derived(session: Session) -> list[Difference]:
+    out: list[Difference | None] = []
+    for i, ex in enumerate(session.exchanges):
+        if ex.response is not None or ex.has_key("usage"):
             out.append(
                 derived(
                     f"exchanges[{i}].usage",
-                    ex.get("usage"),
-                    exchange_usage(ex.get("response")),
+                    to_json_value(ex.usage),
+                    usage_of_response(ex.response),
                     "the token usage",
                 )
             )
-    fws = forwards(doc)
-    has_map = isinstance(doc.get("agent"), Mapping) and bool(doc["agent"].get("contextMap"))
-    previous_after: Any = None
-    for k, fw in enumerate(fws):
-        if fw.get("status") == "not_run":
+    has_map = session.agent.has_context_map
+    previous_after: JsonObject | None = None
+    for k, fw in enumerate(session.forwards):
+        if not fw.ran:
             continue
         where = f"forwards[{k}]"
-        mine = _forward_exchanges(all_exchanges, fw)
-        if mine or "exchange_range" in fw:
-            first = int(mine[0].get("index") or 0) if mine else None
-            end = int(mine[-1].get("index") or 0) + 1 if mine else None
-            recorded_range = fw.get("exchange_range")
-            if mine and recorded_range != [first, end]:
-                out.append(
-                    derived(
-                        f"{where}.exchange_range", recorded_range, [first, end], "the call range"
-                    )
-                )
+        mine = session.exchanges_of(fw.index)
+        out.append(_range_difference(where, fw, mine))
+        recomputed_turns = [t.to_json() for t in turns(fw.trace, mine)]
         out.append(
-            derived(
-                f"{where}.turns", fw.get("turns"), turns(fw.get("trace"), mine), "the actor turns"
-            )
+            derived(f"{where}.turns", to_json_value(fw.turns), recomputed_turns, "the actor turns")
         )
         if has_map:
-            before, after = fw.get("context_map_before"), fw.get("context_map_after")
-            if k > 0 and previous_after is not None:
-                out.append(
-                    derived(
-                        f"{where}.context_map_before",
-                        before,
-                        previous_after,
-                        "the map a forward starts from (the previous forward's map after)",
-                    )
-                )
-            recomputed = describe_update(mine, before, after)
-            recorded = fw.get("context_map_update")
-            out.append(
-                derived(
-                    f"{where}.context_map_update",
-                    recorded,
-                    comparable_update(recorded, recomputed),
-                    "the context-map update record",
-                )
-            )
-            previous_after = after
+            out.extend(_map_differences(where, fw, mine, previous_after))
+            previous_after = fw.context_map_after
     if has_map:
-        snapshots = doc.get("contextMapSnapshots")
-        recomputed_snaps = map_snapshots(fws)
-        if isinstance(snapshots, list):
-            recomputed_snaps = [
-                {**s, "update": comparable_update(r.get("update"), s["update"])}
-                if "update" in s and isinstance(r, Mapping) and isinstance(s["update"], Mapping)
-                else s
-                for s, r in zip(
-                    recomputed_snaps, snapshots + [None] * len(recomputed_snaps), strict=False
-                )
-            ]
-        out.append(
-            derived("contextMapSnapshots", snapshots, recomputed_snaps, "the context-map snapshots")
-        )
-    out.append(derived("warnings", doc.get("warnings"), map_warnings(fws), "the warnings"))
-    failed = next((f for f in fws if f.get("status") in ("failed", "cancelled")), None)
+        out.append(_snapshot_difference(session))
+    warnings = to_json_value(session.warnings)
+    out.append(derived("warnings", warnings, map_warnings(session.forwards), "the warnings"))
+    failed = session.failed_forward
     out.append(
-        derived("status", doc.get("status"), "incomplete" if failed else "complete", "the status")
+        derived("status", session.status, "incomplete" if failed else "complete", "the status")
     )
     out.append(
-        derived("error", doc.get("error"), failed.get("error") if failed else None, "the error")
+        derived(
+            "error",
+            to_json_value(session.error),
+            to_json_value(failed.error) if failed else None,
+            "the error",
+        )
     )
     return [d for d in out if d is not None]
 
@@ -320,6 +306,6 @@ def render_differences(title: str, differences: Sequence[Difference]) -> str:
     return text
 
 
-def verify_file(doc: Mapping[str, Any], backend: RetrievalBackend) -> list[Difference]:
+def verify_file(session: Session, backend: RetrievalBackend) -> list[Difference]:
     """All file-level differences, in file order: digests, searches, derived fields."""
-    return check_digests(doc) + check_searches(doc, backend) + check_derived(doc)
+    return check_digests(session) + check_searches(session, backend) + check_derived(session)

@@ -9,14 +9,15 @@ what-if run itself has loaded so far in that forward (each forward runs on a fre
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from axmem_gui.core.catalog import Catalog, Memory, Skill
-from axmem_gui.core.errors import InputError
-from axmem_gui.core.session.agent_config import agent_config_from_json, select_catalog
-from axmem_gui.core.session.views import forwards
+from axmem_gui.core.session.agent_config import select_catalog
+
+if TYPE_CHECKING:
+    from axmem_gui.core.session.model import SearchCall, Session
 
 
 class RetrievalBackend(Protocol):
@@ -95,80 +96,53 @@ class WhatIfReport:
         }
 
 
-def _recorded_ids(search: Mapping[str, Any]) -> tuple[str, ...]:
-    results = search.get("results")
-    return tuple(
-        str(r["id"])
-        for r in (results if isinstance(results, list) else [])
-        if isinstance(r, Mapping) and isinstance(r.get("id"), str)
-    )
+def _content_of(search: SearchCall) -> dict[str, str]:
+    return {r.id: r.content if r.content is not None else "" for r in search.results}
 
 
-def _content_of(search: Mapping[str, Any]) -> dict[str, str]:
-    results = search.get("results")
-    return {
-        str(r["id"]): str(r.get("content", ""))
-        for r in (results if isinstance(results, list) else [])
-        if isinstance(r, Mapping) and isinstance(r.get("id"), str)
-    }
+def _agent_catalog(session: Session, catalog: Catalog) -> Catalog:
+    config = session.agent.config
+    return catalog if config is None else select_catalog(catalog, config)
 
 
-def _agent_catalog(doc: Mapping[str, Any], catalog: Catalog) -> Catalog:
-    try:
-        config = agent_config_from_json(doc.get("agent"), "session agent")
-    except InputError:
-        return catalog
-    return select_catalog(catalog, config)
-
-
-def whatif_retrieval(
-    doc: Mapping[str, Any], catalog: Catalog, backend: RetrievalBackend
-) -> WhatIfReport:
-    """Recompute every recorded discover/recall call of `doc` against `catalog` (the
+def whatif_retrieval(session: Session, catalog: Catalog, backend: RetrievalBackend) -> WhatIfReport:
+    """Recompute every recorded discover/recall call of `session` against `catalog` (the
     session agent's catalog filter is applied to it first)."""
-    agent_catalog = _agent_catalog(doc, catalog)
+    agent_catalog = _agent_catalog(session, catalog)
     calls: list[WhatIfCall] = []
-    for fw in forwards(doc):
+    for fw in session.forwards:
         loaded_memories: list[str] = []  # each forward runs on a fresh agent
-        searches = fw.get("searches")
-        for search in searches if isinstance(searches, list) else []:
-            if not isinstance(search, Mapping):
-                continue
-            kind = str(search.get("kind"))
-            queries = [q for q in search.get("searches") or [] if isinstance(q, str)]
+        for search in fw.search_calls:
+            queries = list(search.searches)
             now_entries: list[Skill] | list[Memory]
-            if kind == "discover":
+            if search.kind == "discover":
                 now_entries = backend.discover(agent_catalog, queries)
-            elif kind == "recall":
+            else:
                 now_entries = backend.recall(agent_catalog, queries, list(loaded_memories))
                 loaded_memories.extend(m.id for m in now_entries if m.id not in loaded_memories)
-            else:
-                continue
             recorded_content = _content_of(search)
             changed = tuple(
                 e.id
                 for e in now_entries
                 if e.id in recorded_content and recorded_content[e.id] != e.content
             )
-            turn = search.get("turn")
             calls.append(
                 WhatIfCall(
-                    forward=int(fw.get("index") or 0),
-                    kind=kind,
-                    stage=str(search.get("stage") or ""),
-                    turn=turn if isinstance(turn, int) else 0,
+                    forward=fw.index,
+                    kind=search.kind,
+                    stage=search.stage or "",
+                    turn=search.turn if search.turn is not None else 0,
                     searches=tuple(queries),
-                    recorded=_recorded_ids(search),
+                    recorded=search.result_ids,
                     now=tuple(e.id for e in now_entries),
                     content_changed=changed,
                 )
             )
-    recorded = doc.get("search")
     return WhatIfReport(
         backend=backend.name,
         profile=backend.profile,
         calls=tuple(calls),
-        recorded_backend=str(recorded.get("backend")) if isinstance(recorded, Mapping) else None,
+        recorded_backend=session.search.backend if session.search is not None else None,
     )
 
 

@@ -1,14 +1,15 @@
 """Edit an agent config (the workspace `agents` documents): signature, instruction,
 catalog filters, context-map settings, relevance ranking and step limits.
 
-Validation is the engine's own (`agent_config_from_json`): the dialog shows its message,
+The dialog edits an `AgentConfig` and gives one back; what the form does not show (Ax's
+relevance options, keys a newer axmem wrote) is kept from the config it started from.
+Validation is the parser's own (`agent_config_from_json`): the dialog shows its message,
 naming the field, and keeps the dialog open.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import dataclasses
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -26,24 +27,20 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.catalog import label
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.session.agent_config import (
-    DEFAULT_MAX_ACTOR_STEPS,
     DIRECT_RESPONSE_MODES,
+    AgentConfig,
+    CatalogFilter,
+    ContextMapSettings,
     agent_config_from_json,
 )
 from axmem_gui.ui.form_dialog import FormDialog, split_list
 from axmem_gui.ui.pages import monospace_font
 
-NEW_AGENT: dict[str, Any] = {
-    "name": "",
-    "signature": "request:string -> answer:string",
-    "instruction": "",
-    "catalog": {"skills": "all", "memories": "all"},
-    "contextMap": {"maxChars": 4000, "infiniteEvolve": True},
-    "relevanceRanking": True,
-    "maxActorSteps": DEFAULT_MAX_ACTOR_STEPS,
-    "runtime": "quickjs",
-    "directResponse": "auto",
-}
+NEW_AGENT = AgentConfig(
+    name="",
+    signature="request:string -> answer:string",
+    context_map=ContextMapSettings(max_chars=4000, infinite_evolve=True),
+)
 
 
 class CatalogFilterField(QWidget):
@@ -65,30 +62,32 @@ class CatalogFilterField(QWidget):
             lambda *_: self.tags.setEnabled(self.mode.currentData() == "tags")
         )
 
-    def set_value(self, value: Any) -> None:
-        if isinstance(value, Mapping):
-            self.mode.setCurrentIndex(self.mode.findData("tags"))
-            self.tags.setText(", ".join(str(t) for t in value.get("tags") or []))
-        else:
-            self.mode.setCurrentIndex(max(0, self.mode.findData(value or "all")))
+    def set_value(self, value: CatalogFilter) -> None:
+        self.mode.setCurrentIndex(max(0, self.mode.findData(value.mode)))
+        self.tags.setText(", ".join(value.tags))
         self.tags.setEnabled(self.mode.currentData() == "tags")
 
-    def value(self) -> Any:
-        mode = self.mode.currentData()
-        return {"tags": split_list(self.tags.text(), at_spaces=True)} if mode == "tags" else mode
+    def value(self) -> CatalogFilter:
+        mode = str(self.mode.currentData())
+        if mode == "tags":
+            return CatalogFilter("tags", tuple(split_list(self.tags.text(), at_spaces=True)))
+        return CatalogFilter(mode)
 
 
 class AgentConfigDialog(FormDialog):
     def __init__(
         self,
-        value: Mapping[str, Any] | None,
+        value: AgentConfig | None,
         taken_names: list[str],
         parent: QWidget | None = None,
+        *,
+        name: str = "",
+        problem: str = "",
     ) -> None:
         super().__init__(parent, "Agent config")
-        self._original = dict(value or NEW_AGENT)
-        self._taken = set(taken_names) - {str(self._original.get("name") or "")}
-        self.result_value: dict[str, Any] | None = None
+        self._original = value or dataclasses.replace(NEW_AGENT, name=name)
+        self._taken = set(taken_names) - {self._original.name}
+        self.result_value: AgentConfig | None = None
 
         self.name = QLineEdit()
         self.signature = QLineEdit()
@@ -132,75 +131,83 @@ class AgentConfigDialog(FormDialog):
         form.addRow("Direct response", self.direct)
         self.resize(620, 640)
         self._load(self._original)
+        if problem:
+            self.error.setText(f"The stored config cannot be read ({problem}); saving replaces it.")
 
     @classmethod
     def ask(
-        cls, parent: QWidget | None, value: Mapping[str, Any] | None, taken_names: list[str]
-    ) -> dict[str, Any] | None:
-        """The edited (validated) config JSON, or None when cancelled."""
-        dialog = cls(value, taken_names, parent)
+        cls,
+        parent: QWidget | None,
+        value: AgentConfig | None,
+        taken_names: list[str],
+        *,
+        name: str = "",
+        problem: str = "",
+    ) -> AgentConfig | None:
+        """The edited (validated) config, or None when cancelled. `problem`: why the
+        stored config named `name` could not be read (the form starts from the defaults)."""
+        dialog = cls(value, taken_names, parent, name=name, problem=problem)
         return dialog.result_value if dialog.exec() == QDialog.DialogCode.Accepted else None
 
-    def _load(self, value: Mapping[str, Any]) -> None:
-        self.name.setText(str(value.get("name") or ""))
-        self.signature.setText(str(value.get("signature") or ""))
-        self.instruction.setPlainText(str(value.get("instruction") or ""))
-        self.context_fields.setText(", ".join(value.get("contextFields") or []))
-        catalog = value.get("catalog") if isinstance(value.get("catalog"), Mapping) else {}
-        assert isinstance(catalog, Mapping)
-        self.skills.set_value(catalog.get("skills"))
-        self.memories.set_value(catalog.get("memories"))
-        cmap = value.get("contextMap")
-        self.map_group.setChecked(isinstance(cmap, Mapping) and cmap.get("enabled") is not False)
-        cmap = cmap if isinstance(cmap, Mapping) else {}
-        self.max_chars.setValue(int(cmap.get("maxChars") or 4000))
-        self.infinite.setChecked(cmap.get("infiniteEvolve", True) is not False)
-        self.evolve_steps.setValue(int(cmap.get("evolveSteps") or 0))
+    def _load(self, config: AgentConfig) -> None:
+        self.name.setText(config.name)
+        self.signature.setText(config.signature)
+        self.instruction.setPlainText(config.instruction)
+        self.context_fields.setText(", ".join(config.context_fields))
+        self.skills.set_value(config.skills)
+        self.memories.set_value(config.memories)
+        cmap = config.context_map
+        self.map_group.setChecked(cmap is not None)
+        shown = cmap or ContextMapSettings()
+        self.max_chars.setValue(shown.max_chars)
+        self.infinite.setChecked(shown.infinite_evolve)
+        self.evolve_steps.setValue(shown.evolve_steps or 0)
         self.evolve_steps.setEnabled(not self.infinite.isChecked())
-        self.relevance.setChecked(value.get("relevanceRanking", True) is not False)
-        self.max_steps.setValue(int(value.get("maxActorSteps") or DEFAULT_MAX_ACTOR_STEPS))
-        self.direct.setCurrentText(str(value.get("directResponse") or "auto"))
+        self.relevance.setChecked(config.relevance_ranking is not False)
+        self.max_steps.setValue(config.max_actor_steps)
+        self.direct.setCurrentText(config.direct_response)
 
-    def value(self) -> dict[str, Any]:
-        """The form as agent JSON; keys this form does not edit are kept as they were."""
-        out = dict(self._original)
-        relevance = self._original.get("relevanceRanking")
+    def value(self) -> AgentConfig:
+        """The form as a config; what the form does not edit is kept as it was."""
+        relevance = self._original.relevance_ranking
         if self.relevance.isChecked():
-            relevance = relevance if isinstance(relevance, Mapping) else True
+            relevance = relevance if not isinstance(relevance, bool) else True
         else:
             relevance = False
-        cmap: dict[str, Any] | None = None
+        cmap = None
         if self.map_group.isChecked():
-            cmap = {"maxChars": self.max_chars.value(), "infiniteEvolve": self.infinite.isChecked()}
-            if not self.infinite.isChecked():
-                cmap["evolveSteps"] = self.evolve_steps.value()
-        out.update(
-            {
-                "name": self.name.text().strip(),
-                "signature": self.signature.text().strip(),
-                "instruction": self.instruction.toPlainText(),
-                "contextFields": split_list(self.context_fields.text(), at_spaces=True),
-                "catalog": {"skills": self.skills.value(), "memories": self.memories.value()},
-                "contextMap": cmap,
-                "relevanceRanking": relevance,
-                "maxActorSteps": self.max_steps.value(),
-                "directResponse": self.direct.currentText(),
-            }
+            infinite = self.infinite.isChecked()
+            steps = None if infinite else self.evolve_steps.value()
+            cmap = ContextMapSettings(self.max_chars.value(), infinite, steps)
+        return dataclasses.replace(
+            self._original,
+            name=self.name.text().strip(),
+            signature=self.signature.text().strip(),
+            instruction=self.instruction.toPlainText(),
+            context_fields=tuple(split_list(self.context_fields.text(), at_spaces=True)),
+            skills=self.skills.value(),
+            memories=self.memories.value(),
+            context_map=cmap,
+            relevance_ranking=relevance,
+            max_actor_steps=self.max_steps.value(),
+            direct_response=self.direct.currentText(),
         )
-        out.setdefault("runtime", "quickjs")
-        return out
+
+    def checked_value(self) -> AgentConfig:
+        """The form's config as the parser reads it; InputError names what is wrong."""
+        value = self.value()
+        if not value.name:
+            raise InputError("Name: give the agent a name.")
+        if value.name in self._taken:
+            raise InputError(f"Name: an agent named '{value.name}' already exists.")
+        return agent_config_from_json(value.to_json(), "agent")
 
     def check(self) -> None:
-        value = self.value()
-        if not value["name"]:
-            raise InputError("Name: give the agent a name.")
-        if value["name"] in self._taken:
-            raise InputError(f"Name: an agent named '{value['name']}' already exists.")
-        agent_config_from_json(value, "agent")
+        self.checked_value()
 
-    def validate(self) -> dict[str, Any] | None:
-        """The form as agent JSON when it is valid, else None (the problem is shown)."""
-        return self.value() if self.checked() else None
+    def validate(self) -> AgentConfig | None:
+        """The form's config when it is valid, else None (the problem is shown)."""
+        return self.checked_value() if self.checked() else None
 
     def accept(self) -> None:
         self.result_value = self.validate()

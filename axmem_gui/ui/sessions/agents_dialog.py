@@ -4,9 +4,6 @@ undo stack, as in the Run dialog."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
@@ -19,22 +16,23 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.errors import AxmemError
-from axmem_gui.services.workspace import Workspace
+from axmem_gui.core.session.agent_config import AgentConfig
+from axmem_gui.services.agents import AgentService
 from axmem_gui.ui.form_dialog import problem_label
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
-
-#: Create (before None) or edit an agent config as an undoable command.
-SaveAgent = Callable[[tuple[str, int, dict[str, Any]] | None, dict[str, Any] | None], None]
+from axmem_gui.ui.sessions.run_dialog import SaveAgent
 
 
 class AgentConfigsDialog(QDialog):
     """Every agent config of the workspace; changes are saved as they are made."""
 
-    def __init__(self, ws: Workspace, save: SaveAgent, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, agents: AgentService, save: SaveAgent, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Agent configs")
-        self.ws = ws
+        self.agents = agents
         self._save_agent = save
         self.changed = False
         self.list = QListWidget()  # a handful of names: no second copy of real data
@@ -66,7 +64,7 @@ class AgentConfigsDialog(QDialog):
         layout.addLayout(row, 1)
         layout.addWidget(self.error)
         layout.addWidget(buttons)
-        read_only = ws.read_only
+        read_only = agents.read_only
         for button in (self.new_button, self.edit_button, self.delete_button):
             button.setEnabled(not read_only)
         self.resize(520, 360)
@@ -74,7 +72,7 @@ class AgentConfigsDialog(QDialog):
 
     def reload(self, select: str | None = None) -> None:
         self.list.clear()
-        self.list.addItems(self.ws.agents.list())
+        self.list.addItems(self.agents.names())
         if self.list.count():
             matches = self.list.findItems(select or "", Qt.MatchFlag.MatchExactly)
             self.list.setCurrentItem(matches[0] if matches and select else self.list.item(0))
@@ -83,14 +81,11 @@ class AgentConfigsDialog(QDialog):
         item = self.list.currentItem()
         return None if item is None else item.text()
 
-    def _save(self, old: str | None, value: dict[str, Any] | None) -> None:
+    def _save(self, old: str | None, value: AgentConfig | None) -> None:
         if value is None:
             return
-        name = str(value["name"])
-        before = None
-        if old is not None:
-            doc = self.ws.agents.document(old)
-            before = None if doc is None else (old, doc.revision, dict(doc.data))
+        name = value.name
+        before = self.agents.find(old) if old is not None else None
         try:
             self._save_agent(before, value)  # undoable, like the Run dialog's edits
         except AxmemError as exc:
@@ -101,25 +96,32 @@ class AgentConfigsDialog(QDialog):
         self.reload(select=name)
 
     def new(self) -> None:
-        self._save(None, AgentConfigDialog.ask(self, None, self.ws.agents.list()))
+        self._save(None, AgentConfigDialog.ask(self, None, self.agents.names()))
 
     def edit(self) -> None:
         name = self.current()
         if name is None:
             return
-        value = AgentConfigDialog.ask(self, self.ws.agents.get(name), self.ws.agents.list())
+        found = self.agents.find(name)
+        value = AgentConfigDialog.ask(
+            self,
+            found.config if found is not None else None,
+            self.agents.names(),
+            name=name,
+            problem=found.problem if found is not None else "",
+        )
         self._save(name, value)
 
     def delete(self) -> None:
         name = self.current()
         if name is None:
             return
-        doc = self.ws.agents.document(name)
-        if doc is None:
+        found = self.agents.find(name)
+        if found is None:
             self.reload()
             return
         try:
-            self._save_agent((name, doc.revision, dict(doc.data)), None)  # undoable
+            self._save_agent(found, None)  # undoable
         except AxmemError as exc:
             self.error.setText(f"Cannot delete the agent config: {exc}")
             return
@@ -127,9 +129,9 @@ class AgentConfigsDialog(QDialog):
         self.reload()
 
     @classmethod
-    def show_for(cls, parent: QWidget | None, ws: Workspace, save: SaveAgent) -> bool:
+    def show_for(cls, parent: QWidget | None, agents: AgentService, save: SaveAgent) -> bool:
         """Show the list modally; True when an agent config was changed."""
-        dialog = cls(ws, save, parent)
+        dialog = cls(agents, save, parent)
         try:
             dialog.exec()
             return dialog.changed

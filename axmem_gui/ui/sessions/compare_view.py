@@ -4,7 +4,6 @@ forward the loaded/used sets, outputs and context-map items; tokens and latency.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtCore import (
@@ -29,8 +28,8 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.session.compare import CallPair, SessionComparison, render_comparison
+from axmem_gui.core.session.model import Exchange, Session
 from axmem_gui.core.session.replay_cursor import request_as_text
-from axmem_gui.core.session.views import exchanges
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.sessions import texts
 from axmem_gui.ui.sessions.chips import ChipRow, chip
@@ -200,15 +199,11 @@ class ForwardsPanel(QScrollArea):
 class CompareView(QWidget):
     whitespace_changed = Signal(bool)
 
-    def __init__(
-        self, a: Mapping[str, Any], b: Mapping[str, Any], comparison: SessionComparison
-    ) -> None:
+    def __init__(self, a: Session, b: Session, comparison: SessionComparison) -> None:
         super().__init__()
         self.a, self.b, self.comparison = a, b, comparison
-        self._a_exchanges = exchanges(a)
-        self._b_exchanges = exchanges(b)
-        self.a_title = plain_label(f"A  {a.get('name') or a.get('id')}\n{comparison.a_label}")
-        self.b_title = plain_label(f"B  {b.get('name') or b.get('id')}\n{comparison.b_label}")
+        self.a_title = plain_label(f"A  {a.label}\n{comparison.a_label}")
+        self.b_title = plain_label(f"B  {b.label}\n{comparison.b_label}")
         for label in (self.a_title, self.b_title):
             shrinkable(label)
             label.setObjectName("compareTitle")
@@ -278,15 +273,16 @@ class CompareView(QWidget):
             self.table.selectRow(start)
 
     def _totals_text(self) -> str:
-        ta, tb = self.comparison.totals.get("a", {}), self.comparison.totals.get("b", {})
+        ta, tb = self.comparison.a_totals, self.comparison.b_totals
 
-        def pair(key: str, scale: float = 1.0, unit: str = "") -> str:
-            return f"{ta.get(key, 0) / scale:,.0f}{unit} → {tb.get(key, 0) / scale:,.0f}{unit}"
+        def pair(a: float, b: float, unit: str = "") -> str:
+            return f"{a:,.0f}{unit} → {b:,.0f}{unit}"
 
         return (
-            f"calls {pair('calls')}  ·  prompt tokens {pair('prompt_tokens')}  ·  "
-            f"completion tokens {pair('completion_tokens')}  ·  model time "
-            f"{pair('model_ms', unit=' ms')}"
+            f"calls {pair(ta.calls, tb.calls)}  ·  prompt tokens "
+            f"{pair(ta.prompt_tokens, tb.prompt_tokens)}  ·  completion tokens "
+            f"{pair(ta.completion_tokens, tb.completion_tokens)}  ·  model time "
+            f"{pair(ta.model_ms, tb.model_ms, ' ms')}"
         )
 
     def _summary_banner(self, first: CallPair | None) -> None:
@@ -311,19 +307,20 @@ class CompareView(QWidget):
         self.set_show_whitespace(show)
         self.whitespace_changed.emit(show)
 
-    def _exchange(self, side: list[Mapping[str, Any]], index: int | None) -> Mapping[str, Any]:
-        return side[index] if index is not None and 0 <= index < len(side) else {}
+    @staticmethod
+    def _exchange(side: Session, index: int | None) -> Exchange | None:
+        calls = side.exchanges
+        return calls[index] if index is not None and 0 <= index < len(calls) else None
 
     def show_pair(self, row: int) -> None:
         if not 0 <= row < self.model.rowCount():
             return
         pair = self.model.pair(row)
-        ea = self._exchange(self._a_exchanges, pair.a_index)
-        eb = self._exchange(self._b_exchanges, pair.b_index)
+        ea = self._exchange(self.a, pair.a_index)
+        eb = self._exchange(self.b, pair.b_index)
 
-        def request(ex: Mapping[str, Any]) -> str:
-            req = ex.get("request")
-            return request_as_text(req) if isinstance(req, Mapping) and req else ""
+        def request(ex: Exchange | None) -> str:
+            return request_as_text(ex.request) if ex is not None and ex.request else ""
 
         self.prompts.set_texts(
             request(ea), request(eb), "A made no such call.", "B made no such call."

@@ -1,19 +1,19 @@
 """The sessions feature: fills the Sessions page from the workspace, runs every slow
-action (live runs, reruns, replays, comparisons, what-if, analytics) on the task runner,
-and puts the results where they belong.
+action (live runs, reruns, replays, comparisons, what-if, analytics, imports) on the task
+runner, and hands each job's outcome to its kind (job_kinds.py), which puts it where it
+belongs.
 
-The GUI thread owns the workspace connection: jobs get plain data (or open their own
-read-only connection), return plain data, and the results are saved here.
+The feature reads and writes sessions and agent configs through their services
+(`SessionService`, `AgentService`), the same methods the CLI calls; a job gets plain data
+or the sessions service for a job (`SessionJobs`, which opens its own connection).
 """
 
 from __future__ import annotations
 
-import contextlib
 import threading
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction
@@ -24,43 +24,31 @@ from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, MenuPlace, PageSpec
 from axmem_gui.ui.lazy import lazy_module
+from axmem_gui.ui.sessions import job_kinds
+from axmem_gui.ui.sessions.job_kinds import STATUS_MS, SessionJob
 
 if TYPE_CHECKING:
-    # The page, its views and the engine behind them (axllm) are imported when the page is
-    # first built or an action first runs, not when the window is wired (first paint).
-    from axmem_gui.engine.clients import CancelToken
-    from axmem_gui.engine.providers import ProviderSettings
+    # The page, its views and the engine behind the services (axllm) are imported when the
+    # page is first built or an action first runs, not when the window is wired.
+    from axmem_gui.core.providers import ProviderSettings
+    from axmem_gui.core.session.agent_config import AgentConfig
+    from axmem_gui.core.session.model import Session
     from axmem_gui.services import sessions
-    from axmem_gui.services.workspace import Workspace
+    from axmem_gui.services.agents import AgentService, StoredAgent
+    from axmem_gui.services.sessions import SessionService
     from axmem_gui.ui.sessions import jobs
-    from axmem_gui.ui.sessions.page import JobStrip, SessionsPage
+    from axmem_gui.ui.sessions.page import SessionsPage
     from axmem_gui.ui.sessions.viewer import SessionViewer
     from axmem_gui.ui.tasks import Job
 else:
     sessions = lazy_module("axmem_gui.services.sessions")
     jobs = lazy_module("axmem_gui.ui.sessions.jobs")
 
-PROVIDER_SETTING = "sessions.last_provider"
-STATUS_MS = 6000
 
-
-@dataclass
-class _Job:
-    kind: str  # run | replay | compare | whatif | usage | totals | import
-    title: str = ""
-    strip: JobStrip | None = None
-    token: CancelToken | None = None
-    workspace_path: Path | None = None
-    viewer: SessionViewer | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-def compare_prompt(
-    session_id: str, doc: Mapping[str, Any] | None, names: Mapping[str, str | None]
-) -> str:
+def compare_prompt(session_id: str, session: Session | None, names: dict[str, str]) -> str:
     """The picker's question, naming session A as the list shows it (its name, the id
     only when it has none)."""
-    name = doc.get("name") if doc is not None else None
+    name = session.name if session is not None else None
     if not name:
         name = names.get(session_id)
     label = f"“{name}”" if name else session_id
@@ -83,7 +71,8 @@ class SessionsFeature(QObject):
         #: Built when the page is first shown or read (`page`), not before the first paint.
         self._page: SessionsPage | None = None
         self.viewers: dict[str, SessionViewer] = {}
-        self.jobs: dict[int, _Job] = {}
+        #: The running jobs by the runner's id, each with what becomes of its outcome.
+        self.jobs: dict[int, SessionJob] = {}
         self.usage_stale = True
         self._last_settings: ProviderSettings | None = None
         #: Agent config revisions this window's undoable edits last wrote, by name.
@@ -126,11 +115,22 @@ class SessionsFeature(QObject):
         if what in ("*", "sessions", "contextmaps"):
             self.reload()
 
-    # helpers ------------------------------------------------------------------------
-    @property
-    def ws(self) -> Workspace:
-        return self.controller.workspace
+    # the services of the open workspace (the only place the feature reaches it) ------
+    def sessions(self) -> SessionService:
+        return sessions.SessionService(self.controller.workspace, self.sessions_changed)
 
+    def agents(self) -> AgentService:
+        from axmem_gui.services.agents import AgentService
+
+        def changed() -> None:
+            self.controller.notify_changed("agents")
+
+        return AgentService(self.controller.workspace, changed)
+
+    def sessions_changed(self) -> None:
+        self.controller.notify_changed("sessions")
+
+    # helpers ------------------------------------------------------------------------
     def _action(
         self, text: str, slot: Callable[[], object], tip: str, shortcut: str | None = None
     ) -> QAction:
@@ -220,20 +220,18 @@ class SessionsFeature(QObject):
 
         return widget if isinstance(widget, SessionViewer) else None
 
-    def _error(self, title: str, message: str) -> None:
+    def error(self, title: str, message: str) -> None:
         ErrorDialog.show(self.shell.dialog_parent, title, message)
 
     def cancel_all(self) -> None:
         for job in self.jobs.values():
-            if job.token is not None:
-                job.token.cancel()
-        self._cancel_imports()
+            job.cancel()
         self.runner.cancel_all()
 
     def _cancel_imports(self) -> None:
         for job in self.jobs.values():
-            if job.kind == "import":
-                job.extra["cancel"].set()
+            if isinstance(job, job_kinds.ImportJob):
+                job.cancel()
 
     # list ---------------------------------------------------------------------------
     def reload(self) -> None:
@@ -241,13 +239,13 @@ class SessionsFeature(QObject):
             self.update_actions()
             return
         selected = self.page.selected_ids()
-        summaries = self.ws.sessions.list()
-        self.page.model.set_sessions(summaries)
+        self.page.model.set_sessions(self.sessions().rows())
         self.page.update_empty()
         self.page.select_ids(selected)
         missing = self.page.model.missing_totals()
         if missing:
-            self._submit(jobs.totals_job(self.ws.path, missing), _Job("totals"))
+            workspace = self.sessions().jobs()
+            self._submit(jobs.totals_job(workspace, missing), job_kinds.TotalsJob(self))
         self.usage_stale = True
         if self.page.tabs.currentWidget() is self.page.usage:
             self.refresh_usage()
@@ -265,9 +263,6 @@ class SessionsFeature(QObject):
             self._page.clear_notice()
         self.viewers.clear()
 
-    def _changed(self) -> None:
-        self.controller.notify_changed("sessions")
-
     # opening ------------------------------------------------------------------------
     def open_selected(self) -> None:
         for session_id in self.page.selected_ids():
@@ -278,31 +273,31 @@ class SessionsFeature(QObject):
         if viewer is not None:
             self.page.tabs.setCurrentWidget(viewer)
             return viewer
-        doc = self.ws.sessions.get(session_id)
-        if doc is None:
-            self._error("Cannot open session", f"no session '{session_id}' in {self.ws.path}")
+        try:
+            session = self.sessions().get(session_id)
+        except AxmemError as exc:
+            self.error("Cannot open session", str(exc))
             self.reload()
             return None
-        return self.open_document(doc, saved=True)
+        return self.open_document(session, saved=True)
 
-    def open_document(self, doc: Mapping[str, Any], saved: bool) -> SessionViewer:
-        session_id = str(doc.get("id"))
-        old = self.viewers.pop(session_id, None)
+    def open_document(self, session: Session, saved: bool) -> SessionViewer:
+        old = self.viewers.pop(session.id, None)
         if old is not None:
             self.page.close_tab(old)
         from axmem_gui.ui.sessions.viewer import SessionViewer
 
-        viewer = SessionViewer(doc, saved)
+        viewer = SessionViewer(session, saved)
         viewer.set_show_whitespace(self.settings.show_whitespace())
-        viewer.set_replay_allowed(sessions.can_replay(doc))
+        viewer.set_replay_allowed(sessions.can_replay(session))
         viewer.replay_requested.connect(lambda v=viewer: self.replay(v))
         viewer.rerun_requested.connect(lambda v=viewer: self.rerun(v))
         viewer.compare_requested.connect(lambda v=viewer: self.compare_with(v))
         viewer.whatif_requested.connect(lambda v=viewer: self.whatif(v))
-        viewer.export_requested.connect(lambda v=viewer: self.export_document(v.doc))
-        viewer.whitespace_changed.connect(self._set_whitespace)
-        self.viewers[session_id] = viewer
-        self.page.add_tab(viewer, str(doc.get("name") or session_id), session_id)
+        viewer.export_requested.connect(lambda v=viewer: self.export_document(v.session))
+        viewer.whitespace_changed.connect(self.set_whitespace)
+        self.viewers[session.id] = viewer
+        self.page.add_tab(viewer, session.label, session.id)
         self.update_actions()
         return viewer
 
@@ -311,11 +306,10 @@ class SessionsFeature(QObject):
             if viewer is widget:
                 del self.viewers[session_id]
         for job in self.jobs.values():
-            if job.viewer is widget:
-                job.viewer = None  # its result has nowhere to go any more
+            job.forget(widget)
         self.update_actions()
 
-    def _set_whitespace(self, show: bool) -> None:
+    def set_whitespace(self, show: bool) -> None:
         self.settings.set_show_whitespace(show)
         from axmem_gui.ui.sessions.compare_view import CompareView
         from axmem_gui.ui.sessions.viewer import SessionViewer
@@ -328,7 +322,7 @@ class SessionsFeature(QObject):
     def import_dialog(self) -> None:
         from axmem_gui.ui.sessions.dialogs import ImportSessionDialog
 
-        paths = ImportSessionDialog.ask(self.shell.dialog_parent, str(self.ws.path.parent))
+        paths = ImportSessionDialog.ask(self.shell.dialog_parent, str(self.sessions().folder))
         if paths:
             self.import_files(paths)
 
@@ -339,7 +333,7 @@ class SessionsFeature(QObject):
         say what came of it, and `import_finished` carries the ids stored. Returns the
         job id (None when nothing was started)."""
         if self.controller.read_only:
-            self._error("Cannot import", "this workspace is open read-only")
+            self.error("Cannot import", "this workspace is open read-only")
             return None
         if not paths:
             return None
@@ -348,73 +342,36 @@ class SessionsFeature(QObject):
             title = f"Importing {paths[0].name}"
         else:
             title = f"Importing {len(paths)} session files"
-        path = self.ws.path
-        info = _Job("import", title, workspace_path=path, extra={"cancel": cancel})
-        info.strip = self.page.add_strip(title, cancel.set)
-        return self._submit(jobs.import_job(path, paths, cancel), info)
+        workspace = self.sessions().jobs()
+        kind = job_kinds.ImportJob(self, title, workspace, cancel)
+        kind.show_strip()
+        return self._submit(jobs.import_job(workspace, paths, cancel), kind)
 
-    def _imported(self, info: _Job, outcomes: list[sessions.FileImport]) -> list[str]:
-        imported: list[str] = []
-        already: list[str] = []
-        renamed: list[str] = []  # "<its id> (taken): kept as <id>"
-        warnings: list[str] = []
-        errors: list[str] = []
-        for outcome in outcomes:
-            if outcome.result is None:
-                errors.append(outcome.error)
-                continue
-            session_id, stored, taken = outcome.result
-            (imported if stored else already).append(session_id)
-            if taken and stored:
-                renamed.append(f"id {taken} is taken by another session: kept as {session_id}")
-            if outcome.warning:
-                warnings.append(
-                    f"Session {session_id} from {outcome.path}: {outcome.warning}; "
-                    "Replay Session (or `axmem verify FILE`) shows them."
-                )
-        here = info.workspace_path == self.ws.path
-        if imported and here:
-            self._changed()
-        if imported or already:
-            message = _import_message(len(imported), len(already))
-            if renamed:
-                message = f"{message[:-1]}; {'; '.join(renamed)}."
-            if here:
-                self.page.show_list()
-                self.page.select_ids([*imported, *already])
-            else:  # another workspace was opened after the import had committed
-                message = f"{message[:-1]} (into {info.workspace_path})."
-            self.shell.show_message(message, STATUS_MS)
-        elif errors:
-            self.shell.show_message("Nothing imported.", STATUS_MS)
-        if warnings:
-            self.page.show_notice("\n".join(warnings), "warn")
-        if errors:
-            self._error("Cannot import", "\n\n".join(errors))
-        return imported
+    def imports_done(self, ids: list[str]) -> None:
+        self.import_finished.emit(ids)
 
     def export_selected(self) -> None:
         viewer = self.current_viewer()
         if viewer is not None:
-            self.export_document(viewer.doc)
+            self.export_document(viewer.session)
             return
         ids = self.page.selected_ids()
         if len(ids) == 1:
-            doc = self.ws.sessions.get(ids[0])
-            if doc is not None:
-                self.export_document(doc)
+            session = self.sessions().find(ids[0])
+            if session is not None:
+                self.export_document(session)
 
-    def export_document(self, doc: Mapping[str, Any]) -> Path | None:
-        suggested = self.ws.path.parent / sessions.default_file_name(doc)
+    def export_document(self, session: Session) -> Path | None:
+        suggested = self.sessions().folder / sessions.default_file_name(session)
         from axmem_gui.ui.sessions.dialogs import ExportSessionDialog
 
         path = ExportSessionDialog.ask(self.shell.dialog_parent, suggested)
         if path is None:
             return None
         try:
-            sessions.write_session_file(doc, path)
+            sessions.write_session_file(session, path)
         except AxmemError as exc:
-            self._error("Cannot export the session", str(exc))
+            self.error("Cannot export the session", str(exc))
             return None
         self.shell.show_message(f"Exported to {path}", STATUS_MS)
         return path
@@ -422,82 +379,69 @@ class SessionsFeature(QObject):
     def delete_selected(self) -> None:
         if self.controller.read_only:
             return
-        docs = [d for i in self.page.selected_ids() if (d := self.ws.sessions.get(i)) is not None]
-        if not docs:
+        stored = self.sessions()
+        chosen = [s for i in self.page.selected_ids() if (s := stored.find(i)) is not None]
+        if not chosen:
             return
-        for doc in docs:
-            viewer = self.viewers.get(str(doc["id"]))
+        for session in chosen:
+            viewer = self.viewers.get(session.id)
             if viewer is not None:
                 self.page.close_tab(viewer)
-        try:
-            from axmem_gui.ui.sessions.commands import DeleteSessionsCommand
+        from axmem_gui.ui.sessions.commands import DeleteSessionsCommand
 
-            self.undo_stack.push(DeleteSessionsCommand(lambda: self.ws, docs, self._changed))
+        def report(message: str) -> None:
+            self.error("Cannot restore the sessions", message)
+
+        try:
+            self.undo_stack.push(DeleteSessionsCommand(self.sessions, chosen, report))
         except AxmemError as exc:
-            self._error("Cannot delete", str(exc))
+            self.error("Cannot delete", str(exc))
 
     # runs ---------------------------------------------------------------------------
     def default_settings(self) -> ProviderSettings | None:
         if self._last_settings is not None:
             return self._last_settings
-        try:
-            value = self.ws.settings.get(PROVIDER_SETTING)
-            from axmem_gui.engine.providers import ProviderSettings
-
-            return ProviderSettings.from_json(value) if isinstance(value, dict) else None
-        except (AxmemError, ValueError, TypeError):
-            return None
+        return self.sessions().last_provider()
 
     def _remember(self, settings: ProviderSettings) -> None:
         self._last_settings = settings
-        if not self.controller.read_only:
-            with contextlib.suppress(AxmemError):  # only a convenience
-                self.ws.settings.set(PROVIDER_SETTING, settings.to_json())  # never a key
+        self.sessions().remember_provider(settings)
 
     def run_agent(self) -> int | None:
         from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
 
         order = RunAgentDialog.ask(
             self.shell.dialog_parent,
-            self.ws,
+            self.agents(),
+            self.sessions().jobs(),
             self.runner,
+            self.save_agent,
             self.default_settings(),
             on_agents_changed=lambda: self.controller.notify_changed("agents"),
-            save_agent=self.save_agent,
         )
         return self.start_run(order) if order is not None else None
 
-    def save_agent(
-        self, before: tuple[str, int, dict[str, Any]] | None, config: dict[str, Any] | None
-    ) -> None:
+    def save_agent(self, before: StoredAgent | None, config: AgentConfig | None) -> None:
         """Create, edit or delete (`config` None) an agent config as a command on the main
         undo stack (Ctrl+Z undoes it like a catalog edit). Raises InputError when it cannot
         be applied."""
         errors: list[str] = []
         from axmem_gui.ui.sessions.commands import AgentCommand
 
-        command = AgentCommand(
-            lambda: self.ws,
-            before,
-            config,
-            self._agent_revisions,
-            lambda: self.controller.notify_changed("agents"),
-            errors.append,
-        )
+        command = AgentCommand(self.agents, before, config, self._agent_revisions, errors.append)
         self.undo_stack.push(command)
-        command.set_report(lambda message: self._error("Agent config", message))
+        command.set_report(lambda message: self.error("Agent config", message))
         if errors:
             raise InputError(errors[0])
 
     def start_run(self, order: jobs.RunOrder) -> int:
         self._remember(order.settings)
-        from axmem_gui.engine.clients import CancelToken
-
-        token = CancelToken()
+        token = sessions.cancel_token()
         title = f"Running {order.agent.name} on {order.settings.model or order.settings.provider}"
-        return self._start_live(
-            jobs.run_job(order, token), token, title, {"map_failure": order.map_failure}
-        )
+        workspace = self.sessions().jobs()
+        kind = job_kinds.RunJob(self, title, token, workspace, order.map_failure)
+        kind.show_strip()
+        return self._submit(jobs.run_job(order, token), kind)
 
     def rerun_current(self) -> None:
         viewer = self.current_viewer()
@@ -507,72 +451,23 @@ class SessionsFeature(QObject):
     def rerun(self, viewer: SessionViewer) -> int | None:
         from axmem_gui.ui.sessions.run_dialog import RerunDialog
 
-        path = self.ws.path
         order = RerunDialog.ask(
-            self.shell.dialog_parent, viewer.doc, self.runner, lambda: jobs.WorkspaceCatalog(path)
+            self.shell.dialog_parent, viewer.session, self.runner, self.sessions().jobs()
         )
         return self.start_rerun(order) if order is not None else None
 
     def start_rerun(self, order: jobs.RerunOrder) -> int:
         self._remember(order.settings)
-        from axmem_gui.engine.clients import CancelToken
+        token = sessions.cancel_token()
+        title = f"Rerunning {order.session.label}"
+        kind = job_kinds.RunJob(self, title, token, self.sessions().jobs())
+        kind.show_strip()
+        return self._submit(jobs.rerun_job(order, token), kind)
 
-        token = CancelToken()
-        title = f"Rerunning {order.session.get('name') or order.session.get('id')}"
-        return self._start_live(jobs.rerun_job(order, token), token, title)
-
-    def _start_live(
-        self, job: Job, token: CancelToken, title: str, extra: dict[str, Any] | None = None
-    ) -> int:
-        info = _Job("run", title, token=token, workspace_path=self.ws.path, extra=dict(extra or {}))
-        info.strip = self.page.add_strip(title, token.cancel)
-        return self._submit(job, info)
-
-    def _submit(self, job: Job, info: _Job) -> int:
-        job_id = self.runner.submit(job)  # the runner pauses cyclic GC while jobs run
-        self.jobs[job_id] = info
+    def _submit(self, job: Job, kind: SessionJob) -> int:
+        job_id = self.runner.submit(job)
+        self.jobs[job_id] = kind
         return job_id
-
-    def _save_run(self, info: _Job, doc: dict[str, Any]) -> None:
-        saved = True
-        try:
-            if info.workspace_path is None or info.workspace_path == self.ws.path:
-                sessions.save_session(self.ws, doc)
-            else:  # the user opened another workspace meanwhile: keep it where it began
-                from axmem_gui.services.workspace import Workspace
-
-                with Workspace.open(info.workspace_path) as ws:
-                    sessions.save_session(ws, doc)
-        except AxmemError as exc:
-            saved = False
-            self.page.show_notice(f"The session was not saved: {exc}", "error")
-        if saved:
-            self._changed()
-        if info.workspace_path not in (None, self.ws.path):
-            self.shell.show_message(f"Session saved to {info.workspace_path}", STATUS_MS)
-            return
-        viewer = self.open_document(doc, saved)
-        failed_maps = [w for w in doc.get("warnings") or [] if "context-map update failed" in w]
-        if failed_maps and info.extra.get("map_failure") == "error":
-            self._error(
-                "Context-map update failed",
-                "\n".join(failed_maps) + "\n\nThe session was kept; its map was left unchanged.",
-            )
-        if doc.get("status") == "complete":
-            calls = len(doc.get("exchanges") or [])
-            self.shell.show_message(f"Recorded {calls} model calls: {doc.get('name')}", STATUS_MS)
-            return
-        from axmem_gui.ui.sessions.texts import error_text
-
-        message = error_text(doc.get("error")) or "the run ended early"
-        calls = len(doc.get("exchanges") or [])
-        kept = "saved, marked incomplete" if saved else "kept in the viewer, not saved"
-        self.page.show_notice(
-            f"{info.title}: the run ended early — {message}. The partial session "
-            f"({calls} model calls) was {kept}.",
-            "error" if (doc.get("error") or {}).get("kind") != "cancelled" else "warn",
-        )
-        viewer.show_message(f"Incomplete session: {message}", "warn")
 
     # replay / compare / what-if -----------------------------------------------------
     def replay_current(self) -> None:
@@ -581,19 +476,16 @@ class SessionsFeature(QObject):
             self.replay(viewer)
 
     def replay(self, viewer: SessionViewer) -> int | None:
-        reason = sessions.can_replay(viewer.doc)
+        reason = sessions.can_replay(viewer.session)
         if reason is not None:
             viewer.show_replay_error(reason)
             return None
-        from axmem_gui.engine.clients import CancelToken
-
-        token = CancelToken()
-        title = f"Replaying {viewer.doc.get('name') or viewer.session_id}"
-        info = _Job("replay", title, token=token, viewer=viewer)
-        info.strip = self.page.add_strip(title, token.cancel)
+        token = sessions.cancel_token()
+        kind = job_kinds.ReplayJob(self, f"Replaying {viewer.session.label}", token, viewer)
+        kind.show_strip()
         viewer.set_busy(True)
         viewer.show_message("Replaying offline…", "info")
-        return self._submit(jobs.replay_job(viewer.doc, token), info)
+        return self._submit(jobs.replay_job(viewer.session, token), kind)
 
     def compare_selected(self) -> None:
         ids = self.page.selected_ids()
@@ -608,38 +500,35 @@ class SessionsFeature(QObject):
     def edit_agents(self) -> None:
         from axmem_gui.ui.sessions.agents_dialog import AgentConfigsDialog
 
-        if AgentConfigsDialog.show_for(self.shell.dialog_parent, self.ws, self.save_agent):
+        if AgentConfigsDialog.show_for(self.shell.dialog_parent, self.agents(), self.save_agent):
             self.controller.notify_changed("agents")
 
     def compare_with(self, viewer: SessionViewer) -> int | None:
-        return self.compare_with_id(viewer.session_id, viewer.doc)
+        return self.compare_with_id(viewer.session_id, viewer.session)
 
-    def compare_with_id(self, session_id: str, doc: Mapping[str, Any] | None = None) -> int | None:
-        others = [s for s in self.ws.sessions.list() if s.id != session_id]
+    def compare_with_id(self, session_id: str, session: Session | None = None) -> int | None:
+        rows = self.sessions().rows()
+        others = [s for s in rows if s.id != session_id]
         if not others:
             self.page.show_notice("There is no other session to compare with yet.", "info")
             return None
         from axmem_gui.ui.sessions.dialogs import ChooseSessionDialog
 
-        other = ChooseSessionDialog.ask(
-            self.shell.dialog_parent,
-            others,
-            compare_prompt(session_id, doc, {s.id: s.name for s in self.ws.sessions.list()}),
-        )
+        names = {s.id: s.name for s in rows}
+        prompt = compare_prompt(session_id, session, names)
+        other = ChooseSessionDialog.ask(self.shell.dialog_parent, others, prompt)
         if other is None:
             return None
-        return self.compare_ids(session_id, other, doc)
+        return self.compare_ids(session_id, other, session)
 
-    def compare_ids(
-        self, a_id: str, b_id: str, a_doc: Mapping[str, Any] | None = None
-    ) -> int | None:
-        a = a_doc if a_doc is not None else self.ws.sessions.get(a_id)
-        b = self.ws.sessions.get(b_id)
+    def compare_ids(self, a_id: str, b_id: str, a_session: Session | None = None) -> int | None:
+        stored = self.sessions()
+        a = a_session if a_session is not None else stored.find(a_id)
+        b = stored.find(b_id)
         if a is None or b is None:
-            self._error("Cannot compare", f"session '{a_id if a is None else b_id}' is gone")
+            self.error("Cannot compare", f"session '{a_id if a is None else b_id}' is gone")
             return None
-        info = _Job("compare", extra={"a": a, "b": b})
-        return self._submit(jobs.compare_job(a, b), info)
+        return self._submit(jobs.compare_job(a, b), job_kinds.CompareJob(self, a, b))
 
     def whatif_current(self) -> None:
         viewer = self.current_viewer()
@@ -648,8 +537,8 @@ class SessionsFeature(QObject):
 
     def whatif(self, viewer: SessionViewer) -> int:
         viewer.show_message("Recomputing discover/recall against the current catalog…")
-        info = _Job("whatif", viewer=viewer)
-        return self._submit(jobs.whatif_job(viewer.doc, self.ws.path), info)
+        job = jobs.whatif_job(viewer.session, self.sessions().jobs())
+        return self._submit(job, job_kinds.WhatIfJob(self, viewer))
 
     # analytics ----------------------------------------------------------------------
     def show_usage(self) -> None:
@@ -662,107 +551,35 @@ class SessionsFeature(QObject):
     def refresh_usage(self) -> int:
         self.usage_stale = False
         self.page.usage.summary.setText("Counting…")
-        return self._submit(jobs.usage_job(self.ws.path), _Job("usage"))
+        return self._submit(jobs.usage_job(self.sessions().jobs()), job_kinds.UsageJob(self))
 
-    # runner signals -----------------------------------------------------------------
+    # runner signals: each job's kind takes its outcome --------------------------------
     def _on_progress(self, job_id: int, fraction: float, message: str) -> None:
-        info = self.jobs.get(job_id)
-        if info is not None and info.strip is not None:
-            info.strip.set_progress(fraction, message)
+        kind = self.jobs.get(job_id)
+        if kind is not None and kind.strip is not None:
+            kind.strip.set_progress(fraction, message)
 
-    def _finish(self, job_id: int) -> _Job | None:
-        info = self.jobs.pop(job_id, None)
-        if info is None:
-            return None
-        if info.strip is not None:
-            self.page.remove_strip(info.strip)
-            info.strip = None
-        return info
+    def _finish(self, job_id: int) -> SessionJob | None:
+        kind = self.jobs.pop(job_id, None)
+        if kind is not None and kind.strip is not None:
+            self.page.remove_strip(kind.strip)
+            kind.strip = None
+        return kind
 
     def _on_finished(self, job_id: int, result: object) -> None:
-        info = self._finish(job_id)
-        if info is None:
-            return
-        if info.kind == "run":
-            assert isinstance(result, dict)
-            self._save_run(info, result)
-        elif info.kind == "import":
-            assert isinstance(result, list)
-            self.import_finished.emit(self._imported(info, result))
-        elif info.kind == "totals":
-            assert isinstance(result, dict)
-            self.page.model.set_totals(result)
-        elif info.kind == "usage":
-            self.page.usage.set_report(result)  # type: ignore[arg-type]
-        elif info.kind == "compare":
-            a, b = info.extra["a"], info.extra["b"]
-            from axmem_gui.ui.sessions.compare_view import CompareView
-
-            view = CompareView(a, b, result)  # type: ignore[arg-type]
-            view.set_show_whitespace(self.settings.show_whitespace())
-            view.whitespace_changed.connect(self._set_whitespace)
-            self.page.add_tab(
-                view,
-                f"A/B: {a.get('name') or a.get('id')} · {b.get('name') or b.get('id')}",
-            )
-            self.update_actions()
-        elif info.viewer is not None and info.kind == "replay":
-            info.viewer.set_busy(False)
-            info.viewer.show_replay(result)  # type: ignore[arg-type]
-        elif info.viewer is not None and info.kind == "whatif":
-            info.viewer.show_whatif(result)  # type: ignore[arg-type]
-            info.viewer.show_message(
-                "What-if: retrieval would differ with the current catalog (see the What-if tab)."
-                if result.changed  # type: ignore[attr-defined]
-                else "What-if: the current catalog loads the same entries for every search.",
-                "warn" if result.changed else "ok",  # type: ignore[attr-defined]
-            )
+        kind = self._finish(job_id)
+        if kind is not None:
+            kind.finished(result)
 
     def _on_failed(self, job_id: int, message: str) -> None:
-        info = self._finish(job_id)
-        if info is None:
-            return
-        if info.kind == "run":
-            self.page.show_notice(f"{info.title}: {message}", "error")
-            self._error("Cannot run the agent", message)
-        elif info.kind == "replay" and info.viewer is not None:
-            info.viewer.set_busy(False)
-            info.viewer.show_replay_error(message)
-        elif info.kind == "whatif" and info.viewer is not None:
-            info.viewer.show_message(f"What-if failed: {message}", "error")
-        elif info.kind == "usage":
-            self.page.usage.show_error(message)
-        elif info.kind == "compare":
-            self._error("Cannot compare the sessions", message)
-        elif info.kind == "import":
-            self.shell.show_message("Nothing imported.", STATUS_MS)
-            self._error("Cannot import", message)
-            self.import_finished.emit([])
-        # totals: the column keeps its "…"; nothing the user must act on
+        kind = self._finish(job_id)
+        if kind is not None:
+            kind.failed(message)
 
     def _on_cancelled(self, job_id: int) -> None:
-        info = self._finish(job_id)
-        if info is not None and info.kind == "import":
-            self.shell.show_message("Import cancelled: nothing imported.", STATUS_MS)
-            self.import_finished.emit([])
-        if info is not None and info.viewer is not None:
-            info.viewer.set_busy(False)
-            info.viewer.show_message("Cancelled.", "info")
+        kind = self._finish(job_id)
+        if kind is not None:
+            kind.cancelled()
 
 
 SESSIONS = FeatureSpec("sessions", SessionsFeature)
-
-
-def _import_message(imported: int, already: int) -> str:
-    """ "Imported 2 sessions; 1 was already in the workspace." and the like."""
-    parts = []
-    if imported:
-        parts.append(f"Imported {imported} session{'s' if imported != 1 else ''}")
-    if already:
-        was = "was" if already == 1 else "were"
-        if imported:
-            parts.append(f"{already} {was} already in the workspace")
-        else:
-            noun = "That session is" if already == 1 else f"All {already} sessions are"
-            parts.append(f"{noun} already in the workspace: nothing imported")
-    return "; ".join(parts) + "."

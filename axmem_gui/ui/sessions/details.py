@@ -3,8 +3,7 @@ loaded/used entries, the context map before/after, and per-call numbers."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -15,8 +14,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from axmem_gui.core.session.model import Exchange, Forward, SearchCall, Session
+from axmem_gui.core.session.payloads import map_text
 from axmem_gui.core.session.replay_cursor import request_as_text
-from axmem_gui.core.session.views import callback_ids, exchanges, forwards
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.sessions import texts
 from axmem_gui.ui.sessions.chips import ChipRow, chip
@@ -74,10 +74,10 @@ class LoadedUsedPanel(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(split)
 
-    def show_forward(self, forward: Mapping[str, Any] | None, turn_searches: str) -> None:
+    def show_forward(self, forward: Forward | None, turn_searches: str) -> None:
         for row, noun in ((self.skills, "skills"), (self.memories, "memories")):
-            loaded = callback_ids(forward, f"loaded_{noun}") if forward else []
-            used = callback_ids(forward, f"used_{noun}") if forward else []
+            loaded = forward.callback_ids(f"loaded_{noun}") if forward else []
+            used = forward.callback_ids(f"used_{noun}") if forward else []
             chips = [chip(i, "used" if i in used else "loaded") for i in loaded]
             chips += [chip(i, "unloaded") for i in used if i not in loaded]
             row.set_chips(chips, f"no {noun} loaded")
@@ -87,15 +87,14 @@ class LoadedUsedPanel(QWidget):
         return {**self.skills.kinds(), **self.memories.kinds()}
 
 
-def searches_text(turn_searches: list[Mapping[str, Any]]) -> str:
+def searches_text(turn_searches: Sequence[SearchCall]) -> str:
     lines = []
     for s in turn_searches:
-        queries = ", ".join(texts.pretty(q) for q in s.get("searches") or [])
-        ids = [str(r.get("id")) for r in s.get("results") or [] if isinstance(r, Mapping)]
-        lines.append(f"{s.get('kind')}({queries})")
-        already = s.get("already_loaded")
-        if already:
-            lines.append(f"  excluded (already loaded): {', '.join(map(str, already))}")
+        queries = ", ".join(texts.pretty(q) for q in s.searches)
+        ids = s.result_ids
+        lines.append(f"{s.kind}({queries})")
+        if s.already_loaded:
+            lines.append(f"  excluded (already loaded): {', '.join(s.already_loaded)}")
         lines.append(f"  → {', '.join(ids) if ids else 'nothing'}")
     return "\n".join(lines) + ("\n" if lines else "")
 
@@ -108,7 +107,7 @@ class SessionDetails(QWidget):
 
     def __init__(self) -> None:
         super().__init__()
-        self.doc: Mapping[str, Any] = {}
+        self.session: Session | None = None
         self.header = plain_label("Select a model call in the timeline.")
         self.header.setObjectName("detailHeader")
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -179,8 +178,8 @@ class SessionDetails(QWidget):
         self.set_show_whitespace(show)
         self.whitespace_changed.emit(show)
 
-    def set_session(self, doc: Mapping[str, Any]) -> None:
-        self.doc = doc
+    def set_session(self, session: Session) -> None:
+        self.session = session
         self.show_item(None)
 
     # filling ------------------------------------------------------------------------
@@ -191,8 +190,8 @@ class SessionDetails(QWidget):
                 view.set_text("")
             self.loaded.show_forward(None, "")
             return
-        all_exchanges = exchanges(self.doc)
-        all_forwards = forwards(self.doc)
+        all_exchanges = self.session.exchanges if self.session is not None else ()
+        all_forwards = self.session.forwards if self.session is not None else ()
         fw_index = item.forward.index
         forward = all_forwards[fw_index] if 0 <= fw_index < len(all_forwards) else None
         call = item.call or item.first_call()
@@ -204,10 +203,9 @@ class SessionDetails(QWidget):
         self.header.setText(self._header(item, exchange))
         self._show_call(exchange, item)
         turn = item.turn
-        searches = searches_text(list(turn.searches)) if turn is not None else ""
+        searches = searches_text(turn.searches) if turn is not None else ""
         if turn is None and item.kind == NodeKind.Forward and forward is not None:
-            raw = forward.get("searches")
-            searches = searches_text([s for s in raw or [] if isinstance(s, Mapping)])
+            searches = searches_text(forward.search_calls)
         self.loaded.show_forward(forward, searches)
         self._show_map(forward)
         details = texts.forward_details(forward) if forward is not None else ""
@@ -215,29 +213,24 @@ class SessionDetails(QWidget):
             details = texts.call_details(exchange) + "\n" + details
         self.details.set_text(details)
 
-    def _header(self, item: TimelineItem, exchange: Mapping[str, Any] | None) -> str:
+    def _header(self, item: TimelineItem, exchange: Exchange | None) -> str:
         where = item.label()
         if exchange is None:
             return f"{where} — no model call"
-        prompt, completion = (
-            (exchange.get("usage") or {}).get("prompt_tokens", 0),
-            (exchange.get("usage") or {}).get("completion_tokens", 0),
-        )
-        ms = exchange.get("duration_ms") or 0
-        shown = "" if item.call is not None else f" — showing call #{exchange.get('index')}"
+        prompt, completion = exchange.tokens
+        shown = "" if item.call is not None else f" — showing call #{exchange.index}"
         return (
-            f"{where}{shown}   ·   {exchange.get('stage')}   ·   "
-            f"{prompt or 0:,} + {completion or 0:,} tokens   ·   {ms:,.0f} ms"
+            f"{where}{shown}   ·   {exchange.stage}   ·   "
+            f"{prompt:,} + {completion:,} tokens   ·   {exchange.ms:,.0f} ms"
         )
 
-    def _show_call(self, exchange: Mapping[str, Any] | None, item: TimelineItem) -> None:
+    def _show_call(self, exchange: Exchange | None, item: TimelineItem) -> None:
         if exchange is None:
             for view in (self.system, self.user, self.response, self.code, self.output):
                 view.set_text("", "No model call here.")
             self.request.set_text("")
             return
-        request = exchange.get("request")
-        request = request if isinstance(request, Mapping) else {}
+        request = exchange.request
         self.system.set_text(texts.system_prompt(request), "No system message.")
         self.user.set_text(texts.user_prompt(request), "No user message.")
         self.response.set_text(texts.response(exchange), "The call returned nothing.")
@@ -254,11 +247,9 @@ class SessionDetails(QWidget):
         )
         self.request.set_text(request_as_text(request))
 
-    def _show_map(self, forward: Mapping[str, Any] | None) -> None:
-        before = forward.get("context_map_before") if forward else None
-        after = forward.get("context_map_after") if forward else None
-        before_text = str(before.get("text", "")) if isinstance(before, Mapping) else ""
-        after_text = str(after.get("text", "")) if isinstance(after, Mapping) else ""
+    def _show_map(self, forward: Forward | None) -> None:
+        before_text = map_text(forward.context_map_before) if forward else ""
+        after_text = map_text(forward.context_map_after) if forward else ""
         none = "This agent has no context map."
         self.map_before.set_text(before_text, none)
         self.map_after.set_text(after_text, none)
@@ -266,5 +257,5 @@ class SessionDetails(QWidget):
         self.map_before.highlight_lines((i, MARK_COLORS.get(m, CHANGED)) for i, m in marks.left)
         self.map_after.highlight_lines((i, MARK_COLORS.get(m, CHANGED)) for i, m in marks.right)
         self.map_update.set_text(
-            texts.map_update_text(forward.get("context_map_update") if forward else None)
+            texts.map_update_text(forward.context_map_update if forward else None)
         )

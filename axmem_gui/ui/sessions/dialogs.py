@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.session.format import FILE_SUFFIX
-from axmem_gui.services.sessions import SessionSummary
+from axmem_gui.services.sessions import SessionRow
 from axmem_gui.ui import file_dialogs
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.sessions.list_model import SessionListModel, SessionRole
@@ -50,7 +50,7 @@ class ChooseSessionDialog(QDialog):
     """Pick the other session of a comparison."""
 
     def __init__(
-        self, sessions: Sequence[SessionSummary], prompt: str, parent: QWidget | None = None
+        self, sessions: Sequence[SessionRow], prompt: str, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Choose a session")
@@ -87,7 +87,7 @@ class ChooseSessionDialog(QDialog):
 
     @classmethod
     def ask(
-        cls, parent: QWidget | None, sessions: Sequence[SessionSummary], prompt: str
+        cls, parent: QWidget | None, sessions: Sequence[SessionRow], prompt: str
     ) -> str | None:
         dialog = cls(sessions, prompt, parent)
         dialog.table.sortByColumn(4, Qt.SortOrder.DescendingOrder)

@@ -1,6 +1,6 @@
-"""Task-runner jobs for sessions: each takes plain data, returns plain data, and never
-touches a widget. Jobs that read the workspace open their own connection (SQLite
-connections belong to one thread)."""
+"""Task-runner jobs for sessions: each takes plain data (or the sessions service for a job,
+`SessionJobs`, which opens the job's own connection: SQLite connections belong to one
+thread), returns plain data, and never touches a widget."""
 
 from __future__ import annotations
 
@@ -11,39 +11,30 @@ from pathlib import Path
 from typing import Any
 
 from axmem_gui.core.catalog import Catalog
+from axmem_gui.core.providers import ConnectionReport, ProviderSettings
 from axmem_gui.core.session.agent_config import AgentConfig, select_catalog
+from axmem_gui.core.session.analytics import SessionTotals, UsageReport
 from axmem_gui.core.session.compare import SessionComparison
+from axmem_gui.core.session.model import Session
+from axmem_gui.core.session.progress import RunProgress
+from axmem_gui.core.session.replay_check import ReplayReport
 from axmem_gui.core.session.whatif import WhatIfReport
-from axmem_gui.engine.clients import CancelToken, RunProgress
-from axmem_gui.engine.providers import ProviderSettings
-from axmem_gui.engine.replay import ReplayReport
-from axmem_gui.services import analytics, sessions
+from axmem_gui.services import sessions
 from axmem_gui.services.local_model import LOCAL_PROVIDER, local_provider
 from axmem_gui.services.providers import check_connection
-from axmem_gui.services.workspace import open_workspace
+from axmem_gui.services.sessions import Cancel, FileImport, SessionJobs
 from axmem_gui.ui.tasks import Cancelled, Job, JobContext
 
 #: Calls per forward at which the bar is half way: live runs have no known call count.
 HALF_WAY_CALLS = 5
 
-
-@dataclass(frozen=True)
-class WorkspaceCatalog:
-    """The catalog of the workspace at `path`, read by the job that uses it: 100,000
-    memories take most of a second to read, which the GUI thread must not spend."""
-
-    path: Path
-
-    def read(self) -> Catalog:
-        with open_workspace(self.path, read_only=True) as ws:
-            return ws.catalog()
-
-
-CatalogSource = Catalog | WorkspaceCatalog
+#: A catalog at hand, or the workspace's, read by the job that needs it (100,000
+#: memories take most of a second to read, which the GUI thread must not spend).
+CatalogSource = Catalog | SessionJobs
 
 
 def read_catalog(source: CatalogSource) -> Catalog:
-    return source.read() if isinstance(source, WorkspaceCatalog) else source
+    return source.catalog() if isinstance(source, SessionJobs) else source
 
 
 def shared_counts_job(source: CatalogSource, config: AgentConfig) -> Job:
@@ -74,7 +65,7 @@ class RunOrder:
 class RerunOrder:
     """Run a recorded session's inputs again (another model and/or today's catalog)."""
 
-    session: Mapping[str, Any] = field(repr=False)
+    session: Session = field(repr=False)
     settings: ProviderSettings
     catalog: CatalogSource | None = None  # None: the recorded catalog
     name: str = ""
@@ -89,14 +80,17 @@ def run_fraction(event: RunProgress, calls_before_forward: int) -> float:
     return min(1.0, (event.forward + share) / max(1, event.forwards))
 
 
+_STATES = {
+    "forward_started": "starting",
+    "call_started": "waiting for the model",
+    "call_finished": "model answered",
+    "forward_finished": "forward done",
+}
+
+
 def run_status(event: RunProgress) -> str:
     stage = f" · {event.stage}" if event.stage else ""
-    state = {
-        "forward_started": "starting",
-        "call_started": "waiting for the model",
-        "call_finished": "model answered",
-        "forward_finished": "forward done",
-    }.get(event.kind, event.kind)
+    state = _STATES.get(event.kind, event.kind)
     return (
         f"forward {event.forward + 1} of {event.forwards} · {event.calls} call"
         f"{'s' if event.calls != 1 else ''}{stage} · {state}"
@@ -116,8 +110,8 @@ class _Progress:
         self.ctx.progress(run_fraction(event, self.calls_before_forward), run_status(event))
 
 
-def run_job(order: RunOrder, token: CancelToken) -> Job:
-    def job(ctx: JobContext) -> dict[str, Any]:
+def run_job(order: RunOrder, token: Cancel) -> Job:
+    def job(ctx: JobContext) -> Session:
         if order.settings.provider == LOCAL_PROVIDER:
             ctx.progress(0.0, "starting the bundled local model…")
         # Provider "local" starts the bundled model for the run; others pass through.
@@ -136,8 +130,8 @@ def run_job(order: RunOrder, token: CancelToken) -> Job:
     return job
 
 
-def rerun_job(order: RerunOrder, token: CancelToken) -> Job:
-    def job(ctx: JobContext) -> dict[str, Any]:
+def rerun_job(order: RerunOrder, token: Cancel) -> Job:
+    def job(ctx: JobContext) -> Session:
         return sessions.rerun_session(
             order.session,
             order.settings,
@@ -150,74 +144,70 @@ def rerun_job(order: RerunOrder, token: CancelToken) -> Job:
     return job
 
 
-def replay_job(doc: Mapping[str, Any], token: CancelToken) -> Job:
+def replay_job(session: Session, token: Cancel) -> Job:
     def job(ctx: JobContext) -> ReplayReport:
-        return sessions.replay(doc, cancel=token, progress=_Progress(ctx))
+        return sessions.replay(session, cancel=token, progress=_Progress(ctx))
 
     return job
 
 
-def compare_job(a: Mapping[str, Any], b: Mapping[str, Any]) -> Job:
+def compare_job(a: Session, b: Session) -> Job:
     def job(ctx: JobContext) -> SessionComparison:
         return sessions.compare(a, b)
 
     return job
 
 
-def whatif_job(doc: Mapping[str, Any], path: Path) -> Job:
+def whatif_job(session: Session, workspace: SessionJobs) -> Job:
     """What-if against the workspace's catalog, read by the job (100,000 memories take
     most of a second to read: never on the GUI thread)."""
 
     def job(ctx: JobContext) -> WhatIfReport:
-        with open_workspace(path, read_only=True) as ws:
-            catalog = ws.catalog()
+        catalog = workspace.catalog()
         ctx.check()
-        return sessions.whatif(doc, catalog)
+        return sessions.whatif(session, catalog)
 
     return job
 
 
-def usage_job(path: Path) -> Job:
-    def job(ctx: JobContext) -> analytics.UsageReport:
-        with open_workspace(path, read_only=True) as ws:
-            return analytics.usage_report(ws)
+def usage_job(workspace: SessionJobs) -> Job:
+    def job(ctx: JobContext) -> UsageReport:
+        return workspace.usage()
 
     return job
 
 
-def totals_job(path: Path, ids: Iterable[str]) -> Job:
+def totals_job(workspace: SessionJobs, ids: Iterable[str]) -> Job:
     wanted = list(ids)
 
-    def job(ctx: JobContext) -> dict[str, analytics.SessionTotals]:
-        with open_workspace(path, read_only=True) as ws:
-            return analytics.token_totals(ws, wanted)
+    def job(ctx: JobContext) -> dict[str, SessionTotals]:
+        return workspace.totals(wanted)
 
     return job
 
 
 def connection_job(settings: ProviderSettings) -> Job:
-    def job(ctx: JobContext) -> Any:
+    def job(ctx: JobContext) -> ConnectionReport:
         return check_connection(settings)
 
     return job
 
 
-def import_job(path: Path, files: Sequence[Path], cancel: threading.Event) -> Job:
-    """Import session files into the workspace at `path` on its own connection: reading,
+def import_job(workspace: SessionJobs, files: Sequence[Path], cancel: threading.Event) -> Job:
+    """Import session files into the workspace on the job's own connection: reading,
     parsing, checking and storing (in one transaction) are all here, off the GUI thread.
     `cancel` is the import's own flag (the Cancel button, another workspace opened): a
     cancel after the commit must not report an import that happened as cancelled, as
     the runner would. The runner's own cancel (the window closing) stops it too."""
     chosen = tuple(files)
 
-    def job(ctx: JobContext) -> list[sessions.FileImport]:
+    def job(ctx: JobContext) -> list[FileImport]:
         def stop() -> bool:
             return cancel.is_set() or ctx.cancelled
 
-        with open_workspace(path) as ws:
-            try:
-                return sessions.import_session_files(ws, chosen, cancel=stop, progress=ctx.progress)
-            except sessions.SessionImportCancelled:
-                raise Cancelled() from None
+        try:
+            return workspace.import_files(chosen, cancel=stop, progress=ctx.progress)
+        except sessions.SessionImportCancelled:
+            raise Cancelled() from None
 
     return job

@@ -9,8 +9,8 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
-from axmem_gui.services.analytics import SessionTotals
-from axmem_gui.services.sessions import SessionSummary
+from axmem_gui.core.session.analytics import SessionTotals
+from axmem_gui.services.sessions import SessionRow
 from axmem_gui.ui.inert_text import inert_tooltips
 from axmem_gui.ui.table_model import HeaderedTableModel
 
@@ -37,11 +37,11 @@ class SessionListModel(HeaderedTableModel):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._rows: list[SessionSummary] = []
+        self._rows: list[SessionRow] = []
         self._totals: dict[str, SessionTotals] = {}
 
     # data ---------------------------------------------------------------------------
-    def set_sessions(self, rows: Sequence[SessionSummary]) -> None:
+    def set_sessions(self, rows: Sequence[SessionRow]) -> None:
         self.beginResetModel()
         self._rows = list(rows)
         self.endResetModel()
@@ -59,7 +59,7 @@ class SessionListModel(HeaderedTableModel):
         for session_id in ids:
             self._totals.pop(session_id, None)
 
-    def summary(self, row: int) -> SessionSummary:
+    def summary(self, row: int) -> SessionRow:
         return self._rows[row]
 
     def row_of(self, session_id: str) -> int:
@@ -96,7 +96,7 @@ class SessionListModel(HeaderedTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def _display(self, row: SessionSummary, column: int) -> str:
+    def _display(self, row: SessionRow, column: int) -> str:
         if column == NAME:
             return row.name or row.id
         if column == AGENT:
@@ -112,7 +112,7 @@ class SessionListModel(HeaderedTableModel):
         totals = self._totals.get(row.id)
         return "…" if totals is None else f"{totals.tokens:,}"
 
-    def _sort_key(self, row: SessionSummary, column: int) -> Any:
+    def _sort_key(self, row: SessionRow, column: int) -> Any:
         if column == CALLS:
             return row.exchanges
         if column == TOKENS:

@@ -7,8 +7,6 @@ cleared; the form never reads a stored key back, it only says whether one is sto
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -26,11 +24,13 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.errors import AxmemError, InputError
-from axmem_gui.engine.providers import (
+from axmem_gui.core.providers import (
     PROVIDERS,
     SCRIPTED_PROVIDER,
     STRUCTURED_OUTPUT_MODES,
+    ConnectionReport,
     ProviderSettings,
+    provider_info,
 )
 from axmem_gui.services import secrets
 from axmem_gui.services.local_model import LOCAL_LABEL, LOCAL_PROVIDER, local_model_status
@@ -196,7 +196,7 @@ class ProviderForm(QWidget):
     # behaviour ----------------------------------------------------------------------
     def _on_provider(self) -> None:
         name = self.provider_name()
-        info = PROVIDERS.get(name)
+        info = provider_info(name)
         current = self.model.currentText()
         self.model.clear()
         self.model.addItems(model_choices(name))
@@ -219,7 +219,7 @@ class ProviderForm(QWidget):
         keyring_mode = self.keyring_radio.isChecked()
         self.key_edit.setEnabled(keyring_mode)
         self.env_edit.setEnabled(self.env_radio.isChecked())
-        info = PROVIDERS.get(self.provider_name())
+        info = provider_info(self.provider_name())
         local = info is not None and info.local
         stored = bool(secrets.get_api_key(self.provider_name())) if keyring_mode else False
         self.forget_key.setEnabled(stored)
@@ -259,11 +259,11 @@ class ProviderForm(QWidget):
         self.test_result.setText("Testing…")
         self._test_job = self.runner.submit(connection_job(settings))
 
-    def _on_finished(self, job_id: int, report: Any) -> None:
-        if job_id != self._test_job:
+    def _on_finished(self, job_id: int, report: object) -> None:
+        if job_id != self._test_job or not isinstance(report, ConnectionReport):
             return
         self._test_job = None
-        model = f" (model {report.model})" if getattr(report, "model", None) else ""
+        model = f" (model {report.model})" if report.model else ""
         if report.ok:
             self._show_result(True, f"Connected in {report.latency_ms:,.0f} ms{model}.")
         else:

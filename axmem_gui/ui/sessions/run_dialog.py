@@ -7,8 +7,7 @@ itself goes through the task runner (see controller.py).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -29,12 +28,11 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.errors import AxmemError, InputError
-from axmem_gui.core.session.agent_config import (
-    AgentConfig,
-    agent_config_from_json,
-    check_inputs,
-)
-from axmem_gui.engine.providers import SCRIPTED_PROVIDER, ProviderSettings, is_scripted
+from axmem_gui.core.providers import SCRIPTED_PROVIDER, ProviderSettings, is_scripted
+from axmem_gui.core.session.agent_config import AgentConfig, check_inputs
+from axmem_gui.core.session.model import Session
+from axmem_gui.services.agents import AgentService, StoredAgent
+from axmem_gui.services.sessions import SessionJobs
 from axmem_gui.ui.form_dialog import problem_label
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import monospace_font
@@ -43,14 +41,14 @@ from axmem_gui.ui.sessions.jobs import (
     CatalogSource,
     RerunOrder,
     RunOrder,
-    WorkspaceCatalog,
     shared_counts_job,
 )
 from axmem_gui.ui.sessions.provider_form import LocalModelChoice, ProviderForm
 from axmem_gui.ui.tasks import TaskRunner
 
-#: Saves an agent config: (name, revision, config) it replaces, or None for a new one.
-SaveAgent = Callable[[tuple[str, int, dict[str, Any]] | None, dict[str, Any]], None]
+#: Saves an agent config as an undoable command: the stored agent it replaces (None for
+#: a new one) and the config (None deletes it).
+SaveAgent = Callable[[StoredAgent | None, AgentConfig | None], None]
 
 INPUT_HEIGHT = 54
 
@@ -62,17 +60,20 @@ class RunAgentDialog(QDialog):
 
     def __init__(
         self,
-        ws: Any,
+        agents: AgentService,
+        workspace: SessionJobs,
         runner: TaskRunner,
+        save_agent: SaveAgent,
         settings: ProviderSettings | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Run agent")
-        self.ws = ws
+        self.agents = agents
+        self.workspace = workspace
         self.order: RunOrder | None = None
-        #: Writes a new/edited agent config; None saves directly (no undo).
-        self.save_agent: SaveAgent | None = None
+        #: Writes a new/edited agent config (an undoable command on the main stack).
+        self.save_agent = save_agent
         self.input_edits: dict[str, QPlainTextEdit] = {}
 
         self.agent = QComboBox()
@@ -146,21 +147,21 @@ class RunAgentDialog(QDialog):
     def ask(
         cls,
         parent: QWidget | None,
-        ws: Any,
+        agents: AgentService,
+        workspace: SessionJobs,
         runner: TaskRunner,
+        save_agent: SaveAgent,
         settings: ProviderSettings | None = None,
         on_agents_changed: Callable[[], None] | None = None,
-        save_agent: SaveAgent | None = None,
     ) -> RunOrder | None:
-        dialog = cls(ws, runner, settings, parent)
-        dialog.save_agent = save_agent
+        dialog = cls(agents, workspace, runner, save_agent, settings, parent)
         if on_agents_changed is not None:
             dialog.agents_changed.connect(on_agents_changed)
         return dialog.order if dialog.exec() == QDialog.DialogCode.Accepted else None
 
     # agents -------------------------------------------------------------------------
     def _fill_agents(self, select: str | None = None) -> None:
-        names = sorted(self.ws.agents.list())
+        names = sorted(self.agents.names())
         self.agent.blockSignals(True)
         self.agent.clear()
         self.agent.addItems(names)
@@ -171,11 +172,10 @@ class RunAgentDialog(QDialog):
         self._on_agent()
 
     def current_config(self) -> AgentConfig | None:
+        """The chosen agent's config (None: no agent); InputError when it cannot run."""
         name = self.agent.currentText()
-        value = self.ws.agents.get(name) if name else None
-        if value is None:
-            return None
-        return agent_config_from_json(value, f"agent '{name}'")
+        found = self.agents.find(name) if name else None
+        return None if found is None else found.runnable()
 
     def _on_agent(self) -> None:
         while self.inputs_form.rowCount():
@@ -202,9 +202,7 @@ class RunAgentDialog(QDialog):
         )
         self.agent_summary.setText(self._summary.format("counting skills and memories…"))
         # Read and filtered on the task runner (100,000 memories: most of a second).
-        self._count_job = self.runner.submit(
-            shared_counts_job(WorkspaceCatalog(self.ws.path), config)
-        )
+        self._count_job = self.runner.submit(shared_counts_job(self.workspace, config))
         for field in config.input_fields:
             edit = QPlainTextEdit()
             edit.setFont(monospace_font())
@@ -216,24 +214,23 @@ class RunAgentDialog(QDialog):
 
     def _edit_agent(self, new: bool) -> None:
         name = None if new else self.agent.currentText()
-        document = self.ws.agents.document(name) if name else None
-        current = document.data if document is not None else None
-        value = AgentConfigDialog.ask(self, current, list(self.ws.agents.list()))
+        before = self.agents.find(name) if name else None
+        value = AgentConfigDialog.ask(
+            self,
+            before.config if before is not None else None,
+            self.agents.names(),
+            name=name or "",
+            problem=before.problem if before is not None else "",
+        )
         if value is None:
             return
-        before = (
-            None if document is None else (document.name, document.revision, dict(document.data))
-        )
         try:
-            if self.save_agent is not None:
-                self.save_agent(before, value)  # undoable: a command on the main stack
-            else:
-                self.ws.agents.save(value["name"], value)
+            self.save_agent(before, value)  # undoable: a command on the main stack
         except AxmemError as exc:
             self.error.setText(f"Cannot save the agent config: {exc}")
             return
         self.agents_changed.emit()
-        self._fill_agents(select=value["name"])
+        self._fill_agents(select=value.name)
 
     # result -------------------------------------------------------------------------
     def set_input(self, field: str, text: str) -> None:
@@ -248,7 +245,7 @@ class RunAgentDialog(QDialog):
         self.provider.store_key()
         return RunOrder(
             agent=config,
-            catalog=WorkspaceCatalog(self.ws.path),  # read by the run's job
+            catalog=self.workspace,  # read by the run's job
             inputs=(inputs,),
             settings=self.local.settings(),
             name=self.name.text().strip(),
@@ -270,28 +267,26 @@ class RerunDialog(QDialog):
 
     def __init__(
         self,
-        doc: Mapping[str, Any],
+        session: Session,
         runner: TaskRunner,
-        current_catalog: Callable[[], CatalogSource],
+        current_catalog: CatalogSource,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Rerun session")
-        self.doc = doc
+        self.session = session
         self.order: RerunOrder | None = None
         self._current_catalog = current_catalog
         self.provider = ProviderForm(runner)
-        recorded = doc.get("provider")
         self.scripted = False
-        if isinstance(recorded, Mapping):
-            with contextlib.suppress(AxmemError):  # an odd recorded provider: use defaults
-                settings = ProviderSettings.from_json(recorded)
-                if is_scripted(settings):
-                    # Recorded with the scripted model (the sample): offer it again, so a
-                    # first rerun works with no server and no key.
-                    self.scripted = True
-                    settings = ProviderSettings(SCRIPTED_PROVIDER, settings.model)
-                self.provider.set_settings(settings)
+        with contextlib.suppress(AxmemError):  # an odd recorded provider: use defaults
+            settings = ProviderSettings.of_session(session.provider)
+            if is_scripted(settings):
+                # Recorded with the scripted model (the sample): offer it again, so a
+                # first rerun works with no server and no key.
+                self.scripted = True
+                settings = ProviderSettings(SCRIPTED_PROVIDER, settings.model)
+            self.provider.set_settings(settings)
         self.recorded_catalog = QRadioButton("the catalog as recorded")
         self.current = QRadioButton("the workspace's current catalog (after edits)")
         self.catalog_choice = QButtonGroup(self)
@@ -299,7 +294,7 @@ class RerunDialog(QDialog):
         self.catalog_choice.addButton(self.current)
         self.recorded_catalog.setChecked(True)
         self.name = QLineEdit()
-        self.name.setPlaceholderText(f"rerun of {doc.get('name') or doc.get('id')}")
+        self.name.setPlaceholderText(f"rerun of {session.label}")
         self.error = problem_label()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         buttons.addButton("Rerun", QDialogButtonBox.ButtonRole.AcceptRole)
@@ -311,11 +306,9 @@ class RerunDialog(QDialog):
         cat_layout.addWidget(self.current)
         model_box = QGroupBox("Model")
         QVBoxLayout(model_box).addWidget(self.provider)
-        forwards = doc.get("forwards") if isinstance(doc.get("forwards"), list) else []
-        label = doc.get("name") or doc.get("id")
         intro = plain_label(
-            f"Runs the {len(forwards or [])} recorded input(s) of “{label}” again, live, "
-            "as a new session."
+            f"Runs the {len(session.forwards)} recorded input(s) of “{session.label}” again, "
+            "live, as a new session."
         )
         if self.scripted:
             intro.setText(
@@ -340,19 +333,19 @@ class RerunDialog(QDialog):
     def ask(
         cls,
         parent: QWidget | None,
-        doc: Mapping[str, Any],
+        session: Session,
         runner: TaskRunner,
-        current_catalog: Callable[[], CatalogSource],
+        current_catalog: CatalogSource,
     ) -> RerunOrder | None:
-        dialog = cls(doc, runner, current_catalog, parent)
+        dialog = cls(session, runner, current_catalog, parent)
         return dialog.order if dialog.exec() == QDialog.DialogCode.Accepted else None
 
     def build_order(self) -> RerunOrder:
         self.provider.store_key()
         return RerunOrder(
-            session=self.doc,
+            session=self.session,
             settings=self.provider.settings(),
-            catalog=self._current_catalog() if self.current.isChecked() else None,
+            catalog=self._current_catalog if self.current.isChecked() else None,
             name=self.name.text().strip(),
         )
 

@@ -15,6 +15,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistent
 from PySide6.QtGui import QColor
 
 from axmem_gui.core.jsout import json_dumps
+from axmem_gui.core.session.model import Session
 from axmem_gui.core.session.timeline import (
     CallNode,
     ForwardNode,
@@ -82,7 +83,7 @@ class TimelineItem:
     def label(self) -> str:
         if self.kind == NodeKind.Forward:
             fw = self.forward
-            return f"Forward {fw.index + 1} · {fw.status}{_inputs_preview(fw.inputs)}"
+            return f"Forward {fw.index + 1} · {fw.status}{_inputs_preview(fw.forward.inputs)}"
         if self.kind == NodeKind.Stage:
             assert self.stage is not None
             count = len(self.stage.turns)
@@ -110,13 +111,13 @@ def _inputs_preview(inputs: Mapping[str, Any]) -> str:
 
 
 def _turn_kinds(turn: TurnNode) -> str:
-    kinds = [str(s.get("kind")) for s in turn.searches if s.get("kind")]
+    kinds = [s.kind for s in turn.searches]
     return f" · {', '.join(dict.fromkeys(kinds))}" if kinds else ""
 
 
-def build_items(doc: Mapping[str, Any]) -> list[TimelineItem]:
+def build_items(session: Session) -> list[TimelineItem]:
     roots: list[TimelineItem] = []
-    for row, fw in enumerate(session_timeline(doc)):
+    for row, fw in enumerate(session_timeline(session)):
         root = TimelineItem(NodeKind.Forward, fw, row=row)
         roots.append(root)
         for stage in fw.stages:
@@ -133,9 +134,9 @@ class TimelineModel(QAbstractItemModel):
         super().__init__(parent)
         self._roots: list[TimelineItem] = []
 
-    def set_session(self, doc: Mapping[str, Any] | None) -> None:
+    def set_session(self, session: Session | None) -> None:
         self.beginResetModel()
-        self._roots = build_items(doc) if doc is not None else []
+        self._roots = build_items(session) if session is not None else []
         self.endResetModel()
 
     def roots(self) -> list[TimelineItem]:

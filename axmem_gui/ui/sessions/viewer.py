@@ -4,7 +4,6 @@ signals; the controller runs them on the task runner and hands results back."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
@@ -22,9 +21,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from axmem_gui.core.session.analytics import session_totals
+from axmem_gui.core.session.model import Session
+from axmem_gui.core.session.replay_check import ReplayReport
 from axmem_gui.core.session.whatif import WhatIfReport, render_whatif
-from axmem_gui.engine.replay import ReplayReport
-from axmem_gui.services.analytics import session_totals
 from axmem_gui.ui.elided import elided
 from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.sessions.details import SessionDetails
@@ -116,9 +116,9 @@ class SessionViewer(QWidget):
     export_requested = Signal()
     whitespace_changed = Signal(bool)
 
-    def __init__(self, doc: Mapping[str, Any], saved: bool = True) -> None:
+    def __init__(self, session: Session, saved: bool = True) -> None:
         super().__init__()
-        self.doc: Mapping[str, Any] = doc
+        self.session = session
         self.saved = saved
         self.toolbar = QToolBar()
         self.toolbar.setObjectName("sessionToolbar")
@@ -187,7 +187,7 @@ class SessionViewer(QWidget):
         layout.addWidget(split, 1)
 
         self.tree.selectionModel().currentChanged.connect(self._on_current)
-        self.set_session(doc, saved)
+        self.set_session(session, saved)
 
     def _action(self, text: str, signal: Any, tip: str) -> QAction:
         action = QAction(text, self)
@@ -199,15 +199,15 @@ class SessionViewer(QWidget):
     # content ------------------------------------------------------------------------
     @property
     def session_id(self) -> str:
-        return str(self.doc.get("id"))
+        return self.session.id
 
-    def set_session(self, doc: Mapping[str, Any], saved: bool = True) -> None:
-        self.doc = doc
+    def set_session(self, session: Session, saved: bool = True) -> None:
+        self.session = session
         self.saved = saved
-        self.model.set_session(doc)
-        self.details.set_session(doc)
+        self.model.set_session(session)
+        self.details.set_session(session)
         self.tree.expandAll()
-        self.title.setText(str(doc.get("name") or doc.get("id")))
+        self.title.setText(session.label)
         self.meta.setText(self._meta_text())
         self._status_banner()
         first = self.model.index_of_call(0)
@@ -217,33 +217,27 @@ class SessionViewer(QWidget):
             self.details.show_item(None)
 
     def _meta_text(self) -> str:
-        doc = self.doc
-        provider = doc.get("provider") if isinstance(doc.get("provider"), Mapping) else {}
-        agent = doc.get("agent") if isinstance(doc.get("agent"), Mapping) else {}
-        versions = doc.get("versions") if isinstance(doc.get("versions"), Mapping) else {}
-        assert isinstance(provider, Mapping) and isinstance(agent, Mapping)
-        assert isinstance(versions, Mapping)
-        totals = session_totals(doc)
-        created = str(doc.get("created_at") or "").replace("T", " ")[:19]
+        session = self.session
+        provider = session.provider
+        totals = session_totals(session)
+        created = session.created_at.replace("T", " ")[:19]
         return (
-            f"{doc.get('id')}  ·  agent {agent.get('name') or '?'}  ·  "
-            f"{provider.get('name') or '?'} / {provider.get('model') or '?'}  ·  {created}  ·  "
+            f"{session.id}  ·  agent {session.agent.name or '?'}  ·  "
+            f"{provider.name or '?'} / {provider.model or '?'}  ·  {created}  ·  "
             f"{totals.calls} calls  ·  {totals.prompt_tokens:,} + {totals.completion_tokens:,} "
             f"tokens  ·  {totals.model_ms / 1000:,.1f} s model time  ·  "
-            f"axllm {versions.get('axllm') or '?'}"
+            f"axllm {session.versions.axllm or '?'}"
         )
 
     def _status_banner(self) -> None:
-        if self.doc.get("status") == "complete":
+        if self.session.complete:
             text, level = "", "info"
         else:
-            message = _clip(error_text(self.doc.get("error")), BANNER_WARNING_CHARS * 2)
+            message = _clip(error_text(self.session.error), BANNER_WARNING_CHARS * 2)
             message = message or "the run ended early"
             text = f"Incomplete session: {message}. The calls made before that are kept."
             level = "warn"
-        listed = self.doc.get("warnings")
-        # A hostile or damaged file may hold anything here: only a list is warnings.
-        warnings = [str(w) for w in listed] if isinstance(listed, list) else []
+        warnings = self.session.warning_list
         if warnings:
             # e.g. a context-map update that failed: axllm swallows it, the run "succeeds".
             # A stranger's file may hold thousands, or megabytes in one: a few lines each.

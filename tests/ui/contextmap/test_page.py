@@ -159,7 +159,8 @@ def test_next_to_evict_marks_equal_core_order(env: PageEnv) -> None:
 
 def test_agents_switch_and_empty_agent(env: PageEnv) -> None:
     store_history(env.ws, agent=OTHER_AGENT, session_id="t-1")
-    env.ws.agents.save("fresh", {"name": "fresh", "contextMap": {"maxChars": 900}})
+    fresh = {"name": "fresh", "signature": "q:string -> a:string", "contextMap": {"maxChars": 900}}
+    env.ws.agents.save("fresh", fresh)
     env.page.reload()
     combo = env.page.agent_combo
     assert [combo.itemData(i) for i in range(combo.count())] == ["fresh", AGENT, OTHER_AGENT]

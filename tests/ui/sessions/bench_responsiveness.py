@@ -18,8 +18,8 @@ import pytest
 from PySide6.QtCore import QTimer
 
 from axmem_gui.ui.sessions.controller import SessionsFeature
-from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
+from tests.ui.sessions.conftest import new_run_dialog
 
 TICK_MS = 10
 TARGET_MS = 100.0
@@ -34,7 +34,7 @@ def bench_event_loop_gap_during_a_slow_run(
 ) -> None:
     server.state.fault_always = "timeout"  # every reply waits, then answers normally
     server.state.slow_seconds = REPLY_DELAY_S
-    dialog = RunAgentDialog(feature.ws, feature.runner, settings_for(server, timeout_s=10.0))
+    dialog = new_run_dialog(feature, settings_for(server, timeout_s=10.0))
     qtbot.addWidget(dialog)
     dialog.set_input("request", "How do I ship a new release of the payments SDK?")
     order = dialog.build_order()

@@ -9,9 +9,11 @@ from typing import Any
 
 import pytest
 
+from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SESSIONS, SessionsFeature
+from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
 
 SAMPLE_ID = "sample-ops-assistant"
 JOB_TIMEOUT_MS = 30_000
@@ -48,3 +50,12 @@ def import_files(qtbot: Any, feat: SessionsFeature, paths: list[Path]) -> list[s
     with qtbot.waitSignal(feat.import_finished, timeout=JOB_TIMEOUT_MS) as blocker:
         pass
     return list(blocker.args[0])
+
+
+def new_run_dialog(
+    feat: SessionsFeature, settings: ProviderSettings | None = None
+) -> RunAgentDialog:
+    """The Run dialog as Run > Run Agent… opens it (agent edits are undoable commands)."""
+    return RunAgentDialog(
+        feat.agents(), feat.sessions().jobs(), feat.runner, feat.save_agent, settings
+    )

@@ -1,5 +1,5 @@
-"""The agent config editor: validation names the field; saving goes to ws.agents and the
-run dialog picks the new agent's inputs up."""
+"""The agent config editor: validation names the field; saving goes through the agents
+service (an undoable command) and the run dialog picks the new agent's inputs up."""
 
 from __future__ import annotations
 
@@ -7,36 +7,38 @@ from typing import Any
 
 import pytest
 
+from axmem_gui.core.session.agent_config import CatalogFilter, agent_config_from_json
+from axmem_gui.services.agents import AgentService
 from axmem_gui.store import Workspace
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
 from axmem_gui.ui.sessions.controller import SessionsFeature
-from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
 from tests.ui.conftest import calls_on_gui_thread
+from tests.ui.sessions.conftest import new_run_dialog
 
 
 def test_editor_round_trips_and_validates(window: MainWindow, qtbot: Any) -> None:
-    ws = window.controller.workspace
-    value = ws.agents.get("ops-assistant")
-    dialog = AgentConfigDialog(value, list(ws.agents.list()))
+    agents = AgentService(window.controller.workspace)
+    stored = agents.get("ops-assistant")
+    dialog = AgentConfigDialog(stored.config, agents.names())
     qtbot.addWidget(dialog)
-    assert dialog.validate() == {**value, "contextMap": value["contextMap"],
-                                  "directResponse": "auto"}  # fmt: skip
+    assert dialog.validate() == stored.config
     dialog.signature.setText("request:string ->")
     assert dialog.validate() is None and "signature" in dialog.error.text()
     dialog.signature.setText("context:string -> answer:string")
     assert dialog.validate() is None and "'context' is not allowed" in dialog.error.text()
     dialog.signature.setText("request:string -> answer:string")
-    dialog.skills.set_value({"tags": ["release"]})
+    dialog.skills.set_value(CatalogFilter("tags", ("release",)))
     dialog.map_group.setChecked(True)
     dialog.infinite.setChecked(False)
     dialog.evolve_steps.setValue(3)
     dialog.max_steps.setValue(4)
     result = dialog.validate()
     assert result is not None
-    assert result["catalog"]["skills"] == {"tags": ["release"]}
-    assert result["contextMap"] == {"maxChars": 1600, "infiniteEvolve": False, "evolveSteps": 3}
-    assert result["maxActorSteps"] == 4
+    value = result.to_json()
+    assert value["catalog"] == {"skills": {"tags": ["release"]}, "memories": "all"}
+    assert value["contextMap"] == {"maxChars": 1600, "infiniteEvolve": False, "evolveSteps": 3}
+    assert value["maxActorSteps"] == 4
 
 
 def test_new_agent_from_the_run_dialog(
@@ -50,18 +52,24 @@ def test_new_agent_from_the_run_dialog(
         "catalog": {"skills": {"tags": ["incident"]}, "memories": "none"},
         "contextMap": None,
     }
-    monkeypatch.setattr(AgentConfigDialog, "ask", classmethod(lambda cls, *a: new))
+    monkeypatch.setattr(
+        AgentConfigDialog,
+        "ask",
+        classmethod(lambda cls, *a, **k: agent_config_from_json(new, "test")),
+    )
     # The catalog is read and counted on the task runner (100,000 memories: most of a
     # second to read), never on the GUI thread.
     read = Workspace.catalog  # (reads by the test itself are not counted)
     reads_on_gui = calls_on_gui_thread(monkeypatch, Workspace, "catalog")
     changed: list[str] = []
     window.controller.changed.connect(changed.append)
-    dialog = RunAgentDialog(feature.ws, feature.runner)
+    dialog = new_run_dialog(feature)
     qtbot.addWidget(dialog)
     dialog.agents_changed.connect(lambda: window.controller.notify_changed("agents"))
     dialog.new_agent.click()
-    assert window.controller.workspace.agents.get("triage") == new
+    assert window.controller.workspace.agents.get("triage") == (
+        agent_config_from_json(new, "test").to_json()
+    )
     assert "agents" in changed
     assert dialog.agent.currentText() == "triage"
     assert list(dialog.input_edits) == ["document", "query"]
@@ -94,7 +102,7 @@ def test_agent_configs_are_reachable_from_the_run_menu(
         assert self.current() == "ops-assistant"
 
         # Edit: the real editor dialog, validated, renaming the agent.
-        def ask(cls: type, parent: Any, value: Any, taken: list[str]) -> Any:
+        def ask(cls: type, parent: Any, value: Any, taken: list[str], **_: Any) -> Any:
             editor = AgentConfigDialog(value, taken)
             qtbot.addWidget(editor)
             editor.name.setText("ops-renamed")

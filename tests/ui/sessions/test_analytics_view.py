@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from axmem_gui.core.session.analytics import LOADED_NEVER_USED, NEVER_LOADED, USED
-from axmem_gui.core.session.views import callback_ids
+from axmem_gui.core.session.model import Forward
 from axmem_gui.services import analytics, sessions
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.analytics_view import LOADED, USED_COL
 from axmem_gui.ui.sessions.controller import SessionsFeature
+from tests.helpers.session_docs import stored_session
 from tests.ui.sessions.conftest import SAMPLE_ID, wait_idle
+
+
+def callback_ids(fw: Forward, kind: str) -> list[str]:
+    return fw.callback_ids(kind)
 
 
 def _row(feature: SessionsFeature, entry_id: str) -> int:
@@ -28,7 +34,7 @@ def test_usage_counts_on_the_sample(
     assert feature.page.tabs.currentWidget() is view
     ws = window.controller.workspace
     # Every shipped sample session (scripted models A and B), forward by forward.
-    forwards = [fw for s in ws.sessions.list() for fw in sessions.get_session(ws, s.id)["forwards"]]
+    forwards = [fw for s in ws.sessions.list() for fw in stored_session(ws, s.id).forwards]
     catalog = ws.catalog()
     assert view.model.rowCount() == len(catalog.skills) + len(catalog.memories)
     loaded = {i for fw in forwards for k in ("loaded_skills", "loaded_memories")
@@ -68,9 +74,7 @@ def test_usage_refreshes_after_a_new_session(
     view = feature.page.usage
     before = view.model.entry(_row(feature, "package-registries")).used
     ws = window.controller.workspace
-    doc = sessions.get_session(ws, SAMPLE_ID)
-    doc["id"] = "again"
-    sessions.save_session(ws, doc)
+    sessions.save_session(ws, dataclasses.replace(stored_session(ws, SAMPLE_ID), id="again"))
     window.controller.notify_changed("sessions")  # the usage tab is showing: it recounts
     wait_idle(qtbot, feature)
     assert view.model.entry(_row(feature, "package-registries")).used == before + 1

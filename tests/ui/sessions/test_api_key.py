@@ -13,10 +13,9 @@ from axmem_gui.services import secrets
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.provider_form import KEYRING
-from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
 from tests.helpers.memory_keyring import MemoryKeyring
-from tests.ui.sessions.conftest import wait_idle
+from tests.ui.sessions.conftest import new_run_dialog, wait_idle
 
 
 def test_planted_key_never_reaches_the_workspace_file(
@@ -27,7 +26,7 @@ def test_planted_key_never_reaches_the_workspace_file(
     qtbot: Any,
 ) -> None:
     key = f"sk-axmem-planted-{uuid.uuid4().hex}"
-    dialog = RunAgentDialog(feature.ws, feature.runner, settings_for(server))
+    dialog = new_run_dialog(feature, settings_for(server))
     qtbot.addWidget(dialog)
     form = dialog.provider
     assert form.keyring_radio.isEnabled()
@@ -48,8 +47,8 @@ def test_planted_key_never_reaches_the_workspace_file(
         r.headers["Authorization"] == f"Bearer {key}" for r in server.requests
     )
     viewer = feature.current_viewer()
-    assert viewer is not None and viewer.doc["status"] == "complete"
-    assert viewer.doc["provider"]["api_key_source"] == {"kind": "keyring", "service": "axmem"}
+    assert viewer is not None and viewer.session.status == "complete"
+    assert viewer.session.provider.api_key_source == {"kind": "keyring", "service": "axmem"}
     # ...and is nowhere in the workspace: the file, its WAL and shared memory.
     path = window.controller.path
     files = [p for p in path.parent.iterdir() if p.name.startswith(path.name)]
@@ -57,7 +56,7 @@ def test_planted_key_never_reaches_the_workspace_file(
     for file in files:
         assert key.encode() not in file.read_bytes(), file
     # A new dialog does not show it either; Forget removes it from the keyring.
-    again = RunAgentDialog(feature.ws, feature.runner, feature.default_settings())
+    again = new_run_dialog(feature, feature.default_settings())
     qtbot.addWidget(again)
     assert again.provider.key_edit.text() == ""
     assert again.provider.forget_key.isEnabled()
@@ -79,7 +78,7 @@ def test_without_a_keyring_the_env_var_is_offered(
 
 def _check_env_only(feature: SessionsFeature, server: FakeOpenAIServer, qtbot: Any) -> None:
     assert not secrets.keyring_available()
-    dialog = RunAgentDialog(feature.ws, feature.runner, settings_for(server))
+    dialog = new_run_dialog(feature, settings_for(server))
     qtbot.addWidget(dialog)
     form = dialog.provider
     assert not form.keyring_radio.isEnabled() and form.env_radio.isChecked()

@@ -60,7 +60,7 @@ def test_sessions_page_imports_and_opens_mutated_sessions(
             assert viewer is not None
             viewer.grab()
             feature.page.close_tab(viewer)
-            feature.ws.sessions.delete(session_id)
+            feature.controller.workspace.sessions.delete(session_id)
         fuzz_counts["gui sessions"] += 1
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -10,11 +11,13 @@ import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 
+from axmem_gui.engine.sample_session import SAMPLE_FILE
 from axmem_gui.services import sessions
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.dialogs import ExportSessionDialog, ImportSessionDialog
+from tests.helpers.session_docs import reparse, stored_json
 from tests.ui.sessions.conftest import JOB_TIMEOUT_MS, SAMPLE_ID, import_files
 
 
@@ -35,11 +38,14 @@ def test_export_then_import_under_another_id(
     qtbot: Any,
 ) -> None:
     target = _export(feature, tmp_path, monkeypatch)
-    exported = sessions.read_session_file(target)
-    assert exported == sessions.get_session(window.controller.workspace, SAMPLE_ID)
+    # The sample was stored from the shipped file: it comes back out byte for byte.
+    shipped = resources.files("axmem_gui") / "sample" / SAMPLE_FILE
+    assert target.read_bytes() == shipped.read_bytes()
+    exported = json.loads(target.read_text("utf-8"))
+    assert exported == stored_json(window.controller.workspace, SAMPLE_ID)
     exported["id"] = "imported-copy"
     copy_path = tmp_path / "copy.axsession.json"
-    sessions.write_session_file(exported, copy_path)
+    sessions.write_session_file(reparse(exported), copy_path)
     monkeypatch.setattr(ImportSessionDialog, "ask", classmethod(lambda cls, *a: [copy_path]))
     before = feature.page.model.rowCount()
     with qtbot.waitSignal(feature.import_finished, timeout=JOB_TIMEOUT_MS):
@@ -58,10 +64,10 @@ def test_the_same_file_twice_says_it_is_already_there(
 ) -> None:
     """The second import of a file stores nothing and said "Imported 1 session(s)"."""
     target = _export(feature, tmp_path, monkeypatch)
-    doc = sessions.read_session_file(target)
+    doc = json.loads(target.read_text("utf-8"))
     doc["id"] = "twice"
     path = tmp_path / "twice.axsession.json"
-    sessions.write_session_file(doc, path)
+    sessions.write_session_file(reparse(doc), path)
     assert import_files(qtbot, feature, [path]) == ["twice"]
     assert window.statusBar().currentMessage() == "Imported 1 session."
     before = feature.page.model.rowCount()
@@ -71,12 +77,12 @@ def test_the_same_file_twice_says_it_is_already_there(
     assert feature.page.model.rowCount() == before
     assert feature.page.selected_ids() == ["twice"]
     other = tmp_path / "other.axsession.json"
-    sessions.write_session_file({**doc, "id": "twice-other"}, other)
+    sessions.write_session_file(reparse({**doc, "id": "twice-other"}), other)
     assert import_files(qtbot, feature, [path, other]) == ["twice-other"]
     message = window.statusBar().currentMessage()
     assert message == "Imported 1 session; 1 was already in the workspace."
     changed = tmp_path / "changed.axsession.json"
-    sessions.write_session_file({**doc, "name": "another run"}, changed)  # id "twice"
+    sessions.write_session_file(reparse({**doc, "name": "another run"}), changed)  # id "twice"
     assert import_files(qtbot, feature, [changed]) == ["twice-2"]
     assert window.statusBar().currentMessage() == (
         "Imported 1 session; id twice is taken by another session: kept as twice-2."
@@ -96,7 +102,7 @@ def test_bad_file_names_file_and_field_and_writes_nothing(
     qtbot: Any,
 ) -> None:
     bad = tmp_path / "bad.axsession.json"
-    doc = json.loads(json.dumps(sessions.get_session(window.controller.workspace, SAMPLE_ID)))
+    doc = json.loads(json.dumps(stored_json(window.controller.workspace, SAMPLE_ID)))
     doc["id"] = "bad"
     doc["exchanges"][3]["digest"] = 42
     bad.write_text(json.dumps(doc), encoding="utf-8")
@@ -125,10 +131,10 @@ def _drop_event(paths: list[Path], enter: bool = False) -> Any:
 def test_drag_and_drop_imports_session_files(
     window: MainWindow, feature: SessionsFeature, tmp_path: Path, qtbot: Any
 ) -> None:
-    doc = sessions.get_session(window.controller.workspace, SAMPLE_ID)
+    doc = stored_json(window.controller.workspace, SAMPLE_ID)
     doc["id"] = "dropped"
     path = tmp_path / "dropped.axsession.json"
-    sessions.write_session_file(doc, path)
+    sessions.write_session_file(reparse(doc), path)
     other = tmp_path / "notes.txt"
     other.write_text("not a session", encoding="utf-8")
     enter, _m1 = _drop_event([other], enter=True)

@@ -13,19 +13,20 @@ from typing import Any
 
 import pytest
 
-from axmem_gui.services import sessions
+from axmem_gui.services import session_store, sessions
 from axmem_gui.services.workspace import init_workspace, open_workspace
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.page import JobStrip
+from tests.helpers.session_docs import reparse, stored_json
 from tests.ui.conftest import calls_on_gui_thread
 from tests.ui.sessions.conftest import JOB_TIMEOUT_MS, SAMPLE_ID, import_files
 
 
 def _session_file(window: MainWindow, tmp_path: Path, session_id: str) -> Path:
-    doc = sessions.get_session(window.controller.workspace, SAMPLE_ID)
+    doc = stored_json(window.controller.workspace, SAMPLE_ID)
     path = tmp_path / f"{session_id}.axsession.json"
-    sessions.write_session_file({**doc, "id": session_id}, path)
+    sessions.write_session_file(reparse({**doc, "id": session_id}), path)
     return path
 
 
@@ -68,9 +69,9 @@ def test_import_reads_parses_checks_and_stores_on_a_worker_thread(
     monkeypatch: pytest.MonkeyPatch,
     qtbot: Any,
 ) -> None:
-    reads = calls_on_gui_thread(monkeypatch, sessions, "read_session_file")
-    parses = calls_on_gui_thread(monkeypatch, sessions, "session_from_json_text")
-    saves = calls_on_gui_thread(monkeypatch, sessions, "save_session")
+    reads = calls_on_gui_thread(monkeypatch, session_store, "read_session_file")
+    parses = calls_on_gui_thread(monkeypatch, session_store, "session_from_json_text")
+    saves = calls_on_gui_thread(monkeypatch, sessions.SessionService, "store")
     checks = calls_on_gui_thread(monkeypatch, sessions, "verify")
     paths = [_session_file(window, tmp_path, f"worker-{i}") for i in range(3)]
     assert import_files(qtbot, feature, paths) == ["worker-0", "worker-1", "worker-2"]
@@ -89,7 +90,8 @@ def test_the_window_stays_live_and_shows_the_job_while_it_imports(
     qtbot: Any,
     gate: Gate,
 ) -> None:
-    monkeypatch.setattr(sessions, "read_session_file", gate.wrap(sessions.read_session_file))
+    read = gate.wrap(session_store.read_session_file)
+    monkeypatch.setattr(session_store, "read_session_file", read)
     path = _session_file(window, tmp_path, "slow")
     assert feature.import_files([path]) is not None
     qtbot.waitUntil(gate.entered.is_set, timeout=JOB_TIMEOUT_MS)
@@ -119,16 +121,16 @@ def test_cancel_before_the_commit_leaves_nothing_written(
 ) -> None:
     """Two files: the first is stored (in the transaction), the second's write is held;
     Cancel then rolls back both."""
-    real_save = sessions.save_session
+    real_save = sessions.SessionService.store
     saved: list[str] = []
 
-    def save_then_hold(ws: Any, doc: Any) -> str:
-        saved.append(str(doc["id"]))
+    def save_then_hold(service: Any, doc: Any) -> Any:
+        saved.append(doc.id)
         if len(saved) == 2:
-            return str(gate.wrap(real_save)(ws, doc))
-        return real_save(ws, doc)
+            return gate.wrap(real_save)(service, doc)
+        return real_save(service, doc)
 
-    monkeypatch.setattr(sessions, "save_session", save_then_hold)
+    monkeypatch.setattr(sessions.SessionService, "store", save_then_hold)
     paths = [_session_file(window, tmp_path, name) for name in ("first", "second")]
     before = feature.page.model.ids()
     assert feature.import_files(paths) is not None
@@ -157,7 +159,9 @@ def test_opening_another_workspace_mid_import_leaves_the_first_untouched(
     qtbot: Any,
     gate: Gate,
 ) -> None:
-    monkeypatch.setattr(sessions, "save_session", gate.wrap(sessions.save_session))
+    monkeypatch.setattr(
+        sessions.SessionService, "store", gate.wrap(sessions.SessionService.store)
+    )
     first = window.controller.path
     path = _session_file(window, tmp_path, "moved-away")
     assert feature.import_files([path]) is not None
@@ -185,7 +189,9 @@ def test_closing_the_window_mid_import_leaves_nothing_written(
 
     window = make_window()
     feature = window.feature(SESSIONS)
-    monkeypatch.setattr(sessions, "save_session", gate.wrap(sessions.save_session))
+    monkeypatch.setattr(
+        sessions.SessionService, "store", gate.wrap(sessions.SessionService.store)
+    )
     path = _session_file(window, tmp_path, "closed-on")
     workspace, runner = window.controller.path, window.task_runner
     assert feature.import_files([path]) is not None
@@ -207,7 +213,7 @@ def test_a_tampered_file_is_imported_with_the_clis_warning(
     qtbot: Any,
 ) -> None:
     """The CLI warned that the file does not hold what it claims; the GUI said nothing."""
-    doc = json.loads(json.dumps(sessions.get_session(window.controller.workspace, SAMPLE_ID)))
+    doc = json.loads(json.dumps(stored_json(window.controller.workspace, SAMPLE_ID)))
     doc["id"] = "tampered"
     doc["exchanges"][0]["request"]["chat_prompt"][0]["content"] += " (edited)"
     tampered = tmp_path / "tampered.axsession.json"

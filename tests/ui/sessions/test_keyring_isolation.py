@@ -10,8 +10,8 @@ import keyring
 from axmem_gui.services import secrets
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.provider_form import KEYRING
-from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
 from tests.helpers.memory_keyring import MemoryKeyring
+from tests.ui.sessions.conftest import new_run_dialog
 
 
 def test_every_test_gets_the_memory_keyring_without_asking() -> None:
@@ -24,7 +24,7 @@ def test_run_dialog_stores_keys_in_the_memory_keyring(
     feature: SessionsFeature, qtbot: Any
 ) -> None:
     # This test requests no keyring fixture: the dialog still sees the in-memory backend.
-    dialog = RunAgentDialog(feature.ws, feature.runner, feature.default_settings())
+    dialog = new_run_dialog(feature, feature.default_settings())
     qtbot.addWidget(dialog)
     form = dialog.provider
     assert form.keyring_radio.isEnabled()  # secrets.keyring_available() saw a real backend

@@ -11,10 +11,9 @@ import pytest
 from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SessionsFeature
-from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
 from axmem_gui.ui.sessions.viewer import SessionViewer
 from tests.trust.script_server import ScriptServer
-from tests.ui.sessions.conftest import wait_idle
+from tests.ui.sessions.conftest import new_run_dialog, wait_idle
 
 
 @pytest.fixture
@@ -39,7 +38,7 @@ def test_a_failed_map_update_is_shown_as_the_user_chose(
     settings = ProviderSettings(
         "openai-compatible", "script-1", base_url=scripted.base_url, max_retries=0
     )
-    dialog = RunAgentDialog(feature.ws, feature.runner, settings)
+    dialog = new_run_dialog(feature, settings)
     qtbot.addWidget(dialog)
     dialog.set_input("request", "How do I ship a release?")
     dialog.map_failure_error.setChecked(as_error)
@@ -49,7 +48,7 @@ def test_a_failed_map_update_is_shown_as_the_user_chose(
     wait_idle(qtbot, feature)
     viewer = feature.current_viewer()
     assert isinstance(viewer, SessionViewer)
-    assert viewer.doc["status"] == "complete"
+    assert viewer.session.status == "complete"
     assert "Warning: forward 1: the context-map update failed" in viewer.banner.text()
     titles = [title for title, _message in errors]
     assert titles == (["Context-map update failed"] if as_error else [])

@@ -11,13 +11,11 @@ import pytest
 from PySide6.QtCore import QModelIndex
 
 from axmem_gui.core.formats import catalog_from_json_value
-from axmem_gui.core.session.analytics import usage_from_sessions
+from axmem_gui.core.session.analytics import session_totals, usage_from_sessions
 from axmem_gui.core.session.compare import compare_sessions
-from axmem_gui.core.session.views import exchanges, tokens
 from axmem_gui.core.session.whatif import whatif_retrieval
 from axmem_gui.engine.search import backend_named
-from axmem_gui.services.analytics import session_totals
-from axmem_gui.store.records import SessionSummary
+from axmem_gui.services.sessions import SessionRow
 from axmem_gui.ui.sessions.analytics_view import UsageModel
 from axmem_gui.ui.sessions.compare_view import CallPairModel
 from axmem_gui.ui.sessions.list_model import STATUS, TOKENS, SessionListModel, SessionRole
@@ -28,6 +26,7 @@ from axmem_gui.ui.sessions.timeline_model import (
     TimelineRole,
 )
 from axmem_gui.ui.sessions.whatif_model import WhatIfModel
+from tests.helpers.session_docs import reparse
 
 SAMPLE = (
     Path(__file__).resolve().parents[3]
@@ -48,15 +47,16 @@ def _children(model: TimelineModel, parent: QModelIndex) -> list[QModelIndex]:
 
 def test_timeline_model_passes_the_model_tester(qtmodeltester, doc: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
     model = TimelineModel()
-    model.set_session(doc)
+    model.set_session(reparse(doc))
     qtmodeltester.check(model)
     model.set_session(None)
     qtmodeltester.check(model)
 
 
 def test_timeline_is_forward_stage_turn_call(doc: dict[str, Any]) -> None:
+    session = reparse(doc)
     model = TimelineModel()
-    model.set_session(doc)
+    model.set_session(session)
     forwards = _children(model, QModelIndex())
     assert len(forwards) == len(doc["forwards"])
     seen_calls: list[int] = []
@@ -74,11 +74,12 @@ def test_timeline_is_forward_stage_turn_call(doc: dict[str, Any]) -> None:
                     ex = doc["exchanges"][index]
                     assert ex["forward"] == fw.data(TimelineRole.Forward)
                     assert stage.data().startswith(ex["stage"])
-                    assert call.siblingAtColumn(1).data() == f"{sum(tokens(ex)):,}"
+                    tokens = sum(session.exchanges[index].tokens)
+                    assert call.siblingAtColumn(1).data() == f"{tokens:,}"
                     seen_calls.append(index)
     # Every model call appears exactly once, in recorded order.
     assert seen_calls == list(range(len(doc["exchanges"])))
-    total = sum(sum(tokens(e)) for e in exchanges(doc) if e["forward"] == 0)
+    total = sum(sum(e.tokens) for e in session.exchanges_of(0))
     assert forwards[0].siblingAtColumn(1).data() == f"{total:,}"
     assert forwards[0].siblingAtColumn(MS).data() != ""
     assert model.index_of_call(5).data(TimelineRole.CallIndex) == 5
@@ -86,10 +87,14 @@ def test_timeline_is_forward_stage_turn_call(doc: dict[str, Any]) -> None:
 
 
 def test_a_failed_call_is_marked(doc: dict[str, Any]) -> None:
-    doc["exchanges"][3]["error"] = {"kind": "http_status", "message": "HTTP 500: boom"}
+    doc["exchanges"][3]["error"] = {
+        "kind": "http_status",
+        "type": "ProviderFailure",
+        "message": "HTTP 500: boom",
+    }
     doc["forwards"][0]["status"] = "failed"
     model = TimelineModel()
-    model.set_session(doc)
+    model.set_session(reparse(doc))
     call = model.index_of_call(3)
     assert "failed" in call.data()
     assert call.data(9) is not None  # ForegroundRole: tinted
@@ -97,14 +102,14 @@ def test_a_failed_call_is_marked(doc: dict[str, Any]) -> None:
     assert "failed" in model.index(0, 0).data()
 
 
-def _summary(doc: dict[str, Any], **kw: Any) -> SessionSummary:
+def _summary(doc: dict[str, Any], **kw: Any) -> SessionRow:
     values = dict(
         id=doc["id"], name=doc["name"], agent="ops-assistant", provider="openai-compatible",
         model="scripted-a", status="complete", created_at=doc["created_at"],
         exchanges=len(doc["exchanges"]),
     )  # fmt: skip
     values.update(kw)
-    return SessionSummary(**values)
+    return SessionRow(**values)
 
 
 def test_session_list_model(qtmodeltester, doc: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
@@ -113,8 +118,9 @@ def test_session_list_model(qtmodeltester, doc: dict[str, Any]) -> None:  # type
     qtmodeltester.check(model)
     assert model.index(0, TOKENS).data() == "…"
     assert model.missing_totals() == [doc["id"], "b"]
-    model.set_totals({doc["id"]: session_totals(doc)})
-    assert model.index(0, TOKENS).data() == f"{session_totals(doc).tokens:,}"
+    totals = session_totals(reparse(doc))
+    model.set_totals({doc["id"]: totals})
+    assert model.index(0, TOKENS).data() == f"{totals.tokens:,}"
     assert model.missing_totals() == ["b"]
     assert model.index(1, STATUS).data() == "⚠ incomplete"
     assert model.index(1, STATUS).data(SessionRole.Status) == "incomplete"
@@ -124,16 +130,17 @@ def test_session_list_model(qtmodeltester, doc: dict[str, Any]) -> None:  # type
 
 def test_whatif_compare_and_usage_models(qtmodeltester, doc: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
     catalog = catalog_from_json_value(doc["catalog"], "sample")
+    session = reparse(doc)
     whatif = WhatIfModel()
-    whatif.set_report(whatif_retrieval(doc, catalog, backend_named(None)))
+    whatif.set_report(whatif_retrieval(session, catalog, backend_named(None)))
     qtmodeltester.check(whatif)
     assert whatif.rowCount() == sum(len(f["searches"]) for f in doc["forwards"])
     pairs = CallPairModel()
-    pairs.set_pairs(compare_sessions(doc, doc).calls)
+    pairs.set_pairs(compare_sessions(session, session).calls)
     qtmodeltester.check(pairs)
     assert pairs.rowCount() == len(doc["exchanges"])
     assert {pairs.index(r, 3).data() for r in range(pairs.rowCount())} == {"same"}
     usage = UsageModel()
-    usage.set_report(usage_from_sessions([doc], catalog))
+    usage.set_report(usage_from_sessions([session], catalog))
     qtmodeltester.check(usage)
     assert usage.rowCount() == len(catalog.skills) + len(catalog.memories)

@@ -18,6 +18,7 @@ from axmem_gui.ui.sessions.jobs import RerunOrder
 from axmem_gui.ui.sessions.run_dialog import RerunDialog
 from axmem_gui.ui.sessions.textdiff import line_marks
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
+from tests.helpers.session_docs import reparse, stored_json
 from tests.ui.conftest import calls_on_gui_thread
 from tests.ui.sessions.conftest import SAMPLE_ID, wait_idle
 
@@ -39,12 +40,12 @@ def test_replay_shows_the_first_divergence_as_a_diff(
     window: MainWindow, feature: SessionsFeature, qtbot: Any
 ) -> None:
     ws = window.controller.workspace
-    doc = sessions.get_session(ws, SAMPLE_ID)
+    doc = stored_json(ws, SAMPLE_ID)
     tampered = copy.deepcopy(doc)
     tampered["id"] = "tampered"
     # The recorded agent config says something else than what the prompts were built from.
     tampered["agent"]["instruction"] += " A sentence the recording never saw."
-    sessions.save_session(ws, tampered)
+    sessions.save_session(ws, reparse(tampered))
     viewer = feature.open_session("tampered")
     assert viewer is not None
     viewer.replay_action.trigger()
@@ -62,9 +63,9 @@ def test_replay_refused_for_another_axllm_names_the_versions(
     window: MainWindow, feature: SessionsFeature
 ) -> None:
     ws = window.controller.workspace
-    doc = sessions.get_session(ws, SAMPLE_ID)
+    doc = stored_json(ws, SAMPLE_ID)
     doc["id"], doc["versions"]["axllm"] = "old", "0.0.1"
-    sessions.save_session(ws, doc)
+    sessions.save_session(ws, reparse(doc))
     viewer = feature.open_session("old")
     assert viewer is not None
     assert not viewer.replay_action.isEnabled()
@@ -86,7 +87,7 @@ def rerun_without_a_skill(
     assert viewer is not None
 
     def ask(cls: type, parent: Any, doc: Any, runner: Any, current: Any) -> RerunOrder:
-        return RerunOrder(doc, settings_for(server, "scripted-b"), current(), "after edit")
+        return RerunOrder(doc, settings_for(server, "scripted-b"), current, "after edit")
 
     monkeypatch.setattr(RerunDialog, "ask", classmethod(ask))
     before = ws.sessions.count()
@@ -94,7 +95,7 @@ def rerun_without_a_skill(
     wait_idle(qtbot, feature)
     assert ws.sessions.count() == before + 1
     [new] = [s for s in ws.sessions.list() if s.name == "after edit"]
-    doc = sessions.get_session(ws, new.id)
+    doc = stored_json(ws, new.id)
     assert doc["origin"] == {"kind": "rerun", "source_session": SAMPLE_ID, "catalog": "given"}
     assert "feature-flags" not in {s["id"] for s in doc["catalog"]["skills"]}
     assert feature.current_viewer() is not None and feature.current_viewer().session_id == new.id  # type: ignore[union-attr]
@@ -139,11 +140,11 @@ def test_compare_two_selected_sessions_from_the_list(
     window: MainWindow, feature: SessionsFeature, qtbot: Any
 ) -> None:
     ws = window.controller.workspace
-    doc = sessions.get_session(ws, SAMPLE_ID)
+    doc = stored_json(ws, SAMPLE_ID)
     other = copy.deepcopy(doc)
     other["id"], other["name"] = "copy", "copy"
     other["exchanges"][5]["response"]["results"][0]["content"] = "Answer: something else"
-    sessions.save_session(ws, other)
+    sessions.save_session(ws, reparse(other))
     window.controller.notify_changed("sessions")
     page = feature.page
     page.show_list()
@@ -217,9 +218,9 @@ def test_rerun_of_the_sample_works_at_once_with_the_scripted_model(
     assert dialog.scripted and dialog.provider.provider_name() == "scripted"
     assert errors == []
     [new] = [s for s in ws.sessions.list() if s.id not in before]
-    doc = sessions.get_session(ws, new.id)
+    doc = stored_json(ws, new.id)
     assert doc["status"] == "complete" and len(doc["forwards"]) == 2
-    assert sessions.replay(doc).identical
+    assert sessions.replay(reparse(doc)).identical
 
 
 def test_compare_picker_names_session_a_by_its_name(
@@ -232,5 +233,5 @@ def test_compare_picker_names_session_a_by_its_name(
     viewer = feature.open_session(SAMPLE_ID)
     assert viewer is not None
     viewer.compare_action.trigger()
-    name = sessions.get_session(window.controller.workspace, SAMPLE_ID)["name"]
+    name = stored_json(window.controller.workspace, SAMPLE_ID)["name"]
     assert asked == [f"Compare “{name}” (A) with which session (B)?"]

@@ -15,8 +15,8 @@ from typing import Any
 from PySide6.QtCore import QTimer
 
 from axmem_gui.ui.sessions.controller import SessionsFeature
-from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
+from tests.ui.sessions.conftest import new_run_dialog
 
 TICK_MS = 10
 
@@ -27,7 +27,7 @@ def test_run_completes_only_because_the_event_loop_keeps_ticking(
     server.state.fault_always = "timeout"  # every reply is held...
     server.state.gate = threading.Semaphore(0)  # ...until the GUI thread lets it go
     server.state.slow_seconds = 120.0  # (a safety net far beyond the client's 60 s timeout)
-    dialog = RunAgentDialog(feature.ws, feature.runner, settings_for(server, timeout_s=60.0))
+    dialog = new_run_dialog(feature, settings_for(server, timeout_s=60.0))
     qtbot.addWidget(dialog)
     dialog.set_input("request", "How do I ship a new release of the payments SDK?")
     order = dialog.build_order()
@@ -48,7 +48,7 @@ def test_run_completes_only_because_the_event_loop_keeps_ticking(
     timer.stop()
 
     viewer = feature.current_viewer()
-    assert viewer is not None and viewer.doc["status"] == "complete"
+    assert viewer is not None and viewer.session.status == "complete"
     requests = len(server.requests)
     assert requests >= 5
     # Each reply went out because a GUI-thread tick released it while the run was waiting.

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from axmem_gui.engine.providers import ProviderSettings
-from axmem_gui.services import sessions
 from axmem_gui.store import Workspace
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SessionsFeature
@@ -19,13 +18,14 @@ from axmem_gui.ui.sessions.page import JobStrip
 from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
 from axmem_gui.ui.sessions.viewer import SessionViewer
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
-from tests.ui.sessions.conftest import wait_idle
+from tests.helpers.session_docs import stored_json
+from tests.ui.sessions.conftest import new_run_dialog, wait_idle
 
 REQUEST = "How do I ship a new release of the payments SDK?"
 
 
 def run_dialog(feature: SessionsFeature, server: FakeOpenAIServer, qtbot: Any) -> RunAgentDialog:
-    dialog = RunAgentDialog(feature.ws, feature.runner, settings_for(server))
+    dialog = new_run_dialog(feature, settings_for(server))
     qtbot.addWidget(dialog)
     assert dialog.agent.currentText() == "ops-assistant"
     assert list(dialog.input_edits) == ["request"]
@@ -53,7 +53,7 @@ def test_run_saves_a_session_and_opens_it(
     assert ws.sessions.count() == before + 1
     viewer = feature.current_viewer()
     assert isinstance(viewer, SessionViewer)
-    doc = sessions.get_session(ws, viewer.session_id)
+    doc = stored_json(ws, viewer.session_id)
     assert doc["status"] == "complete" and doc["forwards"][0]["inputs"] == {"request": REQUEST}
     assert len(doc["exchanges"]) == len(server.requests) > 0
     assert viewer.model.rowCount() == 1  # one forward in the timeline
@@ -81,7 +81,7 @@ def test_http_500_gives_a_clear_error_and_a_saved_incomplete_session(
     assert "saved, marked incomplete" in notice and "Traceback" not in notice
     viewer = feature.current_viewer()
     assert viewer is not None and "Incomplete session" in viewer.banner.text()
-    doc = sessions.get_session(window.controller.workspace, viewer.session_id)
+    doc = stored_json(window.controller.workspace, viewer.session_id)
     assert doc["status"] == "incomplete" and doc["error"]["kind"] == "http_status"
     answered = [e for e in doc["exchanges"] if e["error"] is None]
     assert len(answered) == 2 and len(doc["exchanges"]) > 2  # then failures (and retries)
@@ -110,7 +110,7 @@ def test_cancel_stops_the_run_and_keeps_what_was_recorded(
     assert server.state.held == 1  # the run ended while the slow reply was still held
     viewer = feature.current_viewer()
     assert viewer is not None
-    doc = sessions.get_session(window.controller.workspace, viewer.session_id)
+    doc = stored_json(window.controller.workspace, viewer.session_id)
     assert doc["status"] == "incomplete" and doc["error"]["kind"] == "cancelled"
     assert len(doc["exchanges"]) == 2
     assert "cancelled" in feature.page.notice.text()

@@ -14,8 +14,7 @@ from axmem_gui.engine.providers import SCRIPTED_PROVIDER, ProviderSettings
 from axmem_gui.services.local_model import LOCAL_LABEL, LOCAL_PROVIDER
 from axmem_gui.ui.sessions import provider_form
 from axmem_gui.ui.sessions.controller import SessionsFeature
-from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
-from tests.ui.sessions.conftest import wait_idle
+from tests.ui.sessions.conftest import new_run_dialog, wait_idle
 
 
 def _not_installed() -> local_model.LocalModelStatus:
@@ -24,7 +23,7 @@ def _not_installed() -> local_model.LocalModelStatus:
 
 def test_the_run_dialog_offers_the_bundled_model(feature: SessionsFeature, qtbot: Any) -> None:
     settings = ProviderSettings("openai-compatible", "m", base_url="http://127.0.0.1:9/v1")
-    dialog = RunAgentDialog(feature.ws, feature.runner, settings)
+    dialog = new_run_dialog(feature, settings)
     qtbot.addWidget(dialog)
     assert dialog.local.check.text() == LOCAL_LABEL
     assert not dialog.local.check.isChecked() and dialog.provider.isEnabled()
@@ -48,7 +47,7 @@ def test_a_remembered_local_choice_is_checked_again(
     feature: SessionsFeature, qtbot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(provider_form, "local_model_status", _installed)
-    dialog = RunAgentDialog(feature.ws, feature.runner, ProviderSettings(LOCAL_PROVIDER))
+    dialog = new_run_dialog(feature, ProviderSettings(LOCAL_PROVIDER))
     qtbot.addWidget(dialog)
     assert dialog.local.check.isEnabled()
     assert dialog.local.check.isChecked() and not dialog.provider.isEnabled()
@@ -60,7 +59,7 @@ def test_without_the_bundled_model_the_local_box_is_disabled(
     # It stayed enabled (checking it only failed at run time) under a lowercase status line;
     # a remembered "local" choice left a checked box the user could not uncheck.
     monkeypatch.setattr(provider_form, "local_model_status", _not_installed)
-    dialog = RunAgentDialog(feature.ws, feature.runner, ProviderSettings(LOCAL_PROVIDER))
+    dialog = new_run_dialog(feature, ProviderSettings(LOCAL_PROVIDER))
     qtbot.addWidget(dialog)
     assert not dialog.local.check.isEnabled() and not dialog.local.check.isChecked()
     assert dialog.provider.isEnabled()
@@ -71,7 +70,7 @@ def test_without_the_bundled_model_the_local_box_is_disabled(
 
 def test_the_scripted_model_says_nothing_about_keys(feature: SessionsFeature, qtbot: Any) -> None:
     # "Local servers need no key (a placeholder is sent)" was shown for the in-process model.
-    dialog = RunAgentDialog(feature.ws, feature.runner, ProviderSettings(SCRIPTED_PROVIDER))
+    dialog = new_run_dialog(feature, ProviderSettings(SCRIPTED_PROVIDER))
     qtbot.addWidget(dialog)
     assert dialog.provider.provider_name() == SCRIPTED_PROVIDER
     assert "key" not in dialog.provider.key_status.text().lower()
@@ -87,11 +86,11 @@ def test_a_local_run_starts_the_bundled_model(
 ) -> None:
     # The launcher's own check, as on a machine without the `local` extra.
     monkeypatch.setattr(local_model, "local_model_status", _not_installed)
-    dialog = RunAgentDialog(feature.ws, feature.runner)
+    dialog = new_run_dialog(feature)
     qtbot.addWidget(dialog)
     dialog.set_input("request", "How do I ship a release?")
     dialog.local.check.setChecked(True)
-    sessions_before = feature.ws.sessions.count()
+    sessions_before = feature.controller.workspace.sessions.count()
     feature.start_run(dialog.build_order())
     wait_idle(qtbot, feature)
     assert len(errors) == 1
@@ -99,7 +98,7 @@ def test_a_local_run_starts_the_bundled_model(
     assert title == "Cannot run the agent"
     assert "the bundled local model is not installed" in message
     assert "axmem-gui[local]" in message
-    assert feature.ws.sessions.count() == sessions_before
+    assert feature.controller.workspace.sessions.count() == sessions_before
     assert feature.default_settings() == ProviderSettings(
         LOCAL_PROVIDER, timeout_s=300.0, max_retries=0
     )

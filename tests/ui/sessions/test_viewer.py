@@ -8,17 +8,17 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QTextOption
 
+from axmem_gui.core.session.analytics import session_totals
+from axmem_gui.core.session.payloads import message_text, response_text
 from axmem_gui.core.session.replay_cursor import request_as_text
-from axmem_gui.core.session.stages import message_text
-from axmem_gui.core.session.views import callback_ids, response_text
 from axmem_gui.services import sessions
-from axmem_gui.services.analytics import session_totals
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.details import TAB_LOADED
 from axmem_gui.ui.sessions.list_model import NAME, STATUS, TOKENS
 from axmem_gui.ui.sessions.page import EMPTY_TEXT
 from axmem_gui.ui.sessions.viewer import SessionViewer
+from tests.helpers.session_docs import reparse, session_json, stored_json, stored_session
 from tests.ui.sessions.conftest import SAMPLE_ID, import_files
 
 
@@ -35,12 +35,12 @@ def test_list_shows_the_sample_session_with_totals(
     assert page.list_stack.currentWidget() is page.table
     # The sample ships two sessions: the same requests on scripted models A and B.
     assert page.model.rowCount() == 2
-    doc = sessions.get_session(window.controller.workspace, SAMPLE_ID)
+    session = stored_session(window.controller.workspace, SAMPLE_ID)
     row = page.model.row_of(SAMPLE_ID)
-    assert page.model.index(row, NAME).data() == doc["name"]
+    assert page.model.index(row, NAME).data() == session.name
     assert page.model.index(row, STATUS).data() == "complete"
     qtbot.waitUntil(lambda: page.model.index(row, TOKENS).data() != "…", timeout=10_000)
-    assert page.model.index(row, TOKENS).data() == f"{session_totals(doc).tokens:,}"
+    assert page.model.index(row, TOKENS).data() == f"{session_totals(session).tokens:,}"
 
 
 def test_open_the_sample_and_read_each_tab(
@@ -51,7 +51,7 @@ def test_open_the_sample_and_read_each_tab(
     qtbot.keyClick(page.table, Qt.Key.Key_Return)
     viewer = page.tabs.currentWidget()
     assert isinstance(viewer, SessionViewer) and viewer.session_id == SAMPLE_ID
-    doc = sessions.get_session(window.controller.workspace, SAMPLE_ID)
+    doc = stored_json(window.controller.workspace, SAMPLE_ID)
     details = viewer.details
     # An executor call: prompts, reply, code and runtime output as recorded.
     [turn] = [t for t in doc["forwards"][0]["turns"] if t["call_index"] == 4]
@@ -82,18 +82,18 @@ def test_open_the_sample_and_read_each_tab(
 def test_loaded_used_chips(window: MainWindow, feature: SessionsFeature) -> None:
     viewer = feature.open_session(SAMPLE_ID)
     assert viewer is not None
-    doc = viewer.doc
+    session = viewer.session
     viewer.select_call(0)
     viewer.details.tabs.setCurrentIndex(TAB_LOADED)
     kinds = viewer.details.loaded.kinds()
-    fw = doc["forwards"][0]
-    loaded = callback_ids(fw, "loaded_skills") + callback_ids(fw, "loaded_memories")
-    used = set(callback_ids(fw, "used_skills") + callback_ids(fw, "used_memories"))
+    first = session.forwards[0]
+    loaded = first.callback_ids("loaded_skills") + first.callback_ids("loaded_memories")
+    used = set(first.callback_ids("used_skills") + first.callback_ids("used_memories"))
     assert set(kinds) == set(loaded) and used
     for entry_id in loaded:
         assert kinds[entry_id] == ("used" if entry_id in used else "loaded")
     # The discover call of the first turn, with what it found.
-    search = fw["searches"][0]
+    search = session_json(session)["forwards"][0]["searches"][0]
     assert search["kind"] == "discover"
     text = viewer.details.loaded.searches.text()
     assert text.startswith("discover(") and search["searches"][0] in text
@@ -144,12 +144,12 @@ def test_a_session_with_huge_strings_opens_with_bounded_labels(
     from axmem_gui.ui.elided import SHOWN_CHARS
     from axmem_gui.ui.sessions.viewer import BANNER_WARNING_CHARS, BANNER_WARNINGS
 
-    doc = sessions.get_session(window.controller.workspace, SAMPLE_ID)
+    doc = stored_json(window.controller.workspace, SAMPLE_ID)
     doc["id"] = "huge-strings"
     doc["name"] = "N" * 5_000_000
     doc["warnings"] = ["W" * 2_000_000] + [f"warning {i}" for i in range(50)]
     path = tmp_path / "huge.axsession.json"
-    sessions.write_session_file(doc, path)
+    sessions.write_session_file(reparse(doc), path)
     assert import_files(qtbot, feature, [path]) == ["huge-strings"]
     viewer = feature.open_session("huge-strings")
     assert isinstance(viewer, SessionViewer)

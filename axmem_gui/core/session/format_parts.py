@@ -1,0 +1,256 @@
+"""The session parser's smaller objects: errors, usage, turns, searches, callbacks and the
+context-map update record (core.session.format reads the document and its forwards and
+exchanges). Each is checked and built in one pass; every message names the JSON path."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from axmem_gui.core import jsontext
+from axmem_gui.core.errors import InputError
+from axmem_gui.core.jsontext import REQUIRED, Field
+from axmem_gui.core.records import shape_of
+from axmem_gui.core.session.model import (
+    Callback,
+    MapSnapshot,
+    MapUpdate,
+    RunError,
+    SearchCall,
+    SearchResult,
+    TokenUsage,
+    Turn,
+)
+
+_STRINGS = Field((str,))
+_ABSENT = object()
+_SAFE = jsontext.MAX_SAFE_INTEGER
+
+
+@lru_cache(maxsize=64)
+def _spec(kinds: tuple[type, ...], required: bool, nullable: bool) -> Field:
+    return Field(kinds, default=REQUIRED if required else None, nullable=nullable)
+
+
+class Checker:
+    """Fields of the session document through the one schema (jsontext.Field); `path` is
+    the JSON path of the object inside the file."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def where(self, path: str) -> str:
+        return f"{self.source}: {path}" if path else self.source
+
+    def fail(self, path: str, message: str) -> InputError:
+        return InputError(f"{self.where(path)}: {message}")
+
+    def field(
+        self,
+        obj: Mapping[str, Any],
+        key: str,
+        kinds: tuple[type, ...],
+        path: str,
+        *,
+        required: bool = True,
+        nullable: bool = False,
+        **rules: Any,
+    ) -> Any:
+        if not rules:
+            # The common case, a value of the right type, without building the message
+            # machinery (a 25 MB session has some 50,000 fields).
+            value = obj.get(key, _ABSENT)
+            kind = type(value)
+            in_range = kind is not int or -_SAFE <= value <= _SAFE
+            if kind in kinds and in_range and (kind is not float or math.isfinite(value)):
+                return value
+            if value is None and nullable:
+                return None
+            if value is _ABSENT and not required:
+                return None
+            spec = _spec(kinds, required, nullable)
+        else:
+            spec = Field(kinds, default=REQUIRED if required else None, nullable=nullable, **rules)
+        return jsontext.check_field(obj, key, self.where(path), spec)
+
+    def optional(
+        self, obj: Mapping[str, Any], key: str, kinds: tuple[type, ...], path: str, **rules: Any
+    ) -> Any:
+        """An optional field that may be null: its value, or None."""
+        return self.field(obj, key, kinds, path, required=False, nullable=True, **rules)
+
+    def strings(self, obj: Mapping[str, Any], key: str, path: str) -> tuple[str, ...] | None:
+        """An optional list of strings (null or absent: None)."""
+        value = self.optional(obj, key, (list,), path, items=_STRINGS)
+        return None if value is None else strings(value)
+
+
+def at(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def strings(values: list[str]) -> tuple[str, ...]:
+    return tuple(values)
+
+
+def run_error(c: Checker, obj: dict[str, Any], path: str) -> RunError:
+    """An error object (*Errors*): `message` is required (callers check `type` where the
+    format requires it)."""
+    message = c.field(obj, "message", (str,), path)
+    return RunError(
+        kind=c.optional(obj, "kind", (str,), path),
+        type=c.optional(obj, "type", (str,), path),
+        message=message,
+        status=c.optional(obj, "status", (int,), path),
+        retry_after=c.optional(obj, "retry_after", (str, int, float), path),
+        retryable=c.optional(obj, "retryable", (bool,), path),
+        detail=c.optional(obj, "detail", (str,), path),
+        forward=c.optional(obj, "forward", (int,), path),
+        call_index=c.optional(obj, "call_index", (int,), path),
+        **shape_of(obj, RunError),
+    )
+
+
+def token_usage(c: Checker, obj: dict[str, Any], path: str) -> TokenUsage:
+    return TokenUsage(
+        prompt_tokens=c.optional(obj, "prompt_tokens", (int,), path),
+        completion_tokens=c.optional(obj, "completion_tokens", (int,), path),
+        total_tokens=c.optional(obj, "total_tokens", (int,), path),
+        **shape_of(obj, TokenUsage),
+    )
+
+
+def _items(fw: dict[str, Any], key: str) -> list[dict[str, Any]] | None:
+    value = fw.get(key)
+    return value if isinstance(value, list) else None
+
+
+def turns(c: Checker, fw: dict[str, Any], path: str) -> tuple[Turn, ...] | None:
+    items = _items(fw, "turns")
+    if items is None:
+        return None
+    out = []
+    for j, t in enumerate(items):
+        where = f"{path}.turns[{j}]"
+        out.append(
+            Turn(
+                stage=c.optional(t, "stage", (str,), where),
+                turn=c.optional(t, "turn", (int,), where),
+                call_index=c.optional(t, "call_index", (int,), where),
+                runtime_turn=t.get("runtime_turn"),
+                kind=t.get("kind"),
+                code=c.field(t, "code", (str,), where, required=False) or "",
+                output=t.get("output"),
+                result=t.get("result"),
+                is_error=c.field(t, "is_error", (bool,), where, required=False) is True,
+                error=t.get("error"),
+                **shape_of(t, Turn),
+            )
+        )
+    return tuple(out)
+
+
+def search_calls(c: Checker, fw: dict[str, Any], path: str) -> tuple[SearchCall, ...] | None:
+    items = _items(fw, "searches")
+    if items is None:
+        return None
+    out = []
+    for j, search in enumerate(items):
+        spath = f"{path}.searches[{j}]"
+        kind = c.field(search, "kind", (str,), spath, choices=("discover", "recall"))
+        queries = c.field(search, "searches", (list,), spath, items=_STRINGS)
+        results = c.field(search, "results", (list,), spath)
+        if not all(isinstance(r, dict) and isinstance(r.get("id"), str) for r in results):
+            raise c.fail(spath, "field 'results' must be a list of objects with a string 'id'")
+        out.append(
+            SearchCall(
+                kind=kind,
+                forward=c.optional(search, "forward", (int,), spath),
+                stage=c.optional(search, "stage", (str,), spath),
+                turn=c.optional(search, "turn", (int,), spath),
+                call_index=c.optional(search, "call_index", (int,), spath),
+                searches=strings(queries),
+                already_loaded=c.strings(search, "already_loaded", spath),
+                results=tuple(
+                    _result(c, r, f"{spath}.results[{k}]") for k, r in enumerate(results)
+                ),
+                **shape_of(search, SearchCall),
+            )
+        )
+    return tuple(out)
+
+
+def _result(c: Checker, r: dict[str, Any], path: str) -> SearchResult:
+    return SearchResult(
+        id=r["id"],
+        name=c.optional(r, "name", (str,), path),
+        content=c.optional(r, "content", (str,), path),
+        **shape_of(r, SearchResult),
+    )
+
+
+def callbacks(c: Checker, fw: dict[str, Any], path: str) -> tuple[Callback, ...] | None:
+    items = _items(fw, "callbacks")
+    if items is None:
+        return None
+    out = []
+    for j, event in enumerate(items):
+        where = f"{path}.callbacks[{j}]"
+        out.append(
+            Callback(
+                kind=c.optional(event, "kind", (str,), where),
+                payload=event.get("payload"),
+                forward=c.optional(event, "forward", (int,), where),
+                stage=c.optional(event, "stage", (str,), where),
+                turn=c.optional(event, "turn", (int,), where),
+                call_index=c.optional(event, "call_index", (int,), where),
+                **shape_of(event, Callback),
+            )
+        )
+    return tuple(out)
+
+
+def map_update(c: Checker, obj: dict[str, Any], path: str) -> MapUpdate:
+    return MapUpdate(
+        status=c.optional(obj, "status", (str,), path),
+        step=obj.get("step"),
+        diagnosis=obj.get("diagnosis"),
+        item_tags=obj.get("item_tags"),
+        cache_candidates=obj.get("cache_candidates"),
+        operations=obj.get("operations"),
+        distiller_call=c.optional(obj, "distiller_call", (int,), path),
+        cartographer_call=c.optional(obj, "cartographer_call", (int,), path),
+        added=c.strings(obj, "added", path),
+        removed=c.strings(obj, "removed", path),
+        changed=c.strings(obj, "changed", path),
+        scores=c.optional(obj, "scores", (dict,), path),
+        errors=c.strings(obj, "errors", path),
+        evicted=c.strings(obj, "evicted", path),
+        added_evicted=c.strings(obj, "added_evicted", path),
+        budget=c.optional(obj, "budget", (dict,), path),
+        **shape_of(obj, MapUpdate),
+    )
+
+
+def map_snapshots(c: Checker, value: dict[str, Any]) -> tuple[MapSnapshot, ...] | None:
+    """The stored `contextMapSnapshots` copy (verify compares it with the forwards)."""
+    items = c.optional(value, "contextMapSnapshots", (list,), "")
+    if items is None:
+        return None
+    out = []
+    for i, item in enumerate(items):
+        where = f"contextMapSnapshots[{i}]"
+        if not isinstance(item, dict):
+            raise c.fail(where, "must be an object")
+        update = c.optional(item, "update", (dict,), where)
+        out.append(
+            MapSnapshot(
+                label=c.field(item, "label", (str,), where),
+                state=c.field(item, "state", (dict,), where),
+                update=None if update is None else map_update(c, update, at(where, "update")),
+                **shape_of(item, MapSnapshot),
+            )
+        )
+    return tuple(out)

@@ -1,0 +1,209 @@
+"""How a replayed run compares with its recording: per forward, field by field, and the
+report the replay gives (`ReplayReport`). Pure: the engine runs the agent
+(engine.replay) and hands each forward's outcome here as plain JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from axmem_gui.core.records import JsonValue, to_json_value
+from axmem_gui.core.session.contextmap_update import comparable_update, describe_update
+from axmem_gui.core.session.derive import trace_without_logs, turns, without_run_token
+from axmem_gui.core.session.model import CANCELLED, Exchange, Forward
+from axmem_gui.core.session.replay_cursor import Divergence
+from axmem_gui.core.session.verify import Difference, json_diff, render_differences
+
+
+@dataclass(frozen=True)
+class ForwardCheck:
+    """How one replayed forward compares with its recording, field by field."""
+
+    index: int
+    recorded_status: str
+    replay_status: str
+    differences: tuple[Difference, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.recorded_status == self.replay_status and not self.differences
+
+    def problems(self) -> list[str]:
+        out = []
+        if self.recorded_status != self.replay_status:
+            out.append(f"ended {self.replay_status}, recorded {self.recorded_status}")
+        out += [f"{d.where} differs" for d in self.differences]
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "recorded_status": self.recorded_status,
+            "replay_status": self.replay_status,
+            "differences": [d.to_json() for d in self.differences],
+            "ok": self.ok,
+        }
+
+
+@dataclass(frozen=True)
+class ReplayReport:
+    session_id: str
+    calls_recorded: int
+    calls_replayed: int
+    divergence: Divergence | None
+    forwards: tuple[ForwardCheck, ...]
+    duration_ms: float
+    #: Every difference, the run's first: the first model/search call that differs, then
+    #: each forward's fields, then what the file checks (digests, searches, derived) found.
+    differences: tuple[Difference, ...] = ()
+
+    @property
+    def identical(self) -> bool:
+        return not self.differences
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "session": self.session_id,
+            "identical": self.identical,
+            "calls_recorded": self.calls_recorded,
+            "calls_replayed": self.calls_replayed,
+            "divergence": self.divergence.to_json() if self.divergence else None,
+            "forwards": [f.to_json() for f in self.forwards],
+            "differences": [d.to_json() for d in self.differences],
+            "duration_ms": self.duration_ms,
+        }
+
+    def render(self) -> str:
+        if self.identical:
+            return (
+                f"identical: {self.calls_replayed} of {self.calls_recorded} model calls replayed "
+                f"with the same prompts; searches, outputs, context maps, callbacks, turns, "
+                f"traces, action logs, usage and every derived field match "
+                f"({self.duration_ms / 1000:.2f} s, no network)\n"
+            )
+        return render_differences(f"DIFFERENT: replay of {self.session_id}", self.differences)
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """What a replayed forward came to, as JSON read from the agent afterwards."""
+
+    status: str  # complete | failed | cancelled
+    error_text: str | None
+    output: JsonValue
+    map_after: JsonValue
+    #: `{"kind", "payload"}` of every observer callback, in order.
+    callbacks: list[JsonValue] = field(default_factory=list)
+    trace: JsonValue = None
+    action_log: JsonValue = None
+    usage: JsonValue = None
+
+
+def _callbacks(fw: Forward) -> list[JsonValue]:
+    return [{"kind": c.kind, "payload": c.payload} for c in fw.callback_list]
+
+
+def _pairs(
+    fw: Forward, new: Replayed, mine: Sequence[Exchange], has_map: bool
+) -> list[tuple[str, str, JsonValue, JsonValue]]:
+    """(key, what, recorded, replayed) for each compared field, in report order."""
+    trace = new.trace
+    pairs: list[tuple[str, str, JsonValue, JsonValue]] = [
+        ("output", "the output", fw.output, new.output),
+        ("context_map_after", "the context map after the run", fw.context_map_after, new.map_after),
+        ("callbacks", "the loaded/used callbacks", _callbacks(fw), new.callbacks),
+        (
+            "turns",
+            "the actor turns",
+            to_json_value(fw.turns),
+            [t.to_json() for t in turns(trace, mine)],
+        ),
+        (
+            "action_log",
+            "the action log",
+            without_run_token(fw.action_log),
+            without_run_token(new.action_log),
+        ),
+        ("usage", "the usage", fw.usage, new.usage),
+        ("trace", "the trace", trace_without_logs(fw.trace), trace_without_logs(trace)),
+    ]
+    if has_map:
+        update = describe_update(mine, fw.context_map_before, _object_or_none(new.map_after))
+        pairs.append(
+            (
+                "context_map_update",
+                "the context-map update record",
+                to_json_value(fw.context_map_update),
+                comparable_update(fw.context_map_update, update),
+            )
+        )
+    return pairs
+
+
+def _object_or_none(value: JsonValue) -> dict[str, JsonValue] | None:
+    return value if isinstance(value, dict) else None
+
+
+def compare_forward(
+    fw: Forward, new: Replayed, mine: Sequence[Exchange], *, has_map: bool
+) -> ForwardCheck:
+    """Forward `fw` as recorded against its replay `new` (`mine`: its recorded calls)."""
+    out = []
+    for key, what, recorded, replayed in _pairs(fw, new, mine, has_map):
+        if recorded != replayed:
+            where = f"forwards[{fw.index}].{key}"
+            out.append(
+                Difference(
+                    where,
+                    "outcome",
+                    f"{what} of the replay differs from the recorded one",
+                    json_diff(recorded, replayed, where, ("recorded", "replayed")),
+                )
+            )
+    recorded_detail = fw.error.detail if fw.error is not None else None
+    if new.status != CANCELLED and recorded_detail != new.error_text:
+        where = f"forwards[{fw.index}].error.detail"
+        out.append(
+            Difference(
+                where,
+                "outcome",
+                "the replay ended with another error",
+                json_diff(recorded_detail, new.error_text, where, ("recorded", "replayed")),
+            )
+        )
+    return ForwardCheck(fw.index, fw.status, new.status, tuple(out))
+
+
+def divergence_difference(d: Divergence) -> Difference:
+    if d.kind == "search":
+        where = f"search call #{d.index}"
+    elif d.kind in ("prompt", "digest", "stored_request"):
+        where = f"exchanges[{d.index}]" + (".digest" if d.kind == "digest" else ".request")
+    else:
+        where = f"exchanges[{d.index}]"
+    return Difference(where, d.kind, d.message, d.diff)
+
+
+def run_differences(
+    divergence: Divergence | None, checks: Sequence[ForwardCheck]
+) -> list[Difference]:
+    """The run's differences, first first: the call that diverged, then each forward's
+    status and fields."""
+    found: list[Difference] = []
+    if divergence is not None:
+        found.append(divergence_difference(divergence))
+    for check in checks:
+        if check.recorded_status != check.replay_status:
+            found.append(
+                Difference(
+                    f"forwards[{check.index}].status",
+                    "outcome",
+                    f"the replay ended {check.replay_status}, the recording "
+                    f"{check.recorded_status}",
+                    json_diff(check.recorded_status, check.replay_status, "status"),
+                )
+            )
+        found.extend(check.differences)
+    return found
