@@ -98,6 +98,8 @@ class WriteQueue(QObject):
         self.waited = 0
         #: How long the worker waits for the lock (None: the store's bound, WRITE_WAIT_S).
         self.wait_s: float | None = None
+        #: Undo/redo asked for while a write waited: run in order once it is done.
+        self._after: list[Callable[[], None]] = []
 
     @property
     def busy(self) -> bool:
@@ -174,8 +176,7 @@ class WriteQueue(QObject):
         else:
             pending.failed(outcome.error)
         self._next()
-        if not self.busy:
-            self.idle.emit()
+        self._settle()
 
     def _on_failed(self, job_id: int, message: str) -> None:
         if job_id != self._running:
@@ -183,6 +184,11 @@ class WriteQueue(QObject):
         self._running = None
         self._queue.popleft().failed(AxmemError(message))
         self._next()
+        self._settle()
+
+    def _settle(self) -> None:
+        while self._after and not self.busy:
+            self._after.pop(0)()
         if not self.busy:
             self.idle.emit()
 
@@ -199,6 +205,7 @@ class WriteQueue(QObject):
     def forget(self) -> None:
         """Another workspace was opened: what is queued belonged to the old one."""
         self._queue.clear()
+        self._after.clear()
         self._runner.shutdown()
         self._running = None
         self.waiting.emit(False)
@@ -212,11 +219,15 @@ class WriteQueue(QObject):
         self._move(stack, command, undo=False, push=True, then=then)
 
     def undo(self, stack: QUndoStack) -> None:
-        if stack.canUndo():
+        if self.busy:  # which command is next is known once the waiting write is done
+            self._after.append(lambda: self.undo(stack))
+        elif stack.canUndo():
             self._move(stack, stack.command(stack.index() - 1), undo=True, push=False)
 
     def redo(self, stack: QUndoStack) -> None:
-        if stack.canRedo():
+        if self.busy:
+            self._after.append(lambda: self.redo(stack))
+        elif stack.canRedo():
             self._move(stack, stack.command(stack.index()), undo=False, push=False)
 
     def _move(
@@ -231,6 +242,10 @@ class WriteQueue(QObject):
         def go() -> None:
             if push:
                 stack.push(command)
+            elif stack.command(stack.index() - (1 if undo else 0)) is not command:
+                # Another feature pushed meanwhile: this write is in the file, and the
+                # command's next check sees that, but the stack must not move another one.
+                return
             elif undo:
                 stack.undo()
             else:

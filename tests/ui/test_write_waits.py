@@ -135,3 +135,18 @@ def test_sql_planted_while_the_app_is_open_is_reported_and_never_runs(
     )
     assert raw.execute("SELECT count(*) FROM revisions").fetchone()[0] > 0
     raw.close()
+
+
+def test_undo_asked_while_an_edit_waits_undoes_that_edit_once_saved(
+    window: MainWindow, qtbot, errors: list[str]  # type: ignore[no-untyped-def]
+) -> None:
+    path = window.controller.path
+    with WriteLockHeld(path) as other:
+        _type_name(window, qtbot, " v2")
+        qtbot.waitUntil(lambda: window.writes.busy)
+        window.writes.undo(window.undo_stack)  # Ctrl+Z at once: nothing is on the stack yet
+        assert window.undo_stack.count() == 0
+        other.release()
+    qtbot.waitUntil(lambda: window.undo_stack.count() == 1 and window.undo_stack.index() == 0)
+    assert _stored_name(path, "release-checklist") == "Release checklist"
+    assert errors == []
