@@ -252,8 +252,14 @@ class ReplaceEntriesCommand(QUndoCommand):
         if error is not None and not isinstance(error, ConflictError):
             pick, _present = self._picks(undo)
             field_edit = self.merge_key is not None and not undo
-            kept = " Your edit is kept in the form." if field_edit else ""
-            self.ctx.report_error(f"{error}{kept}")
+            message = str(error)
+            if field_edit:
+                message = (
+                    f"{message.rstrip('.').removesuffix(', try again')}. Your edit is kept "
+                    "in the form: it is saved with your next change, or when the field "
+                    "loses the focus."
+                )
+            self.ctx.report_error(message)
             if field_edit:
                 self.ctx.keep_unsaved(self.kind, [v for c in self.changes if (v := pick(c))])
             return False

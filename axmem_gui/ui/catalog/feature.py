@@ -282,6 +282,8 @@ class CatalogEditing(QObject):
             page.form.set_waiting(waiting)
         if waiting:
             self._status("Waiting for another program to finish writing the workspace…")
+        else:
+            self.shell.show_message("", 1)  # (what it said is over: saved, or reported)
 
     def _keep_unsaved(self, kind: str, values: list[Entry]) -> None:
         """An edit refused after waiting: back into the form, uncommitted (saved with the
