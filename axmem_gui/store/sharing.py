@@ -117,7 +117,8 @@ class Guard:
         self.check_schema(conn)
         self._take_probes()
         if self._holder is not None:
-            self._holder.spawn()
+            with contextlib.suppress(LockHolderError):  # said by the first write, if still so
+                self._holder.spawn()
             if wait:
                 self.ensure_holder()
 

@@ -220,3 +220,18 @@ def test_a_writer_waits_for_another_programs_transaction(path: Path) -> None:
     assert isinstance(outcome[0], dict), outcome[0]
     with Workspace.open(path) as ws:
         assert all("waited" in ws.skills.get(i).tags for i in ids)  # type: ignore[union-attr]
+
+
+def test_a_lock_holder_that_cannot_start_refuses_writes_with_the_reason(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from axmem_gui.store import lockholder
+
+    monkeypatch.setattr(
+        lockholder, "holder_command", lambda p: [str(path.parent / "no-such-program")]
+    )
+    with Workspace.open(path, hold_locks=True) as ws:
+        assert ws.skills.count() > 0  # reading needs no holder
+        with pytest.raises(WorkspaceError, match="cannot keep the workspace safe"):
+            CatalogService(ws).create("skills", Skill("unguarded", "Unguarded"))
+    assert "unguarded" not in ids_in_file(path)
