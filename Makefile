@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 export QT_QPA_PLATFORM ?= $(if $(DISPLAY)$(WAYLAND_DISPLAY),,offscreen)
 
 .PHONY: run test test-long lint contract typecheck pytest venv dist dist-check icons bench clean \
-	golden conformance readme ax-npm
+	golden conformance readme ax-npm recorder-test recorder-fixture
 .PHONY: local-model test-local
 
 $(BIN)/python:
@@ -81,6 +81,20 @@ golden: ax-npm
 # Differential run on fresh seeded random inputs: SEEDS="1 2" (default: fixed + today's).
 conformance: $(STAMP) ax-npm
 	LC_ALL=C.UTF-8 $(BIN)/python -m tools.conformance --ax $(AX_NPM) $(if $(SEEDS),--seeds $(SEEDS))
+
+# The TypeScript recorder for the users' own agents (recorders/ax-ts, docs/recorders.md): its
+# Node tests (the example agent on the real @ax-llm/ax 24.0.21 against a scripted server on
+# 127.0.0.1, recorded and replayed offline), tsc on its types, and an `npm install <path>`
+# into a scratch project. Needs Node 20+ and the npm registry, like `make ax-npm`.
+RECORDER_TS := recorders/ax-ts
+recorder-test:
+	tools/recorder/check_ts_recorder.sh $(RECORDER_TS) build/recorder-install
+
+# Regenerate the example session the studio's tests import (recorders/ax-ts/example/sessions/).
+recorder-fixture:
+	cd $(RECORDER_TS) && npm install --ignore-scripts --no-package-lock --no-audit --no-fund --loglevel=error
+	cd $(RECORDER_TS) && LC_ALL=C.UTF-8 NODE_OPTIONS=--disable-warning=ExperimentalWarning \
+		node example/record.mjs --out example/sessions/triage.axsession.json --id ts-triage-example
 
 # Regenerate the README's CLI reference from `axmem --help` (tests/cli/test_readme_cli.py).
 readme: $(STAMP)

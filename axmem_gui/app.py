@@ -69,8 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from PySide6.QtGui import QUndoStack
     from PySide6.QtWidgets import QApplication
 
-    from axmem_gui.services.workspace import init_workspace, open_workspace
-    from axmem_gui.store import Workspace
+    from axmem_gui.services.workspace import OpenWorkspace, init_workspace, open_workspace
     from axmem_gui.ui.controller import WorkspaceController
     from axmem_gui.ui.dialogs import ErrorDialog
     from axmem_gui.ui.main_window import MainWindow
@@ -94,9 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         workspace = open_workspace(target, hold_locks=True)
         imported = None
         if session_file is not None:
-            from axmem_gui.services.sessions import import_session
-
-            imported = import_session(workspace, session_file)
+            imported = workspace.sessions.import_file(session_file)
     except AxmemError as exc:
         print(f"axmem-gui: error: {exc}", file=sys.stderr)
         if not args.self_test:
@@ -106,11 +103,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     controller = WorkspaceController(workspace)
     undo_stack = QUndoStack()
 
-    def create(path: Path) -> Workspace:
-        return init_workspace(path, hold_locks=True)
+    def open_path(path: Path) -> OpenWorkspace:
+        return open_workspace(path, hold_locks=True)
 
-    def open_path(path: Path) -> Workspace:
-        return Workspace.open(path, hold_locks=True)
+    def create(path: Path) -> OpenWorkspace:
+        return init_workspace(path, hold_locks=True)
 
     window = MainWindow(controller, settings, undo_stack, open_path, create)
     install_features(window)

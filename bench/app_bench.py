@@ -101,20 +101,22 @@ def build_workspace(path: Path, skills: int, memories: int, seed: int) -> None:
     sys.path.insert(0, str(HERE))
     from search_bench import Generator
 
+    from axmem_gui.services.store_access import store_of
     from axmem_gui.services.workspace import init_workspace
 
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     for leftover in (tmp, Path(str(tmp) + "-wal"), Path(str(tmp) + "-shm")):
         leftover.unlink(missing_ok=True)
-    ws = init_workspace(tmp, sample=True)
+    opened = init_workspace(tmp, sample=True)
+    ws = store_of(opened)  # generating: below the services, straight into the store
     gen = Generator(seed)
     with ws.transaction():
         for skill in gen.skills(max(0, skills - ws.skills.count())):
             ws.skills.upsert(skill)
         for memory in gen.memories(max(0, memories - ws.memories.count())):
             ws.memories.upsert(memory)
-    ws.close()
+    opened.close()
     tmp.rename(path)
 
 
@@ -954,7 +956,7 @@ def write_big_session(ws: Any, path: Path, mb: float) -> int:
     from axmem_gui.core.session.format import parse_session, session_to_json
     from axmem_gui.services import sessions
 
-    stored = sessions.SessionService(ws).get("sample-ops-assistant")
+    stored = ws.sessions.get("sample-ops-assistant")
     doc = copy.deepcopy(session_to_json(stored))
     r = random.Random(11)
     words = [f"zq{i}x" for i in range(3000)]

@@ -28,6 +28,7 @@ os.environ.setdefault("AXMEM_SETTINGS_DIR", tempfile.mkdtemp(prefix="axmem-bench
 
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.services.transfer import import_paths
+from axmem_gui.services.workspace import init_workspace, open_workspace
 from axmem_gui.store import Workspace
 from axmem_gui.ui.catalog.feature import CATALOG
 
@@ -48,12 +49,12 @@ def bench_import(folders: int, tmp: Path) -> dict[str, Any]:
             f"license: Apache-2.0\n---\n\n# Skill {i}\n\n{GUIDE}",
             encoding="utf-8",
         )
-    ws = Workspace.open(tmp / "import.axmem", create=True)
+    ws = init_workspace(tmp / "import.axmem")
     started = time.perf_counter()
     plan, result = import_paths(ws, [root], "skip")
     seconds = time.perf_counter() - started
     assert result is not None, plan.summary()
-    count = ws.skills.count()
+    count = ws.catalog.count("skills")
     ws.close()
     assert count == folders, (count, folders)
     return {"folders": folders, "seconds": round(seconds, 2), "target_s": 10.0}
@@ -75,8 +76,8 @@ def _window(path: Path) -> Any:
     from axmem_gui.ui.settings import AppSettings
     from axmem_gui.ui.wiring import install_features
 
-    controller = WorkspaceController(Workspace.open(path))
-    window = MainWindow(controller, AppSettings(), QUndoStack(), Workspace.open, Workspace.open)
+    controller = WorkspaceController(open_workspace(path))
+    window = MainWindow(controller, AppSettings(), QUndoStack(), open_workspace, init_workspace)
     install_features(window)
     return window, controller
 

@@ -52,7 +52,7 @@ REQUESTS = (
 
 def record() -> Session:
     with open_workspace(None, read_only=True) as ws:  # the sample workspace's catalog
-        catalog = ws.catalog()
+        catalog = ws.catalog.snapshot()
     config = agent_config_from_json(dict(AGENT), "bench agent")
     settings = ProviderSettings(
         "openai-compatible", "scripted-a", base_url="http://scripted.invalid/v1", max_retries=0

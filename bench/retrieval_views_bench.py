@@ -38,8 +38,8 @@ from PySide6.QtWidgets import QApplication
 
 from axmem_gui.core.ax.render import StageConfig, render_skills_section
 from axmem_gui.core.catalog import Skill
-from axmem_gui.services.workspace import init_workspace
-from axmem_gui.store import Workspace
+from axmem_gui.services.store_access import store_of
+from axmem_gui.services.workspace import init_workspace, open_workspace
 from axmem_gui.ui.bench.feature import BENCH
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.controller import WorkspaceController
@@ -60,7 +60,8 @@ WORDS = [
 
 def build_workspace(path: Path, total: int, seed: int) -> None:
     rng = random.Random(seed)
-    ws = init_workspace(path, sample=True)
+    opened = init_workspace(path, sample=True)
+    ws = store_of(opened)  # generating: straight into the store
     extra = total - ws.skills.count()
     with ws.transaction():
         for i in range(max(0, extra)):
@@ -71,7 +72,7 @@ def build_workspace(path: Path, total: int, seed: int) -> None:
                 for _ in range(rng.randint(3, 12))
             )
             ws.skills.upsert(Skill(f"syn-{i:05d}-{rng.choice(WORDS)}", name, description, content))
-    ws.close()
+    opened.close()
 
 
 def ms(start: float) -> float:
@@ -91,9 +92,9 @@ def main() -> int:
     path = folder / "big.axmem"
     build_workspace(path, args.skills, args.seed)
 
-    controller = WorkspaceController(Workspace.open(path))
+    controller = WorkspaceController(open_workspace(path))
     window = MainWindow(
-        controller, AppSettings(folder / "s.ini"), QUndoStack(), Workspace.open, init_workspace
+        controller, AppSettings(folder / "s.ini"), QUndoStack(), open_workspace, init_workspace
     )
     started = time.perf_counter()
     window.install((CATALOG, RETRIEVAL, PREVIEW, BENCH, SCENARIOS, SUITES))
@@ -117,7 +118,7 @@ def main() -> int:
         else 0,
     }
 
-    ws = controller.workspace
+    ws = store_of(controller.workspace)  # an edit made elsewhere, announced by hand below
     session = window.feature(CATALOG).session
     refresh, preview, total = [], [], []
     for i in range(args.repeat):

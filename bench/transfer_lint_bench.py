@@ -19,8 +19,7 @@ from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QApplication
 
-from axmem_gui.services.workspace import init_workspace
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import init_workspace, open_workspace
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.lint.install import LINT
 from axmem_gui.ui.main_window import MainWindow
@@ -106,9 +105,9 @@ def main(n: int) -> int:
     write_folders(work / "skills", n)
     path = work / "w.axmem"
     init_workspace(path, sample=True).close()
-    controller = WorkspaceController(Workspace.open(path))
+    controller = WorkspaceController(open_workspace(path))
     window = MainWindow(
-        controller, AppSettings(work / "s.ini"), QUndoStack(), Workspace.open, init_workspace
+        controller, AppSettings(work / "s.ini"), QUndoStack(), open_workspace, init_workspace
     )
     install_features(window)
     window.show()

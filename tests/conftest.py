@@ -18,6 +18,7 @@ pytest_plugins = [
     "tests.helpers.memory_keyring",
     "tests.fakes.fake_openai_server",
     "tests.helpers.fuzz_counts",
+    "tests.helpers.network_guard",
 ]
 
 @pytest.fixture(autouse=True)

@@ -28,7 +28,6 @@ def main(argv: list[str]) -> int:
     from PySide6.QtWidgets import QApplication
 
     from axmem_gui.services.workspace import open_workspace
-    from axmem_gui.store import Workspace
     from axmem_gui.ui.controller import WorkspaceController
     from axmem_gui.ui.main_window import MainWindow
     from axmem_gui.ui.settings import AppSettings
@@ -41,7 +40,7 @@ def main(argv: list[str]) -> int:
     controller = WorkspaceController(open_workspace(None))
     settings = AppSettings()
     settings.set_welcome_dismissed(True)
-    window = MainWindow(controller, settings, QUndoStack(), Workspace.open, Workspace.open)
+    window = MainWindow(controller, settings, QUndoStack(), open_workspace, open_workspace)
     install_features(window)
     window.resize(1500, 900)
     window.show()

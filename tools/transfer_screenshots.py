@@ -17,8 +17,7 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QApplication
 
 from axmem_gui.core.catalog import Skill
-from axmem_gui.services.workspace import init_workspace
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import OpenWorkspace, init_workspace, open_workspace
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.lint.install import LINT
@@ -40,9 +39,9 @@ def wait(ms: int) -> None:
     loop.exec()
 
 
-def sources(work: Path, ws: Workspace) -> list[Path]:
-    skills = ws.skills.all()
-    memories = ws.memories.all()
+def sources(work: Path, ws: OpenWorkspace) -> list[Path]:
+    catalog = ws.catalog.snapshot()
+    skills, memories = list(catalog.skills), list(catalog.memories)
     changed = [
         replace(skills[0], description=skills[0].description + " (v2)"),
         replace(skills[3], content="# Rollback\n\nNew procedure.\n"),
@@ -75,18 +74,19 @@ def main(out: Path) -> int:
     work = Path(tempfile.mkdtemp(prefix="axmem-shots-"))
     path = work / "ops.axmem"
     init_workspace(path, sample=True).close()
-    controller = WorkspaceController(Workspace.open(path))
+    controller = WorkspaceController(open_workspace(path))
     window = MainWindow(
-        controller, AppSettings(work / "s.ini"), QUndoStack(), Workspace.open, init_workspace
+        controller, AppSettings(work / "s.ini"), QUndoStack(), open_workspace, init_workspace
     )
     install_features(window)
     window.resize(*SIZE)
     window.show()
 
-    preview = plan_job(path, sources(work, controller.workspace))(JobContext(1))
+    workspace = controller.workspace
+    preview = plan_job(workspace.catalog.reader(), sources(work, workspace))(JobContext(1))
     assert isinstance(preview, ImportPreview)
     dialog = ImportPreviewDialog(preview, "skip", window)
-    dialog.set_entry_policy("skill", controller.workspace.skills.all()[3].id, "keep-both")
+    dialog.set_entry_policy("skill", workspace.catalog.snapshot().skills[3].id, "keep-both")
     dialog.resize(*SIZE)
     dialog.show()
     wait(300)

@@ -16,7 +16,7 @@ from typing import Any
 from axmem_gui.cli.common import add_workspace_arg, print_json, say
 from axmem_gui.core.session.agent_config import AgentConfig
 from axmem_gui.services import agents
-from axmem_gui.services.agents import AgentService, StoredAgent
+from axmem_gui.services.agents import StoredAgent
 from axmem_gui.services.workspace import open_workspace
 
 
@@ -33,7 +33,7 @@ def _written(agent: StoredAgent) -> dict[str, Any]:
 
 def _list(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
-        items = AgentService(ws).all()
+        items = ws.agents.all()
     if args.json:
         print_json(
             [
@@ -56,27 +56,27 @@ def _list(args: argparse.Namespace) -> int:
 
 def _show(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
-        print_json(AgentService(ws).get(args.name).show_json())
+        print_json(ws.agents.get(args.name).show_json())
     return 0
 
 
 def _add(args: argparse.Namespace) -> int:
     config = _read(args.file)
     with open_workspace(args.workspace) as ws:
-        print_json(_written(AgentService(ws).add(config)))
+        print_json(_written(ws.agents.add(config)))
     return 0
 
 
 def _edit(args: argparse.Namespace) -> int:
     config = _read(args.file)
     with open_workspace(args.workspace) as ws:
-        print_json(_written(AgentService(ws).edit(args.name, config, args.revision)))
+        print_json(_written(ws.agents.edit(args.name, config, args.revision)))
     return 0
 
 
 def _remove(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace) as ws:
-        AgentService(ws).remove(args.name, args.revision)
+        ws.agents.remove(args.name, args.revision)
     print_json({"removed": args.name})
     return 0
 

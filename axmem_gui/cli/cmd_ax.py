@@ -50,9 +50,10 @@ from axmem_gui.core.catalog import Catalog, search_of
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.printable import printable
+from axmem_gui.core.scenarios import scenario_from_document
 from axmem_gui.services.catalogs import resolve_catalog
 from axmem_gui.services.files import write_file_atomic
-from axmem_gui.services.scenarios import scenario_from_document, simulate_workspace_scenario_at
+from axmem_gui.services.scenarios import simulate_workspace_scenario_at
 
 RUNTIMES = {"javascript": "JavaScript", "python": "Python"}
 

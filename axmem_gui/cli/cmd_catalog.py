@@ -8,7 +8,6 @@ import argparse
 from axmem_gui.cli.common import add_workspace_arg, say
 from axmem_gui.core.catalog import noun, singular
 from axmem_gui.core.errors import InputError
-from axmem_gui.services.catalog import CatalogService
 from axmem_gui.services.workspace import open_workspace
 
 KIND_CHOICES = ("skills", "memories")
@@ -16,14 +15,14 @@ KIND_CHOICES = ("skills", "memories")
 
 def _rename(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace) as ws:
-        CatalogService(ws).rename(args.kind, args.old_id, args.new_id)
+        ws.catalog.rename(args.kind, args.old_id, args.new_id)
     say(f"renamed {singular(args.kind)} '{args.old_id}' to '{args.new_id}'")
     return 0
 
 
 def _delete(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace) as ws:
-        catalog = CatalogService(ws)
+        catalog = ws.catalog
         missing = [i for i in args.ids if catalog.revision_of(args.kind, i) is None]
         if missing:
             raise InputError(f"no {singular(args.kind)} with id {', '.join(map(repr, missing))}")
@@ -35,7 +34,7 @@ def _delete(args: argparse.Namespace) -> int:
 def _tag(args: argparse.Namespace) -> int:
     add = args.action == "add"
     with open_workspace(args.workspace) as ws:
-        catalog = CatalogService(ws)
+        catalog = ws.catalog
         # As delete does: name every id that is not there, and change nothing.
         missing = [i for i in dict.fromkeys(args.ids) if catalog.revision_of(args.kind, i) is None]
         if missing:
@@ -49,7 +48,7 @@ def _tag(args: argparse.Namespace) -> int:
 
 def _restore(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace) as ws:
-        catalog = CatalogService(ws)
+        catalog = ws.catalog
         history = catalog.history(args.kind, args.id)
         chosen = [r for r in history if r.revision == args.revision]
         if not chosen:

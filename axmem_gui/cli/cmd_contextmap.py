@@ -30,6 +30,7 @@ from axmem_gui.core.contextmap import (
     update_result_to_json,
 )
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.session.app_session import map_update_of
 from axmem_gui.core.session.model import Session
 from axmem_gui.services import contextmaps, sessions
 
@@ -68,7 +69,7 @@ def _update_record(path: Path, forward: int | None) -> dict[str, Any] | None:
         return None
     n = forward if forward is not None else _last_forward(session)
     fws = session.forwards
-    record = fws[n - 1].context_map_update if 0 < n <= len(fws) else None
+    record = map_update_of(session, fws[n - 1]) if 0 < n <= len(fws) else None
     return None if record is None else record.to_json()
 
 

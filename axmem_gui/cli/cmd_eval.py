@@ -13,11 +13,10 @@ from pathlib import Path
 
 from axmem_gui.cli.cmd_sessions import _add_provider_args, _settings
 from axmem_gui.cli.common import add_workspace_arg, counted, print_json, say, write_report
-from axmem_gui.core.errors import InputError
 from axmem_gui.core.evals.compare import render_comparison, render_report
 from axmem_gui.core.evals.model import EvalSet, eval_sets_to_json_text
 from axmem_gui.core.evals.report import EvalReport
-from axmem_gui.engine.search import BACKENDS
+from axmem_gui.core.session.retrieval import SEARCH_BACKENDS
 from axmem_gui.services import evals
 from axmem_gui.services.local_model import (
     LOCAL_PROVIDER,
@@ -40,15 +39,8 @@ def _read_sets(source: str) -> list[EvalSet]:
 def _add(args: argparse.Namespace) -> int:
     sets = _read_sets(args.file)
     with open_workspace(args.workspace) as ws:
-        existing = set(ws.evals.list())
-        clash = [s.name for s in sets if s.name in existing]
-        if clash and not args.replace:
-            raise InputError(
-                f"eval set '{clash[0]}' already exists in {ws.path}; use --replace to overwrite"
-            )
-        with ws.transaction():
-            for eval_set in sets:
-                evals.save_set(ws, eval_set)
+        existing = set(ws.evals.names())
+        ws.evals.add_sets(sets, replace_existing=args.replace)
     for eval_set in sets:
         verb = "replaced" if eval_set.name in existing else "added"
         say(f"{verb} eval set '{eval_set.name}' ({counted(len(eval_set.cases), 'case')})")
@@ -57,8 +49,8 @@ def _add(args: argparse.Namespace) -> int:
 
 def _list(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
-        sets = evals.list_sets(ws)
-        last = {s.name: ws.eval_runs.list(s.name)[-1:] for s in sets}
+        sets = ws.evals.sets()
+        last = {s.name: ws.evals.runs(s.name)[-1:] for s in sets}
     rows = [
         {
             "name": s.name,
@@ -82,14 +74,14 @@ def _list(args: argparse.Namespace) -> int:
 
 def _show(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
-        eval_set = evals.get_set(ws, args.name)
+        eval_set = ws.evals.get_set(args.name)
     sys.stdout.write(eval_sets_to_json_text([eval_set]))
     return 0
 
 
 def _remove(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace) as ws:
-        evals.remove_set(ws, args.name)
+        ws.evals.remove_set(args.name)
     say(f"removed eval set '{args.name}' (its runs and sessions are kept)")
     return 0
 
@@ -109,7 +101,7 @@ def _emit(report: EvalReport, args: argparse.Namespace) -> None:
 def _run(args: argparse.Namespace) -> int:
     settings = _settings(args)
     with open_workspace(args.workspace) as ws:
-        eval_set = evals.get_set(ws, args.set)
+        eval_set = ws.evals.get_set(args.set)
 
         def progress(event: evals.EvalProgress) -> None:
             if not args.quiet:
@@ -118,8 +110,7 @@ def _run(args: argparse.Namespace) -> int:
         with local_provider(settings) as resolved:
             if settings.provider == LOCAL_PROVIDER and not args.quiet:
                 say(f"axmem: local model serving at {resolved.base_url}", file=sys.stderr)
-            report = evals.run_eval(
-                ws,
+            report = ws.evals.run(
                 eval_set,
                 resolved,
                 repeat=args.repeat,
@@ -134,14 +125,14 @@ def _run(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
-        report = evals.get_run(ws, args.id)
+        report = ws.evals.report(args.id)
     _emit(report, args)
     return 0 if report.passed else 1
 
 
 def _runs(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
-        rows = evals.list_runs(ws, args.set)
+        rows = [run.to_json() for run in ws.evals.runs(args.set)]
     if args.json:
         print_json(rows)
         return 0
@@ -160,7 +151,7 @@ def _load_side(ws_path: Path | None, ref: str) -> EvalReport:
     if ref.endswith(".json") and path.is_file():
         return evals.read_report_file(path)
     with open_workspace(ws_path, read_only=True) as ws:
-        return evals.get_run(ws, ref)
+        return ws.evals.report(ref)
 
 
 def _compare(args: argparse.Namespace) -> int:
@@ -232,7 +223,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     q.add_argument("--label", metavar="TEXT", help="a note stored with the run")
     q.add_argument("--junit", type=Path, metavar="OUT.xml", help="also write JUnit XML")
     q.add_argument("--json", action="store_true", help="machine-readable report")
-    q.add_argument("--search", choices=BACKENDS, default=None, help="who answers discover/recall")
+    q.add_argument(
+        "--search", choices=SEARCH_BACKENDS, default=None, help="who answers discover/recall"
+    )
     q.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     _add_provider_args(q)
     q.set_defaults(handler=_run)

@@ -33,10 +33,10 @@ from axmem_gui.core.session.compare import render_comparison
 from axmem_gui.core.session.format import is_session_value
 from axmem_gui.core.session.model import Session
 from axmem_gui.core.session.progress import RunProgress
+from axmem_gui.core.session.retrieval import SEARCH_BACKENDS
 from axmem_gui.core.session.whatif import render_whatif
 from axmem_gui.services import sessions
 from axmem_gui.services.providers import check_connection
-from axmem_gui.services.sessions import SEARCH_BACKENDS, SessionService
 from axmem_gui.services.workspace import open_workspace
 
 
@@ -117,7 +117,7 @@ def _finish_run(session: Session, args: argparse.Namespace) -> int:
         where = str(args.output)
     if args.output is None or getattr(args, "save", False):
         with open_workspace(args.workspace) as ws:
-            SessionService(ws).save(session)
+            ws.sessions.save(session)
         where = f"workspace session {session.id}" if args.output is None else where
     calls = len(session.exchanges)
     warnings = session.warning_list
@@ -147,8 +147,8 @@ def _run(args: argparse.Namespace) -> int:
     inputs = _parse_inputs(args.input or [], args.inputs_file)
     settings = _settings(args)
     with open_workspace(args.workspace, read_only=True) as ws:
-        config = sessions.agent_from_workspace(ws, args.agent)
-        catalog = ws.catalog()
+        config = ws.agents.config(args.agent)
+        catalog = ws.catalog.snapshot()
     session = sessions.run_agent(
         config,
         catalog,
@@ -187,7 +187,7 @@ def _catalog_arg(args: argparse.Namespace) -> Any:
         return read_catalog_file(args.catalog)
     if args.workspace is not None:
         with open_workspace(args.workspace, read_only=True) as ws:
-            return ws.catalog()
+            return ws.catalog.snapshot()
     return None
 
 
@@ -222,7 +222,7 @@ def _whatif(args: argparse.Namespace) -> int:
     catalog = _catalog_arg(args)
     if catalog is None:
         with open_workspace(None, read_only=True) as ws:
-            catalog = ws.catalog()
+            catalog = ws.catalog.snapshot()
     report = sessions.whatif(session, catalog, args.search)
     if args.json:
         print_json(report.to_json())
@@ -233,7 +233,7 @@ def _whatif(args: argparse.Namespace) -> int:
 
 def _list(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
-        rows = SessionService(ws).rows()
+        rows = ws.sessions.rows()
     if args.json:
         print_json([r.to_json() for r in rows])
         return 0
@@ -261,7 +261,7 @@ def _cell(value: object, limit: int = LIST_FIELD_CHARS) -> str:
 
 def _export(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
-        SessionService(ws).export(args.id, args.output)
+        ws.sessions.export(args.id, args.output)
     say(f"exported session {args.id} to {args.output}")
     return 0
 
@@ -270,7 +270,7 @@ def _import(args: argparse.Namespace) -> int:
     # Never replaces a stored session: a different one with a taken id is kept beside it.
     session = sessions.read_session_file(args.file)
     with open_workspace(args.workspace) as ws:
-        session_id, stored, taken = SessionService(ws).store(session)
+        session_id, stored, taken = ws.sessions.store(session)
     if not stored:
         say(f"session {session_id} is already in the workspace: nothing imported")
         return 0

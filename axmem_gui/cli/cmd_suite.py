@@ -19,22 +19,13 @@ from axmem_gui.services.catalogs import read_catalog_file
 from axmem_gui.services.suites import (
     SuiteChange,
     SuiteOutcome,
-    apply_suite_changes,
-    case_changes,
     case_from_json_text,
-    edit_suite_changes,
-    import_suite_changes,
-    new_suite_changes,
     outcomes_to_json,
     read_run_results_file,
     read_suite_file,
-    remove_suite_changes,
-    require_suite,
     run_suites,
-    run_workspace_suites,
     select_suites,
     suite_from_json_text,
-    workspace_suites,
     write_junit,
     write_suite_file,
 )
@@ -87,19 +78,19 @@ def _collect_and_run(args: argparse.Namespace) -> list[SuiteOutcome]:
         with open_workspace(args.workspace) as ws:
             catalog = read_catalog_file(args.catalog) if args.catalog is not None else None
             record = catalog is None and not args.no_record
-            return run_workspace_suites(ws, args.suite, catalog=catalog, record=record)
+            return ws.suites.run(args.suite, catalog=catalog, record=record)
     suites: Sequence[Suite]
     if args.suite_file is not None:
         suites = select_suites(read_suite_file(args.suite_file), args.suite, str(args.suite_file))
     else:
         with open_workspace(args.workspace) as ws:
-            suites = select_suites(workspace_suites(ws), args.suite, "workspace")
+            suites = select_suites(ws.suites.all(), args.suite, "workspace")
     catalog_: Catalog
     if args.catalog is not None:
         catalog_ = read_catalog_file(args.catalog)
     else:
         with open_workspace(args.workspace) as ws:
-            catalog_ = ws.catalog()
+            catalog_ = ws.catalog.snapshot()
     previous = read_run_results_file(args.baseline) if args.baseline is not None else {}
     return run_suites(suites, catalog_, previous)
 
@@ -122,10 +113,8 @@ def _list(args: argparse.Namespace) -> int:
         suites = read_suite_file(args.suite_file)
     else:
         with open_workspace(args.workspace) as ws:
-            suites = workspace_suites(ws)
-            for s in suites:
-                doc = ws.suites.document(s.name)
-                revisions[s.name] = 0 if doc is None else doc.revision
+            suites = ws.suites.all()
+            revisions = {e.name: e.revision for e in ws.suites.entries()}
     if args.json:
         rows = []
         for s in suites:
@@ -159,7 +148,7 @@ def _report(args: argparse.Namespace, revisions: dict[str, int], verb: str) -> i
 
 def _apply(args: argparse.Namespace, changes: list[SuiteChange], verb: str) -> int:
     with open_workspace(args.workspace) as ws:
-        return _report(args, apply_suite_changes(ws, changes), verb)
+        return _report(args, ws.suites.apply(changes), verb)
 
 
 def _add(args: argparse.Namespace) -> int:
@@ -167,13 +156,12 @@ def _add(args: argparse.Namespace) -> int:
         if args.case is not None:
             text, source = _read_json_arg(args.case, "case file")
             case = case_from_json_text(text, source)
-            if ws.suites.document(args.name) is None:
+            if not ws.suites.exists(args.name):
                 # A first case creates its suite.
                 created = Suite(args.name, (), args.description or "")
-                changes = new_suite_changes(ws, created)
-                apply_suite_changes(ws, changes)
-            changes = case_changes(ws, args.name, case, None, args.expect_revision)
-            return _report(args, apply_suite_changes(ws, changes), "Added a case to")
+                ws.suites.apply(ws.suites.new_changes(created))
+            changes = ws.suites.case_changes(args.name, case, None, args.expect_revision)
+            return _report(args, ws.suites.apply(changes), "Added a case to")
         if args.suite_file is not None:
             text, source = _read_json_arg(args.suite_file, "suite file")
             suite = suite_from_json_text(text, source)
@@ -183,7 +171,7 @@ def _add(args: argparse.Namespace) -> int:
             if args.name is None:
                 raise InputError("give a suite NAME, or --from FILE with the suite's JSON")
             suite = Suite(args.name, (), args.description or "")
-        return _report(args, apply_suite_changes(ws, new_suite_changes(ws, suite)), "Added")
+        return _report(args, ws.suites.apply(ws.suites.new_changes(suite)), "Added")
 
 
 def _edit(args: argparse.Namespace) -> int:
@@ -191,35 +179,35 @@ def _edit(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace) as ws:
         if args.case is not None:
             case = case_from_json_text(text, source)
-            changes = case_changes(ws, args.name, case, args.case, args.expect_revision)
+            changes = ws.suites.case_changes(args.name, case, args.case, args.expect_revision)
         else:
             suite = suite_from_json_text(text, source)
-            changes = edit_suite_changes(ws, args.name, suite, args.expect_revision)
-        return _report(args, apply_suite_changes(ws, changes), "Changed")
+            changes = ws.suites.edit_changes(args.name, suite, args.expect_revision)
+        return _report(args, ws.suites.apply(changes), "Changed")
 
 
 def _remove(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace) as ws:
         if args.case is not None:
-            changes = case_changes(ws, args.name, None, args.case, args.expect_revision)
-            return _report(args, apply_suite_changes(ws, changes), "Removed a case from")
-        changes = remove_suite_changes(ws, args.name, args.expect_revision)
-        return _report(args, apply_suite_changes(ws, changes), "Removed")
+            changes = ws.suites.case_changes(args.name, None, args.case, args.expect_revision)
+            return _report(args, ws.suites.apply(changes), "Removed a case from")
+        changes = ws.suites.remove_changes(args.name, args.expect_revision)
+        return _report(args, ws.suites.apply(changes), "Removed")
 
 
 def _import(args: argparse.Namespace) -> int:
     suites = read_suite_file(args.file)
     with open_workspace(args.workspace) as ws:
-        changes = import_suite_changes(ws, suites, replace_existing=args.replace)
-        return _report(args, apply_suite_changes(ws, changes), "Imported")
+        changes = ws.suites.import_changes(suites, replace_existing=args.replace)
+        return _report(args, ws.suites.apply(changes), "Imported")
 
 
 def _export(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace) as ws:
         if args.suite:
-            suites = [require_suite(ws, name)[0] for name in args.suite]
+            suites = [ws.suites.require(name)[0] for name in args.suite]
         else:
-            suites = workspace_suites(ws)
+            suites = ws.suites.all()
     if not suites:
         raise InputError("the workspace has no suites to export")
     if args.out is None or str(args.out) == "-":

@@ -15,6 +15,37 @@ class WorkspaceError(AxmemError):
     """A workspace cannot be opened or written; the file is left untouched."""
 
 
+class ReadOnlyError(WorkspaceError):
+    """A write to a workspace opened read-only."""
+
+
+class ConflictError(WorkspaceError):
+    """What the caller read changed since (another window, program or instance): the
+    write names the revision (or value) it expected and the store holds another one.
+    `expected`/`actual` are revisions (0 or None: absent); `message` replaces the
+    revision-worded default."""
+
+    def __init__(
+        self,
+        kind: str,
+        key: str,
+        expected: int | None,
+        actual: int | None,
+        message: str | None = None,
+    ) -> None:
+        if message is None:
+            where = "was deleted" if actual is None else f"is now at revision {actual}"
+            message = (
+                f"{kind} '{key}' was changed elsewhere: you edited revision {expected}, "
+                f"it {where}. Reload it, then apply your change again."
+            )
+        super().__init__(message)
+        self.kind = kind
+        self.entry_id = key
+        self.expected = expected
+        self.actual = actual
+
+
 class WorkspaceBusyError(WorkspaceError):
     """Another program kept the workspace's write lock longer than this writer waited:
     nothing was written. The app's edits wait again off the GUI thread (ui/writes.py)."""

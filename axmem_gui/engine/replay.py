@@ -23,6 +23,7 @@ from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import AxmemError, InputError
 from axmem_gui.core.records import JsonValue
 from axmem_gui.core.session.agent_config import AgentConfig
+from axmem_gui.core.session.app_session import is_app_session, is_host_search, not_here
 from axmem_gui.core.session.model import CANCELLED, COMPLETE, FAILED, Exchange, Forward, Session
 from axmem_gui.core.session.payloads import runtime_map
 from axmem_gui.core.session.replay_check import (
@@ -75,7 +76,10 @@ class ReplayRefused(AxmemError):
 
 
 def check_replayable(session: Session) -> None:
-    """Refuse (ReplayRefused) when the installed axllm is not the recording's."""
+    """Refuse (ReplayRefused) when the installed axllm is not the recording's, or the
+    session was recorded by an app (its agent's code is not here)."""
+    if is_app_session(session):
+        raise ReplayRefused(not_here(session, "replay"))
     recorded = session.versions.axllm
     installed = package_version("axllm")
     if recorded != installed:
@@ -266,12 +270,14 @@ def verify_session(session: Session) -> VerifyReport:
     against their digests, searches re-run on the recorded catalog, derived fields."""
     started = time.perf_counter()
     found = file_differences(session)
+    searches = [call for _fw, call in session.search_calls()]
     return VerifyReport(
         session_id=session.id,
         differences=tuple(found),
         calls=len(session.exchanges),
-        searches=sum(len(f.search_calls) for f in session.forwards),
+        searches=len(searches),
         duration_ms=round((time.perf_counter() - started) * 1000, 1),
+        host_searches=sum(1 for call in searches if is_host_search(call)),
     )
 
 

@@ -5,9 +5,10 @@ OpenAI-compatible client with a `transport`) and by the tests' fake HTTP server.
 every Ax stage well enough for a full run: the distiller discovers skills with the user's
 request as the search, recalls memories, then hands over with final(); the executor
 declares the first recalled memory used and finishes; the responder answers every output
-field; the context-map Distiller/Cartographer propose small edits. Persona "scripted-b"
-(any model name ending in "-b") answers differently and skips used(), so reruns and diffs
-have something to show.
+field; the context-map Distiller/Cartographer propose small edits. An executor offered a
+function tool (an app's agent, recorded with axmem_gui.recorder) calls it once first.
+Persona "scripted-b" (any model name ending in "-b") answers differently and skips used(),
+so reruns and diffs have something to show.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ _WIRE_KEY = re.compile(r"\(wire key: `([A-Za-z0-9_]+)`\)")
 _FIELD_LINE = re.compile(r"^([A-Z][A-Za-z0-9 ]*): ?(.*)$")
 _MAP_ITEM = re.compile(r"\[([a-z]{2}-\d{5})\]")
 _MEMORY_ID = re.compile(r"^ID: `([^`]+)`", re.MULTILINE)
+#: The first function tool an executor prompt lists (`utils.lookupOwner(args: ...)`); the
+#: studio's own agents have none.
+_TOOL = re.compile(r"^`([a-z][A-Za-z0-9_]*\.[A-Za-z][A-Za-z0-9_]*)\(args", re.MULTILINE)
 
 
 def persona_of(model: str | None) -> str:
@@ -78,11 +82,8 @@ def _distiller(system: str, user: str) -> dict[str, Any]:
             "javascriptCode": "const r = await llmQuery([{ query: 'What matters most here?', "
             f"context: {{ request: {_js(request)} }} }}]);\nconsole.log(r);"
         }
-    if (
-        "### Available Skills" in system
-        and "Loaded Skills" not in fields
-        and "discover" not in actions
-    ):
+    can_discover = "### Available Skills" in system or "`await discover(request: { skills" in system
+    if can_discover and "Loaded Skills" not in fields and "discover" not in actions:
         return {"javascriptCode": f"await discover({{ skills: [{_js(request)}] }});"}
     if "`recall`" in system and "Memories" not in fields and "recall(" not in actions:
         return {"javascriptCode": f"await recall([{_js(request)}]);"}
@@ -93,9 +94,16 @@ def _distiller(system: str, user: str) -> dict[str, Any]:
     }
 
 
-def _executor(user: str, persona: str) -> dict[str, Any]:
+def _executor(system: str, user: str, persona: str) -> dict[str, Any]:
     fields = _user_fields(user)
     actions = fields.get("Action Log", "")
+    tool = _TOOL.search(system)
+    if tool and f"{tool.group(1)}(" not in actions:
+        # An app's agent with a function tool (the recorder's examples): call it once.
+        return {
+            "javascriptCode": f"const found = await {tool.group(1)}({{ service: 'checkout' }});\n"
+            "console.log(JSON.stringify(found));"
+        }
     memory_ids = _MEMORY_ID.findall(fields.get("Memories", ""))
     if persona == "scripted-a" and memory_ids and "used(" not in actions:
         reason = "it answered part of the request"
@@ -204,7 +212,7 @@ def scripted_fields_for_messages(
     if stage == ACTOR_DISTILLER:
         return _distiller(system, user)
     if stage == ACTOR_EXECUTOR:
-        return _executor(user, persona)
+        return _executor(system, user, persona)
     if stage == RESPONDER:
         return _responder(system, user, persona)
     if stage == MAP_DISTILLER:

@@ -17,7 +17,7 @@ from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.session.model import SearchCall, SearchInfo, SearchResult, Session
 from axmem_gui.core.session.replay_cursor import SearchCursor
-from axmem_gui.core.session.retrieval import AxExactBackend
+from axmem_gui.core.session.retrieval import SEARCH_BACKENDS, AxExactBackend
 from axmem_gui.core.session.whatif import RetrievalBackend
 
 
@@ -82,15 +82,12 @@ def default_backend() -> RetrievalBackend:
     return AxExactBackend()
 
 
-BACKENDS = ("axmem-ax", "axllm-builtin")
-
-
 def backend_named(name: str | None) -> RetrievalBackend:
     if name in (None, "", "default", AxExactBackend.name):
         return AxExactBackend()
     if name == AxllmBuiltinBackend.name:
         return AxllmBuiltinBackend()
-    raise InputError(f"unknown search backend '{name}' (known: {', '.join(BACKENDS)})")
+    raise InputError(f"unknown search backend '{name}' (known: {', '.join(SEARCH_BACKENDS)})")
 
 
 def backend_for_session(session: Session) -> RetrievalBackend:

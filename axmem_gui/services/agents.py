@@ -24,7 +24,7 @@ from axmem_gui.core.session.agent_config import (
     agent_config_value,
 )
 from axmem_gui.services.files import read_utf8_file
-from axmem_gui.services.workspace import Workspace
+from axmem_gui.store import Workspace
 
 
 def checked_config(value: Any, source: str) -> AgentConfig:

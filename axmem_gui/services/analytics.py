@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.session.analytics import SessionTotals, UsageReport, session_totals
 from axmem_gui.services.session_store import SessionService
-from axmem_gui.services.workspace import Workspace
+from axmem_gui.store import Workspace
 
 __all__ = ["SessionTotals", "UsageReport", "session_totals", "token_totals", "usage_report"]
 

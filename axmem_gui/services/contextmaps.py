@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from axmem_gui.core.contextmap import (
     AddOperation,
@@ -37,13 +37,18 @@ from axmem_gui.core.contextmap.update import apply_operations
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.records import to_json_value
+from axmem_gui.core.session.app_session import forwards_read, needs_exchanges
 from axmem_gui.core.session.derive import map_snapshots
 from axmem_gui.core.session.model import MapSnapshot, Session
 from axmem_gui.services.agents import AgentService
 from axmem_gui.services.contextmap_updates import based_on_key, describe_update
 from axmem_gui.services.files import read_utf8_file, write_file_atomic
 from axmem_gui.services.session_store import SessionService
-from axmem_gui.services.workspace import Workspace
+from axmem_gui.services.store_access import store_of
+from axmem_gui.store import Workspace
+
+if TYPE_CHECKING:
+    from axmem_gui.services.workspace import OpenWorkspace
 
 __all__ = ["describe_update"]  # (the update records' reader: services.contextmap_updates)
 
@@ -100,20 +105,26 @@ def _read_state(value: object, source: str) -> StoredContextMap | None:
 
 def _sessions_without_rows(ws: Workspace, stored_sessions: set[str]) -> list[Session]:
     """Stored sessions (their heads: the maps need no exchanges) with maps and no
-    snapshot rows."""
-    return [
-        session
-        for session in SessionService(ws).heads()
-        if session.id not in stored_sessions and session_map_snapshots(session)
-    ]
+    snapshot rows. An app's recording that left its map updates to readers is read
+    whole: they are read from its map calls."""
+    service = SessionService(ws)
+    out = []
+    for head in service.heads():
+        if head.id in stored_sessions:
+            continue
+        session = (service.find(head.id) or head) if needs_exchanges(head) else head
+        if session_map_snapshots(session):
+            out.append(session)
+    return out
 
 
 def session_map_snapshots(session: Session) -> list[MapSnapshot]:
     """The map snapshots of a session, computed from its forwards' maps and update
-    records (what `axmem verify` and replay check), not read from the file's
+    records (what `axmem verify` and replay check; an app's recording's updates read as
+    `app_session.map_update_of` reads them), not read from the file's
     `contextMapSnapshots` copy; a session without forwards falls back to that copy."""
     if session.forwards:
-        return map_snapshots(session.forwards)
+        return map_snapshots(forwards_read(session))
     return list(session.map_snapshots or ())
 
 
@@ -141,8 +152,9 @@ def session_map_at(session: Session, forward: int, which: str, source: str) -> S
     return stored
 
 
-def map_agents(ws: Workspace) -> list[str]:
+def map_agents(open_ws: OpenWorkspace) -> list[str]:
     """Agent names with a context map: from snapshots, agent configs and sessions."""
+    ws = store_of(open_ws)
     snapshots = ws.contextmaps.list()
     names = {snap.agent for snap in snapshots}
     for agent in AgentService(ws).all():
@@ -153,9 +165,15 @@ def map_agents(ws: Workspace) -> list[str]:
     return sorted(names, key=lambda n: (n == "", n.lower()))
 
 
-def snapshot_count(ws: Workspace) -> int:
+def agents_with_snapshots(open_ws: OpenWorkspace) -> set[str]:
+    """The agents with a stored snapshot (imported, edited or recorded)."""
+    return {snap.agent for snap in store_of(open_ws).contextmaps.list()}
+
+
+def snapshot_count(open_ws: OpenWorkspace) -> int:
     """Every snapshot the context map timelines list, over all agents: the stored ones
     plus those recorded inside sessions that have no stored rows (a live run's maps)."""
+    ws = store_of(open_ws)
     stored = ws.contextmaps.list()
     stored_sessions = {s.session_id for s in stored if s.session_id}
     in_sessions = sum(
@@ -164,10 +182,11 @@ def snapshot_count(ws: Workspace) -> int:
     return len(stored) + in_sessions
 
 
-def timeline(ws: Workspace, agent: str) -> list[TimelineEntry]:
+def timeline(open_ws: OpenWorkspace, agent: str) -> list[TimelineEntry]:
     """Every snapshot of `agent`'s map, oldest first: sessions in the order they ran (their
     snapshots in recorded order), then snapshots made outside a session (imported, edited)
     by the time they were made."""
+    ws = store_of(open_ws)
     sessions = {s.id: s for s in SessionService(ws).rows()}
     entries: list[tuple[tuple[str, int, int], TimelineEntry]] = []
     stored_sessions: set[str] = set()
@@ -323,14 +342,14 @@ def describe_score(score: float | None) -> str:
 
 
 def save_edited(
-    ws: Workspace,
+    open_ws: OpenWorkspace,
     agent: str,
     stored: StoredContextMap,
     base: TimelineEntry,
     edits: Iterable[str],
 ) -> int:
     """Store an edited map as a new snapshot (same shape as its base); returns its pk."""
-    return ws.contextmaps.add(
+    return store_of(open_ws).contextmaps.add(
         agent,
         stored.to_json_value(),
         label=EDITED_LABEL,
@@ -356,10 +375,10 @@ def read_snapshot_file(path: Path) -> StoredContextMap:
     return stored_map_from_text(text)
 
 
-def import_snapshot(ws: Workspace, agent: str, path: Path) -> int:
+def import_snapshot(open_ws: OpenWorkspace, agent: str, path: Path) -> int:
     """Read a snapshot file and store it as a new snapshot of `agent`; returns its pk."""
     stored = read_snapshot_file(path)
-    return ws.contextmaps.add(
+    return store_of(open_ws).contextmaps.add(
         agent,
         stored.to_json_value(),
         label=IMPORTED_LABEL,

@@ -1,4 +1,5 @@
-"""Trigger evals as a use case: author sets, run them on a real model, compare two runs.
+"""The evals aggregate (eval sets and their runs) and trigger evals as a use case:
+author sets, run them on a real model, compare two runs.
 
 Running a set drives the real agent (`sessions.run_agent`, the same path as a live run:
 axllm, the Ax-exact search, session recording) once per case and repeat. Every agent run
@@ -7,7 +8,8 @@ record of the eval; the eval run row is rewritten after every finished agent run
 failure, a cancel or a crash keeps everything done so far.
 
 Runs go through a thread pool (`parallel`, at least 1); the workspace is only touched from
-the calling thread (SQLite connections are not shared between threads).
+the calling thread (SQLite connections are not shared between threads). The GUI runs an
+eval on a job: `run_eval_at` opens the workspace on the job's thread.
 """
 
 from __future__ import annotations
@@ -16,15 +18,16 @@ import hashlib
 import json
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, replace
+from dataclasses import astuple, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from axmem_gui.core.cancel import CancelFlag
 from axmem_gui.core.catalog import Catalog
-from axmem_gui.core.errors import AxmemError, InputError
+from axmem_gui.core.errors import AxmemError, ConflictError, InputError
 from axmem_gui.core.evals.compare import EvalComparison, compare_reports, to_junit_xml
 from axmem_gui.core.evals.model import (
     EvalCase,
@@ -34,18 +37,20 @@ from axmem_gui.core.evals.model import (
     eval_sets_from_json_text,
 )
 from axmem_gui.core.evals.report import (
+    EvalProvider,
     EvalReport,
     EvalRun,
     failed_run,
     report_from_json_value,
     run_from_session,
 )
+from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import select_catalog
 from axmem_gui.core.session.digest import canonical_json
 from axmem_gui.core.session.model import Origin, Session
 from axmem_gui.engine.clients import CancelToken, is_cancelled, utc_now
-from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.services import sessions
+from axmem_gui.services.aggregates import Change, Notices, WorkspaceAddress
 from axmem_gui.services.files import read_utf8_file, write_file_atomic
 
 if TYPE_CHECKING:
@@ -56,39 +61,6 @@ MAX_PARALLEL = 16
 
 
 # --------------------------------------------------------------------------- sets
-
-
-def list_sets(ws: Workspace) -> list[EvalSet]:
-    out = []
-    for name in ws.evals.list():
-        data = ws.evals.get(name)
-        if data is not None:
-            out.append(eval_set_from_json_value(data, f"workspace eval set '{name}'"))
-    return out
-
-
-def get_set(ws: Workspace, name: str | None) -> EvalSet:
-    """The named set, or the only one when `name` is None."""
-    names = ws.evals.list()
-    if name is None:
-        if len(names) != 1:
-            known = ", ".join(names) or "none"
-            raise InputError(f"{ws.path}: name an eval set with --set (eval sets: {known})")
-        name = names[0]
-    data = ws.evals.get(name)
-    if data is None:
-        known = ", ".join(names) or "none"
-        raise InputError(f"{ws.path}: no eval set named '{name}' (eval sets: {known})")
-    return eval_set_from_json_value(data, f"workspace eval set '{name}'")
-
-
-def save_set(ws: Workspace, eval_set: EvalSet) -> int:
-    return ws.evals.save(eval_set.name, eval_set.to_json())
-
-
-def remove_set(ws: Workspace, name: str) -> None:
-    if not ws.evals.delete(name):
-        raise InputError(f"{ws.path}: no eval set named '{name}'")
 
 
 def read_set_file(path: Path) -> list[EvalSet]:
@@ -127,7 +99,7 @@ def new_eval_run_id() -> str:
 _Outcome = tuple[EvalCase, int, Session | None, str, float]
 
 
-def run_eval(
+def _run_eval(
     ws: Workspace,
     eval_set: EvalSet,
     settings: ProviderSettings,
@@ -136,18 +108,13 @@ def run_eval(
     parallel: int = 1,
     catalog: Catalog | None = None,
     search: Any = None,
-    cancel: CancelToken | None = None,
+    cancel: CancelFlag | None = None,
     progress: Callable[[EvalProgress], None] | None = None,
     transport: Callable[[Mapping[str, Any]], Any] | None = None,
     label: str = "",
     run_id: str | None = None,
 ) -> EvalReport:
-    """Run every case of `eval_set` `repeat` times (default: the set's and cases' own)
-    with the set's agent over the workspace catalog (or `catalog`), and return the report.
-
-    Bad input (unknown agent, a case without a value for an input, an id the catalog
-    lacks) raises InputError before any run. Once runs start nothing raises for a model or
-    server failure: that run is recorded as failed with its reason and the rest go on."""
+    """`EvalService.run` on the store the service holds."""
     if repeat is not None and not 1 <= repeat <= 100:
         raise InputError(f"--repeat must be from 1 to 100, got {repeat}")
     if not 1 <= parallel <= MAX_PARALLEL:
@@ -164,15 +131,13 @@ def run_eval(
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise InputError(f"eval set '{eval_set.name}': {problems[0]}{more}")
-    cancel = cancel if cancel is not None else CancelToken()
+    token = CancelToken()  # the Ax runtime's: also aborts a model call in flight
+    if cancel is not None:
+        cancel.on_cancel(token.cancel)
     report = EvalReport(
         id=run_id or new_eval_run_id(),
         eval_set=eval_set,
-        provider={
-            "name": settings.provider,
-            "model": settings.model,
-            "base_url": settings.base_url,
-        },
+        provider=EvalProvider(settings.provider, settings.model, settings.base_url),
         started_at=utc_now(),
         status="running",
         repeat=repeat,
@@ -185,7 +150,7 @@ def run_eval(
     plan = [(case, n) for case in eval_set.cases for n in range(1, report.planned(case) + 1)]
 
     def one(case: EvalCase, attempt: int) -> _Outcome | None:
-        if cancel.cancelled:
+        if token.cancelled:
             return None  # never started: counted as not run
         started = time.perf_counter()
         try:
@@ -196,7 +161,7 @@ def run_eval(
                 settings,
                 name=f"eval {eval_set.name} · {case.name} · run {attempt}",
                 search=search,
-                cancel=cancel,
+                cancel=token,
                 transport=transport,
                 origin=Origin(
                     kind="eval",
@@ -244,7 +209,7 @@ def run_eval(
                         run,
                     )
                 )
-    status = "cancelled" if is_cancelled(cancel) else "complete"
+    status = "cancelled" if is_cancelled(token) else "complete"
     report = replace(report, status=status, finished_at=utc_now())
     if writable:
         ws.eval_runs.save(report.stored_json())
@@ -261,35 +226,6 @@ def _ordered(runs: list[EvalRun], plan: list[tuple[EvalCase, int]]) -> list[Eval
 
 
 # --------------------------------------------------------------------------- results
-
-
-def list_runs(ws: Workspace, set_name: str | None = None) -> list[dict[str, Any]]:
-    return [dict(row.__dict__) for row in ws.eval_runs.list(set_name)]
-
-
-def list_reports(ws: Workspace, set_name: str | None = None) -> list[EvalReport]:
-    """The stored runs (of one set), oldest first; an unreadable stored run is skipped."""
-    out = []
-    for row in ws.eval_runs.list(set_name):
-        data = ws.eval_runs.get(row.id)
-        try:
-            out.append(report_from_json_value(data, f"eval run '{row.id}'"))
-        except AxmemError:
-            continue
-    return out
-
-
-def get_run(ws: Workspace, run_id: str) -> EvalReport:
-    """A stored eval run; `last` (or `last:SET`) names the latest one."""
-    if run_id == "last" or run_id.startswith("last:"):
-        rows = ws.eval_runs.list(run_id[5:] or None)
-        if not rows:
-            raise InputError(f"{ws.path}: no eval run yet")
-        run_id = rows[-1].id
-    data = ws.eval_runs.get(run_id)
-    if data is None:
-        raise InputError(f"{ws.path}: no eval run '{run_id}'")
-    return report_from_json_value(data, f"eval run '{run_id}'")
 
 
 def read_report_file(path: Path) -> EvalReport:
@@ -309,8 +245,198 @@ def write_junit(path: Path, reports: list[EvalReport]) -> None:
     write_file_atomic(path, to_junit_xml(reports), "JUnit report")
 
 
-def sessions_of(ws: Workspace, report: EvalReport) -> list[Session]:
-    """The recorded sessions an eval run names (those still in the workspace)."""
-    stored = sessions.SessionService(ws)
-    found = (stored.find(run.session_id) for run in report.runs if run.session_id)
-    return [s for s in found if s is not None]
+# --------------------------------------------------------------------------- the aggregate
+
+
+class EvalService:
+    """The eval sets and eval runs of one open workspace."""
+
+    def __init__(self, store: Workspace, notices: Notices | None = None) -> None:
+        self._store = store
+        self._notices = notices if notices is not None else Notices()
+
+    # sets ---------------------------------------------------------------------------
+    def names(self) -> list[str]:
+        return self._store.evals.list()
+
+    def sets(self) -> list[EvalSet]:
+        """Every eval set in name order (InputError names the first that does not read)."""
+        out = []
+        for name in self.names():
+            data = self._store.evals.get(name)
+            if data is not None:
+                out.append(eval_set_from_json_value(data, f"workspace eval set '{name}'"))
+        return out
+
+    def get_set(self, name: str | None) -> EvalSet:
+        """The named set, or the only one when `name` is None."""
+        return self._get_set(name)[0]
+
+    def _get_set(self, name: str | None) -> tuple[EvalSet, int]:
+        names = self.names()
+        where = self._store.path
+        if name is None:
+            if len(names) != 1:
+                known = ", ".join(names) or "none"
+                raise InputError(f"{where}: name an eval set with --set (eval sets: {known})")
+            name = names[0]
+        doc = self._store.evals.document(name)
+        if doc is None:
+            known = ", ".join(names) or "none"
+            raise InputError(f"{where}: no eval set named '{name}' (eval sets: {known})")
+        return eval_set_from_json_value(doc.data, f"workspace eval set '{name}'"), doc.revision
+
+    def revision_of(self, name: str) -> int | None:
+        doc = self._store.evals.document(name)
+        return None if doc is None else doc.revision
+
+    def add_sets(self, sets: Sequence[EvalSet], *, replace_existing: bool) -> dict[str, int]:
+        """Store the sets, all or none: an existing name is refused unless replacing (and
+        a set written meanwhile by another program is never overwritten unseen: each
+        write expects the revision read here). Returns each set's new revision."""
+        out: dict[str, int] = {}
+        with self._store.transaction(immediate=True):
+            seen = {s.name: self.revision_of(s.name) for s in sets}
+            clash = [name for name, revision in seen.items() if revision is not None]
+            if clash and not replace_existing:
+                raise InputError(
+                    f"eval set '{clash[0]}' already exists in {self._store.path}; "
+                    "use --replace to overwrite"
+                )
+            for eval_set in sets:
+                out[eval_set.name] = self.save_set(eval_set, seen[eval_set.name] or 0)
+        self._notices.publish(Change("evals", tuple(out), any(r is None for r in seen.values())))
+        return out
+
+    def save_set(self, eval_set: EvalSet, expected_revision: int | None = None) -> int:
+        """Store one set; with `expected_revision` (0: must not exist yet) ConflictError
+        when the stored one is at another revision."""
+        revision = self._store.evals.save(
+            eval_set.name, eval_set.to_json(), expected_revision=expected_revision
+        )
+        if not self._store.db.conn.in_transaction:
+            self._notices.publish(Change("evals", (eval_set.name,), revision == 1))
+        return revision
+
+    def remove_set(self, name: str, expected_revision: int | None = None) -> None:
+        with self._store.transaction(immediate=True):
+            actual = self.revision_of(name)
+            if actual is None:
+                raise InputError(f"{self._store.path}: no eval set named '{name}'")
+            if expected_revision is not None and actual != expected_revision:
+                raise ConflictError("eval set", name, expected_revision, actual)
+            self._store.evals.delete(name)
+        self._notices.publish(Change("evals", (name,), True))
+
+    # runs ---------------------------------------------------------------------------
+    def run(
+        self,
+        eval_set: EvalSet,
+        settings: ProviderSettings,
+        *,
+        repeat: int | None = None,
+        parallel: int = 1,
+        catalog: Catalog | None = None,
+        search: Any = None,
+        cancel: CancelFlag | None = None,
+        progress: Callable[[EvalProgress], None] | None = None,
+        transport: Callable[[Mapping[str, Any]], Any] | None = None,
+        label: str = "",
+        run_id: str | None = None,
+    ) -> EvalReport:
+        """Run every case of `eval_set` `repeat` times (default: the set's and cases'
+        own) with the set's agent over the workspace catalog (or `catalog`); every agent
+        run is recorded as a session and the eval run is rewritten after each one.
+
+        Bad input (unknown agent, a case without a value for an input, an id the catalog
+        lacks) raises InputError before any run. Once runs start nothing raises for a
+        model or server failure: that run is recorded as failed with its reason and the
+        rest go on."""
+        report = _run_eval(
+            self._store, eval_set, settings, repeat=repeat, parallel=parallel,
+            catalog=catalog, search=search, cancel=cancel, progress=progress,
+            transport=transport, label=label, run_id=run_id,
+        )  # fmt: skip
+        if not self._store.read_only:
+            changes = (Change("sessions"), Change("evals", (eval_set.name,), False))
+            self._notices.publish_all(changes)
+        return report
+
+    def runs(self, set_name: str | None = None) -> list[EvalRunSummary]:
+        """The stored runs (of one set), oldest first, without their data."""
+        return [EvalRunSummary(*astuple(row)) for row in self._store.eval_runs.list(set_name)]
+
+    def reports(self, set_name: str | None = None) -> list[EvalReport]:
+        """The stored runs (of one set), oldest first; an unreadable stored run is skipped."""
+        out = []
+        for row in self._store.eval_runs.list(set_name):
+            data = self._store.eval_runs.get(row.id)
+            try:
+                out.append(report_from_json_value(data, f"eval run '{row.id}'"))
+            except AxmemError:
+                continue
+        return out
+
+    def report(self, run_id: str) -> EvalReport:
+        """A stored eval run; `last` (or `last:SET`) names the latest one."""
+        if run_id == "last" or run_id.startswith("last:"):
+            rows = self._store.eval_runs.list(run_id[5:] or None)
+            if not rows:
+                raise InputError(f"{self._store.path}: no eval run yet")
+            run_id = rows[-1].id
+        data = self._store.eval_runs.get(run_id)
+        if data is None:
+            raise InputError(f"{self._store.path}: no eval run '{run_id}'")
+        return report_from_json_value(data, f"eval run '{run_id}'")
+
+    def sessions_of(self, report: EvalReport) -> list[Session]:
+        """The recorded sessions an eval run names (those still in the workspace)."""
+        stored = sessions.SessionService(self._store)
+        found = (stored.find(run.session_id) for run in report.runs if run.session_id)
+        return [s for s in found if s is not None]
+
+
+@dataclass(frozen=True, slots=True)
+class EvalRunSummary:
+    """One stored eval run, without its data (for lists)."""
+
+    id: str
+    set_name: str
+    status: str
+    provider: str
+    model: str
+    started_at: str
+    updated_at: str
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "id": self.id,
+            "set_name": self.set_name,
+            "status": self.status,
+            "provider": self.provider,
+            "model": self.model,
+            "started_at": self.started_at,
+            "updated_at": self.updated_at,
+        }
+
+
+def run_eval_at(
+    address: WorkspaceAddress,
+    set_name: str,
+    settings: ProviderSettings,
+    *,
+    repeat: int | None = None,
+    parallel: int = 1,
+    cancel: CancelFlag | None = None,
+    progress: Callable[[EvalProgress], None] | None = None,
+    label: str = "",
+) -> EvalReport:
+    """`EvalService.run` of the set named, on the workspace at `address`, opened here (a
+    job's own connection, on its own thread)."""
+    from axmem_gui.services.workspace import open_at
+
+    with open_at(address) as ws:
+        return ws.evals.run(
+            ws.evals.get_set(set_name), settings, repeat=repeat, parallel=parallel,
+            cancel=cancel, progress=progress, label=label,
+        )  # fmt: skip

@@ -1,8 +1,9 @@
-"""Scenarios as a use case: the workspace documents, simulating one, and the prompt
-preview (what the model sees, section by section, for one stage and one executor turn).
+"""The scenarios aggregate: the workspace's scenario documents (`ScenarioService`),
+simulating one, and the prompt preview (what the model sees, section by section, for one
+stage and one executor turn).
 
-A workspace scenario document is an Ax scenario (`core/ax/simulate.py`) plus its `name`;
-the name is the document's key, so it is taken off before validation and put back on save.
+A workspace scenario document is an Ax scenario plus its `name` (`core/scenarios.py`
+reads and writes it).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from axmem_gui.core.ax.jstext import utf16_len
 from axmem_gui.core.ax.profile import DEFAULT_AX_VERSION, AxProfile, load_profile
@@ -26,9 +27,12 @@ from axmem_gui.core.ax.render import (
 from axmem_gui.core.ax.search import MemorySearch, SkillSearch
 from axmem_gui.core.ax.simulate import Scenario, Simulation, simulate
 from axmem_gui.core.catalog import Catalog, Memory, Skill
-from axmem_gui.core.errors import InputError
+from axmem_gui.core.errors import ConflictError, InputError
+from axmem_gui.core.scenarios import ScenarioDocument, read_scenario_document
+from axmem_gui.services.aggregates import Change, Notices
 
 if TYPE_CHECKING:
+    from axmem_gui.services.workspace import OpenWorkspace
     from axmem_gui.store.workspace import Workspace
 
 #: Rough, model-independent token estimate used across the studio.
@@ -52,51 +56,98 @@ RUNTIMES = ("JavaScript", "Python")
 # --------------------------------------------------------------------------- documents
 
 
-def scenario_from_document(data: Any, source: str = "scenario") -> Scenario:
-    """Validate a workspace scenario document (its `name` key is allowed and ignored)."""
-    if isinstance(data, dict) and "name" in data:
-        name = data["name"]
-        if not isinstance(name, str) or not name.strip():
-            raise InputError(f"{source}: 'name' must be a non-empty string")
-        data = {k: v for k, v in data.items() if k != "name"}
-    return Scenario.from_json(data, source)
+@dataclass(frozen=True, slots=True)
+class StoredScenario:
+    document: ScenarioDocument
+    revision: int
 
 
-def scenario_document(name: str, scenario: Scenario) -> dict[str, Any]:
-    """The document stored under `name` (name first, then the scenario's own keys)."""
-    return {"name": name, **scenario.to_json()}
+@dataclass(frozen=True, slots=True)
+class ScenarioChange:
+    """Scenario `name` goes from `before` (what the caller saw; None: absent) to `after`
+    (None: removed). With `expected_revision`, the stored revision must be that too."""
+
+    name: str
+    before: ScenarioDocument | None
+    after: ScenarioDocument | None
+    expected_revision: int | None = None
 
 
-def new_scenario_document(name: str, task: str = "") -> dict[str, Any]:
-    return scenario_document(name, Scenario(task=task, turns=()))
+class ScenarioService:
+    """The scenarios of one open workspace. Every write is a list of changes, checked
+    against the store (each scenario must still hold what its change saw) and applied in
+    one transaction, then announced; the GUI's undo commands use nothing else."""
 
+    def __init__(self, store: Workspace, notices: Notices | None = None) -> None:
+        self._store = store
+        self._notices = notices if notices is not None else Notices()
 
-def unique_name(existing: Sequence[str], base: str) -> str:
-    """`base`, or `base 2`, `base 3`... whichever is free."""
-    taken = set(existing)
-    if base not in taken:
-        return base
-    n = 2
-    while f"{base} {n}" in taken:
-        n += 1
-    return f"{base} {n}"
+    def names(self) -> list[str]:
+        return self._store.scenarios.list()
 
+    def get(self, name: str) -> StoredScenario | None:
+        doc = self._store.scenarios.document(name)
+        if doc is None:
+            return None
+        source = f"workspace scenario {name!r}"
+        return StoredScenario(read_scenario_document(name, doc.data, source), doc.revision)
 
-def check_name(name: str) -> str:
-    """A scenario name as typed: trimmed and non-empty (InputError otherwise)."""
-    cleaned = name.strip()
-    if not cleaned:
-        raise InputError("a scenario needs a name")
-    return cleaned
+    def load(self, name: str) -> Scenario:
+        """The scenario stored under `name`; InputError when absent or unreadable."""
+        found = self.get(name)
+        if found is None:
+            names = self.names()
+            known = ", ".join(repr(n) for n in names) if names else "none"
+            raise InputError(f"workspace: no scenario named {name!r} (available: {known})")
+        if found.document.scenario is None:
+            raise InputError(found.document.problem)
+        return found.document.scenario
 
+    def apply(self, changes: Sequence[ScenarioChange]) -> dict[str, int]:
+        """Write every change in one transaction after checking each scenario still holds
+        what the caller saw (ConflictError otherwise: nothing written); returns the new
+        revision of each scenario written (0: removed)."""
+        repo = self._store.scenarios
+        out: dict[str, int] = {}
+        with self._store.transaction(immediate=True):
+            for change in changes:
+                self._check(change)
+            for change in changes:
+                if change.after is None:
+                    repo.delete(change.name)
+                    out[change.name] = 0
+            for change in changes:
+                if change.after is not None:
+                    if change.after.name != change.name:
+                        raise InputError(
+                            f"scenario '{change.name}': the new value is named "
+                            f"'{change.after.name}'"
+                        )
+                    out[change.name] = repo.save(change.name, change.after.to_json())
+        structural = any((c.before is None) != (c.after is None) for c in changes)
+        self._notices.publish(Change("scenarios", tuple(out), structural))
+        return out
 
-def load_scenario(ws: Workspace, name: str) -> Scenario:
-    data = ws.scenarios.get(name)
-    if data is None:
-        names = ws.scenarios.list()
-        known = ", ".join(repr(n) for n in names) if names else "none"
-        raise InputError(f"workspace: no scenario named {name!r} (available: {known})")
-    return scenario_from_document(data, f"workspace scenario {name!r}")
+    def _check(self, change: ScenarioChange) -> None:
+        stored = self.get(change.name)
+        actual = None if stored is None else stored.revision
+        if change.expected_revision is not None and (actual or 0) != change.expected_revision:
+            raise ConflictError("scenario", change.name, change.expected_revision, actual)
+        now = None if stored is None else stored.document.to_json()
+        seen = None if change.before is None else change.before.to_json()
+        if now != seen:
+            state = (
+                "was removed"
+                if now is None
+                else ("already exists" if seen is None else "was changed elsewhere")
+            )
+            raise ConflictError(
+                "scenario",
+                change.name,
+                change.expected_revision,
+                actual,
+                f"scenario '{change.name}' {state}; nothing was changed",
+            )
 
 
 def preset_skill(skill: Skill) -> dict[str, str]:
@@ -138,10 +189,10 @@ def simulate_scenario(
 
 
 def simulate_workspace_scenario(
-    ws: Workspace, name: str, ax_version: str = DEFAULT_AX_VERSION
+    ws: OpenWorkspace, name: str, ax_version: str = DEFAULT_AX_VERSION
 ) -> tuple[Scenario, Simulation]:
-    scenario = load_scenario(ws, name)
-    return scenario, simulate_scenario(ws.catalog(), scenario, load_profile(ax_version))
+    scenario = ws.scenarios.load(name)
+    return scenario, simulate_scenario(ws.catalog.snapshot(), scenario, load_profile(ax_version))
 
 
 def simulate_workspace_scenario_at(
@@ -257,14 +308,23 @@ def _hints_note(sim: Simulation) -> str:
     return "every shortlist is suppressed for this task: the field is omitted"
 
 
-def turn_calls_summary(sim: Simulation) -> list[Mapping[str, tuple[str, ...] | None]]:
-    """Per scenario turn, the ids each call loaded (None: no such call)."""
-    out: list[Mapping[str, tuple[str, ...] | None]] = []
-    for view in sim.turns[: len(sim.scenario.turns)]:
-        out.append(
-            {
-                "discover": None if view.discover is None else view.discover.result_ids,
-                "recall": None if view.recall is None else view.recall.result_ids,
-            }
+@dataclass(frozen=True, slots=True)
+class TurnLoads:
+    """What one scenario turn's calls loaded: the ids of each (None: no such call)."""
+
+    discover: tuple[str, ...] | None = None
+    recall: tuple[str, ...] | None = None
+
+    def of(self, call: str) -> tuple[str, ...] | None:
+        return self.discover if call == "discover" else self.recall
+
+
+def turn_calls_summary(sim: Simulation) -> list[TurnLoads]:
+    """Per scenario turn, the ids each call loaded."""
+    return [
+        TurnLoads(
+            None if view.discover is None else view.discover.result_ids,
+            None if view.recall is None else view.recall.result_ids,
         )
-    return out
+        for view in sim.turns[: len(sim.scenario.turns)]
+    ]

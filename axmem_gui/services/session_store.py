@@ -38,10 +38,9 @@ from axmem_gui.core.session.format import (
 )
 from axmem_gui.core.session.model import Session
 from axmem_gui.services.files import read_utf8_file, write_file_atomic
-from axmem_gui.services.workspace import Workspace, open_workspace
-
-#: The workspace setting that remembers the provider of the last run.
-PROVIDER_SETTING = "sessions.last_provider"
+from axmem_gui.services.settings import SettingsService
+from axmem_gui.services.workspace import open_workspace
+from axmem_gui.store import Workspace
 
 # ------------------------------------------------------------------ files ---
 
@@ -146,19 +145,19 @@ class SessionService:
         """This service for a task-runner job (which opens its own connection)."""
         return SessionJobs(Path(self._ws.path))
 
-    # the provider the last run used (a convenience: a rerun or the next run starts there)
+    # the provider the last run used (a convenience: a rerun or the next run starts
+    # there), kept in the workspace settings, whose one owner is the settings service
     def last_provider(self) -> ProviderSettings | None:
         try:
-            value = self._ws.settings.get(PROVIDER_SETTING)
-            return ProviderSettings.from_json(value) if isinstance(value, dict) else None
-        except (AxmemError, ValueError, TypeError):
+            return SettingsService(self._ws).read().last_provider
+        except AxmemError:
             return None
 
     def remember_provider(self, settings: ProviderSettings) -> None:
         if self.read_only:
             return
         with contextlib.suppress(AxmemError):  # only a convenience
-            self._ws.settings.set(PROVIDER_SETTING, settings.to_json())  # never a key
+            SettingsService(self._ws).set_last_provider(settings)  # never a key
 
     # reads ------------------------------------------------------------------------
     def rows(self) -> list[SessionRow]:
@@ -359,19 +358,19 @@ class SessionJobs:
     def catalog(self) -> Catalog:
         """The workspace's catalog (100,000 memories take most of a second to read)."""
         with open_workspace(self._path, read_only=True) as ws:
-            return ws.catalog()
+            return ws.catalog.snapshot()
 
     def totals(self, ids: Iterable[str]) -> dict[str, SessionTotals]:
         with open_workspace(self._path, read_only=True) as ws:
-            return SessionService(ws).totals(ids)
+            return ws.sessions.totals(ids)
 
     def usage(self) -> UsageReport:
         with open_workspace(self._path, read_only=True) as ws:
-            return SessionService(ws).usage()
+            return ws.sessions.usage()
 
     def save(self, session: Session) -> str:
         with open_workspace(self._path) as ws:
-            return SessionService(ws).save(session)
+            return ws.sessions.save(session)
 
     def import_files(
         self,
@@ -381,7 +380,7 @@ class SessionJobs:
         progress: ImportProgress | None = None,
     ) -> list[FileImport]:
         with open_workspace(self._path) as ws:
-            return SessionService(ws).import_files(paths, cancel=cancel, progress=progress)
+            return ws.sessions.import_files(paths, cancel=cancel, progress=progress)
 
 
 def _claims_warning(session: Session) -> str:

@@ -17,6 +17,7 @@ from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import AxmemError, InputError
 from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import AgentConfig, check_inputs, select_catalog
+from axmem_gui.core.session.app_session import is_app_session, not_here
 from axmem_gui.core.session.compare import SessionComparison, compare_sessions
 from axmem_gui.core.session.model import Origin, Session
 from axmem_gui.core.session.progress import Cancellable, CancelLike, ProgressCallback
@@ -27,11 +28,10 @@ from axmem_gui.engine.clients import CancelToken
 from axmem_gui.engine.recorder import RunRequest, record_session
 from axmem_gui.engine.replay import check_replayable, verify_session
 from axmem_gui.engine.replay import replay_session as _replay
-from axmem_gui.engine.search import BACKENDS, backend_named
+from axmem_gui.engine.search import backend_named
 from axmem_gui.services.providers import build_client
 
 # The service of the stored sessions and the session files (no Ax runtime).
-from axmem_gui.services.session_store import PROVIDER_SETTING as PROVIDER_SETTING
 from axmem_gui.services.session_store import FileImport as FileImport
 from axmem_gui.services.session_store import ImportProgress as ImportProgress
 from axmem_gui.services.session_store import SessionImport as SessionImport
@@ -42,13 +42,11 @@ from axmem_gui.services.session_store import SessionService as SessionService
 from axmem_gui.services.session_store import default_file_name as default_file_name
 from axmem_gui.services.session_store import read_session_file as read_session_file
 from axmem_gui.services.session_store import write_session_file as write_session_file
-from axmem_gui.services.workspace import Workspace
+from axmem_gui.store import Workspace
 
 Transport = Callable[[Mapping[str, Any]], Any]
 #: A cancel token of a run, rerun or replay (`cancel_token()`).
 Cancel = Cancellable
-#: Who may answer discover/recall in a run (`--search`).
-SEARCH_BACKENDS = BACKENDS
 
 # ------------------------------------------------------------------ files ---
 
@@ -118,6 +116,8 @@ def rerun_session(
     """Run a recorded session's inputs again, as a new session: on another provider/model,
     and/or over another catalog (default: the recorded one). It starts from the same
     context map the recording started from."""
+    if is_app_session(session):
+        raise InputError(not_here(session, "rerun"))
     config = session.agent.config
     if config is None:
         raise InputError(session.agent.problem)

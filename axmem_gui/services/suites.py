@@ -1,9 +1,11 @@
-"""Retrieval suites as a use case: where suites and catalogs come from, running them,
-comparing with the previous run, and writing JSON / JUnit reports.
+"""The suites aggregate (retrieval suites and their recorded runs) and suites as a use
+case: where suites and catalogs come from, running them, comparing with the previous run,
+and writing JSON / JUnit reports.
 
-Suites live in a workspace (`ws.suites`, one JSON document per suite) or in a suite JSON
-file; the catalog comes from a workspace or a catalog JSON file. Reports are written
-atomically, so a failed write never leaves half a file behind.
+Suites live in a workspace (`SuiteService`, one JSON document per suite, and the runs
+recorded for each) or in a suite JSON file; the catalog comes from a workspace or a
+catalog JSON file. Reports are written atomically, so a failed write never leaves half a
+file behind.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from axmem_gui.core import jsontext
 from axmem_gui.core.catalog import Catalog
-from axmem_gui.core.errors import InputError
+from axmem_gui.core.errors import ConflictError, InputError
 from axmem_gui.core.suites import (
     RunComparison,
     SearchCall,
@@ -32,13 +34,14 @@ from axmem_gui.core.suites import (
     suites_to_json_text,
     to_junit_xml,
 )
+from axmem_gui.services.aggregates import Change, Notices
 from axmem_gui.services.files import read_utf8_file, write_file_atomic
 
 if TYPE_CHECKING:
     from axmem_gui.store.workspace import Workspace
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SuiteOutcome:
     """One suite's run plus how it compares with the previous run (None: no previous run)."""
 
@@ -76,17 +79,6 @@ def read_run_results_file(path: Path) -> dict[str, SuiteRunResult]:
     return {r.suite: r for r in results}
 
 
-def workspace_suites(ws: Workspace) -> list[Suite]:
-    """Every suite stored in the workspace, in name order."""
-    suites = []
-    for name in ws.suites.list():
-        data = ws.suites.get(name)
-        if data is None:
-            continue  # deleted between list() and get()
-        suites.append(suite_from_json_value(data, f"workspace suite '{name}'"))
-    return suites
-
-
 def select_suites(suites: Sequence[Suite], name: str | None, source: str) -> list[Suite]:
     if not suites:
         raise InputError(f"{source}: no suites found")
@@ -97,18 +89,6 @@ def select_suites(suites: Sequence[Suite], name: str | None, source: str) -> lis
         names = ", ".join(s.name for s in suites)
         raise InputError(f"{source}: no suite named '{name}' (available: {names})")
     return chosen
-
-
-def save_suite(ws: Workspace, suite: Suite) -> int:
-    """Store (or replace) a suite in the workspace; returns its new revision."""
-    return ws.suites.save(suite.name, suite.to_json())
-
-
-def previous_run(ws: Workspace, name: str) -> SuiteRunResult | None:
-    data = ws.suites.last_run(name)
-    if data is None:
-        return None
-    return run_result_from_json_value(data, f"workspace suite '{name}': last run")
 
 
 # --------------------------------------------------------------------------- sample data
@@ -160,31 +140,6 @@ def run_suites(
     return outcomes
 
 
-def run_workspace_suites(
-    ws: Workspace,
-    name: str | None = None,
-    *,
-    catalog: Catalog | None = None,
-    record: bool = True,
-) -> list[SuiteOutcome]:
-    """Run the workspace's suites (or the one named) over its catalog (or the one given),
-    compare each with its last recorded run, and record the new runs."""
-    suites = select_suites(workspace_suites(ws), name, "workspace")
-    previous = {}
-    for suite in suites:
-        before = previous_run(ws, suite.name)
-        if before is not None:
-            previous[suite.name] = before
-    outcomes = run_suites(suites, catalog if catalog is not None else ws.catalog(), previous)
-    if record:
-        for outcome in outcomes:
-            summary = outcome.result.summary
-            ws.suites.record_run(
-                outcome.result.suite, summary.passed, summary.failed, outcome.result.to_json()
-            )
-    return outcomes
-
-
 # --------------------------------------------------------------------------- reports
 
 
@@ -215,7 +170,7 @@ def outcomes_to_json(outcomes: Sequence[SuiteOutcome]) -> dict[str, Any]:
 # written in one transaction. The GUI's undo commands and the CLI use the same calls.
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SuiteChange:
     """`name` goes from `before` (what the caller saw; None = absent) to `after` (None =
     removed). With `expected_revision`, the stored revision must be that too."""
@@ -226,24 +181,18 @@ class SuiteChange:
     expected_revision: int | None = None
 
 
-class SuiteConflictError(InputError):
+class SuiteConflictError(ConflictError):
     """A suite is not what the caller saw: changed by another window, program or run."""
 
 
-def read_suite(ws: Workspace, name: str) -> tuple[Suite, int] | None:
-    """The stored suite and its revision (None when there is no suite of that name)."""
-    doc = ws.suites.document(name)
-    if doc is None:
-        return None
-    return suite_from_json_value(doc.data, f"workspace suite '{name}'"), doc.revision
+@dataclass(frozen=True, slots=True)
+class StoredSuite:
+    """A suite as stored: the suite, or (suite None) why its JSON does not read."""
 
-
-def require_suite(ws: Workspace, name: str) -> tuple[Suite, int]:
-    found = read_suite(ws, name)
-    if found is None:
-        names = ", ".join(ws.suites.list()) or "none"
-        raise InputError(f"no suite named '{name}' in the workspace (suites: {names})")
-    return found
+    name: str
+    suite: Suite | None
+    problem: str
+    revision: int
 
 
 def check_suite_name(name: str) -> str:
@@ -255,46 +204,6 @@ def check_suite_name(name: str) -> str:
     return clean
 
 
-def apply_suite_changes(ws: Workspace, changes: Sequence[SuiteChange]) -> dict[str, int]:
-    """Write every change in one transaction after checking each suite still holds what
-    the caller saw; returns the new revision of each suite written (0 = removed)."""
-    out: dict[str, int] = {}
-    with ws.transaction():
-        for change in changes:
-            doc = ws.suites.document(change.name)
-            if change.expected_revision is not None:
-                actual = 0 if doc is None else doc.revision
-                if actual != change.expected_revision:
-                    raise SuiteConflictError(
-                        f"suite '{change.name}' is at revision {actual}, not "
-                        f"{change.expected_revision}: it was changed elsewhere; "
-                        "read it again and retry"
-                    )
-            stored = None if doc is None else _normalized(doc.data)
-            seen = None if change.before is None else change.before.to_json()
-            if stored != seen:
-                state = (
-                    "was removed"
-                    if stored is None
-                    else ("already exists" if seen is None else "was changed elsewhere")
-                )
-                raise SuiteConflictError(f"suite '{change.name}' {state}; nothing was changed")
-        for change in changes:
-            if change.after is None:
-                ws.suites.delete(change.name)
-                out[change.name] = 0
-        for change in changes:
-            if change.after is not None:
-                if change.after.name != change.name:
-                    raise InputError(
-                        f"suite '{change.name}': the new value is named '{change.after.name}'"
-                    )
-                # Validate the way every reader will (a case without expectations...).
-                suite_from_json_value(change.after.to_json(), f"suite '{change.name}'")
-                out[change.name] = ws.suites.save(change.name, change.after.to_json())
-    return out
-
-
 def _normalized(data: Any) -> Any:
     """A stored suite as `to_json` writes it (the sample and hand-written files may omit
     empty lists), so comparing with what the caller saw compares meaning, not spelling."""
@@ -304,46 +213,221 @@ def _normalized(data: Any) -> Any:
         return data
 
 
-def new_suite_changes(ws: Workspace, suite: Suite) -> list[SuiteChange]:
-    name = check_suite_name(suite.name)
-    if ws.suites.document(name) is not None:
-        raise InputError(f"a suite named '{name}' already exists; choose another name")
-    return [SuiteChange(name, None, replace(suite, name=name), expected_revision=0)]
+class SuiteService:
+    """The suites of one open workspace and their recorded runs."""
 
+    def __init__(self, store: Workspace, notices: Notices | None = None) -> None:
+        self._store = store
+        self._notices = notices if notices is not None else Notices()
 
-def edit_suite_changes(
-    ws: Workspace, old_name: str, suite: Suite, expected_revision: int | None = None
-) -> list[SuiteChange]:
-    """Replace suite `old_name` by `suite` (a new name renames it; its run history stays
-    under the old name)."""
-    before, _revision = require_suite(ws, old_name)
-    name = check_suite_name(suite.name)
-    suite = replace(suite, name=name)
-    if name == old_name:
-        return [SuiteChange(name, before, suite, expected_revision)]
-    if ws.suites.document(name) is not None:
-        raise InputError(f"a suite named '{name}' already exists; choose another name")
-    return [
-        SuiteChange(old_name, before, None, expected_revision),
-        SuiteChange(name, None, suite, 0),
-    ]
+    # reads --------------------------------------------------------------------------
+    def names(self) -> list[str]:
+        return self._store.suites.list()
 
+    def entries(self) -> list[StoredSuite]:
+        """Every stored suite in name order, readable or not (the page lists both)."""
+        out = []
+        for name in self.names():
+            doc = self._store.suites.document(name)
+            if doc is None:
+                continue  # deleted between list() and document()
+            try:
+                suite: Suite | None = suite_from_json_value(doc.data, f"workspace suite '{name}'")
+                problem = ""
+            except InputError as exc:
+                suite, problem = None, str(exc)
+            out.append(StoredSuite(name, suite, problem, doc.revision))
+        return out
 
-def remove_suite_changes(
-    ws: Workspace, name: str, expected_revision: int | None = None
-) -> list[SuiteChange]:
-    before, _revision = require_suite(ws, name)
-    return [SuiteChange(name, before, None, expected_revision)]
+    def all(self) -> list[Suite]:
+        """Every suite in name order (InputError names the first that does not read)."""
+        out = []
+        for entry in self.entries():
+            if entry.suite is None:
+                raise InputError(entry.problem)
+            out.append(entry.suite)
+        return out
 
+    def read(self, name: str) -> tuple[Suite, int] | None:
+        """The stored suite and its revision (None when there is no suite of that name)."""
+        doc = self._store.suites.document(name)
+        if doc is None:
+            return None
+        return suite_from_json_value(doc.data, f"workspace suite '{name}'"), doc.revision
 
-def unique_suite_name(ws: Workspace, base: str) -> str:
-    names = set(ws.suites.list())
-    if base not in names:
-        return base
-    n = 2
-    while f"{base} {n}" in names:
-        n += 1
-    return f"{base} {n}"
+    def require(self, name: str) -> tuple[Suite, int]:
+        found = self.read(name)
+        if found is None:
+            names = ", ".join(self.names()) or "none"
+            raise InputError(f"no suite named '{name}' in the workspace (suites: {names})")
+        return found
+
+    def exists(self, name: str) -> bool:
+        return self._store.suites.document(name) is not None
+
+    def unique_name(self, base: str) -> str:
+        names = set(self.names())
+        if base not in names:
+            return base
+        n = 2
+        while f"{base} {n}" in names:
+            n += 1
+        return f"{base} {n}"
+
+    def previous_run(self, name: str) -> SuiteRunResult | None:
+        """The suite's last recorded run (InputError when it does not read)."""
+        data = self._store.suites.last_run(name)
+        if data is None:
+            return None
+        return run_result_from_json_value(data, f"workspace suite '{name}': last run")
+
+    # runs ---------------------------------------------------------------------------
+    def record_runs(self, outcomes: Sequence[SuiteOutcome]) -> None:
+        """Record each outcome's run (the baseline of the suite's next run), all or none.
+        A read-only workspace keeps them nowhere (its runs live in the caller's memory)."""
+        if self._store.read_only or not outcomes:
+            return
+        with self._store.transaction():
+            for outcome in outcomes:
+                summary = outcome.result.summary
+                self._store.suites.record_run(
+                    outcome.result.suite, summary.passed, summary.failed, outcome.result.to_json()
+                )
+        names = tuple(dict.fromkeys(o.result.suite for o in outcomes))
+        self._notices.publish(Change("suites", names, False))
+
+    def run(
+        self, name: str | None = None, *, catalog: Catalog | None = None, record: bool = True
+    ) -> list[SuiteOutcome]:
+        """Run the suites (or the one named) over the workspace's catalog (or the one
+        given), compare each with its last recorded run, and record the new runs."""
+        suites = select_suites(self.all(), name, "workspace")
+        previous = {}
+        for suite in suites:
+            before = self.previous_run(suite.name)
+            if before is not None:
+                previous[suite.name] = before
+        outcomes = run_suites(
+            suites, catalog if catalog is not None else self._store.catalog(), previous
+        )
+        if record:
+            self.record_runs(outcomes)
+        return outcomes
+
+    # writes -------------------------------------------------------------------------
+    def apply(self, changes: Sequence[SuiteChange]) -> dict[str, int]:
+        """Write every change in one transaction after checking each suite still holds
+        what the caller saw; returns the new revision of each suite written (0 = removed).
+        SuiteConflictError (nothing written) when one does not."""
+        repo = self._store.suites
+        out: dict[str, int] = {}
+        with self._store.transaction(immediate=True):
+            for change in changes:
+                self._check(change)
+            for change in changes:
+                if change.after is None:
+                    repo.delete(change.name)
+                    out[change.name] = 0
+            for change in changes:
+                if change.after is not None:
+                    if change.after.name != change.name:
+                        raise InputError(
+                            f"suite '{change.name}': the new value is named '{change.after.name}'"
+                        )
+                    # Validate the way every reader will (a case without expectations...).
+                    suite_from_json_value(change.after.to_json(), f"suite '{change.name}'")
+                    out[change.name] = repo.save(change.name, change.after.to_json())
+        structural = any((c.before is None) != (c.after is None) for c in changes)
+        self._notices.publish(Change("suites", tuple(out), structural))
+        return out
+
+    def _check(self, change: SuiteChange) -> None:
+        doc = self._store.suites.document(change.name)
+        actual = None if doc is None else doc.revision
+        if change.expected_revision is not None and (actual or 0) != change.expected_revision:
+            raise SuiteConflictError(
+                "suite",
+                change.name,
+                change.expected_revision,
+                actual,
+                f"suite '{change.name}' is at revision {actual or 0}, not "
+                f"{change.expected_revision}: it was changed elsewhere; read it again and retry",
+            )
+        stored = None if doc is None else _normalized(doc.data)
+        seen = None if change.before is None else change.before.to_json()
+        if stored != seen:
+            state = (
+                "was removed"
+                if stored is None
+                else ("already exists" if seen is None else "was changed elsewhere")
+            )
+            raise SuiteConflictError(
+                "suite",
+                change.name,
+                change.expected_revision,
+                actual,
+                f"suite '{change.name}' {state}; nothing was changed",
+            )
+
+    def new_changes(self, suite: Suite) -> list[SuiteChange]:
+        name = check_suite_name(suite.name)
+        if self.exists(name):
+            raise InputError(f"a suite named '{name}' already exists; choose another name")
+        return [SuiteChange(name, None, replace(suite, name=name), expected_revision=0)]
+
+    def edit_changes(
+        self, old_name: str, suite: Suite, expected_revision: int | None = None
+    ) -> list[SuiteChange]:
+        """Replace suite `old_name` by `suite` (a new name renames it; its run history
+        stays under the old name)."""
+        before, _revision = self.require(old_name)
+        name = check_suite_name(suite.name)
+        suite = replace(suite, name=name)
+        if name == old_name:
+            return [SuiteChange(name, before, suite, expected_revision)]
+        if self.exists(name):
+            raise InputError(f"a suite named '{name}' already exists; choose another name")
+        return [
+            SuiteChange(old_name, before, None, expected_revision),
+            SuiteChange(name, None, suite, 0),
+        ]
+
+    def remove_changes(self, name: str, expected_revision: int | None = None) -> list[SuiteChange]:
+        before, _revision = self.require(name)
+        return [SuiteChange(name, before, None, expected_revision)]
+
+    def case_changes(
+        self,
+        suite_name: str,
+        case: SuiteCase | None,
+        replacing: str | None = None,
+        expected_revision: int | None = None,
+    ) -> list[SuiteChange]:
+        """Add `case`, replace case `replacing` by it, or (case None) remove `replacing`."""
+        before, _revision = self.require(suite_name)
+        if case is None:
+            if replacing is None:
+                raise InputError("name the case to remove")
+            after = without_case(before, replacing)
+        else:
+            after = with_case(before, case, replacing)
+        return [SuiteChange(suite_name, before, after, expected_revision)]
+
+    def import_changes(
+        self, suites: Sequence[Suite], *, replace_existing: bool
+    ) -> list[SuiteChange]:
+        """All suites of a file, or none: existing names are refused unless replacing."""
+        changes = []
+        clashes = [s.name for s in suites if self.exists(s.name)]
+        if clashes and not replace_existing:
+            raise InputError(
+                f"the workspace already has suite(s) {', '.join(clashes)}; nothing was "
+                "imported (replace them, or rename them in the file)"
+            )
+        for suite in suites:
+            found = self.read(suite.name) if suite.name in clashes else None
+            changes.append(SuiteChange(suite.name, None if found is None else found[0], suite))
+        return changes
 
 
 def unique_case_name(suite: Suite, base: str) -> str:
@@ -374,41 +458,6 @@ def without_case(suite: Suite, case_name: str) -> Suite:
     if case_name not in {c.name for c in suite.cases}:
         raise InputError(f"suite '{suite.name}' has no case named '{case_name}'")
     return replace(suite, cases=tuple(c for c in suite.cases if c.name != case_name))
-
-
-def case_changes(
-    ws: Workspace,
-    suite_name: str,
-    case: SuiteCase | None,
-    replacing: str | None = None,
-    expected_revision: int | None = None,
-) -> list[SuiteChange]:
-    """Add `case`, replace case `replacing` by it, or (case None) remove `replacing`."""
-    before, _revision = require_suite(ws, suite_name)
-    if case is None:
-        if replacing is None:
-            raise InputError("name the case to remove")
-        after = without_case(before, replacing)
-    else:
-        after = with_case(before, case, replacing)
-    return [SuiteChange(suite_name, before, after, expected_revision)]
-
-
-def import_suite_changes(
-    ws: Workspace, suites: Sequence[Suite], *, replace_existing: bool
-) -> list[SuiteChange]:
-    """All suites of a file, or none: existing names are refused unless replacing."""
-    changes = []
-    clashes = [s.name for s in suites if ws.suites.document(s.name) is not None]
-    if clashes and not replace_existing:
-        raise InputError(
-            f"the workspace already has suite(s) {', '.join(clashes)}; nothing was imported "
-            "(replace them, or rename them in the file)"
-        )
-    for suite in suites:
-        found = read_suite(ws, suite.name) if suite.name in clashes else None
-        changes.append(SuiteChange(suite.name, None if found is None else found[0], suite))
-    return changes
 
 
 def case_from_json_text(text: str, source: str) -> SuiteCase:

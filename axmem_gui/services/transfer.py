@@ -22,9 +22,9 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from axmem_gui.core.catalog import EntryKind, Memory, Skill, plural
+from axmem_gui.core.catalog import Catalog, EntryKind, Memory, Skill, plural
 from axmem_gui.core.errors import AxmemError, InputError, WorkspaceError
 from axmem_gui.core.formats import (
     CatalogDoc,
@@ -48,10 +48,13 @@ from axmem_gui.core.formats.fileio import human_size, too_large
 from axmem_gui.core.formats.plan import PlanItem
 from axmem_gui.core.formats.skillsdir import ExportRefused, OutputFile
 from axmem_gui.core.jsout import encode_text
-from axmem_gui.services.catalog import CatalogService, Write
+from axmem_gui.services.aggregates import WorkspaceAddress
+from axmem_gui.services.catalog import Write
 from axmem_gui.services.files import new_file_mode, write_file_atomic
 from axmem_gui.services.folder_swap import recover, replace_folder
-from axmem_gui.store import Workspace
+
+if TYPE_CHECKING:
+    from axmem_gui.services.workspace import OpenWorkspace
 
 #: Whether the workspace can keep a skill's SKILL.md extras (frontmatter keys, resource
 #: files, layout). Needs `Skill.extra`; until then those extras survive file-to-file
@@ -119,11 +122,15 @@ def skill_from_store(skill: Skill) -> ImportedSkill:
     return ImportedSkill(skill=skill)
 
 
-def workspace_doc(ws: Workspace) -> CatalogDoc:
+def catalog_doc(catalog: Catalog) -> CatalogDoc:
+    """A workspace catalog as the formats read and write it."""
     return CatalogDoc(
-        skills=tuple(skill_from_store(s) for s in ws.skills.all()),
-        memories=tuple(ws.memories.all()),
+        skills=tuple(skill_from_store(s) for s in catalog.skills), memories=catalog.memories
     )
+
+
+def workspace_doc(ws: OpenWorkspace) -> CatalogDoc:
+    return catalog_doc(ws.catalog.snapshot())
 
 
 # --- import -----------------------------------------------------------------------------
@@ -168,7 +175,7 @@ def read_sources(
 
 
 def plan_from_sources(
-    ws: Workspace,
+    ws: OpenWorkspace,
     sources: Sequence[SourceCatalog],
     policy: Policy = "skip",
     *,
@@ -187,7 +194,7 @@ def plan_from_sources(
 
 
 def plan_import(
-    ws: Workspace,
+    ws: OpenWorkspace,
     paths: Sequence[Path | str],
     policy: Policy = "skip",
     *,
@@ -229,19 +236,16 @@ class ImportResult:
         }
 
 
-def _repo(ws: Workspace, kind: EntryKind) -> Any:
-    return ws.skills if kind == "skill" else ws.memories
-
-
 def _stored_value(item: PlanItem) -> Skill | Memory:
     entry = item.entry_to_write()
     return skill_to_store(entry) if isinstance(entry, ImportedSkill) else entry
 
 
-def _check_not_stale(ws: Workspace, item: PlanItem) -> Skill | Memory | None:
+def _check_not_stale(ws: OpenWorkspace, item: PlanItem) -> Skill | Memory | None:
     """The entry's current value, after checking it is what the plan saw: an update
     expects the planned value, an add or keep-both expects no entry under the target id."""
-    current: Skill | Memory | None = _repo(ws, item.kind).get(item.target_id)
+    found = ws.catalog.get(plural(item.kind), item.target_id)
+    current = None if found is None else found.entry
     expected = item.existing if item.action == "update" else None
     now = skill_from_store(current) if isinstance(current, Skill) else current
     if now != expected:
@@ -253,7 +257,7 @@ def _check_not_stale(ws: Workspace, item: PlanItem) -> Skill | Memory | None:
 
 
 def apply_import(
-    ws: Workspace,
+    ws: OpenWorkspace,
     plan: ImportPlan,
     *,
     progress: ProgressFn | None = None,
@@ -269,7 +273,7 @@ def apply_import(
     writes = plan.writes
     if not writes:
         return ImportResult(plan, None, ())
-    service = CatalogService(ws)
+    service = ws.catalog
     changes: list[AppliedChange] = []
     total = len(writes)
 
@@ -285,7 +289,7 @@ def apply_import(
         changes.append(AppliedChange(item.kind, item.target_id, item.action, before, after[i]))
 
     after = [_stored_value(item) for item in writes]
-    batch = ws.new_batch_id()
+    batch = service.new_batch_id()
     service.write_many(
         [(plural(item.kind), Write(item.target_id, after[i])) for i, item in enumerate(writes)],
         batch=batch,
@@ -295,19 +299,19 @@ def apply_import(
     return ImportResult(plan, batch, tuple(changes))
 
 
-def undo_import(ws: Workspace, result: ImportResult) -> None:
+def undo_import(ws: OpenWorkspace, result: ImportResult) -> None:
     """Put every entry the import touched back as it was, in one transaction."""
-    CatalogService(ws).write_many(
+    ws.catalog.write_many(
         [
             (plural(change.kind), Write(change.id, change.before))
             for change in reversed(result.changes)
         ],
-        batch=ws.new_batch_id(),
+        batch=ws.catalog.new_batch_id(),
     )
 
 
 def import_paths(
-    ws: Workspace,
+    ws: OpenWorkspace,
     paths: Sequence[Path | str],
     policy: Policy = "skip",
     *,
@@ -404,7 +408,7 @@ def _top_names(files: Sequence[OutputFile]) -> list[str]:
     return sorted({f.path.split("/")[0] for f in files})
 
 
-def skills_dir_clashes(ws: Workspace, out: Path) -> list[str]:
+def skills_dir_clashes(ws: OpenWorkspace, out: Path) -> list[str]:
     """The folders (and memories file) a skills-dir export of `ws` into `out` would
     replace: empty when `out` does not exist yet or holds none of them."""
     if not out.is_dir():
@@ -478,6 +482,33 @@ def export_doc(
 
 
 def export_workspace(
-    ws: Workspace, fmt: FormatName, out: Path | str, *, force: bool = False
+    ws: OpenWorkspace, fmt: FormatName, out: Path | str, *, force: bool = False
 ) -> ExportResult:
     return export_doc(workspace_doc(ws), fmt, out, force=force)
+
+
+# --- on a job's own connection -----------------------------------------------------------
+
+
+def apply_import_at(
+    address: WorkspaceAddress,
+    plan: ImportPlan,
+    *,
+    progress: ProgressFn | None = None,
+    cancel: CancelToken = None,
+) -> ImportResult:
+    """`apply_import` on the workspace at `address`, opened here (a job's own thread)."""
+    from axmem_gui.services.workspace import open_at
+
+    with open_at(address) as ws:
+        return apply_import(ws, plan, progress=progress, cancel=cancel)
+
+
+def export_at(
+    address: WorkspaceAddress, fmt: FormatName, out: Path | str, *, force: bool = False
+) -> ExportResult:
+    """`export_workspace` of the workspace at `address`, opened read-only here."""
+    from axmem_gui.services.workspace import open_at
+
+    with open_at(address, read_only=True) as ws:
+        return export_workspace(ws, fmt, out, force=force)

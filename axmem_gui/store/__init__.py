@@ -1,8 +1,9 @@
 """Store layer: the workspace SQLite file, its migrations and typed repositories.
 
-The only layer that speaks SQL."""
+The only layer that speaks SQL. Nothing above services sees what it defines: services
+hand on the plain types of core (`core/catalog_rows.py`, `core/workspace.py`,
+`core/errors.py`) and their own."""
 
-from axmem_gui.store.repositories import ConflictError, ReadOnlyError
-from axmem_gui.store.workspace import WORKSPACE_SUFFIX, Workspace, WorkspaceCounts
+from axmem_gui.store.workspace import Workspace
 
-__all__ = ["WORKSPACE_SUFFIX", "ConflictError", "ReadOnlyError", "Workspace", "WorkspaceCounts"]
+__all__ = ["Workspace"]

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from axmem_gui.core.catalog import NO_EXTRA, Memory, Skill
+from axmem_gui.core.catalog_rows import Entry, Revision
 from axmem_gui.core.errors import WorkspaceError
 from axmem_gui.core.jsout import json_dumps
 
@@ -44,40 +45,6 @@ def loads(text: str | None) -> Any:
         return json.loads(text)
     except (TypeError, ValueError, RecursionError) as exc:  # ValueError: bad JSON or UTF-8
         raise damaged_value("a stored JSON value does not parse") from exc
-
-
-@dataclass(frozen=True)
-class EntryMeta:
-    revision: int
-    created_at: str
-    updated_at: str
-
-
-@dataclass(frozen=True)
-class StoredSkill:
-    skill: Skill
-    meta: EntryMeta
-
-
-@dataclass(frozen=True)
-class StoredMemory:
-    memory: Memory
-    meta: EntryMeta
-
-
-@dataclass(frozen=True)
-class Revision:
-    """One change to an entry: the full value before and after (None = absent)."""
-
-    pk: int
-    kind: str
-    entry_id: str
-    revision: int
-    op: str
-    before: dict[str, Any] | None
-    after: dict[str, Any] | None
-    at: str
-    batch: str | None
 
 
 @dataclass(frozen=True)
@@ -177,6 +144,31 @@ def skill_from_value(value: dict[str, Any]) -> Skill:
 
 def memory_from_value(value: dict[str, Any]) -> Memory:
     return Memory(id=_text(value, "id"), content=_text(value, "content", ""), tags=_tags(value))
+
+
+def entry_from_value(entry_kind: str, value: object) -> Entry | None:
+    """A value the history logged for an entry of `entry_kind` ("skill", "memory")."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise damaged_value("a stored revision is not an object")
+    return skill_from_value(value) if entry_kind == "skill" else memory_from_value(value)
+
+
+def revision_from_row(row: tuple[Any, ...]) -> Revision:
+    """A `revisions` row (pk, kind, entry_id, revision, op, before, after, at, batch)."""
+    pk, kind, entry_id, revision, op, before, after, at, batch = row
+    return Revision(
+        pk,
+        kind,
+        entry_id,
+        revision,
+        op,
+        entry_from_value(kind, loads(before)),
+        entry_from_value(kind, loads(after)),
+        at,
+        batch,
+    )
 
 
 def memory_from_row(entry_id: object, content: object, tags_json: str | None) -> Memory:

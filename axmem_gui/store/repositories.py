@@ -13,45 +13,23 @@ from typing import Any, Generic, ParamSpec, TypeVar
 from sqlite_utils import Database
 
 from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.core.errors import WorkspaceError
+from axmem_gui.core.catalog_rows import EntryMeta, PageCursor, Revision, StoredEntry
+from axmem_gui.core.errors import ConflictError, ReadOnlyError, WorkspaceError
 from axmem_gui.store.records import (
     ContextMapSnapshot,
     Document,
-    EntryMeta,
-    Revision,
     SessionSummary,
-    StoredMemory,
-    StoredSkill,
     dumps,
     loads,
     memories_from_rows,
     memory_from_value,
     memory_to_row,
     now_iso,
+    revision_from_row,
     skill_from_value,
     skill_to_row,
     skills_from_rows,
 )
-
-
-class ConflictError(WorkspaceError):
-    """The entry changed since the caller read it (another window or instance)."""
-
-    def __init__(self, kind: str, entry_id: str, expected: int, actual: int | None) -> None:
-        where = "was deleted" if actual is None else f"is now at revision {actual}"
-        super().__init__(
-            f"{kind} '{entry_id}' was changed elsewhere: you edited revision {expected}, "
-            f"it {where}. Reload it, then apply your change again."
-        )
-        self.kind = kind
-        self.entry_id = entry_id
-        self.expected = expected
-        self.actual = actual
-
-
-class ReadOnlyError(WorkspaceError):
-    pass
-
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -91,15 +69,12 @@ def translate_errors(fn: Callable[P, R]) -> Callable[P, R]:
 E = TypeVar("E", Skill, Memory)
 
 
-#: Where a keyset page ended: (value of the order column, pk) of its last row.
-PageCursor = tuple[Any, int]
-
-
 class _EntryRepository(Generic[E]):
     """Skills and memories share the same life: unique id, revision, full history."""
 
     table: str
     kind: str
+    entry_type: type[E]
     columns: tuple[str, ...]
     #: JSON-valued columns and their empty value.
     json_columns: dict[str, Any] = {"tags": []}  # noqa: RUF012 - read-only class constant
@@ -287,10 +262,7 @@ class _EntryRepository(Generic[E]):
             "WHERE kind = ? AND entry_id = ? ORDER BY pk",
             [self.kind, entry_id],
         ).fetchall()
-        return [
-            Revision(r[0], r[1], r[2], r[3], r[4], loads(r[5]), loads(r[6]), r[7], r[8])
-            for r in rows
-        ]
+        return [revision_from_row(tuple(r)) for r in rows]
 
     # --- writes -----------------------------------------------------------------------
     def _guard(self) -> None:
@@ -442,15 +414,18 @@ class _EntryRepository(Generic[E]):
 
     def restore(self, revision: Revision, *, batch: str | None = None) -> int:
         """Bring back the value an entry had after (or, for a delete, before) a revision."""
-        value = revision.after if revision.after is not None else revision.before
+        value = revision.value
         if value is None:
             raise WorkspaceError("that revision holds no value to restore")
-        return self.upsert(self._from_value(value), batch=batch, op="restore")
+        if not isinstance(value, self.entry_type):
+            raise WorkspaceError(f"that revision is not of a {self.kind}")
+        return self.upsert(value, batch=batch, op="restore")
 
 
 class SkillRepository(_EntryRepository[Skill]):
     table = "skills"
     kind = "skill"
+    entry_type = Skill
     columns = ("id", "name", "description", "content")
     json_columns = {"tags": [], "extra": {}}  # noqa: RUF012 - read-only class constant
 
@@ -463,14 +438,15 @@ class SkillRepository(_EntryRepository[Skill]):
     def _entries(self, rows: list[tuple[Any, ...]]) -> list[Skill]:
         return skills_from_rows(rows)
 
-    def stored(self, entry_id: str) -> StoredSkill | None:
+    def stored(self, entry_id: str) -> StoredEntry | None:
         found = self._get_value(entry_id)
-        return None if found is None else StoredSkill(skill_from_value(found[0]), found[1])
+        return None if found is None else StoredEntry(skill_from_value(found[0]), found[1])
 
 
 class MemoryRepository(_EntryRepository[Memory]):
     table = "memories"
     kind = "memory"
+    entry_type = Memory
     columns = ("id", "content")
 
     def _to_row(self, entry: Memory) -> dict[str, Any]:
@@ -484,9 +460,9 @@ class MemoryRepository(_EntryRepository[Memory]):
         # memories are read at every start).
         return memories_from_rows(rows)
 
-    def stored(self, entry_id: str) -> StoredMemory | None:
+    def stored(self, entry_id: str) -> StoredEntry | None:
         found = self._get_value(entry_id)
-        return None if found is None else StoredMemory(memory_from_value(found[0]), found[1])
+        return None if found is None else StoredEntry(memory_from_value(found[0]), found[1])
 
 
 class RevisionLog:
@@ -501,10 +477,7 @@ class RevisionLog:
             "WHERE batch = ? ORDER BY pk",
             [batch],
         ).fetchall()
-        return [
-            Revision(r[0], r[1], r[2], r[3], r[4], loads(r[5]), loads(r[6]), r[7], r[8])
-            for r in rows
-        ]
+        return [revision_from_row(tuple(r)) for r in rows]
 
     def count(self) -> int:
         return int(self._db.execute("SELECT count(*) FROM revisions").fetchone()[0])

@@ -7,7 +7,6 @@ import sqlite3
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from sqlite_utils import Database
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import WorkspaceError
 from axmem_gui.core.filehandles import FileHandle
+from axmem_gui.core.workspace import WorkspaceCounts
 from axmem_gui.store.connection import open_database
 from axmem_gui.store.repositories import (
     ContextMapRepository,
@@ -30,23 +30,6 @@ from axmem_gui.store.repositories import (
     explain_sqlite_error,
 )
 from axmem_gui.store.sharing import Guard, WorkspaceDatabase
-
-WORKSPACE_SUFFIX = ".axmem"
-
-
-@dataclass(frozen=True)
-class WorkspaceCounts:
-    skills: int
-    memories: int
-    scenarios: int
-    suites: int
-    agents: int
-    sessions: int
-    contextmaps: int
-    evals: int = 0
-
-    def to_json(self) -> dict[str, int]:
-        return dict(self.__dict__)
 
 
 class Workspace:

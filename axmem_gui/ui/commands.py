@@ -2,7 +2,9 @@
 window's QUndoStack, and every redo/undo writes to the store at once (no Save step).
 
 Commands hold plain data (entries, ids, revisions) and an `EditContext`; they touch no
-widget, so tests drive them with a real workspace and no window. Each write names the
+widget, so tests drive them with a real workspace and no window. They write through the
+catalog service (`CatalogService`, the same the CLI uses), which announces each committed
+write; the session turns those notices into `entries_changing` hints. Each write names the
 revision the command last saw (`expected_revision`), so a change made meanwhile by another
 window or instance raises ConflictError, which the context resolves (reload theirs /
 overwrite with mine). A command that cannot apply marks itself obsolete and QUndoStack
@@ -23,21 +25,14 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Protocol
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Signal, SignalInstance
 from PySide6.QtGui import QUndoCommand
 
-from axmem_gui.core.catalog import noun, singular
-from axmem_gui.core.errors import AxmemError
-from axmem_gui.services.catalog import (
-    CatalogService,
-    ConflictError,
-    Entry,
-    EntryRepository,
-    Write,
-)
-from axmem_gui.services.workspace import Workspace
-
-__all__ = ["ConflictError", "Entry"]
+from axmem_gui.core.catalog import CATALOG_KINDS, noun, singular
+from axmem_gui.core.catalog_rows import Entry
+from axmem_gui.core.errors import AxmemError, ConflictError
+from axmem_gui.services.catalog import CatalogService, Write
+from axmem_gui.services.workspace import OpenWorkspace
 
 
 class Resolution(Enum):
@@ -47,7 +42,7 @@ class Resolution(Enum):
 
 class EditContext(Protocol):
     @property
-    def workspace(self) -> Workspace: ...
+    def catalog(self) -> CatalogService: ...
 
     def entries_changed(self, kind: str, ids: Sequence[str], structural: bool) -> None: ...
 
@@ -62,14 +57,21 @@ class EditContext(Protocol):
 
 class _Controller(Protocol):
     @property
-    def workspace(self) -> Workspace: ...
+    def workspace(self) -> OpenWorkspace: ...
+
+    @property
+    def written(self) -> SignalInstance: ...
+
+    @property
+    def settled(self) -> SignalInstance: ...
 
     def notify_changed(self, what: str = "*") -> None: ...
 
 
 class EditSession(QObject):
-    """The EditContext of a window: writes through the controller's workspace, tells the
-    views what changed, and asks the user about conflicts (through injected callables)."""
+    """The EditContext of a window: writes through the controller's workspace's catalog,
+    tells the views what changed, and asks the user about conflicts (through injected
+    callables)."""
 
     #: kind, ids, structural (ids added/removed) — emitted before `controller.changed`.
     entries_changing = Signal(str, list, bool)
@@ -88,22 +90,30 @@ class EditSession(QObject):
         super().__init__()
         self._controller = controller
         self.resolver = resolver or (lambda _err: Resolution.THEIRS)
-
-    @property
-    def workspace(self) -> Workspace:
-        return self._controller.workspace
+        # A write's details come before `changed`, the end after all its receivers ran.
+        controller.written.connect(self._on_written)
+        controller.settled.connect(self._on_settled)
+        self._changing: set[str] = set()
 
     @property
     def catalog(self) -> CatalogService:
-        return CatalogService(self.workspace)
+        return self._controller.workspace.catalog
 
-    def repository(self, kind: str) -> EntryRepository:
-        return self.catalog.repository(kind)
+    def _on_written(self, what: str, ids: list[str], structural: bool) -> None:
+        # A notice without ids does not say what changed: no hint (the views re-read).
+        if what in CATALOG_KINDS and ids:
+            self._changing.add(what)
+            self.entries_changing.emit(what, ids, structural)
+
+    def _on_settled(self, what: str) -> None:
+        if what in self._changing:
+            self._changing.discard(what)
+            self.entries_changed_done.emit(what)
 
     def entries_changed(self, kind: str, ids: Sequence[str], structural: bool) -> None:
-        self.entries_changing.emit(kind, list(ids), structural)
+        """The views show the store's value again, without a write (a command gave up)."""
+        self._on_written(kind, list(ids), structural)
         self._controller.notify_changed(kind)
-        self.entries_changed_done.emit(kind)
 
     def resolve_conflict(self, error: ConflictError) -> Resolution:
         return self.resolver(error)
@@ -122,12 +132,7 @@ class EditSession(QObject):
 _Settled = tuple[bool, Any, AxmemError | None]
 
 
-def stored_entry(ws: Workspace, kind: str, entry_id: str) -> tuple[Entry, int] | None:
-    """The entry and its revision, or None when absent."""
-    return CatalogService(ws).get(kind, entry_id)
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EntryChange:
     """One entry's value before and after the command (None = absent)."""
 
@@ -170,6 +175,9 @@ class ReplaceEntriesCommand(QUndoCommand):
         self.failed = False
         self._first = True
         self._settled: _Settled | None = None
+        #: Whether the last write queued was made on another connection (a worker's,
+        #: after waiting for another program): its notice reached no view of this window.
+        self._elsewhere = False
         self._structural = any((c.before is None) != (c.after is None) for c in self.changes)
 
     def id(self) -> int:
@@ -223,6 +231,9 @@ class ReplaceEntriesCommand(QUndoCommand):
         if error is None:
             self.revisions = revisions
             self._first = False
+            if self._elsewhere:  # the views heard nothing of a worker's connection
+                ids = [c.entry_id for c in self.changes]
+                self.ctx.entries_changed(self.kind, ids, self._structural)
             self._announce(pick)
         elif isinstance(error, ConflictError):
             self._resolve(error, pick, present, op)
@@ -231,19 +242,21 @@ class ReplaceEntriesCommand(QUndoCommand):
             self._give_up()
 
     # the write queue (ui/writes.py) ---------------------------------------------------
-    def prepare(self, undo: bool) -> Callable[[Workspace], Any]:
+    def prepare(self, undo: bool) -> Callable[[OpenWorkspace], Any]:
         """The write of the next redo (or undo), computed here on the GUI thread: plain
-        data and the kind, for whichever thread runs it. Raises ConflictError when the
-        store no longer holds what this command left there."""
+        data and the kind, for whichever thread's workspace runs it. Raises ConflictError
+        when the store no longer holds what this command left there."""
         pick, present = self._picks(undo)
         kind, op = self.kind, None if undo else self.op
         writes = [
             Write(change.entry_id, pick(change), self._expected_revision(change, present))
             for change in self.changes
         ]
-        return lambda ws: CatalogService(ws).write(kind, writes, op=op)
+        return lambda ws: ws.catalog.write(kind, writes, op=op)
 
-    def settled(self, undo: bool, value: Any, error: AxmemError | None) -> bool:
+    def settled(
+        self, undo: bool, value: Any, error: AxmemError | None, *, elsewhere: bool = False
+    ) -> bool:
         """The queue's outcome for the next redo()/undo(); whether the stack should move
         now. A write refused (another program kept the workspace busy past the wait, the
         disk is full, the file changed hands...) does not move the stack: it is reported
@@ -264,6 +277,7 @@ class ReplaceEntriesCommand(QUndoCommand):
                 self.ctx.keep_unsaved(self.kind, [v for c in self.changes if (v := pick(c))])
             return False
         self._settled = (undo, value, error)
+        self._elsewhere = elsewhere
         return True
 
     def _resolve(self, err: ConflictError, pick: _Pick, present: _Pick, op: str | None) -> None:
@@ -303,8 +317,8 @@ class ReplaceEntriesCommand(QUndoCommand):
         known = self.revisions.get(change.entry_id, 0)
         if self._first:
             return known
-        found = stored_entry(self.ctx.workspace, self.kind, change.entry_id)
-        value, actual = (None, 0) if found is None else found
+        found = self.ctx.catalog.get(self.kind, change.entry_id)
+        value, actual = (None, 0) if found is None else (found.entry, found.revision)
         if value != present(change):
             raise ConflictError(
                 singular(self.kind), change.entry_id, known, None if found is None else actual
@@ -320,7 +334,7 @@ class ReplaceEntriesCommand(QUndoCommand):
             )
             for change in self.changes
         ]
-        return CatalogService(self.ctx.workspace).write(self.kind, writes, op=op)
+        return self.ctx.catalog.write(self.kind, writes, op=op)
 
     def _give_up(self) -> None:
         self.failed = True
@@ -329,8 +343,7 @@ class ReplaceEntriesCommand(QUndoCommand):
         self.ctx.entries_changed(self.kind, [c.entry_id for c in self.changes], True)
 
     def _announce(self, pick: _Pick) -> None:
-        ids = [c.entry_id for c in self.changes]
-        self.ctx.entries_changed(self.kind, ids, self._structural)
+        # (The catalog service announced the write itself: the views have refreshed.)
         focus = self.focus_id
         present = {c.entry_id for c in self.changes if pick(c) is not None}
         if focus is not None and focus in present:
@@ -348,6 +361,7 @@ class RenameEntryCommand(QUndoCommand):
         self.new_id = new_id
         self.failed = False
         self._settled: _Settled | None = None
+        self._elsewhere = False
 
     def redo(self) -> None:
         self._rename(self.old_id, self.new_id)
@@ -355,23 +369,26 @@ class RenameEntryCommand(QUndoCommand):
     def undo(self) -> None:
         self._rename(self.new_id, self.old_id)
 
-    def prepare(self, undo: bool) -> Callable[[Workspace], Any]:
+    def prepare(self, undo: bool) -> Callable[[OpenWorkspace], Any]:
         kind = self.kind
         source, target = (self.new_id, self.old_id) if undo else (self.old_id, self.new_id)
-        return lambda ws: CatalogService(ws).rename(kind, source, target)
+        return lambda ws: ws.catalog.rename(kind, source, target)
 
-    def settled(self, undo: bool, value: Any, error: AxmemError | None) -> bool:
+    def settled(
+        self, undo: bool, value: Any, error: AxmemError | None, *, elsewhere: bool = False
+    ) -> bool:
         if error is not None:
             self.ctx.report_error(str(error))
             return False
         self._settled = (undo, value, error)
+        self._elsewhere = elsewhere
         return True
 
     def _rename(self, source: str, target: str) -> None:
         settled, self._settled = self._settled, None
         try:
             if settled is None:
-                CatalogService(self.ctx.workspace).rename(self.kind, source, target)
+                self.ctx.catalog.rename(self.kind, source, target)
             elif settled[2] is not None:
                 raise settled[2]
         except AxmemError as err:
@@ -380,7 +397,8 @@ class RenameEntryCommand(QUndoCommand):
             self.setObsolete(True)
             self.ctx.entries_changed(self.kind, [source, target], True)
             return
-        self.ctx.entries_changed(self.kind, [source, target], True)
+        if settled is not None and self._elsewhere:
+            self.ctx.entries_changed(self.kind, [source, target], True)
         self.ctx.focus(self.kind, target)
 
 
@@ -414,10 +432,10 @@ def edit_command(
 def delete_command(ctx: EditContext, kind: str, ids: Iterable[str]) -> ReplaceEntriesCommand | None:
     changes, revisions = [], {}
     for entry_id in dict.fromkeys(ids):
-        found = stored_entry(ctx.workspace, kind, entry_id)
+        found = ctx.catalog.get(kind, entry_id)
         if found is not None:
-            changes.append(EntryChange(entry_id, found[0], None))
-            revisions[entry_id] = found[1]
+            changes.append(EntryChange(entry_id, found.entry, None))
+            revisions[entry_id] = found.revision
     if not changes:
         return None
     first = changes[0].entry_id
@@ -431,7 +449,7 @@ def tag_command(
     ctx: EditContext, kind: str, ids: Iterable[str], tag: str, *, add: bool
 ) -> ReplaceEntriesCommand | None:
     """Add or remove `tag` on each entry; entries it would not change are left out."""
-    found = CatalogService(ctx.workspace).tag_changes(kind, ids, tag, add=add)
+    found = ctx.catalog.tag_changes(kind, ids, tag, add=add)
     changes = [EntryChange(w.entry_id, before, w.value) for w, before in found]
     revisions = {w.entry_id: w.expected_revision or 0 for w, _before in found}
     tag = tag.strip()
@@ -451,8 +469,8 @@ def restore_command(
     ctx: EditContext, kind: str, value: Entry, revision_label: str
 ) -> ReplaceEntriesCommand:
     """Bring an entry back to `value` (taken from its history)."""
-    found = stored_entry(ctx.workspace, kind, value.id)
-    before, revision = (None, 0) if found is None else found
+    found = ctx.catalog.get(kind, value.id)
+    before, revision = (None, 0) if found is None else (found.entry, found.revision)
     return ReplaceEntriesCommand(
         ctx,
         kind,
@@ -463,6 +481,3 @@ def restore_command(
         focus_id=value.id,
     )
 
-
-def new_entry(ws: Workspace, kind: str) -> Entry:
-    return CatalogService(ws).new_entry(kind)

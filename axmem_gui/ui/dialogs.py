@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from axmem_gui.services.workspace import WORKSPACE_SUFFIX
+from axmem_gui.core.workspace import WORKSPACE_SUFFIX
 from axmem_gui.ui import file_dialogs
 from axmem_gui.ui.inert_text import plain_message_box
 

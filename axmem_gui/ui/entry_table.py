@@ -1,4 +1,5 @@
-"""Lazy table models over the skills and memories tables (smooth at 100,000 rows)."""
+"""Lazy table models over the catalog's skills and memories (smooth at 100,000 rows),
+built on the catalog service's paging API (`CatalogTable`)."""
 
 from __future__ import annotations
 
@@ -7,15 +8,13 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
-from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.core.catalog_rows import PageCursor, PageRow, StoredEntry
 from axmem_gui.core.printable import printable
-from axmem_gui.services.catalog import EntryMeta, MemoryRepository, PageCursor, SkillRepository
+from axmem_gui.services.catalog import CatalogTable
 from axmem_gui.ui.inert_text import inert_tooltips
 
 PAGE = 256
 _Index = QModelIndex | QPersistentModelIndex
-#: A loaded row as the repository's `raw_page_after` gives it: (pk, sort key, id, …).
-RawRow = tuple[Any, ...]
 #: Parsed rows kept for painting (the visible ones, a few times over).
 _PARSED_CACHE = 256
 
@@ -37,46 +36,52 @@ def _one_line(text: str, limit: int = 160) -> str:
 class EntryTableModel(QAbstractTableModel):
     """Rows are fetched page by page as the view scrolls (`canFetchMore`/`fetchMore`).
 
-    Loaded rows stay as the database gave them (tuples of strings and numbers, which the
-    cycle collector does not track) and are parsed into entries only when shown or asked
-    for: with parsed entries, scrolling through 100,000 memories added half a million
-    tracked objects, and each full collection they triggered froze a frame for 0.4–0.6 s."""
+    Loaded rows stay as the catalog gave them (`PageRow`: tuples of strings and numbers,
+    which the cycle collector does not track) and are parsed into entries only when shown
+    or asked for: with parsed entries, scrolling through 100,000 memories added half a
+    million tracked objects, and each full collection they triggered froze a frame for
+    0.4–0.6 s."""
 
-    def __init__(self, repo: SkillRepository | MemoryRepository) -> None:
+    def __init__(self, table: CatalogTable) -> None:
         super().__init__()
-        self._repo = repo
-        self._rows: list[RawRow] = []
-        self._parsed: dict[int, tuple[Skill | Memory, EntryMeta]] = {}
+        self._table = table
+        self._rows: list[PageRow] = []
+        self._parsed: dict[int, StoredEntry] = {}
         self._total = 0
         self._filter = ""
         self._order = "pk"
         self._cursor: PageCursor | None = None
         self._fetching = False
-        self.columns: tuple[tuple[str, str], ...] = (
-            (("id", "Id"), ("name", "Name"), ("description", "Description"), ("tags", "Tags"))
-            if isinstance(repo, SkillRepository)
-            else (("id", "Id"), ("content", "Content"), ("tags", "Tags"))
-        )
+        self.columns: tuple[tuple[str, str], ...] = self._columns(table)
         self.reload()
+
+    @staticmethod
+    def _columns(table: CatalogTable) -> tuple[tuple[str, str], ...]:
+        if table.kind == "skills":
+            return (
+                ("id", "Id"), ("name", "Name"), ("description", "Description"), ("tags", "Tags")
+            )
+        return (("id", "Id"), ("content", "Content"), ("tags", "Tags"))
 
     # loading ------------------------------------------------------------------------
-    def set_repository(self, repo: SkillRepository | MemoryRepository) -> None:
-        self._repo = repo
+    def set_table(self, table: CatalogTable) -> None:
+        self._table = table
+        self.columns = self._columns(table)
         self.reload()
 
-    def entry_at(self, row: int) -> tuple[Skill | Memory, EntryMeta]:
+    def entry_at(self, row: int) -> StoredEntry:
         """The entry and metadata of a loaded row (parsed once while it is in view)."""
         found = self._parsed.get(row)
         if found is None:
             if len(self._parsed) >= _PARSED_CACHE:
                 self._parsed.clear()
-            found = self._parsed[row] = self._repo.from_raw(self._rows[row])
+            found = self._parsed[row] = self._table.parse(self._rows[row])
         return found
 
     def entry_id_at(self, row: int) -> str:
-        return str(self._rows[row][2])  # (pk, sort key, id, …)
+        return self._rows[row][2]  # (pk, sort key, id, …)
 
-    def _set_raw(self, row: int, raw: RawRow) -> None:
+    def _set_raw(self, row: int, raw: PageRow) -> None:
         self._rows[row] = raw
         self._parsed.pop(row, None)
 
@@ -95,12 +100,12 @@ class EntryTableModel(QAbstractTableModel):
         if self._fetch(PAGE) < PAGE:
             self._total = len(self._rows)
         else:
-            self._total = self._repo.count_filtered(self._filter)
+            self._total = self._table.count(self._filter)
         self.endResetModel()
 
-    def _page(self, n: int) -> list[RawRow]:
+    def _page(self, n: int) -> list[PageRow]:
         """The next `n` rows, by keyset (a page near the end costs what the first does)."""
-        page, cursor = self._repo.raw_page_after(
+        page, cursor = self._table.page_after(
             self._cursor, n, text_filter=self._filter, order_by=self._order
         )
         if cursor is not None:
@@ -163,12 +168,12 @@ class EntryTableModel(QAbstractTableModel):
         if role == EntryRole.EntryId:
             return self.entry_id_at(index.row())
         if role == EntryRole.Entry:
-            return self.entry_at(index.row())[0]
+            return self.entry_at(index.row()).entry
         if role == EntryRole.Revision:
-            return self.entry_at(index.row())[1].revision
+            return self.entry_at(index.row()).revision
         key = self.columns[index.column()][0] if 0 <= index.column() < len(self.columns) else ""
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            value = getattr(self.entry_at(index.row())[0], key, "")
+            value = getattr(self.entry_at(index.row()).entry, key, "")
             if key == "tags":
                 return ", ".join(value)
             text = str(value)

@@ -340,7 +340,8 @@ class HelpFeature:
 
     def _welcome_text(self) -> WelcomeText:
         counts = self.controller.counts()
-        sample = self.controller.workspace.skills.get("release-checklist") is not None
+        catalog = self.controller.workspace.catalog
+        sample = catalog.revision_of("skills", "release-checklist") is not None
         return welcome_text(counts.skills, counts.memories, sample)
 
     def contributions(self) -> Contributions:

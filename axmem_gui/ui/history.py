@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.services.catalog import Revision
+from axmem_gui.core.catalog import Skill
+from axmem_gui.core.catalog_rows import Entry, Revision
 from axmem_gui.ui.editor.colors import added_background, muted_text, removed_background
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import monospace_font
@@ -33,17 +33,18 @@ from axmem_gui.ui.resources import style_sheet
 _Index = QModelIndex | QPersistentModelIndex
 #: Above this many diff rows, rows keep one line height instead of fitting wrapped text.
 WRAP_ROW_LIMIT = 3000
-Entry = Skill | Memory
 
 
-def entry_lines(value: dict[str, Any] | None) -> list[str]:
+def entry_lines(value: Entry | None) -> list[str]:
     """An entry as lines to diff: the short fields first, then the content line by line."""
     if value is None:
         return []
-    lines = [f"{key}: {value[key]}" for key in ("id", "name", "description") if key in value]
-    lines.append(f"tags: {', '.join(value.get('tags') or [])}")
+    lines = [f"id: {value.id}"]
+    if isinstance(value, Skill):
+        lines += [f"name: {value.name}", f"description: {value.description}"]
+    lines.append(f"tags: {', '.join(value.tags)}")
     lines.append("content:")
-    lines.extend(str(value.get("content", "")).split("\n"))
+    lines.extend(value.content.split("\n"))
     return lines
 
 
@@ -89,44 +90,6 @@ def diff_rows(old: Sequence[str], new: Sequence[str]) -> list[DiffRow]:
     return rows
 
 
-def revision_value(revision: Revision) -> dict[str, Any] | None:
-    """What the entry held at this revision (a delete shows the value it removed)."""
-    return revision.after if revision.after is not None else revision.before
-
-
-def full_history(repo: Any, entry_id: str, limit: int = 50) -> list[Revision]:
-    """The entry's revisions, oldest first, following renames back to earlier ids.
-
-    Walks back from the newest revision: a rename into the id the walk is on continues
-    with the former id's revisions older than that rename (the store logs a rename under
-    both ids; the twin is skipped). So an id renamed back and forth, deleted by an undo and
-    re-created by a redo reads as one line of revisions."""
-    current = entry_id
-    bound: int | None = None
-    out: list[Revision] = []
-    for _ in range(limit):
-        rows = [r for r in repo.history(current) if bound is None or r.pk < bound]
-        switched = False
-        for rev in reversed(rows):
-            out.append(rev)
-            before_id = None if rev.before is None else rev.before.get("id")
-            if rev.op == "rename" and before_id is not None and before_id != current:
-                current, bound = str(before_id), rev.pk
-                # The twin row under the former id was logged right before this one.
-                twin = [
-                    r
-                    for r in repo.history(current)
-                    if r.pk < rev.pk and r.op == "rename" and r.revision == rev.revision
-                ]
-                if twin:
-                    bound = twin[-1].pk
-                switched = True
-                break
-        if not switched:
-            break
-    return list(reversed(out))
-
-
 def local_time(at: str) -> str:
     try:
         moment = datetime.fromisoformat(at.replace("Z", "+00:00"))
@@ -168,7 +131,7 @@ class RevisionListModel(QAbstractTableModel):
             return local_time(rev.at)
         label = rev.op
         if rev.op == "rename" and rev.before and rev.after:
-            label = f"rename {rev.before.get('id')} → {rev.after.get('id')}"
+            label = f"rename {rev.before.id} → {rev.after.id}"
         return label + ("  (batch)" if rev.batch else "")
 
 
@@ -226,16 +189,6 @@ class DiffModel(QAbstractTableModel):
         return None
 
 
-def _comparable(value: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Values written before skills kept `extra` lack the key; an empty one is the same."""
-    if value is None:
-        return None
-    out = dict(value)
-    if not out.get("extra"):
-        out.pop("extra", None)
-    return out
-
-
 class HistoryDialog(QDialog):
     def __init__(
         self,
@@ -243,7 +196,7 @@ class HistoryDialog(QDialog):
         kind_label: str,
         entry_id: str,
         revisions: Sequence[Revision],
-        current: dict[str, Any] | None,
+        current: Entry | None,
         read_only: bool = False,
     ) -> None:
         super().__init__(parent)
@@ -325,7 +278,7 @@ class HistoryDialog(QDialog):
         kind_label: str,
         entry_id: str,
         revisions: Sequence[Revision],
-        current: dict[str, Any] | None,
+        current: Entry | None,
         read_only: bool = False,
     ) -> Revision | None:
         """Show the history; the revision the user chose to restore, or None."""
@@ -350,7 +303,7 @@ class HistoryDialog(QDialog):
         rev = self.selected()
         if rev is None:
             return
-        value = revision_value(rev)
+        value = rev.value
         self.diff.set_rows(
             diff_rows(entry_lines(value), entry_lines(self.current)),
             f"Revision {rev.revision}",
@@ -362,7 +315,7 @@ class HistoryDialog(QDialog):
         rows.setSectionResizeMode(
             QHeaderView.ResizeMode.ResizeToContents if fit else QHeaderView.ResizeMode.Fixed
         )
-        same = _comparable(value) == _comparable(self.current)
+        same = value == self.current
         where = "after" if rev.after is not None else "before"
         state = "same as current" if same else "differs from current"
         gone = "" if self.current is not None else " · the entry no longer exists"

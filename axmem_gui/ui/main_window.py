@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.errors import AxmemError
-from axmem_gui.services.workspace import Workspace
+from axmem_gui.services.workspace import OpenWorkspace
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.dialogs import ErrorDialog, NewWorkspaceDialog, OpenWorkspaceDialog
@@ -58,8 +58,8 @@ from axmem_gui.ui.tasks import COLLECTOR, TaskRunner
 from axmem_gui.ui.writes import WriteQueue, undo_actions
 
 #: Opens a workspace path for the window; raises AxmemError with a user message.
-WorkspaceOpener = Callable[[Path], Workspace]
-WorkspaceCreator = Callable[[Path], Workspace]
+WorkspaceOpener = Callable[[Path], OpenWorkspace]
+WorkspaceCreator = Callable[[Path], OpenWorkspace]
 
 
 #: The size the window opens with when no layout was saved yet (when the screen allows).

@@ -9,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QEvent, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QListView
 
-from axmem_gui.services.workspace import WorkspaceCounts
+from axmem_gui.core.workspace import WorkspaceCounts
 from axmem_gui.ui.inert_text import inert_tooltips
 
 

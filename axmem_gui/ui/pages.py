@@ -19,8 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.services.catalog import EntryMeta, MemoryRepository, SkillRepository
+from axmem_gui.services.catalog import CatalogService
 from axmem_gui.ui.editor.form import EntryForm
 from axmem_gui.ui.entry_table import EntryRole, EntryTableModel
 from axmem_gui.ui.inert_text import plain_label
@@ -50,28 +49,18 @@ class CatalogTableModel(EntryTableModel):
     """The lazy entry table, plus refreshing edited rows in place (no reset: scroll
     position, selection and loaded pages stay)."""
 
-    def refresh_entries(self, repo: SkillRepository | MemoryRepository, ids: Iterable[str]) -> bool:
+    def refresh_entries(self, ids: Iterable[str]) -> bool:
         """Re-read the loaded rows of `ids`. False when a row is gone (reload instead)."""
         wanted = set(ids)
         rows = [r for r in range(len(self._rows)) if self.entry_id_at(r) in wanted]
         for row in rows:
-            found = repo.raw_row(self.entry_id_at(row))
+            found = self._table.row(self.entry_id_at(row))
             if found is None:
                 return False
             self._set_raw(row, found)
             last = self.columnCount() - 1
             self.dataChanged.emit(self.index(row, 0), self.index(row, last))
         return True
-
-
-def stored_value(
-    repo: SkillRepository | MemoryRepository, entry_id: str
-) -> tuple[Skill | Memory, EntryMeta] | None:
-    if isinstance(repo, SkillRepository):
-        skill = repo.stored(entry_id)
-        return None if skill is None else (skill.skill, skill.meta)
-    memory = repo.stored(entry_id)
-    return None if memory is None else (memory.memory, memory.meta)
 
 
 #: Rows measured when the id (and name) columns are first fitted: about two screens.
@@ -87,11 +76,11 @@ class CatalogPage(QWidget):
     #: The entry the form showed is no longer stored (deleted elsewhere): its id.
     entry_gone = Signal(str)
 
-    def __init__(self, kind: str, repo: SkillRepository | MemoryRepository) -> None:
+    def __init__(self, kind: str, catalog: CatalogService) -> None:
         super().__init__()
         self.kind = kind
-        self.repo = repo
-        self.model = CatalogTableModel(repo)
+        self.catalog = catalog
+        self.model = CatalogTableModel(catalog.table(kind))
         self._expected_updates: set[str] | None = None
 
         self.toolbar = QToolBar()
@@ -187,14 +176,14 @@ class CatalogPage(QWidget):
         self.delete_requested.emit()
 
     # data ---------------------------------------------------------------------------
-    def set_repository(self, repo: SkillRepository | MemoryRepository) -> None:
-        self.repo = repo
+    def set_catalog(self, catalog: CatalogService) -> None:
+        self.catalog = catalog
         self._expected_updates = None
         # Another workspace: typing not yet committed belonged to the old one (whose
         # connection is already closed), so it is dropped rather than written here.
         self.form.discard_pending()
         self.form.load(None)
-        self.model.set_repository(repo)
+        self.model.set_table(catalog.table(self.kind))
 
     def expect_update(self, ids: Iterable[str] | None) -> None:
         """The next `reload()` follows an edit of these existing entries only (None: no
@@ -209,7 +198,7 @@ class CatalogPage(QWidget):
 
     def _reload(self) -> None:
         expected, self._expected_updates = self._expected_updates, None
-        if expected is not None and self.model.refresh_entries(self.repo, expected):
+        if expected is not None and self.model.refresh_entries(expected):
             self._reload_form()
             return
         current = self.current_id()
@@ -239,11 +228,11 @@ class CatalogPage(QWidget):
 
     def show_entry(self, entry_id: str | None) -> None:
         """Show the stored entry (or nothing) in the form, whatever the table shows."""
-        found = None if entry_id is None else stored_value(self.repo, entry_id)
+        found = None if entry_id is None else self.catalog.get(self.kind, entry_id)
         if found is None:
             self.form.load(None)
             return
-        self.form.load(found[0], found[1].revision)
+        self.form.load(found.entry, found.revision)
 
     def _update_empty(self) -> None:
         empty = self.model.total() == 0 and not self.filter_edit.text()

@@ -28,20 +28,20 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QKeySequence, QUndoCommand, QUndoStack
 
 from axmem_gui.core.errors import AxmemError, WorkspaceBusyError
-from axmem_gui.services.workspace import Workspace, open_workspace
+from axmem_gui.services.workspace import OpenWorkspace, open_workspace
 from axmem_gui.ui.tasks import JobContext, TaskRunner
 
 #: How long a write on the GUI thread waits for the lock before moving to a worker.
 TRY_WAIT_S = 0.2
 
-Write = Callable[[Workspace], Any]
+Write = Callable[[OpenWorkspace], Any]
 Done = Callable[[Any], None]
 Failed = Callable[[AxmemError], None]
 
 
 class _Controller(Protocol):
     @property
-    def workspace(self) -> Workspace: ...
+    def workspace(self) -> OpenWorkspace: ...
 
     @property
     def path(self) -> Path: ...
@@ -71,7 +71,9 @@ class DeferredCommand(Protocol):
 
     def prepare(self, undo: bool) -> Write: ...
 
-    def settled(self, undo: bool, value: Any, error: AxmemError | None) -> bool: ...
+    def settled(
+        self, undo: bool, value: Any, error: AxmemError | None, *, elsewhere: bool = False
+    ) -> bool: ...
 
 
 class WriteQueue(QObject):
@@ -100,6 +102,9 @@ class WriteQueue(QObject):
         self.wait_s: float | None = None
         #: Undo/redo asked for while a write waited: run in order once it is done.
         self._after: list[Callable[[], None]] = []
+        #: Whether the write `done` reports was made on a worker's connection (whose
+        #: notices reach no view of this window), not on the window's own.
+        self.elsewhere = False
 
     @property
     def busy(self) -> bool:
@@ -135,6 +140,7 @@ class WriteQueue(QObject):
                 ws.set_write_wait(bound)
             self._note_wait(ws.last_write_wait_s)
             self._queue.popleft()
+            self.elsewhere = False
             pending.done(value)
         if self._running is None:
             self.waiting.emit(False)
@@ -171,6 +177,7 @@ class WriteQueue(QObject):
         assert isinstance(outcome, _Outcome)
         value, waited = outcome.value
         self._note_wait(TRY_WAIT_S + waited)
+        self.elsewhere = True
         if outcome.error is None:
             pending.done(value)
         else:
@@ -265,7 +272,7 @@ class WriteQueue(QObject):
             return
 
         def done(value: Any) -> None:
-            if deferred.settled(undo, value, None):
+            if deferred.settled(undo, value, None, elsewhere=self.elsewhere):
                 go()
 
         def failed(error: AxmemError) -> None:

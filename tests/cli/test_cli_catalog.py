@@ -5,9 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from axmem_gui.cli.main import main
-from axmem_gui.services.catalog import CatalogService
-from axmem_gui.services.workspace import init_workspace
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import init_workspace, open_workspace
 
 
 def _sample(tmp_path: Path) -> str:
@@ -24,22 +22,22 @@ def test_rename_tag_delete_and_restore(tmp_path: Path, capsys) -> None:  # type:
     # An id that is not there is named, and nothing is tagged (it said 'tagged 1 of 2').
     assert main([*tag, "skills", "writing-style", "nope", "nada", *w]) == 2
     assert "no skill with id 'nope', 'nada'" in capsys.readouterr().err
-    with Workspace.open(ws_path) as ws:
-        untouched = CatalogService(ws).get("skills", "writing-style")
-    assert untouched is not None and "house-style" not in untouched[0].tags
+    with open_workspace(ws_path) as open_ws:
+        untouched = open_ws.catalog.get("skills", "writing-style")
+    assert untouched is not None and "house-style" not in untouched.entry.tags
     assert main([*tag, "skills", "writing-style", *w]) == 0
     assert "tagged 1 of 1 skill ('house-style')" in capsys.readouterr().out
     assert main([*tag, "skills", "writing-style", "hotfix-process", *w]) == 0
     assert "tagged 1 of 2 skills ('house-style')" in capsys.readouterr().out
     assert main(["catalog", "delete", "skills", "writing-style", *w]) == 0
-    with Workspace.open(ws_path) as ws:
-        catalog = CatalogService(ws)
+    with open_workspace(ws_path) as open_ws:
+        catalog = open_ws.catalog
         assert catalog.get("skills", "writing-style") is None
         deleted = catalog.history("skills", "writing-style")[-1]
     assert main(["catalog", "restore", "skills", "writing-style", str(deleted.revision), *w]) == 0
-    with Workspace.open(ws_path) as ws:
-        found = CatalogService(ws).get("skills", "writing-style")
-    assert found is not None and "house-style" in found[0].tags
+    with open_workspace(ws_path) as open_ws:
+        found = open_ws.catalog.get("skills", "writing-style")
+    assert found is not None and "house-style" in found.entry.tags
 
 
 def test_the_service_rules_give_one_line_errors(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -96,8 +94,8 @@ def test_import_infers_ax_json_from_the_format_name_as_suffix(tmp_path: Path, ca
     ws_path = _sample(tmp_path)
     assert main(["import", "-w", ws_path, str(source)]) == 0
     assert "1 added" in capsys.readouterr().out
-    with Workspace.open(ws_path) as ws:
-        assert CatalogService(ws).get("memories", "m1") is not None
+    with open_workspace(ws_path) as open_ws:
+        assert open_ws.catalog.get("memories", "m1") is not None
     bad = tmp_path / "bad.json"
     bad.write_text("{", "utf-8")
     assert main(["import", "-w", ws_path, str(bad)]) == 2

@@ -11,6 +11,7 @@ import pytest
 
 from axmem_gui.core.catalog import NO_EXTRA, Memory, Skill
 from axmem_gui.services.workspace import init_workspace
+from tests.helpers.store import raw
 
 
 @pytest.mark.parametrize(
@@ -54,15 +55,15 @@ def test_empty_extra_is_one_shared_read_only_mapping() -> None:
 
 def test_stored_entries_without_extra_share_it(tmp_path: Path) -> None:
     ws = init_workspace(tmp_path / "w.axmem", sample=False)
-    with ws.transaction():
+    with raw(ws).transaction():
         for i in range(3):
-            ws.skills.upsert(Skill(f"s{i}", f"S{i}"))
-            ws.memories.upsert(Memory(f"m{i}", f"c{i}"))
-        ws.skills.upsert(Skill("x", "X", extra={"license": "MIT"}))
-    catalog = ws.catalog()
+            raw(ws).skills.upsert(Skill(f"s{i}", f"S{i}"))
+            raw(ws).memories.upsert(Memory(f"m{i}", f"c{i}"))
+        raw(ws).skills.upsert(Skill("x", "X", extra={"license": "MIT"}))
+    catalog = raw(ws).catalog()
     entries: list[Skill | Memory] = [*catalog.skills, *catalog.memories]
     plain = [e for e in entries if e.id != "x"]
     assert len(plain) == 6 and all(e.extra is NO_EXTRA for e in plain)
     assert catalog.skill("x") == Skill("x", "X", extra={"license": "MIT"})
-    assert ws.skills.get("s1") == Skill("s1", "S1")
+    assert raw(ws).skills.get("s1") == Skill("s1", "S1")
     ws.close()

@@ -16,6 +16,7 @@ from axmem_gui.core.session.model import Session
 from axmem_gui.services import sessions
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
 from tests.helpers.session_docs import session_json
+from tests.helpers.store import raw
 
 AGENT_JSON: dict[str, Any] = {
     "name": "triage",
@@ -131,10 +132,10 @@ def workspace_path(tmp_path: Any) -> Any:
     ws = init_workspace(path)
     try:
         for skill in make_catalog().skills:
-            ws.skills.upsert(skill)
+            raw(ws).skills.upsert(skill)
         for memory in make_catalog().memories:
-            ws.memories.upsert(memory)
-        ws.agents.save(AGENT_JSON["name"], copy.deepcopy(AGENT_JSON))
+            raw(ws).memories.upsert(memory)
+        raw(ws).agents.save(AGENT_JSON["name"], copy.deepcopy(AGENT_JSON))
     finally:
         ws.close()
     return path

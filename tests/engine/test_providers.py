@@ -9,14 +9,9 @@ import pytest
 
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.providers import PROVIDERS, ProviderSettings
 from axmem_gui.core.session.agent_config import AgentConfig
-from axmem_gui.engine.providers import (
-    PROVIDERS,
-    ProviderSettings,
-    make_client,
-    model_choices,
-    test_connection,
-)
+from axmem_gui.engine.providers import make_client, model_choices, test_connection
 from axmem_gui.services.providers import check_connection
 from tests.engine.conftest import INPUTS, record, settings_for
 from tests.fakes.fake_openai_server import FakeOpenAIServer

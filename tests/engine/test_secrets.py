@@ -126,7 +126,7 @@ def test_key_sources(
     monkeypatch: pytest.MonkeyPatch, server: FakeOpenAIServer, memory_keyring: MemoryKeyring
 ) -> None:
     from axmem_gui.core.errors import InputError
-    from axmem_gui.engine.providers import ProviderSettings
+    from axmem_gui.core.providers import ProviderSettings
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     local = build_client(settings_for(server))

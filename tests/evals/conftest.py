@@ -11,10 +11,9 @@ from typing import Any
 import pytest
 
 from axmem_gui.core.evals.model import EvalSet, eval_set_from_json_value
-from axmem_gui.services import evals
-from axmem_gui.services.workspace import init_workspace
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import OpenWorkspace, init_workspace, open_workspace
 from tests.engine.conftest import AGENT_JSON, INPUTS, make_catalog
+from tests.helpers.store import raw
 
 SET_JSON: dict[str, Any] = {
     "name": "triage-triggers",
@@ -49,19 +48,19 @@ def ws_path(tmp_path: Path) -> Path:
     ws = init_workspace(path)
     try:
         for skill in make_catalog().skills:
-            ws.skills.upsert(skill)
+            raw(ws).skills.upsert(skill)
         for memory in make_catalog().memories:
-            ws.memories.upsert(memory)
-        ws.agents.save(AGENT_JSON["name"], copy.deepcopy(AGENT_JSON))
-        evals.save_set(ws, make_set())
+            raw(ws).memories.upsert(memory)
+        raw(ws).agents.save(AGENT_JSON["name"], copy.deepcopy(AGENT_JSON))
+        ws.evals.save_set(make_set())
     finally:
         ws.close()
     return path
 
 
 @pytest.fixture
-def ws(ws_path: Path) -> Iterator[Workspace]:
-    workspace = Workspace.open(ws_path)
+def ws(ws_path: Path) -> Iterator[OpenWorkspace]:
+    workspace = open_workspace(ws_path)
     try:
         yield workspace
     finally:

@@ -5,7 +5,7 @@ two runs compared with regressions flagged."""
 from __future__ import annotations
 
 from axmem_gui.core.evals.compare import compare_reports, render_report, to_junit_xml
-from axmem_gui.core.evals.report import EvalReport, EvalRun, report_from_json_value
+from axmem_gui.core.evals.report import EvalProvider, EvalReport, EvalRun, report_from_json_value
 from tests.evals.conftest import make_set
 
 
@@ -37,7 +37,7 @@ def _report(runs: list[EvalRun], report_id: str = "r1") -> EvalReport:
     return EvalReport(
         id=report_id,
         eval_set=make_set(),
-        provider={"name": "openai-compatible", "model": "m"},
+        provider=EvalProvider("openai-compatible", "m"),
         started_at="t",
         status="complete",
         runs=tuple(runs),

@@ -3,7 +3,8 @@
 A real threaded HTTP server on an ephemeral port. Replies come from the app's scripted
 model (prompt-driven, deterministic). A fault plan makes chosen requests fail the way real
 servers do: HTTP 500, 429 with Retry-After, a reply slower than the client's timeout,
-malformed JSON, or a connection dropped half-way through the body. Every request is logged
+malformed JSON, or a connection dropped half-way through the body. A `stream: true` request
+is answered with server-sent events. Every request is logged
 with its headers so tests can check what went over the wire.
 """
 
@@ -11,10 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import socket
 import struct
 import threading
 import time
+import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -22,9 +25,10 @@ from typing import Any
 
 import pytest
 
-from axmem_gui.engine.providers import ProviderSettings
+from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.engine.scripted_model import openai_response
 
+_DIRECTORY = re.compile(r"/directory/owners/([^/?]+)$")
 FAULTS = ("500", "429", "timeout", "malformed", "drop", "reset", "slow-stream", "401", "401-echo")
 
 
@@ -43,6 +47,7 @@ class FakeServerState:
     retry_after: str = "7"
     slow_seconds: float = 3.0
     requests: list[WireRequest] = field(default_factory=list)
+    directory_calls: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
     #: A "timeout" reply is held until `slow_seconds` pass or `release` is set (stop() sets
     #: it). `held` counts the replies being held right now and `holding` is set once one is:
@@ -79,7 +84,15 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, json.dumps(obj).encode(), headers)
 
     def do_GET(self) -> None:
-        if self.path.rstrip("/").endswith("/models"):
+        directory = _DIRECTORY.search(self.path)
+        if directory:
+            # The team directory the recorder examples' function tool asks.
+            with self.server.state.lock:
+                self.server.state.directory_calls += 1
+            service = urllib.parse.unquote(directory.group(1))
+            team = "team-payments" if service == "checkout" else "team-unknown"
+            self._json(200, {"service": service, "team": team, "oncall": "dana"})
+        elif self.path.rstrip("/").endswith("/models"):
             self._json(200, {"object": "list", "data": [{"id": "scripted-a", "object": "model"}]})
         else:
             self._json(404, {"error": {"message": "not found"}})
@@ -161,8 +174,46 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 time.sleep(0.02)
             return
+        if body.get("stream"):
+            self._stream(json.loads(reply))
+            return
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             self._send(200, reply)  # may fail when the client gave up (timeout fault)
+
+    def _stream(self, reply: dict[str, Any]) -> None:
+        """The reply as server-sent events (`stream: true`): the text or the tool call's
+        arguments in two pieces, then the finish reason with the usage."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        base = {"id": reply["id"], "object": "chat.completion.chunk", "model": reply["model"]}
+        message = reply["choices"][0]["message"]
+        deltas: list[dict[str, Any]]
+        if message.get("tool_calls"):
+            call = message["tool_calls"][0]
+            args = call["function"]["arguments"]
+            half = len(args) // 2
+            first = {"index": 0, "id": call["id"], "type": "function",
+                     "function": {"name": call["function"]["name"], "arguments": args[:half]}}
+            deltas = [
+                {"role": "assistant", "tool_calls": [first]},
+                {"tool_calls": [{"index": 0, "function": {"arguments": args[half:]}}]},
+            ]
+        else:
+            text = message["content"]
+            deltas = [{"role": "assistant", "content": text[: len(text) // 2]},
+                      {"content": text[len(text) // 2 :]}]
+        events = [{**base, "choices": [{"index": 0, "delta": d}]} for d in deltas]
+        events.append({**base, "choices": [{"index": 0, "delta": {},
+                       "finish_reason": reply["choices"][0]["finish_reason"]}],
+                       "usage": reply["usage"]})
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            for event in events:
+                self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
+            self.wfile.write(b"data: [DONE]\n\n")
+            self.wfile.flush()
 
 
 class FakeOpenAIServer:
@@ -177,9 +228,17 @@ class FakeOpenAIServer:
         )
 
     @property
-    def base_url(self) -> str:
+    def origin(self) -> str:
         host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return f"http://{host}:{port}"
+
+    @property
+    def base_url(self) -> str:
+        return f"{self.origin}/v1"
+
+    @property
+    def directory_url(self) -> str:
+        return f"{self.origin}/directory"
 
     def start(self) -> FakeOpenAIServer:
         self._thread.start()

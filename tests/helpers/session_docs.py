@@ -18,6 +18,7 @@ from axmem_gui.core.session.model import (
     SessionProvider,
     Versions,
 )
+from tests.helpers.store import raw
 
 
 def session_json(session: Session) -> dict[str, Any]:
@@ -66,7 +67,7 @@ def stored_session(ws: Any, session_id: str) -> Session:
     """A session stored in the workspace `ws`, read through its service."""
     from axmem_gui.services.sessions import SessionService
 
-    return SessionService(ws).get(session_id)
+    return SessionService(raw(ws)).get(session_id)
 
 
 def stored_json(ws: Any, session_id: str) -> dict[str, Any]:

@@ -19,12 +19,14 @@ import pytest
 
 from axmem_gui.cli.main import main
 from axmem_gui.core.evals.report import run_from_session
+from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.engine.local_model import MODEL_NAME, LocalModelServer, local_model_status
-from axmem_gui.engine.providers import ProviderSettings
-from axmem_gui.services import evals, sessions
+from axmem_gui.services import sessions
+from axmem_gui.services.evals import EvalService
 from axmem_gui.services.local_model import served_settings
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
+from tests.helpers.store import raw
 
 pytestmark = pytest.mark.local
 
@@ -49,7 +51,7 @@ def local_server() -> Iterator[LocalModelServer]:
 
 @pytest.fixture
 def sample_ws(tmp_path: Path) -> Iterator[Workspace]:
-    ws = init_workspace(tmp_path / "sample.axmem", sample=True)
+    ws = raw(init_workspace(tmp_path / "sample.axmem", sample=True))
     try:
         agent = ws.agents.get("ops-assistant")
         assert agent is not None
@@ -92,13 +94,13 @@ def test_a_session_on_the_real_model_replays_offline_as_identical(
 def test_a_three_request_eval_agrees_with_its_recorded_sessions(
     local_server: LocalModelServer, sample_ws: Workspace
 ) -> None:
-    eval_set = evals.get_set(sample_ws, "ops-triggers")
+    eval_set = EvalService(sample_ws).get_set("ops-triggers")
     assert len(eval_set.cases) == 3
-    report = evals.run_eval(sample_ws, eval_set, _settings(local_server), repeat=1)
+    report = EvalService(sample_ws).run(eval_set, _settings(local_server), repeat=1)
     print("\n" + json.dumps(_figures(report.to_json()), indent=1))
     assert report.status == "complete"
     assert [(r.case, r.attempt) for r in report.runs] == [(c.name, 1) for c in eval_set.cases]
-    docs = evals.sessions_of(sample_ws, report)
+    docs = EvalService(sample_ws).sessions_of(report)
     assert len(docs) == 3, "every run is a stored session"
     for run, doc in zip(report.runs, docs, strict=True):
         assert run.session_id == doc["id"] and doc["origin"]["eval_run"] == report.id
@@ -122,18 +124,18 @@ def test_a_three_request_eval_agrees_with_its_recorded_sessions(
         len(r.loaded_skills) + len(r.loaded_memories) for r in report.runs if r.counted
     )
     # The stored run reads back with the same figures.
-    assert evals.get_run(sample_ws, report.id).to_json() == report.to_json()
+    assert EvalService(sample_ws).report(report.id).to_json() == report.to_json()
 
 
 def test_the_cli_starts_the_bundled_model_itself(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "cli.axmem"
-    ws = init_workspace(path, sample=True)
+    ws = raw(init_workspace(path, sample=True))
     try:
-        eval_set = evals.get_set(ws, "ops-triggers")
+        eval_set = EvalService(ws).get_set("ops-triggers")
         one_case = dataclasses.replace(eval_set, name="one", cases=eval_set.cases[:1])
-        evals.save_set(ws, one_case)
+        EvalService(ws).save_set(one_case)
         agent = ws.agents.get("ops-assistant")
         assert agent is not None
         ws.agents.save("ops-assistant", {**agent, **LITE})

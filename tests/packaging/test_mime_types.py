@@ -11,8 +11,8 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from axmem_gui.core.workspace import WORKSPACE_SUFFIX
 from axmem_gui.services.workspace import init_workspace
-from axmem_gui.store import WORKSPACE_SUFFIX
 from axmem_gui.store.schema import APPLICATION_ID
 from tests.packaging.conftest import MIME_FILE, SESSION_MIME, WORKSPACE_MIME, external_tool
 

@@ -21,7 +21,8 @@ from axmem_gui.services.catalogs import read_catalog_file
 from axmem_gui.services.contextmaps import read_snapshot_file
 from axmem_gui.services.sessions import read_session_file
 from axmem_gui.services.transfer import import_paths
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import open_workspace
+from tests.helpers.store import raw
 
 FAST = settings(
     max_examples=150,
@@ -137,8 +138,8 @@ def _import_case(workspace_path: Path, folder: Path, name: str, data: bytes) -> 
         source.parent.mkdir(parents=True, exist_ok=True)
     source.write_bytes(data)
     target = source.parent if name == "SKILL.md" else source
-    with Workspace.open(workspace_path) as ws:
-        before = (ws.catalog(), ws.revisions.count())
+    with open_workspace(workspace_path) as ws:
+        before = (raw(ws).catalog(), raw(ws).revisions.count())
         try:
             plan, result = import_paths(ws, [target], "overwrite")
         except AxmemError as exc:
@@ -148,7 +149,7 @@ def _import_case(workspace_path: Path, folder: Path, name: str, data: bytes) -> 
         if plan is not None and not plan.ok:
             assert plan.errors and all(str(e).strip() for e in plan.errors)
         if result is None:
-            assert (ws.catalog(), ws.revisions.count()) == before, "a failed import wrote"
+            assert (raw(ws).catalog(), raw(ws).revisions.count()) == before, "a failed import wrote"
         elif result is not None:
             from axmem_gui.services.transfer import undo_import
 

@@ -14,6 +14,7 @@ from axmem_gui.core.printable import printable
 from axmem_gui.core.session.redact import REDACTED, scrub_secrets
 from axmem_gui.services.sessions import SessionService, import_session
 from axmem_gui.services.workspace import init_workspace
+from tests.helpers.store import raw
 
 ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x9b31m\u202e"
 
@@ -79,7 +80,7 @@ def _sample_session() -> dict[str, Any]:
 
 
 def test_importing_a_session_with_a_taken_id_keeps_both(tmp_path: Path) -> None:
-    ws = init_workspace(tmp_path / "w.axmem")
+    ws = raw(init_workspace(tmp_path / "w.axmem"))
     try:
         doc = _sample_session()
         first = tmp_path / "a.axsession.json"

@@ -23,6 +23,7 @@ from axmem_gui.services import analytics
 from axmem_gui.services.sessions import SessionService
 from axmem_gui.services.workspace import init_workspace
 from tests.helpers.session_docs import callback, make_forward, make_session, reparse, session_json
+from tests.helpers.store import raw
 
 _callback = callback
 
@@ -80,10 +81,10 @@ def test_no_sessions_means_everything_is_never_loaded() -> None:
 def test_sample_workspace_counts(tmp_path: Path) -> None:
     ws = init_workspace(tmp_path / "s.axmem", sample=True)
     try:
-        report = analytics.usage_report(ws)
+        report = analytics.usage_report(raw(ws))
         # Every shipped sample session (scripted models A and B).
-        docs = [session_json(SessionService(ws).get(s.id)) for s in ws.sessions.list()]
-        catalog = ws.catalog()
+        docs = [session_json(SessionService(raw(ws)).get(s.id)) for s in raw(ws).sessions.list()]
+        catalog = raw(ws).catalog()
     finally:
         ws.close()
     # Expected values come from the recorded callbacks themselves, not from constants.
@@ -111,13 +112,13 @@ def test_sample_workspace_counts(tmp_path: Path) -> None:
 def test_token_totals(tmp_path: Path) -> None:
     ws = init_workspace(tmp_path / "s.axmem", sample=True)
     try:
-        doc = session_json(SessionService(ws).get("sample-ops-assistant"))
+        doc = session_json(SessionService(raw(ws)).get("sample-ops-assistant"))
         other = copy.deepcopy(doc)
         other["id"] = "copy"
         for ex in other["exchanges"]:
             ex["usage"] = {"prompt_tokens": 10, "completion_tokens": 1, "total_tokens": 11}
-        SessionService(ws).save(reparse(other))
-        totals = analytics.token_totals(ws, ["sample-ops-assistant", "copy", "missing"])
+        SessionService(raw(ws)).save(reparse(other))
+        totals = analytics.token_totals(raw(ws), ["sample-ops-assistant", "copy", "missing"])
     finally:
         ws.close()
     expected = sum(e["usage"]["prompt_tokens"] + e["usage"]["completion_tokens"]

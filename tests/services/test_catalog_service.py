@@ -9,9 +9,15 @@ from pathlib import Path
 import pytest
 
 from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.core.errors import InputError, WorkspaceError
-from axmem_gui.services.catalog import CatalogService, ConflictError, Write
+from axmem_gui.core.catalog_rows import Entry
+from axmem_gui.core.errors import ConflictError, InputError, WorkspaceError
+from axmem_gui.services.catalog import CatalogService, Write
 from axmem_gui.store import Workspace
+
+
+def held(catalog: CatalogService, kind: str, entry_id: str) -> tuple[Entry, int] | None:
+    found = catalog.get(kind, entry_id)
+    return None if found is None else (found.entry, found.revision)
 
 
 @pytest.fixture
@@ -34,9 +40,9 @@ def test_create_edit_delete_with_revisions(catalog: CatalogService) -> None:
     assert catalog.edit("skills", edited, expected_revision=1) == 2
     with pytest.raises(ConflictError, match="deploy"):
         catalog.edit("skills", replace(skill, name="Stale"), expected_revision=1)
-    assert catalog.get("skills", "deploy") == (edited, 2)
+    assert held(catalog, "skills", "deploy") == (edited, 2)
     gone = catalog.delete("skills", ["deploy", "missing"])
-    assert gone == [(edited, 2)]
+    assert [(g.entry, g.revision) for g in gone] == [(edited, 2)]
     assert catalog.get("skills", "deploy") is None
 
 
@@ -49,7 +55,7 @@ def test_a_batch_of_writes_is_all_or_nothing(ws: Workspace, catalog: CatalogServ
     with pytest.raises(ConflictError):
         catalog.write("memories", writes)
     assert catalog.get("memories", "m2") is None
-    assert catalog.get("memories", "m1") == (Memory("m1", "one"), 1)
+    assert held(catalog, "memories", "m1") == (Memory("m1", "one"), 1)
     revisions = catalog.write("memories", [writes[0], Write("m1", Memory("m1", "x"), 1)])
     assert revisions == {"m2": 1, "m1": 2}
     batch = ws.memories.history("m2")[-1].batch
@@ -72,7 +78,7 @@ def test_rename_refuses_empty_and_taken_ids(catalog: CatalogService) -> None:
         catalog.rename("skills", "a", "b")
     catalog.rename("skills", "a", "c")
     found = catalog.get("skills", "c")
-    assert found is not None and found[0].name == "A"
+    assert found is not None and found.entry.name == "A"
     assert catalog.get("skills", "a") is None
 
 
@@ -94,7 +100,7 @@ def test_restore_brings_back_a_deleted_entry_from_its_history(catalog: CatalogSe
     catalog.restore("memories", deleted)
     # A new life of the id continues its revision numbers (created 1, deleted 2, now 3),
     # so its history never lists the same number twice.
-    assert catalog.get("memories", "m") == (memory, 3)
+    assert held(catalog, "memories", "m") == (memory, 3)
     history = catalog.history("memories", "m")
     assert history[-1].op == "restore"
     assert [r.revision for r in history] == [1, 2, 3]

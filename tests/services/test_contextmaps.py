@@ -26,14 +26,15 @@ from axmem_gui.core.errors import InputError
 from axmem_gui.core.session.model import MapUpdate, SessionAgent
 from axmem_gui.services import contextmaps as svc
 from axmem_gui.services.sessions import SessionService
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import OpenWorkspace, init_workspace
 from tests.helpers.session_docs import make_forward, make_session
+from tests.helpers.store import raw
 from tests.ui.contextmap.maps import AGENT, OTHER_AGENT, UPDATE_2, history, store_history
 
 
 @pytest.fixture
 def ws(tmp_path: Path):  # type: ignore[no-untyped-def]
-    workspace = Workspace.open(tmp_path / "maps.axmem", create=True)
+    workspace = init_workspace(tmp_path / "maps.axmem")
     yield workspace
     workspace.close()
 
@@ -45,11 +46,11 @@ def _stored(state: ContextMapState, shape: MapShape = MapShape.AXLLM) -> StoredC
 # --- timeline ----------------------------------------------------------------------------
 
 
-def test_timeline_orders_sessions_then_loose_snapshots(ws: Workspace, tmp_path: Path) -> None:
+def test_timeline_orders_sessions_then_loose_snapshots(ws: OpenWorkspace, tmp_path: Path) -> None:
     # The later session is stored first: order follows when sessions ran, not insertion.
-    late = store_history(ws, session_id="run-2", created_at="2026-03-01T09:00:00.000Z")
-    early = store_history(ws, session_id="run-1", created_at="2026-02-01T09:00:00.000Z")
-    store_history(ws, agent=OTHER_AGENT, session_id="t-1")
+    late = store_history(raw(ws), session_id="run-2", created_at="2026-03-01T09:00:00.000Z")
+    early = store_history(raw(ws), session_id="run-1", created_at="2026-02-01T09:00:00.000Z")
+    store_history(raw(ws), agent=OTHER_AGENT, session_id="t-1")
     snapshot_file = tmp_path / "loose.json"
     snapshot_file.write_text(json.dumps(ts_snapshot_value(history()[1][1])), encoding="utf-8")
     loose = svc.import_snapshot(ws, AGENT, snapshot_file)
@@ -67,11 +68,11 @@ def test_timeline_orders_sessions_then_loose_snapshots(ws: Workspace, tmp_path: 
     assert entries[-1].session_id is None and entries[-1].label == svc.IMPORTED_LABEL
     assert all(e.agent == AGENT for e in entries)
     assert [e.pk for e in svc.timeline(ws, OTHER_AGENT)] == [
-        s.pk for s in ws.contextmaps.list(OTHER_AGENT)
+        s.pk for s in raw(ws).contextmaps.list(OTHER_AGENT)
     ]
 
 
-def test_session_without_snapshot_rows_still_shows(ws: Workspace) -> None:
+def test_session_without_snapshot_rows_still_shows(ws: OpenWorkspace) -> None:
     # A session imported as a file: its map snapshots live only in the document.
     states = history()
     maps = [axllm_state_value(state) for _, state, _ in states]
@@ -91,7 +92,7 @@ def test_session_without_snapshot_rows_still_shows(ws: Workspace) -> None:
             for i in range(2)
         ),
     )
-    SessionService(ws).save(session)
+    SessionService(raw(ws)).save(session)
     assert AGENT in svc.map_agents(ws)
     entries = svc.timeline(ws, AGENT)
     assert [e.label for e in entries] == ["before forward 1", "after forward 1", "after forward 2"]
@@ -101,18 +102,18 @@ def test_session_without_snapshot_rows_still_shows(ws: Workspace) -> None:
     assert entries[2].update == {"status": "updated", "diagnosis": "second"}
 
 
-def test_map_agents_come_from_snapshots_configs_and_sessions(ws: Workspace) -> None:
-    store_history(ws, agent="b-agent")
+def test_map_agents_come_from_snapshots_configs_and_sessions(ws: OpenWorkspace) -> None:
+    store_history(raw(ws), agent="b-agent")
     signature = "q:string -> a:string"
-    ws.agents.save(
+    raw(ws).agents.save(
         "a-config", {"name": "a-config", "signature": signature, "contextMap": {"maxChars": 900}}
     )
-    ws.agents.save("no-map", {"name": "no-map", "signature": signature, "contextMap": None})
+    raw(ws).agents.save("no-map", {"name": "no-map", "signature": signature, "contextMap": None})
     assert svc.map_agents(ws) == ["a-config", "b-agent"]
 
 
-def test_previous_follows_the_base_of_an_edit(ws: Workspace) -> None:
-    stored = store_history(ws)
+def test_previous_follows_the_base_of_an_edit(ws: OpenWorkspace) -> None:
+    stored = store_history(raw(ws))
     entries = svc.timeline(ws, AGENT)
     edited = svc.edit_item_text(entries[1].stored, "cu-00001", "changed by hand")
     pk = svc.save_edited(ws, AGENT, edited, entries[1], ["edited the text of cu-00001"])
@@ -122,7 +123,7 @@ def test_previous_follows_the_base_of_an_edit(ws: Workspace) -> None:
     assert svc.previous_key(entries, 2) == svc.snapshot_key(stored[1].pk)
     assert svc.previous_key(entries, 0) is None
     # Saved in the shape of its base, with the axllm keys.
-    snap = ws.contextmaps.get(pk)
+    snap = raw(ws).contextmaps.get(pk)
     assert snap is not None and snap.session_id is None
     assert list(snap.state) == list(axllm_state_value(edited.state))
 
@@ -130,8 +131,8 @@ def test_previous_follows_the_base_of_an_edit(ws: Workspace) -> None:
 # --- describing updates ------------------------------------------------------------------
 
 
-def test_describe_update_shows_diagnosis_tags_and_operations(ws: Workspace) -> None:
-    store_history(ws)
+def test_describe_update_shows_diagnosis_tags_and_operations(ws: OpenWorkspace) -> None:
+    store_history(raw(ws))
     entry = svc.timeline(ws, AGENT)[2]
     text = "\n".join(svc.describe_update(entry.update))
     assert "Diagnosis: cu-00001 was too narrow; the guide tip helped." in text
@@ -240,7 +241,7 @@ def test_freezing_stops_ax_updates() -> None:
 
 
 @pytest.mark.parametrize("shape", [MapShape.TS_SNAPSHOT, MapShape.AXLLM])
-def test_export_then_import_round_trips(ws: Workspace, tmp_path: Path, shape: MapShape) -> None:
+def test_export_then_import_round_trips(ws: OpenWorkspace, tmp_path: Path, shape: MapShape) -> None:
     state = replace(history()[2][1], infinite_evolve=False, evolve_steps=5)
     path = tmp_path / f"{shape.value}.json"
     svc.export_snapshot(_stored(state), shape, path)
@@ -277,14 +278,14 @@ def test_axllm_export_keeps_unknown_keys(tmp_path: Path) -> None:
     assert value["custom"] == {"x": 1} and value["steps"] == 3
 
 
-def test_bad_import_names_the_file_and_writes_nothing(ws: Workspace, tmp_path: Path) -> None:
+def test_bad_import_names_the_file_and_writes_nothing(ws: OpenWorkspace, tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"version": 1, "text": "x", "maxChars": -3}), encoding="utf-8")
     with pytest.raises(InputError, match=r"bad\.json: field 'maxChars' must be a positive"):
         svc.import_snapshot(ws, AGENT, bad)
     with pytest.raises(InputError, match="not found"):
         svc.import_snapshot(ws, AGENT, tmp_path / "missing.json")
-    assert ws.contextmaps.count() == 0
+    assert raw(ws).contextmaps.count() == 0
 
 
 def test_export_to_a_missing_folder_fails_cleanly(tmp_path: Path) -> None:
@@ -294,7 +295,7 @@ def test_export_to_a_missing_folder_fails_cleanly(tmp_path: Path) -> None:
     assert not target.parent.exists()
 
 
-def test_plain_text_import_starts_a_fresh_map(ws: Workspace, tmp_path: Path) -> None:
+def test_plain_text_import_starts_a_fresh_map(ws: OpenWorkspace, tmp_path: Path) -> None:
     path = tmp_path / "notes.md"
     path.write_text("## REUSABLE RESULTS\n[rr-00001] keep\n\n", encoding="utf-8")
     svc.import_snapshot(ws, "text-agent", path)

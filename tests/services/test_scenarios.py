@@ -14,60 +14,63 @@ from axmem_gui.core.ax.render import user_turn_field
 from axmem_gui.core.ax.search import MemorySearch, SkillSearch
 from axmem_gui.core.ax.simulate import Scenario, simulate
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.scenarios import (
+    ScenarioDocument,
+    new_scenario_document,
+    scenario_from_document,
+    unique_name,
+)
 from axmem_gui.services.scenarios import (
     SECTION_HINTS,
     SECTION_LOADED,
     SECTION_MEMORIES,
     SECTION_SKILLS,
-    load_scenario,
-    new_scenario_document,
+    TurnLoads,
     preview_from_simulation,
     preview_scenario,
-    scenario_document,
-    scenario_from_document,
     simulate_scenario,
     simulate_workspace_scenario,
     token_estimate,
     turn_calls_summary,
-    unique_name,
 )
-from axmem_gui.services.workspace import init_workspace
-from axmem_gui.store import Workspace
+from axmem_gui.services.store_access import store_of
+from axmem_gui.services.workspace import OpenWorkspace, init_workspace, open_workspace
 
 
 @pytest.fixture
-def ws(tmp_path: Path) -> Workspace:
+def ws(tmp_path: Path) -> OpenWorkspace:
     return init_workspace(tmp_path / "s.axmem", sample=True)
 
 
-def test_documents_keep_their_name_outside_the_scenario(ws: Workspace) -> None:
-    data = ws.scenarios.get("Ship 2.4.0")
+def test_documents_keep_their_name_outside_the_scenario(ws: OpenWorkspace) -> None:
+    data = store_of(ws).scenarios.get("Ship 2.4.0")
     assert data is not None and data["name"] == "Ship 2.4.0"
     scenario = scenario_from_document(data)
     assert scenario.task is not None and scenario.task.startswith("Ship @acme/payments-sdk")
     assert len(scenario.turns) == 2
-    doc = scenario_document("Other", scenario)
+    doc = ScenarioDocument("Other", scenario).to_json()
     assert doc["name"] == "Other"
     assert scenario_from_document(doc) == scenario
     with pytest.raises(InputError, match="'name' must be a non-empty string"):
         scenario_from_document({**data, "name": " "})
     with pytest.raises(InputError, match=r"turns\[0\]\.discover\[1\] must be a string"):
         scenario_from_document({"name": "x", "turns": [{"discover": ["a", 3]}]}, "x")
-    assert scenario_from_document(new_scenario_document("n", "do it")).task == "do it"
+    new = new_scenario_document("n", "do it")
+    assert new.to_json() == {"name": "n", **Scenario("do it").to_json()}
 
 
-def test_unknown_scenario_names_the_available_ones(ws: Workspace) -> None:
+def test_unknown_scenario_names_the_available_ones(ws: OpenWorkspace) -> None:
     with pytest.raises(InputError, match=r"no scenario named 'nope'.*'SEV1 on checkout'"):
-        load_scenario(ws, "nope")
+        ws.scenarios.load("nope")
     assert unique_name(["a", "a 2"], "a") == "a 3"
     assert unique_name(["b"], "a") == "a"
 
 
-def test_indexed_simulation_equals_the_plain_engine(ws: Workspace) -> None:
+def test_indexed_simulation_equals_the_plain_engine(ws: OpenWorkspace) -> None:
     profile = load_profile()
-    catalog = ws.catalog()
-    for name in ws.scenarios.list():
-        scenario = load_scenario(ws, name)
+    catalog = ws.catalog.snapshot()
+    for name in ws.scenarios.names():
+        scenario = ws.scenarios.load(name)
         plain = simulate(
             catalog, scenario, profile,
             skill_search=SkillSearch(catalog.skills, profile),
@@ -80,9 +83,9 @@ def test_indexed_simulation_equals_the_plain_engine(ws: Workspace) -> None:
     assert sim.turns[1].loaded_skills is not None
 
 
-def test_preview_sections_are_the_engine_strings(ws: Workspace) -> None:
-    scenario = load_scenario(ws, "SEV1 on checkout")
-    sim = simulate_scenario(ws.catalog(), scenario)
+def test_preview_sections_are_the_engine_strings(ws: OpenWorkspace) -> None:
+    scenario = ws.scenarios.load("SEV1 on checkout")
+    sim = simulate_scenario(ws.catalog.snapshot(), scenario)
     for stage, section in (("executor", sim.executor_section),
                            ("distiller", sim.distiller_section)):
         for turn, view in enumerate(sim.turns):
@@ -106,8 +109,8 @@ def test_preview_sections_are_the_engine_strings(ws: Workspace) -> None:
     assert preview_from_simulation(sim, "executor", 99).turn == len(sim.turns) - 1
 
 
-def test_preview_without_a_scenario_and_runtime_override(ws: Workspace) -> None:
-    catalog = ws.catalog()
+def test_preview_without_a_scenario_and_runtime_override(ws: OpenWorkspace) -> None:
+    catalog = ws.catalog.snapshot()
     python = simulate_scenario(catalog, preview_scenario(None, "Python"))
     js = simulate_scenario(catalog, preview_scenario(None, "JavaScript"))
     py_text = preview_from_simulation(python, "executor", 0).section(SECTION_SKILLS).text
@@ -118,24 +121,24 @@ def test_preview_without_a_scenario_and_runtime_override(ws: Workspace) -> None:
     assert preview_scenario(Scenario(runtime="Python")).runtime == "Python"
 
 
-def test_turn_calls_summary_lists_loaded_ids(ws: Workspace) -> None:
-    sim = simulate_scenario(ws.catalog(), load_scenario(ws, "SEV1 on checkout"))
+def test_turn_calls_summary_lists_loaded_ids(ws: OpenWorkspace) -> None:
+    sim = simulate_scenario(ws.catalog.snapshot(), ws.scenarios.load("SEV1 on checkout"))
     summary = turn_calls_summary(sim)
     assert len(summary) == 3
-    assert summary[2] == {"discover": None, "recall": None}
-    first = summary[0]["discover"]
+    assert summary[2] == TurnLoads(None, None)
+    first = summary[0].discover
     assert first is not None and "incident-response" in first
 
 
 def test_cli_simulates_a_workspace_scenario(
-    ws: Workspace, capsys: pytest.CaptureFixture[str]
+    ws: OpenWorkspace, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = ws.path
     ws.close()
     assert main(["simulate", "--workspace", str(path), "--scenario", "Ship 2.4.0", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    with Workspace.open(path) as again:
-        expected = simulate_scenario(again.catalog(), load_scenario(again, "Ship 2.4.0"))
+    with open_workspace(path) as again:
+        expected = simulate_scenario(again.catalog.snapshot(), again.scenarios.load("Ship 2.4.0"))
     assert out["endToEnd"] == json.loads(json.dumps(expected.end_to_end_json()))
     assert main(["simulate", "--workspace", str(path), "--scenario", "nope"]) == 2
     assert "no scenario named 'nope'" in capsys.readouterr().err

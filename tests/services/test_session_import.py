@@ -15,8 +15,10 @@ import pytest
 from axmem_gui.core.session.model import Session
 from axmem_gui.services import sessions
 from axmem_gui.services.sessions import SessionService
-from axmem_gui.services.workspace import Workspace, init_workspace
+from axmem_gui.services.workspace import init_workspace
+from axmem_gui.store import Workspace
 from tests.helpers.session_docs import reparse, session_json
+from tests.helpers.store import raw
 
 SAMPLE_ID = "sample-ops-assistant"
 
@@ -34,7 +36,7 @@ def _file(session: Session, path: Path, **changes: Any) -> Path:
 
 
 def test_a_batch_reports_each_file_and_stores_what_it_can(ws: Workspace, tmp_path: Path) -> None:
-    doc = SessionService(ws).get(SAMPLE_ID)
+    doc = SessionService(raw(ws)).get(SAMPLE_ID)
     new = _file(doc, tmp_path / "new.axsession.json", id="new")
     same = _file(doc, tmp_path / "same.axsession.json")  # already stored
     taken = _file(doc, tmp_path / "taken.axsession.json", name="another run")
@@ -47,7 +49,7 @@ def test_a_batch_reports_each_file_and_stores_what_it_can(ws: Workspace, tmp_pat
     tampered.write_text(json.dumps(tampered_doc), encoding="utf-8")
     seen: list[tuple[float, str]] = []
 
-    outcomes = SessionService(ws).import_files(
+    outcomes = SessionService(raw(ws)).import_files(
         [new, same, bad, taken, new, tampered], progress=lambda f, m: seen.append((f, m))
     )
 
@@ -64,26 +66,26 @@ def test_a_batch_reports_each_file_and_stores_what_it_can(ws: Workspace, tmp_pat
     assert [bool(o.warning) for o in outcomes] == [False] * 5 + [True]
     assert outcomes[5].warning == sessions.claims_warning(reparse(tampered_doc))
     assert outcomes[5].warning.startswith("the file does not hold what it claims (")
-    assert ws.sessions.get("tampered") is not None
+    assert raw(ws).sessions.get("tampered") is not None
     fractions = [f for f, _m in seen]
     assert fractions == sorted(fractions) and fractions[-1] == 1.0
     assert (0.0, "reading new.axsession.json (1 of 6)") in seen
 
 
 def test_a_cancel_before_the_commit_writes_nothing(ws: Workspace, tmp_path: Path) -> None:
-    doc = SessionService(ws).get(SAMPLE_ID)
+    doc = SessionService(raw(ws)).get(SAMPLE_ID)
     paths = [_file(doc, tmp_path / f"{i}.axsession.json", id=f"c{i}") for i in range(3)]
-    before = [s.id for s in ws.sessions.list()]
+    before = [s.id for s in raw(ws).sessions.list()]
     stored: list[str] = []
-    original = ws.sessions.save
+    original = raw(ws).sessions.save
 
     def save(value: dict[str, Any]) -> str:
         stored.append(str(value["id"]))
         return original(value)
 
-    ws.sessions.save = save  # type: ignore[method-assign]
+    raw(ws).sessions.save = save  # type: ignore[method-assign]
     with pytest.raises(sessions.SessionImportCancelled, match="nothing was imported"):
-        SessionService(ws).import_files(paths, cancel=lambda: len(stored) == 3)
+        SessionService(raw(ws)).import_files(paths, cancel=lambda: len(stored) == 3)
     assert stored == ["c0", "c1", "c2"]  # all written in the transaction, then rolled back
-    assert not ws.db.conn.in_transaction
-    assert [s.id for s in ws.sessions.list()] == before
+    assert not raw(ws).db.conn.in_transaction
+    assert [s.id for s in raw(ws).sessions.list()] == before

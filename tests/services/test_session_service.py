@@ -15,7 +15,9 @@ from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import agent_config_from_json
 from axmem_gui.services.agents import AgentService, StoredAgent
 from axmem_gui.services.sessions import SessionService, read_session_file
-from axmem_gui.services.workspace import Workspace, init_workspace
+from axmem_gui.services.workspace import init_workspace
+from axmem_gui.store import Workspace
+from tests.helpers.store import raw
 
 SAMPLE = Path(__file__).resolve().parents[2] / "axmem_gui" / "sample"
 SAMPLE_FILE = SAMPLE / "session-ops-assistant.axsession.json"
@@ -23,7 +25,7 @@ SAMPLE_FILE = SAMPLE / "session-ops-assistant.axsession.json"
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Iterator[Workspace]:
-    workspace = init_workspace(tmp_path / "w.axmem")
+    workspace = raw(init_workspace(tmp_path / "w.axmem"))
     yield workspace
     workspace.close()
 

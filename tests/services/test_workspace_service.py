@@ -10,6 +10,7 @@ from axmem_gui.services.workspace import (
     init_workspace,
     open_workspace,
 )
+from tests.helpers.store import raw
 
 AX_DOC_SKILLS = {"release-checklist", "incident-response"}
 AX_DOC_MEMORIES = {"deploy-window", "user-prefs"}
@@ -21,16 +22,16 @@ def test_first_start_creates_and_seeds_default(private_data_dir: Path) -> None:
     assert not path.exists()
     with open_workspace(None) as ws:
         assert ws.path == path
-        skills = ws.skills.all()
-        memories = ws.memories.all()
+        skills = raw(ws).skills.all()
+        memories = raw(ws).memories.all()
         assert len(skills) >= 12 and len(memories) >= 12
         assert {s.id for s in skills} >= AX_DOC_SKILLS
         assert {m.id for m in memories} >= AX_DOC_MEMORIES
         assert all(len(s.content) >= 150 for s in skills), "sample guides must be real content"
     # second start: opened, not re-seeded
     with open_workspace(None) as ws:
-        assert ws.skills.count() == len(skills)
-        assert len(ws.skills.history("release-checklist")) == 1
+        assert raw(ws).skills.count() == len(skills)
+        assert len(raw(ws).skills.history("release-checklist")) == 1
 
 
 def test_init_refuses_to_overwrite(tmp_path: Path) -> None:

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.core.errors import WorkspaceError
-from axmem_gui.store import ConflictError, ReadOnlyError, Workspace
+from axmem_gui.core.errors import ConflictError, ReadOnlyError, WorkspaceError
+from axmem_gui.store import Workspace
 from tests.helpers.readonly import read_only_folder
 
 
@@ -33,8 +33,8 @@ def test_skill_crud_keeps_full_history(ws: Workspace) -> None:
     )
     history = ws.skills.history("deploy")
     assert [h.op for h in history] == ["create", "update"]
-    assert history[1].before is not None and history[1].before["content"] == "Step 1"
-    assert history[1].after is not None and history[1].after["content"] == "Step 1\nStep 2"
+    assert history[1].before is not None and history[1].before.content == "Step 1"
+    assert history[1].after is not None and history[1].after.content == "Step 1\nStep 2"
     assert ws.skills.delete("deploy")
     assert ws.skills.get("deploy") is None
     last = ws.skills.history("deploy")[-1]

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import agent_config_from_json
-from axmem_gui.engine.providers import ProviderSettings
 from axmem_gui.services import sessions
 from tests.engine.conftest import (
     AGENT_JSON,

@@ -13,11 +13,12 @@ from PySide6.QtGui import QUndoStack
 
 from axmem_gui.cli.main import main
 from axmem_gui.services import contextmaps, sessions
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import init_workspace
 from axmem_gui.ui.contextmap import ContextMapPage
 from axmem_gui.ui.contextmap.timeline_model import COL_EVICTED, HEADERS
 from axmem_gui.ui.controller import WorkspaceController
 from tests.helpers.session_docs import reparse
+from tests.helpers.store import raw
 from tests.trust.conftest import record
 from tests.trust.script_server import ScriptServer
 
@@ -81,8 +82,8 @@ def test_contextmap_diff_and_show_take_a_session_file(
 def test_the_timeline_shows_evictions_with_their_budget(
     qtbot: Any, evicting: dict[str, Any], tmp_path: Path
 ) -> None:
-    ws = Workspace.open(tmp_path / "maps.axmem", create=True)
-    sessions.save_session(ws, reparse(evicting))
+    ws = init_workspace(tmp_path / "maps.axmem")
+    sessions.save_session(raw(ws), reparse(evicting))
     controller = WorkspaceController(ws)
     page = ContextMapPage(controller, QUndoStack())
     qtbot.addWidget(page)

@@ -13,8 +13,9 @@ import axllm
 import pytest
 
 from axmem_gui.cli.main import main
+from axmem_gui.core.providers import RetryPolicy
 from axmem_gui.engine.clients import fold_chunks as sessions_fold
-from axmem_gui.engine.policy import DeadlineTransport, PolicyClient, RetryPolicy
+from axmem_gui.engine.policy import DeadlineTransport, PolicyClient
 from axmem_gui.services import sessions
 from tests.helpers.session_docs import reparse
 from tests.trust.conftest import record, settings

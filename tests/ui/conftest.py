@@ -10,8 +10,7 @@ from PySide6.QtCore import QEvent
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QApplication
 
-from axmem_gui.services.workspace import init_workspace
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import init_workspace, open_workspace
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.feature import FeatureSpec
 from axmem_gui.ui.main_window import MainWindow
@@ -60,12 +59,12 @@ def make_window(qtbot, sample_path: Path, settings: AppSettings) -> Iterator[Win
         restore_layout: bool = False,
         show: bool = True,
     ) -> MainWindow:
-        controller = WorkspaceController(Workspace.open(path or sample_path, read_only=read_only))
+        controller = WorkspaceController(open_workspace(path or sample_path, read_only=read_only))
         win = MainWindow(
             controller,
             settings,
             QUndoStack(),
-            Workspace.open,
+            lambda p: open_workspace(p),
             lambda p: init_workspace(p),
         )
         made.append(win)

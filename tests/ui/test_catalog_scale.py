@@ -39,6 +39,7 @@ from axmem_gui.ui.retrieval.feature import RETRIEVAL
 from axmem_gui.ui.suites.feature import SUITES
 from tests.helpers.index_state import exact_state
 from tests.helpers.index_worker import NEVER_ANSWERS, started_jobs
+from tests.helpers.store import raw
 from tests.ui.conftest import WindowFactory, calls_on_gui_thread
 
 SKILLS = 300
@@ -80,13 +81,13 @@ def _text(i: int, n: int) -> str:
 def big_path(tmp_path: Path) -> Path:
     path = tmp_path / "big.axmem"
     ws = init_workspace(path, sample=True)
-    with ws.transaction():
+    with raw(ws).transaction():
         for i in range(SKILLS):
-            ws.skills.upsert(
+            raw(ws).skills.upsert(
                 Skill(f"synthetic-{i}", f"Synthetic {_text(i, 2)}", _text(i, 6), _text(i, 40))
             )
         for i in range(MEMORIES):
-            ws.memories.upsert(Memory(f"mem:{WORDS[i % len(WORDS)]}-{i}", _text(i, 12)))
+            raw(ws).memories.upsert(Memory(f"mem:{WORDS[i % len(WORDS)]}-{i}", _text(i, 12)))
     ws.close()
     return path
 
@@ -222,7 +223,7 @@ def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def
     # the task runner, and the GUI thread patches the one entry that differs.
     ws = win.controller.workspace
     changed = Memory("mem:deploy-0", "zebrafinch nests near the canary vault")
-    ws.memories.upsert(changed)
+    raw(ws).memories.upsert(changed)
     state = win.feature(RETRIEVAL).state
     reads = calls.worker["catalog"]
     win.controller.notify_changed("memories")

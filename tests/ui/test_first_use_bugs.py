@@ -12,12 +12,13 @@ from PySide6.QtCore import QSize, Qt
 
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.editor.dialogs import RenameDialog
-from axmem_gui.ui.history import HistoryDialog, full_history
+from axmem_gui.ui.history import HistoryDialog
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SESSIONS
 from axmem_gui.ui.sessions.page import JobStrip
 from axmem_gui.ui.suites.feature import SUITES
 from tests.helpers.session_docs import reparse, stored_json
+from tests.helpers.store import raw
 
 SAMPLE_SESSION = "sample-ops-assistant"
 
@@ -83,22 +84,22 @@ def test_restoring_a_revision_from_before_a_rename_restores_the_renamed_entry(
 ) -> None:
     entry_id = _new_skill_renamed_and_edited(window, qtbot, monkeypatch)
     ws = window.controller.workspace
-    count = ws.skills.count()
-    history = full_history(ws.skills, entry_id)
+    count = raw(ws).skills.count()
+    history = ws.catalog.lineage("skills", entry_id)
     named = [
         r
         for r in history
-        if r.op == "update" and r.after is not None and r.after.get("id") == "new-skill"
+        if r.op == "update" and r.after is not None and r.after.id == "new-skill"
     ][-1]
-    assert named.after is not None and named.after["name"] == "Alpha"
+    assert named.after is not None and named.after.name == "Alpha"
     monkeypatch.setattr(HistoryDialog, "ask", classmethod(lambda cls, *a: named))
     window.feature(CATALOG).history_action.trigger()
-    assert ws.skills.count() == count
-    assert ws.skills.get("new-skill") is None
-    restored = ws.skills.get(entry_id)
+    assert raw(ws).skills.count() == count
+    assert raw(ws).skills.get("new-skill") is None
+    restored = raw(ws).skills.get(entry_id)
     assert restored is not None and restored.name == "Alpha" and restored.description == ""
     window.undo_stack.undo()
-    again = ws.skills.get(entry_id)
+    again = raw(ws).skills.get(entry_id)
     assert again is not None and again.description == "Edited after the rename"
 
 
@@ -111,17 +112,17 @@ def test_history_numbers_stay_unique_after_undo_all_and_redo_all(
     steps = stack.index()
     while stack.canUndo():
         stack.undo()
-    assert window.controller.workspace.skills.get("new-skill") is None
+    assert raw(window.controller.workspace).skills.get("new-skill") is None
     while stack.index() < steps:
         stack.redo()
-    history = full_history(window.controller.workspace.skills, entry_id)
+    history = window.controller.workspace.catalog.lineage("skills", entry_id)
     numbers = [r.revision for r in history]
     assert numbers == sorted(numbers) and len(numbers) == len(set(numbers)), numbers
     ops = [r.op for r in history]
     # The first creation, the undo that deleted it, and the redone creation.
     assert ops.count("create") == 2 and "delete" in ops, ops
     assert history[-1].after is not None
-    assert history[-1].after["description"] == "Edited after the rename"
+    assert history[-1].after.description == "Edited after the rename"
 
 
 # 3 ------------------------------------------------------------------------------------
@@ -206,10 +207,10 @@ def test_navigator_counts_the_context_map_snapshots_the_timeline_lists(window: M
     # A live run's session: its context maps are recorded inside the session document.
     doc = stored_json(ws, SAMPLE_SESSION)
     doc["id"] = "a-live-run"
-    sessions.save_session(ws, reparse(doc))
+    sessions.save_session(raw(ws), reparse(doc))
     window.controller.notify_changed("sessions")
     listed = sum(len(contextmaps.timeline(ws, a)) for a in contextmaps.map_agents(ws))
-    assert listed > ws.contextmaps.count()
+    assert listed > raw(ws).contextmaps.count()
     model = window.nav_model
     index = model.index(model.row_of("contextmaps"))
     assert index.data(NavRole.Count) == listed
@@ -243,7 +244,7 @@ def test_new_memories_get_unique_ids(window: MainWindow, qtbot: Any) -> None:
     editing = window.feature(CATALOG)
     for _ in range(3):
         editing.new_entry("memories")
-    ids = [i for i in window.controller.workspace.memories.ids() if i.startswith("new-memory")]
+    ids = [i for i in raw(window.controller.workspace).memories.ids() if i.startswith("new-memory")]
     assert sorted(ids) == ["new-memory", "new-memory-2", "new-memory-3"]
 
 

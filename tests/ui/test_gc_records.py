@@ -23,6 +23,7 @@ from axmem_gui.ui.lint.install import LINT
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.retrieval.feature import RETRIEVAL
 from axmem_gui.ui.tasks import COLLECTOR, RECORD_TYPES, JobContext, TaskRunner
+from tests.helpers.store import raw
 from tests.ui.conftest import WindowFactory
 from tests.ui.test_catalog_scale import MEMORIES, SKILLS, _idle, big_path  # noqa: F401
 
@@ -114,7 +115,7 @@ def test_the_window_keeps_no_tracked_record_of_its_catalog_or_lint_report(  # ty
     before = linter.outcome
     memory = state.live.entry("memories", "mem:deploy-0")
     assert isinstance(memory, Memory)
-    win.controller.workspace.memories.upsert(Memory(memory.id, memory.content + " zebrafinch"))
+    raw(win.controller.workspace).memories.upsert(Memory(memory.id, memory.content + " zebrafinch"))
     win.controller.notify_changed("memories")
     qtbot.waitUntil(lambda: linter.outcome is not before and _idle(win), timeout=60_000)
     assert "zebrafinch" in state.live.entry("memories", memory.id).content  # type: ignore[union-attr]

@@ -16,12 +16,14 @@ from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QApplication, QMessageBox, QTableView, QToolTip
 
 from axmem_gui.core.catalog import Skill
+from axmem_gui.services.catalog import CatalogService
 from axmem_gui.services.sessions import SessionService
 from axmem_gui.store import Workspace
 from axmem_gui.ui.entry_table import EntryTableModel
 from axmem_gui.ui.inert_text import inert, plain_label, plain_message_box
 from axmem_gui.ui.sessions.viewer import SessionViewer
 from tests.helpers.session_docs import reparse
+from tests.helpers.store import raw
 
 HOSTILE = '<img src="/dev/zero"><b>bold</b>'
 
@@ -38,10 +40,10 @@ def _show_tooltip(qtbot: Any, view: QTableView, row: int, column: int) -> str:
 @pytest.mark.qt_log_ignore("This plugin does not support raise")
 def test_entry_table_tooltip_shows_a_hostile_name_as_text(qtbot: Any, tmp_path: Path) -> None:
     with Workspace.open(tmp_path / "w.axmem", create=True) as ws:
-        ws.skills.upsert(Skill("evil", HOSTILE, "d", "c"))
+        raw(ws).skills.upsert(Skill("evil", HOSTILE, "d", "c"))
         view = QTableView()
         qtbot.addWidget(view)
-        model = EntryTableModel(ws.skills)
+        model = EntryTableModel(CatalogService(raw(ws)).table("skills"))
         view.setModel(model)
         view.resize(600, 300)
         view.show()
@@ -80,9 +82,9 @@ def test_session_list_tooltip_is_inert(qtbot: Any, tmp_path: Path) -> None:
     doc = _sample_session()
     doc["name"] = HOSTILE
     with Workspace.open(tmp_path / "w.axmem", create=True) as ws:
-        ws.sessions.save(doc)
+        raw(ws).sessions.save(doc)
         model = SessionListModel()
-        model.set_sessions(SessionService(ws).rows())
+        model.set_sessions(SessionService(raw(ws)).rows())
         tip = model.index(0, NAME).data(Qt.ItemDataRole.ToolTipRole)
     assert isinstance(tip, str) and "&lt;img" in tip and "<img" not in tip
 

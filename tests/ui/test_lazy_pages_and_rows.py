@@ -21,6 +21,7 @@ from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.pages import CatalogTableModel
 from axmem_gui.ui.scenarios.feature import SCENARIOS
 from axmem_gui.ui.sessions.controller import SESSIONS
+from tests.helpers.store import raw
 
 LAZY = ("scenarios", "sessions", "contextmaps", "evals")
 
@@ -77,10 +78,10 @@ MEMORIES = 4000
 def test_loaded_rows_add_no_objects_for_the_cycle_collector(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "many.axmem"
     ws = init_workspace(path)
-    with ws.transaction():
+    with raw(ws).transaction():
         for i in range(MEMORIES):
-            ws.memories.upsert(Memory(f"m{i}", f"memory number {i}", ("tag", f"t{i % 7}")))
-    model = CatalogTableModel(ws.memories)
+            raw(ws).memories.upsert(Memory(f"m{i}", f"memory number {i}", ("tag", f"t{i % 7}")))
+    model = CatalogTableModel(ws.catalog.table("memories"))
     view = QTableView()
     qtbot.addWidget(view)
     view.setModel(model)
@@ -103,7 +104,7 @@ def test_loaded_rows_add_no_objects_for_the_cycle_collector(qtbot, tmp_path: Pat
     assert model.index(5, 2).data() == "tag, t5"
     assert model.row_of_id("m3999") == MEMORIES - 1
     # An edit refreshes its row in place.
-    ws.memories.upsert(Memory("m7", "changed", ()))
-    assert model.refresh_entries(ws.memories, ["m7"])
+    raw(ws).memories.upsert(Memory("m7", "changed", ()))
+    assert model.refresh_entries(["m7"])
     assert model.index(7, 1).data() == "changed"
     ws.close()

@@ -5,9 +5,11 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from axmem_gui.core.catalog import Memory
+from axmem_gui.services.catalog import CatalogService
 from axmem_gui.store import Workspace
 from axmem_gui.ui.entry_table import PAGE, EntryRole, EntryTableModel
 from axmem_gui.ui.navigator import NavigatorModel
+from tests.helpers.store import raw
 
 
 def test_navigator_model_is_consistent(qtmodeltester, sample_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -26,16 +28,16 @@ def test_navigator_model_is_consistent(qtmodeltester, sample_path: Path) -> None
 
 def test_entry_model_is_consistent_and_lazy(qtmodeltester, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     with Workspace.open(tmp_path / "big.axmem", create=True) as ws:
-        with ws.transaction():
+        with raw(ws).transaction():
             for i in range(PAGE * 3 + 7):
-                ws.memories.upsert(Memory(f"mem-{i:05d}", f"fact number {i}"))
-        model = EntryTableModel(ws.memories)
+                raw(ws).memories.upsert(Memory(f"mem-{i:05d}", f"fact number {i}"))
+        model = EntryTableModel(CatalogService(raw(ws)).table("memories"))
         assert model.rowCount() == PAGE
         assert model.total() == PAGE * 3 + 7
         qtmodeltester.check(model)
         # A fresh model for the rest: the tester stays attached to the first one and
         # fetches on its own after resets.
-        model = EntryTableModel(ws.memories)
+        model = EntryTableModel(CatalogService(raw(ws)).table("memories"))
         while model.canFetchMore():
             model.fetchMore()
         assert model.rowCount() == PAGE * 3 + 7
@@ -50,7 +52,7 @@ def test_entry_model_is_consistent_and_lazy(qtmodeltester, tmp_path: Path) -> No
 def test_the_navigator_is_as_wide_as_its_widest_line(qtbot) -> None:  # type: ignore[no-untyped-def]
     """At 100,000 memories the line "Memories  100,000" was wider than the navigator's fixed
     150 pixels: the list scrolled sideways."""
-    from axmem_gui.store.workspace import WorkspaceCounts
+    from axmem_gui.core.workspace import WorkspaceCounts
     from axmem_gui.ui.navigator import NavigatorView
 
     model = NavigatorModel()
@@ -76,8 +78,8 @@ def test_ids_and_names_show_control_and_bidi_characters_escaped(tmp_path: Path) 
 
     hostile = "bidi\u202eevil\u202c"
     with Workspace.open(tmp_path / "w.axmem", create=True) as ws:
-        ws.skills.upsert(Skill(hostile, "bell\x07name", "d", "c"))
-        model = EntryTableModel(ws.skills)
+        raw(ws).skills.upsert(Skill(hostile, "bell\x07name", "d", "c"))
+        model = EntryTableModel(CatalogService(raw(ws)).table("skills"))
         columns = [key for key, _title in model.columns]
         row = [model.index(0, c).data() for c in range(len(columns))]
         assert row[columns.index("id")] == "bidi\\u202eevil\\u202c"

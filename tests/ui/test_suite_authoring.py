@@ -10,13 +10,13 @@ import pytest
 from PySide6.QtCore import Qt
 
 from axmem_gui.core.suites import SuiteCase
-from axmem_gui.services.suites import workspace_suites
 from axmem_gui.ui.bench.feature import BENCH
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.retrieval.feature import RETRIEVAL
 from axmem_gui.ui.suites.dialogs import CaseDialog, SuiteDialog
 from axmem_gui.ui.suites.feature import SUITES
 from axmem_gui.ui.suites.page import EMPTY_TEXT, SuitesPage
+from tests.helpers.store import raw
 
 
 def suites_page(window: MainWindow) -> SuitesPage:
@@ -69,8 +69,8 @@ def wait_run(page: SuitesPage, qtbot: Any) -> None:
 
 def empty_the_workspace_suites(window: MainWindow) -> None:
     ws = window.controller.workspace
-    for name in ws.suites.list():
-        ws.suites.delete(name)
+    for name in raw(ws).suites.list():
+        raw(ws).suites.delete(name)
     window.controller.notify_changed("suites")
 
 
@@ -84,7 +84,7 @@ def test_a_new_user_creates_a_suite_adds_a_bench_case_runs_it_and_it_passes(
     # 1. New suite, from the empty state's button.
     fill_suite_dialog(monkeypatch, qtbot, "Release questions")
     page.empty_new_button.click()
-    assert window.controller.workspace.suites.list() == ["Release questions"]
+    assert raw(window.controller.workspace).suites.list() == ["Release questions"]
     assert page.stack.currentWidget() is not page.empty
     assert page.current_name() == "Release questions"
     # 2. A bench query, kept as a case with "Add as case…".
@@ -101,7 +101,7 @@ def test_a_new_user_creates_a_suite_adds_a_bench_case_runs_it_and_it_passes(
     [dialog] = dialogs
     assert dialog.suite_name() == "Release questions"
     assert dialog.include_edit.text() == ", ".join(returned)
-    [suite] = workspace_suites(window.controller.workspace)
+    [suite] = window.controller.workspace.suites.all()
     assert [c.searches for c in suite.cases] == [("how do I ship a release",)]
     # 3. Run it: it passes.
     window.show_section("suites")
@@ -119,23 +119,23 @@ def test_suite_and_case_actions_are_undoable(
     page = suites_page(window)
     ws = window.controller.workspace
     window.show_section("suites")
-    original = {s.name: s for s in workspace_suites(ws)}
+    original = {s.name: s for s in ws.suites.all()}
     name = page.current_name()
     assert name is not None
     stack = window.undo_stack
     # Duplicate, rename the copy, delete the original: each one undo step.
     assert page.duplicate_suite()
     copy_name = f"{name} copy"
-    assert page.current_name() == copy_name and set(ws.suites.list()) == {*original, copy_name}
+    assert page.current_name() == copy_name and set(raw(ws).suites.list()) == {*original, copy_name}
     fill_suite_dialog(monkeypatch, qtbot, "Renamed copy")
     assert page.edit_suite()
-    assert "Renamed copy" in ws.suites.list() and copy_name not in ws.suites.list()
+    assert "Renamed copy" in raw(ws).suites.list() and copy_name not in raw(ws).suites.list()
     page.select(name)
     page.list_view.setFocus()
     qtbot.keyClick(page.list_view, Qt.Key.Key_Delete)
-    assert name not in ws.suites.list()
+    assert name not in raw(ws).suites.list()
     stack.undo()
-    assert name in ws.suites.list()
+    assert name in raw(ws).suites.list()
     # Cases: new, edit, duplicate, delete.
     page.select(name)
     cases_before = len(original[name].cases)
@@ -156,24 +156,24 @@ def test_suite_and_case_actions_are_undoable(
 
     monkeypatch.setattr(CaseDialog, "ask", classmethod(new_case_dialog))
     assert page.new_case()
-    after_new = workspace_suites(ws)
+    after_new = ws.suites.all()
     suite = next(s for s in after_new if s.name == name)
     assert len(suite.cases) == cases_before + 1 and suite.cases[-1].name == "rollback"
     assert page.current_case() is not None and page.current_case().name == "rollback"  # type: ignore[union-attr]
     assert page.duplicate_case()
     assert page.current_case().name == "rollback copy"  # type: ignore[union-attr]
     qtbot.keyClick(page.cases_view, Qt.Key.Key_Delete)
-    suite = next(s for s in workspace_suites(ws) if s.name == name)
+    suite = next(s for s in ws.suites.all() if s.name == name)
     assert "rollback copy" not in [c.name for c in suite.cases]
     # Undo everything back to where we started.
     while stack.canUndo():
         stack.undo()
-    assert {s.name: s for s in workspace_suites(ws)} == original
+    assert {s.name: s for s in ws.suites.all()} == original
     while stack.canRedo():
         stack.redo()
-    final = {s.name for s in workspace_suites(ws)}
+    final = {s.name for s in ws.suites.all()}
     assert final == {*original, "Renamed copy"}
-    suite = next(s for s in workspace_suites(ws) if s.name == name)
+    suite = next(s for s in ws.suites.all() if s.name == name)
     assert [c.name for c in suite.cases][-1] == "rollback"
 
 
@@ -188,11 +188,11 @@ def test_a_suite_changed_elsewhere_is_not_overwritten_by_undo(
     copy_name = page.current_name()
     assert copy_name is not None
     # Another program edits the copy.
-    data = ws.suites.get(copy_name)
+    data = raw(ws).suites.get(copy_name)
     assert data is not None
-    ws.suites.save(copy_name, {**data, "description": "changed by the CLI"})
+    raw(ws).suites.save(copy_name, {**data, "description": "changed by the CLI"})
     messages: list[str] = []
     page.message.connect(messages.append)
     window.undo_stack.undo()
-    assert copy_name in ws.suites.list()  # not deleted over the other program's edit
+    assert copy_name in raw(ws).suites.list()  # not deleted over the other program's edit
     assert any("changed elsewhere" in m for m in messages)

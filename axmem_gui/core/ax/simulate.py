@@ -73,7 +73,7 @@ _SCENARIO_KEYS = {
 SearchArg = str | tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScenarioTurn:
     """The calls the model makes in one executor turn (None: no such call)."""
 
@@ -88,7 +88,7 @@ def _arg_json(arg: SearchArg | None) -> Any:
     return list(arg) if isinstance(arg, tuple) else arg
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Scenario:
     task: str | None = None
     preset_skills: tuple[Mapping[str, Any], ...] = ()

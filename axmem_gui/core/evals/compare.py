@@ -52,8 +52,8 @@ class EvalComparison:
                 "id": r.id,
                 "label": r.label,
                 "set": r.eval_set.name,
-                "provider": r.provider.get("name"),
-                "model": r.provider.get("model"),
+                "provider": r.provider.name,
+                "model": r.provider.model,
                 "catalog_digest": r.catalog_digest,
                 "precision": r.metrics().precision,
                 "recall": r.metrics().recall,
@@ -112,9 +112,9 @@ def compare_reports(a: EvalReport, b: EvalReport) -> EvalComparison:
 
 
 def _side_label(r: EvalReport) -> str:
-    model = r.provider.get("model") or "?"
+    model = r.provider.model or "?"
     label = f", {r.label}" if r.label else ""
-    return f"{r.id} ({r.provider.get('name') or '?'} · {model}{label})"
+    return f"{r.id} ({r.provider.name or '?'} · {model}{label})"
 
 
 def render_report(report: EvalReport) -> str:
@@ -122,7 +122,7 @@ def render_report(report: EvalReport) -> str:
     m = report.metrics()
     lines = [
         f"eval {report.eval_set.name} · run {report.id} · {report.status} · "
-        f"{report.provider.get('name')} · {report.provider.get('model') or '?'}"
+        f"{report.provider.name} · {report.provider.model or '?'}"
         + (f" · {report.label}" if report.label else ""),
         f"runs: {totals['counted']} counted, {totals['failed']} failed, "
         f"{totals['cancelled']} cancelled, {totals['not_run']} not run (of {totals['planned']})"
@@ -202,8 +202,8 @@ def to_junit_xml(reports: Sequence[EvalReport]) -> str:
         props = ET.SubElement(suite, "properties")
         for key, value in (
             ("run", report.id),
-            ("provider", str(report.provider.get("name") or "")),
-            ("model", str(report.provider.get("model") or "")),
+            ("provider", str(report.provider.name or "")),
+            ("model", str(report.provider.model or "")),
             ("precision", pct(report.metrics().precision)),
             ("recall", pct(report.metrics().recall)),
         ):

@@ -38,7 +38,7 @@ MAX_REPEAT = 100
 
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Expectation:
     """Entries that must be loaded in a run, and entries that must not be."""
 
@@ -53,7 +53,7 @@ class Expectation:
         return not self.load and not self.avoid
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EvalCase:
     name: str
     inputs: Mapping[str, Any]
@@ -82,7 +82,7 @@ class EvalCase:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EvalSet:
     name: str
     agent: str

@@ -18,7 +18,7 @@ Definitions (per kind, skills or memories):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -319,13 +319,37 @@ def case_stats(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class EvalProvider:
+    """The model an eval ran on, as its report records it (the choices, never a key)."""
+
+    name: str | None = None
+    model: str | None = None
+    base_url: str | None = None
+
+    def to_json(self) -> dict[str, str | None]:
+        return {"name": self.name, "model": self.model, "base_url": self.base_url}
+
+
+def provider_from_json_value(value: object) -> EvalProvider:
+    """A report's `provider` object (what is not text reads as absent)."""
+    if not isinstance(value, dict):
+        return EvalProvider()
+    name, model, base_url = (value.get(k) for k in ("name", "model", "base_url"))
+    return EvalProvider(
+        name if isinstance(name, str) else None,
+        model if isinstance(model, str) else None,
+        base_url if isinstance(base_url, str) else None,
+    )
+
+
 @dataclass(frozen=True)
 class EvalReport:
     """An eval run: the set as it was run, on which model, and every run record."""
 
     id: str
     eval_set: EvalSet
-    provider: Mapping[str, Any]
+    provider: EvalProvider
     started_at: str
     status: str  # running | complete | cancelled
     runs: tuple[EvalRun, ...] = ()
@@ -414,7 +438,7 @@ class EvalReport:
             "id": self.id,
             "label": self.label,
             "set": self.eval_set.to_json(),
-            "provider": dict(self.provider),
+            "provider": self.provider.to_json(),
             "started_at": self.started_at,
             "finished_at": self.finished_at,
             "status": self.status,
@@ -498,14 +522,12 @@ def report_from_json_value(value: Any, source: str = "eval report") -> EvalRepor
     raw_runs = value.get("runs")
     if not isinstance(raw_runs, list):
         raise InputError(f"{source}: field 'runs' must be a list")
-    provider = value.get("provider") if isinstance(value.get("provider"), dict) else {}
-    assert isinstance(provider, dict)
     repeat = value.get("repeat")
     notes = value.get("notes") or []
     return EvalReport(
         id=report_id,
         eval_set=eval_set,
-        provider=provider,
+        provider=provider_from_json_value(value.get("provider")),
         started_at=str(value.get("started_at") or ""),
         status=str(status),
         runs=tuple(run_from_json_value(r, f"{source}: runs[{i}]") for i, r in enumerate(raw_runs)),

@@ -28,8 +28,11 @@ from axmem_gui.core.session.format_parts import (
     Checker,
     at,
     callbacks,
+    function_calls,
     map_snapshots,
     map_update,
+    recorder_info,
+    request_params,
     run_error,
     search_calls,
     strings,
@@ -41,6 +44,7 @@ from axmem_gui.core.session.model import (
     Forward,
     HttpAttempt,
     Origin,
+    SearchCall,
     SearchInfo,
     Session,
     SessionAgent,
@@ -95,6 +99,13 @@ SESSION_KEYS = (
     "warnings",
 )
 
+#: What an app's Python recording writes (axmem_gui.recorder): the forward with the app's
+#: function-tool calls after its callbacks, a forward that did not finish recording, the
+#: session with the recorder's account last.
+APP_FORWARD_KEYS = (*FORWARD_KEYS[:14], "function_calls", *FORWARD_KEYS[14:])
+APP_STARTED_KEYS = (*NOT_RUN_KEYS[:3], "started_at", *NOT_RUN_KEYS[3:])
+APP_SESSION_KEYS = (*SESSION_KEYS, "recorder")
+
 STATUSES = ("complete", "incomplete")
 FORWARD_STATUSES = ("complete", "failed", "cancelled", "not_run")
 
@@ -139,6 +150,7 @@ def _exchange(c: Checker, ex: Any, i: int, forwards: int) -> Exchange:
         for key in ("prompt_tokens", "completion_tokens", "total_tokens"):
             c.field(usage, key, (int,), at(path, "usage"), required=False, nullable=True)
     attempts = c.field(ex, "http_attempts", (list,), path, required=False, nullable=True)
+    params = c.field(ex, "params", (dict,), path, required=False, nullable=True)
     return Exchange(
         index=index,
         forward=fwd,
@@ -155,6 +167,7 @@ def _exchange(c: Checker, ex: Any, i: int, forwards: int) -> Exchange:
         stream=c.optional(ex, "stream", (bool,), path),
         chunks=c.optional(ex, "chunks", (list,), path),
         http_attempts=None if attempts is None else _http_attempts(c, attempts, path),
+        params=None if params is None else request_params(c, params, at(path, "params")),
         **shape_of(ex, Exchange),
     )
 
@@ -191,7 +204,7 @@ def _forward(c: Checker, fw: Any, i: int) -> Forward:
         if cm is not None:
             c.field(cm, "text", (str,), at(path, key))
         maps[key] = cm
-    for key in ("turns", "searches", "callbacks", "action_log"):
+    for key in ("turns", "searches", "callbacks", "action_log", "function_calls"):
         items = c.field(fw, key, (list,), path, required=False, nullable=True)
         for j, item in enumerate(items or []):
             if not isinstance(item, dict):
@@ -216,9 +229,11 @@ def _forward(c: Checker, fw: Any, i: int) -> Forward:
         turns=turns(c, fw, path),
         searches=found_searches,
         callbacks=callbacks(c, fw, path),
+        function_calls=function_calls(c, fw, path),
         action_log=fw.get("action_log"),
         usage=fw.get("usage"),
         trace=fw.get("trace"),
+        context_map_update_ax=fw.get("context_map_update_ax"),
         **shape_of(fw, Forward),
     )
 
@@ -276,13 +291,16 @@ def _provider(c: Checker, value: dict[str, Any]) -> SessionProvider:
 
 def _versions(c: Checker, value: dict[str, Any]) -> Versions:
     v = c.field(value, "versions", (dict,), "")
-    axllm = c.field(v, "axllm", (str,), "versions")
+    # A session recorded by a TypeScript app names the Ax package instead of axllm.
+    typescript = "ax" in v and "axllm" not in v
+    runtime = c.field(v, "ax" if typescript else "axllm", (str,), "versions")
     return Versions(
         app=c.optional(v, "app", (str,), "versions"),
-        axllm=axllm,
+        axllm=None if typescript else runtime,
         quickjs=c.optional(v, "quickjs", (str,), "versions"),
         python=c.optional(v, "python", (str,), "versions"),
         ax_profile=c.optional(v, "ax_profile", (str,), "versions"),
+        ax=runtime if typescript else c.optional(v, "ax", (str,), "versions"),
         **shape_of(v, Versions),
     )
 
@@ -295,6 +313,8 @@ def _origin(c: Checker, value: dict[str, Any]) -> Origin | None:
         kind=c.optional(o, "kind", (str,), "origin"),
         source_session=c.optional(o, "source_session", (str,), "origin"),
         catalog=c.optional(o, "catalog", (str,), "origin"),
+        language=c.optional(o, "language", (str,), "origin"),
+        recorder=c.optional(o, "recorder", (str,), "origin"),
         **shape_of(o, Origin),
     )
 
@@ -382,6 +402,7 @@ def parse_session(value: Any, source: str = "session", *, head: bool = False) ->
         exchanges=exchanges,
         map_snapshots=map_snapshots(c, value),
         warnings=None if warnings is None else strings(warnings),
+        recorder=recorder_info(c, value),
         **shape_of(value, Session),
     )
 
@@ -390,6 +411,18 @@ def parse_exchange(value: Any, index: int, forwards: int, source: str = "session
     """One model call (`exchanges[index]`) as the recorder hands it over, checked as the
     session parser checks it."""
     return _exchange(Checker(source), value, index, forwards)
+
+
+def parse_search_call(value: Any, forward: int, source: str = "session") -> SearchCall:
+    """One discover/recall call of forward `forward` as a recorder hands it over, checked
+    as the session parser checks a forward's searches."""
+    c = Checker(source)
+    path = f"forwards[{forward}]"
+    if not isinstance(value, dict):
+        raise c.fail(f"{path}.searches[0]", "must be an object")
+    found = search_calls(c, {"searches": [value]}, path)
+    assert found is not None
+    return found[0]
 
 
 def is_session_value(value: Any) -> bool:

@@ -1,6 +1,8 @@
-"""The session parser's smaller objects: errors, usage, turns, searches, callbacks and the
-context-map update record (core.session.format reads the document and its forwards and
-exchanges). Each is checked and built in one pass; every message names the JSON path."""
+"""The session parser's smaller objects: errors, usage, turns, searches, callbacks, the
+context-map update record and what the app recorders add (function calls, request
+parameters, the recorder's account); core.session.format reads the document and its
+forwards and exchanges. Each is checked and built in one pass; every message names the
+JSON path."""
 
 from __future__ import annotations
 
@@ -15,8 +17,12 @@ from axmem_gui.core.jsontext import REQUIRED, Field
 from axmem_gui.core.records import shape_of
 from axmem_gui.core.session.model import (
     Callback,
+    FunctionCall,
     MapSnapshot,
     MapUpdate,
+    RecorderInfo,
+    RecordingStop,
+    RequestParams,
     RunError,
     SearchCall,
     SearchResult,
@@ -25,6 +31,8 @@ from axmem_gui.core.session.model import (
 )
 
 _STRINGS = Field((str,))
+#: Who answered a search of an app's recording (`searches[j].source`).
+SOURCES = ("catalog", "host")
 _ABSENT = object()
 _SAFE = jsontext.MAX_SAFE_INTEGER
 
@@ -160,6 +168,7 @@ def search_calls(c: Checker, fw: dict[str, Any], path: str) -> tuple[SearchCall,
     for j, search in enumerate(items):
         spath = f"{path}.searches[{j}]"
         kind = c.field(search, "kind", (str,), spath, choices=("discover", "recall"))
+        source = c.field(search, "source", (str,), spath, required=False, choices=SOURCES)
         queries = c.field(search, "searches", (list,), spath, items=_STRINGS)
         results = c.field(search, "results", (list,), spath)
         if not all(isinstance(r, dict) and isinstance(r.get("id"), str) for r in results):
@@ -176,6 +185,7 @@ def search_calls(c: Checker, fw: dict[str, Any], path: str) -> tuple[SearchCall,
                 results=tuple(
                     _result(c, r, f"{spath}.results[{k}]") for k, r in enumerate(results)
                 ),
+                source=source,
                 **shape_of(search, SearchCall),
             )
         )
@@ -254,3 +264,68 @@ def map_snapshots(c: Checker, value: dict[str, Any]) -> tuple[MapSnapshot, ...] 
             )
         )
     return tuple(out)
+
+
+def function_calls(c: Checker, fw: dict[str, Any], path: str) -> tuple[FunctionCall, ...] | None:
+    """An app's function-tool calls: only ever shown, never run."""
+    items = _items(fw, "function_calls")
+    if items is None:
+        return None
+    out = []
+    for j, call in enumerate(items):
+        where = f"{path}.function_calls[{j}]"
+        name = c.field(call, "name", (str,), where)
+        error = c.field(call, "error", (dict,), where, required=False, nullable=True)
+        out.append(
+            FunctionCall(
+                name=name,
+                qualified_name=c.optional(call, "qualified_name", (str,), where),
+                args=call.get("args"),
+                forward=c.optional(call, "forward", (int,), where),
+                stage=c.optional(call, "stage", (str,), where),
+                turn=c.optional(call, "turn", (int,), where),
+                call_index=c.optional(call, "call_index", (int,), where),
+                result=call.get("result"),
+                error=None if error is None else run_error(c, error, at(where, "error")),
+                duration_ms=c.optional(call, "duration_ms", (int, float), where),
+                **shape_of(call, FunctionCall),
+            )
+        )
+    return tuple(out)
+
+
+def request_params(c: Checker, obj: dict[str, Any], path: str) -> RequestParams:
+    return RequestParams(
+        model=c.optional(obj, "model", (str,), path),
+        temperature=c.optional(obj, "temperature", (int, float), path),
+        max_tokens=c.optional(obj, "max_tokens", (int,), path),
+        stream=c.optional(obj, "stream", (bool,), path),
+        tool_choice=obj.get("tool_choice"),
+        model_config=c.optional(obj, "model_config", (dict,), path),
+        function_call_mode=c.optional(obj, "function_call_mode", (str,), path),
+        **shape_of(obj, RequestParams),
+    )
+
+
+def recorder_info(c: Checker, value: dict[str, Any]) -> RecorderInfo | None:
+    """`recorder`, an app recorder's account of the recording."""
+    obj = c.optional(value, "recorder", (dict,), "")
+    if obj is None:
+        return None
+    stop = c.optional(obj, "truncated", (dict,), "recorder")
+    return RecorderInfo(
+        name=c.optional(obj, "name", (str,), "recorder"),
+        version=c.optional(obj, "version", (str,), "recorder"),
+        warnings=c.strings(obj, "warnings", "recorder"),
+        truncated=None
+        if stop is None
+        else RecordingStop(
+            reason=c.field(stop, "reason", (str,), "recorder.truncated"),
+            after_exchange=c.optional(stop, "after_exchange", (int,), "recorder.truncated"),
+            **shape_of(stop, RecordingStop),
+        ),
+        limits=c.optional(obj, "limits", (dict,), "recorder"),
+        overhead_ms=c.optional(obj, "overhead_ms", (int, float), "recorder"),
+        save_ms=c.optional(obj, "save_ms", (int, float), "recorder"),
+        **shape_of(obj, RecorderInfo),
+    )

@@ -19,6 +19,8 @@ from axmem_gui.core.session.agent_config import AgentConfig
 from axmem_gui.core.session.payloads import payload_ids
 
 COMPLETE = "complete"
+#: `searches[j].source` of a search an app's own callback answered.
+HOST_SEARCH = "host"
 INCOMPLETE = "incomplete"
 #: How a forward ended (`not_run`: an earlier forward ended the session first).
 FAILED, CANCELLED, NOT_RUN = "failed", "cancelled", "not_run"
@@ -42,18 +44,32 @@ class RunError(Record):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Origin(Record):
-    kind: str | None = None  # live | rerun | sample
+    kind: str | None = None  # live | rerun | sample | app
     source_session: str | None = field(default=None, metadata=optional())
     catalog: str | None = field(default=None, metadata=optional())  # recorded | given
+    #: A session recorded by an app (`kind: "app"`): its language and recorder.
+    language: str | None = field(default=None, metadata=optional())  # typescript | python
+    recorder: str | None = field(default=None, metadata=optional())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Versions(Record):
+    """What ran the recording. A TypeScript app's recording names the `@ax-llm/ax`
+    package (`ax`) and has no `axllm` (the parser requires one of the two)."""
+
     app: str | None = None
-    axllm: str
+    axllm: str | None = field(default=None, metadata=optional())
     quickjs: str | None = None
     python: str | None = None
     ax_profile: str | None = None
+    ax: str | None = field(default=None, metadata=optional())
+
+    @property
+    def runtime(self) -> str:
+        """`@ax-llm/ax 24.0.21` or `axllm 25.4.6`: what ran the recorded agent."""
+        if self.ax is not None and self.axllm is None:
+            return f"@ax-llm/ax {self.ax}"
+        return f"axllm {self.axllm or '?'}"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -150,6 +166,23 @@ class HttpAttempt(Record):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class RequestParams(Record):
+    """The provider-neutral parameters that decided one model call (`exchanges[i].params`,
+    written by the app recorders; provisional: the studio's own runs will record them too,
+    issue #29). `model_config` is the client's or service's effective config merged with
+    the request's, as JSON."""
+
+    model: str | None = None
+    temperature: int | float | None = None
+    max_tokens: int | None = None
+    stream: bool | None = None
+    tool_choice: JsonValue = None
+    model_config: JsonObject | None = None
+    #: TypeScript Ax's `functionCallMode`, when the service sets one.
+    function_call_mode: str | None = field(default=None, metadata=optional())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Exchange(Record):
     """One model call (`exchanges[i]`). `request` and `response` are axllm's JSON, kept
     verbatim: the digest covers the request, replay serves the response back."""
@@ -169,6 +202,7 @@ class Exchange(Record):
     stream: bool | None = field(default=None, metadata=optional())
     chunks: JsonList | None = field(default=None, metadata=optional())
     http_attempts: tuple[HttpAttempt, ...] | None = field(default=None, metadata=optional())
+    params: RequestParams | None = field(default=None, metadata=optional())
 
     @property
     def tokens(self) -> tuple[int, int]:
@@ -220,10 +254,41 @@ class SearchCall(Record):
     searches: tuple[str, ...] = ()
     already_loaded: tuple[str, ...] | None = field(default=None, metadata=optional())
     results: tuple[SearchResult, ...] = ()
+    #: Who answered (an app's recording): the agent's own catalog search, or the app's
+    #: `onSkillsSearch`/`onMemoriesSearch` callback (shown as recorded, never searched
+    #: again). The studio's own runs leave it out: their searches are catalog searches.
+    source: str | None = field(default=None, metadata=optional())  # catalog | host
 
     @property
     def result_ids(self) -> tuple[str, ...]:
         return tuple(r.id for r in self.results)
+
+    @property
+    def by_host(self) -> bool:
+        return self.source == HOST_SEARCH
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FunctionCall(Record):
+    """One call of an app's function tool (`forwards[i].function_calls[j]`, recorded by
+    the app recorders): shown, never run here. `args` and `result` are the app's JSON
+    (`payloads.truncated_preview` tells a result kept as a preview)."""
+
+    name: str
+    qualified_name: str | None = None  # `utils.lookupOwner`
+    args: JsonValue = None
+    #: Where it was made: the model call whose code called it.
+    forward: int | None = None
+    stage: str | None = None
+    turn: int | None = None
+    call_index: int | None = None
+    result: JsonValue = None
+    error: RunError | None = None
+    duration_ms: float | None = field(default=None, metadata=optional())
+
+    @property
+    def label(self) -> str:
+        return self.qualified_name or self.name
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -300,9 +365,14 @@ class Forward(Record):
     turns: tuple[Turn, ...] | None = field(default=None, metadata=optional())
     searches: tuple[SearchCall, ...] | None = field(default=None, metadata=optional())
     callbacks: tuple[Callback, ...] | None = field(default=None, metadata=optional())
+    #: An app's function-tool calls (app recorders only).
+    function_calls: tuple[FunctionCall, ...] | None = field(default=None, metadata=optional())
     action_log: JsonList | None = field(default=None, metadata=optional())
     usage: JsonValue = field(default=None, metadata=optional())
     trace: JsonValue = field(default=None, metadata=optional())
+    #: What TypeScript Ax reported to the map's `onUpdate` (Ax's own JSON, read by
+    #: `payloads.ax_update_report`); a TypeScript recording has no `context_map_update`.
+    context_map_update_ax: JsonValue = field(default=None, metadata=optional())
 
     @property
     def ran(self) -> bool:
@@ -316,6 +386,10 @@ class Forward(Record):
     def callback_list(self) -> tuple[Callback, ...]:
         return self.callbacks or ()
 
+    @property
+    def function_call_list(self) -> tuple[FunctionCall, ...]:
+        return self.function_calls or ()
+
     def callback_ids(self, kind: str) -> list[str]:
         """Ids reported to an observer callback (loaded_skills, used_memories, ...), in
         order, without repeats."""
@@ -324,6 +398,27 @@ class Forward(Record):
             if event.kind == kind:
                 out.extend(i for i in payload_ids(event.payload) if i not in out)
         return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RecordingStop(Record):
+    """Why an app's recording stopped at its limits (the file cannot be replayed)."""
+
+    reason: str
+    after_exchange: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RecorderInfo(Record):
+    """`recorder`: what an app recorder says about its recording (docs/recorders.md)."""
+
+    name: str | None = None
+    version: str | None = field(default=None, metadata=optional())
+    warnings: tuple[str, ...] | None = None
+    truncated: RecordingStop | None = None
+    limits: JsonObject | None = None
+    overhead_ms: float | None = field(default=None, metadata=optional())
+    save_ms: float | None = field(default=None, metadata=optional())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -353,6 +448,8 @@ class Session(Record):
         default=None, metadata=key("contextMapSnapshots", optional=True)
     )
     warnings: tuple[str, ...] | None = field(default=None, metadata=optional())
+    #: An app recorder's own account of the recording.
+    recorder: RecorderInfo | None = field(default=None, metadata=optional())
 
     @property
     def label(self) -> str:

@@ -1,5 +1,7 @@
 """Readers of the JSON axllm produced, which a session stores verbatim: requests,
-responses, traces, context-map states and callback payloads.
+responses, traces, context-map states and callback payloads; and of what an app's
+recording stores verbatim beside them (TypeScript Ax's own map-update result, the app's
+function results).
 
 These are not our documents: their shape is axllm's (25.4.6) and a stored file may hold
 anything in them, so they stay JSON in the typed session (`JsonValue` fields) and are read
@@ -284,3 +286,37 @@ def runtime_map(state: Any) -> dict[str, Any] | None:
     """The context map of an agent's exported runtime state (None without one)."""
     found = _object(state).get("context_map")
     return found if isinstance(found, dict) else None
+
+
+# --- what an app's recording stores verbatim ---------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AxUpdateReport:
+    """What TypeScript Ax passed to a context map's `onUpdate` (`context_map_update_ax`):
+    its status and step, the kinds of the operations it applied (upper case), and the
+    items its REPLACE operations named."""
+
+    status: Any
+    step: Any
+    operation_kinds: tuple[str, ...]
+    replaced: tuple[str, ...]
+
+
+def ax_update_report(value: Any) -> AxUpdateReport | None:
+    if not isinstance(value, Mapping):
+        return None
+    operations = [o for o in _list(value.get("operations")) if isinstance(o, Mapping)]
+    kinds = tuple(str(o.get("type", "")).upper() for o in operations)
+    replaced = tuple(
+        str(o.get("itemId", o.get("item_id")))
+        for o, kind in zip(operations, kinds, strict=True)
+        if kind == "REPLACE"
+    )
+    return AxUpdateReport(value.get("status"), value.get("step"), kinds, replaced)
+
+
+def truncated_preview(value: Any) -> bool:
+    """Whether an app's value (a function result, a payload) was too large to record and
+    is kept as the recorder's preview (`{"truncated": true, "chars", "preview"}`)."""
+    return isinstance(value, Mapping) and value.get("truncated") is True

@@ -12,6 +12,10 @@ from axmem_gui.core.ax.profile import DEFAULT_AX_VERSION, load_profile
 from axmem_gui.core.ax.search import MemorySearch, PolicyError, SkillSearch
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 
+#: The search backends a run or a replay can use, by the names the CLI takes: the app's
+#: Ax-exact search (`AxExactBackend`) and axllm's own (the engine's).
+SEARCH_BACKENDS = ("axmem-ax", "axllm-builtin")
+
 
 class AxExactBackend:
     """discover: top 2 per search string over all skills; recall: top 3 per search string

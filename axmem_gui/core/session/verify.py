@@ -23,6 +23,15 @@ from typing import Any
 
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.records import JsonObject, JsonValue, to_json_value
+from axmem_gui.core.session.app_session import (
+    forwards_read,
+    is_app_session,
+    is_host_search,
+    leaves_derived,
+    leaves_update,
+    turn_links,
+    update_disagreements,
+)
 from axmem_gui.core.session.contextmap_update import comparable_update, describe_update
 from axmem_gui.core.session.derive import map_snapshots, map_warnings, turns
 from axmem_gui.core.session.digest import DIGEST_KEYS, request_digest
@@ -150,6 +159,8 @@ def check_searches(session: Session, backend: RetrievalBackend) -> list[Differen
     out: list[Difference] = []
     for fw in session.forwards:
         for j, call in enumerate(fw.search_calls):
+            if is_host_search(call):
+                continue  # an app's own search callback answered: shown as recorded
             where = f"forwards[{fw.index}].searches[{j}]"
             diff = search_difference(where, call, rerun_search(call, catalog, backend))
             if diff is not None:
@@ -167,8 +178,15 @@ def _range_difference(where: str, fw: Forward, mine: Sequence[Exchange]) -> Diff
 
 
 def _map_differences(
-    where: str, fw: Forward, mine: Sequence[Exchange], previous_after: JsonObject | None
+    where: str,
+    fw: Forward,
+    mine: Sequence[Exchange],
+    previous_after: JsonObject | None,
+    claimed: bool = True,
 ) -> list[Difference | None]:
+    """The map chain and the update record of one forward. `claimed`: the file holds an
+    update record (a TypeScript app's recording leaves it to readers: then only what Ax
+    itself reported is compared with the studio's reading)."""
     out: list[Difference | None] = []
     before, after = fw.context_map_before, fw.context_map_after
     if fw.index > 0 and previous_after is not None:
@@ -180,22 +198,34 @@ def _map_differences(
                 "the map a forward starts from (the previous forward's map after)",
             )
         )
-    recorded = fw.context_map_update
-    out.append(
-        derived(
+    recomputed = describe_update(mine, before, after)
+    out.extend(
+        Difference(
             f"{where}.context_map_update",
-            to_json_value(recorded),
-            comparable_update(recorded, describe_update(mine, before, after)),
-            "the context-map update record",
+            "derived",
+            f"the context-map update read from the map calls disagrees with Ax: {problem}",
         )
+        for problem in update_disagreements(recomputed, fw.context_map_update_ax)
     )
+    if claimed:
+        recorded = fw.context_map_update
+        out.append(
+            derived(
+                f"{where}.context_map_update",
+                to_json_value(recorded),
+                comparable_update(recorded, recomputed),
+                "the context-map update record",
+            )
+        )
     return out
 
 
 def _snapshot_difference(session: Session) -> Difference | None:
+    if leaves_derived(session, "contextMapSnapshots"):
+        return None  # an app's recording that leaves them to readers claims none
     stored = session.map_snapshots or ()
     recomputed: list[JsonValue] = []
-    for i, snap in enumerate(map_snapshots(session.forwards)):
+    for i, snap in enumerate(map_snapshots(forwards_read(session))):
         value = snap.to_json()
         old = stored[i].update if i < len(stored) else None
         if snap.update is not None and old is not None and not old.records_evictions:
@@ -230,17 +260,30 @@ def check_derived(session: Session) -> list[Difference]:
         where = f"forwards[{k}]"
         mine = session.exchanges_of(fw.index)
         out.append(_range_difference(where, fw, mine))
-        recomputed_turns = [t.to_json() for t in turns(fw.trace, mine)]
-        out.append(
-            derived(f"{where}.turns", to_json_value(fw.turns), recomputed_turns, "the actor turns")
-        )
+        if is_app_session(session) and fw.trace is None:
+            # TypeScript Ax has no trace: the app's recorder saw the turns; each must
+            # point at the actor call that wrote its code.
+            out.extend(
+                Difference(f"{where}.turns[{j}]", "derived", f"the actor turn {problem}")
+                for j, problem in turn_links(fw, mine)
+            )
+        else:
+            recomputed_turns = [t.to_json() for t in turns(fw.trace, mine)]
+            out.append(
+                derived(
+                    f"{where}.turns", to_json_value(fw.turns), recomputed_turns, "the actor turns"
+                )
+            )
         if has_map:
-            out.extend(_map_differences(where, fw, mine, previous_after))
+            claimed = not leaves_update(session, fw)
+            out.extend(_map_differences(where, fw, mine, previous_after, claimed))
             previous_after = fw.context_map_after
     if has_map:
         out.append(_snapshot_difference(session))
-    warnings = to_json_value(session.warnings)
-    out.append(derived("warnings", warnings, map_warnings(session.forwards), "the warnings"))
+    if not leaves_derived(session, "warnings"):
+        warnings = to_json_value(session.warnings)
+        recomputed = map_warnings(forwards_read(session))
+        out.append(derived("warnings", warnings, recomputed, "the warnings"))
     failed = session.failed_forward
     out.append(
         derived("status", session.status, "incomplete" if failed else "complete", "the status")
@@ -266,6 +309,8 @@ class VerifyReport:
     calls: int
     searches: int
     duration_ms: float
+    #: Searches an app's own callback answered: shown as recorded, not searched again.
+    host_searches: int = 0
 
     @property
     def ok(self) -> bool:
@@ -277,17 +322,25 @@ class VerifyReport:
             "ok": self.ok,
             "calls": self.calls,
             "searches": self.searches,
+            "host_searches": self.host_searches,
             "differences": [d.to_json() for d in self.differences],
             "duration_ms": self.duration_ms,
         }
 
     def render(self) -> str:
         if self.ok:
+            host = (
+                f" ({self.host_searches} more were answered by the app's own search callback "
+                "and are shown as recorded)"
+                if self.host_searches
+                else ""
+            )
             return (
                 f"verified: {self.calls} stored requests match their digests, "
-                f"{self.searches} searches give the recorded results on the recorded catalog, "
-                f"every derived field matches ({self.duration_ms / 1000:.2f} s; the agent was "
-                "not run: `axmem replay` checks the prompts)\n"
+                f"{self.searches - self.host_searches} searches give the recorded results on "
+                f"the recorded catalog{host}, every derived field matches "
+                f"({self.duration_ms / 1000:.2f} s; the agent was not run: `axmem replay` "
+                "checks the prompts)\n"
             )
         return render_differences(f"DIFFERENT: {self.session_id}", self.differences)
 

@@ -19,7 +19,7 @@ def per_string_cap(kind: CaseKind, profile: AxProfile | None = None) -> int:
     return p.skill_search_top_k if kind == "discover" else p.memory_search_top_k
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SuiteCase:
     name: str
     kind: CaseKind
@@ -58,7 +58,7 @@ class SuiteCase:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Suite:
     name: str
     cases: tuple[SuiteCase, ...]

@@ -11,20 +11,19 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 
 from axmem_gui.core.catalog import CATALOG_KINDS, label, singular
+from axmem_gui.core.catalog_rows import Entry
+from axmem_gui.core.errors import ConflictError
 from axmem_gui.core.printable import printable
-from axmem_gui.services.catalog import CatalogService, ConflictError
+from axmem_gui.services.catalog import CatalogService
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.commands import (
     EditSession,
-    Entry,
     RenameEntryCommand,
     Resolution,
     create_command,
     delete_command,
     edit_command,
-    new_entry,
     restore_command,
-    stored_entry,
     tag_command,
 )
 from axmem_gui.ui.dialogs import ErrorDialog
@@ -33,7 +32,7 @@ from axmem_gui.ui.editor.form import EditRequest
 from axmem_gui.ui.editor.markdown_render import warm_highlighting
 from axmem_gui.ui.entry_table import EntryRole
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, MenuPlace, PageSpec
-from axmem_gui.ui.history import HistoryDialog, full_history
+from axmem_gui.ui.history import HistoryDialog
 from axmem_gui.ui.pages import CatalogPage
 from axmem_gui.ui.remember import remember_splitter
 from axmem_gui.ui.settings import AppSettings
@@ -65,10 +64,10 @@ class CatalogEditing(QObject):
         self.writes.idle.connect(self._flush_held)
         self._held: list[Callable[[], None]] = []
         self._held_edits: dict[tuple[str, str], EditRequest] = {}
-        ws = context.controller.workspace
+        catalog = context.controller.workspace.catalog
         self.pages: dict[str, CatalogPage] = {
-            "skills": CatalogPage("skills", ws.skills),
-            "memories": CatalogPage("memories", ws.memories),
+            "skills": CatalogPage("skills", catalog),
+            "memories": CatalogPage("memories", catalog),
         }
         self.controller.opened.connect(self._on_opened)
         self.controller.changed.connect(self._on_changed)
@@ -126,9 +125,9 @@ class CatalogEditing(QObject):
     def _on_opened(self) -> None:
         self._held.clear()
         self._held_edits.clear()
-        ws = self.controller.workspace
-        self.pages["skills"].set_repository(ws.skills)
-        self.pages["memories"].set_repository(ws.memories)
+        catalog = self.controller.workspace.catalog
+        for page in self.pages.values():
+            page.set_catalog(catalog)
 
     def _on_external_change(self) -> None:
         self._external = True  # the `changed("*")` that follows comes from elsewhere
@@ -338,7 +337,7 @@ class CatalogEditing(QObject):
         self._when_free(lambda: self._create(kind))
 
     def _create(self, kind: str) -> None:
-        entry = new_entry(self.session.workspace, kind)
+        entry = self.catalog.new_entry(kind)
 
         def created() -> None:
             form = self.pages[kind].form
@@ -444,8 +443,8 @@ class CatalogEditing(QObject):
         """Tags of the given entries, or of the loaded rows, most common first."""
         counts: dict[str, int] = {}
         if ids is not None:
-            entries = [stored_entry(self.session.workspace, kind, i) for i in ids[:5000]]
-            tag_lists = [found[0].tags for found in entries if found is not None]
+            entries = [self.catalog.get(kind, i) for i in ids[:5000]]
+            tag_lists = [found.entry.tags for found in entries if found is not None]
         else:
             model = self.pages[kind].model
             rows = range(min(model.rowCount(), 5000))
@@ -465,15 +464,16 @@ class CatalogEditing(QObject):
             return
         page.form.commit_pending()
         catalog = self.catalog
-        current = catalog.stored_row(kind, entry_id)
-        revisions = full_history(catalog.repository(kind), entry_id)
+        found = catalog.get(kind, entry_id)
+        current = None if found is None else found.entry
+        revisions = catalog.lineage(kind, entry_id)
         read_only = self.controller.read_only
         chosen = HistoryDialog.ask(
             self.shell.dialog_parent, singular(kind), entry_id, revisions, current, read_only
         )
         if chosen is None or read_only:
             return
-        entry = catalog.revision_entry(kind, chosen)
+        entry = chosen.value
         if entry is None:
             return
         # The value under the id the entry has now: a revision from before a rename
@@ -505,7 +505,7 @@ def _rebased(catalog: CatalogService, request: EditRequest) -> EditRequest | Non
     found = catalog.get(request.kind, request.before.id)
     if found is None:
         return request  # deleted meanwhile: the command's revision check says so
-    current, revision = found
+    current, revision = found.entry, found.revision
     values: dict[str, Any] = {f: getattr(request.after, f) for f in _fields(request)}
     after = replace(current, **values)
     if after == current:

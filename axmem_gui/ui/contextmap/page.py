@@ -229,8 +229,7 @@ class ContextMapPage(MapEditingMixin):
         self._load_timeline(select_key or self.current_key())
 
     def _first_agent(self, agents: list[str]) -> str | None:
-        ws = self.controller.workspace
-        with_snapshots = {s.agent for s in ws.contextmaps.list()}
+        with_snapshots = svc.agents_with_snapshots(self.controller.workspace)
         return next((a for a in agents if a in with_snapshots), agents[0] if agents else None)
 
     def _load_timeline(self, select_key: str | None) -> None:

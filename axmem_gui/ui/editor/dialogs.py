@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from axmem_gui.services.catalog import ConflictError
+from axmem_gui.core.errors import ConflictError
 from axmem_gui.ui.commands import Resolution
 from axmem_gui.ui.inert_text import plain_label, plain_message_box
 

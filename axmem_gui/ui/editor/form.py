@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.catalog import Memory, Skill, singular
-from axmem_gui.ui.commands import Entry
+from axmem_gui.core.catalog_rows import Entry
 from axmem_gui.ui.editor.markdown_editor import MarkdownEditor
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.resources import style_leaves

@@ -14,16 +14,12 @@ from PySide6.QtCore import QItemSelection, QModelIndex
 
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, PageSpec
-from axmem_gui.ui.lazy import lazy_module
 
 if TYPE_CHECKING:
+    from axmem_gui.core.cancel import CancelFlag
     from axmem_gui.core.evals.report import EvalReport
-    from axmem_gui.engine.clients import CancelToken
-    from axmem_gui.engine.providers import ProviderSettings
-    from axmem_gui.services import evals
+    from axmem_gui.core.providers import ProviderSettings
     from axmem_gui.ui.evals.page import EvalsPage
-else:
-    evals = lazy_module("axmem_gui.services.evals")
 
 
 class EvalsFeature:
@@ -35,7 +31,7 @@ class EvalsFeature:
         #: for none of it (the provider form asks the OS keyring what it offers).
         self._page: EvalsPage | None = None
         self.job_id: int | None = None
-        self.token: CancelToken | None = None
+        self.token: CancelFlag | None = None
         self.reports: list[EvalReport] = []
         runner.progressed.connect(self._on_progress)
         runner.finished.connect(self._on_finished)
@@ -79,10 +75,9 @@ class EvalsFeature:
         return index.data(EvalRole.Name) if index.isValid() else None
 
     def reload(self) -> None:
-        ws = self.controller.workspace
         current = self.selected_set()
         try:
-            sets = evals.list_sets(ws)
+            sets = self.controller.workspace.evals.sets()
         except AxmemError as exc:
             sets = []
             self.page.status.setText(str(exc))
@@ -105,7 +100,7 @@ class EvalsFeature:
 
     def _load_runs(self) -> None:
         name = self.selected_set()
-        reports = evals.list_reports(self.controller.workspace, name) if name else []
+        reports = self.controller.workspace.evals.reports(name) if name else []
         self.reports = reports
         self.page.runs_model.set_reports(reports)
         if reports:
@@ -158,11 +153,12 @@ class EvalsFeature:
             self.page.status.setText(str(exc))
             return None
         repeat = self.page.repeat.value() or None
-        from axmem_gui.engine.clients import CancelToken
+        from axmem_gui.core.cancel import CancelFlag
         from axmem_gui.ui.evals.jobs import EvalOrder, eval_job
 
-        order = EvalOrder(self.controller.path, name, settings, repeat, self.page.parallel.value())
-        self.token = CancelToken()
+        address = self.controller.workspace.address
+        order = EvalOrder(address, name, settings, repeat, self.page.parallel.value())
+        self.token = CancelFlag()
         self.job_id = self.runner.submit(eval_job(order, self.token))
         self.page.set_running(True)
         self.page.status.setText("starting…")

@@ -79,7 +79,7 @@ class EvalRunsModel(HeaderedTableModel):
         values = (
             r.id,
             r.status,
-            f"{r.provider.get('name') or '?'} · {r.provider.get('model') or '?'}",
+            f"{r.provider.name or '?'} · {r.provider.model or '?'}",
             f"{sum(1 for c in cases if c.passed)}/{len(cases)} cases pass",
             pct(m.precision),
             pct(m.recall),

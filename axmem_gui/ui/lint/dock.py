@@ -18,9 +18,10 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.lint import Finding
+from axmem_gui.core.settings import BUDGET_RANGE
 from axmem_gui.ui.elided import ElidedLabel
 from axmem_gui.ui.inert_text import inert, plain_label
-from axmem_gui.ui.lint.linter import BUDGET_RANGE, LintOutcome, LiveLinter
+from axmem_gui.ui.lint.linter import LintOutcome, LiveLinter
 from axmem_gui.ui.lint.model import (
     HEADERS,
     SEVERITY_FILTERS,

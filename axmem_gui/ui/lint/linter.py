@@ -25,24 +25,21 @@ from typing import Protocol
 from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
 
 from axmem_gui.core.ax.profile import AxProfile
-from axmem_gui.core.catalog import CATALOG_KINDS, Catalog, Memory, Skill
+from axmem_gui.core.catalog import CATALOG_KINDS, Catalog
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.core.lint import (
-    DEFAULT_BUDGET_TOKENS,
     Finding,
     LintOptions,
     LintReport,
 )
 from axmem_gui.core.lint.incremental import IndexedCatalog, LintSession
-from axmem_gui.services.workspace import Workspace
+from axmem_gui.core.settings import clamp_budget
+from axmem_gui.services.catalog import CatalogReader
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.tasks import COLLECTOR, Job, JobContext, TaskRunner
 
 #: Pause after the last change before linting again.
 LINT_DELAY_MS = 300
-#: Workspace setting: the token budget of the `### Available Skills` index.
-BUDGET_KEY = "lint.budgetTokens"
-BUDGET_RANGE = (50, 1_000_000)
 #: Catalog changes that can change findings (scenario or session edits cannot).
 LINTED_KINDS = frozenset({"*", *CATALOG_KINDS})
 
@@ -93,13 +90,13 @@ def _index(report: LintReport) -> dict[str, dict[str, tuple[int, ...]]]:
 
 
 def lint_job(
-    path: Path,
+    reader: CatalogReader,
     options: LintOptions,
     session: LintSession | None = None,
     changes: Mapping[str, set[str]] | None = None,
     catalog: Catalog | None = None,
 ) -> Job:
-    """Lint the workspace at `path`. With the `session` of an earlier run (same workspace
+    """Lint the catalog `reader` reads. With the `session` of an earlier run (same workspace
     and options), or a `catalog` snapshot to start one from (the search index's: shared
     entries, no second read), only what changed since is linted again: the entries of
     `changes` ({kind: ids}, read alone), or, when `changes` is None (unknown), whatever
@@ -107,28 +104,27 @@ def lint_job(
 
     def job(ctx: JobContext) -> LintOutcome:
         start = time.perf_counter()
-        with Workspace.open(path, read_only=True) as ws:
+        with reader.session() as read:
             current = session
             pending = changes
             if current is None:
                 base = catalog
                 if base is None:
-                    base, pending = ws.catalog(), {}
+                    base, pending = read.snapshot(), {}
                     COLLECTOR.retire_catalog(base)
                 ctx.check()
                 current = LintSession(base, options)
             ctx.check()
             if pending is None:
-                current.refresh(_retired(ws.catalog()))
+                current.refresh(_retired(read.snapshot()))
             else:
                 for kind, ids in pending.items():
-                    repo = ws.skills if kind == "skills" else ws.memories
-                    edited: dict[str, Skill | Memory | None] = {i: repo.get(i) for i in ids}
+                    edited = read.entries(kind, ids)
                     COLLECTOR.retire(edited.values())
                     if not current.patch(kind, edited):
-                        current.refresh(_retired(ws.catalog()))
+                        current.refresh(_retired(read.snapshot()))
                         break
-        return _outcome(path, current, start, None)
+        return _outcome(reader.address.path, current, start, None)
 
     return job
 
@@ -179,18 +175,6 @@ def shared_lint_job(
         return _outcome(path, current, start, indexed.catalog)
 
     return job
-
-
-def clamp_budget(value: object) -> int:
-    """A usable budget from a stored setting (anything odd falls back to the default)."""
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        return DEFAULT_BUDGET_TOKENS
-    try:
-        number = int(value)
-    except ValueError:
-        return DEFAULT_BUDGET_TOKENS
-    low, high = BUDGET_RANGE
-    return min(max(number, low), high)
 
 
 class _HintSource(Protocol):
@@ -256,8 +240,7 @@ class LiveLinter(QObject):
     def budget_tokens(self) -> int:
         if self._budget_override is not None:
             return self._budget_override
-        ws = self.controller.workspace
-        return clamp_budget(ws.settings.get(BUDGET_KEY, DEFAULT_BUDGET_TOKENS))
+        return self.controller.workspace.settings.read().lint_budget_tokens
 
     def set_budget_tokens(self, tokens: int) -> None:
         tokens = clamp_budget(tokens)
@@ -269,7 +252,7 @@ class LiveLinter(QObject):
             self._budget_override = tokens
         else:
             try:
-                ws.settings.set(BUDGET_KEY, tokens)
+                ws.settings.set_lint_budget(tokens)
             except AxmemError as exc:
                 self._budget_override = tokens
                 self.failed.emit(f"Cannot save the token budget: {exc}")
@@ -316,7 +299,7 @@ class LiveLinter(QObject):
         self._session, self._session_options = None, options  # the job owns it now
         self._changes = {}
         self._job = self.runner.submit(
-            lint_job(self.controller.path, options, session, changes, catalog)
+            lint_job(self.controller.workspace.catalog.reader(), options, session, changes, catalog)
         )
         self.running_changed.emit(True)
 

@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.ax.render import SkillsSection
 from axmem_gui.core.ax.simulate import Scenario, SectionInputs, section_inputs
 from axmem_gui.core.catalog import Catalog, Skill
-from axmem_gui.core.errors import AxmemError
 from axmem_gui.services.scenarios import (
     RUNTIMES,
     SECTION_KEYS,
@@ -35,7 +34,6 @@ from axmem_gui.services.scenarios import (
     PromptPreview,
     preview_from_simulation,
     preview_scenario,
-    scenario_from_document,
     simulate_scenario,
 )
 from axmem_gui.ui.inert_text import plain_label
@@ -266,7 +264,7 @@ class PreviewPanel(QWidget):
 
     def _reload_scenarios(self) -> None:
         current = self.scenario_name()
-        names = self.controller.workspace.scenarios.list()
+        names = self.controller.workspace.scenarios.names()
         self._updating_pickers = True
         try:
             self.scenario_combo.clear()
@@ -326,14 +324,11 @@ class PreviewPanel(QWidget):
         self._scenario_error = ""
         if name is None:
             return None
-        data = self.controller.workspace.scenarios.get(name)
-        if data is None:
+        found = self.controller.workspace.scenarios.get(name)
+        if found is None:
             return None
-        try:
-            return scenario_from_document(data, f"scenario {name!r}")
-        except AxmemError as exc:
-            self._scenario_error = str(exc)
-            return None
+        self._scenario_error = found.document.problem
+        return found.document.scenario
 
     def recompute_now(self) -> None:
         self._timer.stop()

@@ -15,12 +15,11 @@ from typing import Any, Protocol
 from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
 
 from axmem_gui.core.ax.profile import AxProfile, load_profile
-from axmem_gui.core.catalog import CATALOG_KINDS, Catalog, Memory, Skill
+from axmem_gui.core.catalog import CATALOG_KINDS, Catalog
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.core.lint.incremental import IndexedCatalog
 from axmem_gui.services.bench import Bm25Index, Bm25Row, LiveSearch, bm25_rows, build_bm25_index
 from axmem_gui.services.index_worker import IndexOffload
-from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.tasks import COLLECTOR, JobContext, TaskRunner
 
@@ -112,11 +111,11 @@ class RetrievalState(QObject):
             return
         if self._build_job is not None:  # of a catalog no longer wanted: it stops early
             self._runner.cancel(self._build_job)
-        path, profile, offload = self.controller.path, self.profile, self.offload
+        reader = self.controller.workspace.catalog.reader()
+        profile, offload = self.profile, self.offload
 
         def job(ctx: JobContext) -> LiveSearch:
-            with Workspace.open(path, read_only=True) as ws:
-                catalog = ws.catalog()
+            catalog = reader.read()
             COLLECTOR.retire_catalog(catalog)  # kept as long as the index: never walked
             ctx.check()
             ctx.partial(catalog)  # `catalog_read`
@@ -127,7 +126,7 @@ class RetrievalState(QObject):
 
     def _build_here(self) -> None:
         started = time.perf_counter()
-        catalog = self.controller.workspace.catalog()
+        catalog = self.controller.workspace.catalog.snapshot()
         COLLECTOR.retire_catalog(catalog)
         self.live = LiveSearch(self.profile, catalog, COLLECTOR.retire, self.offload)
         self.last_refresh_ms = (time.perf_counter() - started) * 1000
@@ -343,13 +342,12 @@ class RetrievalState(QObject):
             self._timer.start()
             return
         started = time.perf_counter()
-        ws = self.controller.workspace
+        catalog_service = self.controller.workspace.catalog
         full, patch = self._full, self._patch
         self._full, self._patch = False, {}
         if not full:
             for kind, ids in patch.items():
-                repo = ws.skills if kind == "skills" else ws.memories
-                changes: dict[str, Skill | Memory | None] = {i: repo.get(i) for i in ids}
+                changes = catalog_service.entries(kind, ids)
                 COLLECTOR.retire(changes.values())
                 if not self.live.patch(kind, changes):
                     full = True
@@ -358,7 +356,7 @@ class RetrievalState(QObject):
             if self._runner is not None:
                 self._reread()  # `changed` fires when its patch is in
                 return
-            catalog = ws.catalog()
+            catalog = catalog_service.snapshot()
             COLLECTOR.retire_catalog(catalog)
             self.live.refresh(catalog)
         self.last_refresh_ms = (time.perf_counter() - started) * 1000
@@ -370,13 +368,12 @@ class RetrievalState(QObject):
         patches only the entries that differ, or, if too many differ, a new index is built
         on the runner as at start-up."""
         assert self._runner is not None
-        path, live = self.controller.path, self.live
+        reader, live = self.controller.workspace.catalog.reader(), self.live
         release = live.gate.lend()  # the diff reads the live entries: no patch meanwhile
 
         def job(ctx: JobContext) -> tuple[LiveSearch, Catalog, dict[str, Any]]:
             try:
-                with Workspace.open(path, read_only=True) as ws:
-                    catalog = ws.catalog()
+                catalog = reader.read()
                 COLLECTOR.retire_catalog(catalog)
                 ctx.check()
                 return live, catalog, live.diff(catalog)
@@ -406,7 +403,7 @@ class RetrievalState(QObject):
             self._full = True
             self._timer.start()
             return
-        catalog = self.controller.workspace.catalog()
+        catalog = self.controller.workspace.catalog.snapshot()
         COLLECTOR.retire_catalog(catalog)
         self.live.refresh(catalog)
         self.changed.emit()

@@ -1,23 +1,24 @@
 """Undoable scenario edits: create, change, rename and delete, one QUndoCommand each.
 
-A command holds the document before and after (name + JSON data) and writes through the
-controller's workspace on redo/undo, in one transaction, then tells the views. Keystroke
-edits of one field of one scenario merge into one command. A write that fails (read-only
-file, disk full) marks the command obsolete so the stack never claims a state the store
-does not have; the failure is reported through `report`.
+A command holds the typed document before and after and writes through the scenarios
+service on redo/undo (`ScenarioService.apply`: one transaction, which first checks the
+store still holds what the command expects, then announces the change). Keystroke edits
+of one field of one scenario merge into one command. A write that fails (changed
+elsewhere, read-only file, disk full) marks the command obsolete so the stack never claims
+a state the store does not have; the failure is reported through `report`.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from PySide6.QtGui import QUndoCommand
 
 from axmem_gui.core.errors import AxmemError
-from axmem_gui.services.workspace import Workspace
+from axmem_gui.core.scenarios import ScenarioDocument
+from axmem_gui.services.scenarios import ScenarioChange
+from axmem_gui.services.workspace import OpenWorkspace
 
 #: QUndoCommand.id() of mergeable scenario edits.
 MERGE_ID = 0x5C3E
@@ -25,35 +26,28 @@ MERGE_ID = 0x5C3E
 
 class _Controller(Protocol):
     @property
-    def workspace(self) -> Workspace: ...
-
-    def notify_changed(self, what: str = "*") -> None: ...
+    def workspace(self) -> OpenWorkspace: ...
 
 
-@dataclass(frozen=True)
-class ScenarioDoc:
-    name: str
-    data: dict[str, Any]
-
-
-def _apply(
-    controller: _Controller, remove: ScenarioDoc | None, write: ScenarioDoc | None
-) -> None:
-    ws = controller.workspace
-    with ws.transaction():
-        if remove is not None and (write is None or write.name != remove.name):
-            ws.scenarios.delete(remove.name)
-        if write is not None:
-            ws.scenarios.save(write.name, copy.deepcopy(write.data))
-    controller.notify_changed("scenarios")
+def scenario_changes(
+    present: ScenarioDocument | None, target: ScenarioDocument | None
+) -> list[ScenarioChange]:
+    """The changes that take the store from `present` (what it holds) to `target`."""
+    changes = []
+    if present is not None and (target is None or target.name != present.name):
+        changes.append(ScenarioChange(present.name, present, None))
+    if target is not None:
+        seen = present if present is not None and present.name == target.name else None
+        changes.append(ScenarioChange(target.name, seen, target))
+    return changes
 
 
 class ScenarioCommand(QUndoCommand):
     def __init__(
         self,
         controller: _Controller,
-        before: ScenarioDoc | None,
-        after: ScenarioDoc | None,
+        before: ScenarioDocument | None,
+        after: ScenarioDocument | None,
         text: str,
         merge_key: str | None = None,
         report: Callable[[str], None] | None = None,
@@ -64,11 +58,13 @@ class ScenarioCommand(QUndoCommand):
         self.after = after
         self.merge_key = merge_key
         self.report = report or (lambda _message: None)
+        self.failed = False
 
-    def _run(self, remove: ScenarioDoc | None, write: ScenarioDoc | None) -> None:
+    def _run(self, present: ScenarioDocument | None, target: ScenarioDocument | None) -> None:
         try:
-            _apply(self.controller, remove, write)
+            self.controller.workspace.scenarios.apply(scenario_changes(present, target))
         except AxmemError as exc:
+            self.failed = True
             self.setObsolete(True)
             self.report(str(exc))
 
@@ -84,7 +80,7 @@ class ScenarioCommand(QUndoCommand):
     def mergeWith(self, other: QUndoCommand) -> bool:
         if not isinstance(other, ScenarioCommand) or other.merge_key != self.merge_key:
             return False
-        if self.after is None or other.before is None or other.after is None:
+        if other.failed or self.after is None or other.before is None or other.after is None:
             return False
         if self.after.name != other.before.name or other.after.name != self.after.name:
             return False
@@ -95,26 +91,26 @@ class ScenarioCommand(QUndoCommand):
 
 
 def create_command(
-    controller: _Controller, name: str, data: dict[str, Any], report: Callable[[str], None]
+    controller: _Controller, document: ScenarioDocument, report: Callable[[str], None]
 ) -> ScenarioCommand:
     return ScenarioCommand(
-        controller, None, ScenarioDoc(name, data), f"New scenario '{name}'", report=report
+        controller, None, document, f"New scenario '{document.name}'", report=report
     )
 
 
 def edit_command(
     controller: _Controller,
-    name: str,
-    before: dict[str, Any],
-    after: dict[str, Any],
+    before: ScenarioDocument,
+    after: ScenarioDocument,
     what: str,
     report: Callable[[str], None],
     merge_key: str | None = None,
 ) -> ScenarioCommand:
+    name = before.name
     return ScenarioCommand(
         controller,
-        ScenarioDoc(name, before),
-        ScenarioDoc(name, after),
+        before,
+        after,
         f"Edit scenario '{name}': {what}",
         merge_key=None if merge_key is None else f"{name}\0{merge_key}",
         report=report,
@@ -123,24 +119,22 @@ def edit_command(
 
 def rename_command(
     controller: _Controller,
-    old: str,
+    document: ScenarioDocument,
     new: str,
-    data: dict[str, Any],
     report: Callable[[str], None],
 ) -> ScenarioCommand:
-    renamed = {**data, "name": new}
     return ScenarioCommand(
         controller,
-        ScenarioDoc(old, data),
-        ScenarioDoc(new, renamed),
-        f"Rename scenario '{old}' to '{new}'",
+        document,
+        document.renamed(new),
+        f"Rename scenario '{document.name}' to '{new}'",
         report=report,
     )
 
 
 def delete_command(
-    controller: _Controller, name: str, data: dict[str, Any], report: Callable[[str], None]
+    controller: _Controller, document: ScenarioDocument, report: Callable[[str], None]
 ) -> ScenarioCommand:
     return ScenarioCommand(
-        controller, ScenarioDoc(name, data), None, f"Delete scenario '{name}'", report=report
+        controller, document, None, f"Delete scenario '{document.name}'", report=report
     )

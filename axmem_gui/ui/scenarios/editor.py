@@ -1,11 +1,14 @@
 """The scenario form: task, runtime, relevanceRanking, preset skills, preloaded memories
-and the turns table. It never writes: every edit is emitted as the whole new document
-(`edited(what, document, merge_key)`), and the page makes it an undoable command."""
+and the turns table, over a typed `ScenarioDocument`. It never writes: every edit is
+emitted as the whole new document (`edited(what, document, merge_key)`), and the page
+makes it an undoable command. A stored document that does not read shows its error and
+cannot be edited field by field."""
 
 from __future__ import annotations
 
-import copy
 import math
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QStringListModel, Qt, Signal
@@ -30,8 +33,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from axmem_gui.core.ax.jstext import js_to_number
 from axmem_gui.core.ax.profile import load_profile
+from axmem_gui.core.ax.simulate import Scenario, ScenarioTurn, SearchArg
+from axmem_gui.core.scenarios import ScenarioDocument, item_id, item_label, ranking_number
 from axmem_gui.services.scenarios import RUNTIMES
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.scenarios.models import TurnsModel
@@ -44,10 +48,6 @@ RANKING_FIELDS = (
     ("marginRatio", 0.0, 1.0, 0.01, 2),
     ("minDocs", 0, 1000, 1.0, 0),
 )
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
 
 
 class LinesDelegate(QStyledItemDelegate):
@@ -129,8 +129,12 @@ class EntryPicker(QWidget):
             self.remove_requested.emit(index.row())
 
 
+#: The scenario fields whose items the pickers list.
+PICKED = ("preset_skills", "preloaded_memories")
+
+
 class ScenarioForm(QWidget):
-    edited = Signal(str, dict, object)  # what, new document, merge key (None: no merge)
+    edited = Signal(str, object, object)  # what, new ScenarioDocument, merge key (None: no merge)
     add_preset = Signal(str)  # skill id
     add_memory = Signal(str)  # memory id
     turn_selected = Signal(int)
@@ -140,8 +144,9 @@ class ScenarioForm(QWidget):
         super().__init__()
         self.setObjectName("scenarioForm")
         self.name: str | None = None
-        self.doc: dict[str, Any] = {}
+        self.document: ScenarioDocument | None = None
         self._filling = False
+        self._read_only = False
 
         self.name_label = plain_label()
         self.name_label.setObjectName("sectionTitle")
@@ -235,9 +240,9 @@ class ScenarioForm(QWidget):
             spin.valueChanged.connect(self._on_ranking)
         self.presets.add_requested.connect(self.add_preset)
         self.memories.add_requested.connect(self.add_memory)
-        self.presets.remove_requested.connect(lambda row: self._remove_item("presetSkills", row))
+        self.presets.remove_requested.connect(lambda row: self._remove_item("preset_skills", row))
         self.memories.remove_requested.connect(
-            lambda row: self._remove_item("preloadedMemories", row)
+            lambda row: self._remove_item("preloaded_memories", row)
         )
         self.turns_model.edit_requested.connect(self._on_turn_edit)
         self.add_turn_button.clicked.connect(self._add_turn)
@@ -247,7 +252,17 @@ class ScenarioForm(QWidget):
         )
 
     # filling ------------------------------------------------------------------------
+    @property
+    def scenario(self) -> Scenario | None:
+        """The scenario shown (None: none, or its stored document does not read)."""
+        return None if self.document is None else self.document.scenario
+
     def set_read_only(self, read_only: bool) -> None:
+        self._read_only = read_only
+        self._apply_read_only()
+
+    def _apply_read_only(self) -> None:
+        read_only = self._read_only or (self.document is not None and self.scenario is None)
         for widget in (self.task_edit,):
             widget.setReadOnly(read_only)
         for control in (self.runtime_combo, self.ranking_combo, self.presets, self.memories,
@@ -257,59 +272,47 @@ class ScenarioForm(QWidget):
             spin.setReadOnly(read_only)
         self.turns_model.set_editable(not read_only)
 
-    def set_document(self, name: str, doc: dict[str, Any], error: str = "") -> None:
-        """Show a stored document (widgets already showing a value are left alone)."""
+    def set_document(self, document: ScenarioDocument) -> None:
+        """Show a stored document (widgets already showing a value are left alone); one
+        that does not read shows its error, with the fields empty and locked."""
         self._filling = True
         try:
-            self.name = name
-            self.doc = copy.deepcopy(doc)
-            self.name_label.setText(name)
-            task = doc.get("task") or ""
+            self.name = document.name
+            self.document = document
+            self.name_label.setText(document.name)
+            scenario = document.scenario or Scenario()
+            task = scenario.task or ""
             if self.task_edit.toPlainText() != task:
                 self.task_edit.setPlainText(task)
-            runtime = str(doc.get("runtime") or "JavaScript")
+            runtime = scenario.runtime
             if self.runtime_combo.findData(runtime) < 0:
                 self.runtime_combo.addItem(runtime, runtime)
             self.runtime_combo.setCurrentIndex(self.runtime_combo.findData(runtime))
-            self._fill_ranking(doc.get("relevanceRanking", True))
-            self.presets.set_items([self._label(s) for s in _list(doc.get("presetSkills"))])
-            self.memories.set_items(
-                [str(m.get("id", "?")) if isinstance(m, dict) else "?"
-                 for m in _list(doc.get("preloadedMemories"))]
-            )
-            # A malformed document (the error label says what is wrong) shows what it can.
-            self.turns_model.set_turns(
-                [t if isinstance(t, dict) else {} for t in _list(doc.get("turns"))]
-            )
+            self._fill_ranking(scenario.relevance_ranking)
+            self.presets.set_items([item_label(s) for s in scenario.preset_skills])
+            self.memories.set_items([item_id(m) or "?" for m in scenario.preloaded_memories])
+            self.turns_model.set_turns(scenario.turns)
         finally:
             self._filling = False
-        self.errors_label.setText(error)
-        self.errors_label.setVisible(bool(error))
+        self.errors_label.setText(document.problem)
+        self.errors_label.setVisible(bool(document.problem))
+        self._apply_read_only()
 
-    @staticmethod
-    def _label(skill: Any) -> str:
-        if not isinstance(skill, dict):
-            return "?"
-        return f"{skill.get('id', '?')} — {skill.get('name', '')}"
-
-    def _fill_ranking(self, value: Any) -> None:
+    def _fill_ranking(self, value: bool | Mapping[str, Any]) -> None:
         mode = (
-            RANKING_OFF if value is False else RANKING_CUSTOM if isinstance(value, dict)
+            RANKING_OFF if value is False else RANKING_CUSTOM if isinstance(value, Mapping)
             else RANKING_ON
         )
         self.ranking_combo.setCurrentIndex(self.ranking_combo.findData(mode))
-        custom = value if isinstance(value, dict) else {}
         d = load_profile().rank_defaults
         defaults = {
             "topK": d.top_k, "minScore": d.min_score, "marginRatio": d.margin_ratio,
             "minDocs": d.min_docs,
         }
         for key, spin in self.ranking_spins.items():
-            raw = custom.get(key)
-            # Ax takes any JSON value there and converts it like Number(value) ("1" is 1);
-            # what a spin box cannot show (NaN, null) shows the default
-            number = defaults[key] if raw is None else js_to_number(raw)
-            if not math.isfinite(number):
+            # What a spin box cannot show (NaN, null) shows the default.
+            number = ranking_number(value, key)
+            if number is None or not math.isfinite(number):
                 number = defaults[key]
             if isinstance(spin, QSpinBox):
                 spin.setValue(int(number))
@@ -318,27 +321,20 @@ class ScenarioForm(QWidget):
             spin.setEnabled(mode == RANKING_CUSTOM)
 
     # edits --------------------------------------------------------------------------
-    def _emit(self, what: str, new: dict[str, Any], merge_key: str | None = None) -> None:
-        if self._filling or self.name is None or new == self.doc:
+    def _emit(self, what: str, new: Scenario, merge_key: str | None = None) -> None:
+        document = self.document
+        if self._filling or document is None or document.scenario in (None, new):
             return
-        self.edited.emit(what, new, merge_key)
-
-    def _copy(self) -> dict[str, Any]:
-        return copy.deepcopy(self.doc)
+        self.edited.emit(what, document.with_scenario(new), merge_key)
 
     def _on_task(self) -> None:
-        new = self._copy()
-        new["task"] = self.task_edit.toPlainText()
-        self._emit("task", new, "task")
+        if self.scenario is not None:
+            self._emit("task", replace(self.scenario, task=self.task_edit.toPlainText()), "task")
 
     def _on_runtime(self) -> None:
-        new = self._copy()
-        runtime = str(self.runtime_combo.currentData())
-        if runtime == "JavaScript":
-            new.pop("runtime", None)
-        else:
-            new["runtime"] = runtime
-        self._emit("runtime", new)
+        if self.scenario is not None:
+            runtime = str(self.runtime_combo.currentData())
+            self._emit("runtime", replace(self.scenario, runtime=runtime))
 
     def _on_ranking(self) -> None:
         if self._filling:
@@ -346,57 +342,69 @@ class ScenarioForm(QWidget):
         mode = self.ranking_combo.currentData()
         for spin in self.ranking_spins.values():
             spin.setEnabled(mode == RANKING_CUSTOM)
-        new = self._copy()
-        if mode == RANKING_OFF:
-            new["relevanceRanking"] = False
-        elif mode == RANKING_ON:
-            new["relevanceRanking"] = True
-        else:
-            new["relevanceRanking"] = {
-                key: spin.value() for key, spin in self.ranking_spins.items()
-            }
-        self._emit("relevanceRanking", new, "relevanceRanking")
+        if self.scenario is None:
+            return
+        ranking: bool | dict[str, Any] = mode != RANKING_OFF
+        if mode == RANKING_CUSTOM:
+            ranking = {key: spin.value() for key, spin in self.ranking_spins.items()}
+        self._emit(
+            "relevanceRanking", replace(self.scenario, relevance_ranking=ranking),
+            "relevanceRanking",
+        )  # fmt: skip
 
-    def _remove_item(self, key: str, row: int) -> None:
-        new = self._copy()
-        items = list(_list(new.get(key)))
+    def _remove_item(self, field: str, row: int) -> None:
+        scenario = self.scenario
+        if scenario is None:
+            return
+        items = _items(scenario, field)
         if 0 <= row < len(items):
-            del items[row]
-            new[key] = items
-            self._emit(key, new)
+            kept = items[:row] + items[row + 1 :]
+            self._emit(_KEYS[field], _with_items(scenario, field, kept))
 
-    def with_item(self, key: str, item: dict[str, str]) -> None:
-        """Add (or replace, by id) a preset skill or preloaded memory."""
-        new = self._copy()
-        items = [
-            i for i in _list(new.get(key))
-            if not (isinstance(i, dict) and i.get("id") == item["id"])
-        ]
-        items.append(item)
-        new[key] = items
-        self._emit(key, new)
+    def with_item(self, field: str, item: Mapping[str, str]) -> None:
+        """Add (or replace, by id) a preset skill (`preset_skills`) or preloaded memory
+        (`preloaded_memories`)."""
+        scenario = self.scenario
+        if scenario is None:
+            return
+        items = _items(scenario, field)
+        kept = tuple(i for i in items if item_id(i) != item["id"])
+        self._emit(_KEYS[field], _with_items(scenario, field, (*kept, dict(item))))
 
     def _on_turn_edit(self, row: int, call: str, value: object) -> None:
-        new = self._copy()
-        turns = list(_list(new.get("turns")))
-        if not 0 <= row < len(turns) or not isinstance(turns[row], dict):
+        scenario = self.scenario
+        if scenario is None or not 0 <= row < len(scenario.turns):
             return
-        turns[row] = {**turns[row], call: value}
-        new["turns"] = turns
-        self._emit(f"turn {row + 1} {call}", new)
+        arg: SearchArg | None = tuple(map(str, value)) if isinstance(value, list) else None
+        turns = list(scenario.turns)
+        turns[row] = replace(turns[row], **{call: arg})
+        self._emit(f"turn {row + 1} {call}", replace(scenario, turns=tuple(turns)))
 
     def _add_turn(self) -> None:
-        new = self._copy()
-        new["turns"] = [*_list(new.get("turns")), {"discover": None, "recall": None}]
-        self._emit("add turn", new)
+        if self.scenario is not None:
+            turns = (*self.scenario.turns, ScenarioTurn())
+            self._emit("add turn", replace(self.scenario, turns=turns))
 
     def _remove_turn(self) -> None:
-        row = self.turns_view.currentIndex().row()
-        turns = list(_list(self.doc.get("turns")))
-        if not turns:
+        scenario = self.scenario
+        if scenario is None or not scenario.turns:
             return
+        row = self.turns_view.currentIndex().row()
+        turns = scenario.turns
         row = row if 0 <= row < len(turns) else len(turns) - 1
-        new = self._copy()
-        del turns[row]
-        new["turns"] = turns
-        self._emit(f"remove turn {row + 1}", new)
+        kept = turns[:row] + turns[row + 1 :]
+        self._emit(f"remove turn {row + 1}", replace(scenario, turns=kept))
+
+
+def _items(scenario: Scenario, field: str) -> tuple[Mapping[str, Any], ...]:
+    return scenario.preset_skills if field == "preset_skills" else scenario.preloaded_memories
+
+
+def _with_items(scenario: Scenario, field: str, items: tuple[Mapping[str, Any], ...]) -> Scenario:
+    if field == "preset_skills":
+        return replace(scenario, preset_skills=items)
+    return replace(scenario, preloaded_memories=items)
+
+
+#: What an edit of a picked list is called (its JSON key, as the undo text shows it).
+_KEYS = {"preset_skills": "presetSkills", "preloaded_memories": "preloadedMemories"}

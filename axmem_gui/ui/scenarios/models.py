@@ -1,19 +1,21 @@
 """Qt models of the scenario editor: the turns table and the picked-entries lists.
 
-Both are thin adapters over the stored scenario document: an edit in the table is not
+Both are thin adapters over the stored scenario's typed turns: an edit in the table is not
 applied here but requested (`edit_requested`), and the page turns it into an undoable
 command; the model is refilled from the store afterwards.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 
+from axmem_gui.core.ax.simulate import ScenarioTurn, SearchArg
 from axmem_gui.core.jsout import json_dumps
+from axmem_gui.services.scenarios import TurnLoads
 from axmem_gui.ui.inert_text import inert_tooltips
 from axmem_gui.ui.table_model import HeaderedTableModel
 
@@ -26,7 +28,7 @@ class TurnRole(IntEnum):
     SearchArg = Qt.ItemDataRole.UserRole + 1  # the turn's raw value: None, str or list
 
 
-def search_arg_text(arg: Any) -> str:
+def search_arg_text(arg: SearchArg | None) -> str:
     """A call's search strings for display: each quoted (exact), `—` when no call."""
     if arg is None:
         return "—"
@@ -34,7 +36,7 @@ def search_arg_text(arg: Any) -> str:
     return ", ".join(json_dumps(s) for s in items)
 
 
-def search_arg_lines(arg: Any) -> str:
+def search_arg_lines(arg: SearchArg | None) -> str:
     """For editing: one search string per line."""
     if arg is None:
         return ""
@@ -57,12 +59,12 @@ class TurnsModel(HeaderedTableModel):
 
     def __init__(self) -> None:
         super().__init__()
-        self._turns: list[dict[str, Any]] = []
-        self._loads: list[Mapping[str, Sequence[str] | None]] = []
+        self._turns: tuple[ScenarioTurn, ...] = ()
+        self._loads: list[TurnLoads] = []
         self._editable = True
 
-    def set_turns(self, turns: Sequence[Mapping[str, Any]]) -> None:
-        new = [dict(t) for t in turns]
+    def set_turns(self, turns: Sequence[ScenarioTurn]) -> None:
+        new = tuple(turns)
         if new == self._turns:
             return
         if len(new) == len(self._turns):
@@ -74,16 +76,13 @@ class TurnsModel(HeaderedTableModel):
         self._turns = new
         self.endResetModel()
 
-    def set_loads(self, loads: Sequence[Mapping[str, Sequence[str] | None]]) -> None:
+    def set_loads(self, loads: Sequence[TurnLoads]) -> None:
         self._loads = list(loads)
         if self._turns:
             self.dataChanged.emit(self.index(0, 3), self.index(len(self._turns) - 1, 4))
 
     def set_editable(self, editable: bool) -> None:
         self._editable = editable
-
-    def turns(self) -> list[dict[str, Any]]:
-        return [dict(t) for t in self._turns]
 
     def row_count(self) -> int:
         return len(self._turns)
@@ -97,7 +96,7 @@ class TurnsModel(HeaderedTableModel):
     def _loads_text(self, row: int, call: str) -> str:
         if row >= len(self._loads):
             return ""
-        ids = self._loads[row].get(call)
+        ids = self._loads[row].of(call)
         if ids is None:
             return ""
         return ", ".join(ids) if ids else "(nothing)"
@@ -109,7 +108,7 @@ class TurnsModel(HeaderedTableModel):
         row, col = index.row(), index.column()
         turn = self._turns[row]
         if col in (1, 2):
-            arg = turn.get(CALLS[col - 1])
+            arg = turn.discover if col == 1 else turn.recall
             if role == Qt.ItemDataRole.DisplayRole:
                 return search_arg_text(arg)
             if role == Qt.ItemDataRole.EditRole:
@@ -131,7 +130,8 @@ class TurnsModel(HeaderedTableModel):
             return False
         new = search_arg_from_lines(str(value))
         call = CALLS[index.column() - 1]
-        old = self._turns[index.row()].get(call)
+        turn = self._turns[index.row()]
+        old = turn.discover if call == "discover" else turn.recall
         if (search_arg_from_lines(search_arg_lines(old)) or None) == new:
             return False
         self.edit_requested.emit(index.row(), call, new)

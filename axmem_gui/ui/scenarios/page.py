@@ -4,7 +4,6 @@ what the model sees at its start in the prompt preview dock."""
 
 from __future__ import annotations
 
-import copy
 import json
 import weakref
 from typing import Any
@@ -27,16 +26,19 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.errors import AxmemError
-from axmem_gui.services.bench import LiveSearch
-from axmem_gui.services.scenarios import (
+from axmem_gui.core.scenarios import (
+    ScenarioDocument,
     check_name,
     new_scenario_document,
+    unique_name,
+)
+from axmem_gui.services.bench import LiveSearch
+from axmem_gui.services.scenarios import (
+    ScenarioService,
     preloaded_memory,
     preset_skill,
-    scenario_from_document,
     simulate_scenario,
     turn_calls_summary,
-    unique_name,
 )
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.inert_text import plain_label
@@ -160,8 +162,12 @@ class ScenariosPage(QWidget):
 
     # data ---------------------------------------------------------------------------
     @property
-    def ws(self) -> Any:
-        return self.controller.workspace
+    def scenarios(self) -> ScenarioService:
+        return self.controller.workspace.scenarios
+
+    def _stored(self, name: str | None) -> ScenarioDocument | None:
+        found = None if name is None else self.scenarios.get(name)
+        return None if found is None else found.document
 
     def names(self) -> list[str]:
         return self.names_model.stringList()
@@ -181,14 +187,14 @@ class ScenariosPage(QWidget):
     def reload(self) -> None:
         """Re-read names and the current scenario (keeps the selection)."""
         current = self.current_name()
-        names = self.ws.scenarios.list()
+        names = self.scenarios.names()
         if names != self.names():
             self.names_model.setStringList(names)
             if current is not None and current in names:
                 self.select(current)
             elif names:
                 self.select(names[0])
-        read_only = self.ws.read_only
+        read_only = self.controller.read_only
         for widget in (
             self.new_button,
             self.duplicate_button,
@@ -201,18 +207,13 @@ class ScenariosPage(QWidget):
 
     def _show_current(self) -> None:
         name = self.current_name()
-        doc = None if name is None else self.ws.scenarios.get(name)
-        if name is None or doc is None:
+        document = self._stored(name)
+        if name is None or document is None:
             self.right.setCurrentWidget(self.empty)
             return
         self.right.setCurrentWidget(self.form_scroll)
-        error = ""
-        try:
-            scenario_from_document(doc, f"scenario {name!r}")
-        except AxmemError as exc:
-            error = str(exc)
         changed_scenario = self.form.name != name
-        self.form.set_document(name, doc, error)
+        self.form.set_document(document)
         self._fill_choices()
         self._loads_dirty = True
         self._update_loads()
@@ -239,19 +240,19 @@ class ScenariosPage(QWidget):
         if not self.isVisible() or not self._loads_dirty or self.form.name is None:
             return
         self._loads_dirty = False
-        doc = self.form.doc
+        scenario = self.form.scenario
+        if scenario is None:
+            self._loads_key = None
+            self.form.turns_model.set_loads([])
+            return
+        calls = scenario.to_json()
         key = (
-            json.dumps([doc.get("turns"), doc.get("preloadedMemories")], sort_keys=True),
+            json.dumps([calls["turns"], calls["preloadedMemories"]], sort_keys=True),
             self.state.live.version,
         )
         if key == self._loads_key:
             return
         self._loads_key = key
-        try:
-            scenario = scenario_from_document(self.form.doc)
-        except AxmemError:
-            self.form.turns_model.set_loads([])
-            return
         live = self.state.live
         sim = simulate_scenario(
             live.catalog(),
@@ -278,24 +279,19 @@ class ScenariosPage(QWidget):
     def _report(self, message: str) -> None:
         self.message.emit(message)
 
-    def _on_edited(self, what: str, new: dict[str, Any], merge_key: object) -> None:
-        name = self.form.name
-        if name is None:
-            return
-        before = self.ws.scenarios.get(name)
-        if before is None:
+    def _on_edited(self, what: str, new: object, merge_key: object) -> None:
+        before = self._stored(self.form.name)
+        if before is None or not isinstance(new, ScenarioDocument):
             return
         key = merge_key if isinstance(merge_key, str) else None
-        self.undo_stack.push(
-            edit_command(self.controller, name, before, new, what, self._report, key)
-        )
+        self.undo_stack.push(edit_command(self.controller, before, new, what, self._report, key))
 
     def _add_preset(self, skill_id: str) -> None:
         skill = self.state.live.entry("skills", skill_id)
         if not isinstance(skill, Skill):
             self._report(f"No skill with id {skill_id!r} in the catalog")
             return
-        self.form.with_item("presetSkills", preset_skill(skill))
+        self.form.with_item("preset_skills", preset_skill(skill))
         self.form.presets.id_edit.clear()
 
     def _add_memory(self, memory_id: str) -> None:
@@ -303,7 +299,7 @@ class ScenariosPage(QWidget):
         if not isinstance(memory, Memory):
             self._report(f"No memory with id {memory_id!r} in the catalog")
             return
-        self.form.with_item("preloadedMemories", preloaded_memory(memory))
+        self.form.with_item("preloaded_memories", preloaded_memory(memory))
         self.form.memories.id_edit.clear()
 
     def _on_turn_selected(self, row: int) -> None:
@@ -311,29 +307,30 @@ class ScenariosPage(QWidget):
             self.preview_requested.emit(self.form.name, row)
 
     def new_scenario(self) -> None:
-        if self.ws.read_only:
+        if self.controller.read_only:
             return
         name = unique_name(self.names(), "New scenario")
         self.undo_stack.push(
-            create_command(self.controller, name, new_scenario_document(name), self._report)
+            create_command(self.controller, new_scenario_document(name), self._report)
         )
         self.select(name)
         self.form.task_edit.setFocus()
 
     def duplicate_current(self) -> None:
         name = self.current_name()
-        doc = None if name is None else self.ws.scenarios.get(name)
-        if name is None or doc is None or self.ws.read_only:
+        document = self._stored(name)
+        if name is None or document is None or self.controller.read_only:
             return
         copy_name = unique_name(self.names(), f"{name} copy")
-        data = {**copy.deepcopy(doc), "name": copy_name}
-        self.undo_stack.push(create_command(self.controller, copy_name, data, self._report))
+        self.undo_stack.push(
+            create_command(self.controller, document.renamed(copy_name), self._report)
+        )
         self.select(copy_name)
 
     def rename_current(self) -> None:
         name = self.current_name()
-        doc = None if name is None else self.ws.scenarios.get(name)
-        if name is None or doc is None or self.ws.read_only:
+        document = self._stored(name)
+        if name is None or document is None or self.controller.read_only:
             return
         answer = NameDialog.ask(self, "Rename scenario", name)
         if answer is None:
@@ -348,16 +345,16 @@ class ScenariosPage(QWidget):
         if new in self.names():
             self._report(f"A scenario named {new!r} already exists; choose another name")
             return
-        self.undo_stack.push(rename_command(self.controller, name, new, doc, self._report))
+        self.undo_stack.push(rename_command(self.controller, document, new, self._report))
         self.select(new)
 
     def delete_current(self) -> None:
         name = self.current_name()
-        doc = None if name is None else self.ws.scenarios.get(name)
-        if name is None or doc is None or self.ws.read_only:
+        document = self._stored(name)
+        if name is None or document is None or self.controller.read_only:
             return
         row = self.names().index(name)
-        self.undo_stack.push(delete_command(self.controller, name, doc, self._report))
+        self.undo_stack.push(delete_command(self.controller, document, self._report))
         names = self.names()
         if names:
             self.select(names[min(row, len(names) - 1)])

@@ -116,18 +116,15 @@ class SessionsFeature(QObject):
             self.reload()
 
     # the services of the open workspace (the only place the feature reaches it) ------
+    # (each announces its writes through the workspace's notices, as every service does)
     def sessions(self) -> SessionService:
-        return sessions.SessionService(self.controller.workspace, self.sessions_changed)
+        return self.controller.workspace.sessions
 
     def agents(self) -> AgentService:
-        from axmem_gui.services.agents import AgentService
-
-        def changed() -> None:
-            self.controller.notify_changed("agents")
-
-        return AgentService(self.controller.workspace, changed)
+        return self.controller.workspace.agents
 
     def sessions_changed(self) -> None:
+        """Sessions written on a job's own connection (a run, an import) are stored."""
         self.controller.notify_changed("sessions")
 
     # helpers ------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """Detail tabs for the selected timeline node: prompts, reply, code, runtime output,
-loaded/used entries, the context map before/after, and per-call numbers."""
+loaded/used entries, an app's function-tool calls, the context map before/after, and
+per-call numbers."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from axmem_gui.core.session.app_session import is_host_search, map_update_of
 from axmem_gui.core.session.model import Exchange, Forward, SearchCall, Session
 from axmem_gui.core.session.payloads import map_text
 from axmem_gui.core.session.replay_cursor import request_as_text
@@ -29,7 +31,7 @@ from axmem_gui.ui.sessions.timeline_model import NodeKind, TimelineItem
 MARK_COLORS = {MARK_REMOVED: REMOVED, MARK_ADDED: ADDED}
 
 TAB_SYSTEM, TAB_USER, TAB_RESPONSE, TAB_CODE, TAB_OUTPUT = range(5)
-TAB_LOADED, TAB_MAP, TAB_DETAILS, TAB_REQUEST = range(5, 9)
+TAB_LOADED, TAB_FUNCTIONS, TAB_MAP, TAB_DETAILS, TAB_REQUEST = range(5, 10)
 
 
 class LoadedUsedPanel(QWidget):
@@ -92,7 +94,8 @@ def searches_text(turn_searches: Sequence[SearchCall]) -> str:
     for s in turn_searches:
         queries = ", ".join(texts.pretty(q) for q in s.searches)
         ids = s.result_ids
-        lines.append(f"{s.kind}({queries})")
+        host = "   [answered by the app's own search callback]" if is_host_search(s) else ""
+        lines.append(f"{s.kind}({queries}){host}")
         if s.already_loaded:
             lines.append(f"  excluded (already loaded): {', '.join(s.already_loaded)}")
         lines.append(f"  → {', '.join(ids) if ids else 'nothing'}")
@@ -118,6 +121,7 @@ class SessionDetails(QWidget):
         self.code = ExactTextView("Actor code (javascriptCode)")
         self.output = ExactTextView("Runtime output")
         self.loaded = LoadedUsedPanel()
+        self.functions = ExactTextView("Function tool calls (arguments, result)")
         self.map_before = ExactTextView("Context map before this forward")
         self.map_after = ExactTextView("Context map after")
         self.map_update = ExactTextView("Update (Distiller diagnosis, Cartographer operations)")
@@ -130,6 +134,7 @@ class SessionDetails(QWidget):
             self.code,
             self.output,
             self.loaded.searches,
+            self.functions,
             self.map_before,
             self.map_after,
             self.map_update,
@@ -157,6 +162,7 @@ class SessionDetails(QWidget):
             (self.code, "Actor code"),
             (self.output, "Runtime output"),
             (self.loaded, "Loaded / used"),
+            (self.functions, "Functions"),
             (map_page, "Context map"),
             (self.details, "Tokens · latency"),
             (self.request, "Request"),
@@ -207,6 +213,7 @@ class SessionDetails(QWidget):
         if turn is None and item.kind == NodeKind.Forward and forward is not None:
             searches = searches_text(forward.search_calls)
         self.loaded.show_forward(forward, searches)
+        self._show_functions(forward, item, exchange)
         self._show_map(forward)
         details = texts.forward_details(forward) if forward is not None else ""
         if exchange is not None:
@@ -247,6 +254,20 @@ class SessionDetails(QWidget):
         )
         self.request.set_text(request_as_text(request))
 
+    def _show_functions(
+        self, forward: Forward | None, item: TimelineItem, exchange: Exchange | None
+    ) -> None:
+        """The function tools the selected call's code called (a forward: all of its)."""
+        recorded = forward.function_calls if forward is not None else None
+        calls = list(recorded or ())
+        if item.kind != NodeKind.Forward and exchange is not None:
+            calls = [c for c in calls if c.call_index == exchange.index]
+        if recorded is not None:
+            empty = "The code of this call called no function tool."
+        else:
+            empty = "Only sessions recorded by an app have function tools (docs/recorders.md)."
+        self.functions.set_text(texts.function_calls_text(calls), empty)
+
     def _show_map(self, forward: Forward | None) -> None:
         before_text = map_text(forward.context_map_before) if forward else ""
         after_text = map_text(forward.context_map_after) if forward else ""
@@ -256,6 +277,9 @@ class SessionDetails(QWidget):
         marks = line_marks(before_text, after_text)
         self.map_before.highlight_lines((i, MARK_COLORS.get(m, CHANGED)) for i, m in marks.left)
         self.map_after.highlight_lines((i, MARK_COLORS.get(m, CHANGED)) for i, m in marks.right)
-        self.map_update.set_text(
-            texts.map_update_text(forward.context_map_update if forward else None)
+        update = (
+            map_update_of(self.session, forward)
+            if forward is not None and self.session is not None
+            else None
         )
+        self.map_update.set_text(texts.map_update_text(update))

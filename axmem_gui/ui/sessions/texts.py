@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from axmem_gui.core.jsout import json_dumps
-from axmem_gui.core.session.model import Exchange, Forward, MapUpdate, RunError
+from axmem_gui.core.session.model import Exchange, Forward, FunctionCall, MapUpdate, RunError
 from axmem_gui.core.session.payloads import (
     Message,
     actor_code,
@@ -142,3 +142,24 @@ def map_update_text(update: MapUpdate | None) -> str:
 
 def _ms(value: float | None) -> str:
     return f"{value:,.1f} ms" if value is not None else "—"
+
+
+def function_calls_text(calls: list[FunctionCall]) -> str:
+    """An app's function-tool calls (docs/recorders.md) as recorded: the call with its
+    arguments, where it was made, then its result or error."""
+    lines = []
+    for call in calls:
+        # Numbered from 1, as the timeline shows turns.
+        shown = call.turn + 1 if call.turn is not None else "?"
+        where = f"after call #{call.call_index} ({call.stage} turn {shown})"
+        ms = call.duration_ms
+        lines.append(
+            f"{call.label}({json_dumps(call.args)})   {where}"
+            + (f"   {ms:,.1f} ms" if ms is not None else "")
+        )
+        if call.error is not None:
+            lines.append(f"  ✗ {error_text(call.error) or pretty(call.error.to_json())}")
+        else:
+            result = pretty(call.result).replace("\n", "\n    ")
+            lines.append(f"  → {result}")
+    return "\n".join(lines) + ("\n" if lines else "")

@@ -22,6 +22,13 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.session.analytics import session_totals
+from axmem_gui.core.session.app_session import (
+    app_language,
+    is_app_session,
+    not_here,
+    runtime_label,
+    warnings_read,
+)
 from axmem_gui.core.session.model import Session
 from axmem_gui.core.session.replay_check import ReplayReport
 from axmem_gui.core.session.whatif import WhatIfReport, render_whatif
@@ -134,6 +141,8 @@ class SessionViewer(QWidget):
         self.export_action = self._action(
             "Export…", self.export_requested, "Save as a .axsession.json file"
         )
+        self._replay_refused: str | None = None
+        self._rerun_refused: str | None = None
         self.title = elided("", "sessionTitle")
         self.meta = elided("", "sessionMeta")
         self.banner = plain_label()
@@ -204,6 +213,10 @@ class SessionViewer(QWidget):
     def set_session(self, session: Session, saved: bool = True) -> None:
         self.session = session
         self.saved = saved
+        # An app's session: its agent's code is not here to run again.
+        self._rerun_refused = not_here(session, "rerun") if is_app_session(session) else None
+        self.rerun_action.setEnabled(self._rerun_refused is None)
+        self.rerun_action.setToolTip(inert(self._rerun_refused or "Run the inputs again"))
         self.model.set_session(session)
         self.details.set_session(session)
         self.tree.expandAll()
@@ -226,18 +239,25 @@ class SessionViewer(QWidget):
             f"{provider.name or '?'} / {provider.model or '?'}  ·  {created}  ·  "
             f"{totals.calls} calls  ·  {totals.prompt_tokens:,} + {totals.completion_tokens:,} "
             f"tokens  ·  {totals.model_ms / 1000:,.1f} s model time  ·  "
-            f"axllm {session.versions.axllm or '?'}"
+            f"{runtime_label(session)}"
         )
 
     def _status_banner(self) -> None:
         if self.session.complete:
             text, level = "", "info"
+            if is_app_session(self.session):
+                text = (
+                    f"Recorded by your app ({app_language(self.session)}, "
+                    f"{runtime_label(self.session)}): shown, verified, compared and what-if'd "
+                    "here; the studio cannot replay or rerun it (your agent's code is not "
+                    "here): replay it in your own tests (docs/recorders.md)."
+                )
         else:
             message = _clip(error_text(self.session.error), BANNER_WARNING_CHARS * 2)
             message = message or "the run ended early"
             text = f"Incomplete session: {message}. The calls made before that are kept."
             level = "warn"
-        warnings = self.session.warning_list
+        warnings = warnings_read(self.session)
         if warnings:
             # e.g. a context-map update that failed: axllm swallows it, the run "succeeds".
             # A stranger's file may hold thousands, or megabytes in one: a few lines each.
@@ -254,14 +274,15 @@ class SessionViewer(QWidget):
         set_banner(self.banner, text, level)
 
     def set_replay_allowed(self, reason: str | None) -> None:
+        self._replay_refused = reason
         self.replay_action.setEnabled(reason is None)
         self.replay_action.setToolTip(
             inert(reason or "Replay offline with the recorded replies")
         )
 
     def set_busy(self, busy: bool) -> None:
-        for action in (self.replay_action, self.rerun_action):
-            action.setEnabled(not busy)
+        self.replay_action.setEnabled(not busy and self._replay_refused is None)
+        self.rerun_action.setEnabled(not busy and self._rerun_refused is None)
 
     def set_show_whitespace(self, show: bool) -> None:
         self.details.set_show_whitespace(show)

@@ -24,14 +24,9 @@ from axmem_gui.core.errors import AxmemError
 from axmem_gui.core.suites import Suite, SuiteCase
 from axmem_gui.services.suites import (
     SuiteChange,
-    case_changes,
-    edit_suite_changes,
-    import_suite_changes,
-    new_suite_changes,
+    SuiteService,
     read_suite_file,
-    remove_suite_changes,
     unique_case_name,
-    unique_suite_name,
     write_suite_file,
 )
 from axmem_gui.ui.actions import make_action
@@ -197,13 +192,17 @@ class SuiteAuthoring:
             ErrorDialog.show(self._widget, "Cannot change the suite", str(exc))
             return None
 
+    @property
+    def _suites(self) -> SuiteService:
+        return self.controller.workspace.suites
+
     def new_suite(self) -> bool:
-        ws = self.controller.workspace
-        asked = SuiteDialog.ask(self._widget, "New suite", unique_suite_name(ws, "My checks"))
+        suites = self._suites
+        asked = SuiteDialog.ask(self._widget, "New suite", suites.unique_name("My checks"))
         if asked is None:
             return False
         name, description = asked
-        changes = self._changes(lambda: new_suite_changes(ws, Suite(name, (), description)))
+        changes = self._changes(lambda: suites.new_changes(Suite(name, (), description)))
         return changes is not None and self._push(changes, f"New suite '{name}'", name)
 
     def edit_suite(self) -> bool:
@@ -214,9 +213,9 @@ class SuiteAuthoring:
         if asked is None:
             return False
         name, description = asked
-        ws = self.controller.workspace
+        suites = self._suites
         new = replace(suite, name=name, description=description)
-        changes = self._changes(lambda: edit_suite_changes(ws, suite.name, new))
+        changes = self._changes(lambda: suites.edit_changes(suite.name, new))
         text = (
             f"Edit suite '{suite.name}'"
             if name == suite.name
@@ -228,9 +227,9 @@ class SuiteAuthoring:
         suite = self.current_suite()
         if suite is None:
             return False
-        ws = self.controller.workspace
-        name = unique_suite_name(ws, f"{suite.name} copy")
-        changes = self._changes(lambda: new_suite_changes(ws, replace(suite, name=name)))
+        suites = self._suites
+        name = suites.unique_name(f"{suite.name} copy")
+        changes = self._changes(lambda: suites.new_changes(replace(suite, name=name)))
         return changes is not None and self._push(
             changes, f"Duplicate suite '{suite.name}' as '{name}'", name
         )
@@ -239,8 +238,8 @@ class SuiteAuthoring:
         name = self.current_name()
         if name is None:
             return False
-        ws = self.controller.workspace
-        changes = self._changes(lambda: remove_suite_changes(ws, name))
+        suites = self._suites
+        changes = self._changes(lambda: suites.remove_changes(name))
         return changes is not None and self._push(changes, f"Delete suite '{name}'", None)
 
     def new_case(self) -> bool:
@@ -255,12 +254,12 @@ class SuiteAuthoring:
 
     def add_case(self, suite_name: str, case: SuiteCase) -> bool:
         """Add `case` to suite `suite_name`, creating the suite when there is none."""
-        ws = self.controller.workspace
+        suites = self._suites
 
         def build() -> list[SuiteChange]:
-            if ws.suites.document(suite_name) is None:
-                return new_suite_changes(ws, Suite(suite_name, (case,)))
-            return case_changes(ws, suite_name, case)
+            if not suites.exists(suite_name):
+                return suites.new_changes(Suite(suite_name, (case,)))
+            return suites.case_changes(suite_name, case)
 
         changes = self._changes(build)
         if changes is None:
@@ -278,8 +277,8 @@ class SuiteAuthoring:
         if asked is None:
             return False
         _suite, new = asked
-        ws = self.controller.workspace
-        changes = self._changes(lambda: case_changes(ws, suite.name, new, case.name))
+        suites = self._suites
+        changes = self._changes(lambda: suites.case_changes(suite.name, new, case.name))
         pushed = changes is not None and self._push(
             changes, f"Edit case '{case.name}' of suite '{suite.name}'", suite.name
         )
@@ -292,8 +291,8 @@ class SuiteAuthoring:
         if suite is None or case is None:
             return False
         copy = replace(case, name=unique_case_name(suite, f"{case.name} copy"))
-        ws = self.controller.workspace
-        changes = self._changes(lambda: case_changes(ws, suite.name, copy))
+        suites = self._suites
+        changes = self._changes(lambda: suites.case_changes(suite.name, copy))
         pushed = changes is not None and self._push(
             changes, f"Duplicate case '{case.name}'", suite.name
         )
@@ -305,8 +304,8 @@ class SuiteAuthoring:
         suite, case = self.current_suite(), self.current_case()
         if suite is None or case is None:
             return False
-        ws = self.controller.workspace
-        changes = self._changes(lambda: case_changes(ws, suite.name, None, case.name))
+        suites = self._suites
+        changes = self._changes(lambda: suites.case_changes(suite.name, None, case.name))
         return changes is not None and self._push(
             changes, f"Delete case '{case.name}' from suite '{suite.name}'", suite.name
         )
@@ -316,11 +315,10 @@ class SuiteAuthoring:
             path = SuiteFileDialog.ask_open(self._widget, str(self.controller.path.parent))
             if path is None:
                 return False
-        ws = self.controller.workspace
+        service = self._suites
 
         def build() -> list[SuiteChange]:
-            suites = read_suite_file(path)
-            return import_suite_changes(ws, suites, replace_existing=True)
+            return service.import_changes(read_suite_file(path), replace_existing=True)
 
         changes = self._changes(build)
         if changes is None:

@@ -16,13 +16,13 @@ from typing import Protocol
 from PySide6.QtGui import QUndoCommand
 
 from axmem_gui.core.errors import AxmemError
-from axmem_gui.services.suites import SuiteChange, apply_suite_changes
-from axmem_gui.services.workspace import Workspace
+from axmem_gui.services.suites import SuiteChange
+from axmem_gui.services.workspace import OpenWorkspace
 
 
 class _Controller(Protocol):
     @property
-    def workspace(self) -> Workspace: ...
+    def workspace(self) -> OpenWorkspace: ...
 
     def notify_changed(self, what: str = "*") -> None: ...
 
@@ -66,12 +66,11 @@ class SuiteChangesCommand(QUndoCommand):
 
     def _run(self, changes: Sequence[SuiteChange]) -> bool:
         try:
-            apply_suite_changes(self.controller.workspace, changes)
+            self.controller.workspace.suites.apply(changes)  # (announces what it wrote)
         except AxmemError as exc:
             self.failed = True
             self.setObsolete(True)
             self.report(str(exc))
-            self.controller.notify_changed("suites")
+            self.controller.notify_changed("suites")  # the page shows the store's suites
             return False
-        self.controller.notify_changed("suites")
         return True

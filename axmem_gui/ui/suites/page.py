@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.errors import AxmemError
-from axmem_gui.core.suites import Suite, suite_from_json_value
+from axmem_gui.core.suites import Suite
 from axmem_gui.services.suites import SuiteOutcome, write_junit
 from axmem_gui.ui import file_dialogs
 from axmem_gui.ui.actions import make_action
@@ -215,19 +215,10 @@ class SuitesPage(SuiteAuthoring, QWidget):
 
     # suites -------------------------------------------------------------------------
     def _read_suites(self) -> list[SuiteEntry]:
-        ws = self.controller.workspace
-        entries = []
-        for name in ws.suites.list():
-            data = ws.suites.get(name)
-            if data is None:
-                continue
-            try:
-                suite: Suite | None = suite_from_json_value(data, f"workspace suite '{name}'")
-                error = ""
-            except AxmemError as exc:
-                suite, error = None, str(exc)
-            entries.append(SuiteEntry(name, suite, error, self.outcomes.get(name)))
-        return entries
+        return [
+            SuiteEntry(e.name, e.suite, e.problem, self.outcomes.get(e.name))
+            for e in self.controller.workspace.suites.entries()
+        ]
 
     def suites(self) -> list[Suite]:
         return [e.suite for e in self.list_model.entries() if e.suite is not None]

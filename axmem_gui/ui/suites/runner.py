@@ -24,7 +24,7 @@ from axmem_gui.core.suites import (
     compare_runs,
     evaluate_case,
 )
-from axmem_gui.services.suites import SuiteOutcome, previous_run
+from axmem_gui.services.suites import SuiteOutcome
 from axmem_gui.ui.retrieval.state import RetrievalState
 
 #: Longest stretch of work between two turns of the event loop.
@@ -98,12 +98,12 @@ class SuiteRunner(QObject):
 
     def _recorded(self, name: str) -> SuiteRunResult | None:
         try:
-            return previous_run(self.state.controller.workspace, name)
+            return self.state.controller.workspace.suites.previous_run(name)
         except AxmemError:
             return None  # an unreadable old run: compare with this session's first run
 
     def _run(self, suites: list[Suite], record: bool) -> Iterator[None]:
-        ws = self.state.controller.workspace
+        suites_service = self.state.controller.workspace.suites
         live = self.state.live
         known = {"discover": live.has_ids("skills"), "recall": live.has_ids("memories")}
         total = sum(len(s.cases) for s in suites)
@@ -128,13 +128,7 @@ class SuiteRunner(QObject):
         self.record_error = ""
         if record:
             try:
-                with ws.transaction():
-                    for outcome in outcomes:
-                        summary = outcome.result.summary
-                        ws.suites.record_run(
-                            outcome.result.suite, summary.passed, summary.failed,
-                            outcome.result.to_json(),
-                        )
+                suites_service.record_runs(outcomes)
             except AxmemError as exc:
                 self.record_error = f"The run was not recorded: {exc}"
         self.last_run_ms = (time.perf_counter() - self._started) * 1000

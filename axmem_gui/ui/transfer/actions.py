@@ -177,7 +177,7 @@ class TransferActions(QObject):
         what = describe_paths(paths)
         from axmem_gui.ui.transfer.jobs import plan_job
 
-        job = plan_job(self.controller.path, paths)
+        job = plan_job(self.controller.workspace.catalog.reader(), paths)
         return self._start("plan", job, "Import", f"Reading {what}…", what)
 
     def _commit_typing(self) -> None:
@@ -223,7 +223,7 @@ class TransferActions(QObject):
         cancel = threading.Event()
         from axmem_gui.ui.transfer.jobs import apply_job
 
-        job = apply_job(self.controller.path, plan, cancel)
+        job = apply_job(self.controller.workspace.address, plan, cancel)
         from axmem_gui.ui.transfer.preview_dialog import entries_text
 
         count = entries_text(len(plan.writes))
@@ -266,7 +266,9 @@ class TransferActions(QObject):
         self.last_dir = request.out.parent
         from axmem_gui.ui.transfer.jobs import export_job
 
-        job = export_job(self.controller.path, request.format, request.out, request.force)
+        job = export_job(
+            self.controller.workspace.address, request.format, request.out, request.force
+        )
         return self._start("export", job, "Export", f"Writing {request.out}…", str(request.out))
 
     def _exported(self, result: ExportResult) -> None:

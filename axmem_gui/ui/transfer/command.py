@@ -15,13 +15,13 @@ from PySide6.QtGui import QUndoCommand
 
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.services.transfer import ImportResult, apply_import, undo_import
-from axmem_gui.services.workspace import Workspace
+from axmem_gui.services.workspace import OpenWorkspace
 from axmem_gui.ui.lint.severity import plural
 
 
 class _Controller(Protocol):
     @property
-    def workspace(self) -> Workspace: ...
+    def workspace(self) -> OpenWorkspace: ...
 
     def notify_changed(self, what: str = "*") -> None: ...
 
@@ -55,15 +55,13 @@ class ImportCommand(QUndoCommand):
         except AxmemError as exc:
             self._fail(f"Cannot redo the import: {exc}")
             return
-        self.controller.notify_changed("*")
+        # (The catalog service announced what the import wrote.)
 
     def undo(self) -> None:
         try:
             undo_import(self.controller.workspace, self.result)
         except AxmemError as exc:
             self._fail(f"Cannot undo the import: {exc}")
-            return
-        self.controller.notify_changed("*")
 
     def _fail(self, message: str) -> None:
         self.failed = True

@@ -1,8 +1,9 @@
 """Task-runner jobs for import and export: plain data in, plain data out.
 
-Each job opens its own workspace connection (an SQLite connection belongs to the thread
-that made it) and never touches a widget. Cancelling an import raises the runner's
-`Cancelled`, so the UI hears "cancelled" rather than an error.
+Each job reads and writes the workspace through services that open its own connection on
+the job's thread (an SQLite connection belongs to the thread that made it): it gets a
+reader or an address, never a connection, and never touches a widget. Cancelling an
+import raises the runner's `Cancelled`, so the UI hears "cancelled" rather than an error.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from axmem_gui.core.formats import (
     SourceCatalog,
     build_plan,
 )
+from axmem_gui.services.aggregates import WorkspaceAddress
+from axmem_gui.services.catalog import CatalogReader
 from axmem_gui.services.transfer import (
     STORE_KEEPS_SKILL_EXTRA,
     ExportClashError,
@@ -30,12 +33,11 @@ from axmem_gui.services.transfer import (
     ImportCancelled,
     ImportResult,
     Progress,
-    apply_import,
-    export_workspace,
+    apply_import_at,
+    catalog_doc,
+    export_at,
     read_sources,
-    workspace_doc,
 )
-from axmem_gui.services.workspace import Workspace
 from axmem_gui.ui.tasks import Cancelled, Job, JobContext
 from axmem_gui.ui.transfer.export_dialog import REPLACE_HINT
 
@@ -85,7 +87,9 @@ class _Reporter:
         self._ctx.progress(p.done / p.total if p.total else 1.0, p.message)
 
 
-def plan_job(workspace_path: Path, paths: Sequence[Path], fmt: FormatName | None = None) -> Job:
+def plan_job(
+    workspace: CatalogReader, paths: Sequence[Path], fmt: FormatName | None = None
+) -> Job:
     chosen = tuple(paths)
 
     def job(ctx: JobContext) -> ImportPreview:
@@ -97,8 +101,7 @@ def plan_job(workspace_path: Path, paths: Sequence[Path], fmt: FormatName | None
             raise Cancelled() from None
         ctx.check()
         ctx.progress(1.0, "comparing with the workspace")
-        with Workspace.open(workspace_path, read_only=True) as ws:
-            doc = workspace_doc(ws)
+        doc = catalog_doc(workspace.read())
         ctx.check()
         return ImportPreview(
             tuple(str(p) for p in chosen),
@@ -110,29 +113,27 @@ def plan_job(workspace_path: Path, paths: Sequence[Path], fmt: FormatName | None
     return job
 
 
-def apply_job(workspace_path: Path, plan: ImportPlan, cancel: threading.Event) -> Job:
+def apply_job(workspace: WorkspaceAddress, plan: ImportPlan, cancel: threading.Event) -> Job:
     """Apply `plan` in one transaction. `cancel` is the import's own token rather than
     the runner's: a cancel that comes after the commit must not be reported as
     "cancelled" for an import that happened."""
 
     def job(ctx: JobContext) -> ImportResult:
-        with Workspace.open(workspace_path) as ws:
-            try:
-                return apply_import(ws, plan, progress=_Reporter(ctx), cancel=cancel)
-            except ImportCancelled:
-                raise Cancelled() from None
+        try:
+            return apply_import_at(workspace, plan, progress=_Reporter(ctx), cancel=cancel)
+        except ImportCancelled:
+            raise Cancelled() from None
 
     return job
 
 
-def export_job(workspace_path: Path, fmt: FormatName, out: Path, force: bool) -> Job:
+def export_job(workspace: WorkspaceAddress, fmt: FormatName, out: Path, force: bool) -> Job:
     def job(ctx: JobContext) -> ExportResult:
         ctx.progress(0.0, f"writing {out}")
-        with Workspace.open(workspace_path, read_only=True) as ws:
-            try:
-                return export_workspace(ws, fmt, out, force=force)
-            except ExportClashError as exc:
-                # Written there since the dialog checked: say it in the dialog's words.
-                raise InputError(f"{exc}. {REPLACE_HINT}") from None
+        try:
+            return export_at(workspace, fmt, out, force=force)
+        except ExportClashError as exc:
+            # Written there since the dialog checked: say it in the dialog's words.
+            raise InputError(f"{exc}. {REPLACE_HINT}") from None
 
     return job

@@ -3,9 +3,11 @@
 The session and agent documents are parsed once where they enter (core.session.format,
 core.session.agent_config) into typed records; axllm's own JSON (requests, responses,
 traces, map states) is read by core.session.payloads only. Every other module of the
-session and agent code reads attributes. A small AST scan of those modules keeps it so,
-looking for what reading a JSON object by key name looks like, whatever the variable is
-called:
+session and agent code reads attributes, the Python recorder for the apps' own agents
+included (its edges are the app's values, read in recorder/wiring.py, and axllm's
+request, in recorder/client.py, as engine/clients.py reads it for the studio's runs). A
+small AST scan of those modules keeps it so, looking for what reading a JSON object by key
+name looks like, whatever the variable is called:
 
 * `x.get("key", ...)` and `getattr(x, "get")`,
 * `x["key"]` read (a JSON object's field by name),
@@ -42,6 +44,10 @@ SCANNED = sorted(
         *(str(p.relative_to(ROOT)) for p in (ROOT / "ui" / "sessions").glob("*.py")),
         "engine/replay.py",
         "engine/recorder.py",
+        "recorder/recording.py",
+        "recorder/document.py",
+        "recorder/replaying.py",
+        "recorder/pytest_plugin.py",
         "services/sessions.py",
         "services/session_store.py",
         "services/agents.py",

@@ -28,6 +28,8 @@ SESSION_FILES = sorted(
     {
         *REPO.joinpath("axmem_gui", "sample").glob("*.axsession.json"),
         *REPO.joinpath("tests").rglob("*.axsession.json"),
+        # what the TypeScript recorder for the apps' own agents writes (recorders/ax-ts)
+        *REPO.joinpath("recorders", "ax-ts", "example", "sessions").glob("*.axsession.json"),
     }
 )
 SAMPLE = REPO / "axmem_gui" / "sample" / "session-ops-assistant.axsession.json"
@@ -35,6 +37,10 @@ SAMPLE = REPO / "axmem_gui" / "sample" / "session-ops-assistant.axsession.json"
 
 def test_the_project_carries_session_files() -> None:
     assert len(SESSION_FILES) >= 2
+    # both app recorders' committed sessions are among them
+    names = {p.relative_to(REPO).as_posix() for p in SESSION_FILES}
+    assert "recorders/ax-ts/example/sessions/triage.axsession.json" in names
+    assert "tests/recorder/example_app/sessions/triage.axsession.json" in names
 
 
 @pytest.mark.parametrize("path", SESSION_FILES, ids=lambda p: p.name)

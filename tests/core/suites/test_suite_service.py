@@ -10,19 +10,18 @@ import pytest
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.formats import catalog_from_json_text
 from axmem_gui.core.suites import Suite, SuiteCase, suites_from_json_text
+from axmem_gui.services.store_access import store_of
 from axmem_gui.services.suites import (
+    SuiteChange,
     read_run_results_file,
     read_suite_file,
     run_suites,
-    run_workspace_suites,
     sample_catalog,
     sample_suites,
-    save_suite,
-    workspace_suites,
     write_junit,
     write_suite_file,
 )
-from axmem_gui.services.workspace import init_workspace
+from axmem_gui.services.workspace import init_workspace, open_workspace
 
 
 @pytest.fixture
@@ -33,27 +32,23 @@ def sample_ws_path(tmp_path: Path) -> Path:
 
 
 def test_sample_workspace_suite_passes_and_records_its_run(sample_ws_path: Path) -> None:
-    from axmem_gui.store.workspace import Workspace
-
-    with Workspace.open(sample_ws_path) as ws:
-        assert [s.name for s in workspace_suites(ws)] == ["ops-retrieval"]
-        (first,) = run_workspace_suites(ws)
+    with open_workspace(sample_ws_path) as ws:
+        assert [s.name for s in ws.suites.all()] == ["ops-retrieval"]
+        (first,) = ws.suites.run()
         assert first.comparison is None  # nothing to compare with yet
         assert first.result.all_passed, [c.reasons for c in first.result.cases if not c.passed]
-        assert ws.suites.last_run("ops-retrieval") == first.result.to_json()
-        (second,) = run_workspace_suites(ws, "ops-retrieval")
+        assert store_of(ws).suites.last_run("ops-retrieval") == first.result.to_json()
+        (second,) = ws.suites.run("ops-retrieval")
         assert second.comparison is not None
         assert second.comparison.regressions == ()
         assert second.comparison.rank_drops == {}
 
 
 def test_deleting_a_skill_is_flagged_as_a_regression(sample_ws_path: Path) -> None:
-    from axmem_gui.store.workspace import Workspace
-
-    with Workspace.open(sample_ws_path) as ws:
-        run_workspace_suites(ws)
-        assert ws.skills.delete("semver-policy")
-        (outcome,) = run_workspace_suites(ws)
+    with open_workspace(sample_ws_path) as ws:
+        ws.suites.run()
+        assert ws.catalog.delete("skills", ["semver-policy"])
+        (outcome,) = ws.suites.run()
     assert outcome.comparison is not None
     assert set(outcome.comparison.regressions) == {
         "semver bump",
@@ -66,33 +61,28 @@ def test_deleting_a_skill_is_flagged_as_a_regression(sample_ws_path: Path) -> No
 
 
 def test_unknown_suite_name_lists_the_available_ones(sample_ws_path: Path) -> None:
-    from axmem_gui.store.workspace import Workspace
-
-    with Workspace.open(sample_ws_path) as ws, pytest.raises(InputError) as err:
-        run_workspace_suites(ws, "nope")
+    with open_workspace(sample_ws_path) as ws, pytest.raises(InputError) as err:
+        ws.suites.run("nope")
     assert str(err.value) == "workspace: no suite named 'nope' (available: ops-retrieval)"
 
 
 def test_a_bad_suite_document_is_named(sample_ws_path: Path) -> None:
-    from axmem_gui.store.workspace import Workspace
-
-    with Workspace.open(sample_ws_path) as ws:
-        ws.suites.save("broken", {"name": "broken", "cases": [{"name": "x", "kind": "?"}]})
+    with open_workspace(sample_ws_path) as ws:
+        broken = {"name": "broken", "cases": [{"name": "x", "kind": "?"}]}
+        store_of(ws).suites.save("broken", broken)
         with pytest.raises(InputError) as err:
-            workspace_suites(ws)
+            ws.suites.all()
     assert "workspace suite 'broken': suite 'broken': cases[0] (x): field 'kind'" in str(err.value)
 
 
 def test_saved_suite_reads_back(tmp_path: Path) -> None:
-    from axmem_gui.store.workspace import Workspace
-
     suite = Suite(
         "mine", (SuiteCase("c", "recall", ("tuesday",), must_include=("deploy-window",)),)
     )
-    with Workspace.open(tmp_path / "w.axmem", create=True) as ws:
-        assert save_suite(ws, suite) == 1
-        assert save_suite(ws, suite) == 2
-        assert workspace_suites(ws) == [suite]
+    with init_workspace(tmp_path / "w.axmem") as ws:
+        assert ws.suites.apply([SuiteChange("mine", None, suite)]) == {"mine": 1}
+        assert ws.suites.apply([SuiteChange("mine", suite, suite)]) == {"mine": 2}
+        assert ws.suites.all() == [suite]
 
 
 def test_files_round_trip_and_run(tmp_path: Path) -> None:
@@ -152,9 +142,7 @@ def test_progress_and_cancel() -> None:
 
 
 def test_sample_suite_file_is_the_one_the_workspace_gets(sample_ws_path: Path) -> None:
-    from axmem_gui.store.workspace import Workspace
-
-    with Workspace.open(sample_ws_path) as ws:
-        assert workspace_suites(ws) == sample_suites()
-        assert ws.catalog().skills == sample_catalog().skills
+    with open_workspace(sample_ws_path) as ws:
+        assert ws.suites.all() == sample_suites()
+        assert ws.catalog.snapshot().skills == sample_catalog().skills
     assert suites_from_json_text(json.dumps(sample_suites()[0].to_json())) == sample_suites()

@@ -12,6 +12,7 @@ from axmem_gui.core.catalog import Skill
 from axmem_gui.core.lint import LintOptions
 from axmem_gui.services.lint import lint
 from axmem_gui.services.workspace import init_workspace
+from tests.helpers.store import raw
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "skills"
 GOOD = [
@@ -95,7 +96,7 @@ def test_lints_skill_folders_and_ts_modules(tmp_path: Path) -> None:
 def test_workspace_is_linted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     w = tmp_path / "w.axmem"
     with init_workspace(w) as ws:
-        ws.skills.upsert(Skill("help", "Help", "", ""))
+        raw(ws).skills.upsert(Skill("help", "Help", "", ""))
     run = lint(None, w, LintOptions())
     assert [f.code for f in run.report.errors] == ["unreachable"]
     code, out, _ = _cli(capsys, "lint", "--workspace", str(w))

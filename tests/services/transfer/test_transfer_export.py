@@ -20,6 +20,7 @@ from axmem_gui.services.transfer import (
 )
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
+from tests.helpers.store import raw
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "skills"
 SKILLS = [
@@ -34,11 +35,11 @@ MEMORIES = [Memory("mem:1", "line\u2028separator", ("t",)), Memory("m2", "")]
 @pytest.fixture
 def ws(tmp_path: Path) -> Iterator[Workspace]:
     workspace = init_workspace(tmp_path / "w.axmem")
-    with workspace.transaction():
+    with raw(workspace).transaction():
         for s in SKILLS:
-            workspace.skills.upsert(s)
+            raw(workspace).skills.upsert(s)
         for m in MEMORIES:
-            workspace.memories.upsert(m)
+            raw(workspace).memories.upsert(m)
     yield workspace
     workspace.close()
 
@@ -136,7 +137,7 @@ def test_cli_import_and_export(tmp_path: Path, capsys: pytest.CaptureFixture[str
     code, out, _ = _cli(capsys, "import", str(src), "--workspace", str(w), "--dry-run")
     assert code == 0 and "would import: 1 added" in out
     with Workspace.open(w) as ws:
-        assert ws.skills.count() == 0
+        assert raw(ws).skills.count() == 0
     code, out, _ = _cli(capsys, "import", str(src), "-w", str(w), "--json")
     assert code == 0 and json.loads(out)["changes"] == [
         {"kind": "skill", "id": "a", "action": "add"}

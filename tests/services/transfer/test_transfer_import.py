@@ -22,14 +22,15 @@ from axmem_gui.services.transfer import (
 )
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
+from tests.helpers.store import raw
 
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Iterator[Workspace]:
     workspace = init_workspace(tmp_path / "w.axmem")
-    with workspace.transaction():
-        workspace.skills.upsert(Skill("deploy", "Deploy", "How to deploy", "old steps"))
-        workspace.memories.upsert(Memory("tz", "UTC"))
+    with raw(workspace).transaction():
+        raw(workspace).skills.upsert(Skill("deploy", "Deploy", "How to deploy", "old steps"))
+        raw(workspace).memories.upsert(Memory("tz", "UTC"))
     yield workspace
     workspace.close()
 
@@ -40,7 +41,7 @@ def _write_json(path: Path, value: object) -> Path:
 
 
 def _state(ws: Workspace) -> tuple[list[Skill], list[Memory], int]:
-    return ws.skills.all(), ws.memories.all(), ws.revisions.count()
+    return raw(ws).skills.all(), raw(ws).memories.all(), raw(ws).revisions.count()
 
 
 def _catalog(tmp_path: Path, name: str, skill_ids: list[str]) -> Path:
@@ -68,8 +69,8 @@ def test_plan_then_apply(ws: Workspace, tmp_path: Path) -> None:
         ("unchanged", "tz"),
     ]
     result = apply_import(ws, plan)
-    assert ws.skills.get("deploy") == Skill("deploy", "Deploy", "new", "new")
-    assert ws.skills.get("review") == Skill("review", "Review", "", "r", ("code",))
+    assert raw(ws).skills.get("deploy") == Skill("deploy", "Deploy", "new", "new")
+    assert raw(ws).skills.get("review") == Skill("review", "Review", "", "r", ("code",))
     assert [(c.kind, c.id, c.action) for c in result.changes] == [
         ("skill", "deploy", "update"),
         ("skill", "review", "add"),
@@ -77,7 +78,7 @@ def test_plan_then_apply(ws: Workspace, tmp_path: Path) -> None:
     assert result.changes[0].before == Skill("deploy", "Deploy", "How to deploy", "old steps")
     assert result.changes[1].before is None
     # Every write of one import shares one batch id (one undo step in the history).
-    assert {r.entry_id for r in ws.revisions.batch(result.batch or "")} == {"deploy", "review"}
+    assert {r.entry_id for r in raw(ws).revisions.batch(result.batch or "")} == {"deploy", "review"}
 
 
 def test_error_in_third_of_five_files_writes_nothing(ws: Workspace, tmp_path: Path) -> None:
@@ -116,14 +117,14 @@ def test_policies_against_the_store(ws: Workspace, tmp_path: Path) -> None:
     src = _write_json(tmp_path / "c.json", [{"id": "deploy", "name": "Deploy 2", "content": "x"}])
     _, skipped = import_paths(ws, [src], "skip")
     assert skipped is not None and skipped.changes == ()
-    assert ws.skills.get("deploy") == Skill("deploy", "Deploy", "How to deploy", "old steps")
+    assert raw(ws).skills.get("deploy") == Skill("deploy", "Deploy", "How to deploy", "old steps")
     _, kept = import_paths(ws, [src], "keep-both")
     assert kept is not None and [c.id for c in kept.changes] == ["deploy-2"]
-    assert ws.skills.get("deploy-2") == Skill("deploy-2", "Deploy 2", "", "x")
+    assert raw(ws).skills.get("deploy-2") == Skill("deploy-2", "Deploy 2", "", "x")
     _, again = import_paths(ws, [src], "keep-both")
     assert again is not None and [c.id for c in again.changes] == ["deploy-3"]
     _, over = import_paths(ws, [src], "overwrite")
-    assert over is not None and ws.skills.get("deploy") == Skill("deploy", "Deploy 2", "", "x")
+    assert over is not None and raw(ws).skills.get("deploy") == Skill("deploy", "Deploy 2", "", "x")
 
 
 def test_dry_run_writes_nothing(ws: Workspace, tmp_path: Path) -> None:
@@ -180,7 +181,7 @@ def test_progress_reports_reading_and_writing(ws: Workspace, tmp_path: Path) -> 
 def test_stale_plan_is_refused(ws: Workspace, tmp_path: Path) -> None:
     src = _write_json(tmp_path / "c.json", [{"id": "deploy", "name": "D", "content": "x"}])
     plan = plan_import(ws, [src], "overwrite")
-    ws.skills.upsert(Skill("deploy", "Deploy", "edited in another window", "old steps"))
+    raw(ws).skills.upsert(Skill("deploy", "Deploy", "edited in another window", "old steps"))
     before = _state(ws)
     with pytest.raises(WorkspaceError, match="changed since the import was planned"):
         apply_import(ws, plan)
@@ -199,5 +200,5 @@ def test_undo_restores_the_workspace(ws: Workspace, tmp_path: Path) -> None:
     _, result = import_paths(ws, [src], "overwrite")
     assert result is not None and len(result.changes) == 2
     undo_import(ws, result)
-    assert ws.skills.all() == skills_before
-    assert ws.memories.all() == memories_before
+    assert raw(ws).skills.all() == skills_before
+    assert raw(ws).memories.all() == memories_before

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QUndoStack
 
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import OpenWorkspace, init_workspace
 from axmem_gui.ui.contextmap import ContextMapPage
 from axmem_gui.ui.controller import WorkspaceController
 from tests.ui.contextmap.maps import Stored, store_history
@@ -21,13 +21,13 @@ class PageEnv:
     history: list[Stored]
 
     @property
-    def ws(self) -> Workspace:
+    def ws(self) -> OpenWorkspace:
         return self.controller.workspace
 
 
 @pytest.fixture
 def env(qtbot, tmp_path: Path) -> Iterator[PageEnv]:  # type: ignore[no-untyped-def]
-    ws = Workspace.open(tmp_path / "maps.axmem", create=True)
+    ws = init_workspace(tmp_path / "maps.axmem")
     stored = store_history(ws)
     controller = WorkspaceController(ws)
     stack = QUndoStack()

@@ -14,7 +14,9 @@ from axmem_gui.core.contextmap import (
     axllm_state_value,
     update_result_to_json,
 )
+from axmem_gui.services.workspace import OpenWorkspace, init_workspace
 from axmem_gui.store import Workspace
+from tests.helpers.store import raw
 
 AGENT = "ops"
 OTHER_AGENT = "triage"
@@ -65,24 +67,26 @@ def session_doc(session_id: str, agent: str, created_at: str, name: str) -> dict
 
 
 def store_history(
-    ws: Workspace,
+    ws: OpenWorkspace | Workspace,
     agent: str = AGENT,
     session_id: str = "run-1",
     created_at: str = "2026-01-01T10:00:00.000Z",
     max_chars: int = 1200,
 ) -> list[Stored]:
     """A recorded session of `agent` with its map before/after each of two updates."""
-    ws.sessions.save(session_doc(session_id, agent, created_at, f"{agent} run {session_id}"))
+    raw(ws).sessions.save(session_doc(session_id, agent, created_at, f"{agent} run {session_id}"))
     out = []
     for label, state, result in history(max_chars):
         value = axllm_state_value(state)
         info = update_result_to_json(result, value) if result is not None else None
-        pk = ws.contextmaps.add(agent, value, label=label, session_id=session_id, update_info=info)
+        pk = raw(ws).contextmaps.add(
+            agent, value, label=label, session_id=session_id, update_info=info
+        )
         out.append(Stored(pk, label, state, result))
     return out
 
 
-def open_workspace_with_history(path: Path) -> tuple[Workspace, list[Stored]]:
-    ws = Workspace.open(path, create=True)
+def open_workspace_with_history(path: Path) -> tuple[OpenWorkspace, list[Stored]]:
+    ws = init_workspace(path)
     stored = store_history(ws)
     return ws, stored

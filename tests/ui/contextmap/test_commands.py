@@ -8,13 +8,14 @@ from pathlib import Path
 from PySide6.QtGui import QUndoStack
 
 from axmem_gui.services import contextmaps as svc
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import init_workspace
 from axmem_gui.ui.contextmap.editing import DRAFT_KEY, MapEditor, save_draft
+from tests.helpers.store import raw
 from tests.ui.contextmap.maps import AGENT, store_history
 
 
 def test_edit_undo_redo_and_save(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    ws = Workspace.open(tmp_path / "c.axmem", create=True)
+    ws = init_workspace(tmp_path / "c.axmem")
     stored = store_history(ws)
     entries = svc.timeline(ws, AGENT)
     base = entries[2]
@@ -41,27 +42,27 @@ def test_edit_undo_redo_and_save(qtbot, tmp_path: Path) -> None:  # type: ignore
     stack.redo()
     stack.redo()
     assert editor.draft.stored == second
-    assert ws.contextmaps.count() == len(stored)  # nothing written while editing
+    assert raw(ws).contextmaps.count() == len(stored)  # nothing written while editing
 
     command = save_draft(editor, lambda d: svc.save_edited(ws, d.agent, d.stored, d.base, d.edits))
     assert command is not None
     stack.push(command)
     assert editor.draft is None and focus[-1] == svc.snapshot_key(command.pk)
-    saved = ws.contextmaps.get(command.pk)
+    saved = raw(ws).contextmaps.get(command.pk)
     assert saved is not None and saved.label == svc.EDITED_LABEL
     assert svc.timeline(ws, AGENT)[-1].stored.state == second.state
     assert saved.update_info is not None
     assert saved.update_info["edits"] == ["edited cu-00001", "scored ep-00003"]
     # The snapshots it came from are untouched.
-    assert [s.state for s in ws.contextmaps.list(AGENT)[:3]] == [
+    assert [s.state for s in raw(ws).contextmaps.list(AGENT)[:3]] == [
         e.stored.to_json_value() for e in entries
     ]
 
     stack.undo()  # undo the save: the draft is back, history keeps the snapshot
     assert editor.draft is not None and editor.draft.stored == second
-    assert ws.contextmaps.count() == len(stored) + 1
+    assert raw(ws).contextmaps.count() == len(stored) + 1
     stack.redo()
-    assert editor.draft is None and ws.contextmaps.count() == len(stored) + 1
+    assert editor.draft is None and raw(ws).contextmaps.count() == len(stored) + 1
 
     discard = editor.discard()
     assert discard is None  # nothing to discard
@@ -69,7 +70,7 @@ def test_edit_undo_redo_and_save(qtbot, tmp_path: Path) -> None:  # type: ignore
 
 
 def test_discard_is_undoable(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    with Workspace.open(tmp_path / "d.axmem", create=True) as ws:
+    with init_workspace(tmp_path / "d.axmem") as ws:
         store_history(ws)
         base = svc.timeline(ws, AGENT)[1]
     editor = MapEditor()

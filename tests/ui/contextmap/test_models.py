@@ -13,7 +13,7 @@ from axmem_gui.core.contextmap import (
     pending_evictions,
 )
 from axmem_gui.services import contextmaps as svc
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import init_workspace
 from axmem_gui.ui.contextmap.map_model import COL_SCORE, COL_TEXT, MapRole, MapTreeModel
 from axmem_gui.ui.contextmap.rows import Change, build_rows, next_to_evict
 from axmem_gui.ui.contextmap.timeline_model import TimelineModel, TimelineRole
@@ -119,7 +119,7 @@ def test_edits_in_the_view_become_requests(qtbot) -> None:  # type: ignore[no-un
 
 
 def test_timeline_model_is_consistent(qtmodeltester, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    with Workspace.open(tmp_path / "t.axmem", create=True) as ws:
+    with init_workspace(tmp_path / "t.axmem") as ws:
         stored = store_history(ws)
         entries = svc.timeline(ws, AGENT)
     model = TimelineModel()

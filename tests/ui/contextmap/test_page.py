@@ -20,7 +20,7 @@ from axmem_gui.core.contextmap import (
     pending_evictions,
 )
 from axmem_gui.services import contextmaps as svc
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import init_workspace, open_workspace
 from axmem_gui.ui.contextmap import ContextMapPage
 from axmem_gui.ui.contextmap.dialogs import (
     AddItemDialog,
@@ -35,6 +35,7 @@ from axmem_gui.ui.contextmap.map_model import COL_SCORE, COL_TEXT, MapRole
 from axmem_gui.ui.contextmap.page import EMPTY_TEXT
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.dialogs import ErrorDialog
+from tests.helpers.store import raw
 from tests.ui.contextmap.conftest import PageEnv
 from tests.ui.contextmap.maps import AGENT, OTHER_AGENT, UPDATE_2, store_history
 
@@ -147,7 +148,7 @@ def test_next_to_evict_marks_equal_core_order(env: PageEnv) -> None:
 
     # A snapshot over budget: the marks are exactly what the next update evicts.
     tight = replace(state, max_chars=state.chars - 30)
-    pk = env.ws.contextmaps.add(AGENT, axllm_state_value(tight), label="tight")
+    pk = raw(env.ws).contextmaps.add(AGENT, axllm_state_value(tight), label="tight")
     env.controller.notify_changed("contextmaps")
     page.reload(svc.snapshot_key(pk))
     pending = pending_evictions(tight)
@@ -158,9 +159,9 @@ def test_next_to_evict_marks_equal_core_order(env: PageEnv) -> None:
 
 
 def test_agents_switch_and_empty_agent(env: PageEnv) -> None:
-    store_history(env.ws, agent=OTHER_AGENT, session_id="t-1")
+    store_history(raw(env.ws), agent=OTHER_AGENT, session_id="t-1")
     fresh = {"name": "fresh", "signature": "q:string -> a:string", "contextMap": {"maxChars": 900}}
-    env.ws.agents.save("fresh", fresh)
+    raw(env.ws).agents.save("fresh", fresh)
     env.page.reload()
     combo = env.page.agent_combo
     assert [combo.itemData(i) for i in range(combo.count())] == ["fresh", AGENT, OTHER_AGENT]
@@ -173,7 +174,7 @@ def test_agents_switch_and_empty_agent(env: PageEnv) -> None:
 
 
 def test_empty_workspace_says_what_to_do(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    controller = WorkspaceController(Workspace.open(tmp_path / "e.axmem", create=True))
+    controller = WorkspaceController(init_workspace(tmp_path / "e.axmem"))
     try:
         from PySide6.QtGui import QUndoStack
 
@@ -227,7 +228,7 @@ def test_edit_add_delete_score_with_undo_redo(
 
     edited = page.editor.draft
     assert edited is not None and len(edited.edits) == 5
-    assert env.ws.contextmaps.count() == 3  # nothing stored yet
+    assert raw(env.ws).contextmaps.count() == 3  # nothing stored yet
     for _ in range(5):
         stack.undo()
     assert page.editor.draft is None
@@ -296,9 +297,9 @@ def test_freeze_and_budget_settings(env: PageEnv, monkeypatch: pytest.MonkeyPatc
 
 def test_read_only_workspace_can_edit_but_not_save(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "ro.axmem"
-    with Workspace.open(path, create=True) as ws:
-        store_history(ws)
-    controller = WorkspaceController(Workspace.open(path, read_only=True))
+    with init_workspace(path) as ws:
+        store_history(raw(ws))
+    controller = WorkspaceController(open_workspace(path, read_only=True))
     try:
         from PySide6.QtGui import QUndoStack
 
@@ -364,7 +365,7 @@ def test_import_error_names_the_file(
     )
     assert not env.page.import_snapshot()
     assert no_error_dialogs and "broken.json: not valid JSON" in no_error_dialogs[0]
-    assert env.ws.contextmaps.count() == 3
+    assert raw(env.ws).contextmaps.count() == 3
 
 
 def test_raw_text_shows_the_exact_map(env: PageEnv) -> None:

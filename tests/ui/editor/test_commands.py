@@ -10,9 +10,10 @@ import pytest
 from PySide6.QtGui import QUndoStack
 
 from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.services.workspace import init_workspace
+from axmem_gui.core.catalog_rows import Entry
+from axmem_gui.core.errors import ConflictError
+from axmem_gui.services.workspace import init_workspace, open_workspace
 from axmem_gui.store import Workspace
-from axmem_gui.store.repositories import ConflictError
 from axmem_gui.ui.commands import (
     EditSession,
     RenameEntryCommand,
@@ -20,17 +21,16 @@ from axmem_gui.ui.commands import (
     create_command,
     delete_command,
     edit_command,
-    new_entry,
     restore_command,
-    stored_entry,
     tag_command,
 )
 from axmem_gui.ui.controller import WorkspaceController
+from tests.helpers.store import raw
 
 
 class Setup:
     def __init__(self, path: Path) -> None:
-        self.controller = WorkspaceController(Workspace.open(path))
+        self.controller = WorkspaceController(open_workspace(path))
         self.session = EditSession(self.controller)
         self.stack = QUndoStack()
         self.conflicts: list[ConflictError] = []
@@ -47,13 +47,21 @@ class Setup:
 
     @property
     def ws(self) -> Workspace:
-        return self.controller.workspace
+        """The store behind the commands (to arrange and inspect what they wrote)."""
+        return raw(self.controller.workspace)
 
     def skill(self, entry_id: str) -> Skill | None:
         return self.ws.skills.get(entry_id)
 
+    def held(self, entry_id: str) -> tuple[Entry, int] | None:
+        found = self.controller.workspace.catalog.get("skills", entry_id)
+        return None if found is None else (found.entry, found.revision)
+
+    def new_entry(self, kind: str) -> Entry:
+        return self.controller.workspace.catalog.new_entry(kind)
+
     def edit(self, entry_id: str, **fields: object) -> None:
-        found = stored_entry(self.ws, "skills", entry_id)
+        found = self.held(entry_id)
         assert found is not None
         before, revision = found
         after = replace(before, **fields)  # type: ignore[arg-type]
@@ -70,11 +78,11 @@ def setup(qapp, sample_path: Path) -> Iterator[Setup]:  # type: ignore[no-untype
 
 
 def test_create_undo_redo(setup: Setup) -> None:
-    entry = new_entry(setup.ws, "skills")
+    entry = setup.new_entry("skills")
     assert entry.id == "new-skill"
     setup.stack.push(create_command(setup.session, "skills", entry))
     assert setup.skill("new-skill") == entry
-    assert new_entry(setup.ws, "skills").id == "new-skill-2"
+    assert setup.new_entry("skills").id == "new-skill-2"
     setup.stack.undo()
     assert setup.skill("new-skill") is None
     setup.stack.redo()
@@ -172,7 +180,7 @@ def test_restore_from_history_is_undoable(setup: Setup) -> None:
     history = setup.ws.skills.history("release-checklist")
     first = history[0]
     assert first.after is not None
-    value = setup.ws.skills._from_value(first.after)
+    value = first.after
     setup.stack.push(restore_command(setup.session, "skills", value, "revision 1"))
     assert setup.skill("release-checklist") == value
     assert setup.ws.skills.history("release-checklist")[-1].op == "restore"
@@ -184,7 +192,7 @@ def test_restore_a_deleted_entry_and_undo_deletes_it_again(setup: Setup) -> None
     setup.ws.skills.delete("release-checklist")
     last = setup.ws.skills.history("release-checklist")[-1]
     assert last.op == "delete" and last.before is not None
-    value = setup.ws.skills._from_value(last.before)
+    value = last.before
     setup.stack.push(restore_command(setup.session, "skills", value, "before delete"))
     assert setup.skill("release-checklist") == value
     setup.stack.undo()
@@ -199,7 +207,7 @@ def _edit_elsewhere(path: Path, entry_id: str, name: str) -> None:
 
 
 def test_conflict_keep_theirs_drops_the_edit(setup: Setup) -> None:
-    found = stored_entry(setup.ws, "skills", "release-checklist")
+    found = setup.held("release-checklist")
     assert found is not None
     before, revision = found
     _edit_elsewhere(setup.ws.path, "release-checklist", "Theirs")
@@ -215,7 +223,7 @@ def test_conflict_keep_theirs_drops_the_edit(setup: Setup) -> None:
 
 
 def test_conflict_overwrite_with_mine(setup: Setup) -> None:
-    found = stored_entry(setup.ws, "skills", "release-checklist")
+    found = setup.held("release-checklist")
     assert found is not None
     before, revision = found
     _edit_elsewhere(setup.ws.path, "release-checklist", "Theirs")
@@ -247,7 +255,7 @@ def test_memories_and_read_only(setup: Setup, tmp_path: Path) -> None:
     assert setup.ws.memories.get("m-new") == mem
     path = tmp_path / "ro.axmem"
     init_workspace(path).close()
-    controller = WorkspaceController(Workspace.open(path, read_only=True))
+    controller = WorkspaceController(open_workspace(path, read_only=True))
     session = EditSession(controller)
     errors: list[str] = []
     session.error_reported.connect(errors.append)

@@ -6,14 +6,15 @@ from dataclasses import replace
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt
 
+from axmem_gui.core.errors import ConflictError
 from axmem_gui.store import Workspace
-from axmem_gui.store.repositories import ConflictError
 from axmem_gui.ui.catalog.feature import CATALOG, CatalogEditing
 from axmem_gui.ui.commands import Resolution
 from axmem_gui.ui.editor.dialogs import ConflictDialog, RenameDialog, TagDialog
 from axmem_gui.ui.entry_table import EntryRole
 from axmem_gui.ui.history import HistoryDialog
 from axmem_gui.ui.main_window import MainWindow
+from tests.helpers.store import raw
 
 
 def editing(window: MainWindow) -> CatalogEditing:
@@ -70,7 +71,7 @@ def test_typing_is_saved_after_a_pause_and_undone_as_one_step(window: MainWindow
     assert form.state_label.text() == "editing…"
     qtbot.waitUntil(lambda: stored_name(window, "release-checklist") == "Release checklist v2")
     # The burst of keys became one write, not one per key.
-    assert len(window.controller.workspace.skills.history("release-checklist")) == 2
+    assert len(raw(window.controller.workspace).skills.history("release-checklist")) == 2
     qtbot.keyClicks(form.name_edit, " final")
     qtbot.waitUntil(
         lambda: stored_name(window, "release-checklist") == "Release checklist v2 final"
@@ -94,22 +95,22 @@ def test_content_edit_undo_redo_restore_store_values(window: MainWindow, qtbot) 
     page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
     form = page.form
-    original = window.controller.workspace.skills.get("release-checklist")
+    original = raw(window.controller.workspace).skills.get("release-checklist")
     assert original is not None
     form.content.edit.setFocus()
     form.content.edit.moveCursor(form.content.edit.textCursor().MoveOperation.End)
     qtbot.keyClicks(form.content.edit, "Extra line")
     form.tags_edit.setFocus()  # focus-out commits at once
     ws = window.controller.workspace
-    assert ws.skills.get("release-checklist").content == original.content + "Extra line"  # type: ignore[union-attr]
+    assert raw(ws).skills.get("release-checklist").content == original.content + "Extra line"  # type: ignore[union-attr]
     form.tags_edit.end(False)
     qtbot.keyClicks(form.tags_edit, ", hot")
     form.name_edit.setFocus()
-    assert ws.skills.get("release-checklist").tags == (*original.tags, "hot")  # type: ignore[union-attr]
+    assert raw(ws).skills.get("release-checklist").tags == (*original.tags, "hot")  # type: ignore[union-attr]
     assert window.undo_stack.count() == 2
     window.undo_stack.undo()
     window.undo_stack.undo()
-    assert ws.skills.get("release-checklist") == original
+    assert raw(ws).skills.get("release-checklist") == original
     assert form.content.text() == original.content
     assert form.tags_edit.text() == ", ".join(original.tags)
     window.undo_stack.redo()
@@ -120,14 +121,14 @@ def test_delete_key_removes_without_asking_and_undo_brings_back(window: MainWind
     activate(window, qtbot)
     page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
-    value = window.controller.workspace.skills.get("release-checklist")
+    value = raw(window.controller.workspace).skills.get("release-checklist")
     page.table.setFocus()
     qtbot.keyClick(page.table, Qt.Key.Key_Delete)
-    assert window.controller.workspace.skills.get("release-checklist") is None
+    assert raw(window.controller.workspace).skills.get("release-checklist") is None
     assert page.model.row_of_id("release-checklist") < 0
     assert page.form.entry is not None and page.form.entry.id != "release-checklist"
     window.undo_stack.undo()
-    assert window.controller.workspace.skills.get("release-checklist") == value
+    assert raw(window.controller.workspace).skills.get("release-checklist") == value
     assert page.current_row_id() == "release-checklist"
 
 
@@ -140,7 +141,7 @@ def test_bulk_delete_and_undo(window: MainWindow, qtbot) -> None:  # type: ignor
     page.table.setFocus()
     qtbot.keyClick(page.table, Qt.Key.Key_Delete)
     assert window.controller.counts().skills == total - 4
-    assert all(window.controller.workspace.skills.get(i) is None for i in ids)
+    assert all(raw(window.controller.workspace).skills.get(i) is None for i in ids)
     assert window.undo_stack.count() == 1
     window.undo_stack.undo()
     assert window.controller.counts().skills == total
@@ -160,17 +161,17 @@ def test_bulk_tag_add_remove_and_undo(window: MainWindow, qtbot, monkeypatch) ->
     editing(window).add_tag_action.trigger()
     assert asked == [(True, 3)]
     ws = window.controller.workspace
-    assert all("hot" in ws.skills.get(i).tags for i in ids)  # type: ignore[union-attr]
+    assert all("hot" in raw(ws).skills.get(i).tags for i in ids)  # type: ignore[union-attr]
     row = page.model.row_of_id(ids[1])
     assert "hot" in page.model.index(row, 3).data()
     # The selection survives the edit, so the same rows can be untagged.
     assert page.selected_ids() == ids
     editing(window).remove_tag_action.trigger()
-    assert all("hot" not in ws.skills.get(i).tags for i in ids)  # type: ignore[union-attr]
+    assert all("hot" not in raw(ws).skills.get(i).tags for i in ids)  # type: ignore[union-attr]
     window.undo_stack.undo()
-    assert all("hot" in ws.skills.get(i).tags for i in ids)  # type: ignore[union-attr]
+    assert all("hot" in raw(ws).skills.get(i).tags for i in ids)  # type: ignore[union-attr]
     window.undo_stack.undo()
-    assert all("hot" not in ws.skills.get(i).tags for i in ids)  # type: ignore[union-attr]
+    assert all("hot" not in raw(ws).skills.get(i).tags for i in ids)  # type: ignore[union-attr]
 
 
 def test_f2_renames_the_id_and_undo_renames_back(window: MainWindow, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -180,11 +181,12 @@ def test_f2_renames_the_id_and_undo_renames_back(window: MainWindow, qtbot, monk
     monkeypatch.setattr(RenameDialog, "ask", classmethod(lambda cls, p, k, old: "ship-it"))
     qtbot.keyClick(page.table, Qt.Key.Key_F2)
     ws = window.controller.workspace
-    assert ws.skills.get("release-checklist") is None and ws.skills.get("ship-it") is not None
+    assert raw(ws).skills.get("release-checklist") is None
+    assert raw(ws).skills.get("ship-it") is not None
     assert page.form.id_edit.text() == "ship-it"
     assert page.current_row_id() == "ship-it"
     window.undo_stack.undo()
-    assert ws.skills.get("ship-it") is None
+    assert raw(ws).skills.get("ship-it") is None
     assert page.form.id_edit.text() == "release-checklist"
 
 
@@ -195,7 +197,7 @@ def test_rename_to_an_existing_id_is_refused_with_a_message(
 
     page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
-    other = window.controller.workspace.skills.ids()[1]
+    other = raw(window.controller.workspace).skills.ids()[1]
     shown: list[str] = []
     monkeypatch.setattr(RenameDialog, "ask", classmethod(lambda cls, p, k, old: other))
     monkeypatch.setattr(ErrorDialog, "show", classmethod(lambda cls, p, t, m: shown.append(m)))
@@ -208,13 +210,13 @@ def test_history_dialog_diff_and_restore(window: MainWindow, qtbot, monkeypatch)
     page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
     ws = window.controller.workspace
-    original = ws.skills.get("release-checklist")
+    original = raw(ws).skills.get("release-checklist")
     assert original is not None
     page.form.description_edit.setFocus()
     page.form.description_edit.end(False)
     qtbot.keyClicks(page.form.description_edit, " (edited)")
     page.form.name_edit.setFocus()
-    history = ws.skills.history("release-checklist")
+    history = raw(ws).skills.history("release-checklist")
     assert [r.op for r in history] == ["create", "update"]
 
     dialog = HistoryDialog(
@@ -222,13 +224,7 @@ def test_history_dialog_diff_and_restore(window: MainWindow, qtbot, monkeypatch)
         "skill",
         "release-checklist",
         history,
-        {
-            "id": "release-checklist",
-            "name": original.name,
-            "description": original.description + " (edited)",
-            "content": original.content,
-            "tags": list(original.tags),
-        },
+        replace(original, description=original.description + " (edited)"),
     )
     qtbot.addWidget(dialog)
     assert dialog.revisions.rowCount() == 2
@@ -247,11 +243,11 @@ def test_history_dialog_diff_and_restore(window: MainWindow, qtbot, monkeypatch)
 
     monkeypatch.setattr(HistoryDialog, "ask", classmethod(lambda cls, *a: history[0]))
     editing(window).history_action.trigger()
-    assert ws.skills.get("release-checklist") == original
-    assert ws.skills.history("release-checklist")[-1].op == "restore"
+    assert raw(ws).skills.get("release-checklist") == original
+    assert raw(ws).skills.history("release-checklist")[-1].op == "restore"
     assert page.form.description_edit.text() == original.description
     window.undo_stack.undo()
-    assert ws.skills.get("release-checklist").description.endswith("(edited)")  # type: ignore[union-attr]
+    assert raw(ws).skills.get("release-checklist").description.endswith("(edited)")  # type: ignore[union-attr]
 
 
 def test_conflict_with_another_instance_asks_and_reloads_theirs(
@@ -308,21 +304,21 @@ def test_read_only_workspace_disables_editing(qtbot, make_window) -> None:  # ty
     actions.new_entry("skills")
     actions.delete_selected("skills")
     assert win.undo_stack.count() == 0
-    assert controller.workspace.skills.get("release-checklist").name == "Release checklist"  # type: ignore[union-attr]
+    assert raw(controller.workspace).skills.get("release-checklist").name == "Release checklist"  # type: ignore[union-attr]
 
 
 def test_memories_form_edits_content(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     window.show_section("memories")
     page = window.feature(CATALOG).pages["memories"]
-    first = window.controller.workspace.memories.ids()[0]
+    first = raw(window.controller.workspace).memories.ids()[0]
     assert page.select_id(first)
     assert not page.form.name_edit.isVisibleTo(page.form)
     page.form.content.edit.setFocus()
     qtbot.keyClicks(page.form.content.edit, "Note: ")
     page.form.tags_edit.setFocus()
-    assert window.controller.workspace.memories.get(first).content.startswith("Note: ")  # type: ignore[union-attr]
+    assert raw(window.controller.workspace).memories.get(first).content.startswith("Note: ")  # type: ignore[union-attr]
     window.undo_stack.undo()
-    assert not window.controller.workspace.memories.get(first).content.startswith("Note: ")  # type: ignore[union-attr]
+    assert not raw(window.controller.workspace).memories.get(first).content.startswith("Note: ")  # type: ignore[union-attr]
 
 
 def test_add_tag_dialog_starts_empty_and_offers_known_tags(qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from axmem_gui.core.catalog import Skill
+from axmem_gui.services.catalog import CatalogService
 from axmem_gui.store import Workspace
 from axmem_gui.ui.history import (
     DiffModel,
@@ -12,9 +13,8 @@ from axmem_gui.ui.history import (
     RevisionListModel,
     diff_rows,
     entry_lines,
-    full_history,
-    revision_value,
 )
+from tests.helpers.store import raw
 
 
 def test_diff_rows_pair_changes_and_keep_line_numbers() -> None:
@@ -35,19 +35,17 @@ def test_diff_rows_pair_changes_and_keep_line_numbers() -> None:
 
 
 def test_entry_lines_show_fields_then_content() -> None:
-    lines = entry_lines(
-        {"id": "s", "name": "S", "description": "", "content": "l1\nl2", "tags": ["a", "b"]}
-    )
+    lines = entry_lines(Skill("s", "S", "", "l1\nl2", ("a", "b")))
     assert lines == ["id: s", "name: S", "description: ", "tags: a, b", "content:", "l1", "l2"]
 
 
 def test_full_history_follows_renames(tmp_path: Path, qapp) -> None:  # type: ignore[no-untyped-def]
     with Workspace.open(tmp_path / "h.axmem", create=True) as ws:
-        ws.skills.upsert(Skill("a", "A"))
-        ws.skills.upsert(Skill("a", "A2"))
-        ws.skills.rename("a", "b")
-        ws.skills.upsert(Skill("b", "B3"))
-        revisions = full_history(ws.skills, "b")
+        raw(ws).skills.upsert(Skill("a", "A"))
+        raw(ws).skills.upsert(Skill("a", "A2"))
+        raw(ws).skills.rename("a", "b")
+        raw(ws).skills.upsert(Skill("b", "B3"))
+        revisions = CatalogService(ws).lineage("skills", "b")
         assert [(r.entry_id, r.op, r.revision) for r in revisions] == [
             ("a", "create", 1),
             ("a", "update", 2),
@@ -57,16 +55,16 @@ def test_full_history_follows_renames(tmp_path: Path, qapp) -> None:  # type: ig
         model = RevisionListModel(revisions)
         assert model.index(0, 0).data() == "4"  # newest first
         assert model.index(1, 2).data() == "rename a → b"
-        ws.skills.delete("b")
-        last = ws.skills.history("b")[-1]
-        assert last.op == "delete" and revision_value(last) == last.before
+        raw(ws).skills.delete("b")
+        last = raw(ws).skills.history("b")[-1]
+        assert last.op == "delete" and last.value == last.before == Skill("b", "B3")
 
 
 def test_models_are_consistent(qtmodeltester, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     with Workspace.open(tmp_path / "m.axmem", create=True) as ws:
-        ws.skills.upsert(Skill("a", "A", content="one\ntwo"))
-        ws.skills.upsert(Skill("a", "A", content="one\n2\nthree"))
-        revisions = ws.skills.history("a")
+        raw(ws).skills.upsert(Skill("a", "A", content="one\ntwo"))
+        raw(ws).skills.upsert(Skill("a", "A", content="one\n2\nthree"))
+        revisions = raw(ws).skills.history("a")
     qtmodeltester.check(RevisionListModel(revisions))
     dialog = HistoryDialog(None, "skill", "a", revisions, revisions[-1].after)
     qtbot.addWidget(dialog)

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from axmem_gui.engine.providers import ProviderSettings
+from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.ui.evals import EVALS, EvalsFeature
 from axmem_gui.ui.main_window import MainWindow
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
+from tests.helpers.store import raw
 
 WAIT_MS = 60_000
 
@@ -28,7 +29,7 @@ def test_running_the_sample_set_shows_figures_and_records_sessions(
     feature = _feature(window, server)
     assert window.stack.currentWidget() is feature.page
     assert feature.selected_set() == "ops-triggers"
-    sessions_before = window.controller.workspace.sessions.count()
+    sessions_before = raw(window.controller.workspace).sessions.count()
     assert feature.run_selected() is not None
     assert not feature.page.run_button.isEnabled() and feature.page.cancel_button.isEnabled()
     qtbot.waitUntil(lambda: feature.job_id is None, timeout=WAIT_MS)
@@ -36,7 +37,7 @@ def test_running_the_sample_set_shows_figures_and_records_sessions(
     assert feature.page.runs_model.rowCount() == 1
     assert feature.page.cases_model.rowCount() == 3
     assert "ship a release" in feature.page.details.toPlainText()
-    assert window.controller.workspace.sessions.count() == sessions_before + 3
+    assert raw(window.controller.workspace).sessions.count() == sessions_before + 3
     for model in (feature.page.sets_model, feature.page.runs_model, feature.page.cases_model):
         qtmodeltester.check(model)
 

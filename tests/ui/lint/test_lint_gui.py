@@ -11,18 +11,20 @@ from PySide6.QtCore import QCoreApplication, Qt
 
 from axmem_gui.core.lint import LintOptions, LintReport, lint_catalog
 from axmem_gui.core.lint.incremental import IndexedCatalog, LintSession, ReadGate
+from axmem_gui.core.settings import LINT_BUDGET_KEY as BUDGET_KEY
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.commands import edit_command
 from axmem_gui.ui.editor.dialogs import RenameDialog
 from axmem_gui.ui.lint.install import LINT, LintFeature, badge_text
-from axmem_gui.ui.lint.linter import BUDGET_KEY, LintOutcome
+from axmem_gui.ui.lint.linter import LintOutcome
 from axmem_gui.ui.lint.model import FindingRole
 from axmem_gui.ui.lint.severity import counts_text
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.navigator import NavRole
 from axmem_gui.ui.retrieval.feature import RETRIEVAL
+from tests.helpers.store import raw
 
 WAIT_MS = 15_000
 
@@ -100,7 +102,7 @@ def test_dock_lists_the_workspace_findings_and_double_click_jumps_to_the_entry(
 ) -> None:  # type: ignore[no-untyped-def]
     outcome = wait_for_lint(qtbot, window)
     with Workspace.open(window.controller.path, read_only=True) as ws:
-        expected = lint_catalog(ws.catalog(), LintOptions(budget_tokens=2000)).findings
+        expected = lint_catalog(raw(ws).catalog(), LintOptions(budget_tokens=2000)).findings
     assert expected  # the sample has findings to show
     view = feature(window).view
     assert outcome.report.findings == expected
@@ -166,7 +168,7 @@ def test_token_budget_is_kept_in_the_workspace_and_relints(window: MainWindow, q
     )
     assert "(over)" in view.index_label.text()
     with Workspace.open(window.controller.path, read_only=True) as ws:
-        assert ws.settings.get(BUDGET_KEY) == max(50, tokens // 2)
+        assert raw(ws).settings.get(BUDGET_KEY) == max(50, tokens // 2)
 
 
 def test_navigator_badge_shows_the_error_count(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -175,10 +177,10 @@ def test_navigator_badge_shows_the_error_count(window: MainWindow, qtbot) -> Non
     row = nav.row_of("skills")
     assert nav.index(row).data(NavRole.Badge) == ""
     ws = window.controller.workspace
-    stored = ws.skills.stored("semver-policy")
+    stored = raw(ws).skills.stored("semver-policy")
     assert stored is not None
     session = window.feature(CATALOG).session
-    before = stored.skill
+    before = stored.entry
     window.undo_stack.push(
         edit_command(
             session, "skills", before, replace(before, name=""), stored.meta.revision, "name"
@@ -199,12 +201,12 @@ def test_changes_during_a_run_coalesce_into_one_more_run(window: MainWindow, qtb
     linter.set_budget_tokens(linter.budget_tokens() + 1)  # new options: a run from scratch
     assert linter.running
     for i in range(10):
-        stored = window.controller.workspace.skills.stored("semver-policy")
+        stored = raw(window.controller.workspace).skills.stored("semver-policy")
         assert stored is not None
-        edited = replace(stored.skill, description=f"edit {i}")
+        edited = replace(stored.entry, description=f"edit {i}")
         window.undo_stack.push(
             edit_command(
-                session, "skills", stored.skill, edited, stored.meta.revision, "description"
+                session, "skills", stored.entry, edited, stored.meta.revision, "description"
             )
         )
         linter.run_now()
@@ -219,7 +221,7 @@ def test_changes_during_a_run_coalesce_into_one_more_run(window: MainWindow, qtb
     assert lint_jobs == 2
     outcome = linter.outcome
     assert outcome is not None and outcome.catalog is not None
-    assert outcome.catalog == window.controller.workspace.catalog()  # the last edit
+    assert outcome.catalog == raw(window.controller.workspace).catalog()  # the last edit
     # Unrelated changes do not lint.
     window.controller.notify_changed("scenarios")
     assert not linter._timer.isActive()
@@ -309,11 +311,11 @@ def test_a_lint_racing_an_edit_reports_the_catalog_it_linted(  # type: ignore[no
     session = window.feature(CATALOG).session
 
     def edit(**changes: str) -> None:
-        stored = window.controller.workspace.skills.stored("semver-policy")
+        stored = raw(window.controller.workspace).skills.stored("semver-policy")
         assert stored is not None
-        edited = replace(stored.skill, **changes)
+        edited = replace(stored.entry, **changes)
         window.undo_stack.push(
-            edit_command(session, "skills", stored.skill, edited, stored.meta.revision, "x")
+            edit_command(session, "skills", stored.entry, edited, stored.meta.revision, "x")
         )
 
     edit(description="Semver rules, first edit")
@@ -335,7 +337,7 @@ def test_a_lint_racing_an_edit_reports_the_catalog_it_linted(  # type: ignore[no
     assert {s.id: s for s in last.catalog.skills}["semver-policy"].name == ""
     assert last.report == lint_catalog(last.catalog, options)
     assert "empty-name" in codes(last.report.errors)
-    assert last.catalog == window.controller.workspace.catalog()
+    assert last.catalog == raw(window.controller.workspace).catalog()
 
 
 def test_long_findings_scroll_and_keep_the_window_within_a_laptop_screen(

@@ -12,6 +12,7 @@ from axmem_gui.core.ax.search import MemorySearch, SkillSearch
 from axmem_gui.services.bench import BenchRow, Bm25Row
 from axmem_gui.store.fts import Bm25Index
 from axmem_gui.ui.bench.models import AxResultModel, BenchRole, Bm25ResultModel
+from tests.helpers.store import raw
 from tests.ui.conftest import calls_on_gui_thread
 
 from .conftest import RETRIEVAL_FEATURES, views
@@ -47,7 +48,7 @@ def test_discover_shows_ax_and_bm25_results(rwindow, qtbot) -> None:  # type: ig
         bench.run_button.click()
     # BM25's index is built on the task runner on first use; the bench runs again then.
     qtbot.waitUntil(lambda: not bench.bm25_pending and bench.bm25_model.rowCount() > 0)
-    catalog = rwindow.controller.workspace.catalog()
+    catalog = raw(rwindow.controller.workspace).catalog()
     call = SkillSearch(catalog.skills, PROFILE).discover(searches)[0]
     shown = [bench.ax_model.index(r, 1).data() for r in range(bench.ax_model.rowCount())]
     assert shown == list(call.result_ids)
@@ -76,7 +77,7 @@ def test_recall_with_a_loaded_set(rwindow, qtbot) -> None:  # type: ignore[no-un
     bench.set_searches(["deploy window", "release approvals"])
     bench.set_loaded(["deploy-window", " user-prefs "])
     bench.run()
-    catalog = rwindow.controller.workspace.catalog()
+    catalog = raw(rwindow.controller.workspace).catalog()
     call = MemorySearch(catalog.memories, PROFILE).recall(
         ["deploy window", "release approvals"], ["deploy-window", "user-prefs"]
     )[0]
@@ -109,10 +110,10 @@ def test_why_not_for_an_entry_bm25_found(rwindow, qtbot) -> None:  # type: ignor
 def test_why_not_reports_what_lies_beyond_the_cut(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     v = views(rwindow)
     ws = rwindow.controller.workspace
-    skill = ws.skills.get("feature-flags")
+    skill = raw(ws).skills.get("feature-flags")
     assert skill is not None
     padded = dataclasses.replace(skill, content="x " * 300 + "zebrafish appear only here")
-    ws.skills.upsert(padded)
+    raw(ws).skills.upsert(padded)
     with qtbot.waitSignal(v.state.changed, timeout=3000):
         rwindow.controller.notify_changed("skills")
     bench = v.bench
@@ -162,7 +163,7 @@ def test_bench_reruns_after_a_catalog_edit(rwindow, qtbot) -> None:  # type: ign
     v.bench.run()
     qtbot.waitUntil(lambda: not v.bench.bm25_pending)
     ws = rwindow.controller.workspace
-    ws.skills.delete("rollback-procedure")
+    raw(ws).skills.delete("rollback-procedure")
     with qtbot.waitSignal(v.bench.ran, timeout=3000):
         rwindow.controller.notify_changed("skills")
     assert v.bench.result is not None
@@ -187,7 +188,7 @@ def test_bm25_indexes_are_built_off_the_gui_thread(  # type: ignore[no-untyped-d
         qtbot.waitUntil(lambda: bench.bm25_model.rowCount() > 0, timeout=10000)
         assert "BM25: indexing" not in bench.status.text()
         # A full reload (import, another program) drops the index: rebuilt off the GUI thread.
-        state.live.load(controller.workspace.catalog())
+        state.live.load(raw(controller.workspace).catalog())
         assert not state.live.has_bm25("skills")
         bench.run()
         assert bench.bm25_pending and "BM25: indexing…" in bench.status.text()
@@ -247,7 +248,7 @@ def test_bm25_is_built_when_the_bench_first_needs_it(  # type: ignore[no-untyped
 
         # An edit patches the index the bench built: no new index.
         index = state.live.bm25("skills")
-        win.controller.workspace.skills.delete("rollback-procedure")
+        raw(win.controller.workspace).skills.delete("rollback-procedure")
         with qtbot.waitSignal(bench.ran, timeout=3000):
             win.controller.notify_changed("skills")
         assert "rollback-procedure" not in bench.result.bm25_ids

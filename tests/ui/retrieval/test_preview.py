@@ -11,10 +11,11 @@ from PySide6.QtWidgets import QMainWindow
 from axmem_gui.core.ax.profile import load_profile
 from axmem_gui.core.ax.render import StageConfig, render_skills_section, user_turn_field
 from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.services.scenarios import load_scenario, simulate_scenario
+from axmem_gui.services.scenarios import simulate_scenario
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.commands import EditSession
 from axmem_gui.ui.preview.section_view import lists_may_interrupt, rendered_source
+from tests.helpers.store import raw
 from tests.ui.conftest import calls_on_gui_thread
 
 from .conftest import views
@@ -24,7 +25,7 @@ PROFILE = load_profile()
 
 def _engine(window: QMainWindow, name: str):  # type: ignore[no-untyped-def]
     ws = window.controller.workspace  # type: ignore[attr-defined]
-    return simulate_scenario(ws.catalog(), load_scenario(ws, name), PROFILE)
+    return simulate_scenario(raw(ws).catalog(), ws.scenarios.load(name), PROFILE)
 
 
 def test_every_section_equals_the_engine_output(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -58,7 +59,7 @@ def test_runtime_and_catalog_only_preview(rwindow) -> None:  # type: ignore[no-u
     preview.show_scenario(None)
     preview.set_runtime("Python")
     preview.recompute_now()
-    catalog = rwindow.controller.workspace.catalog()
+    catalog = raw(rwindow.controller.workspace).catalog()
     config = StageConfig(runtime_language="Python", memories_mode=True, relevance_hints=True)
     section = render_skills_section(catalog.skills, "executor", PROFILE, config)
     assert section is not None
@@ -75,18 +76,18 @@ def test_preview_follows_a_catalog_edit_debounced(rwindow, qtbot) -> None:  # ty
     v = views(rwindow)
     v.preview.show_scenario("Ship 2.4.0", 0)
     ws = rwindow.controller.workspace
-    skill = ws.skills.get("changelog-writing")
+    skill = raw(ws).skills.get("changelog-writing")
     assert skill is not None
     renamed = dataclasses.replace(skill, name="Release notes craft")
     session: EditSession = rwindow.feature(CATALOG).session
     with qtbot.waitSignal(v.preview.updated, timeout=3000):
-        ws.skills.upsert(renamed)
+        raw(ws).skills.upsert(renamed)
         session.entries_changed("skills", ["changelog-writing"], False)
         assert v.state.pending  # debounced: nothing recomputed yet
     assert "`changelog-writing` — Release notes craft" in v.preview.section_text("skills")
     assert v.preview.section_text("skills") == _engine(rwindow, "Ship 2.4.0").executor_section.text
     # a change nobody announced (another program, an import) is diffed in as well
-    ws.skills.delete("changelog-writing")
+    raw(ws).skills.delete("changelog-writing")
     with qtbot.waitSignal(v.preview.updated, timeout=3000):
         rwindow.controller.notify_changed("skills")
     assert "changelog-writing" not in v.preview.section_text("skills")
@@ -96,10 +97,10 @@ def test_scenario_edits_are_previewed(rwindow, qtbot) -> None:  # type: ignore[n
     v = views(rwindow)
     v.preview.show_scenario("Leaked npm token", 1)
     ws = rwindow.controller.workspace
-    doc = ws.scenarios.get("Leaked npm token")
+    doc = raw(ws).scenarios.get("Leaked npm token")
     doc["turns"][0]["discover"] = ["changelog"]
     with qtbot.waitSignal(v.preview.updated, timeout=3000):
-        ws.scenarios.save("Leaked npm token", doc)
+        raw(ws).scenarios.save("Leaked npm token", doc)
         rwindow.controller.notify_changed("scenarios")
     assert v.preview.turn() == 1
     assert "ID: `changelog-writing`" in v.preview.section_text("loaded")
@@ -148,14 +149,14 @@ def test_rendered_source_is_capped_and_lets_lists_interrupt() -> None:
 def test_preview_with_an_empty_catalog(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     v = views(rwindow)
     ws = rwindow.controller.workspace
-    with ws.transaction():
-        for skill in ws.skills.all():
-            ws.skills.delete(skill.id)
+    with raw(ws).transaction():
+        for skill in raw(ws).skills.all():
+            raw(ws).skills.delete(skill.id)
     # Changes without a list of ids: the catalog is re-read on the task runner.
     rwindow.controller.notify_changed("*")
     qtbot.waitUntil(lambda: v.preview.section_text("skills") == "", timeout=10000)
     assert "no skills catalog" in v.preview.views["skills"].note.text()
-    ws.skills.upsert(Skill("only", "Only one", "", "text"))
+    raw(ws).skills.upsert(Skill("only", "Only one", "", "text"))
     rwindow.controller.notify_changed("skills")
     qtbot.waitUntil(
         lambda: "- `only` — Only one" in v.preview.section_text("skills"), timeout=10000
@@ -187,8 +188,8 @@ def test_half_an_emoji_cut_by_ax_shows_as_replacement_character(rwindow, qtbot) 
     preview and its copy show U+FFFD (the text rule, docs/ax-text.md)."""
     v = views(rwindow)
     ws = rwindow.controller.workspace
-    ws.memories.upsert(Memory("pear-note", "x" * 79 + "\U0001f350 pear"))
-    ws.scenarios.save("Pear", {"task": "pear", "turns": []})
+    raw(ws).memories.upsert(Memory("pear-note", "x" * 79 + "\U0001f350 pear"))
+    raw(ws).scenarios.save("Pear", {"task": "pear", "turns": []})
     rwindow.controller.notify_changed("*")  # re-read on the task runner
     qtbot.waitUntil(
         lambda: v.state.live.entry("memories", "pear-note") is not None, timeout=10000
@@ -206,7 +207,7 @@ def test_half_an_emoji_cut_by_ax_shows_as_replacement_character(rwindow, qtbot) 
 def test_an_empty_task_is_axs_required_input_error(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     v = views(rwindow)
     ws = rwindow.controller.workspace
-    ws.scenarios.save("Empty task", {"task": "", "turns": [{"discover": ["release"]}]})
+    raw(ws).scenarios.save("Empty task", {"task": "", "turns": [{"discover": ["release"]}]})
     with qtbot.waitSignal(v.preview.updated, timeout=3000):
         rwindow.controller.notify_changed("scenarios")
     v.preview.show_scenario("Empty task", 0)
@@ -240,8 +241,8 @@ def test_a_big_skills_index_is_rendered_once_off_the_gui_thread(  # type: ignore
     qtbot.waitUntil(lambda: not preview.pending, timeout=10000)
     assert on_gui_thread == [False]
     ws = rwindow.controller.workspace
-    scenario = dataclasses.replace(load_scenario(ws, "Ship 2.4.0"), runtime="Python")
-    engine = simulate_scenario(ws.catalog(), scenario, PROFILE)  # renders here: not counted
+    scenario = dataclasses.replace(ws.scenarios.load("Ship 2.4.0"), runtime="Python")
+    engine = simulate_scenario(raw(ws).catalog(), scenario, PROFILE)  # renders here: not counted
     on_gui_thread.clear()
     assert preview.section_text("skills") == engine.executor_section.text
 
@@ -253,12 +254,12 @@ def test_a_big_skills_index_is_rendered_once_off_the_gui_thread(  # type: ignore
     assert on_gui_thread == [False]
 
     # An edit while a render is under way: the preview ends with the edit in.
-    skill = ws.skills.get("changelog-writing")
+    skill = raw(ws).skills.get("changelog-writing")
     assert skill is not None
-    ws.skills.upsert(dataclasses.replace(skill, name="Release notes craft"))
+    raw(ws).skills.upsert(dataclasses.replace(skill, name="Release notes craft"))
     rwindow.controller.notify_changed("skills")
     v.state.refresh_now()
-    ws.skills.upsert(dataclasses.replace(skill, name="Release notes zebrafinch"))
+    raw(ws).skills.upsert(dataclasses.replace(skill, name="Release notes zebrafinch"))
     rwindow.controller.notify_changed("skills")
     v.state.refresh_now()
     qtbot.waitUntil(
@@ -266,7 +267,7 @@ def test_a_big_skills_index_is_rendered_once_off_the_gui_thread(  # type: ignore
         timeout=10000,
     )
     assert on_gui_thread and not any(on_gui_thread)
-    engine = simulate_scenario(ws.catalog(), scenario, PROFILE)
+    engine = simulate_scenario(raw(ws).catalog(), scenario, PROFILE)
     assert preview.section_text("skills") == engine.distiller_section.text
 def test_many_changes_made_elsewhere_are_indexed_afresh_on_the_task_runner(  # type: ignore[no-untyped-def]
     rwindow, qtbot, monkeypatch
@@ -281,16 +282,16 @@ def test_many_changes_made_elsewhere_are_indexed_afresh_on_the_task_runner(  # t
     monkeypatch.setattr(state_module, "MAX_PATCH", 2)
     first = v.state.live
     few = [Memory(f"note-{i}", f"about pears {i}") for i in range(2)]
-    with ws.transaction():
+    with raw(ws).transaction():
         for memory in few:
-            ws.memories.upsert(memory)
+            raw(ws).memories.upsert(memory)
     rwindow.controller.notify_changed("memories")
     qtbot.waitUntil(lambda: v.state.live.entry("memories", "note-1") == few[1], timeout=10000)
     assert v.state.live is first  # patched
     many = [Memory(f"note-{i}", f"about plums {i}") for i in range(5)]
-    with ws.transaction():
+    with raw(ws).transaction():
         for memory in many:
-            ws.memories.upsert(memory)
+            raw(ws).memories.upsert(memory)
     rwindow.controller.notify_changed("memories")
     qtbot.waitUntil(
         lambda: v.state.ready and v.state.live.entry("memories", "note-4") == many[4],
@@ -332,7 +333,7 @@ def test_a_big_skills_index_is_rendered_while_the_search_index_is_built(  # type
     ws = win.controller.workspace
     name = v.preview.scenario_name()
     assert name is not None and v.preview.stage() == "executor"
-    engine = simulate_scenario(ws.catalog(), load_scenario(ws, name), PROFILE)
+    engine = simulate_scenario(raw(ws).catalog(), ws.scenarios.load(name), PROFILE)
     assert engine.executor_section is not None
     assert v.preview.section_text("skills") == engine.executor_section.text
     v.suites.runner.cancel()

@@ -10,10 +10,11 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, Qt
 
 from axmem_gui.core.suites import Suite, SuiteCase, run_suite
-from axmem_gui.services.suites import SuiteOutcome, workspace_suites
+from axmem_gui.services.suites import SuiteOutcome
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.suites.models import CaseTableModel, SuiteEntry, SuiteListModel
 from axmem_gui.ui.suites.page import JunitDialog
+from tests.helpers.store import raw
 
 from .conftest import views
 
@@ -53,8 +54,8 @@ def test_models(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
 def test_sample_suite_runs_and_passes(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     page = views(rwindow).suites
     _wait_first_run(page, qtbot)
-    suite = workspace_suites(rwindow.controller.workspace)[0]
-    expected = run_suite(suite, rwindow.controller.workspace.catalog())
+    suite = rwindow.controller.workspace.suites.all()[0]
+    expected = run_suite(suite, raw(rwindow.controller.workspace).catalog())
     outcome = page.outcomes[suite.name]
     assert [c.returned for c in outcome.result.cases] == [c.returned for c in expected.cases]
     assert outcome.result.summary == expected.summary
@@ -72,14 +73,14 @@ def test_a_breaking_edit_is_flagged_as_a_regression(rwindow, qtbot) -> None:  # 
     page = v.suites
     _wait_first_run(page, qtbot)
     ws = rwindow.controller.workspace
-    skill = ws.skills.get("semver-policy")
+    skill = raw(ws).skills.get("semver-policy")
     assert skill is not None
     broken = dataclasses.replace(
         skill, name="Versioning notes", description="Notes", content="Pick numbers carefully."
     )
     session = rwindow.feature(CATALOG).session
     with qtbot.waitSignal(page.regressions_changed, timeout=5000) as blocker:
-        ws.skills.upsert(broken)
+        raw(ws).skills.upsert(broken)
         session.entries_changed("skills", ["semver-policy"], False)
         assert page._rerun_timer.isActive() is False  # the state refresh comes first
     assert blocker.args == [page.regression_count] and page.regression_count >= 1
@@ -99,7 +100,7 @@ def test_a_breaking_edit_is_flagged_as_a_regression(rwindow, qtbot) -> None:  # 
     assert "not returned" in detail
     # fixing it clears the flag
     with qtbot.waitSignal(page.regressions_changed, timeout=5000) as blocker:
-        ws.skills.upsert(skill)
+        raw(ws).skills.upsert(skill)
         session.entries_changed("skills", ["semver-policy"], False)
     assert blocker.args == [0]
     assert _nav_badge(rwindow) == ""
@@ -110,16 +111,16 @@ def test_ctrl_enter_runs_and_records_the_baseline(rwindow, qtbot) -> None:  # ty
     page = v.suites
     _wait_first_run(page, qtbot)
     ws = rwindow.controller.workspace
-    assert ws.suites.last_run("ops-retrieval") is None
+    assert raw(ws).suites.last_run("ops-retrieval") is None
     rwindow.show_section("suites")
     page.cases_view.setFocus()
     with qtbot.waitSignal(page.runner.finished, timeout=5000):
         qtbot.keyClick(page.cases_view, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    recorded = ws.suites.last_run("ops-retrieval")
+    recorded = raw(ws).suites.last_run("ops-retrieval")
     assert recorded is not None and recorded["summary"]["failed"] == 0
     # a case that fails in the recorded baseline is not a regression afterwards
-    skill = ws.skills.get("semver-policy")
-    ws.skills.upsert(dataclasses.replace(skill, name="Notes", description="", content="n"))
+    skill = raw(ws).skills.get("semver-policy")
+    raw(ws).skills.upsert(dataclasses.replace(skill, name="Notes", description="", content="n"))
     with qtbot.waitSignal(page.runner.finished, timeout=5000):
         rwindow.controller.notify_changed("skills")
     assert page.regression_count >= 1
@@ -140,9 +141,9 @@ def test_reruns_are_debounced(rwindow, qtbot) -> None:  # type: ignore[no-untype
     page.runner.finished.connect(lambda outcomes: runs.append(len(outcomes)))
     ws = rwindow.controller.workspace
     session = rwindow.feature(CATALOG).session
-    skill = ws.skills.get("style-guide")
+    skill = raw(ws).skills.get("style-guide")
     for i in range(5):
-        ws.skills.upsert(dataclasses.replace(skill, content=f"edit {i}"))
+        raw(ws).skills.upsert(dataclasses.replace(skill, content=f"edit {i}"))
         session.entries_changed("skills", ["style-guide"], False)
     qtbot.waitUntil(lambda: runs == [1], timeout=5000)
     # Nothing left that could start a second run: no rerun pending, none in progress.
@@ -177,12 +178,12 @@ def test_invalid_suite_and_empty_state(rwindow, qtbot) -> None:  # type: ignore[
     page = views(rwindow).suites
     _wait_first_run(page, qtbot)
     ws = rwindow.controller.workspace
-    ws.suites.save("broken", {"name": "broken", "cases": [{"name": "x"}]})
+    raw(ws).suites.save("broken", {"name": "broken", "cases": [{"name": "x"}]})
     rwindow.controller.notify_changed("suites")
     page.select("broken")
     assert "cases[0] (x): field 'kind' is missing" in page.summary_label.text()
-    for name in ws.suites.list():
-        ws.suites.delete(name)
+    for name in raw(ws).suites.list():
+        raw(ws).suites.delete(name)
     rwindow.controller.notify_changed("suites")
     assert page.stack.currentWidget() is page.empty
     with qtbot.waitSignal(page.message) as blocker:

@@ -13,12 +13,13 @@ from axmem_gui.store import Workspace
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
 from axmem_gui.ui.sessions.controller import SessionsFeature
+from tests.helpers.store import raw
 from tests.ui.conftest import calls_on_gui_thread
 from tests.ui.sessions.conftest import new_run_dialog
 
 
 def test_editor_round_trips_and_validates(window: MainWindow, qtbot: Any) -> None:
-    agents = AgentService(window.controller.workspace)
+    agents = AgentService(raw(window.controller.workspace))
     stored = agents.get("ops-assistant")
     dialog = AgentConfigDialog(stored.config, agents.names())
     qtbot.addWidget(dialog)
@@ -67,14 +68,14 @@ def test_new_agent_from_the_run_dialog(
     qtbot.addWidget(dialog)
     dialog.agents_changed.connect(lambda: window.controller.notify_changed("agents"))
     dialog.new_agent.click()
-    assert window.controller.workspace.agents.get("triage") == (
+    assert raw(window.controller.workspace).agents.get("triage") == (
         agent_config_from_json(new, "test").to_json()
     )
     assert "agents" in changed
     assert dialog.agent.currentText() == "triage"
     assert list(dialog.input_edits) == ["document", "query"]
     assert "no context map" in dialog.agent_summary.text()
-    catalog = read(window.controller.workspace)
+    catalog = read(raw(window.controller.workspace))
     incident = sum("incident" in s.tags for s in catalog.skills)
     assert incident
     qtbot.waitUntil(
@@ -110,9 +111,9 @@ def test_agent_configs_are_reachable_from_the_run_menu(
 
         monkeypatch.setattr(AgentConfigDialog, "ask", classmethod(ask))
         self.edit()
-        assert ws.agents.list() == ["ops-renamed"] and self.current() == "ops-renamed"
+        assert raw(ws).agents.list() == ["ops-renamed"] and self.current() == "ops-renamed"
         self.delete()
-        assert ws.agents.list() == []
+        assert raw(ws).agents.list() == []
         return 0
 
     monkeypatch.setattr(AgentConfigsDialog, "exec", exec_)
@@ -121,6 +122,6 @@ def test_agent_configs_are_reachable_from_the_run_menu(
     # Delete is an edit like the others: Ctrl+Z brings the config back, Ctrl+Shift+Z again.
     assert window.undo_stack.undoText() == "Delete agent 'ops-renamed'"
     window.undo_stack.undo()
-    assert ws.agents.list() == ["ops-renamed"]
+    assert raw(ws).agents.list() == ["ops-renamed"]
     window.undo_stack.redo()
-    assert ws.agents.list() == []
+    assert raw(ws).agents.list() == []

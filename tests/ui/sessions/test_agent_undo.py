@@ -12,6 +12,7 @@ from axmem_gui.services.agents import AgentService
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
 from axmem_gui.ui.sessions.controller import SessionsFeature
+from tests.helpers.store import raw
 from tests.ui.sessions.conftest import new_run_dialog
 
 CONFIG = agent_config_from_json(
@@ -41,23 +42,23 @@ def test_new_and_edited_agents_undo_and_redo(
     dialog = new_run_dialog(feature)
     qtbot.addWidget(dialog)
     dialog._edit_agent(new=True)
-    assert ws.agents.get("undo-me") is not None and stack.count() == start + 1
+    assert raw(ws).agents.get("undo-me") is not None and stack.count() == start + 1
     assert stack.undoText() == "New agent 'undo-me'"
 
-    shown = AgentService(ws).get("undo-me")
+    shown = AgentService(raw(ws)).get("undo-me")
     assert shown.config is not None
     edited = dataclasses.replace(shown.config, instruction="Answer in detail.")
     feature.save_agent(shown, edited)
-    assert ws.agents.get("undo-me")["instruction"] == "Answer in detail."
+    assert raw(ws).agents.get("undo-me")["instruction"] == "Answer in detail."
 
     stack.undo()
     assert not errors
-    assert ws.agents.get("undo-me")["instruction"] == "Answer briefly."
+    assert raw(ws).agents.get("undo-me")["instruction"] == "Answer briefly."
     stack.undo()
-    assert ws.agents.get("undo-me") is None
+    assert raw(ws).agents.get("undo-me") is None
     stack.redo()
     stack.redo()
-    assert ws.agents.get("undo-me")["instruction"] == "Answer in detail."
+    assert raw(ws).agents.get("undo-me")["instruction"] == "Answer in detail."
 
 
 def test_undo_never_overwrites_a_change_made_elsewhere(
@@ -66,9 +67,9 @@ def test_undo_never_overwrites_a_change_made_elsewhere(
     ws = window.controller.workspace
     feature.save_agent(None, CONFIG)
     # Changed meanwhile, e.g. with `axmem agents edit` in a terminal.
-    AgentService(ws).edit("undo-me", dataclasses.replace(CONFIG, instruction="CLI"), None)
+    AgentService(raw(ws)).edit("undo-me", dataclasses.replace(CONFIG, instruction="CLI"), None)
     window.undo_stack.undo()
-    assert ws.agents.get("undo-me")["instruction"] == "CLI"  # kept
+    assert raw(ws).agents.get("undo-me")["instruction"] == "CLI"  # kept
     assert errors and "changed outside this window" in errors[-1][1]
 
 

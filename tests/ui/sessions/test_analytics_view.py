@@ -12,6 +12,7 @@ from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.analytics_view import LOADED, USED_COL
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from tests.helpers.session_docs import stored_session
+from tests.helpers.store import raw
 from tests.ui.sessions.conftest import SAMPLE_ID, wait_idle
 
 
@@ -34,8 +35,8 @@ def test_usage_counts_on_the_sample(
     assert feature.page.tabs.currentWidget() is view
     ws = window.controller.workspace
     # Every shipped sample session (scripted models A and B), forward by forward.
-    forwards = [fw for s in ws.sessions.list() for fw in stored_session(ws, s.id).forwards]
-    catalog = ws.catalog()
+    forwards = [fw for s in raw(ws).sessions.list() for fw in stored_session(ws, s.id).forwards]
+    catalog = raw(ws).catalog()
     assert view.model.rowCount() == len(catalog.skills) + len(catalog.memories)
     loaded = {i for fw in forwards for k in ("loaded_skills", "loaded_memories")
               for i in callback_ids(fw, k)}  # fmt: skip
@@ -60,9 +61,9 @@ def test_usage_counts_on_the_sample(
     view.set_status_filter(NEVER_LOADED)
     never = view.visible_ids()
     assert len(never) == len(catalog.skills) + len(catalog.memories) - len(loaded | used)
-    assert f"{ws.sessions.count()} session(s)" in view.summary.text()
+    assert f"{raw(ws).sessions.count()} session(s)" in view.summary.text()
     assert f"{len(loaded - used)} entries loaded but never used" in view.summary.text()
-    report = analytics.usage_report(ws)
+    report = analytics.usage_report(raw(ws))
     assert [e.id for e in report.never_loaded] == never
 
 
@@ -74,8 +75,8 @@ def test_usage_refreshes_after_a_new_session(
     view = feature.page.usage
     before = view.model.entry(_row(feature, "package-registries")).used
     ws = window.controller.workspace
-    sessions.save_session(ws, dataclasses.replace(stored_session(ws, SAMPLE_ID), id="again"))
+    sessions.save_session(raw(ws), dataclasses.replace(stored_session(ws, SAMPLE_ID), id="again"))
     window.controller.notify_changed("sessions")  # the usage tab is showing: it recounts
     wait_idle(qtbot, feature)
     assert view.model.entry(_row(feature, "package-registries")).used == before + 1
-    assert f"{ws.sessions.count()} session(s)" in view.summary.text()
+    assert f"{raw(ws).sessions.count()} session(s)" in view.summary.text()

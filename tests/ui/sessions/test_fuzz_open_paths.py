@@ -12,6 +12,7 @@ from typing import Any
 
 from axmem_gui.ui.editor.preview import SafeMarkdownBrowser
 from axmem_gui.ui.sessions.controller import SessionsFeature
+from tests.helpers.store import raw
 from tests.reliability import mutate
 from tests.reliability.test_fuzz_real_files import (
     FIXTURE_SKILLS,
@@ -60,7 +61,7 @@ def test_sessions_page_imports_and_opens_mutated_sessions(
             assert viewer is not None
             viewer.grab()
             feature.page.close_tab(viewer)
-            feature.controller.workspace.sessions.delete(session_id)
+            raw(feature.controller.workspace).sessions.delete(session_id)
         fuzz_counts["gui sessions"] += 1
 
 

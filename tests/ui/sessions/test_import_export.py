@@ -18,6 +18,7 @@ from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.dialogs import ExportSessionDialog, ImportSessionDialog
 from tests.helpers.session_docs import reparse, stored_json
+from tests.helpers.store import raw
 from tests.ui.sessions.conftest import JOB_TIMEOUT_MS, SAMPLE_ID, import_files
 
 
@@ -50,7 +51,7 @@ def test_export_then_import_under_another_id(
     before = feature.page.model.rowCount()
     with qtbot.waitSignal(feature.import_finished, timeout=JOB_TIMEOUT_MS):
         feature.import_action.trigger()
-    assert window.controller.workspace.sessions.get("imported-copy") is not None
+    assert raw(window.controller.workspace).sessions.get("imported-copy") is not None
     assert feature.page.model.rowCount() == before + 1
     assert feature.page.selected_ids() == ["imported-copy"]
 
@@ -111,7 +112,7 @@ def test_bad_file_names_file_and_field_and_writes_nothing(
     assert title == "Cannot import"
     assert str(bad) in message and "exchanges[3]" in message and "digest" in message
     assert "Traceback" not in message
-    assert window.controller.workspace.sessions.get("bad") is None
+    assert raw(window.controller.workspace).sessions.get("bad") is None
 
 
 def _drop_event(paths: list[Path], enter: bool = False) -> Any:
@@ -146,5 +147,5 @@ def test_drag_and_drop_imports_session_files(
     drop, _m3 = _drop_event([path])
     with qtbot.waitSignal(feature.import_finished, timeout=JOB_TIMEOUT_MS):
         feature.page.dropEvent(drop)
-    assert window.controller.workspace.sessions.get("dropped") is not None
+    assert raw(window.controller.workspace).sessions.get("dropped") is not None
     assert "dropped" in feature.page.model.ids()

@@ -19,6 +19,7 @@ from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.page import JobStrip
 from tests.helpers.session_docs import reparse, stored_json
+from tests.helpers.store import raw
 from tests.ui.conftest import calls_on_gui_thread
 from tests.ui.sessions.conftest import JOB_TIMEOUT_MS, SAMPLE_ID, import_files
 
@@ -145,7 +146,7 @@ def test_cancel_before_the_commit_leaves_nothing_written(
     assert saved == ["first", "second"]  # both were written, then rolled back
     assert window.statusBar().currentMessage() == "Import cancelled: nothing imported."
     with open_workspace(window.controller.path, read_only=True) as ws:
-        assert ws.sessions.get("first") is None and ws.sessions.get("second") is None
+        assert raw(ws).sessions.get("first") is None and raw(ws).sessions.get("second") is None
     feature.reload()
     assert feature.page.model.ids() == before
     assert not _strips(feature)
@@ -174,7 +175,7 @@ def test_opening_another_workspace_mid_import_leaves_the_first_untouched(
     assert done.args == [[]]
     for workspace in (first, other):
         with open_workspace(workspace, read_only=True) as ws:
-            assert ws.sessions.get("moved-away") is None
+            assert raw(ws).sessions.get("moved-away") is None
     assert feature.page.model.ids() == []
 
 
@@ -201,8 +202,8 @@ def test_closing_the_window_mid_import_leaves_nothing_written(
     gate.opened.set()
     assert runner.wait(JOB_TIMEOUT_MS)
     with open_workspace(workspace, read_only=True) as ws:
-        assert ws.sessions.get("closed-on") is None
-        assert ws.integrity_check() == "ok"
+        assert raw(ws).sessions.get("closed-on") is None
+        assert raw(ws).integrity_check() == "ok"
 
 
 def test_a_tampered_file_is_imported_with_the_clis_warning(

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from axmem_gui.engine.providers import ProviderSettings
+from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.viewer import SessionViewer

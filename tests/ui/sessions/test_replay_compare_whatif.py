@@ -19,6 +19,7 @@ from axmem_gui.ui.sessions.run_dialog import RerunDialog
 from axmem_gui.ui.sessions.textdiff import line_marks
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
 from tests.helpers.session_docs import reparse, stored_json
+from tests.helpers.store import raw
 from tests.ui.conftest import calls_on_gui_thread
 from tests.ui.sessions.conftest import SAMPLE_ID, wait_idle
 
@@ -45,7 +46,7 @@ def test_replay_shows_the_first_divergence_as_a_diff(
     tampered["id"] = "tampered"
     # The recorded agent config says something else than what the prompts were built from.
     tampered["agent"]["instruction"] += " A sentence the recording never saw."
-    sessions.save_session(ws, reparse(tampered))
+    sessions.save_session(raw(ws), reparse(tampered))
     viewer = feature.open_session("tampered")
     assert viewer is not None
     viewer.replay_action.trigger()
@@ -65,7 +66,7 @@ def test_replay_refused_for_another_axllm_names_the_versions(
     ws = window.controller.workspace
     doc = stored_json(ws, SAMPLE_ID)
     doc["id"], doc["versions"]["axllm"] = "old", "0.0.1"
-    sessions.save_session(ws, reparse(doc))
+    sessions.save_session(raw(ws), reparse(doc))
     viewer = feature.open_session("old")
     assert viewer is not None
     assert not viewer.replay_action.isEnabled()
@@ -82,7 +83,7 @@ def rerun_without_a_skill(
 ) -> dict[str, Any]:
     """Delete a loaded skill, then rerun the sample on today's catalog (via Rerun…)."""
     ws = window.controller.workspace
-    assert ws.skills.delete("feature-flags")
+    assert raw(ws).skills.delete("feature-flags")
     viewer = feature.open_session(SAMPLE_ID)
     assert viewer is not None
 
@@ -90,11 +91,11 @@ def rerun_without_a_skill(
         return RerunOrder(doc, settings_for(server, "scripted-b"), current, "after edit")
 
     monkeypatch.setattr(RerunDialog, "ask", classmethod(ask))
-    before = ws.sessions.count()
+    before = raw(ws).sessions.count()
     viewer.rerun_action.trigger()
     wait_idle(qtbot, feature)
-    assert ws.sessions.count() == before + 1
-    [new] = [s for s in ws.sessions.list() if s.name == "after edit"]
+    assert raw(ws).sessions.count() == before + 1
+    [new] = [s for s in raw(ws).sessions.list() if s.name == "after edit"]
     doc = stored_json(ws, new.id)
     assert doc["origin"] == {"kind": "rerun", "source_session": SAMPLE_ID, "catalog": "given"}
     assert "feature-flags" not in {s["id"] for s in doc["catalog"]["skills"]}
@@ -144,7 +145,7 @@ def test_compare_two_selected_sessions_from_the_list(
     other = copy.deepcopy(doc)
     other["id"], other["name"] = "copy", "copy"
     other["exchanges"][5]["response"]["results"][0]["content"] = "Answer: something else"
-    sessions.save_session(ws, reparse(other))
+    sessions.save_session(raw(ws), reparse(other))
     window.controller.notify_changed("sessions")
     page = feature.page
     page.show_list()
@@ -173,7 +174,7 @@ def test_whatif_after_deleting_a_skill_shows_the_change(
     assert "same entries" in viewer.banner.text()  # nothing edited yet
     assert reads_on_gui and True not in reads_on_gui
     assert not viewer.whatif_panel.model.call(0).added
-    window.controller.workspace.skills.delete("feature-flags")
+    raw(window.controller.workspace).skills.delete("feature-flags")
     window.controller.notify_changed("skills")
     viewer.whatif_action.trigger()
     wait_idle(qtbot, feature)
@@ -211,13 +212,13 @@ def test_rerun_of_the_sample_works_at_once_with_the_scripted_model(
         return dialog.build_order()
 
     monkeypatch.setattr(RerunDialog, "ask", classmethod(ask))
-    before = {s.id for s in ws.sessions.list()}
+    before = {s.id for s in raw(ws).sessions.list()}
     viewer.rerun_action.trigger()
     wait_idle(qtbot, feature)
     [dialog] = offered
     assert dialog.scripted and dialog.provider.provider_name() == "scripted"
     assert errors == []
-    [new] = [s for s in ws.sessions.list() if s.id not in before]
+    [new] = [s for s in raw(ws).sessions.list() if s.id not in before]
     doc = stored_json(ws, new.id)
     assert doc["status"] == "complete" and len(doc["forwards"]) == 2
     assert sessions.replay(reparse(doc)).identical

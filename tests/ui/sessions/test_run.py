@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from axmem_gui.engine.providers import ProviderSettings
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import open_workspace
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.jobs import RunOrder
@@ -19,6 +19,7 @@ from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
 from axmem_gui.ui.sessions.viewer import SessionViewer
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
 from tests.helpers.session_docs import stored_json
+from tests.helpers.store import raw
 from tests.ui.sessions.conftest import new_run_dialog, wait_idle
 
 REQUEST = "How do I ship a new release of the payments SDK?"
@@ -42,7 +43,7 @@ def test_run_saves_a_session_and_opens_it(
         RunAgentDialog, "ask", classmethod(lambda cls, *a, **k: dialog.build_order())
     )
     ws = window.controller.workspace
-    before = ws.sessions.count()
+    before = raw(ws).sessions.count()
     progress: list[tuple[float, str]] = []
     feature.runner.progressed.connect(lambda _id, f, m: progress.append((f, m)))
     [run_item] = [a for a in window.run_menu.actions() if a.text() == "Run Agent…"]
@@ -50,7 +51,7 @@ def test_run_saves_a_session_and_opens_it(
     strips = feature.page.findChildren(JobStrip)
     assert len(strips) == 1 and strips[0].cancel.isEnabled()
     wait_idle(qtbot, feature)
-    assert ws.sessions.count() == before + 1
+    assert raw(ws).sessions.count() == before + 1
     viewer = feature.current_viewer()
     assert isinstance(viewer, SessionViewer)
     doc = stored_json(ws, viewer.session_id)
@@ -66,7 +67,7 @@ def test_run_saves_a_session_and_opens_it(
         not s.isVisible() for s in feature.page.findChildren(JobStrip)
     )
     # The provider choice is remembered for the next run (never a key).
-    assert ws.settings.get("sessions.last_provider")["base_url"] == server.base_url
+    assert raw(ws).settings.get("sessions.last_provider")["base_url"] == server.base_url
 
 
 def test_http_500_gives_a_clear_error_and_a_saved_incomplete_session(
@@ -163,12 +164,12 @@ def test_read_only_workspace_keeps_the_run_in_the_viewer(
     window: MainWindow, feature: SessionsFeature, server: FakeOpenAIServer, qtbot: Any
 ) -> None:
     order = run_dialog(feature, server, qtbot).build_order()
-    window.controller.replace(Workspace.open(window.controller.path, read_only=True))
+    window.controller.replace(open_workspace(window.controller.path, read_only=True))
     assert not feature.import_action.isEnabled()
-    before = window.controller.workspace.sessions.count()
+    before = raw(window.controller.workspace).sessions.count()
     feature.start_run(order)
     wait_idle(qtbot, feature)
-    assert window.controller.workspace.sessions.count() == before
+    assert raw(window.controller.workspace).sessions.count() == before
     assert "not saved" in feature.page.notice.text() and "read-only" in feature.page.notice.text()
     viewer = feature.current_viewer()
     assert viewer is not None and not viewer.saved

@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
+from axmem_gui.core.providers import SCRIPTED_PROVIDER, ProviderSettings
 from axmem_gui.engine import local_model
-from axmem_gui.engine.providers import SCRIPTED_PROVIDER, ProviderSettings
 from axmem_gui.services.local_model import LOCAL_LABEL, LOCAL_PROVIDER
 from axmem_gui.ui.sessions import provider_form
 from axmem_gui.ui.sessions.controller import SessionsFeature
+from tests.helpers.store import raw
 from tests.ui.sessions.conftest import new_run_dialog, wait_idle
 
 
@@ -90,7 +91,7 @@ def test_a_local_run_starts_the_bundled_model(
     qtbot.addWidget(dialog)
     dialog.set_input("request", "How do I ship a release?")
     dialog.local.check.setChecked(True)
-    sessions_before = feature.controller.workspace.sessions.count()
+    sessions_before = raw(feature.controller.workspace).sessions.count()
     feature.start_run(dialog.build_order())
     wait_idle(qtbot, feature)
     assert len(errors) == 1
@@ -98,7 +99,7 @@ def test_a_local_run_starts_the_bundled_model(
     assert title == "Cannot run the agent"
     assert "the bundled local model is not installed" in message
     assert "axmem-gui[local]" in message
-    assert feature.controller.workspace.sessions.count() == sessions_before
+    assert raw(feature.controller.workspace).sessions.count() == sessions_before
     assert feature.default_settings() == ProviderSettings(
         LOCAL_PROVIDER, timeout_s=300.0, max_retries=0
     )

@@ -19,6 +19,7 @@ from axmem_gui.ui.sessions.list_model import NAME, STATUS, TOKENS
 from axmem_gui.ui.sessions.page import EMPTY_TEXT
 from axmem_gui.ui.sessions.viewer import SessionViewer
 from tests.helpers.session_docs import reparse, session_json, stored_json, stored_session
+from tests.helpers.store import raw
 from tests.ui.sessions.conftest import SAMPLE_ID, import_files
 
 
@@ -124,12 +125,12 @@ def test_delete_is_undoable_and_the_empty_state_says_what_to_do(
     page.show_list()
     page.table.selectAll()
     feature.delete_action.trigger()
-    assert window.controller.workspace.sessions.count() == 0
+    assert raw(window.controller.workspace).sessions.count() == 0
     assert page.list_stack.currentWidget() is page.empty
     assert page.empty.text() == EMPTY_TEXT and "import a .axsession.json" in EMPTY_TEXT
     assert feature.viewers == {}  # its tab closed with it
     window.undo_stack.undo()
-    assert window.controller.workspace.sessions.get(SAMPLE_ID) is not None
+    assert raw(window.controller.workspace).sessions.get(SAMPLE_ID) is not None
     assert page.list_stack.currentWidget() is page.table
     assert page.model.rowCount() == 2
 

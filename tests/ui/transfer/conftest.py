@@ -20,6 +20,7 @@ from axmem_gui.ui.transfer.actions import TRANSFER, TransferActions
 from axmem_gui.ui.transfer.export_dialog import ExportResultDialog
 from axmem_gui.ui.transfer.jobs import ImportPreview
 from axmem_gui.ui.transfer.preview_dialog import ImportPreviewDialog
+from tests.helpers.store import raw
 
 WAIT_MS = 20_000
 
@@ -143,4 +144,4 @@ def wait_idle(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def
 def stored(window: MainWindow) -> tuple[list[Skill], list[Memory], int]:
     """The store as another connection sees it (what is really on disk)."""
     with Workspace.open(window.controller.path, read_only=True) as ws:
-        return ws.skills.all(), ws.memories.all(), ws.revisions.count()
+        return raw(ws).skills.all(), raw(ws).memories.all(), raw(ws).revisions.count()

@@ -17,6 +17,7 @@ from axmem_gui.core.formats import ImportPlan
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.transfer.jobs import ImportPreview
+from tests.helpers.store import raw
 from tests.ui.transfer.conftest import Recorder, stored, transfer, wait_idle, write_source
 
 FORMATS_WITH_SKILLS = {"ax-json", "ts", "skills-dir"}
@@ -26,8 +27,8 @@ FORMATS_WITH_MEMORIES = {"ax-json", "ts", "jsonl"}
 def _conflicting(window: MainWindow) -> tuple[Skill, Memory]:
     """An existing skill and memory, each changed so importing it is a conflict."""
     ws = window.controller.workspace
-    skill = ws.skills.all()[1]
-    memory = ws.memories.all()[1]
+    skill = raw(ws).skills.all()[1]
+    memory = raw(ws).memories.all()[1]
     return (
         replace(skill, description="Changed by the import", content="# New\n\nNew body.\n"),
         replace(memory, content="Changed by the import."),
@@ -239,7 +240,7 @@ def test_a_stale_plan_is_refused_with_a_message(
 
     def edit_meanwhile(preview: ImportPreview) -> ImportPlan:
         ws = window.controller.workspace
-        ws.skills.upsert(replace(ws.skills.get(skill.id), name="Edited meanwhile"))  # type: ignore[type-var]
+        raw(ws).skills.upsert(replace(raw(ws).skills.get(skill.id), name="Edited meanwhile"))  # type: ignore[type-var]
         return preview.plan("overwrite")
 
     dialogs.answer = edit_meanwhile

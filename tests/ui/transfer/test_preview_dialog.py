@@ -11,6 +11,8 @@ from PySide6.QtCore import QModelIndex, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QStyleOptionViewItem
 
 from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.services.aggregates import WorkspaceAddress
+from axmem_gui.services.catalog import CatalogReader
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
 from axmem_gui.ui.tasks import JobContext
@@ -26,6 +28,7 @@ from axmem_gui.ui.transfer.preview_dialog import (
     ImportPreviewDialog,
     PolicyDelegate,
 )
+from tests.helpers.store import raw
 from tests.ui.transfer.conftest import write_source
 
 DEPLOY = Skill("deploy", "Deploy", "How to deploy", "old steps")
@@ -35,16 +38,16 @@ TZ = Memory("tz", "UTC")
 @pytest.fixture
 def ws_path(tmp_path: Path) -> Path:
     path = tmp_path / "w.axmem"
-    with init_workspace(path) as ws, ws.transaction():
-        ws.skills.upsert(DEPLOY)
-        ws.skills.upsert(Skill("review", "Review", "Code review", "same"))
-        ws.memories.upsert(TZ)
+    with init_workspace(path) as ws, raw(ws).transaction():
+        raw(ws).skills.upsert(DEPLOY)
+        raw(ws).skills.upsert(Skill("review", "Review", "Code review", "same"))
+        raw(ws).memories.upsert(TZ)
     return path
 
 
 def preview_of(ws_path: Path, paths: list[Path]) -> ImportPreview:
     # The planning job, run right here (it is a plain function of plain data).
-    result = plan_job(ws_path, paths)(JobContext(1))
+    result = plan_job(CatalogReader(WorkspaceAddress(ws_path)), paths)(JobContext(1))
     assert isinstance(result, ImportPreview)
     return result
 
@@ -218,7 +221,7 @@ def test_ask_returns_the_plan_the_user_imports(qtbot, ws_path: Path, tmp_path: P
     assert plan is not None and plan.policy == "keep-both"
     assert [i.target_id for i in plan.writes] == ["deploy-2"]
     with Workspace.open(ws_path, read_only=True) as ws:
-        assert ws.skills.get("deploy") == DEPLOY  # the dialog itself writes nothing
+        assert raw(ws).skills.get("deploy") == DEPLOY  # the dialog itself writes nothing
 
 
 def test_plan_models_pass_the_model_tester(qtmodeltester, mixed: ImportPreview) -> None:  # type: ignore[no-untyped-def]

@@ -1,0 +1,13 @@
+"""The store behind an open workspace, for tests that arrange or inspect what the
+services wrote (tests may look below services; the app's layers may not)."""
+
+from __future__ import annotations
+
+from axmem_gui.services.store_access import store_of
+from axmem_gui.services.workspace import OpenWorkspace
+from axmem_gui.store import Workspace
+
+
+def raw(ws: OpenWorkspace | Workspace) -> Workspace:
+    """The store workspace of `ws` (itself when it is one)."""
+    return ws if isinstance(ws, Workspace) else store_of(ws)
