@@ -115,7 +115,7 @@ class Driver:
             "pid": os.getpid(),
             "holder": getattr(ws, "lock_holder_pid", None),
             "path": str(ws.path),
-            "skills": ws.skills.count(),
+            "skills": ws.counts().skills,
             "status": self.window.counts_label.text(),
         }
 
@@ -196,7 +196,7 @@ class Driver:
 
         self.window.show_section("skills")
         catalog = self.window.feature(CATALOG)
-        before = self.window.controller.workspace.skills.count()
+        before = self.window.controller.workspace.counts().skills
         shown: list[str] = []
 
         def saved() -> None:
@@ -210,7 +210,7 @@ class Driver:
                 return
             form = catalog.pages["skills"].form
             entry = None if form.entry is None else form.entry.id
-            count = self.window.controller.workspace.skills.count()
+            count = self.window.controller.workspace.counts().skills
             saved_ = count == before + 1 and not shown
             self._answer({"new": entry, "saved": saved_, "shown": shown, **self.info()})
 

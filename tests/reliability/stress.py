@@ -105,11 +105,12 @@ class AppStress:
     def _on_saved(self, kind: str, ids: list[str], _structural: bool) -> None:
         if kind != "skills":
             return
-        ws = self.window.controller.workspace
+        catalog = self.window.controller.workspace.catalog
         for entry_id in ids:
-            skill = ws.skills.get(entry_id)
-            if skill is None:
+            found = catalog.get("skills", entry_id)
+            if found is None:
                 continue
+            skill = found.entry
             if entry_id.startswith("new-skill") and entry_id not in self.owned:
                 self.owned.append(entry_id)
             if entry_id in self.owned and skill.name.startswith("stress "):

@@ -166,9 +166,11 @@ def test_an_entry_added_in_the_app_survives_file_dialogs_the_cli_and_kill_9(
     assert holder is not None  # the app's open keeps a lock holder
     if LINUX:
         # The holder's locks are out of reach of any close() in the app; and the dialog
-        # (an icon provider that reads no file) did not even drop the app's own.
-        assert after["holder"] == before["holder"] != []
-        assert after["app"] == before["app"] != []
+        # (an icon provider that reads no file) did not even drop the app's own. (Only
+        # the locks a connection keeps count: a read mark comes and goes with each read.)
+        kept = {"default.axmem 1073741826-1073742335", "default.axmem-shm 128-128"}
+        for who in ("holder", "app"):
+            assert kept <= set(before[who]) and kept <= set(after[who]), (who, before, after)
 
 
 def test_a_cli_commit_made_while_the_app_is_open_survives_the_app_closing(

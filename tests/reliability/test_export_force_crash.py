@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 
 from axmem_gui.core.catalog import Skill
-from axmem_gui.services.workspace import init_workspace
-from axmem_gui.store import Workspace
+from axmem_gui.services.catalog import Write
+from axmem_gui.services.workspace import init_workspace, open_workspace
 from tests.helpers.shared_workspace import cli
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="kill -9")
@@ -37,10 +37,15 @@ SLOW_SKILLS = 20_000
 
 
 def _workspace(path: Path, version: str, skills: int) -> None:
-    ws = init_workspace(path) if not path.exists() else Workspace.open(path)
-    with ws as w, w.transaction():
-        for i in range(skills):
-            w.skills.upsert(Skill(f"s{i:05d}", f"Skill {i}", "", f"content {version}"))
+    ws = init_workspace(path) if not path.exists() else open_workspace(path)
+    with ws:
+        ws.catalog.write(
+            "skills",
+            [
+                Write(f"s{i:05d}", Skill(f"s{i:05d}", f"Skill {i}", "", f"content {version}"))
+                for i in range(skills)
+            ],
+        )
 
 
 def _versions(out: Path) -> dict[str, int]:

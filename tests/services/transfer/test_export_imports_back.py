@@ -22,6 +22,7 @@ from axmem_gui.core.formats import CatalogDoc, FormatName, ImportedSkill, read_s
 from axmem_gui.core.formats.fileio import ReadLimits
 from axmem_gui.core.formats.model import SkillResource
 from axmem_gui.services import transfer
+from axmem_gui.services.catalog import Write
 from axmem_gui.services.transfer import (
     ImportCancelled,
     Progress,
@@ -48,18 +49,18 @@ def _round_trip(
     """Workspace -> export -> import into a fresh workspace: what arrived (a skill as Ax
     sees it: the skills-dir import also keeps the SKILL.md layout in `extra`)."""
     with init_workspace(tmp_path / f"from-{fmt}.axmem") as ws:
-        with ws.transaction():
-            for s in skills:
-                ws.skills.upsert(s)
-            for m in memories:
-                ws.memories.upsert(m)
+        ws.catalog.write_many(
+            [("skills", Write(s.id, s, 0)) for s in skills]
+            + [("memories", Write(m.id, m, 0)) for m in memories]
+        )
         out = tmp_path / (f"export-{fmt}" + SUFFIX.get(fmt, ""))
         export_workspace(ws, fmt, out)
     with init_workspace(tmp_path / f"to-{fmt}.axmem") as ws:
         plan, result = import_paths(ws, [out], fmt=fmt)
         assert plan.ok, [str(e) for e in plan.errors[:3]]
         assert result is not None
-        return [replace(s, extra={}) for s in ws.skills.all()], ws.memories.all()
+        catalog = ws.catalog.snapshot()
+        return [replace(s, extra={}) for s in catalog.skills], list(catalog.memories)
 
 
 @pytest.mark.parametrize("fmt", ["ax-json", "ts", "skills-dir", "jsonl"])
