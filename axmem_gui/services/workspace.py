@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import platformdirs
 
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from axmem_gui.services.settings import SettingsService
     from axmem_gui.services.suites import SuiteService
 
+T = TypeVar("T")
 APP_NAME = "axmem"
 #: Overrides the data folder (tests, portable installs).
 DATA_DIR_ENV = "AXMEM_DATA_DIR"
@@ -188,6 +190,23 @@ def open_workspace(
 def open_at(address: WorkspaceAddress, *, read_only: bool = False) -> OpenWorkspace:
     """Open the workspace a job was handed (its own connection, on its own thread)."""
     return open_workspace(address.path, read_only=read_only)
+
+
+def write_at(
+    address: WorkspaceAddress,
+    write: Callable[[OpenWorkspace], T],
+    *,
+    wait_s: float | None = None,
+) -> tuple[T, float]:
+    """Run `write` on a connection of its own (a job's, on its thread), waiting up to
+    `wait_s` (None: the store's bound) for another program's write lock; its value and
+    how long the write waited. The GUI's writes that met a busy workspace wait here, off
+    the GUI thread (ui/writes.py)."""
+    with open_at(address) as ws:
+        if wait_s is not None:
+            ws.set_write_wait(wait_s)
+        value = write(ws)
+        return value, ws.last_write_wait_s
 
 
 def open_default_workspace(*, read_only: bool = False, hold_locks: bool = False) -> OpenWorkspace:

@@ -475,7 +475,7 @@ class MainWindow(QMainWindow):
         counts = self.controller.counts()
         self.nav_model.set_counts(counts)
         saved = "read-only" if self.controller.read_only else "saved"
-        if self.writes.busy:
+        if self.writes.is_waiting:
             saved = "waiting for another program…"
         self.counts_label.setText(
             f"{counts.skills:,} skills · {counts.memories:,} memories · {saved}"

@@ -21,14 +21,14 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QKeySequence, QUndoCommand, QUndoStack
 
 from axmem_gui.core.errors import AxmemError, WorkspaceBusyError
-from axmem_gui.services.workspace import OpenWorkspace, open_workspace
+from axmem_gui.services.aggregates import WorkspaceAddress
+from axmem_gui.services.workspace import OpenWorkspace, write_at
 from axmem_gui.ui.tasks import JobContext, TaskRunner
 
 #: How long a write on the GUI thread waits for the lock before moving to a worker.
@@ -42,9 +42,6 @@ Failed = Callable[[AxmemError], None]
 class _Controller(Protocol):
     @property
     def workspace(self) -> OpenWorkspace: ...
-
-    @property
-    def path(self) -> Path: ...
 
     @property
     def is_closed(self) -> bool: ...
@@ -102,9 +99,15 @@ class WriteQueue(QObject):
         self.wait_s: float | None = None
         #: Undo/redo asked for while a write waited: run in order once it is done.
         self._after: list[Callable[[], None]] = []
+        self._waiting = False
         #: Whether the write `done` reports was made on a worker's connection (whose
         #: notices reach no view of this window), not on the window's own.
         self.elsewhere = False
+
+    @property
+    def is_waiting(self) -> bool:
+        """A write waits for another program, on a worker (what the window shows)."""
+        return self._waiting
 
     @property
     def busy(self) -> bool:
@@ -143,28 +146,29 @@ class WriteQueue(QObject):
             self.elsewhere = False
             pending.done(value)
         if self._running is None:
-            self.waiting.emit(False)
+            self._set_waiting(False)
 
     def _wait_off_thread(self, pending: _Pending) -> None:
-        path = self._controller.path
+        address: WorkspaceAddress = self._controller.workspace.address
         write, wait_s = pending.write, self.wait_s
 
         def job(_ctx: JobContext) -> _Outcome:
             # A connection of its own (connections belong to their thread), waiting the
             # store's bound for the write lock.
             try:
-                with open_workspace(path) as ws:
-                    if wait_s is not None:
-                        ws.set_write_wait(wait_s)
-                    value = write(ws)
-                    return _Outcome(value=(value, ws.last_write_wait_s))
+                return _Outcome(value=write_at(address, write, wait_s=wait_s))
             except AxmemError as exc:
                 waited = exc.waited_s if isinstance(exc, WorkspaceBusyError) else 0.0
                 return _Outcome(value=(None, waited), error=exc)
 
         self.waited += 1
         self._running = self._runner.submit(job)
-        self.waiting.emit(True)
+        self._set_waiting(True)
+
+    def _set_waiting(self, waiting: bool) -> None:
+        if waiting != self._waiting:
+            self._waiting = waiting
+            self.waiting.emit(waiting)
 
     def _note_wait(self, seconds: float) -> None:
         self.longest_wait_s = max(self.longest_wait_s, seconds)
@@ -215,7 +219,7 @@ class WriteQueue(QObject):
         self._after.clear()
         self._runner.shutdown()
         self._running = None
-        self.waiting.emit(False)
+        self._set_waiting(False)
 
     # the undo stack -------------------------------------------------------------------
     def push(
