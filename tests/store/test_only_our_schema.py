@@ -15,6 +15,7 @@ from axmem_gui.core.catalog import Skill
 from axmem_gui.core.errors import WorkspaceError
 from axmem_gui.services.catalog import CatalogService
 from axmem_gui.services.transfer import import_paths
+from axmem_gui.services.workspace import open_workspace
 from axmem_gui.store import Workspace
 from axmem_gui.store.repositories import explain_sqlite_error
 
@@ -93,7 +94,7 @@ def test_nothing_a_planted_trigger_would_do_happens(tmp_path: Path) -> None:
     _plant(path, PLANTS["prompt-injection trigger"][0] + ";" + PLANTS["history-erasing trigger"][0])
     source = tmp_path / "new.json"
     source.write_text('{"skills": [{"id": "fresh", "name": "Fresh", "content": "clean"}]}')
-    with pytest.raises(WorkspaceError, match="add_injection"), Workspace.open(path) as ws:
+    with pytest.raises(WorkspaceError, match="add_injection"), open_workspace(path) as ws:
         import_paths(ws, [source])
     conn = sqlite3.connect(path)
     assert conn.execute("SELECT count(*) FROM skills WHERE id = 'fresh'").fetchone() == (0,)

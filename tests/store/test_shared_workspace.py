@@ -118,6 +118,29 @@ def test_a_write_after_another_program_deleted_our_wal_goes_to_the_real_file(
     conn.close()
 
 
+def test_without_a_holder_a_write_after_the_cli_deleted_our_wal_reaches_the_file(
+    path: Path,
+) -> None:
+    """The same without any holder (the CLI's own opens, and the old app): the sharing
+    check before each write notices the -wal it knew is gone and reopens; the old code
+    wrote into the deleted WAL, and nobody else ever saw the write."""
+    ws = Workspace.open(path)
+    try:
+        ws.skills.ids()
+        close_like_a_library(path)
+        first = ws.skills.ids()[0]
+        cli("catalog", "tag", "--workspace", str(path), "add", "from-cli", "skills", first)
+        assert not sidecar(path, "-wal").exists()
+        CatalogService(ws).create("skills", Skill("from-app", "From the app"))
+        assert "from-app" in ids_in_file(path)
+    finally:
+        ws.close()
+    assert "from-app" in ids_in_file(path) and _tagged(path, first)
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    conn.close()
+
+
 @pytest.mark.skipif(not LINUX, reason="F_OFD_GETLK")
 def test_a_write_whose_lock_was_dropped_mid_transaction_is_not_committed(path: Path) -> None:
     with Workspace.open(path) as ws:

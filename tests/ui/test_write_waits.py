@@ -54,9 +54,10 @@ def test_an_edit_waits_for_another_programs_write_and_then_is_saved(
     with WriteLockHeld(path) as other:
         _type_name(window, qtbot, " v2")
         # Moved off the GUI thread: the window says it waits, nothing is pushed yet.
-        qtbot.waitUntil(
-            lambda: window.writes.busy and form.state_label.text().startswith("waiting")
-        )
+        # (The old app refused the edit at once: "another program is writing".)
+        qtbot.waitUntil(lambda: bool(errors) or form.state_label.text().startswith("waiting"))
+        assert errors == []
+        assert window.writes.busy
         assert "waiting for another program" in window.counts_label.text()
         assert window.undo_stack.count() == 0
         # More typing meanwhile waits behind it (and is not a conflict with it).
