@@ -19,7 +19,7 @@ hold data computed on the GUI thread and touch no widget, so either thread can r
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -223,11 +223,18 @@ class WriteQueue(QObject):
 
     # the undo stack -------------------------------------------------------------------
     def push(
-        self, stack: QUndoStack, command: QUndoCommand, then: Callable[[], object] | None = None
+        self,
+        stack: QUndoStack,
+        command: QUndoCommand,
+        then: Callable[[], object] | None = None,
+        *,
+        before: Sequence[QUndoCommand] = (),
     ) -> None:
         """Push `command` once its write is saved (a command that cannot defer its write
-        is pushed at once, as before); then call `then` (not when it was not pushed)."""
-        self._move(stack, command, undo=False, push=True, then=then)
+        is pushed at once, as before); then call `then` (not when it was not pushed).
+        `before`: steps that write nothing when pushed (the word steps of one commit of
+        typing), pushed right before `command`, and only if it is."""
+        self._move(stack, command, undo=False, push=True, then=then, before=before)
 
     def undo(self, stack: QUndoStack) -> None:
         if self.busy:  # which command is next is known once the waiting write is done
@@ -249,9 +256,12 @@ class WriteQueue(QObject):
         undo: bool,
         push: bool,
         then: Callable[[], object] | None = None,
+        before: Sequence[QUndoCommand] = (),
     ) -> None:
         def go() -> None:
             if push:
+                for step in before:
+                    stack.push(step)
                 stack.push(command)
             elif stack.command(stack.index() - (1 if undo else 0)) is not command:
                 # Another feature pushed meanwhile: this write is in the file, and the
@@ -264,8 +274,8 @@ class WriteQueue(QObject):
             if then is not None:
                 then()
 
-        if not _is_deferred(command):
-            go()
+        if not _is_deferred(command) or getattr(command, "failed", False):
+            go()  # (a failed command's undo and redo write nothing)
             return
         deferred: Any = command
         try:
