@@ -151,3 +151,26 @@ def test_undo_asked_while_an_edit_waits_undoes_that_edit_once_saved(
     qtbot.waitUntil(lambda: window.undo_stack.count() == 1 and window.undo_stack.index() == 0)
     assert _stored_name(path, "release-checklist") == "Release checklist"
     assert errors == []
+
+
+def test_a_refused_commit_of_several_word_steps_leaves_no_step_on_the_stack(
+    window: MainWindow, qtbot, errors: list[str]  # type: ignore[no-untyped-def]
+) -> None:
+    """Typing is undone word by word (one command per word, only the last writes): when
+    that write is refused after the wait, none of its steps is on the stack (they would
+    undo to values the store never had). Kept in the form, it is saved as one step."""
+    path = window.controller.path
+    window.writes.wait_s = 0.3  # the bound, shortened for the test
+    form = window.feature(CATALOG).pages["skills"].form
+    with WriteLockHeld(path):
+        _type_name(window, qtbot, " v2 final")
+        qtbot.waitUntil(lambda: bool(errors))
+        assert window.undo_stack.count() == 0
+        assert form.name_edit.text() == "Release checklist v2 final"
+    form.commit_pending()
+    qtbot.waitUntil(
+        lambda: _stored_name(path, "release-checklist") == "Release checklist v2 final"
+    )
+    assert window.undo_stack.count() == 1
+    window.writes.undo(window.undo_stack)
+    qtbot.waitUntil(lambda: _stored_name(path, "release-checklist") == "Release checklist")

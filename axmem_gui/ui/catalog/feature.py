@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
@@ -315,7 +314,7 @@ class CatalogEditing(QObject):
         if self.writes.busy:
             key = (request.kind, request.before.id)
             held = self._held_edits.get(key)
-            self._held_edits[key] = request if held is None else _merged(held, request)
+            self._held_edits[key] = request if held is None else held.merged(request)
             if held is None:
                 self._held.append(lambda: self._commit_held(key))
             return
@@ -324,7 +323,9 @@ class CatalogEditing(QObject):
     def _commit_held(self, key: tuple[str, str]) -> None:
         request = self._held_edits.pop(key, None)
         if request is not None:
-            self._commit(_rebased(self.catalog, request))
+            found = self.catalog.get(request.kind, request.before.id)
+            # (deleted meanwhile: the command's revision check says so)
+            self._commit(request if found is None else request.rebased(found.entry, found.revision))
 
     def _commit(self, request: EditRequest | None) -> None:
         if request is None:
@@ -582,39 +583,8 @@ class CatalogEditing(QObject):
         entry = replace(entry, id=entry_id)
         label = f"revision {chosen.revision}"
         self._when_free(
-            lambda: self.writes.push(
-                self.stack, restore_command(self.session, kind, entry, label)
-            )
+            lambda: self.writes.push(self.stack, restore_command(self.session, kind, entry, label))
         )
-
-
-def _fields(request: EditRequest) -> list[str]:
-    return request.field.split("+")
-
-
-def _merged(first: EditRequest, second: EditRequest) -> EditRequest:
-    """Two edits of one entry typed while a write waited: one edit of both fields."""
-    fields = list(dict.fromkeys([*_fields(first), *_fields(second)]))
-    values: dict[str, Any] = {f: getattr(second.after, f) for f in _fields(second)}
-    after = replace(first.after, **values)
-    return EditRequest(
-        first.kind, first.before, after, first.revision, "+".join(fields), (), first.joins
-    )
-
-
-def _rebased(catalog: CatalogService, request: EditRequest) -> EditRequest | None:
-    """An edit typed while an earlier write waited, applied to the entry as that write
-    left it (the form's revision predates it); None when it changes nothing any more."""
-    found = catalog.get(request.kind, request.before.id)
-    if found is None:
-        return request  # deleted meanwhile: the command's revision check says so
-    current, revision = found.entry, found.revision
-    values: dict[str, Any] = {f: getattr(request.after, f) for f in _fields(request)}
-    after = replace(current, **values)
-    if after == current:
-        return None
-    # (the word steps typed were steps from the older value: one step now)
-    return EditRequest(request.kind, current, after, revision, request.field, (), request.joins)
 
 
 CATALOG = FeatureSpec("catalog", CatalogEditing)

@@ -75,6 +75,27 @@ class EditRequest:
                 out.append(value)
         return out
 
+    def fields(self) -> list[str]:
+        return self.field.split("+")
+
+    def merged(self, later: EditRequest) -> EditRequest:
+        """This edit and a later one of the same entry, typed while a write waited: one
+        edit of both fields."""
+        fields = list(dict.fromkeys([*self.fields(), *later.fields()]))
+        after = replace(self.after, **{f: getattr(later.after, f) for f in later.fields()})
+        return EditRequest(
+            self.kind, self.before, after, self.revision, "+".join(fields), (), self.joins
+        )
+
+    def rebased(self, current: Entry, revision: int) -> EditRequest | None:
+        """This edit applied to the entry as an earlier write left it (the form's revision
+        predates that write); None when it changes nothing any more. (The word steps
+        typed were steps from the older value: one step now.)"""
+        after = replace(current, **{f: getattr(self.after, f) for f in self.fields()})
+        if after == current:
+            return None
+        return EditRequest(self.kind, current, after, revision, self.field, (), self.joins)
+
 
 def files_summary(skill: Skill) -> str:
     """One line for the form: the paths of the skill folder's other files. Read from the
