@@ -34,6 +34,8 @@ Then the same on the sample workspace. `--json` prints {"skills", "memories",
     python bench/app_bench.py [--skills 10000] [--memories 100000] [--seed 7] [--json]
         [--no-sample] [--timeout 900] [--session-import 20]
     python bench/app_bench.py --start-only [--repeat 3]   # only start → first paint
+    python bench/app_bench.py --gc-policy noretire   # another collection policy
+                                                     # (bench/gc_policies.py)
 
 Environment: APP_BENCH_TRACE_JOBS=1 prints each task-runner job (start, end, CPU);
 APP_BENCH_PROFILE_GUI=1 prints a profile of the GUI thread from first paint to index ready;
@@ -80,6 +82,8 @@ TARGETS: dict[str, float] = {
     "description_keystroke": 16,
     "rss_peak_mb": 600,
 }
+#: The collection policies `--gc-policy` offers: the app's own and bench/gc_policies.py's.
+GC_POLICIES = ("current", "defaults", "idle", "none", "noretire")
 #: Steps whose target bounds the longest frame rather than the step's duration.
 FRAME_TARGETS = {"memories_scroll_to_bottom"}
 
@@ -220,6 +224,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --start-only: runs per workspace (the median is printed)")
     parser.add_argument("--session-import", type=float, default=0.0, metavar="MB",
                         help="also time importing a session file of about MB megabytes")
+    parser.add_argument("--gc-policy", choices=GC_POLICIES,
+                        default="current",
+                        help="the collection policy to run the app with (bench/gc_policies.py)")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -227,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         return child_main(args.child, args.out, args.timeout)
     if args.stall_stacks:
         os.environ["APP_BENCH_STALL_STACKS"] = "1"
+    os.environ["AXMEM_BENCH_GC_POLICY"] = args.gc_policy
     if args.session_import > 0:
         os.environ["APP_BENCH_SESSION_IMPORT_MB"] = repr(args.session_import)
 
@@ -380,6 +388,11 @@ def child_main(workspace: Path, out: Path, timeout_s: float) -> int:
         _trace_jobs(t0)
     if os.environ.get("APP_BENCH_LONG_C"):
         _trace_long_c_calls(float(os.environ["APP_BENCH_LONG_C"]))
+    sys.path.insert(0, str(HERE))
+    import gc_policies
+
+    # Before the app's modules import `COLLECTOR` from ui/tasks.py.
+    gc_policies.install(os.environ.get("AXMEM_BENCH_GC_POLICY", "current"))
     from axmem_gui.app import main as app_main
 
     code = app_main([str(workspace)])
@@ -856,7 +869,7 @@ class Driver:
         last_key = 0.0
         for ch in typed:
             started = time.perf_counter()
-            QTest.keyClick(form.description_edit, ch)
+            QTest.keyClicks(form.description_edit, ch)
             # when the debounce timers started again: right after the key, not a frame
             # later (that frame was counted as part of the debounce: 0 ms on the sample)
             last_key = time.perf_counter()
@@ -929,6 +942,7 @@ class Driver:
             "index_ready_ms": self.state.get("index_ready_ms"),
             "background_done_ms": self.state.get("background_done_ms"),
             "rss_peak_mb": round(rss_kb / 1024, 1),
+            "gc_policy": os.environ.get("AXMEM_BENCH_GC_POLICY", "current"),
             "stalls_over_100ms": self.gaps_over_100,
             "stalls_over_50ms": self.gaps_over_50,
             "gc": GC_PROBE.report() if GC_PROBE is not None else None,
@@ -953,6 +967,7 @@ def write_big_session(ws: Any, path: Path, mb: float) -> int:
     import copy
     import random
 
+    from axmem_gui.core.records import JsonValue
     from axmem_gui.core.session.format import parse_session, session_to_json
     from axmem_gui.services import sessions
 
@@ -960,10 +975,13 @@ def write_big_session(ws: Any, path: Path, mb: float) -> int:
     doc = copy.deepcopy(session_to_json(stored))
     r = random.Random(11)
     words = [f"zq{i}x" for i in range(3000)]
-    memories = doc["catalog"]["memories"]
+    catalog = doc["catalog"]
+    assert isinstance(catalog, dict)
+    memories = catalog["memories"]
+    assert isinstance(memories, list)
     size = len(json.dumps(doc))
     while size < mb * 1e6:
-        memory = {"id": f"bench-note-{len(memories):06d}",
+        memory: dict[str, JsonValue] = {"id": f"bench-note-{len(memories):06d}",
                   "content": " ".join(r.choice(words) for _ in range(100))}
         memories.append(memory)
         size += len(json.dumps(memory)) + 2

@@ -10,6 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from axmem_gui.ui.bench.panel import BenchPanel
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.sessions.controller import SESSIONS
 
@@ -49,8 +50,9 @@ def main(argv: list[str]) -> int:
     window.show_section("skills")
     window.feature(CATALOG).pages["skills"].select_id("release-checklist")
     bench = window.docks["benchDock"].widget()
-    bench.set_searches(["how do I ship a release", "rollback a bad deploy"])  # type: ignore[attr-defined]
-    bench.run()  # type: ignore[attr-defined]
+    assert isinstance(bench, BenchPanel)
+    bench.set_searches(["how do I ship a release", "rollback a bad deploy"])
+    bench.run()
     QTest.qWait(600)
     window.grab().save(str(out / "main-window.png"))
 

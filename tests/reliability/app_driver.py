@@ -146,6 +146,7 @@ class Driver:
                         # As a user does: the path typed into the name field, then Open.
                         # (selectFile leaves the field alone while it has the focus.)
                         name_field = widget.findChild(QLineEdit, "fileNameEdit")
+                        assert name_field is not None  # (Qt's own dialog)
                         name_field.setText(path)
                         opened.append(True)
                         widget.accept()

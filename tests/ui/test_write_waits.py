@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QTimer
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.store import Workspace
 from axmem_gui.ui.catalog.feature import CATALOG
@@ -32,7 +33,7 @@ def errors(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return shown
 
 
-def _type_name(window: MainWindow, qtbot, text: str) -> None:  # type: ignore[no-untyped-def]
+def _type_name(window: MainWindow, qtbot: QtBot, text: str) -> None:
     page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
     form = page.form
@@ -43,7 +44,7 @@ def _type_name(window: MainWindow, qtbot, text: str) -> None:  # type: ignore[no
 
 
 def test_an_edit_waits_for_another_programs_write_and_then_is_saved(
-    window: MainWindow, qtbot, errors: list[str]  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, errors: list[str]
 ) -> None:
     path = window.controller.path
     form = window.feature(CATALOG).pages["skills"].form
@@ -77,7 +78,7 @@ def test_an_edit_waits_for_another_programs_write_and_then_is_saved(
 
 
 def test_an_edit_refused_after_the_wait_is_kept_in_the_form(
-    window: MainWindow, qtbot, errors: list[str]  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, errors: list[str]
 ) -> None:
     path = window.controller.path
     window.writes.wait_s = 0.3  # the bound, shortened for the test
@@ -97,7 +98,7 @@ def test_an_edit_refused_after_the_wait_is_kept_in_the_form(
     assert window.undo_stack.count() == 1
 
 
-def test_undo_waits_too(window: MainWindow, qtbot, errors: list[str]) -> None:  # type: ignore[no-untyped-def]
+def test_undo_waits_too(window: MainWindow, qtbot: QtBot, errors: list[str]) -> None:
     path = window.controller.path
     _type_name(window, qtbot, " v2")
     qtbot.waitUntil(lambda: _stored_name(path, "release-checklist") == "Release checklist v2")
@@ -112,7 +113,7 @@ def test_undo_waits_too(window: MainWindow, qtbot, errors: list[str]) -> None:  
 
 
 def test_sql_planted_while_the_app_is_open_is_reported_and_never_runs(
-    window: MainWindow, qtbot, errors: list[str]  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, errors: list[str]
 ) -> None:
     """Another program adds a trigger to the open workspace (issue 25): the app says so
     when it notices the change, and refuses to write rather than run it."""
@@ -139,7 +140,7 @@ def test_sql_planted_while_the_app_is_open_is_reported_and_never_runs(
 
 
 def test_undo_asked_while_an_edit_waits_undoes_that_edit_once_saved(
-    window: MainWindow, qtbot, errors: list[str]  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, errors: list[str]
 ) -> None:
     path = window.controller.path
     with WriteLockHeld(path) as other:
@@ -154,7 +155,7 @@ def test_undo_asked_while_an_edit_waits_undoes_that_edit_once_saved(
 
 
 def test_a_refused_commit_of_several_word_steps_leaves_no_step_on_the_stack(
-    window: MainWindow, qtbot, errors: list[str]  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, errors: list[str]
 ) -> None:
     """Typing is undone word by word (one command per word, only the last writes): when
     that write is refused after the wait, none of its steps is on the stack (they would

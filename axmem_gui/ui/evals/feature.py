@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QItemSelection, QModelIndex
+from PySide6.QtCore import QItemSelection
 
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, PageSpec
@@ -209,10 +209,5 @@ class EvalsFeature:
         if self._end(job_id):
             self.page.status.setText("cancelled")
             self._load_runs()
-
-    def index_of_set(self, name: str) -> QModelIndex:
-        names = [s.name for s in self.page.sets_model.sets]
-        return self.page.sets_model.index(names.index(name))
-
 
 EVALS = FeatureSpec("evals", EvalsFeature)
