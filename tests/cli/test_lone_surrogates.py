@@ -109,7 +109,8 @@ def test_a_catalog_with_lone_surrogates_is_linted_as_ax_reads_it(tmp_path: Path)
     # Ax receives such text (half an emoji) and searches it: lint reads the file as Ax
     # does and says why it cannot be stored, instead of refusing to lint it.
     path = tmp_path / "lone.json"
-    path.write_text('{"memories": [{"id": "a", "content": "half \\ud83c"}, {"id": "a", "content": "b"}]}')
+    memories = '[{"id": "a", "content": "half \\ud83c"}, {"id": "a", "content": "b"}]'
+    path.write_text('{"memories": ' + memories + "}")
     proc = axmem("lint", "--catalog", str(path))
     out, err = proc.stdout.decode(), proc.stderr.decode()
     assert proc.returncode == 1, err  # the repeated id is an error lint finds
