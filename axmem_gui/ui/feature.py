@@ -26,6 +26,7 @@ from axmem_gui.services.agent_runner import AgentRunner
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.settings import AppSettings
 from axmem_gui.ui.tasks import TaskRunner
+from axmem_gui.ui.writes import WriteQueue
 
 MenuName = Literal["file", "edit", "view", "run", "help"]
 #: How long a status-bar message stays by default.
@@ -216,6 +217,8 @@ class FeatureContext:
     agents: AgentRunner
     _installed: Mapping[FeatureSpec[Any], Feature] = field(default_factory=dict, repr=False)
     _needs: tuple[FeatureSpec[Any], ...] = ()
+    #: The window's writes that wait for another program (ui/writes.py).
+    writes: WriteQueue | None = None
 
     def need(self, spec: FeatureSpec[F]) -> F:
         """The installed feature of a declared need."""
@@ -293,6 +296,7 @@ def install(specs: Sequence[FeatureSpec[Any]], base: FeatureContext) -> Installe
             base.agents,
             installed.features,
             spec.needs,
+            writes=base.writes,
         )
         feature = spec.create(context)
         installed.features[spec] = feature
