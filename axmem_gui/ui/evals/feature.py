@@ -26,6 +26,7 @@ class EvalsFeature:
     def __init__(self, context: FeatureContext) -> None:
         self.controller = controller = context.controller
         self.runner = runner = context.runner
+        self.agent_runs = context.agents
         self.shell = context.shell
         #: Built when the page is first shown or read (`page`): the first paint waits
         #: for none of it (the provider form asks the OS keyring what it offers).
@@ -159,7 +160,7 @@ class EvalsFeature:
         address = self.controller.workspace.address
         order = EvalOrder(address, name, settings, repeat, self.page.parallel.value())
         self.token = CancelFlag()
-        self.job_id = self.runner.submit(eval_job(order, self.token))
+        self.job_id = self.runner.submit(eval_job(order, self.token, self.agent_runs), waits=True)
         self.page.set_running(True)
         self.page.status.setText("starting…")
         return self.job_id
