@@ -7,7 +7,10 @@ servers get a placeholder key because axllm refuses to send a request without on
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import functools
+import importlib
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -31,6 +34,30 @@ from axmem_gui.core.session.redact import redact_headers
 from axmem_gui.engine.errors import describe_failure
 from axmem_gui.engine.policy import DeadlineTransport, PolicyClient
 from axmem_gui.engine.wire import WireTap
+
+
+def _cache_provider_descriptors() -> None:
+    """axllm 25.4.6 re-parses its whole provider table (a 100 KB JSON literal) every time
+    it looks one provider up, about 13 times per model call: 0.6 s of a 1.7 s replay of
+    24 calls, and the same on every live call. The table is a constant, so each profile's
+    entry is parsed once and handed out as a copy (callers may change what they get)."""
+    ai = importlib.import_module("axllm.ai")  # `axllm.ai` the attribute is a function
+    original = ai.provider_descriptor
+    if getattr(original, "axmem_cached", False):
+        return
+
+    @functools.cache
+    def parsed(profile: str) -> Any:
+        return original(profile)
+
+    def provider_descriptor(profile: str) -> Any:
+        return copy.deepcopy(parsed(profile))
+
+    provider_descriptor.axmem_cached = True  # type: ignore[attr-defined]
+    vars(ai)["provider_descriptor"] = provider_descriptor
+
+
+_cache_provider_descriptors()
 
 #: axllm's model types an agent can talk to (embedding, audio, realtime and image models
 #: cannot run one: the OpenAI list began with three embedding models).
