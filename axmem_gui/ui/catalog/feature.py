@@ -34,6 +34,7 @@ from axmem_gui.ui.history import HistoryDialog
 from axmem_gui.ui.pages import CatalogPage
 from axmem_gui.ui.remember import remember_splitter
 from axmem_gui.ui.settings import AppSettings
+from axmem_gui.ui.tasks import TaskRunner
 
 STATUS_MS = 6000
 EDIT_PLACE = MenuPlace("edit", "catalog")
@@ -54,9 +55,11 @@ class CatalogEditing(QObject):
         self.session.focus_requested.connect(self._focus)
         self.session.error_reported.connect(self._show_error)
         catalog = context.controller.workspace.catalog
+        #: The lists' filter queries: a runner of their own, so a keystroke's rows never
+        #: wait behind the index or lint jobs of the window's runner.
+        self.list_runner = TaskRunner(max_threads=1, parent=self)
         self.pages: dict[str, CatalogPage] = {
-            "skills": CatalogPage("skills", catalog),
-            "memories": CatalogPage("memories", catalog),
+            kind: CatalogPage(kind, catalog, self.list_runner) for kind in CATALOG_KINDS
         }
         self.controller.opened.connect(self._on_opened)
         self.controller.changed.connect(self._on_changed)
@@ -105,7 +108,8 @@ class CatalogEditing(QObject):
         )
 
     def shutdown(self) -> None:
-        """Nothing runs in the background; typing not yet committed stays uncommitted."""
+        """Typing not yet committed stays uncommitted; a filter being read is dropped."""
+        self.list_runner.shutdown()
 
     def _on_opened(self) -> None:
         catalog = self.controller.workspace.catalog
