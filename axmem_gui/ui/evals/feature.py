@@ -60,7 +60,9 @@ class EvalsFeature:
         return p
 
     def contributions(self) -> Contributions:
-        return Contributions(pages=[PageSpec("evals", "Evals", build=lambda: self.page)])
+        return Contributions(
+            pages=[PageSpec("evals", "Evals", build=lambda: self.page, prepare=prepare_page)]
+        )
 
     def shutdown(self) -> None:
         """The workspace is closing: stop the eval in progress (its finished runs stay)."""
@@ -213,6 +215,15 @@ class EvalsFeature:
     def index_of_set(self, name: str) -> QModelIndex:
         names = [s.name for s in self.page.sets_model.sets]
         return self.page.sets_model.index(names.index(name))
+
+
+def prepare_page() -> None:
+    """The page's modules (the evals service, the engine and axllm behind it) and what its
+    provider form reads, on a job before the first build (PageSpec.prepare)."""
+    from axmem_gui.ui.evals import page  # noqa: F401  (imported for its side: loaded)
+    from axmem_gui.ui.sessions.provider_form import prepare_provider_form
+
+    prepare_provider_form()
 
 
 EVALS = FeatureSpec("evals", EvalsFeature)
