@@ -250,8 +250,7 @@ def apply_import(
     if not plan.ok:
         raise InputError(
             f"{len(plan.errors)} problem{'s' if len(plan.errors) != 1 else ''} in the input; "
-            "nothing was imported:\n"
-            + format_problems(plan.errors)
+            "nothing was imported:\n" + format_problems(plan.errors)
         )
     writes = plan.writes
     if not writes:

@@ -355,4 +355,3 @@ def restore_command(
         op="restore",
         focus_id=value.id,
     )
-

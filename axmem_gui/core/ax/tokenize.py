@@ -331,4 +331,3 @@ class Tokenizer:
                 if len(word) > 1 and not word.isdigit():
                     out.append(word)
         return out
-
