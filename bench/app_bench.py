@@ -19,6 +19,9 @@ longest gap between two ticks, i.e. the longest frame a user would have seen fro
     description edit → preview recomputed (after the      target ≤ 150 ms
       form's and the index's debounce)
     description keystroke                                 target ≤ 16 ms
+    memories filter, per keystroke ("kubernetes")         target ≤ 50 ms
+    skills list: Ctrl+End to the true last row            target ≤ 100 ms
+    first visit of Sessions, of Evals (navigator click)   target: no stall over 100 ms
     memory (RSS) peak                                     target ≤ 600 MB
 
 With `--session-import MB` (off by default: it adds seconds) a last step imports a session
@@ -51,6 +54,7 @@ A benchmark, not a test: nothing here is asserted.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -58,6 +62,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -79,9 +84,13 @@ TARGETS: dict[str, float] = {
     "description_edit_to_preview": 150,
     "description_keystroke": 16,
     "rss_peak_mb": 600,
+    "memories_filter_per_keystroke": 50,
+    "skills_ctrl_end": 100,
+    "first_visit_sessions": 100,  # the longest frame
+    "first_visit_evals": 100,  # the longest frame
 }
 #: Steps whose target bounds the longest frame rather than the step's duration.
-FRAME_TARGETS = {"memories_scroll_to_bottom"}
+FRAME_TARGETS = {"memories_scroll_to_bottom", "first_visit_sessions", "first_visit_evals"}
 
 
 # --------------------------------------------------------------------------- workspace
@@ -152,7 +161,8 @@ def run_child(workspace: Path, timeout_s: float, warm_up: bool = True) -> dict[s
         copy = Path(tmp) / workspace.name
         shutil.copyfile(workspace, copy)
         env = dict(os.environ)
-        env["QT_QPA_PLATFORM"] = "offscreen"
+        # --x11: the xcb platform on the X server real_x started (DISPLAY is set then)
+        env["QT_QPA_PLATFORM"] = "xcb" if os.environ.get("APP_BENCH_X11") else "offscreen"
         env["AXMEM_SETTINGS_DIR"] = str(Path(tmp) / "settings")
         # As installed: compiled modules are cached (a first start writes them).
         env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -220,11 +230,48 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --start-only: runs per workspace (the median is printed)")
     parser.add_argument("--session-import", type=float, default=0.0, metavar="MB",
                         help="also time importing a session file of about MB megabytes")
+    parser.add_argument("--x11", action="store_true",
+                        help="a real X server (Xvfb, 1366x768, started once for the whole "
+                             "bench unless DISPLAY is set) instead of offscreen Qt")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child is not None:
         return child_main(args.child, args.out, args.timeout)
+    if args.x11:
+        with real_x():
+            return _bench(args)
+    return _bench(args)
+
+
+@contextlib.contextmanager
+def real_x() -> Iterator[str]:
+    """An X server for the children: DISPLAY's, or a private Xvfb at 1366x768 started
+    here (its start-up is not counted: the children start once it answers)."""
+    os.environ["APP_BENCH_X11"] = "1"
+    if os.environ.get("DISPLAY"):
+        yield os.environ["DISPLAY"]
+        return
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1366x768x24", "-nolisten", "tcp"],
+        pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    os.close(write)
+    with os.fdopen(read) as fd:
+        number = fd.readline().strip()  # written once the server accepts clients
+    if not number:
+        server.kill()
+        raise SystemExit("app_bench: Xvfb did not start (is it installed? apt install xvfb)")
+    os.environ["DISPLAY"] = f":{number}"
+    try:
+        yield os.environ["DISPLAY"]
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def _bench(args: argparse.Namespace) -> int:
     if args.stall_stacks:
         os.environ["APP_BENCH_STALL_STACKS"] = "1"
     if args.session_import > 0:
@@ -889,9 +936,85 @@ class Driver:
             note="the lint job's own time; from_last_key includes the 400 + 300 ms debounces",
         )
         yield background_done
+        yield from self.lists_and_first_visits(pages)
         if os.environ.get("APP_BENCH_SESSION_IMPORT_MB"):
             yield from self.session_import(float(os.environ["APP_BENCH_SESSION_IMPORT_MB"]))
         self.finish()
+
+    def lists_and_first_visits(self, pages: Any) -> Any:
+        """Issue #30's measures: the memories filter per keystroke (the keystroke itself,
+        then until the list shows the filtered rows), Ctrl+End on the skills list to the
+        true last row, and the first visit of the Sessions and Evals pages as a user opens
+        them (the navigator: the page is prepared on a job, then built)."""
+        from PySide6.QtCore import Qt
+        from PySide6.QtTest import QTest
+
+        window = self.window
+        window.show_section("memories")
+        yield None
+        page = pages["memories"]
+        model = page.model
+        page.filter_edit.setFocus()
+        word = "kubernetes"
+        keys: list[float] = []
+        self.stall_reset()
+        last_key = time.perf_counter()
+        for ch in word:
+            started = time.perf_counter()
+            QTest.keyClick(page.filter_edit, ch)
+            last_key = time.perf_counter()
+            keys.append((last_key - started) * 1000)
+            yield None
+        key_stall = self.stall()
+        yield lambda: model.filter_text() == word and not model.filtering()
+        shown = None if self.timed_out else (time.perf_counter() - last_key) * 1000
+        self.record(
+            "memories_filter_per_keystroke", max(keys), key_stall, keys=len(keys),
+            filter=word, rows=model.total(),
+            last_key_to_rows_ms=None if shown is None else round(shown, 1),
+        )  # fmt: skip
+        page.filter_edit.clear()
+        yield lambda: model.filter_text() == "" and not model.filtering()
+
+        window.show_section("skills")
+        yield None
+        page = pages["skills"]
+        table = page.table
+        table.setFocus()
+        table.setCurrentIndex(page.model.index(0, 0))
+        yield None
+        self.stall_reset()
+        started = time.perf_counter()
+        QTest.keyClick(table, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
+        last = page.model.total() - 1
+
+        def at_last_row() -> bool:
+            index = table.currentIndex()
+            return index.row() == last and index.data() not in (None, "")
+
+        yield at_last_row
+        ms = None if self.timed_out else (time.perf_counter() - started) * 1000
+        self.record(
+            "skills_ctrl_end", ms, self.stall(), row=table.currentIndex().row() + 1,
+            of=page.model.total(), presses=1,
+        )  # fmt: skip
+
+        for key in ("sessions", "evals"):
+            prepared = window.pages.prepared(key)
+            window.show_section("skills")
+            yield None
+            self.stall_reset()
+            started = time.perf_counter()
+            window.show_section_row(window.nav_model.row_of(key))
+            yield lambda k=key: bool(
+                window.pages.built(k) and window.stack.currentWidget() is window.pages[k]
+            )
+            ms = None if self.timed_out else (time.perf_counter() - started) * 1000
+            yield None  # (its first paint)
+            self.record(
+                f"first_visit_{key}", ms, self.stall(), prepared_before_click=prepared,
+                note="prepared_before_click: the idle warm-up had done the page's job",
+            )  # fmt: skip
 
     def session_import(self, mb: float) -> Any:
         """Import a session file of about `mb` MB through the Sessions page."""
