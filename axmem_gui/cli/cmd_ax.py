@@ -168,7 +168,7 @@ def _render_hints(args: argparse.Namespace) -> int:
     if args.ranking is not None:
         ranking = jsontext.loads(args.ranking, "--ranking")
         if not isinstance(ranking, bool | dict):
-            raise InputError('--ranking: expected false, true or an object like {"topK": 1}')
+            raise InputError("--ranking: expected false, true or an object like {\"topK\": 1}")
     options = relevance_options(ranking, profile, "--ranking")
     hints = compute_relevance_hints(
         args.task,
@@ -225,20 +225,17 @@ def _search(args: argparse.Namespace) -> int:
         search = SkillSearch.indexed(catalog.skills, profile)
         call, _ = search.discover(list(args.queries))
         if loaded:
-            print(
-                "axmem: note: discover does not exclude loaded skills; --loaded ignored",
-                file=sys.stderr,
-            )
+            print("axmem: note: discover does not exclude loaded skills; --loaded ignored",
+                  file=sys.stderr)
     else:
         if not catalog.memories:
             raise InputError("the catalog has no memories to recall")
         search = MemorySearch.indexed(catalog.memories, profile)
         call, _ = search.recall(list(args.queries), loaded)
-    explanations = (
-        [explain(search, args.explain, query, already_loaded_ids=loaded) for query in call.queries]
-        if args.explain
-        else []
-    )
+    explanations = [
+        explain(search, args.explain, query, already_loaded_ids=loaded)
+        for query in call.queries
+    ] if args.explain else []
     if args.json:
         out = {"domain": call.domain, **call.to_json()}
         if explanations:
@@ -382,58 +379,41 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _render_common(p)
     p.add_argument("--stage", choices=("executor", "distiller"), default="executor")
     p.add_argument("--runtime", choices=tuple(RUNTIMES), default="javascript")
-    p.add_argument(
-        "--index-only", action="store_true", help="print only the heading and entry lines"
-    )
-    p.add_argument(
-        "--agent-inputs",
-        default="query",
-        metavar="NAMES",
-        help="the agent's own input field names, comma-separated (default: query)",
-    )
-    p.add_argument(
-        "--no-relevance-ranking", action="store_true", help="the agent sets relevanceRanking: false"
-    )
+    p.add_argument("--index-only", action="store_true",
+                   help="print only the heading and entry lines")
+    p.add_argument("--agent-inputs", default="query", metavar="NAMES",
+                   help="the agent's own input field names, comma-separated (default: query)")
+    p.add_argument("--no-relevance-ranking", action="store_true",
+                   help="the agent sets relevanceRanking: false")
     p.add_argument("--skill-usage", action="store_true", help="the agent sets onUsedSkills")
     p.set_defaults(handler=_render_index)
 
-    p = parts.add_parser(
-        "loaded-skills",
-        help="the Loaded Skills user-turn field",
-        description="'Loaded Skills: ...' with the given catalog skills "
-        "loaded (all when --ids is absent), followed by one newline.",
-    )
+    p = parts.add_parser("loaded-skills", help="the Loaded Skills user-turn field",
+                         description="'Loaded Skills: ...' with the given catalog skills "
+                         "loaded (all when --ids is absent), followed by one newline.")
     _render_common(p)
     p.add_argument("--ids", metavar="a,b", help="ids of the loaded skills, in load order")
     p.add_argument("--value-only", action="store_true", help="omit the 'Loaded Skills: ' title")
     p.set_defaults(handler=_render_loaded_skills)
 
-    p = parts.add_parser(
-        "memories",
-        help="the Memories user-turn field",
-        description="'Memories: ...' with the given catalog memories "
-        "loaded (all when --ids is absent), followed by one newline.",
-    )
+    p = parts.add_parser("memories", help="the Memories user-turn field",
+                         description="'Memories: ...' with the given catalog memories "
+                         "loaded (all when --ids is absent), followed by one newline.")
     _render_common(p)
     p.add_argument("--ids", metavar="a,b", help="ids of the loaded memories, in load order")
     p.add_argument("--value-only", action="store_true", help="omit the 'Memories: ' title")
     p.set_defaults(handler=_render_memories)
 
-    p = parts.add_parser(
-        "hints",
-        help="the Relevance Hints user-turn field",
-        description="'Relevance Hints: ...' for a task (the executor's "
-        "string inputs joined by a space), followed by one newline.",
-    )
+    p = parts.add_parser("hints", help="the Relevance Hints user-turn field",
+                         description="'Relevance Hints: ...' for a task (the executor's "
+                         "string inputs joined by a space), followed by one newline.")
     _render_common(p)
     p.add_argument("--task", required=True, help="the text the hints rank against")
     p.add_argument("--ids", metavar="a,b", help="memory ids already loaded (not hinted)")
-    p.add_argument(
-        "--ranking",
-        metavar="JSON",
-        help='the relevanceRanking option, e.g. \'{"topK": 1, "minScore": 0}\'',
-    )
-    p.add_argument("--value-only", action="store_true", help="omit the 'Relevance Hints: ' title")
+    p.add_argument("--ranking", metavar="JSON",
+                   help='the relevanceRanking option, e.g. \'{"topK": 1, "minScore": 0}\'')
+    p.add_argument("--value-only", action="store_true",
+                   help="omit the 'Relevance Hints: ' title")
     p.add_argument("--json", action="store_true", help="shortlists and events as JSON")
     p.set_defaults(handler=_render_hints)
 
@@ -447,12 +427,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("domain", choices=("skills", "memories"))
     p.add_argument("queries", metavar="QUERY", nargs="+", help="search strings of one call")
     _add_source_args(p)
-    p.add_argument(
-        "--loaded", metavar="id,...", help="memory ids already loaded (excluded from recall)"
-    )
-    p.add_argument(
-        "--explain", metavar="ID", help="also explain why this entry was or was not returned"
-    )
+    p.add_argument("--loaded", metavar="id,...",
+                   help="memory ids already loaded (excluded from recall)")
+    p.add_argument("--explain", metavar="ID",
+                   help="also explain why this entry was or was not returned")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=_search)
 
@@ -466,19 +444,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("scenario", metavar="SCENARIO.json", type=Path, nargs="?", default=None)
     _add_source_args(p)
-    p.add_argument(
-        "--scenario",
-        dest="scenario_name",
-        metavar="NAME",
-        default=None,
-        help="a scenario stored in the workspace (instead of SCENARIO.json)",
-    )
+    p.add_argument("--scenario", dest="scenario_name", metavar="NAME", default=None,
+                   help="a scenario stored in the workspace (instead of SCENARIO.json)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=_simulate)
 
     conf = sub.add_parser(
-        "conformance",
-        help="run Ax render/search conformance cases",
+        "conformance", help="run Ax render/search conformance cases",
         description="Conformance cases for Ax rendering and search.",
     )
     conf.set_defaults(handler=lambda _a: _usage(conf))
@@ -491,17 +463,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "internals).",
     )
     p.add_argument("cases", metavar="CASES.json", type=Path)
-    p.add_argument(
-        "-o",
-        "--output",
-        metavar="OUT.json",
-        type=Path,
-        default=None,
-        help="output file (default: stdout)",
-    )
-    p.add_argument(
-        "--ax-version",
-        default=DEFAULT_AX_VERSION,
-        help=f"Ax profile to reproduce (default {DEFAULT_AX_VERSION})",
-    )
+    p.add_argument("-o", "--output", metavar="OUT.json", type=Path, default=None,
+                   help="output file (default: stdout)")
+    p.add_argument("--ax-version", default=DEFAULT_AX_VERSION,
+                   help=f"Ax profile to reproduce (default {DEFAULT_AX_VERSION})")
     p.set_defaults(handler=_conformance_run)

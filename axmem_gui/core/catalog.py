@@ -17,8 +17,6 @@ CatalogKind = Literal["skills", "memories"]
 EntryKind = Literal["skill", "memory"]
 #: The Ax call that searches a kind.
 SearchName = Literal["discover", "recall"]
-
-
 class _NoExtra(Mapping[str, Any]):
     """An empty read-only mapping, shared by every entry without extra keys (100,000
     memories held 100,000 empty dicts, 6 MB). Equal to `{}`; pickles as itself."""

@@ -38,7 +38,9 @@ def stable_order(
     while len(runs) > 1:
         # Adjacent runs only: every position of the left one is below the right one's,
         # so "left first" on a tie is "position order".
-        merged = [_merge(runs[i], runs[i + 1], key, run, check) for i in range(0, len(runs) - 1, 2)]
+        merged = [
+            _merge(runs[i], runs[i + 1], key, run, check) for i in range(0, len(runs) - 1, 2)
+        ]
         if len(runs) % 2:
             merged.append(runs[-1])
         runs = merged

@@ -424,7 +424,9 @@ class LiveSearch:
             elif changes:
                 self._catalog = None
 
-    def needs_load(self, diffs: Mapping[str, Mapping[str, Skill | Memory | None] | None]) -> bool:
+    def needs_load(
+        self, diffs: Mapping[str, Mapping[str, Skill | Memory | None] | None]
+    ) -> bool:
         """Whether `apply` of `diffs` would re-index a whole domain (seconds at 100,000
         entries), not patch it."""
         return any(

@@ -256,7 +256,9 @@ class PromptPreview:
         return token_estimate(self.chars)
 
 
-def preview_scenario(scenario: Scenario | None, runtime: str | None = None) -> Scenario:
+def preview_scenario(
+    scenario: Scenario | None, runtime: str | None = None
+) -> Scenario:
     """The scenario a preview simulates: the one given (runtime optionally replaced), or
     an empty one (the catalog's sections only)."""
     base = scenario if scenario is not None else Scenario()
@@ -285,21 +287,15 @@ def preview_from_simulation(sim: Simulation, stage: str, turn: int) -> PromptPre
     sections = (
         PreviewSection(SECTION_SKILLS, SECTION_TITLES[SECTION_SKILLS], skills_text, skills_note),
         PreviewSection(
-            SECTION_LOADED,
-            LOADED_SKILLS_TITLE,
-            loaded,
+            SECTION_LOADED, LOADED_SKILLS_TITLE, loaded,
             "" if loaded is not None else "no skill loaded yet: the field is omitted",
         ),
         PreviewSection(
-            SECTION_MEMORIES,
-            MEMORIES_TITLE,
-            memories,
+            SECTION_MEMORIES, MEMORIES_TITLE, memories,
             "" if memories is not None else "no memory loaded yet: the field is omitted",
         ),
         PreviewSection(
-            SECTION_HINTS,
-            RELEVANCE_HINTS_TITLE,
-            hints,
+            SECTION_HINTS, RELEVANCE_HINTS_TITLE, hints,
             "" if hints is not None else _hints_note(sim),
         ),
     )

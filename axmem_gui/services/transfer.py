@@ -250,7 +250,8 @@ def apply_import(
     if not plan.ok:
         raise InputError(
             f"{len(plan.errors)} problem{'s' if len(plan.errors) != 1 else ''} in the input; "
-            "nothing was imported:\n" + format_problems(plan.errors)
+            "nothing was imported:\n"
+            + format_problems(plan.errors)
         )
     writes = plan.writes
     if not writes:

@@ -84,6 +84,8 @@ def trigram_match(text: str) -> str | None:
     return " AND ".join('"' + g.replace('"', '""') + '"' for g in unique)
 
 
+
+
 def _keyset_bound(
     column: str, descending: bool, cursor: PageCursor, *, before: bool
 ) -> tuple[str, list[Any]]:
@@ -213,7 +215,9 @@ class _EntryRepository(Generic[E]):
 
         A keyset query: where the page starts costs nothing, unlike OFFSET, which reads and
         skips every row before it (a page near the end of 100,000 memories took seconds)."""
-        rows, last = self.raw_page_after(cursor, limit, text_filter=text_filter, order_by=order_by)
+        rows, last = self.raw_page_after(
+            cursor, limit, text_filter=text_filter, order_by=order_by
+        )
         return [self.from_raw(r) for r in rows], last
 
     def from_raw(self, row: tuple[Any, ...]) -> tuple[E, EntryMeta]:
@@ -279,7 +283,8 @@ class _EntryRepository(Generic[E]):
             # The row before the page by its key alone (an order without an index sorts
             # the keys, not whole rows), then the page by keyset from it.
             found = self._db.execute(
-                f"SELECT {column}, pk FROM {self.table}{where} ORDER BY {order} LIMIT 1 OFFSET ?",
+                f"SELECT {column}, pk FROM {self.table}{where} ORDER BY {order} "
+                "LIMIT 1 OFFSET ?",
                 [*args, skip - 1],
             ).fetchone()
             if found is None:
@@ -299,7 +304,9 @@ class _EntryRepository(Generic[E]):
             rows.reverse()
         return rows
 
-    def position(self, entry_id: str, *, text_filter: str = "", order_by: str = "pk") -> int | None:
+    def position(
+        self, entry_id: str, *, text_filter: str = "", order_by: str = "pk"
+    ) -> int | None:
         """Where `entry_id` stands among the rows `raw_page` gives (0: the first), or
         None when it is not one of them (absent, or the filter leaves it out)."""
         column = self._order_column(order_by)

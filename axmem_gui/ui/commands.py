@@ -355,3 +355,4 @@ def restore_command(
         op="restore",
         focus_id=value.id,
     )
+

@@ -90,10 +90,7 @@ class EntryTableModel(QAbstractTableModel):
     def _columns(table: CatalogTable) -> tuple[tuple[str, str], ...]:
         if table.kind == "skills":
             return (
-                ("id", "Id"),
-                ("name", "Name"),
-                ("description", "Description"),
-                ("tags", "Tags"),
+                ("id", "Id"), ("name", "Name"), ("description", "Description"), ("tags", "Tags")
             )
         return (("id", "Id"), ("content", "Content"), ("tags", "Tags"))
 

@@ -206,7 +206,9 @@ def skill_fields(skill: Skill, profile: AxProfile, tokenizer: Tokenizer) -> list
             )
         )
     out.append(
-        _field_tokens("content", 1, False, skill.content, tokenizer, profile.skill_content_chars)
+        _field_tokens(
+            "content", 1, False, skill.content, tokenizer, profile.skill_content_chars
+        )
     )
     return out
 
@@ -214,5 +216,7 @@ def skill_fields(skill: Skill, profile: AxProfile, tokenizer: Tokenizer) -> list
 def memory_fields(memory: Memory, profile: AxProfile, tokenizer: Tokenizer) -> list[FieldTokens]:
     return [
         _field_tokens("id", 1, True, memory.id, tokenizer),
-        _field_tokens("content", 1, False, memory.content, tokenizer, profile.memory_content_chars),
+        _field_tokens(
+            "content", 1, False, memory.content, tokenizer, profile.memory_content_chars
+        ),
     ]

@@ -1,4 +1,4 @@
-""" "Why was X (not) returned?": one catalog entry against one search string.
+""""Why was X (not) returned?": one catalog entry against one search string.
 
 Reports what Ax did with the query (which words became search terms, which were
 stopwords), what the entry indexes field by field (including what lies beyond the content
@@ -120,21 +120,8 @@ def explain(
         rank, raw, coverage, score = None, 0.0, 0.0, None
     reason = _reason(result, excluded, rank, cutoff, returned, terms, dropped)
     return Explanation(
-        domain,
-        entry_id,
-        query,
-        result,
-        tuple(fields),
-        terms,
-        dropped,
-        excluded,
-        rank,
-        raw,
-        coverage,
-        score,
-        cutoff,
-        returned,
-        reason,
+        domain, entry_id, query, result, tuple(fields), terms, dropped, excluded,
+        rank, raw, coverage, score, cutoff, returned, reason,
     )
 
 

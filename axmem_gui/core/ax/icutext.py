@@ -29,7 +29,6 @@ from typing import Any
 #: The collation locale Ax's `localeCompare` runs under in the reference (golden) runs.
 COLLATION_LOCALE = "en-US"
 
-
 def _import_icu() -> Any:
     try:
         import icu

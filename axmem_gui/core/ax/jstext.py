@@ -127,7 +127,7 @@ def _js_string(value: Any) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, int | float):
-        return (
-            repr(value) if isinstance(value, float) and not value.is_integer() else str(int(value))
+        return repr(value) if isinstance(value, float) and not value.is_integer() else str(
+            int(value)
         )
     return "[object Object]"

@@ -217,9 +217,7 @@ def _index_lines(skills: Iterable[Skill], profile: AxProfile) -> list[str]:
         for skill in sorted_for_index(skills):
             description = skill.description
             if description:
-                lines.append(
-                    f"{head}{skill.id}{middle}{skill.name}{tail}{before}{description}{after}"
-                )
+                lines.append(f"{head}{skill.id}{middle}{skill.name}{tail}{before}{description}{after}")
             else:
                 lines.append(f"{head}{skill.id}{middle}{skill.name}{tail}")
         return lines
@@ -302,8 +300,8 @@ def render_skills_section(
     if stage not in STAGES:
         raise ValueError(f"unknown stage {stage!r}")
     has_catalog = len(skills) > 0
-    skills_mode = (
-        has_catalog or config.skill_usage or (stage == "executor" and preset_skills_loaded)
+    skills_mode = has_catalog or config.skill_usage or (
+        stage == "executor" and preset_skills_loaded
     )
     if not skills_mode:
         return None
@@ -322,7 +320,9 @@ def render_skills_section(
     # Newline runs are collapsed over the whole text (they may span the entries' edges);
     # the rewrite never touches newlines, so the order of the two steps does not matter.
     if not has_catalog:
-        text = postprocess_definition(rewrite_field_references(before + after, names)).strip("\n")
+        text = postprocess_definition(
+            rewrite_field_references(before + after, names)
+        ).strip("\n")
         return SkillsSection(stage, text, None)
     # The heading and the "Load a skill's..." text hold the edges of the section, so only
     # they need trimming (cheaper than trimming the whole, possibly megabyte-long, text).

@@ -167,7 +167,9 @@ def _objects(raw: Any, key: str, source: str) -> tuple[Mapping[str, Any], ...]:
         raise InputError(f"{source}: '{key}' must be a list, got {type(raw).__name__}")
     for i, item in enumerate(raw):
         if not isinstance(item, dict):
-            raise InputError(f"{source}: {key}[{i}] must be an object, got {type(item).__name__}")
+            raise InputError(
+                f"{source}: {key}[{i}] must be an object, got {type(item).__name__}"
+            )
     return tuple(raw)
 
 
@@ -177,7 +179,9 @@ def _search_arg(raw: Any, where: str) -> SearchArg | None:
     if isinstance(raw, list):
         for i, item in enumerate(raw):
             if not isinstance(item, str):
-                raise InputError(f"{where}[{i}] must be a string, got {type(item).__name__}")
+                raise InputError(
+                    f"{where}[{i}] must be a string, got {type(item).__name__}"
+                )
         return tuple(raw)
     raise InputError(f"{where} must be a string, a list of strings or null")
 

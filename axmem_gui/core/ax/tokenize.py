@@ -331,3 +331,4 @@ class Tokenizer:
                 if len(word) > 1 and not word.isdigit():
                     out.append(word)
         return out
+

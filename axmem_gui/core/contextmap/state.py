@@ -214,6 +214,8 @@ def _load_axllm_state(value: dict[str, object], source: str) -> StoredContextMap
     return StoredContextMap(state, MapShape.AXLLM, extra, order)
 
 
+
+
 _TEXT = Field((str,))
 _STEPS = Field((int,), default=None, minimum=0, whole=True)
 _MAX_CHARS = Field((int,), default=DEFAULT_MAX_CHARS, minimum=1, whole=True)
@@ -224,7 +226,8 @@ def _scores(value: Mapping[str, object], source: str) -> dict[str, float]:
     raw = value.get("scores", {})
     if not isinstance(raw, dict):
         raise InputError(
-            f"{source}: field 'scores' must be an object of item id -> number, got {type_name(raw)}"
+            f"{source}: field 'scores' must be an object of item id -> number, "
+            f"got {type_name(raw)}"
         )
     scores: dict[str, float] = {}
     for item_id, score in raw.items():

@@ -144,7 +144,10 @@ def render_report(report: EvalReport) -> str:
         )
         for t in case.triggers:
             verb = "loaded" if t.wanted else "FALSE TRIGGER" if t.loaded else "avoided"
-            lines.append(f"       {singular(t.kind)} {t.id}: {verb} {t.loaded}/{t.runs}")
+            lines.append(
+                f"       {singular(t.kind)} {t.id}: "
+                f"{verb} {t.loaded}/{t.runs}"
+            )
         for kind, search, runs in case.searches:
             lines.append(f"       {kind}: {search!r} ×{runs}")
         for reason in case.reasons:

@@ -37,6 +37,7 @@ DEFAULT_THRESHOLD = 1.0
 MAX_REPEAT = 100
 
 
+
 @dataclass(frozen=True, slots=True)
 class Expectation:
     """Entries that must be loaded in a run, and entries that must not be."""

@@ -21,7 +21,8 @@ from axmem_gui.core.lint.model import EntryKind, Finding, finding
 #: tab and newline, which break the one-line index entry), DEL, bidi marks, embeddings,
 #: overrides and isolates, zero-width spaces and joiners, invisible operators, the BOM.
 _INVISIBLE = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
+    "[\x00-\x1f\x7f-\x9f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
+    "\u2066-\u2069\ufeff]"
 )
 
 

@@ -357,9 +357,8 @@ class _Domain:
                 # that are never a term may be among them: no search has them).
                 before = term_frequencies(self._document(old), self.session.tokenizer)
             after = index.terms_of(handle)
-            changed_terms.update(
-                t for t in before.keys() | after.keys() if before.get(t) != after.get(t)
-            )
+            changed_terms.update(t for t in before.keys() | after.keys()
+                                 if before.get(t) != after.get(t))
             if isinstance(old, Skill):
                 self._forget_name_query(old)
             replaced[at] = entry
@@ -432,9 +431,9 @@ class LintSession:
         self._catalog: Catalog | None = catalog
         skill_ids = [s.id for s in catalog.skills]
         memory_ids = [m.id for m in catalog.memories]
-        self._patchable = len(set(skill_ids)) == len(skill_ids) and len(set(memory_ids)) == len(
-            memory_ids
-        )
+        self._patchable = len(set(skill_ids)) == len(skill_ids) and len(
+            set(memory_ids)
+        ) == len(memory_ids)
         if not self._patchable:
             # Repeated ids: lint reports them, and only a full run knows their order.
             if indexed is not None:
@@ -492,7 +491,9 @@ class LintSession:
     def catalog(self) -> Catalog:
         if self._catalog is None:
             skills = tuple(e for e in self._domains["skills"].entries if isinstance(e, Skill))
-            memories = tuple(e for e in self._domains["memories"].entries if isinstance(e, Memory))
+            memories = tuple(
+                e for e in self._domains["memories"].entries if isinstance(e, Memory)
+            )
             self._catalog = Catalog(skills=skills, memories=memories)
         return self._catalog
 
@@ -520,7 +521,9 @@ class LintSession:
         if owned and self._patchable and self._same_ids(catalog):
             for kind, entries in (("skills", catalog.skills), ("memories", catalog.memories)):
                 domain = self._domains[kind]
-                changes = {e.id: e for e in entries if domain.entries[domain.position[e.id]] != e}
+                changes = {
+                    e.id: e for e in entries if domain.entries[domain.position[e.id]] != e
+                }
                 if changes:
                     domain.patch(changes)
             self._catalog = None

@@ -377,7 +377,9 @@ class _Scores(NamedTuple):
         return raws
 
 
-def _cut(best: list[tuple[float, int]], k: int, ties: bool, count: int) -> tuple[float, int] | None:
+def _cut(
+    best: list[tuple[float, int]], k: int, ties: bool, count: int
+) -> tuple[float, int] | None:
     """What an unseen document must beat to count: the k-th best; with `ties`, also the
     best score so far (at a place after every document: a tie with it still counts)."""
     cut = best[-1] if len(best) >= k else None

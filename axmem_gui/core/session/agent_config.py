@@ -165,14 +165,14 @@ _AGENT = {
     ),
 }
 #: Every key the parser reads (the rest is `extra`).
-_KNOWN = frozenset(k for key, spec in _AGENT.items() for k in (key, *spec.aliases)) | {
-    "contextMap",
-    "context_map",
-    "relevanceRanking",
-}
+_KNOWN = frozenset(
+    k for key, spec in _AGENT.items() for k in (key, *spec.aliases)
+) | {"contextMap", "context_map", "relevanceRanking"}
 _CONTEXT_MAP = {
     "maxChars": Field((int,), default=4000, nullable=True, minimum=1, aliases=("max_chars",)),
-    "infiniteEvolve": Field((bool,), default=True, nullable=True, aliases=("infinite_evolve",)),
+    "infiniteEvolve": Field(
+        (bool,), default=True, nullable=True, aliases=("infinite_evolve",)
+    ),
     "evolveSteps": Field((int,), default=None, nullable=True, minimum=0, aliases=("evolve_steps",)),
 }
 

@@ -56,7 +56,9 @@ def request_as_text(request: Mapping[str, Any]) -> str:
         value = request_part(request, key)
         if value:
             lines.append(f"=== {key} ===")
-            lines.extend(json_dumps(value, indent=2, sort_keys=True).split("\n"))
+            lines.extend(
+                json_dumps(value, indent=2, sort_keys=True).split("\n")
+            )
     return "\n".join(lines) + "\n"
 
 

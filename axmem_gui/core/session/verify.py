@@ -126,7 +126,8 @@ def rerun_search(
         return tuple(SearchResult(id=s.id, name=s.name, content=s.content) for s in found)
     loaded = list(call.already_loaded or ())
     return tuple(
-        SearchResult(id=m.id, content=m.content) for m in backend.recall(catalog, queries, loaded)
+        SearchResult(id=m.id, content=m.content)
+        for m in backend.recall(catalog, queries, loaded)
     )
 
 

@@ -76,13 +76,9 @@ class AxResultModel(HeaderedTableModel):
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             values = (
-                str(r.rank),
-                printable(r.id),
-                _number(r.score, 2),
-                _number(r.raw),
+                str(r.rank), printable(r.id), _number(r.score, 2), _number(r.raw),
                 _number(r.coverage),
-                ", ".join(r.matched_terms),
-                r.query,
+                ", ".join(r.matched_terms), r.query,
             )
             return values[col] if 0 <= col < len(values) else None
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -150,12 +146,8 @@ class Bm25ResultModel(HeaderedTableModel):
         relative = r.score / self._top
         if role == Qt.ItemDataRole.DisplayRole:
             values = (
-                str(r.rank),
-                printable(r.id),
-                _number(relative, 2),
-                _number(-r.score),
-                "yes" if r.in_ax else "no",
-                r.query,
+                str(r.rank), printable(r.id), _number(relative, 2), _number(-r.score),
+                "yes" if r.in_ax else "no", r.query,
             )
             return values[col] if 0 <= col < len(values) else None
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -209,8 +201,7 @@ class ScoreBarDelegate(QStyledItemDelegate):
         role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
         painter.setPen(palette.color(role))
         painter.drawText(
-            rect,
-            int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+            rect, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
             str(index.data(Qt.ItemDataRole.DisplayRole) or ""),
         )
         painter.restore()

@@ -104,7 +104,9 @@ def _table(model: AxResultModel | Bm25ResultModel) -> QTableView:
     # Every header whole ("coverage", not "overage"; "bm25", not "b"), numbers as wide as
     # they are, ids and texts sharing what is left of a narrow dock (elided).
     id_width = view.fontMetrics().horizontalAdvance("x" * ID_CHARS)
-    FittedColumns(view, model.FLEXIBLE, {model.COL_SCORE: SCORE_BAR_WIDTH, model.COL_ID: id_width})
+    FittedColumns(
+        view, model.FLEXIBLE, {model.COL_SCORE: SCORE_BAR_WIDTH, model.COL_ID: id_width}
+    )
     return view
 
 

@@ -1,4 +1,4 @@
-""" "Why not?": one entry against each search string of the bench's call, as a report.
+""""Why not?": one entry against each search string of the bench's call, as a report.
 
 For every search string: the verdict, the query's words (search terms, and what was
 dropped as stopwords, too short or numbers), each term's fate in this entry (matched,
@@ -44,11 +44,8 @@ def explanation_html(e: Explanation) -> str:
         f'<b class="{css}">{verdict}</b>: {escape(e.reason)}</p>',
     ]
     terms = " ".join(
-        _chip(
-            t.term,
-            t.status,
-            STATUS_TEXT.get(t.status, t.status) + (f" ({', '.join(t.fields)})" if t.fields else ""),
-        )
+        _chip(t.term, t.status, STATUS_TEXT.get(t.status, t.status)
+              + (f" ({', '.join(t.fields)})" if t.fields else ""))
         for t in e.terms
     )
     line = f"Search terms: {terms or '<i>none</i>'}"
@@ -100,7 +97,9 @@ def explanation_html(e: Explanation) -> str:
         more = "…" if len(f.cut_text) > CUT_QUOTE_CHARS else ""
         wanted = {t.term for t in e.terms}
         lost = [t for t in dict.fromkeys(f.cut_terms) if t in wanted]
-        lost_text = f" Query terms only there: <b>{escape(', '.join(lost))}</b>." if lost else ""
+        lost_text = (
+            f" Query terms only there: <b>{escape(', '.join(lost))}</b>." if lost else ""
+        )
         parts.append(
             f"<p>Beyond the {escape(f.label)} cut ({len(f.cut_text):,} chars, never searched)."
             f"{lost_text}</p><pre class='cut'>{escape(quote)}{more}</pre>"
@@ -126,7 +125,9 @@ pre.cut { background: #f4ecd8; color: #3d3020; }
 
 def why_not_html(result: WhyNot) -> str:
     noun = singular(searched_by(result.kind))
-    verdict = "The call returns it." if result.returned_by_call else "The call does not return it."
+    verdict = (
+        "The call returns it." if result.returned_by_call else "The call does not return it."
+    )
     head = (
         f"<p><b><code>{escape(result.entry_id)}</code></b> ({noun}) — {verdict} "
         f"{len(result.explanations)} search string(s):</p>"

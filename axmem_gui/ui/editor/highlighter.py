@@ -19,7 +19,9 @@ _QUOTE = re.compile(r"^ {0,3}>")
 # unbounded `.+?` made "*a *a *a ..." quadratic: 17 s on one 60k-character line).
 _CODE_SPAN = re.compile(r"(`+)(?!`)((?:(?!\1).)+?)(?<!`)\1(?!`)")
 _STRONG = re.compile(r"(\*\*|__)(?=\S)((?:(?!\1).)+?)(?<=\S)\1")
-_EMPHASIS = re.compile(r"(?<![*_\w])([*_])(?=[^\s*_])((?:(?!\1).)+?)(?<=[^\s*_])\1(?![*_\w])")
+_EMPHASIS = re.compile(
+    r"(?<![*_\w])([*_])(?=[^\s*_])((?:(?!\1).)+?)(?<=[^\s*_])\1(?![*_\w])"
+)
 _LINK = re.compile(r"!?\[([^\]\n]*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
 _AUTOLINK = re.compile(r"<(?:https?|mailto):[^>\s]+>")
 

@@ -144,6 +144,7 @@ class LintDock(QWidget):
         # Styled per widget, not as a container (see `style_leaves`).
         style_leaves(self, "lint")
 
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.filter_edit and event.type() == QEvent.Type.FocusIn:
             self.model.prepare_filter()

@@ -140,14 +140,8 @@ def _outcome(
         COLLECTOR.retire(held)
     errors: Counter[str] = Counter(f.kind for f in report.findings if f.severity == "error")
     return LintOutcome(
-        path,
-        report,
-        time.perf_counter() - start,
-        index,
-        current,
-        report.counts(),
-        errors,
-        catalog,
+        path, report, time.perf_counter() - start, index, current,
+        report.counts(), errors, catalog,
     )
 
 

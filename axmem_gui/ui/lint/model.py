@@ -70,7 +70,9 @@ def haystack(f: Finding) -> str:
     return f"{f.code}\n{entry_label(f)}\n{f.message}\n{f.hint}".lower()
 
 
-def haystacks_of(findings: Sequence[Finding], check: Callable[[], None] = no_check) -> list[str]:
+def haystacks_of(
+    findings: Sequence[Finding], check: Callable[[], None] = no_check
+) -> list[str]:
     out: list[str] = []
     for start in range(0, len(findings), RUN):
         out += map(haystack, findings[start : start + RUN])
@@ -102,7 +104,9 @@ def _common_role(f: Finding, role: int) -> tuple[bool, Any]:
     return False, None
 
 
-def changed_rows(old: tuple[Finding, ...], new: tuple[Finding, ...]) -> tuple[int, int, int]:
+def changed_rows(
+    old: tuple[Finding, ...], new: tuple[Finding, ...]
+) -> tuple[int, int, int]:
     """(start, old_end, new_end): `old[start:old_end]` became `new[start:new_end]`; the
     common head and tail are found by halving (tuple compares, same objects first)."""
     limit = min(len(old), len(new))

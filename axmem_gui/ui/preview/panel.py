@@ -375,7 +375,9 @@ class PreviewPanel(QWidget):
         self.last_update_ms = (time.perf_counter() - started) * 1000
         self.updated.emit()
 
-    def _skills_section(self, skills: tuple[Skill, ...], inputs: SectionInputs) -> _Rendered | None:
+    def _skills_section(
+        self, skills: tuple[Skill, ...], inputs: SectionInputs
+    ) -> _Rendered | None:
         """The shown stage's skills section for `skills`: the last one rendered when its
         inputs are the same, else rendered here (a small catalog) or on the worker (then
         None, and the preview fills when it lands; one render at a time)."""

@@ -53,7 +53,9 @@ RANKING_FIELDS = (
 class LinesDelegate(QStyledItemDelegate):
     """Edits a call's search strings in a small multi-line editor (one per line)."""
 
-    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: Any) -> QWidget:
+    def createEditor(
+        self, parent: QWidget, option: QStyleOptionViewItem, index: Any
+    ) -> QWidget:
         del option, index
         editor = QPlainTextEdit(parent)
         editor.setTabChangesFocus(True)
@@ -214,10 +216,8 @@ class ScenarioForm(QWidget):
         pickers.addWidget(self.presets)
         pickers.addWidget(self.memories)
         turn_buttons = QHBoxLayout()
-        turns_heading = plain_label(
-            "Executor turns — the calls the model makes; select a turn "
-            "to preview what the model sees at its start"
-        )
+        turns_heading = plain_label("Executor turns — the calls the model makes; select a turn "
+                               "to preview what the model sees at its start")
         turns_heading.setObjectName("formHeading")
         turns_heading.setWordWrap(True)
         turn_buttons.addWidget(turns_heading, 1)
@@ -265,14 +265,8 @@ class ScenarioForm(QWidget):
         read_only = self._read_only or (self.document is not None and self.scenario is None)
         for widget in (self.task_edit,):
             widget.setReadOnly(read_only)
-        for control in (
-            self.runtime_combo,
-            self.ranking_combo,
-            self.presets,
-            self.memories,
-            self.add_turn_button,
-            self.remove_turn_button,
-        ):
+        for control in (self.runtime_combo, self.ranking_combo, self.presets, self.memories,
+                        self.add_turn_button, self.remove_turn_button):
             control.setEnabled(not read_only)
         for spin in self.ranking_spins.values():
             spin.setReadOnly(read_only)
@@ -306,18 +300,13 @@ class ScenarioForm(QWidget):
 
     def _fill_ranking(self, value: bool | Mapping[str, Any]) -> None:
         mode = (
-            RANKING_OFF
-            if value is False
-            else RANKING_CUSTOM
-            if isinstance(value, Mapping)
+            RANKING_OFF if value is False else RANKING_CUSTOM if isinstance(value, Mapping)
             else RANKING_ON
         )
         self.ranking_combo.setCurrentIndex(self.ranking_combo.findData(mode))
         d = load_profile().rank_defaults
         defaults = {
-            "topK": d.top_k,
-            "minScore": d.min_score,
-            "marginRatio": d.margin_ratio,
+            "topK": d.top_k, "minScore": d.min_score, "marginRatio": d.margin_ratio,
             "minDocs": d.min_docs,
         }
         for key, spin in self.ranking_spins.items():

@@ -107,7 +107,9 @@ class SessionsFeature(QObject):
     # feature contract ---------------------------------------------------------------
     def contributions(self) -> Contributions:
         return Contributions(
-            pages=[PageSpec("sessions", "Sessions", build=lambda: self.page, prepare=prepare_page)]
+            pages=[
+                PageSpec("sessions", "Sessions", build=lambda: self.page, prepare=prepare_page)
+            ]
         )
 
     def shutdown(self) -> None:

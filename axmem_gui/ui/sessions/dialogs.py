@@ -84,7 +84,9 @@ class ChooseSessionDialog(QDialog):
         return str(rows[0].data(SessionRole.Id)) if rows else None
 
     @classmethod
-    def ask(cls, parent: QWidget | None, sessions: Sequence[SessionRow], prompt: str) -> str | None:
+    def ask(
+        cls, parent: QWidget | None, sessions: Sequence[SessionRow], prompt: str
+    ) -> str | None:
         dialog = cls(sessions, prompt, parent)
         dialog.table.sortByColumn(4, Qt.SortOrder.DescendingOrder)
         return dialog.chosen() if dialog.exec() == QDialog.DialogCode.Accepted else None

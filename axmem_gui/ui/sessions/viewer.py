@@ -276,7 +276,9 @@ class SessionViewer(QWidget):
     def set_replay_allowed(self, reason: str | None) -> None:
         self._replay_refused = reason
         self.replay_action.setEnabled(reason is None)
-        self.replay_action.setToolTip(inert(reason or "Replay offline with the recorded replies"))
+        self.replay_action.setToolTip(
+            inert(reason or "Replay offline with the recorded replies")
+        )
 
     def set_busy(self, busy: bool) -> None:
         self.replay_action.setEnabled(not busy and self._replay_refused is None)

@@ -102,17 +102,8 @@ class SuiteListModel(QAbstractListModel):
 
 class CaseTableModel(HeaderedTableModel):
     headers = (
-        "",
-        "case",
-        "kind",
-        "search strings",
-        "must include",
-        "must exclude",
-        "k",
-        "returned",
-        "recall@k",
-        "RR",
-        "why it fails",
+        "", "case", "kind", "search strings", "must include", "must exclude", "k",
+        "returned", "recall@k", "RR", "why it fails",
     )
 
     def __init__(self) -> None:
@@ -165,11 +156,8 @@ class CaseTableModel(HeaderedTableModel):
             return self._display(case, result, status, col)
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == 0 and status:
-                return {
-                    "pass": "passed",
-                    "fail": "fails",
-                    "regressed": "regressed: passed in the baseline run, fails now",
-                }[status]
+                return {"pass": "passed", "fail": "fails",
+                        "regressed": "regressed: passed in the baseline run, fails now"}[status]
             if result is not None and result.reasons:
                 return "\n".join(result.reasons)
             return case.note or None

@@ -87,7 +87,9 @@ class _Reporter:
         self._ctx.progress(p.done / p.total if p.total else 1.0, p.message)
 
 
-def plan_job(workspace: CatalogReader, paths: Sequence[Path], fmt: FormatName | None = None) -> Job:
+def plan_job(
+    workspace: CatalogReader, paths: Sequence[Path], fmt: FormatName | None = None
+) -> Job:
     chosen = tuple(paths)
 
     def job(ctx: JobContext) -> ImportPreview:
