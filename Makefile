@@ -68,9 +68,26 @@ AX_NPM := build/ax-npm
 ax-npm:
 	tools/golden/install_ax.sh $(AX_NPM)
 
-# Regenerate tests/golden/ax-24.0.21/expected.json and tests/fixtures/ax_turns/ from the
-# package (byte-identical).
-golden: ax-npm
+# Regenerate tests/golden/ax-24.0.21/expected.json, tests/fixtures/ax_turns/ and the
+# exact-text fixture (tests/fixtures/ax_text/exact-text-*.json) from the package, and Node's
+# own answers where its ICU is newer than the wheel's (core/ax/profiles/text-icu-*.json,
+# tests/fixtures/ax_text/newer-unicode-*.json), all byte-identical.
+golden: $(STAMP) ax-npm
+	mkdir -p build
+	LC_ALL=C.UTF-8 node tools/golden/node_text.mjs > build/node-text.json
+	$(BIN)/python -m tools.ax_profile.text_data build/node-text.json
+	LC_ALL=C.UTF-8 node tools/golden/node_text.mjs \
+		--probes tests/fixtures/ax_text/newer-unicode-probes.json \
+		--out tests/fixtures/ax_text/newer-unicode-node.json
+	node tools/golden/signatures.mjs --ax $(AX_NPM) \
+		--cases tests/fixtures/ax_text/signatures-cases.json \
+		--out tests/fixtures/ax_text/signatures-expected.json
+	LC_ALL=C.UTF-8 node tools/golden/oracle.mjs --ax $(AX_NPM) \
+		--cases tests/fixtures/conformance/bprime-unicode17-cases.json \
+		--out tests/fixtures/conformance/bprime-unicode17-expected.json
+	LC_ALL=C.UTF-8 node tools/golden/oracle.mjs --ax $(AX_NPM) \
+		--cases tests/fixtures/ax_text/exact-text-cases.json \
+		--out tests/fixtures/ax_text/exact-text-expected.json
 	LC_ALL=C.UTF-8 node tools/golden/oracle.mjs --ax $(AX_NPM) \
 		--cases tests/golden/ax-24.0.21/cases.json --out tests/golden/ax-24.0.21/expected.json
 	LC_ALL=C.UTF-8 node tools/golden/oracle.mjs --ax $(AX_NPM) \

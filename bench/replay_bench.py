@@ -37,7 +37,7 @@ from axmem_gui.services.workspace import open_workspace
 
 AGENT = {
     "name": "bench",
-    "signature": "request:string -> answer:string",
+    "signature": "userRequest:string -> answer:string",
     "instruction": "Answer operational questions using the guides and team memories.",
     "catalog": {"skills": "all", "memories": "all"},
     "contextMap": {"maxChars": 1600, "infiniteEvolve": True},
@@ -60,7 +60,7 @@ def record() -> Session:
     return sessions.run_agent(
         config,
         catalog,
-        [{"request": r} for r in REQUESTS],
+        [{"userRequest": r} for r in REQUESTS],
         settings,
         transport=ScriptedTransport(),
     )

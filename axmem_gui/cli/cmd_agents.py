@@ -3,7 +3,10 @@
 `add` and `edit` read a config (the JSON `axmem agents show NAME` prints under "config", or
 a whole `show` document) from a file or standard input (`-`); every write prints the stored
 config with its new revision. `edit --revision N` and `remove --revision N` are refused when
-the config moved on since revision N. Exit codes: 0 done, 2 bad input or conflict.
+the config moved on since revision N. The signature is checked against both runtimes: a
+config axllm (which runs it here) refuses is not stored; what @ax-llm/ax (a TypeScript app)
+refuses is stored, listed under "runtimeRefusals" and on stderr. Exit codes: 0 done, 2 bad
+input or conflict.
 """
 
 from __future__ import annotations
@@ -60,17 +63,27 @@ def _show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _with_refusals(printed: dict[str, Any], config: AgentConfig) -> dict[str, Any]:
+    """What a write prints, with what @ax-llm/ax refuses in the signature (also on
+    stderr): stored anyway, the studio runs it."""
+    refusals = agents.signature_refusals(config.signature)
+    for refusal in refusals:
+        print(f"axmem: warning: {refusal}", file=sys.stderr)
+    return {**printed, "runtimeRefusals": [r.to_json() for r in refusals]}
+
+
 def _add(args: argparse.Namespace) -> int:
     config = _read(args.file)
     with open_workspace(args.workspace) as ws:
-        print_json(_written(ws.agents.add(config)))
+        print_json(_with_refusals(_written(ws.agents.add(config)), config))
     return 0
 
 
 def _edit(args: argparse.Namespace) -> int:
     config = _read(args.file)
     with open_workspace(args.workspace) as ws:
-        print_json(_written(ws.agents.edit(args.name, config, args.revision)))
+        stored = ws.agents.edit(args.name, config, args.revision)
+        print_json(_with_refusals(_written(stored), config))
     return 0
 
 

@@ -23,9 +23,17 @@ from axmem_gui.cli.common import (
     write_report,
 )
 from axmem_gui.core import jsontext
+from axmem_gui.core.ax.axllm_search import AxllmSearch
 from axmem_gui.core.ax.conformance import run_cases
 from axmem_gui.core.ax.explain import explain
-from axmem_gui.core.ax.profile import DEFAULT_AX_VERSION, AxProfile, load_profile
+from axmem_gui.core.ax.profile import (
+    AXLLM_PROFILE,
+    DEFAULT_AX_VERSION,
+    TS_PROFILE,
+    AxProfile,
+    load_profile,
+    search_profile,
+)
 from axmem_gui.core.ax.ranking import RankResult
 from axmem_gui.core.ax.render import (
     LOADED_SKILLS_TITLE,
@@ -56,6 +64,11 @@ from axmem_gui.services.files import write_file_atomic
 from axmem_gui.services.scenarios import simulate_workspace_scenario_at
 
 RUNTIMES = {"javascript": "JavaScript", "python": "Python"}
+PROFILE_HELP = (
+    f"the runtime profile to reproduce: {TS_PROFILE} (the TypeScript @ax-llm/ax, default; "
+    f"also written {DEFAULT_AX_VERSION}) or {AXLLM_PROFILE} (axllm, what the studio's own "
+    "runs send)"
+)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -72,11 +85,7 @@ def _add_source_args(parser: argparse.ArgumentParser) -> None:
         "list of skills); mutually exclusive with --workspace",
     )
     add_workspace_arg(group)  # type: ignore[arg-type]
-    parser.add_argument(
-        "--ax-version",
-        default=DEFAULT_AX_VERSION,
-        help=f"Ax profile to reproduce (default {DEFAULT_AX_VERSION})",
-    )
+    parser.add_argument("--ax-version", default=DEFAULT_AX_VERSION, help=PROFILE_HELP)
 
 
 def _catalog(args: argparse.Namespace) -> Catalog:
@@ -120,6 +129,7 @@ def _stage_config(args: argparse.Namespace, catalog: Catalog, profile: AxProfile
         memories_mode=bool(catalog.memories),
         relevance_hints=hints_on,
         skill_usage=args.skill_usage,
+        context_map=args.context_map,
     )
 
 
@@ -169,14 +179,22 @@ def _render_hints(args: argparse.Namespace) -> int:
         ranking = jsontext.loads(args.ranking, "--ranking")
         if not isinstance(ranking, bool | dict):
             raise InputError("--ranking: expected false, true or an object like {\"topK\": 1}")
-    options = relevance_options(ranking, profile, "--ranking")
-    hints = compute_relevance_hints(
-        args.task,
-        SkillSearch.indexed(catalog.skills, profile) if catalog.skills else None,
-        MemorySearch.indexed(catalog.memories, profile) if catalog.memories else None,
-        options,
-        _ids(args.ids) or (),
-    )
+    if profile.is_axllm:
+        hints = AxllmSearch(catalog.skills, catalog.memories, profile).hints(
+            args.task,
+            ranking,
+            _ids(args.ids) or (),
+            has_skills=bool(catalog.skills),
+            has_memories=bool(catalog.memories),
+        )
+    else:
+        hints = compute_relevance_hints(
+            args.task,
+            SkillSearch.indexed(catalog.skills, profile) if catalog.skills else None,
+            MemorySearch.indexed(catalog.memories, profile) if catalog.memories else None,
+            relevance_options(ranking, profile, "--ranking"),
+            _ids(args.ids) or (),
+        )
     if args.json:
         text = hints.text(profile)
         print_json({"enabled": hints.enabled, "events": hints.events(), "text": text})
@@ -219,6 +237,8 @@ def _search(args: argparse.Namespace) -> int:
     loaded = _ids(args.loaded) or []
     call: SearchCall
     search: SkillSearch | MemorySearch
+    if profile.is_axllm:
+        return _axllm_search(args, profile, catalog, loaded)
     if args.domain == "skills":
         if not catalog.skills:
             raise InputError("the catalog has no skills to discover")
@@ -246,6 +266,28 @@ def _search(args: argparse.Namespace) -> int:
     for e in explanations:
         text += f"\nwhy {e.entry_id!r} for {json_dumps(e.query)}: {e.reason}"
     write_report(text + "\n")
+    return 0
+
+
+def _axllm_search(
+    args: argparse.Namespace, profile: AxProfile, catalog: Catalog, loaded: list[str]
+) -> int:
+    """axllm's built-in search (what axllm does without a host search)."""
+    if args.explain:
+        raise InputError(f"--explain explains the Ax search; {profile.name} has none to explain")
+    search = AxllmSearch(catalog.skills, catalog.memories, profile)
+    if args.domain == "skills":
+        if not catalog.skills:
+            raise InputError("the catalog has no skills to discover")
+        call, _ = search.discover(list(args.queries))
+    else:
+        if not catalog.memories:
+            raise InputError("the catalog has no memories to recall")
+        call, _ = search.recall(list(args.queries), loaded)
+    if args.json:
+        print_json({"domain": call.domain, **call.to_json()})
+        return 0
+    write_report(_format_call(call) + "\n")
     return 0
 
 
@@ -310,12 +352,14 @@ def _simulate(args: argparse.Namespace) -> int:
         scenario = scenario_from_document(
             _read_json(args.scenario, "scenario file"), str(args.scenario)
         )
+        # axllm's runs answer discover and recall with the studio's Ax search (host search)
+        host = search_profile(profile)
         sim = simulate(
             catalog,
             scenario,
             profile,
-            skill_search=SkillSearch.indexed(catalog.skills, profile) if catalog.skills else None,
-            memory_search=MemorySearch.indexed(catalog.memories, profile)
+            skill_search=SkillSearch.indexed(catalog.skills, host) if catalog.skills else None,
+            memory_search=MemorySearch.indexed(catalog.memories, host)
             if catalog.memories
             else None,
         )
@@ -337,6 +381,11 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _conformance_run(args: argparse.Namespace) -> int:
     profile = load_profile(args.ax_version)
+    if profile.is_axllm:
+        raise InputError(
+            f"conformance cases record the TypeScript package's answers; {profile.name} is "
+            "checked against the installed axllm by the tests (tests/core/ax/test_axllm_profile.py)"
+        )
     cases = _read_json(args.cases, "case file")
     result = run_cases(cases, profile, str(args.cases))
     text = json_dumps(result, indent=2) + "\n"
@@ -386,6 +435,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--no-relevance-ranking", action="store_true",
                    help="the agent sets relevanceRanking: false")
     p.add_argument("--skill-usage", action="store_true", help="the agent sets onUsedSkills")
+    p.add_argument("--context-map", action="store_true",
+                   help="the agent has a context map (axllm's distiller then has a Context "
+                   "Map field)")
     p.set_defaults(handler=_render_index)
 
     p = parts.add_parser("loaded-skills", help="the Loaded Skills user-turn field",

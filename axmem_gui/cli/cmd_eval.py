@@ -24,6 +24,9 @@ from axmem_gui.services.local_model import (
     local_label,
     local_model_status,
     local_provider,
+    register_server,
+    running_server,
+    unregister_server,
 )
 from axmem_gui.services.workspace import open_workspace
 
@@ -170,10 +173,13 @@ def _compare(args: argparse.Namespace) -> int:
 
 def _local_status(args: argparse.Namespace) -> int:
     status = local_model_status()
+    running = running_server()
     if args.json:
-        print_json(status.to_json())
+        print_json({**status.to_json(), "serving": running.base_url if running else None})
     else:
         say(status.message)
+        if running is not None:
+            say(f"serving at {running.base_url} (`--provider local` reuses it)")
     return 0 if status.ready else 1
 
 
@@ -190,14 +196,18 @@ def _local_serve(args: argparse.Namespace) -> int:
     _stop_on_sigterm()
     server = LocalModelServer(port=args.port)
     with server:
-        print(
-            f"serving {server.model_file} at {server.base_url} "
-            f"(loaded in {server.load_seconds:.1f} s); use --provider openai-compatible "
-            f"--base-url {server.base_url}; Ctrl-C stops it",
-            flush=True,
-        )
-        assert server.process is not None
-        code = server.process.wait()
+        register_server(server)
+        try:
+            print(
+                f"serving {server.model_file} at {server.base_url} "
+                f"(loaded in {server.load_seconds:.1f} s); `--provider local` reuses it (or "
+                f"--provider openai-compatible --base-url {server.base_url}); Ctrl-C stops it",
+                flush=True,
+            )
+            assert server.process is not None
+            code = server.process.wait()
+        finally:
+            unregister_server(server)
     say(f"axmem: the local model server exited (code {code}): {server.log_tail()}")
     return 1
 

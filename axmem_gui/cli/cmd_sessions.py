@@ -37,6 +37,7 @@ from axmem_gui.core.session.retrieval import SEARCH_BACKENDS
 from axmem_gui.core.session.whatif import render_whatif
 from axmem_gui.services import sessions
 from axmem_gui.services.providers import check_connection
+from axmem_gui.services.sessions import MAP_SETTINGS_RULES
 from axmem_gui.services.workspace import open_workspace
 
 
@@ -125,6 +126,12 @@ def _finish_run(session: Session, args: argparse.Namespace) -> int:
     for warning in warnings:
         label = "error" if warning in map_failed and args.on_map_failure == "error" else "warning"
         say(f"axmem: {label}: {warning}", file=sys.stderr)
+    record = session.context_map_settings
+    if record is not None and record.rule == "agent" and sessions.carried_map_warnings(session):
+        say(
+            "axmem: note: `--map-settings carried` keeps a carried map's own settings",
+            file=sys.stderr,
+        )
     if session.complete:
         say(f"recorded {calls} model calls: {where}")
         for fw in session.forwards:
@@ -158,6 +165,7 @@ def _run(args: argparse.Namespace) -> int:
         name=args.name or "",
         search=args.search,
         progress=_progress(args.quiet),
+        map_rule=args.map_settings,
     )
     return _finish_run(session, args)
 
@@ -301,7 +309,8 @@ def _add_provider_args(p: argparse.ArgumentParser, required: bool = True) -> Non
         required=required,
         metavar="P",
         help="openai, anthropic, google-gemini, openai-compatible, ollama, "
-        "llama-cpp, lm-studio, vllm (or any axllm profile)",
+        "llama-cpp, lm-studio, vllm, local (the bundled model: reuses `axmem local-model "
+        "serve`, else starts it for the run), or any axllm profile",
     )
     p.add_argument("--model", metavar="M", help="model name")
     p.add_argument("--base-url", metavar="URL", help="server URL, e.g. http://127.0.0.1:8080/v1")
@@ -403,6 +412,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="context map to start from (snapshot JSON or Markdown text)",
     )
     p.add_argument(
+        "--map-settings",
+        choices=MAP_SETTINGS_RULES,
+        default="agent",
+        help="whose maxChars/infiniteEvolve/evolveSteps apply to the --context-map: the "
+        "agent's (default) or the map's own; a difference is warned about and recorded",
+    )
+    p.add_argument(
         "--save",
         action="store_true",
         help="also store the session in the workspace (default when no -o)",
@@ -438,7 +454,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _add_run_output(p)
     p.set_defaults(handler=_rerun)
 
-    p = sub.add_parser("diff", help="compare two sessions call by call")
+    p = sub.add_parser(
+        "diff",
+        help="compare two sessions: agent config keys and catalog entries that differ, then "
+        "call by call",
+    )
     p.add_argument("a", type=Path, metavar="A")
     p.add_argument("b", type=Path, metavar="B")
     p.add_argument("--json", action="store_true", help="machine-readable comparison")

@@ -37,6 +37,17 @@ class RetryPolicy:
                 f"cannot retry on {', '.join(unknown)}: known failures are {', '.join(RETRY_KINDS)}"
             )
 
+    def wait_before_retry(self, kind: str, retry_after: Any, attempt: int) -> float | None:
+        """Seconds to wait before retrying after failed attempt `attempt` (0-based) of
+        kind `kind`, the server having said `retry_after` (None: no retry). The server's
+        Retry-After wins up to `max_wait_s`; else the backoff, capped at `max_wait_s`."""
+        if kind not in self.retry_on or attempt >= self.max_retries:
+            return None
+        after = retry_after_seconds(retry_after)
+        if after is not None:
+            return after if after <= self.max_wait_s else None
+        return min(self.backoff_s * self.backoff_factor**attempt, self.max_wait_s)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "max_retries": self.max_retries,
@@ -56,6 +67,17 @@ class RetryPolicy:
             max_wait_s=float(value.get("max_wait_s", 60.0)),
             retry_on=tuple(str(k) for k in retry_on) if isinstance(retry_on, list) else RETRY_KINDS,
         )
+
+
+def retry_after_seconds(value: Any) -> float | None:
+    """A Retry-After value in seconds (an HTTP date reads as absent: the backoff applies)."""
+    if value is None:
+        return None
+    try:
+        seconds = float(str(value).strip())
+    except ValueError:
+        return None
+    return max(0.0, seconds)
 
 
 def parse_retry_on(text: str) -> tuple[str, ...]:

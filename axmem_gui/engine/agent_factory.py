@@ -17,14 +17,23 @@ from axllm import AxQuickJsCodeRuntime
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.session.agent_config import AgentConfig
+from axmem_gui.core.session.map_settings import applied_to_state
+from axmem_gui.core.session.model import MapSettings
+from axmem_gui.core.session.signature import SignatureRefusal
+from axmem_gui.engine.versions import package_version
 
 OBSERVER_KINDS = ("loaded_skills", "loaded_memories", "used_skills", "used_memories")
 
 
 def agent_options(
-    config: AgentConfig, catalog: Catalog, context_map: Mapping[str, Any] | str | None
+    config: AgentConfig,
+    catalog: Catalog,
+    context_map: Mapping[str, Any] | str | None,
+    settings: MapSettings | None = None,
 ) -> dict[str, Any]:
-    """The JSON-only axllm options for this agent (recorded in the session as is)."""
+    """The JSON-only axllm options for this agent (recorded in the session as is).
+    `settings`: the map settings that apply (core.session.map_settings), written into the
+    map state carried in; None leaves a state's own settings winning, as axllm does."""
     options: dict[str, Any] = {
         "contextFields": list(config.context_fields),
         "skillsCatalog": [s.to_ax() for s in catalog.skills],
@@ -38,10 +47,11 @@ def agent_options(
         options["instruction"] = config.instruction
     if config.context_map is not None:
         cm: dict[str, Any] = config.context_map.to_json()
-        if context_map is not None:
-            cm["map"] = copy.deepcopy(
-                dict(context_map) if isinstance(context_map, Mapping) else context_map
-            )
+        if isinstance(context_map, Mapping):
+            state = copy.deepcopy(dict(context_map))
+            cm["map"] = applied_to_state(state, settings) if settings is not None else state
+        elif context_map is not None:
+            cm["map"] = context_map
         options["contextMap"] = cm
     return options
 
@@ -80,6 +90,30 @@ def build_agent(
         return axllm.agent(config.signature, opts)
     except (ValueError, TypeError, RuntimeError) as exc:
         raise InputError(f"agent '{config.name}': axllm cannot build it: {exc}") from None
+
+
+class _SignatureOnlyRuntime:
+    """A code runtime that never runs: enough for axllm to build an agent and judge its
+    signature, without starting QuickJS."""
+
+    language = "JavaScript"
+
+    def get_usage_instructions(self) -> str:
+        return ""
+
+    def create_session(self, globals: Any, options: Any = None) -> None:
+        raise RuntimeError("a signature check runs no code")
+
+
+def axllm_signature_refusal(signature: str) -> SignatureRefusal | None:
+    """axllm's verdict on an agent signature (it builds the agent as a live run does):
+    None when it accepts it, else its own error."""
+    runtime = f"axllm {package_version('axllm')}"
+    try:
+        axllm.agent(signature, {"runtime": _SignatureOnlyRuntime()})
+    except Exception as exc:  # axllm raises its own error types, ValueError and TypeError
+        return SignatureRefusal(runtime, f"{type(exc).__name__}: {exc}")
+    return None
 
 
 def _observer(observe: Observer, kind: str) -> Callable[[Any], None]:

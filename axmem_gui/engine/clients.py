@@ -31,6 +31,7 @@ from axmem_gui.core.session.stages import ACTOR_STAGES, LLM_QUERY, stage_of_requ
 from axmem_gui.engine import policy
 from axmem_gui.engine.errors import FailureInfo, ProviderFailure, RunCancelled, describe_failure
 from axmem_gui.engine.search import CallPlace
+from axmem_gui.engine.wire import finish_record
 
 
 def jsonable(value: Any) -> Any:
@@ -123,24 +124,28 @@ class RecordingClient(_Delegating):
         cancel: CancelLike = None,
         progress: Callable[[str, int, str], None] | None = None,
         http_attempts: list[dict[str, Any]] | None = None,
+        scheme: int = 1,
     ) -> None:
         super().__init__(inner)
         #: Every call as the session file records it (this client writes that JSON).
         self.exchanges: list[dict[str, Any]] = []
+        #: 2: a version 2 file's calls (params, wire, every attempt, scheme 2 digests).
+        self.scheme = scheme
         #: Where the last call sits (searches and callbacks name the call that made them).
         self.last_call: CallPlace | None = None
         self.cancel = cancel
         self._progress = progress
         self._turns = _TurnCounter()
-        # Filled by the provider client's credential hook (see providers.make_client).
+        # Filled by the provider client's transport tap (see providers.make_client).
         self._http_attempts = http_attempts if http_attempts is not None else []
 
     def _wire_record(self, record: dict[str, Any]) -> None:
         """What the policy client did on the wire: attempts (retries, waits), chunks."""
         call = getattr(self.inner, "last_call", None)
         attempts = getattr(call, "attempts", None)
-        if isinstance(attempts, list) and any(a.get("outcome") != "ok" for a in attempts):
-            record["attempts"] = jsonable(attempts)  # only when something went wrong
+        failed = isinstance(attempts, list) and any(a.get("outcome") != "ok" for a in attempts)
+        if isinstance(attempts, list) and attempts and (failed or self.scheme >= 2):
+            record["attempts"] = jsonable(attempts)  # version 1: only when one failed
         chunks = getattr(call, "chunks", None)
         if isinstance(chunks, list):
             record["stream"] = True
@@ -208,6 +213,8 @@ class RecordingClient(_Delegating):
                     {"method": a.get("method"), "url": redact_url(str(a.get("url")))}
                     for a in self._http_attempts
                 ]
+            if self.scheme >= 2:
+                finish_record(record, self._http_attempts, request_json, self.inner)
             self.exchanges.append(record)
             if self._progress:
                 self._progress("call_finished", index, stage)

@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,6 +103,23 @@ class LocalModelStatus:
 
 def local_model_status() -> LocalModelStatus:
     return LocalModelStatus(find_model_file(), server_installed())
+
+
+def served_models(base_url: str, timeout_s: float = 2.0) -> list[str] | None:
+    """The model ids an OpenAI-compatible server on 127.0.0.1 lists (`GET /models`), or
+    None when nothing answers there (only loopback URLs are asked)."""
+    host = urllib.parse.urlsplit(base_url).hostname
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        return None
+    try:
+        with urllib.request.urlopen(f"{base_url.rstrip('/')}/models", timeout=timeout_s) as r:
+            if r.status != 200:
+                return None
+            body = json.loads(r.read(1_000_000) or b"{}")
+    except (urllib.error.URLError, OSError, ValueError):
+        return None
+    data = body.get("data") if isinstance(body, dict) else None
+    return [str(m.get("id")) for m in data or [] if isinstance(m, dict)]
 
 
 def free_port() -> int:

@@ -168,6 +168,24 @@ class CapMaxTokens:
         await self.app({**scope, "headers": headers}, replay, send_fixed)
 
 
+def without_extra_buffer_types() -> None:
+    """Load weights without llama.cpp's extra buffer types (the AMX and repacked-weight
+    kernels). A wheel compiled with GGML_NATIVE on a CPU with AMX (a Sapphire Rapids
+    cloud VM) segfaults in the first decode of more than one token with them on; a
+    135M model loses nothing that matters without them. llama-cpp-python exposes no
+    setting for it, so the default model parameters it starts from get the flag."""
+    from llama_cpp import llama_cpp as native  # llama.py calls it through this module
+
+    defaults = native.llama_model_default_params
+
+    def params() -> Any:
+        value = defaults()
+        value.use_extra_bufts = False
+        return value
+
+    native.llama_model_default_params = params
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="the bundled local model's server")
     parser.add_argument("--model", required=True)
@@ -180,6 +198,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     import uvicorn
+
+    without_extra_buffer_types()
     from llama_cpp.server.app import create_app
     from llama_cpp.server.settings import ModelSettings, ServerSettings
 

@@ -207,14 +207,6 @@ def failure_kind(exc: BaseException) -> str:
     return "other"
 
 
-def _retry_after_seconds(value: Any) -> float | None:
-    try:
-        seconds = float(str(value).strip())
-    except ValueError:
-        return None  # an HTTP date: treated as absent (the backoff applies)
-    return max(0.0, seconds)
-
-
 @dataclass
 class CallRecord:
     """What one chat() call did on the wire."""
@@ -298,9 +290,17 @@ class PolicyClient:
             try:
                 response, chunks = self._once(request, options)
             except BaseException as exc:
-                if isinstance(exc, axllm.AxAIServiceAbortedError):
-                    raise  # the user cancelled
-                if not isinstance(exc, Exception):
+                if isinstance(exc, axllm.AxAIServiceAbortedError) or not isinstance(
+                    exc, Exception
+                ):
+                    # the user cancelled (the attempt is kept: the call's time is its
+                    # attempts' and waits')
+                    record.attempts.append(
+                        {
+                            "outcome": "cancelled",
+                            "duration_ms": round((time.perf_counter() - started) * 1000, 3),
+                        }
+                    )
                     raise
                 kind = failure_kind(exc)
                 info = describe_failure(exc)
@@ -328,10 +328,4 @@ class PolicyClient:
             return response
 
     def _wait_before_retry(self, kind: str, exc: BaseException, attempt: int) -> float | None:
-        policy = self.policy
-        if kind not in policy.retry_on or attempt >= policy.max_retries:
-            return None
-        after = _retry_after_seconds(getattr(exc, "retry_after", None))
-        if after is not None:
-            return after if after <= policy.max_wait_s else None
-        return min(policy.backoff_s * policy.backoff_factor**attempt, policy.max_wait_s)
+        return self.policy.wait_before_retry(kind, getattr(exc, "retry_after", None), attempt)

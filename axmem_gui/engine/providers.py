@@ -30,19 +30,33 @@ from axmem_gui.core.providers import is_scripted as is_scripted
 from axmem_gui.core.session.redact import redact_headers
 from axmem_gui.engine.errors import describe_failure
 from axmem_gui.engine.policy import DeadlineTransport, PolicyClient
+from axmem_gui.engine.wire import WireTap
 
 
 def provider_names() -> list[str]:
     return list(PROVIDERS)
 
 
+#: axllm's model types an agent can talk to (embedding, audio, realtime and image models
+#: cannot run one: the OpenAI list began with three embedding models).
+CHAT_MODEL_TYPES = frozenset({"text", "code"})
+
+
 def model_choices(provider: str) -> list[str]:
-    """Known model names for a provider (empty for servers that host any model)."""
+    """Known chat model names for a provider, its default first, each once (empty for
+    servers that host any model; any other name can still be typed)."""
     if provider == SCRIPTED_PROVIDER:
         return list(SCRIPTED_MODELS)
     for entry in axllm.get_supported_ai_models():
-        if entry.get("name") == provider:
-            return [str(m.get("name")) for m in entry.get("models") or [] if m.get("name")]
+        if entry.get("name") != provider:
+            continue
+        models = [
+            m
+            for m in entry.get("models") or []
+            if m.get("name") and m.get("type", "text") in CHAT_MODEL_TYPES
+        ]
+        models.sort(key=lambda m: not m.get("isDefault"))  # stable: axllm's order after
+        return list(dict.fromkeys(str(m["name"]) for m in models))
     return []
 
 
@@ -53,9 +67,11 @@ def make_client(
     transport: Callable[[Mapping[str, Any]], Any] | None = None,
     on_http_attempt: Callable[[dict[str, Any]], None] | None = None,
 ) -> Any:
-    """An axllm client for these settings. `on_http_attempt` sees method and URL of every
-    HTTP attempt (retries included); it never sees headers."""
+    """An axllm client for these settings. `on_http_attempt` sees every HTTP attempt
+    (retries included): method, URL, the body's settings, status and raw reply; never a
+    header."""
     provider = settings.provider
+    chosen = settings.info
     if is_scripted(settings):
         # Answered in process through axllm's own OpenAI-compatible client.
         from axmem_gui.engine.scripted_model import ScriptedTransport
@@ -100,15 +116,20 @@ def make_client(
         transport if transport is not None else DeadlineTransport(settings.timeout_s)
     )
     if on_http_attempt is not None:
-
-        def observe(context: Mapping[str, Any]) -> dict[str, str]:
-            on_http_attempt({"method": context.get("method"), "url": context.get("url")})
-            return {}  # adds no header: the key travels the normal way
-
-        kwargs["credential_provider"] = observe
+        # Every HTTP attempt: method, URL, the settings sent, status, raw reply (never a
+        # header); the recording keeps them (engine.wire).
+        kwargs["transport"] = WireTap(kwargs["transport"], on_http_attempt)
     try:
         inner = axllm.ai(settings.provider, **kwargs)
     except ValueError as exc:
+        if not settings.model and str(exc) == "No model defined":
+            label = chosen.label if chosen else settings.provider
+            models = model_choices(chosen.name) if chosen else []
+            hint = f" (e.g. {' or '.join(models)})" if models else ""
+            raise InputError(
+                f"{label} needs a model name{hint}: it has no default model "
+                "(--model, or the Model field)"
+            ) from None
         raise InputError(
             f"unknown provider '{settings.provider}' ({exc}); known: {', '.join(PROVIDERS)}"
         ) from None

@@ -20,20 +20,23 @@ from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.session.agent_config import AgentConfig
 from axmem_gui.core.session.contextmap_update import describe_update
 from axmem_gui.core.session.derive import (
+    call_turns,
     map_snapshots,
     map_warnings,
     trace_without_logs,
-    turns,
     without_run_token,
 )
 from axmem_gui.core.session.format import (
     FORWARD_KEYS,
     NOT_RUN_KEYS,
     SESSION_KEYS,
+    VERSION,
     parse_exchange,
     parse_session,
 )
+from axmem_gui.core.session.map_settings import settings_rule, settings_warnings
 from axmem_gui.core.session.model import (
+    AGENT_RULE,
     CANCELLED,
     COMPLETE,
     FAILED,
@@ -42,6 +45,7 @@ from axmem_gui.core.session.model import (
     Callback,
     Exchange,
     Forward,
+    MapSettings,
     Origin,
     RunError,
     SearchInfo,
@@ -79,6 +83,8 @@ class RunRequest:
     inputs: tuple[dict[str, Any], ...]
     context_map: dict[str, Any] | str | None = None
     name: str = ""
+    #: Whose settings a carried map follows: the agent's (`agent`) or its own (`carried`).
+    map_rule: str = AGENT_RULE
     origin: Origin = field(default_factory=lambda: Origin(kind="live"))
 
 
@@ -131,7 +137,11 @@ class _Run:
         self.progress = progress
         self.forward = 0
         self.recorder = RecordingClient(
-            client, cancel=cancel, progress=self._call_progress, http_attempts=http_attempts
+            client,
+            cancel=cancel,
+            progress=self._call_progress,
+            http_attempts=http_attempts,
+            scheme=VERSION,
         )
         self.callbacks: list[Callback] = []
         self.search = RecordingSearch(backend, request.catalog, self._locate)
@@ -178,14 +188,16 @@ class _Run:
             self.exchanges.append(parse_exchange(records[i], i, len(self.request.inputs), source))
         return self.exchanges[first_call:]
 
-    def run_forward(self, index: int, inputs: dict[str, Any], map_before: Any) -> Forward:
+    def run_forward(
+        self, index: int, inputs: dict[str, Any], map_before: Any, settings: MapSettings | None
+    ) -> Forward:
         self.forward = index
         self.recorder.forward = index
         self.callbacks = []
         self.search.calls = []
         first_call = len(self.recorder.exchanges)
         config = self.request.config
-        options = agent_options(config, self.request.catalog, map_before)
+        options = agent_options(config, self.request.catalog, map_before, settings)
         agent = build_agent(config, options, observe=self.observe, search=self.search)
         has_map = config.context_map is not None
         cm_before = runtime_map(jsonable(agent.export_runtime_state())) if has_map else None
@@ -233,7 +245,7 @@ class _Run:
             context_map_after=cm_after,
             context_map_update=describe_update(exchanges, cm_before, cm_after),
             exchange_range=(first_call, len(self.recorder.exchanges)),
-            turns=turns(trace, exchanges),
+            turns=call_turns(trace, exchanges, error),
             searches=tuple(self.search.calls),
             callbacks=tuple(self.callbacks),
             action_log=without_run_token(_safe(agent.get_action_log, [])),
@@ -274,10 +286,12 @@ def record_session(
     forwards: list[Forward] = []
     context_map: Any = request.context_map
     total = len(request.inputs)
+    cm_config = request.config.context_map
+    rule = None if cm_config is None else settings_rule(request.map_rule, cm_config, context_map)
     for i, inputs in enumerate(request.inputs):
         if progress:
             progress(RunProgress("forward_started", i, total, len(run.recorder.exchanges)))
-        fw = run.run_forward(i, inputs, context_map)
+        fw = run.run_forward(i, inputs, context_map, None if rule is None else rule.effective)
         forwards.append(fw)
         if progress:
             progress(
@@ -298,6 +312,7 @@ def record_session(
     features = client.get_features() if callable(getattr(client, "get_features", None)) else {}
     has_map = request.config.context_map is not None
     session = Session(
+        version=VERSION,
         id=session_id or new_session_id(),
         name=request.name or f"{request.config.name} · {provider.model or '?'}",
         created_at=created_at,
@@ -313,7 +328,8 @@ def record_session(
         forwards=tuple(forwards),
         exchanges=tuple(run.exchanges),
         map_snapshots=tuple(map_snapshots(forwards)) if has_map else (),
-        warnings=tuple(map_warnings(forwards)),
+        warnings=tuple(settings_warnings(rule, cm_config) + map_warnings(forwards)),
+        context_map_settings=rule,
         key_order=SESSION_KEYS,
     )
     value = scrub_secrets(jsonable(session.to_json()), secrets)

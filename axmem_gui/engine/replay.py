@@ -24,7 +24,18 @@ from axmem_gui.core.errors import AxmemError, InputError
 from axmem_gui.core.records import JsonValue
 from axmem_gui.core.session.agent_config import AgentConfig
 from axmem_gui.core.session.app_session import is_app_session, is_host_search, not_here
-from axmem_gui.core.session.model import CANCELLED, COMPLETE, FAILED, Exchange, Forward, Session
+from axmem_gui.core.session.coverage import coverage
+from axmem_gui.core.session.digest import digest_scheme
+from axmem_gui.core.session.map_settings import replay_settings
+from axmem_gui.core.session.model import (
+    CANCELLED,
+    COMPLETE,
+    FAILED,
+    Exchange,
+    Forward,
+    MapSettings,
+    Session,
+)
 from axmem_gui.core.session.payloads import runtime_map
 from axmem_gui.core.session.replay_check import (
     ForwardCheck,
@@ -52,10 +63,12 @@ from axmem_gui.engine.clients import (
     fold_chunks,
     is_cancelled,
     jsonable,
+    recorded_error,
 )
 from axmem_gui.engine.errors import RunCancelled
 from axmem_gui.engine.search import StubSearch, backend_for_session
 from axmem_gui.engine.versions import package_version
+from axmem_gui.engine.wire_replay import WireReplay
 
 __all__ = [
     "ForwardCheck",
@@ -106,6 +119,10 @@ class _Replay:
     searches: SearchCursor
     stub: StubSearch | None
     cancelled_at_end: bool
+    #: The context-map settings each forward applies (None: the map state's own).
+    map_settings: MapSettings | None = None
+    #: What keeps the replay from being identical before it runs (found setting it up).
+    problems: list[Difference] = field(default_factory=list)
     checks: list[ForwardCheck] = field(default_factory=list)
 
     @property
@@ -119,12 +136,27 @@ def _prepare(session: Session, cancel: CancelLike) -> _Replay:
         raise InputError(session.agent.problem)
     forwards = session.ran_forwards
     cancelled_at_end = bool(forwards) and forwards[-1].status == CANCELLED
+    wire: WireReplay | None = None
+    problems: list[Difference] = []
+    if session.version >= 2:
+        try:
+            wire = WireReplay(session.provider)
+        except AxmemError as exc:
+            problems.append(
+                Difference(
+                    "provider",
+                    "outcome",
+                    f"the recorded provider settings build no client here ({exc}): the calls "
+                    "were served from the stored replies, their settings not made again",
+                )
+            )
     client = _CancellableReplayClient(
         session.exchanges,
         features=session.client_features or {},
         model=session.provider.model,
         cancel_when_exhausted=cancelled_at_end,
         cancel=cancel,
+        wire=wire,
     )
     searches = SearchCursor([s for f in forwards for s in f.search_calls])
     host = session.search is not None and bool(session.search.host)
@@ -137,6 +169,8 @@ def _prepare(session: Session, cancel: CancelLike) -> _Replay:
         searches=searches,
         stub=StubSearch(searches) if host else None,
         cancelled_at_end=cancelled_at_end,
+        map_settings=replay_settings(config.context_map, session.context_map_settings),
+        problems=problems,
     )
 
 
@@ -152,7 +186,7 @@ def _run_forward(replay: _Replay, fw: Forward, cancel: CancelLike) -> Replayed |
         events.append({"kind": kind, "payload": jsonable(payload)})
 
     config = replay.config
-    options = agent_options(config, replay.catalog, fw.context_map_before)
+    options = agent_options(config, replay.catalog, fw.context_map_before, replay.map_settings)
     agent = build_agent(config, options, observe=observe, search=replay.stub)
     call_options: dict[str, Any] = dict(fw.forward_options or {})
     if isinstance(cancel, CancelToken):
@@ -206,13 +240,17 @@ def replay_session(
             break
         mine = session.exchanges_of(fw.index)
         has_map = replay.config.context_map is not None
-        replay.checks.append(compare_forward(fw, new, mine, has_map=has_map))
+        replay.checks.append(
+            compare_forward(fw, new, mine, has_map=has_map, version=session.version)
+        )
         if new.status != COMPLETE:
             break
     divergence = replay.divergence
     if divergence is None and not replay.cancelled_at_end:
         divergence = replay.client.cursor.finish()
-    found = run_differences(divergence, replay.checks)
+    found = run_differences(divergence, replay.checks) + replay.problems
+    found += replay.client.reply_differences
+    found += _version_differences(session)
     seen = {d.where for d in found}
     found.extend(d for d in file_differences(session) if d.where not in seen)
     return ReplayReport(
@@ -223,6 +261,7 @@ def replay_session(
         forwards=tuple(replay.checks),
         duration_ms=round((time.perf_counter() - started) * 1000, 1),
         differences=tuple(found),
+        coverage=coverage(session, replay=True),
     )
 
 
@@ -265,6 +304,50 @@ def file_differences(session: Session) -> list[Difference]:
     )
 
 
+def reply_difference(
+    recorded: Exchange, response: Any, chunks: list[Any] | None
+) -> Difference | None:
+    """A stored reply (or a streamed one's chunks) set against what the recorded provider's
+    client reads from the recorded raw reply: the served model name, the finish reason,
+    the token counts, the content."""
+    where = f"exchanges[{recorded.index}]"
+    stored: Any
+    read: Any
+    if recorded.chunks is not None:
+        if chunks == recorded.chunks:
+            return None
+        where, stored, read = f"{where}.chunks", recorded.chunks, chunks
+    elif response == recorded.response:
+        return None
+    else:
+        where, stored, read = f"{where}.response", recorded.response, response
+    return Difference(
+        where,
+        "reply",
+        "the stored reply is not what the recorded provider's client reads from the recorded "
+        "raw reply (served model name, finish reason, token counts, content)",
+        json_diff(stored, read, where, ("stored", "read from the raw reply")),
+    )
+
+
+def _version_differences(session: Session) -> list[Difference]:
+    """The QuickJS the replay ran on against the one the file names (replay requires the
+    recording's axllm already)."""
+    recorded = session.versions.quickjs
+    installed = package_version("quickjs")
+    if recorded is None or recorded == installed:
+        return []
+    return [
+        Difference(
+            "versions.quickjs",
+            "outcome",
+            f"the recording names QuickJS {recorded}, the replay ran the code on QuickJS "
+            f"{installed}",
+            json_diff(recorded, installed, "versions.quickjs", ("recorded", "replayed")),
+        )
+    ]
+
+
 def verify_session(session: Session) -> VerifyReport:
     """The file-only checks (no agent run, no axllm version requirement): stored requests
     against their digests, searches re-run on the recorded catalog, derived fields."""
@@ -278,6 +361,7 @@ def verify_session(session: Session) -> VerifyReport:
         searches=len(searches),
         duration_ms=round((time.perf_counter() - started) * 1000, 1),
         host_searches=sum(1 for call in searches if is_host_search(call)),
+        coverage=coverage(session, replay=False),
     )
 
 
@@ -309,8 +393,13 @@ class _CancellableReplayClient(ReplayClient):
         model: str | None,
         cancel_when_exhausted: bool,
         cancel: CancelLike,
+        wire: WireReplay | None = None,
     ) -> None:
         super().__init__(recorded, features=features, model=model)
+        #: The recorded provider's client (version 2 files), None: serve the stored replies.
+        self.wire = wire
+        #: Stored replies that are not what the recorded raw replies read as.
+        self.reply_differences: list[Difference] = []
         self._cancel_when_exhausted = cancel_when_exhausted
         self._cancel = cancel
         self.cancelled_by_recording = False
@@ -325,4 +414,24 @@ class _CancellableReplayClient(ReplayClient):
         if self._cancel_when_exhausted and self.cursor.remaining == 0:
             self.cancelled_by_recording = True
             raise RunCancelled()
+        recorded = self.cursor.peek()
+        if self.wire is not None and recorded is not None and digest_scheme(recorded.digest) == 2:
+            return self._resend(recorded, request, options or {})
         return super().chat(request, options)
+
+    def _resend(self, recorded: Exchange, request: Any, options: Any) -> Any:
+        """A version 2 call: sent again through the recorded provider's client, which
+        makes the request settings again (checked by the digest) and reads the recorded
+        raw reply."""
+        assert self.wire is not None
+        resent = self.wire.send(recorded, request, options)
+        taken = self.cursor.take(jsonable(request), resent.params)
+        if taken.response is None and taken.error is not None:
+            raise recorded_error(taken.error)
+        if resent.failure is not None or resent.response is None:
+            raise self.cursor.unreadable(taken, str(resent.failure or "no reply"))
+        found = reply_difference(taken, resent.response, resent.chunks)
+        if found is not None:
+            self.reply_differences.append(found)
+        # The agent reads what the provider sent (the raw reply), not the stored copy.
+        return resent.response

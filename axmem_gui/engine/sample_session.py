@@ -41,8 +41,8 @@ SAMPLE_B_FILE = f"session-{SAMPLE_AGENT}-b.axsession.json"
 #: The scripted model's name per persona (a name ending in "-b" picks persona B).
 SCRIPTED_MODELS = {"a": "scripted-a", "b": "scripted-b"}
 SAMPLE_INPUTS = (
-    {"request": "How do I ship a new release of the payments SDK?"},
-    {"request": "Checkout is down for EU customers. What do I do first, and who do I page?"},
+    {"userRequest": "How do I ship a new release of the payments SDK?"},
+    {"userRequest": "Checkout is down for EU customers. What do I do first, and who do I page?"},
 )
 
 

@@ -20,11 +20,15 @@ def package_version(name: str) -> str:
 
 def runtime_versions(ax_profile: str | None = None) -> Versions:
     """What a recording names: this app, the axllm and QuickJS that ran, the search
-    profile."""
+    profile (`ax_profile`: the search that answered discover and recall) and the profile
+    the prompts follow (`prompt_profile`, docs/runtimes.md: the agent is built with axllm,
+    so axllm's, of the installed release)."""
+    axllm = package_version("axllm")
     return Versions(
         app=__version__,
-        axllm=package_version("axllm"),
+        axllm=axllm,
         quickjs=package_version("quickjs"),
         python=platform.python_version(),
         ax_profile=ax_profile,
+        prompt_profile=f"axllm-{axllm}",
     )

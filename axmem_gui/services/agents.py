@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from axmem_gui.core.ax.profile import TS_PROFILE, load_profile
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.records import JsonObject
 from axmem_gui.core.session.agent_config import (
@@ -23,8 +24,32 @@ from axmem_gui.core.session.agent_config import (
     agent_config_from_text,
     agent_config_value,
 )
+from axmem_gui.core.session.signature import SignatureRefusal, ts_signature_refusals
 from axmem_gui.services.files import read_utf8_file
 from axmem_gui.store import Workspace
+
+
+def signature_refusals(signature: str) -> list[SignatureRefusal]:
+    """Which runtime refuses an agent signature, and why: @ax-llm/ax (a TypeScript app the
+    agent may move to; its first refusal is the one it throws) and axllm (the studio's own
+    runs). Empty when both build it."""
+    # (axllm is imported when a signature is checked, not when the app starts)
+    from axmem_gui.engine.agent_factory import axllm_signature_refusal
+
+    refusals = ts_signature_refusals(signature, load_profile(TS_PROFILE))
+    axllm_refusal = axllm_signature_refusal(signature)
+    return [*refusals, *([axllm_refusal] if axllm_refusal is not None else [])]
+
+
+def runnable_here(config: AgentConfig) -> list[SignatureRefusal]:
+    """The config's signature against both runtimes: InputError when axllm, which runs it
+    here, refuses it; else what @ax-llm/ax refuses in it (stored anyway: the studio runs
+    it, a TypeScript app would not)."""
+    refusals = signature_refusals(config.signature)
+    for refusal in refusals:
+        if refusal.runtime.startswith("axllm"):
+            raise InputError(f"agent '{config.name}': {refusal}; the studio runs agents with it")
+    return refusals
 
 
 def checked_config(value: Any, source: str) -> AgentConfig:
@@ -121,7 +146,9 @@ class AgentService:
 
     # writes -----------------------------------------------------------------------
     def add(self, config: AgentConfig) -> StoredAgent:
-        """Store a new agent config (its `name` is the key); refused if the name is taken."""
+        """Store a new agent config (its `name` is the key); refused if the name is taken
+        or axllm cannot build it (`runnable_here`)."""
+        runnable_here(config)
         value = config.to_json()
         with self._ws.transaction():
             if self._ws.agents.document(config.name) is not None:
@@ -133,7 +160,9 @@ class AgentService:
 
     def edit(self, name: str, config: AgentConfig, expected_revision: int | None) -> StoredAgent:
         """Replace agent `name` with `config` (a new name in it renames the agent). With
-        `expected_revision`, refused when the stored config has moved on since."""
+        `expected_revision`, refused when the stored config has moved on since; refused
+        when axllm cannot build it (`runnable_here`)."""
+        runnable_here(config)
         value = config.to_json()
         with self._ws.transaction():
             actual = self._revision(name)

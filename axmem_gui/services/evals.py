@@ -127,6 +127,9 @@ def _run_eval(
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise InputError(f"eval set '{eval_set.name}': {problems[0]}{more}")
+    # A run that cannot start (no model, a bad provider, no key) is refused here, before
+    # anything is stored: not recorded as N failed runs of a "complete" eval.
+    sessions.check_can_start(settings, transport=transport)
     token = CancelToken()  # the Ax runtime's: also aborts a model call in flight
     if cancel is not None:
         cancel.on_cancel(token.cancel)

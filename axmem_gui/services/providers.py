@@ -14,6 +14,7 @@ from axmem_gui.core.session.redact import redact_url, scrub_secrets
 from axmem_gui.engine.providers import make_client, request_headers
 from axmem_gui.engine.providers import model_choices as _model_choices
 from axmem_gui.engine.providers import test_connection as _test_connection
+from axmem_gui.services.local_model import local_provider
 from axmem_gui.services.secrets import env_api_key, get_api_key
 
 
@@ -84,8 +85,10 @@ def build_client(
 
 
 def check_connection(settings: ProviderSettings) -> ConnectionReport:
-    """The "test connection" button: one tiny request with these settings."""
-    resolved = build_client(settings)
-    report = _test_connection(resolved.client)
+    """The "test connection" button: one tiny request with these settings (provider
+    `local`: the bundled model, already serving or started for the test)."""
+    with local_provider(settings) as served:
+        resolved = build_client(served)
+        report = _test_connection(resolved.client)
     message = scrub_secrets(report.message, resolved.secrets)
     return ConnectionReport(report.ok, message, report.latency_ms, report.model, report.reply)

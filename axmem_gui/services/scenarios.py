@@ -15,7 +15,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from axmem_gui.core.ax.jstext import utf16_len
-from axmem_gui.core.ax.profile import DEFAULT_AX_VERSION, AxProfile, load_profile
+from axmem_gui.core.ax.profile import (
+    AXLLM_PROFILE,
+    DEFAULT_AX_VERSION,
+    TS_PROFILE,
+    AxProfile,
+    load_profile,
+    search_profile,
+)
 from axmem_gui.core.ax.render import (
     LOADED_SKILLS_TITLE,
     MEMORIES_TITLE,
@@ -51,6 +58,16 @@ SECTION_TITLES = {
     SECTION_HINTS: RELEVANCE_HINTS_TITLE,
 }
 RUNTIMES = ("JavaScript", "Python")
+#: The profiles a preview offers: a TypeScript app's prompts, and the studio's own runs'.
+PREVIEW_PROFILES = (TS_PROFILE, AXLLM_PROFILE)
+
+
+def runs_profile() -> str:
+    """The profile the studio's live runs follow: axllm's, of the release the studio pins
+    (engine/agent_factory.py builds the agents with axllm; a session records the release
+    that ran it, `versions.prompt_profile`). Not read from the installed package: that
+    import costs start-up time the preview dock is built in."""
+    return AXLLM_PROFILE
 
 
 # --------------------------------------------------------------------------- documents
@@ -178,10 +195,11 @@ def simulate_scenario(
 ) -> Simulation:
     """`simulate` with indexed searches (fast on big catalogs; the same results)."""
     profile = profile or load_profile()
+    host = search_profile(profile)
     if skill_search is None and catalog.skills:
-        skill_search = SkillSearch.indexed(catalog.skills, profile)
+        skill_search = SkillSearch.indexed(catalog.skills, host)
     if memory_search is None and catalog.memories:
-        memory_search = MemorySearch.indexed(catalog.memories, profile)
+        memory_search = MemorySearch.indexed(catalog.memories, host)
     return simulate(
         catalog, scenario, profile, skill_search=skill_search, memory_search=memory_search,
         stages=stages, rendered=rendered,

@@ -19,7 +19,8 @@ from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import AgentConfig, check_inputs, select_catalog
 from axmem_gui.core.session.app_session import is_app_session, not_here
 from axmem_gui.core.session.compare import SessionComparison, compare_sessions
-from axmem_gui.core.session.model import Origin, Session
+from axmem_gui.core.session.map_settings import settings_warnings
+from axmem_gui.core.session.model import AGENT_RULE, MAP_RULES, Origin, Session
 from axmem_gui.core.session.progress import Cancellable, CancelLike, ProgressCallback
 from axmem_gui.core.session.replay_check import ReplayReport
 from axmem_gui.core.session.verify import VerifyReport
@@ -29,6 +30,7 @@ from axmem_gui.engine.recorder import RunRequest, record_session
 from axmem_gui.engine.replay import check_replayable, verify_session
 from axmem_gui.engine.replay import replay_session as _replay
 from axmem_gui.engine.search import backend_named
+from axmem_gui.services.local_model import LOCAL_PROVIDER, local_provider, unavailable_reason
 from axmem_gui.services.providers import build_client
 
 # The service of the stored sessions and the session files (no Ax runtime).
@@ -47,6 +49,8 @@ from axmem_gui.store import Workspace
 Transport = Callable[[Mapping[str, Any]], Any]
 #: A cancel token of a run, rerun or replay (`cancel_token()`).
 Cancel = Cancellable
+#: Whose settings a map carried into a run follows (`--map-settings`).
+MAP_SETTINGS_RULES = MAP_RULES
 
 # ------------------------------------------------------------------ files ---
 
@@ -73,15 +77,17 @@ def run_agent(
     progress: ProgressCallback | None = None,
     transport: Transport | None = None,
     origin: Origin | None = None,
+    map_rule: str = AGENT_RULE,
 ) -> Session:
     """Run `config` live over its share of `catalog`, one forward per inputs mapping, and
-    return the recorded session (status "incomplete" with the error if it failed)."""
+    return the recorded session (status "incomplete" with the error if it failed).
+    `map_rule`: whose settings a carried `context_map` follows, the agent's (`agent`) or
+    its own (`carried`); the session records it and warns when they differ."""
     if not inputs:
         raise InputError("a run needs inputs for at least one forward")
     for i, values in enumerate(inputs):
         check_inputs(config, values, f"inputs of forward {i + 1}")
     backend = search if not isinstance(search, str | type(None)) else backend_named(search)
-    resolved = build_client(settings, transport=transport)
     request = RunRequest(
         config=config,
         catalog=select_catalog(catalog, config),
@@ -89,17 +95,33 @@ def run_agent(
         context_map=dict(context_map) if isinstance(context_map, Mapping) else context_map,
         name=name,
         origin=origin or Origin(kind="live"),
+        map_rule=map_rule,
     )
-    return record_session(
-        request,
-        resolved.client,
-        resolved.provider,
-        backend=backend,
-        cancel=cancel,
-        progress=progress,
-        secrets=resolved.secrets,
-        http_attempts=resolved.http_attempts,
-    )
+    # `--provider local`: the bundled model, already serving or started for this run.
+    with local_provider(settings) as served:
+        resolved = build_client(served, transport=transport)
+        return record_session(
+            request,
+            resolved.client,
+            resolved.provider,
+            backend=backend,
+            cancel=cancel,
+            progress=progress,
+            secrets=resolved.secrets,
+            http_attempts=resolved.http_attempts,
+        )
+
+
+def check_can_start(settings: ProviderSettings, *, transport: Transport | None = None) -> None:
+    """Refuse (InputError, one clear message) a run that cannot start with `settings`: an
+    unknown provider, no model where the provider has no default, no key, the bundled
+    model not installed. Builds the client without sending anything."""
+    if settings.provider == LOCAL_PROVIDER:
+        reason = unavailable_reason()
+        if reason is not None:
+            raise InputError(reason)
+        return
+    build_client(settings, transport=transport)
 
 
 def rerun_session(
@@ -139,6 +161,9 @@ def rerun_session(
             source_session=session.id,
             catalog="recorded" if catalog is None else "given",
         ),
+        map_rule=session.context_map_settings.rule
+        if session.context_map_settings is not None
+        else AGENT_RULE,
     )
 
 
@@ -181,6 +206,15 @@ def whatif(
     backend = search if not isinstance(search, str | type(None)) else backend_named(search)
     return whatif_retrieval(
         session, catalog if catalog is not None else session.catalog.catalog, backend
+    )
+
+
+def carried_map_warnings(session: Session) -> list[str]:
+    """The session's warning that the map it started from carried other settings than
+    the ones that applied (empty when none)."""
+    config = session.agent.config
+    return settings_warnings(
+        session.context_map_settings, config.context_map if config is not None else None
     )
 
 

@@ -17,8 +17,10 @@ import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from itertools import pairwise
 from typing import Protocol
 
+import shiboken6
 from PySide6.QtCore import QObject, Signal, SignalInstance
 from PySide6.QtGui import QUndoCommand
 
@@ -132,7 +134,13 @@ class ReplaceEntriesCommand(QUndoCommand):
 
     Covers create (before None), delete (after None), field edits, bulk tags and restores.
     With `merge_key`, consecutive commands with the same key (one field of one entry)
-    merge into one undo step: typing is committed every pause but undone as one edit."""
+    merge into one undo step, unless the later one does not `join` (the editor starts a
+    new step after a pause or a word boundary, as text editors do).
+
+    A `deferred` command writes nothing when first pushed: it is an undo step inside one
+    commit of typing (up to a word boundary), and the commit's last command writes the
+    value they all lead to. Should that write fail, the commit's deferred commands
+    (`batch`) fail with it, so the stack never holds a step the store never had."""
 
     def __init__(
         self,
@@ -145,6 +153,9 @@ class ReplaceEntriesCommand(QUndoCommand):
         op: str | None = None,
         merge_key: str | None = None,
         focus_id: str | None = None,
+        joins: bool = True,
+        deferred: bool = False,
+        batch: Sequence[ReplaceEntriesCommand] = (),
     ) -> None:
         super().__init__(text)
         self.ctx = ctx
@@ -155,6 +166,9 @@ class ReplaceEntriesCommand(QUndoCommand):
         self.op = op
         self.merge_key = merge_key
         self.focus_id = focus_id
+        self.joins = joins
+        self.deferred = deferred
+        self.batch = tuple(batch)
         self.failed = False
         self._first = True
 
@@ -170,6 +184,7 @@ class ReplaceEntriesCommand(QUndoCommand):
             or other.kind != self.kind
             or other.merge_key is None
             or other.merge_key != self.merge_key
+            or not other.joins
             or len(self.changes) != 1
             or len(other.changes) != 1
         ):
@@ -184,9 +199,16 @@ class ReplaceEntriesCommand(QUndoCommand):
         return True
 
     def redo(self) -> None:
+        if self.failed:
+            return
+        if self._first and self.deferred:
+            self._first = False  # the commit's last command writes (see the class)
+            return
         self._apply(lambda c: c.after, lambda c: c.before, self.op)
 
     def undo(self) -> None:
+        if self.failed:
+            return
         # The store's history knows create/update/delete/restore/rename; an undo is an
         # update (or create/delete) like any other write.
         self._apply(lambda c: c.before, lambda c: c.after, None)
@@ -235,8 +257,10 @@ class ReplaceEntriesCommand(QUndoCommand):
         return self.ctx.catalog.write(self.kind, writes, op=op)
 
     def _give_up(self) -> None:
-        self.failed = True
-        self.setObsolete(True)
+        for command in (*self.batch, self):
+            if shiboken6.isValid(command):  # a step merged into an earlier one is gone
+                command.failed = True
+                command.setObsolete(True)
         # The views show the store's value again (theirs, or the unchanged one).
         self.ctx.entries_changed(self.kind, [c.entry_id for c in self.changes], True)
 
@@ -290,9 +314,17 @@ def create_command(ctx: EditContext, kind: str, entry: Entry) -> ReplaceEntriesC
 
 
 def edit_command(
-    ctx: EditContext, kind: str, before: Entry, after: Entry, revision: int, field: str
+    ctx: EditContext,
+    kind: str,
+    before: Entry,
+    after: Entry,
+    revision: int,
+    field: str,
+    *,
+    joins: bool = True,
 ) -> ReplaceEntriesCommand:
-    """One field edit of one entry, from the revision the editor showed."""
+    """One field edit of one entry, from the revision the editor showed (`joins`: may
+    merge into the previous edit of the same field)."""
     return ReplaceEntriesCommand(
         ctx,
         kind,
@@ -301,7 +333,40 @@ def edit_command(
         f"Edit {field} of '{before.id}'",
         merge_key=f"{before.id}\0{field}",
         focus_id=before.id,
+        joins=joins,
     )
+
+
+def typing_commands(
+    ctx: EditContext,
+    kind: str,
+    values: Sequence[Entry],
+    revision: int,
+    field: str,
+    *,
+    joins: bool,
+) -> list[ReplaceEntriesCommand]:
+    """One commit of typing as undo steps: `values` are the entry before, at each word
+    boundary typed, and at the commit. Each step is its own command; only the last
+    writes (the others are `deferred`), so the store keeps one revision per commit."""
+    commands: list[ReplaceEntriesCommand] = []
+    steps = list(pairwise(values))
+    for n, (before, after) in enumerate(steps):
+        last = n == len(steps) - 1
+        command = ReplaceEntriesCommand(
+            ctx,
+            kind,
+            [EntryChange(before.id, before, after)],
+            {before.id: revision},
+            f"Edit {field} of '{before.id}'",
+            merge_key=f"{before.id}\0{field}",
+            focus_id=before.id,
+            joins=joins and n == 0,
+            deferred=not last,
+            batch=tuple(commands) if last else (),
+        )
+        commands.append(command)
+    return commands
 
 
 def delete_command(ctx: EditContext, kind: str, ids: Iterable[str]) -> ReplaceEntriesCommand | None:

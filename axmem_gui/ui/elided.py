@@ -7,6 +7,8 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QStyleOption, QWidget
 
+from axmem_gui.ui.inert_text import inert
+
 #: Characters of a text an `ElidedLabel` hands to Qt (and its tooltip): no screen line
 #: shows more, and a stranger's five-million-character session name was measured and
 #: elided on every paint (the window froze for half a minute).
@@ -20,7 +22,8 @@ def _shown(text: str) -> str:
 class ElidedLabel(QLabel):
     """A plain-text QLabel whose minimum width is a few characters: what does not fit is
     elided (…) at `mode`, and the tooltip then carries the whole text (its first
-    `SHOWN_CHARS` characters)."""
+    `SHOWN_CHARS` characters), inert: a tooltip has no plain-text switch, and a session
+    name like `<img src="/dev/zero">` read as rich text aborted the app on hover."""
 
     def __init__(
         self,
@@ -47,6 +50,7 @@ class ElidedLabel(QLabel):
         return self._full
 
     def setToolTip(self, tip: str) -> None:
+        """`tip` is plain text (it is shown as written, never as rich text)."""
         self._own_tip = tip
         self._update_tip()
 
@@ -67,7 +71,7 @@ class ElidedLabel(QLabel):
         tip = self._own_tip
         if self._line and "\n" not in self._line and self.is_elided():
             tip = self._line if not tip else f"{self._line}\n\n{tip}"
-        super().setToolTip(tip)
+        super().setToolTip(inert(tip))
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)

@@ -142,6 +142,9 @@ class Shell(QObject):
 
     #: The navigator shows another section (its key).
     section_changed = Signal(str)
+    #: Focus mode (View > Focus on the Editor) for a page: key, on. Emitted whenever a
+    #: page is shown, with that page's state.
+    focus_changed = Signal(str, bool)
 
     @property
     def dialog_parent(self) -> QWidget:

@@ -88,3 +88,51 @@ class FittedColumns(QObject):
         for column, width in enumerate(self.widths(view.viewport().width())):
             if header.sectionSize(column) != width:
                 header.resizeSection(column, width)
+
+
+class WithinWidth(QObject):
+    """Keeps the columns of a big lazy table (the catalog's) within its view's width:
+    whenever they are wider than the viewport, the `give_way` columns give up room in
+    turn, each down to its header's width, and the last column stretches over what is
+    left; when even that would not fit, nothing shrinks (the view scrolls, the columns
+    it shows stay readable). Nothing else is touched: widths fitted to the content or
+    dragged by the user stay while they fit. (Fixed widths gave every entry table a
+    horizontal scroll bar on a laptop, and hid the Memories table's "Content" header off
+    to the right.)"""
+
+    def __init__(self, view: QTableView, give_way: Sequence[int]) -> None:
+        super().__init__(view)
+        self._view = view
+        self._give_way = tuple(give_way)
+        view.horizontalHeader().setStretchLastSection(True)
+        view.viewport().installEventFilter(self)
+        view.model().modelReset.connect(self.fit)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self.fit()
+        return super().eventFilter(watched, event)
+
+    def fit(self) -> None:
+        header = self._view.horizontalHeader()
+        last = header.count() - 1
+        available = self._view.viewport().width()
+        if last < 0 or available <= 0:
+            return
+        widths = [header.sectionSize(c) for c in range(last)]
+        # (the stretched last column keeps at least its default size: Qt's own floor)
+        excess = header.length() - available
+        room = sum(
+            max(0, widths[c] - header.sectionSizeHint(c)) for c in self._give_way if c < last
+        )
+        if excess > room:
+            return  # even at their headers' widths they would not fit: scroll instead
+        for column in self._give_way:
+            if excess <= 0:
+                break
+            if column >= last:
+                continue
+            give = min(excess, widths[column] - header.sectionSizeHint(column))
+            if give > 0:
+                header.resizeSection(column, widths[column] - give)
+                excess -= give

@@ -7,6 +7,7 @@ the field): the problem is shown and the dialog stays open, so nothing half-vali
 
 from __future__ import annotations
 
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.errors import AxmemError
+from axmem_gui.ui.dialog_focus import focus_first_input
 from axmem_gui.ui.inert_text import plain_label
 
 
@@ -56,6 +58,14 @@ class FormDialog(QDialog):
         layout.addLayout(self.form)
         layout.addWidget(self.problem)
         layout.addWidget(self.buttons)
+        self._focused = False
+
+    def showEvent(self, event: QShowEvent) -> None:
+        # The subclass's rows came after the buttons: Qt would focus Save.
+        if not self._focused:
+            self._focused = True
+            focus_first_input(self)
+        super().showEvent(event)
 
     def check(self) -> None:
         """Raise AxmemError (naming the field) when the form cannot be saved as it is."""

@@ -9,14 +9,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, QUrl
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
     QGuiApplication,
+    QImage,
     QPalette,
     QStandardItem,
     QStandardItemModel,
+    QTextDocument,
 )
 from PySide6.QtWidgets import (
     QApplication,
@@ -235,14 +237,23 @@ class ShortcutsDialog(QDialog):
 
 
 # --------------------------------------------------------------------------- documentation
-_IMAGE = re.compile(r"^!\[[^\]]*\]\([^)]*\)\s*$|^\|.*!\[.*$", re.MULTILINE)
+#: `![alt](target)` in markdown (the README's screenshots).
+_IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)")
+#: Screenshots are scaled down to this width (the dialog's text column).
+DOC_IMAGE_WIDTH = 720
+
+
+def readme_path() -> Path | None:
+    """The README of the source checkout, when there is one."""
+    local = Path(__file__).resolve().parents[2] / "README.md"
+    return local if local.is_file() else None
 
 
 def readme_text() -> str:
     """The README: from the source checkout when there is one, else the installed
     package's long description (the same file, copied at install time)."""
-    local = Path(__file__).resolve().parents[2] / "README.md"
-    if local.is_file():
+    local = readme_path()
+    if local is not None:
         return local.read_text(encoding="utf-8")
     from importlib import metadata  # (email parsing: not before the first paint)
 
@@ -252,17 +263,55 @@ def readme_text() -> str:
         return ""
 
 
-class DocumentationDialog(QDialog):
-    """The README, rendered (screenshots left out; links open in the browser)."""
+#: The private address of the README's picture N in the documentation's document: Qt
+#: never resolves a picture's path itself (relative to its working directory, it found
+#: the checkout's screenshots and showed them unscaled).
+DOC_IMAGE_SCHEME = "axmem-doc"
 
-    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+
+def _doc_images(text: str, folder: Path | None) -> tuple[str, list[QImage]]:
+    """The README with each picture that is a file under `folder` at a private address
+    (`axmem-doc:N`, N its index in the list, scaled to the text's width), and the others
+    (an installed package has no screenshots; a web address) named in their place."""
+    base = folder.resolve() if folder is not None else None
+    images: list[QImage] = []
+
+    def image(match: re.Match[str]) -> str:
+        alt, target = match.group(1), match.group(2)
+        loaded = None
+        if base is not None and "://" not in target:
+            path = (base / target).resolve()
+            loaded = QImage(str(path)) if path.is_relative_to(base) else None
+        if loaded is None or loaded.isNull():
+            return f"*[{alt or 'picture'}]*"
+        if loaded.width() > DOC_IMAGE_WIDTH:
+            loaded = loaded.scaledToWidth(
+                DOC_IMAGE_WIDTH, Qt.TransformationMode.SmoothTransformation
+            )
+        images.append(loaded)
+        return f"![{alt}]({DOC_IMAGE_SCHEME}:{len(images) - 1})"
+
+    return _IMAGE.sub(image, text), images
+
+
+class DocumentationDialog(QDialog):
+    """The README, rendered with its screenshots (links open in the browser)."""
+
+    def __init__(
+        self, text: str, parent: QWidget | None = None, folder: Path | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Documentation — README")
         self.browser = QTextBrowser()
         self.browser.setObjectName("documentation")
         self.browser.setOpenExternalLinks(True)
-        shown = _IMAGE.sub("", text) if text else "The README is not part of this installation."
-        self.browser.setMarkdown(shown)
+        shown, images = _doc_images(text, folder)
+        self.browser.setMarkdown(shown or "The README is not part of this installation.")
+        document = self.browser.document()
+        for n, picture in enumerate(images):  # after setMarkdown, which clears resources
+            url = QUrl(f"{DOC_IMAGE_SCHEME}:{n}")
+            document.addResource(QTextDocument.ResourceType.ImageResource, url, picture)
+        document.markContentsDirty(0, document.characterCount())
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -272,7 +321,8 @@ class DocumentationDialog(QDialog):
 
     @classmethod
     def show_for(cls, parent: QWidget | None) -> None:
-        dialog = cls(readme_text(), parent)
+        path = readme_path()
+        dialog = cls(readme_text(), parent, path.parent if path is not None else None)
         try:
             dialog.exec()
         finally:
@@ -352,6 +402,8 @@ class HelpFeature:
             Qt.DockWidgetArea.TopDockWidgetArea,
             shown=not self.settings.welcome_dismissed(),
             banner=True,  # "Got it" closes it; its three lines need the title's height
+            # its three lines and no more: the pages below keep the height
+            first_size=self.welcome.minimumSizeHint().height(),
         )
         return Contributions(docks=[dock])
 

@@ -4,8 +4,10 @@ value into an undoable command)."""
 
 from __future__ import annotations
 
+import base64
 import difflib
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -43,9 +45,31 @@ def entry_lines(value: Entry | None) -> list[str]:
     if isinstance(value, Skill):
         lines += [f"name: {value.name}", f"description: {value.description}"]
     lines.append(f"tags: {', '.join(value.tags)}")
+    lines.extend(file_lines(value.extra))
     lines.append("content:")
     lines.extend(value.content.split("\n"))
     return lines
+
+
+def file_lines(extra: Any) -> list[str]:
+    """A skill folder's other files, one line each (path, size, a digest of the bytes),
+    so the diff shows a file added, deleted or replaced."""
+    resources = extra.get("resources") if isinstance(extra, Mapping) else None
+    out: list[str] = []
+    for res in resources if isinstance(resources, list) else []:
+        if not isinstance(res, dict):
+            continue
+        if isinstance(res.get("text"), str):
+            data = res["text"].encode("utf-8", "surrogatepass")
+        else:
+            try:
+                data = base64.b64decode(str(res.get("base64", "")))
+            except ValueError:
+                data = b""
+        digest = hashlib.sha256(data).hexdigest()[:12]
+        mode = " (executable)" if res.get("executable") else ""
+        out.append(f"file {res.get('path')}: {len(data):,} bytes{mode}, sha256 {digest}…")
+    return out
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from axmem_gui.services.workspace import OpenWorkspace
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.dialogs import ErrorDialog, NewWorkspaceDialog, OpenWorkspaceDialog
+from axmem_gui.ui.dock_toggle import dock_toggle
 from axmem_gui.ui.feature import (
     STATUS_MS,
     ActionRegistry,
@@ -50,10 +51,11 @@ from axmem_gui.ui.feature import (
     Shell,
     install,
 )
-from axmem_gui.ui.inert_text import plain_label
+from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.navigator import NavigatorModel, NavigatorView, NavRole
 from axmem_gui.ui.page_docks import PageDocks
 from axmem_gui.ui.resources import icon, style_leaves
+from axmem_gui.ui.screen_fit import CentralArea, ScreenFit
 from axmem_gui.ui.settings import AppSettings
 from axmem_gui.ui.tasks import COLLECTOR, TaskRunner
 from axmem_gui.ui.window_pages import WindowPages
@@ -65,6 +67,18 @@ WorkspaceCreator = Callable[[Path], OpenWorkspace]
 
 #: The size the window opens with when no layout was saved yet (when the screen allows).
 PREFERRED_SIZE = QSize(1400, 860)
+
+
+#: Most of the window's height (width) a dock above or below (beside) the pages takes on a
+#: first start: on a laptop the pages keep the room (the bench's 280 pixels left the
+#: skill editor three lines).
+FIRST_DOCK_SHARE = (0.25, 0.35)
+
+
+def first_dock_size(wanted: int, vertical: bool, window: QSize) -> int:
+    share = FIRST_DOCK_SHARE[0] if vertical else FIRST_DOCK_SHARE[1]
+    room = window.height() if vertical else window.width()
+    return min(wanted, int(room * share))
 
 
 def first_start_size(available: QSize) -> QSize:
@@ -163,8 +177,11 @@ class MainWindow(QMainWindow):
         #: While True, opening a section builds its page at once (`show_section`).
         self._build_now = False
         self.docks: dict[str, QDockWidget] = {}
+        #: The View menu's toggle of each dock (see `dock_toggle`).
+        self.dock_toggles: dict[str, QAction] = {}
         #: Which docks each page shows (DockSpec.pages, and the user's choices per page).
         self.page_docks = PageDocks(settings, self)
+        self.page_docks.focus_changed.connect(self.shell.focus_changed)
         self._drop_targets: list[DropTarget] = []
         self.setWindowIcon(icon("axmem"))
         self.resize(first_start_size(self.screen().availableGeometry().size()))
@@ -258,7 +275,8 @@ class MainWindow(QMainWindow):
                         Qt.DockWidgetArea.BottomDockWidgetArea,
                     )
                     orientation = Qt.Orientation.Vertical if vertical else Qt.Orientation.Horizontal
-                    self.resizeDocks([dock], [spec.first_size], orientation)
+                    size = first_dock_size(spec.first_size, vertical, self.size())
+                    self.resizeDocks([dock], [size], orientation)
 
     def _shutdown(self) -> None:
         self.installed.shutdown()
@@ -276,7 +294,9 @@ class MainWindow(QMainWindow):
         split.addWidget(self.stack)
         split.setStretchFactor(1, 1)
         split.setSizes([150, 900])
-        self.setCentralWidget(split)
+        # Never taller or wider than the screen (the page scrolls instead).
+        self.setCentralWidget(CentralArea(split))
+        self.screen_fit = ScreenFit(self)
         self.navigator.selectionModel().selectionChanged.connect(self._on_nav)
 
     def _action(
@@ -351,12 +371,26 @@ class MainWindow(QMainWindow):
     def _add_dock_toggles(self) -> None:
         for contributed in self.installed.contributions.values():
             for spec in contributed.docks:
-                toggle = self.docks[spec.name].toggleViewAction()
+                dock = self.docks[spec.name]
                 if spec.toggle_text:
-                    toggle.setText(spec.toggle_text)
+                    dock.toggleViewAction().setText(spec.toggle_text)
                 if spec.toggle_shortcut:
-                    toggle.setShortcut(spec.toggle_shortcut)
+                    dock.toggleViewAction().setShortcut(spec.toggle_shortcut)
+                # Brings a dock tabbed behind another to the front rather than hiding it.
+                toggle = dock_toggle(dock, self)
+                self.dock_toggles[spec.name] = toggle
                 self.view_menu.addAction(toggle)
+        # Every dock of the page out of the way, for the editor (see `PageDocks`).
+        self.focus_action = make_action(
+            self,
+            "&Focus on the Editor",
+            lambda: self.page_docks.set_focused(not self.page_docks.focused()),
+            "F11",
+            "Hide this page's docks so the editor has the room (remembered per page)",
+        )
+        self.focus_action.setCheckable(True)
+        self.page_docks.focus_changed.connect(lambda _p, on: self.focus_action.setChecked(on))
+        self.view_menu.addAction(self.focus_action)
 
     def _build_status(self) -> None:
         self.readonly_banner = plain_label("Read-only: this workspace cannot be changed")
@@ -402,7 +436,7 @@ class MainWindow(QMainWindow):
         self.readonly_banner.setVisible(ws.read_only)
         self.setWindowTitle(f"{ws.path.name} — Ax Memory & Skills Studio")
         self.path_label.setText(str(ws.path))
-        self.path_label.setToolTip(str(ws.path))
+        self.path_label.setToolTip(inert(str(ws.path)))  # a file name may look like HTML
         self.undo_stack.clear()
         path = str(ws.path.resolve())
         self.settings.add_recent_file(path)

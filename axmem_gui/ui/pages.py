@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from axmem_gui.services.catalog import CatalogService
 from axmem_gui.ui.editor.form import EntryForm
 from axmem_gui.ui.entry_table import EntryRole, EntryTableModel
+from axmem_gui.ui.fitted_columns import WithinWidth
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.resources import style_leaves
 from axmem_gui.ui.tasks import TaskRunner
@@ -110,6 +111,13 @@ class CatalogPage(QWidget):
         widths = (170, 160, 260) if kind == "skills" else (170, 320)
         for column, width in enumerate(widths):
             self.table.setColumnWidth(column, width)
+        # Within the view's width: description (or content), then name, give way. Headers
+        # start at the left of their column: a wide column's centred title ("Content")
+        # was beyond the right edge of a narrow list.
+        self.columns_fit = WithinWidth(self.table, (2, 1) if kind == "skills" else (1,))
+        self.table.horizontalHeader().setDefaultAlignment(
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        )
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._on_selection())
         self.delete_key_action = QAction("Delete", self.table)
@@ -167,6 +175,7 @@ class CatalogPage(QWidget):
         for column in (0, 1) if self.kind == "skills" else (0,):
             self.table.resizeColumnToContents(column)
             self.table.setColumnWidth(column, min(max(self.table.columnWidth(column), 90), 260))
+        self.columns_fit.fit()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)

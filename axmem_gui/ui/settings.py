@@ -102,6 +102,13 @@ class AppSettings:
     def set_page_dock_choice(self, page: str, dock: str, shown: bool) -> None:
         self._s.setValue(f"pageDocks/{page}/{dock}", shown)
 
+    def page_focused(self, page: str) -> bool:
+        """Focus mode on `page`: its docks hidden so the editor has the room."""
+        return str(self._s.value(f"pageFocus/{page}", "false")).lower() == "true"
+
+    def set_page_focused(self, page: str, focused: bool) -> None:
+        self._s.setValue(f"pageFocus/{page}", focused)
+
     # splitters ----------------------------------------------------------------------------
     def splitter_state(self, key: str) -> QByteArray | None:
         value = self._s.value(f"splitters/{key}")

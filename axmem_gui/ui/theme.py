@@ -41,7 +41,25 @@ def apply_theme(app: QApplication, preference: str = "system") -> str:
     """Apply Fusion + palette; returns the scheme used ('light' or 'dark')."""
     app.setStyle("Fusion")
     dark = preference == "dark" or (preference == "system" and system_prefers_dark())
-    app.setPalette(dark_palette() if dark else app.style().standardPalette())
+    palette = dark_palette() if dark else app.style().standardPalette()
+    changed = app.palette() != palette
+    app.setPalette(palette)
+    if changed:
+        restyle(app)
     # No application style sheet: it would send every widget through Qt's style-sheet
     # style (see `style_leaves`); the window styles the widgets "base" names.
     return "dark" if dark else "light"
+
+
+def restyle(app: QApplication) -> None:
+    """Let every widget take the application's new palette. A widget styled by a style
+    sheet (its own or a container's) was given a palette when it was polished, resolved
+    from the palette of that time: it kept the old theme (light pages and trees in the
+    dark theme, dark docks and invisible headings in the light one) until it is polished
+    again."""
+    for widget in app.allWidgets():
+        style = widget.style()
+        if style is not app.style():  # a style-sheet style: polished with old colours
+            style.unpolish(widget)
+            style.polish(widget)
+            widget.update()

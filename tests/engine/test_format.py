@@ -46,7 +46,7 @@ def test_valid_session_passes_and_summarises(
     ("mutate", "expected"),
     [
         (lambda d: d.update(format="other"), "s.axsession.json: not an axsession file"),
-        (lambda d: d.update(version=2), "written by a newer axmem (axsession version 2)"),
+        (lambda d: d.update(version=3), "written by a newer axmem (axsession version 3)"),
         (lambda d: d.update(version="1"), "field 'version' must be an integer"),
         (lambda d: d.pop("id"), "s.axsession.json: field 'id' is missing"),
         (

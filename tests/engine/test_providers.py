@@ -92,3 +92,28 @@ def test_provider_catalogue() -> None:
     # Hosted providers build with a key and no network access at construction.
     client = make_client(ProviderSettings("anthropic", "claude-sonnet-5"), "sk-ant-test-0000000")
     assert client.model == "claude-sonnet-5"
+
+
+@pytest.mark.parametrize(
+    ("settings", "said"),
+    [
+        (
+            ProviderSettings("scripted"),
+            "Scripted model (in process, no network — the sample's) needs a model name "
+            "(e.g. scripted-a or scripted-b)",
+        ),
+        (
+            ProviderSettings("openai-compatible", base_url="http://127.0.0.1:9/v1"),
+            "OpenAI-compatible server needs a model name",
+        ),
+        (ProviderSettings("ollama"), "Ollama needs a model name"),
+    ],
+)
+def test_a_provider_without_a_default_model_asks_for_one(
+    settings: ProviderSettings, said: str
+) -> None:
+    # It said "unknown provider 'openai-compatible' (No model defined); known: ...".
+    with pytest.raises(InputError) as refused:
+        make_client(settings, None)
+    assert str(refused.value).startswith(said)
+    assert "unknown provider" not in str(refused.value)

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
+from axmem_gui.core.records import to_json_value
 from axmem_gui.core.session.digest import request_digest
-from axmem_gui.core.session.format import session_to_json_text
+from axmem_gui.core.session.format import VERSION, session_to_json_text
 from axmem_gui.core.session.model import Session
 from axmem_gui.core.session.stages import (
     ACTOR_DISTILLER,
@@ -44,7 +45,7 @@ def test_live_run_records_every_exchange_in_order(
     # What went over the wire is what was recorded, call for call.
     assert wire_requests == len(stages)
     for ex in recorded.exchanges:
-        assert ex.digest == request_digest(ex.request)
+        assert ex.digest == request_digest(ex.request, to_json_value(ex.params), 2)
         assert ex.tokens[0] > 0 and ex.ms >= 0
         assert [a.method for a in ex.http_attempts or ()] == ["POST"]
         assert str((ex.http_attempts or ())[0].url).endswith("/chat/completions")
@@ -137,7 +138,7 @@ def test_file_round_trip_then_replay(recorded: Session, tmp_path: Path) -> None:
     loaded = sessions.read_session_file(path)
     assert loaded == recorded
     assert path.read_text("utf-8") == session_to_json_text(loaded)
-    assert loaded.format == "axsession" and loaded.version == 1
+    assert loaded.format == "axsession" and loaded.version == VERSION
     assert sessions.replay(loaded).identical
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.session.format import VERSION
 from axmem_gui.core.session.model import RunError, Session
 from axmem_gui.core.session.replay_check import (
     Replayed,
@@ -58,7 +59,7 @@ def test_forward_stage_gives_back_what_was_recorded(recorded: Session) -> None:
     fw = recorded.forwards[0]
     assert new.status == "complete" and new.error_text is None
     assert new.output == fw.output and new.map_after == fw.context_map_after
-    check = compare_forward(fw, new, recorded.exchanges_of(0), has_map=True)
+    check = compare_forward(fw, new, recorded.exchanges_of(0), has_map=True, version=VERSION)
     assert check.ok, check.problems()
 
 
@@ -75,18 +76,18 @@ def test_compare_stage_names_each_field_that_differs(recorded: Session) -> None:
         action_log=fw.action_log,
         usage=fw.usage,
     )
-    assert compare_forward(fw, same, mine, has_map=True).ok
+    assert compare_forward(fw, same, mine, has_map=True, version=VERSION).ok
     other = dataclasses.replace(same, output={"answer": "another"}, usage={})
-    check = compare_forward(fw, other, mine, has_map=True)
+    check = compare_forward(fw, other, mine, has_map=True, version=VERSION)
     assert [d.where for d in check.differences] == ["forwards[0].output", "forwards[0].usage"]
     assert "+" in check.differences[0].diff and "another" in check.differences[0].diff
     failed = dataclasses.replace(same, status="failed", error_text="boom")
-    check = compare_forward(fw, failed, mine, has_map=True)
+    check = compare_forward(fw, failed, mine, has_map=True, version=VERSION)
     assert not check.ok and check.problems()[0] == "ended failed, recorded complete"
     assert [d.where for d in check.differences] == ["forwards[0].error.detail"]
     # a cancelled replay is not held to the recorded error's words
     cancelled = dataclasses.replace(same, status="cancelled", error_text="stopped")
-    assert compare_forward(fw, cancelled, mine, has_map=True).differences == ()
+    assert compare_forward(fw, cancelled, mine, has_map=True, version=VERSION).differences == ()
 
 
 def test_compare_stage_checks_the_map_update_only_with_a_map(recorded: Session) -> None:
@@ -97,9 +98,10 @@ def test_compare_stage_checks_the_map_update_only_with_a_map(recorded: Session) 
     )
     new = _replayed(recorded, 0)
     mine = recorded.exchanges_of(0)
-    wheres = [d.where for d in compare_forward(tampered, new, mine, has_map=True).differences]
+    check = compare_forward(tampered, new, mine, has_map=True, version=VERSION)
+    wheres = [d.where for d in check.differences]
     assert wheres == ["forwards[0].context_map_update"]
-    assert compare_forward(tampered, new, mine, has_map=False).ok
+    assert compare_forward(tampered, new, mine, has_map=False, version=VERSION).ok
 
 
 def test_differences_come_first_call_then_status_then_fields(recorded: Session) -> None:
@@ -107,7 +109,7 @@ def test_differences_come_first_call_then_status_then_fields(recorded: Session) 
     new = dataclasses.replace(
         _replayed(recorded, 0), status="failed", error_text="x", output=None
     )
-    check = compare_forward(fw, new, recorded.exchanges_of(0), has_map=True)
+    check = compare_forward(fw, new, recorded.exchanges_of(0), has_map=True, version=VERSION)
     divergence = Divergence(index=3, kind="prompt", message="call #3 differs", diff="-a\n+b\n")
     found = run_differences(divergence, [check])
     assert [d.where for d in found][:3] == [

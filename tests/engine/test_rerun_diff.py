@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from typing import Any
 
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.session.compare import compare_sessions, render_comparison
@@ -80,3 +81,61 @@ def test_a_session_compared_with_itself_is_identical(recorded: Session) -> None:
     assert cmp.identical_prompts and cmp.first_prompt_difference is None
     assert all(c.same_output and not c.prompt_diff for c in cmp.calls)
     assert all(f.same_output and all(s.same for s in f.sets.values()) for f in cmp.forwards)
+
+
+def test_diff_names_the_catalog_entries_and_agent_keys_that_differ(
+    recorded: Session, server: FakeOpenAIServer, catalog: Catalog, tmp_path: Any, capsys: Any
+) -> None:
+    """An edited skill or instruction showed only through the prompt diffs it caused; the
+    comparison now says what each agent was given (issue #29)."""
+    from axmem_gui.cli.main import main
+    from axmem_gui.core.catalog import Skill
+    from tests.helpers.session_docs import reparse, session_json
+
+    triage = catalog.skills[0]
+    edited = dataclasses.replace(
+        catalog,
+        skills=(
+            dataclasses.replace(triage, content=triage.content + "\n- SEV0 outranks SEV1."),
+            *(s for s in catalog.skills[1:] if s.id != "release-notes"),
+            Skill("postmortems", "Postmortems", "Writing a postmortem", "# Postmortems"),
+        ),
+        memories=tuple(m for m in catalog.memories if m.id != "mem-user-pref"),
+    )
+    rerun = sessions.rerun_session(recorded, settings_for(server), catalog=edited)
+    doc = session_json(rerun)
+    doc["agent"]["instruction"] = "Answer in one line."
+    doc["agent"]["contextMap"]["maxChars"] = 2000
+    other = reparse(doc)
+
+    cmp = compare_sessions(recorded, other)
+    assert cmp.catalog.added == (("skill", "postmortems"),)
+    assert cmp.catalog.removed == (("skill", "release-notes"), ("memory", "mem-user-pref"))
+    [changed] = cmp.catalog.changed
+    assert (changed.kind, changed.id) == ("skill", "incident-triage")
+    assert [f.name for f in changed.fields] == ["content"]
+    assert [(c.name, c.a, c.b) for c in cmp.agent.changes] == [
+        ("instruction", "Answer questions about incident notes.", "Answer in one line."),
+        ("contextMap.maxChars", 1500, 2000),
+    ]
+    text = render_comparison(cmp)
+    assert "agent: 2 config key(s) differ" in text
+    assert "  ~ contextMap.maxChars: 1500 → 2000" in text
+    assert "catalog: 1 added, 2 removed, 1 changed" in text
+    assert "  + skill postmortems" in text and "  - memory mem-user-pref" in text
+    assert "  ~ skill incident-triage" in text and "+- SEV0 outranks SEV1." in text
+    same = compare_sessions(recorded, recorded)
+    assert same.catalog.same and same.agent.same
+
+    a, b = tmp_path / "a.axsession.json", tmp_path / "b.axsession.json"
+    sessions.write_session_file(recorded, a)
+    sessions.write_session_file(other, b)
+    assert main(["diff", str(a), str(b)]) == 0
+    out = capsys.readouterr().out
+    assert "agent: 2 config key(s) differ" in out and "  + skill postmortems" in out
+    assert main(["diff", str(a), str(b), "--json"]) == 0
+    as_json = json.loads(capsys.readouterr().out)
+    assert as_json["catalog"]["added"] == [{"kind": "skill", "id": "postmortems"}]
+    assert as_json["agent"]["changes"][1] == {
+        "name": "contextMap.maxChars", "status": "changed", "a": 1500, "b": 2000,
+    }  # fmt: skip

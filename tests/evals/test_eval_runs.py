@@ -172,3 +172,22 @@ def test_a_catalog_edit_shows_as_a_regression(server: FakeOpenAIServer, ws: Open
     comparison = evals.compare(before, after)
     assert comparison.regressions[0].startswith("most severe: passed before (100%), fails now")
     assert "most severe: release-notes falsely triggers more: 0% -> 100%" in comparison.regressions
+
+
+@pytest.mark.parametrize(
+    ("settings", "words"),
+    [
+        (ProviderSettings("scripted"), "needs a model name"),
+        (ProviderSettings("openai-compatible", base_url="http://127.0.0.1:9/v1"), "needs a model"),
+        (ProviderSettings("no-such-provider", "m"), "unknown provider 'no-such-provider'"),
+        (ProviderSettings("openai-compatible", "m"), "needs a base URL"),
+    ],
+)
+def test_an_eval_that_cannot_start_is_refused_before_anything_is_stored(
+    ws: OpenWorkspace, settings: ProviderSettings, words: str
+) -> None:
+    eval_set = ws.evals.get_set("triage-triggers")
+    with pytest.raises(InputError) as refused:
+        ws.evals.run(eval_set, settings, repeat=1)
+    assert words in str(refused.value)
+    assert raw(ws).eval_runs.list() == [] and raw(ws).sessions.count() == 0

@@ -29,7 +29,19 @@ from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.engine.scripted_model import openai_response
 
 _DIRECTORY = re.compile(r"/directory/owners/([^/?]+)$")
-FAULTS = ("500", "429", "timeout", "malformed", "drop", "reset", "slow-stream", "401", "401-echo")
+FAULTS = (
+    "500",
+    "429",
+    "timeout",
+    "malformed",
+    "drop",
+    "reset",
+    "slow-stream",
+    "401",
+    "401-echo",
+    "two-fences",
+    "cut-json",
+)
 
 
 @dataclass
@@ -57,6 +69,8 @@ class FakeServerState:
     held: int = 0
     #: When set, each held reply instead waits for one `gate.release()` (or `slow_seconds`).
     gate: threading.Semaphore | None = None
+    #: What `GET /v1/models` lists.
+    models: list[str] = field(default_factory=lambda: ["scripted-a"])
 
 
 class _Server(ThreadingHTTPServer):
@@ -93,7 +107,8 @@ class _Handler(BaseHTTPRequestHandler):
             team = "team-payments" if service == "checkout" else "team-unknown"
             self._json(200, {"service": service, "team": team, "oncall": "dana"})
         elif self.path.rstrip("/").endswith("/models"):
-            self._json(200, {"object": "list", "data": [{"id": "scripted-a", "object": "model"}]})
+            models = [{"id": m, "object": "model"} for m in self.server.state.models]
+            self._json(200, {"object": "list", "data": models})
         else:
             self._json(404, {"error": {"message": "not found"}})
 
@@ -147,7 +162,10 @@ class _Handler(BaseHTTPRequestHandler):
                 state.release.wait(state.slow_seconds)
             with state.lock:
                 state.held -= 1
-        reply = json.dumps(openai_response(body, number)).encode()
+        answer = openai_response(body, number)
+        if fault in ("two-fences", "cut-json"):
+            answer = misbehaving_answer(answer, fault)
+        reply = json.dumps(answer).encode()
         if fault == "malformed":
             self._send(200, b'{"id": "chatcmpl-broken", "choices": [ {"index": 0, "mess')
             return
@@ -214,6 +232,29 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
             self.wfile.write(b"data: [DONE]\n\n")
             self.wfile.flush()
+
+
+def misbehaving_answer(answer: dict[str, Any], fault: str) -> dict[str, Any]:
+    """A well-formed HTTP answer whose content a real small model gets wrong: actor code in
+    two fenced blocks (Ax refuses to run it), or a reply cut off at the token cap in the
+    middle of its JSON (finish_reason "length")."""
+    choice = answer["choices"][0]
+    calls = choice["message"].get("tool_calls") or []
+    if fault == "two-fences":
+        for call in calls:
+            args = json.loads(call["function"]["arguments"])
+            code = args.get("javascriptCode", "")
+            args["javascriptCode"] = f"```js\n{code}\n```\n```js\nconsole.log('again');\n```"
+            call["function"]["arguments"] = json.dumps(args)
+        return answer
+    for call in calls:
+        arguments = call["function"]["arguments"]
+        call["function"]["arguments"] = arguments[: max(1, len(arguments) // 2)]
+    if not calls:
+        content = choice["message"].get("content") or ""
+        choice["message"]["content"] = content[: max(1, len(content) // 2)]
+    choice["finish_reason"] = "length"
+    return answer
 
 
 class FakeOpenAIServer:

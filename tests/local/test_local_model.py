@@ -72,21 +72,21 @@ def test_a_session_on_the_real_model_replays_offline_as_identical(
     doc = sessions.run_agent(
         config,
         sample_ws.catalog(),
-        [{"request": "How do I ship a new release of the payments SDK?"}],
+        [{"userRequest": "How do I ship a new release of the payments SDK?"}],
         _settings(local_server),
     )
-    assert doc["provider"]["model"] == MODEL_NAME
-    assert doc["provider"]["base_url"] == local_server.base_url
-    exchanges = doc["exchanges"]
+    assert doc.provider.model == MODEL_NAME
+    assert doc.provider.base_url == local_server.base_url
+    exchanges = doc.exchanges
     assert exchanges, "no request reached the model"
     # Every model call is recorded with what the server sent back (or why it failed).
-    answered = [e for e in exchanges if e["response"] is not None]
-    assert answered, f"the server never answered: {doc.get('error')}"
+    answered = [e for e in exchanges if e.response is not None]
+    assert answered, f"the server never answered: {doc.error}"
     for exchange in answered:
-        assert exchange["response"]["results"], exchange
-        assert exchange["usage"]["prompt_tokens"] > 0
-    if doc["status"] != "complete":
-        assert doc["error"]["message"]
+        assert exchange.response and exchange.response["results"], exchange
+        assert exchange.usage and (exchange.usage.prompt_tokens or 0) > 0
+    if doc.status != "complete":
+        assert doc.error and doc.error.message
     report = sessions.replay(doc)
     assert report.identical, report.render()
 
@@ -103,15 +103,17 @@ def test_a_three_request_eval_agrees_with_its_recorded_sessions(
     docs = EvalService(sample_ws).sessions_of(report)
     assert len(docs) == 3, "every run is a stored session"
     for run, doc in zip(report.runs, docs, strict=True):
-        assert run.session_id == doc["id"] and doc["origin"]["eval_run"] == report.id
-        assert len(doc["exchanges"]) == run.model_calls > 0
+        assert doc.origin is not None
+        assert run.session_id == doc.id and doc.origin.extra["eval_run"] == report.id
+        assert len(doc.exchanges) == run.model_calls > 0
         assert run_from_session(run.case, run.attempt, doc, run.duration_ms) == run
         if not run.counted:
-            assert run.reason == doc["error"]["message"].splitlines()[0].strip()
+            assert doc.error is not None
+            assert run.reason == doc.error.message.splitlines()[0].strip()
     totals = report.totals()
     assert totals["counted"] + totals["failed"] == 3
     assert totals["prompt_tokens"] == sum(
-        (e.get("usage") or {}).get("prompt_tokens", 0) for d in docs for e in d["exchanges"]
+        (e.usage.prompt_tokens or 0) if e.usage else 0 for d in docs for e in d.exchanges
     )
     for case, stats in zip(eval_set.cases, report.cases(), strict=True):
         mine = [r for r in report.runs if r.case == case.name and r.counted]

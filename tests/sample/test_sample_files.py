@@ -123,7 +123,7 @@ def test_agent_config_is_the_ops_assistant() -> None:
     assert isinstance(agents, list) and len(agents) == 1
     agent = agents[0]
     assert agent["name"] == "ops-assistant"
-    assert agent["signature"] == "request:string -> answer:string"
+    assert agent["signature"] == "userRequest:string -> answer:string"  # both runtimes build it
     assert len(agent["instruction"]) > 100
     assert agent["catalog"] == {"skills": "all", "memories": "all"}
     assert agent["contextMap"] == {"maxChars": 1600, "infiniteEvolve": True}

@@ -59,8 +59,9 @@ def reply_fields(messages: list[Mapping[str, Any]], long_map_items: bool) -> dic
     user = "\n".join(_text(m.get("content")) for m in messages if m.get("role") != "system")
     stage = _stage(system)
     query = _first_line_after(user, "Query")
-    if query == "the question":
-        query = _first_line_after(user, "Request")
+    for title in ("User Request", "Request"):  # the sample agent's input, then older ones
+        if query == "the question":
+            query = _first_line_after(user, title)
     log = user.partition("Action Log:")[2]
     if stage == "distiller":
         # A search that found nothing leaves no field behind: the action log tells.

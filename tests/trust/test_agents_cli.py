@@ -102,3 +102,31 @@ def test_add_from_stdin_rename_and_bad_input(
     assert code == 2 and "context" in err
     code, out, _ = _cli(capsys, "agents", "list", *w, "--json")
     assert [a["name"] for a in json.loads(out)] == ["helper-2"]  # nothing half-written
+
+
+def test_add_and_edit_name_the_runtime_that_refuses_the_signature(
+    ws_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 31: @ax-llm/ax 24.0.21 refuses `request:string -> answer:string` ("Field name
+    "request" is too generic"); axllm, which runs it here, accepts it. The config is stored
+    and the refusal named; a signature axllm refuses is not stored."""
+    w = ["--workspace", str(ws_path)]
+    source = tmp_path / "helper.json"
+    source.write_text(json.dumps(CONFIG), encoding="utf-8")
+    code, out, err = _cli(capsys, "agents", "add", *w, str(source))
+    assert code == 0
+    [refusal] = json.loads(out)["runtimeRefusals"]
+    assert refusal["runtime"] == "@ax-llm/ax 24.0.21"
+    assert refusal["message"] == 'Invalid Signature: Field name "request" is too generic'
+    assert 'warning: @ax-llm/ax 24.0.21 refuses this signature: Invalid Signature: Field ' \
+        'name "request" is too generic (Use a more descriptive name' in err
+    source.write_text(json.dumps({**CONFIG, "signature": "userRequest:string -> answer:string"}))
+    code, out, err = _cli(capsys, "agents", "edit", *w, "helper", str(source))
+    assert code == 0 and json.loads(out)["runtimeRefusals"] == [] and err == ""
+    both_refuse = "userRequest:string -> answer:string, answer:string"
+    source.write_text(json.dumps({**CONFIG, "signature": both_refuse}))
+    code, _, err = _cli(capsys, "agents", "edit", *w, "helper", str(source))
+    assert code == 2 and "axllm 25.4.6 refuses this signature" in err
+    assert "Duplicate output field name" in err
+    code, out, _ = _cli(capsys, "agents", "show", *w, "helper")
+    assert json.loads(out)["config"]["signature"] == "userRequest:string -> answer:string"

@@ -163,6 +163,7 @@ def test_the_window_lays_out_what_a_feature_contributes(bare_window: MainWindow,
     assert view == [
         ("one dock", "Ctrl+Shift+Y"),
         ("two dock", "Ctrl+Shift+Y"),
+        ("&Focus on the Editor", "F11"),  # the page's docks out of the way
         ("", ""),
         ("One", "Ctrl+1"),
         ("Two", "Ctrl+2"),

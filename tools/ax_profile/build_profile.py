@@ -326,9 +326,15 @@ def if_block(template: str, condition: str) -> str:
 
 
 def extract_templates(src: str) -> dict[str, dict[str, str]]:
+    return template_sections(
+        {stage: template_literal(src, f"rlm/{stage}.md") for stage in ("executor", "distiller")}
+    )
+
+
+def template_sections(stage_templates: dict[str, str]) -> dict[str, dict[str, str]]:
+    """The skills, memories (and the executor's relevance) blocks of each stage template."""
     out: dict[str, dict[str, str]] = {}
-    for stage in ("executor", "distiller"):
-        text = template_literal(src, f"rlm/{stage}.md")
+    for stage, text in stage_templates.items():
         sections = {
             "skills": if_block(text, "hasSkills"),
             "memories": if_block(text, "memoriesMode"),
@@ -430,6 +436,74 @@ def extract_policy(src: str) -> dict[str, Any]:
     }
 
 
+def extract_signature_rules(src: str) -> dict[str, Any]:
+    """What `agent(signature, ...)` refuses in a signature, worded as the bundle throws it:
+    the parser's field-name checks (in the order it makes them; it stops at the first
+    failure) and AxAgent's own (a signature-level description, reserved field names)."""
+    check = find_one(
+        r"validateFieldName\(e,t\)\{if\(" + ID + r"\.signatureStrict&&(\[)", src,
+        "the parser's field-name check",
+    )
+    generic, end = parse_js_string_array(src, check.start(1))
+    tail = src[end : end + 1600]
+    inputs_at = find_one(r'let s=t==="input"\?(\[)', tail, "generic-name examples")
+    input_examples, after = parse_js_string_array(tail, inputs_at.start(1))
+    output_examples, _ = parse_js_string_array(tail, after + 1)
+    for what, pattern in (
+        ("too generic", r"is too generic`"),
+        ("camelCase", re.escape(r"let n=/^[a-z][a-zA-Z0-9]*$/,o=/^[a-z]+(_[a-z0-9]+)*$/")),
+        ("too short", r"e\.length<2\)throw new " + ID + r'\(`Field name "\$\{e\}" is too short`'),
+        ("too long", r"e\.length>50\)throw new " + ID + r'\(`Field name "\$\{e\}" is too long'),
+    ):
+        find_one(pattern, tail, f"field name check: {what}")
+    reserved_at = find_one(
+        r'(new Set\(\["contextMetadata","contextMap",)', src, "AxAgent's reserved inputs"
+    )
+    reserved, _ = parse_js_string_array(src, reserved_at.start(1) + len("new Set("))
+    find_one(r'new Set\(\["javascriptCode",', src, "AxAgent's reserved outputs")
+    find_one(r"AxAgent does not support signature-level descriptions; use", src, "descriptions")
+    find_one(
+        r"Field name '\$\{r\.name\}' is too long \(\$\{r\.name\.length\} characters\)",
+        src,
+        "the flow's field-name length check",
+    )
+    return {
+        "genericNames": generic,
+        "genericExamples": {"input": input_examples, "output": output_examples},
+        "namePatterns": ["^[a-z][a-zA-Z0-9]*$", "^[a-z]+(_[a-z0-9]+)*$"],
+        "minLength": 2,
+        "maxLength": 50,
+        "reservedInputs": reserved,
+        "reservedOutputs": ["javascriptCode"],
+        # AxAgent runs as an AxFlow whose nodes see each agent field as `<node><Name>`
+        # (snake_case turned camelCase), checked against the same 50-character limit:
+        # inputs as the distiller's, outputs as the executor's, then the responder's.
+        "flowPrefixes": {"input": ["distiller"], "output": ["executor", "responder"]},
+        "messages": {
+            "prefix": "Invalid Signature: ",
+            "generic": 'Field name "{name}" is too generic',
+            "genericHint": "Use a more descriptive name. Examples: {examples}",
+            "invalid": 'Invalid field name "{name}"',
+            "invalidHint": 'Field names must be in camelCase (e.g., "userInput") or '
+            'snake_case (e.g., "user_input")',
+            "short": 'Field name "{name}" is too short',
+            "shortHint": "Field names must be at least 2 characters long",
+            "long": 'Field name "{name}" is too long ({length} characters)',
+            "longHint": "Field names should be 50 characters or less",
+            "reservedInput": 'AxAgent reserves input field name "{name}" for internal '
+            "actor/responder wiring",
+            "reservedOutput": 'AxAgent reserves output field name "{name}" for internal '
+            "actor wiring",
+            "description": "AxAgent does not support signature-level descriptions; use "
+            "contextOptions.description, executorOptions.description, or "
+            "responderOptions.description instead",
+            "flowLong": "Field name '{name}' is too long ({length} characters)",
+            "flowLongHint": "AxAgent names each field after its stage too "
+            "(distiller, executor, responder): keep names {limit} characters or less",
+        },
+    }
+
+
 #: The Node runtime the golden data and the differential runs use: its ICU decides
 #: `localeCompare`, `toLowerCase` and `normalize` (see axmem_gui/core/ax/icutext.py).
 REFERENCE_TEXT = {
@@ -513,6 +587,7 @@ def build(version: str, tarball: Path | None) -> dict[str, Any]:
         "stageFields": STAGE_FIELDS,
         "runtime": extract_runtime(src),
         "policy": extract_policy(src),
+        "signature": extract_signature_rules(src),
         "text": REFERENCE_TEXT,
         "stopwords": stopwords,
     }

@@ -91,8 +91,8 @@ class Oracle:
 
 
 _RANGE = re.compile(r"^U\+([0-9A-F]{4,6})(?:-U\+([0-9A-F]{4,6}))?$")
-#: What a residual character is replaced with to check that it alone causes a difference.
-NEUTRAL = "q"
+#: A stand-in per listed character: {character: the character that takes its place}.
+StandIns = dict[str, str]
 
 
 def parse_chars(spec: list[str]) -> frozenset[str]:
@@ -116,6 +116,10 @@ def load_known() -> dict[str, dict[str, Any]]:
     return {e["name"]: {**e, "charset": parse_chars(e["chars"])} for e in entries}
 
 
+def listed_chars(known: dict[str, dict[str, Any]]) -> list[str]:
+    return sorted(set().union(*(e["charset"] for e in known.values()))) if known else []
+
+
 def _strings(value: Any) -> Iterator[str]:
     if isinstance(value, str):
         yield value
@@ -135,14 +139,15 @@ def residual_chars(case: dict[str, Any], known: dict[str, dict[str, Any]]) -> di
     return {name: chars for name, chars in found.items() if chars}
 
 
-def replace_chars(value: Any, chars: set[str]) -> Any:
-    """`value` with every one of `chars` replaced by NEUTRAL in every string value."""
+def replace_chars(value: Any, stand_ins: StandIns) -> Any:
+    """`value` with every character of `stand_ins` replaced by its stand-in, in every
+    string value."""
     if isinstance(value, str):
-        return "".join(NEUTRAL if ch in chars else ch for ch in value)
+        return "".join(stand_ins.get(ch, ch) for ch in value)
     if isinstance(value, dict):
-        return {k: replace_chars(v, chars) for k, v in value.items()}
+        return {k: replace_chars(v, stand_ins) for k, v in value.items()}
     if isinstance(value, list):
-        return [replace_chars(v, chars) for v in value]
+        return [replace_chars(v, stand_ins) for v in value]
     return value
 
 
@@ -150,18 +155,26 @@ def known_class(
     case: dict[str, Any],
     known: dict[str, dict[str, Any]],
     still_differs: Callable[[dict[str, Any]], bool],
+    stand_ins: StandIns,
 ) -> str | None:
     """The known residual(s) a differing case belongs to, or None (unexpected).
 
-    The case must hold characters of a known entry, and the same case with all of them
-    replaced by NEUTRAL must give identical answers (`still_differs` re-runs both sides): so
-    a difference with any other cause, even in a case that also holds such characters,
-    stays unexpected."""
+    The case must hold characters of a known entry, and the same case with each of them
+    replaced by its stand-in must give identical answers (`still_differs` re-runs both
+    sides). A stand-in (from Node: the oracle's `standIns`) is the character Node's
+    collator sorts next to the listed one, of the same shape (UTF-16 length, general
+    category, changed or not by lower-casing and NFKD): so the re-run differs from the
+    original only in the listed characters' own ICU 77/78 difference, and any other cause,
+    even one the listed characters trigger (a lone surrogate beside an astral character
+    is still beside one), stays unexpected. A held character without a stand-in is never
+    excused."""
     held = residual_chars(case, known)
     if not held:
         return None
     chars = set().union(*held.values())
-    if still_differs(replace_chars(case, chars)):
+    if not chars <= set(stand_ins):
+        return None
+    if still_differs(replace_chars(case, {c: stand_ins[c] for c in chars})):
         return None
     if len(held) == 1:
         return next(iter(held))
@@ -169,7 +182,7 @@ def known_class(
     causes = [
         name
         for name in sorted(held)
-        if still_differs(replace_chars(case, chars - held[name]))
+        if still_differs(replace_chars(case, {c: stand_ins[c] for c in chars - held[name]}))
     ]
     return " + ".join(causes or sorted(held))
 
@@ -193,6 +206,7 @@ def run_seed(
     oracle: Oracle,
     profile: Any,
     known: dict[str, dict[str, Any]],
+    stand_ins: StandIns,
     out_dir: Path,
     shrink_budget_s: float,
 ) -> tuple[int, int, Counter[str], list[str]]:
@@ -246,7 +260,9 @@ def run_seed(
     for kind, case, diffs in found:
         if not diffs:
             continue
-        known_as = known_class(case, known, lambda c: bool(case_diffs(oracle, profile, c)))
+        known_as = known_class(
+            case, known, lambda c: bool(case_diffs(oracle, profile, c)), stand_ins
+        )
         report_lines.append(
             {"id": case["id"], "kind": kind, "known": known_as, "diffs": diffs[:20]}
         )
@@ -342,8 +358,17 @@ def main(argv: list[str] | None = None) -> int:
     known = load_known()
     oracle = Oracle(args.ax)
     try:
+        listed = listed_chars(known)
+        stand_ins: StandIns = (
+            oracle.run({"standIns": {"chars": listed, "listed": listed}})["standIns"]
+            if listed
+            else {}
+        )
         totals = [
-            run_seed(s, args.per_kind, oracle, profile, known, args.out, args.shrink_seconds)
+            run_seed(
+                s, args.per_kind, oracle, profile, known, stand_ins, args.out,
+                args.shrink_seconds,
+            )
             for s in seeds
         ]
         stale = check_known(oracle, profile, known)

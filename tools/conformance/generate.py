@@ -181,6 +181,34 @@ UNICODE_17 = (
 RECENT_IDS = ("\ua7cf", "\u4e2d", "\u52b3", "\u52b4", "\u4748", "\u8c61", "z", "a")
 LONE_SURROGATES = ("\ud800", "\udfff", "\ud83d", "x\ude00y", "\udbff\udbff")
 EMOJI = ("🚀", "👩‍💻", "🇫🇷", "👍🏽", "🧪", "𝐁")
+#: Marks typed out of canonical order (Node's collator and NFKD see them in canonical
+#: order: canonically equivalent strings compare 0), with the letter they sit on.
+NON_FCD = (
+    ("a", "\u0301\u0323"),  # Latin: acute (230) before dot below (220)
+    ("e", "\u0300\u0327"),  # grave (230) before cedilla (202)
+    ("o", "\u0308\u031b"),  # diaeresis (230) before horn (216)
+    ("\u0645", "\u0651\u064e"),  # Arabic: shadda (33) before fatha (30)
+    ("\u0628", "\u0651\u0650"),  # shadda before kasra (32)
+    ("\u0644", "\u0652\u064f"),  # sukun (34) before damma (31)
+    ("\u05e9", "\u05c1\u05bc"),  # Hebrew: shin dot (24) before dagesh (21)
+    ("\u05d1", "\u05bc\u05b8"),  # dagesh (21) before qamats (18)
+    ("\u0915", "\u094d\u093c"),  # Devanagari: virama (9) before nukta (7)
+    ("\u0995", "\u09cd\u09bc"),  # Bengali
+    ("\u0a15", "\u0a4d\u0a3c"),  # Gurmukhi
+)
+#: Lone surrogates beside astral characters (ICU through PyICU once made them U+FFFD).
+ASTRAL_SURROGATES = (
+    "\U0001f600\ud83d",
+    "\udc00\U0001f600",
+    "a\U0001f600\udfff",
+    "\U0001d401\ud800x",
+    "\ud83d\U0001f680",
+    "\U0001f680\ude00",
+    "x\ud83c\U0001f350",
+    "ab\ud83c",
+    "ab\udc00",
+    "\U0001f600",
+)
 BLANKS = ("", " ", "   ", "\t", "\n", "\u00a0", "\u3000", " \n ")
 COLLATION_IDS = (
     "a",
@@ -442,6 +470,107 @@ def k_collation(g: Gen, case: Case) -> None:
     case["preloadedMemories"] = [{"id": i, "content": "pre"} for i in g.r.sample(COLLATION_IDS, 3)]
 
 
+def _reordered(base: str, marks: str, canonical: bool) -> str:
+    """`base` with `marks` in the order given (non-canonical) or reversed (canonical)."""
+    return base + (marks[::-1] if canonical else marks)
+
+
+def k_nonfcd_marks(g: Gen, case: Case) -> None:
+    """Ids, words and queries with combining marks typed out of canonical order next to the
+    same text in canonical order: equal for Node's collator (ties keep catalog order) and
+    the same token after NFKD."""
+    picked = g.r.sample(NON_FCD, g.r.randint(2, 4))
+    words = [
+        _reordered(base, marks, g.r.random() < 0.5) + g.r.choice(["", "x", "ka"])
+        for base, marks in picked
+        for _ in range(2)
+    ]
+    text = g.text_from(tuple(words))
+    body = {"name": text(1, 3), "description": text(2, 5), "content": text(4, 12)}
+    ids = [
+        _reordered(base, marks, canonical) + suffix
+        for base, marks in picked
+        for canonical in (False, True)
+        for suffix in ("", g.r.choice(["", "-1", "b"]))
+    ]
+    g.r.shuffle(ids)
+    ids = ids[: g.r.randint(3, 8)]
+    case["skills"] = [
+        {"id": i, **(body if g.r.random() < 0.6 else g.skill(n, text))}
+        for n, i in enumerate(ids)
+    ]
+    mem_body = text(3, 10)
+    case["memories"] = [
+        {"id": i, "content": mem_body if g.r.random() < 0.6 else text(3, 10)} for i in ids
+    ]
+    case["discoverCalls"] = [[text(1, 2)] for _ in range(g.r.randint(1, 2))]
+    case["recallCalls"] = [[text(1, 2)]]
+    case["task"] = text(1, 4)
+    case["relevanceRanking"] = g.r.choice([{"marginRatio": 0, "topK": 6}, {"minScore": 0}, True])
+    if g.r.random() < 0.4:
+        case["presetSkills"] = [
+            {"id": i, "name": f"Preset {n}", "content": "p"} for n, i in enumerate(ids[:2])
+        ]
+    if g.r.random() < 0.4:
+        case["preloadedMemories"] = [{"id": i, "content": "pre"} for i in ids[-2:]]
+
+
+def k_astral_surrogates(g: Gen, case: Case) -> None:
+    """Lone surrogates in strings that also hold an astral character: texts, ids,
+    queries and tasks."""
+    g.texts(case, ASTRAL_SURROGATES)
+    entries = case["skills"] + case.get("memories", [])
+    for entry in g.r.sample(entries, min(len(entries), g.r.randint(1, 4))):
+        entry["id"] = g.r.choice(ASTRAL_SURROGATES) + g.r.choice(["", "x", "\U0001f600"])
+    if g.r.random() < 0.5:
+        case["relevanceRanking"] = {"marginRatio": 0, "minScore": 0}
+
+
+def _half_emoji_content(g: Gen, cut: int, needle: str) -> str:
+    """A text holding an astral character early on whose `cut`-unit prefix ends inside
+    another emoji, right after `needle` (or after filler)."""
+    head = g.r.choice((*EMOJI[:3], "\U0001f600")) + " "
+    filler_units = cut - 1 - len(head.encode("utf-16-le")) // 2 - len(needle)
+    filler = ("lorem " * (cut // 6 + 2))[: max(filler_units - 1, 0)] + " "
+    emoji = g.r.choice(("\U0001f680", "\U0001f600", "\U0001f350", "\U0001d401"))
+    return head + filler[: max(filler_units, 0)] + needle + emoji + " " + g.words(0, 4)
+
+
+def k_half_emoji_600(g: Gen, case: Case) -> None:
+    """Contents whose 600-unit cut leaves the high surrogate of an emoji, in texts that
+    also hold a whole astral character; queries with that half, U+FFFD, or the emoji."""
+    needle = g.r.choice(WORDS)
+    for key, make in (("skills", g.skill), ("memories", g.memory)):
+        entries = [make(i) for i in range(g.r.randint(1, 4))]
+        for entry in entries:
+            if g.r.random() < 0.8:
+                entry["content"] = _half_emoji_content(g, 600, needle)
+        case[key] = entries
+    halves = [needle + "\ud83d", needle + "\ud83c", needle + "\ud835", needle + "\ufffd"]
+    queries = [*halves, needle + "\U0001f680", needle, "lorem " + g.r.choice(halves)]
+    case["discoverCalls"] = [[g.r.choice(queries)] for _ in range(g.r.randint(1, 3))]
+    case["recallCalls"] = [[g.r.choice(queries), g.r.choice(queries)]]
+    case["task"] = g.r.choice(queries)
+    case["relevanceRanking"] = g.r.choice([{"marginRatio": 0, "minScore": 0}, True])
+
+
+def k_half_emoji_80(g: Gen, case: Case) -> None:
+    """Memories whose 80-unit hint snippet (whitespace collapsed, trimmed) ends inside an
+    emoji, in contents that also hold a whole astral character."""
+    needle = g.r.choice(WORDS)
+    case["memories"] = [
+        {"id": f"mem-{n}", "content": _half_emoji_content(g, 80, needle)}
+        for n in range(g.r.randint(1, 4))
+    ]
+    for memory in g.r.sample(case["memories"], 1):
+        memory["content"] = g.r.choice(["  ", "\n\t", ""]) + memory["content"]
+    case["memories"].append({"id": "mem-other", "content": g.words(3, 8)})
+    case["task"] = needle + g.r.choice(["", " lorem", "\ud83d"])
+    case["relevanceRanking"] = g.r.choice(
+        [{"marginRatio": 0, "minScore": 0, "topK": 5}, {"minScore": 0}, True]
+    )
+
+
 def k_blank_strings(g: Gen, case: Case) -> None:
     """Empty and whitespace-only names, descriptions, contents, ids and search strings."""
     g.plain(case)
@@ -595,6 +724,10 @@ KINDS: dict[str, Callable[[Gen, Case], None]] = {
     "discover": k_discover,
     "markdown": k_markdown,
     "preset-skills": k_preset,
+    "nonfcd-marks": k_nonfcd_marks,
+    "astral-surrogates": k_astral_surrogates,
+    "half-emoji-600": k_half_emoji_600,
+    "half-emoji-80": k_half_emoji_80,
 }
 #: Large catalogs cost the most (Ax's search has no index): fewer of them.
 KIND_WEIGHT = {"large-catalog": 0.25}
@@ -691,13 +824,21 @@ def generate(seed: int, per_kind: int = 20, context_maps: int = 40) -> dict[str,
     return {
         "seed": seed,
         "tokenizer": {
-            "text": [g.text_from(tuple(UNICODE_WORDS))(1, 6) for _ in range(20)],
+            "text": [g.text_from(tuple(UNICODE_WORDS))(1, 6) for _ in range(20)]
+            + [g.text_from(ASTRAL_SURROGATES + tuple(b + m for b, m in NON_FCD))(1, 5)
+               for _ in range(10)],
             "identifier": [
                 g.r.choice(COLLATION_IDS) + g.r.choice(["Foo", "HTTPServer", "v2API", "-x"])
                 for _ in range(10)
             ],
         },
-        "collation": [g.r.sample(COLLATION_IDS, 12) for _ in range(3)],
+        "collation": [g.r.sample(COLLATION_IDS, 12) for _ in range(3)]
+        + [
+            [_reordered(b, m, g.r.random() < 0.5) for b, m in g.r.sample(NON_FCD, 6)]
+            + [_reordered(b, m, True) for b, m in g.r.sample(NON_FCD, 4)]
+            + list(g.r.sample(ASTRAL_SURROGATES, 4))
+            for _ in range(2)
+        ],
         "cases": cases,
         "contextMap": [context_map_case(g, n, seed) for n in range(context_maps)],
     }

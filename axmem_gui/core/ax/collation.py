@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
-from axmem_gui.core.ax.icutext import sort_key_function
+from axmem_gui.core.ax.icutext import sort_key_function, sort_keys_of
 
 T = TypeVar("T")
 
@@ -35,10 +35,9 @@ def collation_keys(texts: Sequence[str]) -> list[CollationKey]:
     """`collation_key` of each text: many ids at once (not cached), `_KEYS_RUN` per C call
     (CPython lets no other thread run during one: 100,000 keys at once kept the GUI
     thread waiting about 50 ms)."""
-    key = sort_key_function()
     keys: list[CollationKey] = []
     for start in range(0, len(texts), _KEYS_RUN):
-        keys += map(key, texts[start : start + _KEYS_RUN])
+        keys += sort_keys_of(texts[start : start + _KEYS_RUN])
     return keys
 
 

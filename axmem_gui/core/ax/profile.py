@@ -1,9 +1,15 @@
 """Ax version profiles: the data (not code) that makes rendering and search Ax-exact.
 
-A profile is `profiles/ax-<version>.json`, produced from the published npm package by
-`tools/ax_profile/build_profile.py` and shipped as package data. Code in `core/ax` reads
-every Ax constant and wording from the profile, so supporting another Ax release means
-generating another profile (and checking the golden tests), not editing code.
+A profile is `profiles/<name>.json`, shipped as package data, one per runtime release:
+
+- `ax-<version>`: the TypeScript package @ax-llm/ax (what a TypeScript app sends), produced
+  from the published npm package by `tools/ax_profile/build_profile.py`;
+- `axllm-<version>`: its Python port axllm (what the studio's own live runs send),
+  produced from the installed package by `tools/ax_profile/build_axllm_profile.py`. Its
+  `rules` name the code paths that differ (`core/ax/axllm_rules.py`).
+
+Code in `core/ax` reads every constant and wording from the profile, so supporting another
+release means generating another profile (and checking the golden tests), not editing code.
 """
 
 from __future__ import annotations
@@ -17,6 +23,13 @@ from typing import Any
 from axmem_gui.core.errors import InputError
 
 DEFAULT_AX_VERSION = "24.0.21"
+#: The axllm release the studio pins (pyproject.toml): the profile its live runs follow.
+AXLLM_VERSION = "25.4.6"
+AXLLM_PROFILE = f"axllm-{AXLLM_VERSION}"
+TS_PROFILE = f"ax-{DEFAULT_AX_VERSION}"
+#: `rules.runtime` of a profile.
+RUNTIME_AX = "ax"
+RUNTIME_AXLLM = "axllm"
 
 
 @dataclass(frozen=True)
@@ -36,9 +49,84 @@ class StageField:
 
 
 @dataclass(frozen=True)
+class SignatureMessages:
+    """The package's own wording of what it refuses in a signature (`{name}`...)."""
+
+    prefix: str
+    generic: str
+    generic_hint: str
+    invalid: str
+    invalid_hint: str
+    short: str
+    short_hint: str
+    long: str
+    long_hint: str
+    reserved_input: str
+    reserved_output: str
+    description: str
+    flow_long: str
+    flow_long_hint: str
+
+
+@dataclass(frozen=True)
+class SignatureRules:
+    """What `agent(signature, ...)` refuses (an @ax-llm/ax profile's `signature`)."""
+
+    generic_names: frozenset[str]
+    generic_examples: tuple[tuple[str, tuple[str, ...]], ...]  # (side, examples)
+    name_patterns: tuple[str, ...]
+    min_length: int
+    max_length: int
+    reserved_inputs: frozenset[str]
+    reserved_outputs: frozenset[str]
+    flow_prefixes: tuple[tuple[str, tuple[str, ...]], ...]  # (side, stage prefixes)
+    messages: SignatureMessages
+
+    def examples(self, side: str) -> tuple[str, ...]:
+        return dict(self.generic_examples)[side]
+
+    def prefixes(self, side: str) -> tuple[str, ...]:
+        return dict(self.flow_prefixes)[side]
+
+
+def _signature_rules(data: dict[str, Any] | None) -> SignatureRules | None:
+    if data is None:
+        return None
+    m = data["messages"]
+    return SignatureRules(
+        generic_names=frozenset(data["genericNames"]),
+        generic_examples=tuple((k, tuple(v)) for k, v in data["genericExamples"].items()),
+        name_patterns=tuple(data["namePatterns"]),
+        min_length=int(data["minLength"]),
+        max_length=int(data["maxLength"]),
+        reserved_inputs=frozenset(data["reservedInputs"]),
+        reserved_outputs=frozenset(data["reservedOutputs"]),
+        flow_prefixes=tuple((k, tuple(v)) for k, v in data["flowPrefixes"].items()),
+        messages=SignatureMessages(
+            prefix=m["prefix"],
+            generic=m["generic"],
+            generic_hint=m["genericHint"],
+            invalid=m["invalid"],
+            invalid_hint=m["invalidHint"],
+            short=m["short"],
+            short_hint=m["shortHint"],
+            long=m["long"],
+            long_hint=m["longHint"],
+            reserved_input=m["reservedInput"],
+            reserved_output=m["reservedOutput"],
+            description=m["description"],
+            flow_long=m["flowLong"],
+            flow_long_hint=m["flowLongHint"],
+        ),
+    )
+
+
+@dataclass(frozen=True)
 class AxProfile:
     version: str
     package: str
+    #: "ax-24.0.21", "axllm-25.4.6": what sessions, files and the CLI call it.
+    name: str
     stopwords: frozenset[str]
     punctuation: str
     diacritic_range: tuple[int, int]
@@ -73,6 +161,24 @@ class AxProfile:
     #: The reference runtime's text engine (Node's ICU and Unicode versions, the locale).
     reference_text: dict[str, str]
     raw: dict[str, Any]
+    #: RUNTIME_AX (the TypeScript package) or RUNTIME_AXLLM (its Python port).
+    runtime: str = RUNTIME_AX
+    #: axllm only: its tokenizer's punctuation class and identifier splitters.
+    punctuation_pattern: str = ""
+    identifier_patterns: tuple[str, ...] = ()
+    #: What the runtime refuses in an agent signature (None: the profile does not say).
+    signature: SignatureRules | None = None
+
+    @property
+    def is_axllm(self) -> bool:
+        return self.runtime == RUNTIME_AXLLM
+
+    @property
+    def runtime_label(self) -> str:
+        """What a person calls the runtime: "@ax-llm/ax 24.0.21 (TypeScript)"."""
+        if self.is_axllm:
+            return f"axllm {self.version} (Python)"
+        return f"@ax-llm/ax {self.version} (TypeScript)"
 
 
 def _stage_fields(raw: dict[str, Any]) -> dict[str, tuple[StageField, ...]]:
@@ -90,9 +196,16 @@ def profile_from_json(data: dict[str, Any]) -> AxProfile:
     memories, hints = data["memories"], data["hints"]
     defaults = ranker["defaults"]
     runtime = data["runtime"]
+    rules = data.get("rules", {})
+    name = data["profile"]
     return AxProfile(
-        version=data["profile"].removeprefix("ax-"),
+        version=name.split("-", 1)[1],
         package=data["package"],
+        name=name,
+        runtime=rules.get("runtime", RUNTIME_AX),
+        punctuation_pattern=ranker.get("punctuationPattern", ""),
+        identifier_patterns=tuple(ranker.get("identifierPatterns", ())),
+        signature=_signature_rules(data.get("signature")),
         stopwords=frozenset(data["stopwords"]),
         punctuation=ranker["punctuation"],
         diacritic_range=(ranker["diacriticRange"][0], ranker["diacriticRange"][1]),
@@ -133,17 +246,41 @@ def profile_from_json(data: dict[str, Any]) -> AxProfile:
     )
 
 
-def available_versions() -> list[str]:
+def available_profiles() -> list[str]:
+    """Every shipped profile's name: ["ax-24.0.21", "axllm-25.4.6"]."""
     folder = resources.files("axmem_gui.core.ax").joinpath("profiles")
-    names = [p.name for p in folder.iterdir() if p.name.startswith("ax-")]
-    return sorted(n.removeprefix("ax-").removesuffix(".json") for n in names)
+    names = [
+        p.name.removesuffix(".json")
+        for p in folder.iterdir()
+        if p.name.endswith(".json") and p.name.startswith(("ax-", "axllm-"))
+    ]
+    return sorted(names)
+
+
+def available_versions() -> list[str]:
+    """The @ax-llm/ax versions with a profile (the names without "ax-")."""
+    return [n.removeprefix("ax-") for n in available_profiles() if n.startswith("ax-")]
+
+
+def profile_name(version: str) -> str:
+    """"24.0.21" -> "ax-24.0.21"; a profile name stays as it is."""
+    return version if version.startswith(("ax-", "axllm-")) else f"ax-{version}"
 
 
 @lru_cache(maxsize=8)
 def load_profile(version: str = DEFAULT_AX_VERSION) -> AxProfile:
-    """The profile for Ax `version` (package data); InputError if there is none."""
-    resource = resources.files("axmem_gui.core.ax").joinpath("profiles", f"ax-{version}.json")
+    """The profile `version` names: an @ax-llm/ax version ("24.0.21") or a profile name
+    ("ax-24.0.21", "axllm-25.4.6"); InputError if there is none."""
+    name = profile_name(version)
+    resource = resources.files("axmem_gui.core.ax").joinpath("profiles", f"{name}.json")
     if not resource.is_file():
-        known = ", ".join(available_versions()) or "none"
+        known = ", ".join(available_profiles()) or "none"
         raise InputError(f"no Ax profile for version {version!r} (available: {known})")
     return profile_from_json(json.loads(resource.read_text(encoding="utf-8")))
+
+
+def search_profile(profile: AxProfile) -> AxProfile:
+    """The profile whose search answers discover and recall in a run with `profile`'s
+    prompts: its own for Ax; for axllm the studio's Ax search, which its runs install as
+    axllm's host search (engine/search.py)."""
+    return load_profile(DEFAULT_AX_VERSION) if profile.is_axllm else profile

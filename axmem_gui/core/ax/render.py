@@ -16,6 +16,7 @@ from functools import lru_cache
 from itertools import repeat
 from operator import attrgetter
 
+from axmem_gui.core.ax.axllm_rules import skill_catalog
 from axmem_gui.core.ax.collation import collation_keys
 from axmem_gui.core.ax.profile import AxProfile
 from axmem_gui.core.ax.state import LoadedSkills, MemoryEntry, merge_memories
@@ -77,11 +78,16 @@ class StageConfig:
     relevance_hints: bool = False
     skill_usage: bool = False  # onUsedSkills given
     memory_usage: bool = False  # onUsedMemories given (with a memories search)
+    context_map: bool = False  # a context map is configured (axllm's distiller shows it)
 
 
 def stage_input_fields(profile: AxProfile, stage: str, config: StageConfig) -> list[str]:
     names: list[str] = []
-    modes = {"memoriesMode": config.memories_mode, "relevanceHints": config.relevance_hints}
+    modes = {
+        "memoriesMode": config.memories_mode,
+        "relevanceHints": config.relevance_hints,
+        "contextMap": config.context_map,
+    }
     for entry in profile.stage_fields[stage]:
         if entry.name is None:
             names.extend(config.agent_inputs)
@@ -107,14 +113,17 @@ class _Reference:
 
 
 @lru_cache(maxsize=64)
-def _rewrite_plan(field_names: tuple[str, ...]) -> tuple[_Reference, ...]:
+def _rewrite_plan(field_names: tuple[str, ...], unicode_words: bool) -> tuple[_Reference, ...]:
     plan = []
     # longest names first; Python's sort is stable like V8's, equal lengths keep their order
     for name in sorted(field_names, key=len, reverse=True):
         title = field_title(name)
-        # JavaScript `\b` (no u flag) knows only ASCII word characters.
-        word_end = re.match(r"\w", name[-1:], re.ASCII) is not None
-        boundary = r"(?![A-Za-z0-9_])" if word_end else r"(?=[A-Za-z0-9_])"
+        if unicode_words:
+            boundary = r"\b"  # axllm: Python's `\b`, Unicode word characters
+        else:
+            # JavaScript `\b` (no u flag) knows only ASCII word characters.
+            word_end = re.match(r"\w", name[-1:], re.ASCII) is not None
+            boundary = r"(?![A-Za-z0-9_])" if word_end else r"(?=[A-Za-z0-9_])"
         plan.append(
             _Reference(
                 name,
@@ -129,10 +138,13 @@ def _rewrite_plan(field_names: tuple[str, ...]) -> tuple[_Reference, ...]:
 _WRAPPERS = (("`", "`"), ('"', '"'), ("'", "'"), ("[", "]"), ("(", ")"))
 
 
-def rewrite_field_references(text: str, field_names: Sequence[str]) -> str:
+def rewrite_field_references(
+    text: str, field_names: Sequence[str], unicode_words: bool = False
+) -> str:
     """AxGen `formatFieldReferences`: longest names first (stable), six patterns each,
-    applied one after the other like Ax's successive `replace` calls."""
-    for ref in _rewrite_plan(tuple(field_names)):
+    applied one after the other like Ax's successive `replace` calls. `unicode_words`:
+    axllm's version, whose `$name` ends at a Unicode word boundary."""
+    for ref in _rewrite_plan(tuple(field_names), unicode_words):
         if ref.name not in text:
             continue  # no pattern can match; skipping is only a speed-up
         for wrapped_name, wrapped_title in ref.literal:
@@ -169,8 +181,12 @@ def _fill(template: str, **values: str) -> str:
         rest = rest[end + 1 :]
 
 
-def sorted_for_index(skills: Iterable[Skill]) -> list[Skill]:
-    """Skills in `localeCompare` order of id (stable for equal keys)."""
+def sorted_for_index(skills: Iterable[Skill], profile: AxProfile | None = None) -> list[Skill]:
+    """The index's entries in its order: Ax, every skill in `localeCompare` order of id
+    (stable for equal keys); axllm, its cleaned-up catalog (one skill per trimmed id, by
+    code point)."""
+    if profile is not None and profile.is_axllm:
+        return skill_catalog(skills)
     entries = list(skills)
     return [entries[i] for i in _locale_order(tuple(map(_ID, entries)))]
 
@@ -214,14 +230,14 @@ def _index_lines(skills: Iterable[Skill], profile: AxProfile) -> list[str]:
     if simple:  # the shape every profile has so far: plain concatenation, no lookups
         head, middle, tail = line_parts[0], line_parts[2], line_parts[4]
         before, after = description_parts[0], description_parts[2]
-        for skill in sorted_for_index(skills):
+        for skill in sorted_for_index(skills, profile):
             description = skill.description
             if description:
                 lines.append(f"{head}{skill.id}{middle}{skill.name}{tail}{before}{description}{after}")
             else:
                 lines.append(f"{head}{skill.id}{middle}{skill.name}{tail}")
         return lines
-    for skill in sorted_for_index(skills):
+    for skill in sorted_for_index(skills, profile):
         line = _fill(profile.skill_index_line, id=skill.id, name=skill.name)
         if skill.description:
             line += _fill(profile.skill_index_description, description=skill.description)
@@ -236,7 +252,10 @@ def skills_index_list(skills: Iterable[Skill], profile: AxProfile) -> str:
 
 def skills_index_lines(skills: Sequence[Skill], profile: AxProfile) -> list[str]:
     """Each skill's line of the index, in the order of `skills`: what
-    `skills_index_list([skill], profile)` is for each skill, made in one pass."""
+    `skills_index_list([skill], profile)` is for each skill, made in one pass (Ax's
+    index: every skill has its line)."""
+    if profile.is_axllm:
+        return [skills_index_list([skill], profile) for skill in skills]
     lines = _index_lines(skills, profile)
     out = [""] * len(lines)
     for line, at in zip(lines, _locale_order(tuple(map(_ID, skills))), strict=True):
@@ -252,10 +271,10 @@ def postprocess_definition(text: str) -> str:
 
 
 @lru_cache(maxsize=32_768)
-def _rewrite_line(line: str, names: tuple[str, ...]) -> str:
+def _rewrite_line(line: str, names: tuple[str, ...], unicode_words: bool) -> str:
     # A field reference never spans a newline, so rewriting entry by entry equals
     # rewriting the whole prompt; caching per entry keeps re-renders cheap.
-    return rewrite_field_references(line, names)
+    return rewrite_field_references(line, names, unicode_words)
 
 
 @dataclass(frozen=True)
@@ -295,41 +314,44 @@ def render_skills_section(
     """The stage's skills section, or None when the stage is not in skills mode.
 
     Skills mode: a non-empty catalog (it installs the built-in search), `skill_usage`, or
-    (executor only) constructor skills already loaded.
+    (executor only) constructor skills already loaded. axllm lists its cleaned-up
+    catalog (none left: no index) and shows the `used(...)` paragraph only when the agent
+    sets `skillUsageMode`, which the studio does not.
     """
     if stage not in STAGES:
         raise ValueError(f"unknown stage {stage!r}")
-    has_catalog = len(skills) > 0
-    skills_mode = has_catalog or config.skill_usage or (
+    skills_mode = len(skills) > 0 or config.skill_usage or (
         stage == "executor" and preset_skills_loaded
     )
     if not skills_mode:
         return None
+    lines = _index_lines(skills, profile) if skills else []
+    has_catalog = len(lines) > 0
     variables = {
         "hasSkills": True,
         "hasSkillsCatalog": has_catalog,
         "skillsCatalogList": _LIST_MARK,
         "isJavaScriptRuntime": is_javascript_runtime(config.runtime_language, profile),
-        "skillUsageMode": config.skill_usage,
+        "skillUsageMode": config.skill_usage and not profile.is_axllm,
     }
     rendered = render_template(profile.templates[stage]["skills"], variables)
     names = tuple(stage_field_names(profile, stage, config))
     before, _, after = rendered.partition(_LIST_MARK)
-    lines = _index_lines(skills, profile) if has_catalog else []
-    entries = "\n".join(map(_rewrite_line, lines, repeat(names)))
+    words = profile.is_axllm
+    entries = "\n".join(map(_rewrite_line, lines, repeat(names), repeat(words)))
     # Newline runs are collapsed over the whole text (they may span the entries' edges);
     # the rewrite never touches newlines, so the order of the two steps does not matter.
     if not has_catalog:
         text = postprocess_definition(
-            rewrite_field_references(before + after, names)
+            rewrite_field_references(before + after, names, words)
         ).strip("\n")
         return SkillsSection(stage, text, None)
     # The heading and the "Load a skill's..." text hold the edges of the section, so only
     # they need trimming (cheaper than trimming the whole, possibly megabyte-long, text).
     text = postprocess_definition(
-        rewrite_field_references(before.lstrip("\n"), names)
+        rewrite_field_references(before.lstrip("\n"), names, words)
         + entries
-        + rewrite_field_references(after.rstrip("\n"), names)
+        + rewrite_field_references(after.rstrip("\n"), names, words)
     )
     heading = before.lstrip("\n")
     raw = (heading, tuple(lines), after.rstrip("\n"))
@@ -353,7 +375,7 @@ def render_loaded_skills(state: LoadedSkills, profile: AxProfile) -> str | None:
         return None
     return profile.skill_block_separator.join(
         _fill(profile.skill_loaded_block, id=s.id, name=s.name, content=s.content)
-        for s in state.sorted()
+        for s in state.sorted(code_point=profile.is_axllm)
     )
 
 
@@ -364,8 +386,12 @@ def render_memories(entries: Iterable[object], profile: AxProfile) -> str | None
 
 
 def render_memory_entries(loaded: Sequence[MemoryEntry], profile: AxProfile) -> str | None:
+    """The Memories value of merged entries (one per id): axllm orders them by code point
+    of id (`_agent_merge_memory_results`), Ax by `localeCompare`, as merged."""
     if not loaded:
         return None
+    if profile.is_axllm:
+        loaded = sorted(loaded, key=_ID)
     return profile.memory_block_separator.join(
         _fill(profile.memory_block, id=m.id, content=m.content) for m in loaded
     )

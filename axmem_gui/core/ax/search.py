@@ -125,7 +125,8 @@ class SearchCall:
         return out
 
 
-def _union(results: Iterable[RankResult]) -> tuple[str, ...]:
+def union_ids(results: Iterable[RankResult]) -> tuple[str, ...]:
+    """The ids of the results, each once, in first-seen order (a call's result ids)."""
     seen: dict[str, None] = {}
     for result in results:
         for entry in result.ranked:
@@ -204,7 +205,7 @@ class CatalogSearch(Generic[E]):
         exclude = frozenset(loaded)
         options = RankOptions.best_effort(domain.top_k(self.profile))
         per_query = tuple(self.ranker.rank(q, options, exclude) for q in queries)
-        ids = _union(per_query)
+        ids = union_ids(per_query)
         call = SearchCall(domain.name, queries, per_query, ids, loaded)
         return call, [self._by_id[i] for i in ids if i in self._by_id]
 

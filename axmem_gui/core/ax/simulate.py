@@ -19,7 +19,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from axmem_gui.core.ax.profile import AxProfile
+from axmem_gui.core.ax.axllm_search import relevance_hints
+from axmem_gui.core.ax.profile import AxProfile, search_profile
 from axmem_gui.core.ax.render import (
     STAGES,
     SkillsSection,
@@ -31,13 +32,14 @@ from axmem_gui.core.ax.render import (
     stage_input_fields,
 )
 from axmem_gui.core.ax.search import (
+    DISCOVER,
+    RECALL,
     MemorySearch,
     PolicyError,
     RelevanceHints,
     SearchCall,
     SkillSearch,
-    compute_relevance_hints,
-    relevance_options,
+    normalize_search_input,
 )
 from axmem_gui.core.ax.state import LoadedSkills, MemoryEntry, merge_memories
 from axmem_gui.core.catalog import Catalog, Skill
@@ -362,12 +364,17 @@ def section_inputs(
 
 
 def _stage_config(catalog: Catalog, scenario: Scenario, profile: AxProfile) -> StageConfig:
-    options = relevance_options(scenario.relevance_ranking, profile)
-    hints_on = options is not None and (len(catalog.skills) > 0 or len(catalog.memories) > 0)
+    hints_on = scenario.relevance_ranking is not False and (
+        len(catalog.skills) > 0 or len(catalog.memories) > 0
+    )
     return StageConfig(
         runtime_language=scenario.runtime,
         memories_mode=len(catalog.memories) > 0,
         relevance_hints=hints_on,
+        # axllm is the studio's live runtime, and its runs always install the used()
+        # callbacks (engine/agent_factory.py): its stages are in skills mode.
+        skill_usage=profile.is_axllm,
+        memory_usage=profile.is_axllm and len(catalog.memories) > 0,
     )
 
 
@@ -386,9 +393,14 @@ def simulate(
     The skills sections of `stages` are rendered (each is the whole catalog's index: a
     view that shows one stage asks for that one); the others' are None. `rendered` gives
     sections already rendered elsewhere from the same inputs (`section_inputs`), by stage.
+
+    With an axllm profile this is the studio's live run: axllm renders every section and
+    ranks the hints itself, and `skill_search` / `memory_search` (by default the Ax
+    search, which the studio installs as axllm's host search) answer discover and recall
+    once axllm has checked their arguments.
     """
     skills, memories = catalog.skills, catalog.memories
-    options = relevance_options(scenario.relevance_ranking, profile)
+    host = search_profile(profile)
     config = _stage_config(catalog, scenario, profile)
     loaded = LoadedSkills().ingest(scenario.preset_skills)
     given = rendered or {}
@@ -413,11 +425,12 @@ def simulate(
             render_loaded_skills(loaded, profile),
             render_memory_entries(merged, profile),
         )
-    skill_search = skill_search or (SkillSearch(skills, profile) if skills else None)
-    memory_search = memory_search or (MemorySearch(memories, profile) if memories else None)
-    hints = compute_relevance_hints(
-        scenario.rank_task(), skill_search, memory_search, options, [m.id for m in merged]
-    )
+    skill_search = skill_search or (SkillSearch(skills, host) if skills else None)
+    memory_search = memory_search or (MemorySearch(memories, host) if memories else None)
+    hints = relevance_hints(
+        profile, scenario.rank_task(), scenario.relevance_ranking, [m.id for m in merged],
+        catalog, skill_search, memory_search,
+    )  # fmt: skip
     hints_text = hints.text(profile)
 
     turns: list[TurnView] = []
@@ -448,7 +461,9 @@ def simulate(
                 refused = True
             else:
                 try:
-                    discover_call, found = skill_search.discover(_arg_json(step.discover))
+                    discover_call, found = skill_search.discover(
+                        _checked(step.discover, DISCOVER, profile)
+                    )
                 except PolicyError as exc:
                     errors.append(str(exc))
                     skill_records.append(_refused_call_json(str(exc)))
@@ -467,7 +482,9 @@ def simulate(
                 errors.append("ReferenceError: recall is not defined")
             else:
                 try:
-                    recall_call, recalled = memory_search.recall(_arg_json(step.recall), already)
+                    recall_call, recalled = memory_search.recall(
+                        _checked(step.recall, RECALL, profile), already
+                    )
                 except PolicyError as exc:
                     errors.append(str(exc))
                     memory_records.append(_refused_call_json(str(exc), already))
@@ -511,6 +528,13 @@ def simulate(
         memory_call_records=tuple(memory_records),
         definition_sections=(executor_section, distiller_section),
     )
+
+
+def _checked(arg: SearchArg, primitive: str, profile: AxProfile) -> Any:
+    """The call's argument, checked by the runtime whose prompts are simulated (axllm
+    checks it itself before its host search sees it)."""
+    value = _arg_json(arg)
+    return list(normalize_search_input(value, primitive, profile)) if profile.is_axllm else value
 
 
 def _refused_call_json(error: str, already_loaded: list[str] | None = None) -> dict[str, Any]:

@@ -81,8 +81,12 @@ class LoadedSkills:
     def __len__(self) -> int:
         return len(self.by_id)
 
-    def sorted(self) -> list[LoadedSkill]:
-        return locale_sorted((skill for _, skill in self.by_id), key=lambda s: s.id)
+    def sorted(self, code_point: bool = False) -> list[LoadedSkill]:
+        """In `localeCompare` order of id (Ax), or by code point (axllm)."""
+        skills = (skill for _, skill in self.by_id)
+        if code_point:
+            return sorted(skills, key=lambda s: s.id)
+        return locale_sorted(skills, key=lambda s: s.id)
 
     def ids(self) -> list[str]:
         return [skill.id for skill in self.sorted()]

@@ -18,7 +18,7 @@ from enum import Enum
 from itertools import filterfalse, islice, repeat
 from typing import Any, TypeVar
 
-from axmem_gui.core.ax.icutext import js_lower, js_nfkd
+from axmem_gui.core.ax.icutext import js_canonical, js_lower, js_nfkd
 from axmem_gui.core.ax.jstext import js_split_nonempty
 from axmem_gui.core.ax.profile import AxProfile
 
@@ -168,7 +168,9 @@ class Tokenizer:
 
     def _normalized(self, text: str) -> str:
         if not text.isascii():
-            text = js_lower(js_nfkd(text).translate(self._strip_marks))
+            # Deleting a mark can join a high and a low surrogate into one character, as
+            # it does in JavaScript's string of code units (js_canonical).
+            text = js_lower(js_canonical(js_nfkd(text).translate(self._strip_marks)))
         else:
             text = text.lower()
         return text.translate(self._punct_table)

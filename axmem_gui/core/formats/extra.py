@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from axmem_gui.core.catalog import Skill
@@ -87,3 +88,18 @@ def imported_from_extra(skill: Skill, extra: Mapping[str, Any] | None) -> Import
         separator = md.get("separator", "\n")
         layout = SkillMdLayout(md["head"], separator if isinstance(separator, str) else "\n")
     return ImportedSkill(skill, frontmatter, resources, layout)
+
+
+def skill_resources(skill: Skill) -> tuple[SkillResource, ...]:
+    """The files of the skill's folder besides SKILL.md (InputError when malformed)."""
+    return imported_from_extra(skill, skill.extra).resources
+
+
+def with_resources(skill: Skill, resources: Sequence[SkillResource]) -> Skill:
+    """The skill with these files (in this order), everything else in `extra` kept."""
+    extra = dict(skill.extra)
+    if resources:
+        extra["resources"] = [_resource_value(r) for r in resources]
+    else:
+        extra.pop("resources", None)
+    return replace(skill, extra=extra)

@@ -14,14 +14,15 @@ naming the file and skill. A top-level `memories.jsonl` holds memories (the skil
 export writes one when there are memories).
 
 Writing (`skills_dir_files`) is pure: it returns the files to create. A skill's folder
-is its id when the id is a portable folder name (see `is_portable_folder_name`);
-otherwise the folder gets a slug and SKILL.md records the exact id in `metadata.ax-id`.
+is its id when the id follows the Agent Skills naming rule (core/skill_names.py) and is a
+portable folder name (see `is_portable_folder_name`); otherwise the folder gets the name
+the rule's fix makes of the id ("Deploy Freeze!" -> `deploy-freeze`) and SKILL.md records
+the exact id in `metadata.ax-id`, so no export writes a folder name the rule refuses.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import stat
 import unicodedata
 from collections.abc import Iterator, Sequence
@@ -55,6 +56,7 @@ from axmem_gui.core.formats.skillmd import (
 )
 from axmem_gui.core.formats.values import Collector, has_lone_surrogate, report_duplicate_ids
 from axmem_gui.core.jsout import encode_text
+from axmem_gui.core.skill_names import agent_skill_name, is_agent_skill_name
 
 MEMORIES_FILE = "memories.jsonl"
 IGNORED_NAMES = frozenset(
@@ -362,12 +364,6 @@ def is_portable_folder_name(name: str) -> bool:
     return name.casefold() != MEMORIES_FILE
 
 
-def _slug(skill_id: str) -> str:
-    ascii_text = unicodedata.normalize("NFKD", skill_id).encode("ascii", "ignore").decode()
-    slug = re.sub(r"[^a-z0-9._-]+", "-", ascii_text.lower()).strip("-._")[:60].strip("-._")
-    return slug or "skill"
-
-
 def _folder_key(name: str) -> str:
     # Case-insensitive and normalization-insensitive file systems (macOS, Windows)
     # would put two such names in one folder.
@@ -376,22 +372,24 @@ def _folder_key(name: str) -> str:
 
 def assign_folder_names(ids: Sequence[str]) -> list[tuple[str, str | None]]:
     """(folder name, id to record in metadata.ax-id or None) for each id, in order.
-    Portable ids keep their name; the rest get a unique slug."""
+    Ids that follow the Agent Skills naming rule and make portable folder names keep
+    their name; the rest get a unique name that does."""
     taken: set[str] = set()
     result: list[tuple[str, str | None] | None] = [None] * len(ids)
     for i, skill_id in enumerate(ids):
         key = _folder_key(skill_id)
-        if is_portable_folder_name(skill_id) and key not in taken:
+        valid = is_agent_skill_name(skill_id) and is_portable_folder_name(skill_id)
+        if valid and key not in taken:
             taken.add(key)
             result[i] = (skill_id, None)
+
+    def in_use(name: str) -> bool:
+        return _folder_key(name) in taken or not is_portable_folder_name(name)
+
     for i, skill_id in enumerate(ids):
         if result[i] is not None:
             continue
-        base = _slug(skill_id)
-        candidate, n = base, 1
-        while _folder_key(candidate) in taken or not is_portable_folder_name(candidate):
-            n += 1
-            candidate = f"{base}-{n}"
+        candidate = agent_skill_name(skill_id, in_use)
         taken.add(_folder_key(candidate))
         result[i] = (candidate, skill_id)
     return [r for r in result if r is not None]
@@ -405,6 +403,21 @@ def _check_resource_path(rel: str, skill_id: str) -> None:
         raise ValueError(f"skill '{skill_id}': resource path '{rel}' has forbidden characters")
     if rel == SKILL_FILE:
         raise ValueError(f"skill '{skill_id}': a resource cannot be named {SKILL_FILE}")
+
+
+def resource_path_problem(rel: str) -> str | None:
+    """Why `rel` cannot name a new file of a skill folder (None when it can): a relative
+    path of portable names that the reader does not skip, and not SKILL.md itself."""
+    try:
+        _check_resource_path(rel, "")
+    except ValueError as exc:
+        return str(exc).split(": ", 1)[1]
+    for part in rel.split("/"):
+        if _skipped(part):
+            return f"'{part}' is hidden or ignored: a skill folder read back would skip it"
+        if not is_portable_folder_name(part) or part.casefold() == MEMORIES_FILE:
+            return f"'{part}' is not a portable file name (Linux, macOS and Windows)"
+    return None
 
 
 def skills_dir_files(doc: CatalogDoc) -> list[OutputFile]:

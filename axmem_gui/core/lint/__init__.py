@@ -20,6 +20,7 @@ from axmem_gui.core.lint.model import (
     LintOptions,
     LintReport,
 )
+from axmem_gui.core.lint.runtime import runtime_findings
 
 __all__ = [
     "CODES",
@@ -45,6 +46,7 @@ def lint_catalog(
         *identity_findings(skills, memories),
         *searchability_findings(skills, memories, profile, options),
         *budget_findings(size, options.budget_tokens),
+        *runtime_findings(skills, memories),
     ]
     return order_findings(findings, skills, memories, size, options)
 

@@ -38,8 +38,9 @@ from axmem_gui.core.ax.documents import (
 )
 from axmem_gui.core.ax.index import SearchIndex
 from axmem_gui.core.ax.jstext import js_trim
-from axmem_gui.core.ax.profile import AxProfile, load_profile
+from axmem_gui.core.ax.profile import AXLLM_PROFILE, AxProfile, load_profile
 from axmem_gui.core.ax.ranking import RankOptions, term_frequencies
+from axmem_gui.core.ax.runtime_diff import RuntimeDifferences
 from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.lint.batch import CatalogSearches, stopword_only_many
@@ -51,6 +52,7 @@ from axmem_gui.core.lint.identity import (
     skill_text_fields,
 )
 from axmem_gui.core.lint.model import EntryKind, Finding, LintOptions, LintReport
+from axmem_gui.core.lint.runtime import runtime_findings
 from axmem_gui.core.lint.searchability import (
     RankCache,
     _Entry,
@@ -410,6 +412,7 @@ class LintSession:
         # the size of the skills index, and the skills it is of (an edit of a memory
         # leaves it as it is)
         self._index_size: tuple[tuple[Skill, ...], IndexSize] | None = None
+        self._runtimes = RuntimeDifferences(self.profile, load_profile(AXLLM_PROFILE))
         self.report = self._load(catalog, indexed)
 
     def held(self) -> Iterator[Sequence[Entry] | Mapping[str, object]]:
@@ -566,4 +569,5 @@ class LintSession:
             self._index_size = (key, index_size(skills, self.profile))
         size = self._index_size[1]
         findings += budget_findings(size, self.options.budget_tokens)
+        findings += runtime_findings(skills, memories, self._runtimes.order(skills, memories))
         return order_findings(findings, skills, memories, size, self.options)

@@ -28,6 +28,9 @@ CODES: dict[str, Severity] = {
     "competing-skills": "warning",
     "index-over-budget": "warning",
     "terms-beyond-cut": "info",
+    "runtime-order": "info",
+    "runtime-cleanup": "info",
+    "runtime-cut": "info",
 }
 
 

@@ -2,7 +2,7 @@
 
 The JSON shape (the workspace `agents` documents and `sample/agents.json`):
 
-    {"name": "ops-assistant", "signature": "request:string -> answer:string",
+    {"name": "ops-assistant", "signature": "userRequest:string -> answer:string",
      "instruction": "...", "contextFields": [],
      "catalog": {"skills": "all", "memories": {"tags": ["release"]}},
      "contextMap": {"maxChars": 1600, "infiniteEvolve": true},

@@ -14,7 +14,16 @@ from typing import Any
 from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.records import JsonValue
 from axmem_gui.core.session.analytics import SessionTotals, session_totals
+from axmem_gui.core.session.compare_config import (
+    AgentDiff,
+    CatalogDiff,
+    compare_agents,
+    compare_catalogs,
+    render_agent_diff,
+    render_catalog_diff,
+)
 from axmem_gui.core.session.contextmap_update import map_items
+from axmem_gui.core.session.digest import prompt_digest
 from axmem_gui.core.session.model import Exchange, Forward, Session
 from axmem_gui.core.session.payloads import map_text, response_text
 from axmem_gui.core.session.replay_cursor import request_diff
@@ -118,6 +127,9 @@ class SessionComparison:
     calls: tuple[CallPair, ...]
     a_totals: SessionTotals
     b_totals: SessionTotals
+    #: What each agent was given: the catalog entries and the agent config.
+    catalog: CatalogDiff
+    agent: AgentDiff
 
     @property
     def identical_prompts(self) -> bool:
@@ -139,6 +151,8 @@ class SessionComparison:
             "b": self.b_label,
             "identical_prompts": self.identical_prompts,
             "first_prompt_difference": first.to_json() if first else None,
+            "catalog": self.catalog.to_json(),
+            "agent": self.agent.to_json(),
             "forwards": [f.to_json() for f in self.forwards],
             "calls": [c.to_json() for c in self.calls],
             "totals": {"a": _totals_json(self.a_totals), "b": _totals_json(self.b_totals)},
@@ -180,7 +194,10 @@ def _output(ex: Exchange | None) -> str:
 
 
 def _pair(key: CallKey, a: Exchange | None, b: Exchange | None) -> CallPair:
-    same_prompt = a is not None and b is not None and a.digest == b.digest
+    # The prompt, not the whole digest: a rerun on another model still lines up.
+    same_prompt = a is not None and b is not None and prompt_digest(a.request) == prompt_digest(
+        b.request
+    )
     out_a, out_b = _output(a), _output(b)
     return CallPair(
         key=key,
@@ -254,6 +271,8 @@ def compare_sessions(a: Session, b: Session) -> SessionComparison:
         calls=tuple(_pair(k, a_calls.get(k), b_calls.get(k)) for k in keys),
         a_totals=session_totals(a),
         b_totals=session_totals(b),
+        catalog=compare_catalogs(a.catalog.catalog, b.catalog.catalog),
+        agent=compare_agents(a, b),
     )
 
 
@@ -264,6 +283,9 @@ def _fmt_tokens(t: tuple[int, int]) -> str:
 def render_comparison(cmp: SessionComparison, *, diffs: bool = True) -> str:
     """A terminal report: per forward, per call, then totals."""
     lines = [f"a: {cmp.a_label}", f"b: {cmp.b_label}", ""]
+    lines += render_agent_diff(cmp.agent, diffs=diffs)
+    lines += render_catalog_diff(cmp.catalog, diffs=diffs)
+    lines.append("")
     for fw in cmp.forwards:
         lines.append(
             f"forward {fw.index + 1}: inputs {'same' if fw.same_inputs else 'DIFFER'}, "

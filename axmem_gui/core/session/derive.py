@@ -10,8 +10,31 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from axmem_gui.core.session.model import Exchange, Forward, MapSnapshot, Turn
-from axmem_gui.core.session.payloads import actor_code, executions
+from axmem_gui.core.session.model import (
+    CANCELLED,
+    FAILED,
+    INVALID_OUTPUT,
+    RAN,
+    REFUSED,
+    TIMEOUT,
+    UNUSED,
+    Exchange,
+    Forward,
+    MapSnapshot,
+    RunError,
+    Turn,
+)
+from axmem_gui.core.session.payloads import (
+    Execution,
+    actor_code,
+    correction,
+    executions,
+    policy_refusals,
+    prompt_field,
+    runtime_code,
+    unfixable_reply,
+)
+from axmem_gui.core.session.stages import ACTOR_STAGES
 
 
 def trace_without_logs(trace: Any) -> Any:
@@ -39,7 +62,8 @@ def without_run_token(value: Any) -> Any:
 
 
 def turns(trace: Any, exchanges: Sequence[Exchange]) -> tuple[Turn, ...]:
-    """Actor code and runtime output per turn, linked to the model call that wrote it."""
+    """Version 1 turns: actor code and runtime output per turn whose code ran, linked to
+    the model call that wrote it (`call_turns` is version 2's)."""
     actor_calls = [e for e in exchanges if e.stage.startswith("actor.")]
     pointer = 0
     out: list[Turn] = []
@@ -65,6 +89,151 @@ def turns(trace: Any, exchanges: Sequence[Exchange]) -> tuple[Turn, ...]:
             )
         )
     return tuple(out)
+
+
+def _same_code(reply: str, ran: str) -> bool:
+    return reply.strip() == ran.strip() or runtime_code(reply) == runtime_code(ran)
+
+
+#: The input field in which an actor stage shows the model its earlier turns.
+ACTION_LOG = "Action Log"
+
+
+def _next_view(call: Exchange, following: Exchange | None) -> str | None:
+    """What the next call of the stage shows the model about `call`'s turn: the part of
+    its Action Log that is new (all of it when the log was rewritten, e.g. summarised)."""
+    if following is None:
+        return None
+    after = prompt_field(following.request, ACTION_LOG)
+    if after is None:
+        return None
+    before = prompt_field(call.request, ACTION_LOG) or ""
+    return after[len(before) :].lstrip("\n") if after.startswith(before) else after
+
+
+def _ran(call: Exchange, run: Execution, following: Exchange | None) -> Turn:
+    return Turn(
+        stage=call.stage,
+        turn=call.turn,
+        call_index=call.index,
+        runtime_turn=run.turn,
+        kind=run.kind,
+        code=run.code,
+        output=run.output,
+        result=run.result,
+        is_error=run.is_error,
+        error=run.error,
+        outcome=RAN,
+        next_view=_next_view(call, following),
+    )
+
+
+def _stopped(
+    call: Exchange,
+    code: str,
+    outcome: str,
+    message: str,
+    *,
+    retry: int | None = None,
+    next_view: str | None = None,
+) -> Turn:
+    return Turn(
+        stage=call.stage,
+        turn=call.turn,
+        call_index=call.index,
+        code=code,
+        is_error=outcome != UNUSED,
+        outcome=outcome,
+        retry=retry,
+        message=message,
+        next_view=next_view,
+    )
+
+
+def _not_ran(
+    call: Exchange, code: str, following: Exchange | None, forward_error: RunError | None
+) -> Turn:
+    """An actor call whose code never ran: the call failed, the reply was unusable, or the
+    forward ended with it."""
+    if call.error is not None:
+        kind = call.error.kind
+        outcome = TIMEOUT if kind == TIMEOUT else CANCELLED if kind == CANCELLED else FAILED
+        return _stopped(call, code, outcome, call.error.message)
+    fix = correction(following.request) if following is not None else None
+    if fix is not None:
+        return _stopped(
+            call, code, INVALID_OUTPUT, fix.error, retry=fix.count, next_view=fix.text
+        )
+    if following is None and forward_error is not None:
+        detail = forward_error.detail or forward_error.message
+        gave_up = unfixable_reply(detail)
+        if gave_up is not None:
+            return _stopped(call, code, INVALID_OUTPUT, gave_up)
+        outcome = CANCELLED if forward_error.kind == CANCELLED else FAILED
+        return _stopped(call, code, outcome, detail)
+    return _stopped(call, code, UNUSED, "Ax did not act on this reply")
+
+
+def call_turns(
+    trace: Any, exchanges: Sequence[Exchange], forward_error: RunError | None = None
+) -> tuple[Turn, ...]:
+    """Version 2 turns: one per actor call, in order, with what came of it: its code ran
+    (the trace's runtime execution), the runtime's policy refused it (the trace's error
+    event), the reply could not be used (the next call of the stage asks for a fix, or
+    the forward failed giving up), or the call itself failed. `forward_error`: how the
+    forward ended, for its last call."""
+    calls = [e for e in exchanges if e.stage in ACTOR_STAGES]
+    runs = executions(trace)
+    refusals = policy_refusals(trace)
+    r = q = 0
+    out: list[Turn] = []
+    for k, call in enumerate(calls):
+        following = next((e for e in calls[k + 1 :] if e.stage == call.stage), None)
+        code = actor_code(call.response) if call.error is None else None
+        if code is not None and r < len(runs) and _same_code(code, runs[r].code):
+            out.append(_ran(call, runs[r], following))
+            r += 1
+        elif code is not None and q < len(refusals) and refusals[q].code == code:
+            out.append(
+                Turn(
+                    stage=call.stage,
+                    turn=call.turn,
+                    call_index=call.index,
+                    code=code,
+                    output=refusals[q].output,
+                    is_error=True,
+                    outcome=REFUSED,
+                    message=refusals[q].output,
+                    next_view=_next_view(call, following),
+                )
+            )
+            q += 1
+        else:
+            out.append(_not_ran(call, code or "", following, forward_error))
+    for run in runs[r:]:  # code the runtime ran that no call wrote (none expected): kept
+        out.append(
+            Turn(
+                stage=f"actor.{run.stage}",
+                runtime_turn=run.turn,
+                kind=run.kind,
+                code=run.code,
+                output=run.output,
+                result=run.result,
+                is_error=run.is_error,
+                error=run.error,
+                outcome=RAN,
+            )
+        )
+    return tuple(out)
+
+
+def forward_turns(
+    version: int, trace: Any, exchanges: Sequence[Exchange], forward_error: RunError | None
+) -> tuple[Turn, ...]:
+    """A forward's `turns` as a file of `version` derives them."""
+    if version >= 2:
+        return call_turns(trace, exchanges, forward_error)
+    return turns(trace, exchanges)
 
 
 _BEFORE_KEYS = ("label", "state")

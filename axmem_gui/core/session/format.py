@@ -24,11 +24,14 @@ from axmem_gui.core.jsontext import Field, type_name
 from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.records import JsonObject, shape_of
 from axmem_gui.core.session.agent_config import AgentConfig, agent_config_from_json
+from axmem_gui.core.session.digest import digest_scheme
 from axmem_gui.core.session.format_parts import (
     Checker,
     at,
+    attempts_of,
     callbacks,
     function_calls,
+    map_settings_rule,
     map_snapshots,
     map_update,
     recorder_info,
@@ -38,6 +41,7 @@ from axmem_gui.core.session.format_parts import (
     strings,
     token_usage,
     turns,
+    wire_record,
 )
 from axmem_gui.core.session.model import (
     Exchange,
@@ -54,7 +58,8 @@ from axmem_gui.core.session.model import (
 )
 
 FORMAT = "axsession"
-VERSION = 1
+#: The version this axmem writes; it reads every one up to it (docs/axsession-format.md).
+VERSION = 2
 FILE_SUFFIX = ".axsession.json"
 #: The keys a recording writes, in order: a forward that ran, one that did not, the
 #: session (the recorder gives its records these orders, nulls included).
@@ -97,6 +102,7 @@ SESSION_KEYS = (
     "exchanges",
     "contextMapSnapshots",
     "warnings",
+    "context_map_settings",
 )
 
 #: What an app's Python recording writes (axmem_gui.recorder): the forward with the app's
@@ -104,7 +110,7 @@ SESSION_KEYS = (
 #: session with the recorder's account last.
 APP_FORWARD_KEYS = (*FORWARD_KEYS[:14], "function_calls", *FORWARD_KEYS[14:])
 APP_STARTED_KEYS = (*NOT_RUN_KEYS[:3], "started_at", *NOT_RUN_KEYS[3:])
-APP_SESSION_KEYS = (*SESSION_KEYS, "recorder")
+APP_SESSION_KEYS = (*(k for k in SESSION_KEYS if k != "context_map_settings"), "recorder")
 
 STATUSES = ("complete", "incomplete")
 FORWARD_STATUSES = ("complete", "failed", "cancelled", "not_run")
@@ -123,8 +129,8 @@ def _exchange(c: Checker, ex: Any, i: int, forwards: int) -> Exchange:
     stage = c.field(ex, "stage", (str,), path)
     turn = c.field(ex, "turn", (int,), path)
     digest = c.field(ex, "digest", (str,), path)
-    if not digest.startswith("sha256:"):
-        raise c.fail(path, "field 'digest' must start with 'sha256:'")
+    if digest_scheme(digest) is None:
+        raise c.fail(path, "field 'digest' must start with 'sha256:' or 'sha256-v2:'")
     request = c.field(ex, "request", (dict,), path)
     prompt = c.field(request, "chat_prompt", (list,), at(path, "request"))
     for j, message in enumerate(prompt):
@@ -151,6 +157,7 @@ def _exchange(c: Checker, ex: Any, i: int, forwards: int) -> Exchange:
             c.field(usage, key, (int,), at(path, "usage"), required=False, nullable=True)
     attempts = c.field(ex, "http_attempts", (list,), path, required=False, nullable=True)
     params = c.field(ex, "params", (dict,), path, required=False, nullable=True)
+    wire = c.field(ex, "wire", (dict,), path, required=False, nullable=True)
     return Exchange(
         index=index,
         forward=fwd,
@@ -163,11 +170,12 @@ def _exchange(c: Checker, ex: Any, i: int, forwards: int) -> Exchange:
         started_at=c.optional(ex, "started_at", (str,), path),
         duration_ms=duration,
         usage=None if usage is None else token_usage(c, usage, at(path, "usage")),
-        attempts=c.optional(ex, "attempts", (list,), path),
+        attempts=attempts_of(c, ex, path),
         stream=c.optional(ex, "stream", (bool,), path),
         chunks=c.optional(ex, "chunks", (list,), path),
         http_attempts=None if attempts is None else _http_attempts(c, attempts, path),
         params=None if params is None else request_params(c, params, at(path, "params")),
+        wire=None if wire is None else wire_record(c, wire, at(path, "wire")),
         **shape_of(ex, Exchange),
     )
 
@@ -301,6 +309,7 @@ def _versions(c: Checker, value: dict[str, Any]) -> Versions:
         python=c.optional(v, "python", (str,), "versions"),
         ax_profile=c.optional(v, "ax_profile", (str,), "versions"),
         ax=runtime if typescript else c.optional(v, "ax", (str,), "versions"),
+        prompt_profile=c.optional(v, "prompt_profile", (str,), "versions"),
         **shape_of(v, Versions),
     )
 
@@ -403,6 +412,7 @@ def parse_session(value: Any, source: str = "session", *, head: bool = False) ->
         map_snapshots=map_snapshots(c, value),
         warnings=None if warnings is None else strings(warnings),
         recorder=recorder_info(c, value),
+        context_map_settings=map_settings_rule(c, value),
         **shape_of(value, Session),
     )
 

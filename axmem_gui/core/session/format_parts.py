@@ -16,8 +16,13 @@ from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsontext import REQUIRED, Field
 from axmem_gui.core.records import shape_of
 from axmem_gui.core.session.model import (
+    MAP_RULES,
+    TURN_OUTCOMES,
+    Attempt,
     Callback,
     FunctionCall,
+    MapSettings,
+    MapSettingsRule,
     MapSnapshot,
     MapUpdate,
     RecorderInfo,
@@ -28,6 +33,7 @@ from axmem_gui.core.session.model import (
     SearchResult,
     TokenUsage,
     Turn,
+    WireRecord,
 )
 
 _STRINGS = Field((str,))
@@ -154,6 +160,10 @@ def turns(c: Checker, fw: dict[str, Any], path: str) -> tuple[Turn, ...] | None:
                 result=t.get("result"),
                 is_error=c.field(t, "is_error", (bool,), where, required=False) is True,
                 error=t.get("error"),
+                outcome=c.optional(t, "outcome", (str,), where, choices=TURN_OUTCOMES),
+                retry=c.optional(t, "retry", (int,), where),
+                message=c.optional(t, "message", (str,), where),
+                next_view=c.optional(t, "next_view", (str,), where),
                 **shape_of(t, Turn),
             )
         )
@@ -266,6 +276,32 @@ def map_snapshots(c: Checker, value: dict[str, Any]) -> tuple[MapSnapshot, ...] 
     return tuple(out)
 
 
+def _map_settings(c: Checker, obj: dict[str, Any], path: str) -> MapSettings:
+    return MapSettings(
+        max_chars=c.optional(obj, "maxChars", (int,), path),
+        infinite_evolve=c.optional(obj, "infiniteEvolve", (bool,), path),
+        evolve_steps=c.optional(obj, "evolveSteps", (int,), path),
+        **shape_of(obj, MapSettings),
+    )
+
+
+def map_settings_rule(c: Checker, value: dict[str, Any]) -> MapSettingsRule | None:
+    """`context_map_settings`: whose map settings applied (null: no map)."""
+    obj = c.optional(value, "context_map_settings", (dict,), "")
+    if obj is None:
+        return None
+    path = "context_map_settings"
+    rule = c.field(obj, "rule", (str,), path, choices=MAP_RULES)
+    effective = c.field(obj, "effective", (dict,), path)
+    carried = c.optional(obj, "carried", (dict,), path)
+    return MapSettingsRule(
+        rule=rule,
+        effective=_map_settings(c, effective, at(path, "effective")),
+        carried=None if carried is None else _map_settings(c, carried, at(path, "carried")),
+        **shape_of(obj, MapSettingsRule),
+    )
+
+
 def function_calls(c: Checker, fw: dict[str, Any], path: str) -> tuple[FunctionCall, ...] | None:
     """An app's function-tool calls: only ever shown, never run."""
     items = _items(fw, "function_calls")
@@ -329,3 +365,36 @@ def recorder_info(c: Checker, value: dict[str, Any]) -> RecorderInfo | None:
         save_ms=c.optional(obj, "save_ms", (int, float), "recorder"),
         **shape_of(obj, RecorderInfo),
     )
+
+
+def wire_record(c: Checker, obj: dict[str, Any], path: str) -> WireRecord:
+    """`exchanges[i].wire`: the settings sent, the status, the raw reply (verbatim)."""
+    return WireRecord(
+        request=c.field(obj, "request", (dict,), path),
+        status=c.optional(obj, "status", (int,), path),
+        response=obj.get("response"),
+        **shape_of(obj, WireRecord),
+    )
+
+
+def attempts_of(c: Checker, ex: dict[str, Any], path: str) -> tuple[Attempt, ...] | None:
+    """`exchanges[i].attempts`: the retry policy's attempts of one call."""
+    items = c.optional(ex, "attempts", (list,), path)
+    if items is None:
+        return None
+    out = []
+    for j, item in enumerate(items):
+        where = f"{path}.attempts[{j}]"
+        if not isinstance(item, dict):
+            raise c.fail(where, "must be an object")
+        error = c.optional(item, "error", (dict,), where)
+        out.append(
+            Attempt(
+                outcome=c.optional(item, "outcome", (str,), where),
+                error=None if error is None else run_error(c, error, at(where, "error")),
+                retry_in_s=c.optional(item, "retry_in_s", (int, float), where),
+                duration_ms=c.optional(item, "duration_ms", (int, float), where),
+                **shape_of(item, Attempt),
+            )
+        )
+    return tuple(out)

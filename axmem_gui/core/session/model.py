@@ -24,6 +24,15 @@ HOST_SEARCH = "host"
 INCOMPLETE = "incomplete"
 #: How a forward ended (`not_run`: an earlier forward ended the session first).
 FAILED, CANCELLED, NOT_RUN = "failed", "cancelled", "not_run"
+#: What came of an actor call (`Turn.outcome`).
+RAN, REFUSED, INVALID_OUTPUT, TIMEOUT, UNUSED = (
+    "ran",
+    "refused",
+    "invalid_output",
+    "timeout",
+    "unused",
+)
+TURN_OUTCOMES = (RAN, REFUSED, INVALID_OUTPUT, TIMEOUT, CANCELLED, FAILED, UNUSED)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -63,6 +72,8 @@ class Versions(Record):
     python: str | None = None
     ax_profile: str | None = None
     ax: str | None = field(default=None, metadata=optional())
+    #: The profile the prompts follow (docs/runtimes.md); absent in files written before.
+    prompt_profile: str | None = field(default=None, metadata=optional())
 
     @property
     def runtime(self) -> str:
@@ -70,6 +81,17 @@ class Versions(Record):
         if self.ax is not None and self.axllm is None:
             return f"@ax-llm/ax {self.ax}"
         return f"axllm {self.axllm or '?'}"
+
+    @property
+    def prompts(self) -> str:
+        """The profile the session's prompts follow: `prompt_profile`, or for a file
+        without it, the runtime's that recorded it (`ax-<ax>` for a TypeScript app's
+        recording, else `axllm-<axllm>`)."""
+        if self.prompt_profile:
+            return self.prompt_profile
+        if self.ax is not None and self.axllm is None:
+            return f"ax-{self.ax}"
+        return f"axllm-{self.axllm}"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -183,6 +205,29 @@ class RequestParams(Record):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Attempt(Record):
+    """One attempt of the retry policy (`exchanges[i].attempts[j]`): `outcome` is `ok`,
+    `cancelled` or the failure kind; a retried one says how long the policy waited."""
+
+    outcome: str | None = None
+    error: RunError | None = field(default=None, metadata=optional())
+    retry_in_s: int | float | None = field(default=None, metadata=optional())
+    duration_ms: int | float | None = field(default=None, metadata=optional())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WireRecord(Record):
+    """What went over the wire in a call's last HTTP attempt (`exchanges[i].wire`, the
+    studio's version 2 runs): the settings of the request body (the body without the
+    prompt, tools and format, which `request` holds), the HTTP status and the provider's
+    raw reply (JSON, or a streamed reply's text), None when none came."""
+
+    request: JsonObject
+    status: int | None = None
+    response: JsonValue = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Exchange(Record):
     """One model call (`exchanges[i]`). `request` and `response` are axllm's JSON, kept
     verbatim: the digest covers the request, replay serves the response back."""
@@ -198,11 +243,12 @@ class Exchange(Record):
     started_at: str | None = None
     duration_ms: float | None = None
     usage: TokenUsage | None = field(default=None, metadata=optional())
-    attempts: JsonList | None = field(default=None, metadata=optional())
+    attempts: tuple[Attempt, ...] | None = field(default=None, metadata=optional())
     stream: bool | None = field(default=None, metadata=optional())
     chunks: JsonList | None = field(default=None, metadata=optional())
     http_attempts: tuple[HttpAttempt, ...] | None = field(default=None, metadata=optional())
     params: RequestParams | None = field(default=None, metadata=optional())
+    wire: WireRecord | None = field(default=None, metadata=optional())
 
     @property
     def tokens(self) -> tuple[int, int]:
@@ -219,7 +265,9 @@ class Exchange(Record):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Turn(Record):
     """One actor turn's code and runtime output (`forwards[i].turns[j]`, derived from the
-    trace); `kind`, `runtime_turn`, `output`, `result` and `error` are the trace's."""
+    trace and the actor calls); `kind`, `runtime_turn`, `output`, `result` and `error` are
+    the trace's. Version 1 files list the turns whose code ran; version 2 files one turn
+    per actor call, with its outcome."""
 
     stage: str | None = None
     turn: int | None = None
@@ -231,6 +279,16 @@ class Turn(Record):
     result: JsonValue = None
     is_error: bool = False
     error: JsonValue = None
+    #: What came of the call (version 2 files; `TURN_OUTCOMES`): `ran`, `refused` (the
+    #: runtime's policy refused the code: `message`), `invalid_output` (a reply axllm could
+    #: not use: `message` is why, `retry` the retry it asked for, none when it gave up),
+    #: `timeout`, `cancelled`, `failed`, `unused` (a reply Ax did not act on).
+    outcome: str | None = field(default=None, metadata=optional())
+    retry: int | None = field(default=None, metadata=optional())
+    message: str | None = field(default=None, metadata=optional())
+    #: What the model is shown about this turn on the next call of its stage: the part of
+    #: the Action Log (with the runtime output) the turn added, or the correction it gets.
+    next_view: str | None = field(default=None, metadata=optional())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -348,6 +406,34 @@ class MapSnapshot(Record):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class MapSettings(Record):
+    """A context map's settings (the agent's `contextMap`, a map state's own keys)."""
+
+    max_chars: int | None = field(default=None, metadata=key("maxChars", optional=True))
+    infinite_evolve: bool | None = field(
+        default=None, metadata=key("infiniteEvolve", optional=True)
+    )
+    evolve_steps: int | None = field(default=None, metadata=key("evolveSteps", optional=True))
+
+
+#: `context_map_settings.rule`: whose settings a map carried into the run follows.
+AGENT_RULE, CARRIED_RULE = "agent", "carried"
+MAP_RULES = (AGENT_RULE, CARRIED_RULE)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MapSettingsRule(Record):
+    """Which map settings applied (`context_map_settings`, version 2): the agent's
+    (`rule: agent`), or the ones the map the run started from carried (`rule: carried`).
+    `carried` is what that map said (None: the run started without one, or from text);
+    `effective` is derived from the rule, the agent's `contextMap` and `carried`."""
+
+    rule: str
+    effective: MapSettings
+    carried: MapSettings | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Forward(Record):
     """One `forward()` call (`forwards[i]`). The context maps are axllm's map states."""
 
@@ -450,6 +536,8 @@ class Session(Record):
     warnings: tuple[str, ...] | None = field(default=None, metadata=optional())
     #: An app recorder's own account of the recording.
     recorder: RecorderInfo | None = field(default=None, metadata=optional())
+    #: Which context-map settings applied (version 2, an agent with a map).
+    context_map_settings: MapSettingsRule | None = field(default=None, metadata=optional())
 
     @property
     def label(self) -> str:

@@ -288,6 +288,127 @@ def runtime_map(state: Any) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
+# --- what an actor turn came to ------------------------------------------------------------
+
+#: How axllm 25.4.6 starts the message that asks a model to fix a reply it could not use
+#: (a parse or validation error, or an assertion): the retry request ends with it.
+CORRECTION_PREFIXES = ("Invalid Field: ", "Follow these instructions: ")
+#: How axllm starts the runtime's refusal to run a turn's code (one fenced block at most).
+POLICY_PREFIX = "[POLICY]"
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A turn whose code the runtime refused to run (a trace `error` event)."""
+
+    code: str
+    output: str
+
+
+def policy_refusals(trace: Any) -> list[Refusal]:
+    """The runtime's refusals of a trace, in order."""
+    out = []
+    for event in _list(_object(trace).get("events")):
+        if not isinstance(event, Mapping) or event.get("kind") != "error":
+            continue
+        p = _object(event.get("payload"))
+        output = p.get("output")
+        if isinstance(output, str) and output.startswith(POLICY_PREFIX):
+            out.append(Refusal(code=str(p.get("code") or ""), output=output))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """How a retry request asks the model to fix its previous reply."""
+
+    count: int  # correction messages in the request: the retry's number
+    error: str  # the last one's reason, without axllm's prefix
+    text: str  # the messages after the model's last reply, as the model reads them
+
+
+def correction(request: Any) -> Correction | None:
+    """The correction a retry request ends with (None: the request is no retry)."""
+    found = messages(request)
+    if not found or found[-1].role != "user":
+        return None
+    last = found[-1].text
+    prefix = next((p for p in CORRECTION_PREFIXES if last.startswith(p)), None)
+    if prefix is None:
+        return None
+    count = sum(
+        1
+        for m in found
+        if m.role == "user" and any(m.text.startswith(p) for p in CORRECTION_PREFIXES)
+    )
+    tail: list[str] = []
+    for m in reversed(found):
+        if m.role != "user":
+            break
+        tail.append(m.text)
+    return Correction(count, last[len(prefix) :], "\n".join(reversed(tail)))
+
+
+_FIELDS = re.compile(r"You will be provided with the following fields: (.*?)\. Your task")
+
+
+def prompt_field(request: Any, title: str) -> str | None:
+    """The value of input field `title` (e.g. "Action Log") in a request's last user
+    message, as the model read it; None when the message has no such field. The field
+    titles are the ones the system prompt announces."""
+    announced = _FIELDS.search(system_text(request))
+    titles = re.findall(r"`([^`]+)`", announced.group(1)) if announced else []
+    # (the first user message holds the fields; a retry's corrections come after it)
+    text = next((m.text for m in messages(request) if m.role == "user"), None)
+    if text is None:
+        return None
+    start = 0 if text.startswith(f"{title}: ") else text.find(f"\n\n{title}: ")
+    if start < 0:
+        return None
+    if start > 0:
+        start += 2
+    start += len(title) + 2
+    ends = [text.find(f"\n\n{t}: ", start) for t in titles if t != title]
+    found_ends = [e for e in ends if e >= 0]
+    return text[start : min(found_ends)] if found_ends else text[start:]
+
+
+_FENCED = re.compile(r"^```[A-Za-z0-9_-]*[ \t]*\n(.*?)\n?```$", re.DOTALL)
+
+
+def runtime_code(code: str) -> str:
+    """An actor reply's code as the runtime runs it: one surrounding fence removed."""
+    stripped = code.strip()
+    found = _FENCED.match(stripped)
+    return found.group(1).strip() if found else stripped
+
+
+_UNFIXABLE = re.compile(
+    r"Unable to fix (?:validation|assertion) error: (.*?)(?:\n\nLLM Output:|$)", re.DOTALL
+)
+
+
+def unfixable_reply(detail: str | None) -> str | None:
+    """The reason axllm gave up on a reply it could not use after its retries (from the
+    forward's error), None when the forward failed for another reason."""
+    found = _UNFIXABLE.search(detail or "")
+    return found.group(1).strip() if found else None
+
+
+#: The settings a context-map state carries (axllm's names; the agent's `contextMap`
+#: has the same ones).
+MAP_SETTING_KEYS = ("maxChars", "infiniteEvolve", "evolveSteps")
+
+
+def map_settings_of_state(state: Any) -> tuple[Any, Any, Any] | None:
+    """`(maxChars, infiniteEvolve, evolveSteps)` of a map state (None for each it does not
+    carry), None for no state or a map given as text."""
+    if not isinstance(state, Mapping):
+        return None
+    max_chars, infinite, steps = (state.get(k) for k in MAP_SETTING_KEYS)
+    return max_chars, infinite, steps
+
+
 # --- what an app's recording stores verbatim ---------------------------------------------
 
 
@@ -320,3 +441,21 @@ def truncated_preview(value: Any) -> bool:
     """Whether an app's value (a function result, a payload) was too large to record and
     is kept as the recorder's preview (`{"truncated": true, "chars", "preview"}`)."""
     return isinstance(value, Mapping) and value.get("truncated") is True
+
+
+def usage_lists(usage: Any) -> dict[str, Any] | None:
+    """A forward's `usage` (axllm's `get_usage()`) when it has its usual shape
+    (`chat_log_entries`, `actor`, `responder`), else None."""
+    if not isinstance(usage, Mapping) or not isinstance(usage.get("actor"), list):
+        return None
+    return dict(usage)
+
+
+def trace_usage(trace: Any) -> Any:
+    """The usage a trace carries (the same as the forward's, when both are there)."""
+    return _object(trace).get("usage")
+
+
+#: The defensive readers the other edge module of provider JSON shares
+#: (core.session.wire_payloads).
+json_object, json_list, first_result, USAGE_KEYS = _object, _list, _first_result, _USAGE_KEYS

@@ -11,7 +11,8 @@ from typing import Any
 
 from axmem_gui.core.records import JsonValue, to_json_value
 from axmem_gui.core.session.contextmap_update import comparable_update, describe_update
-from axmem_gui.core.session.derive import trace_without_logs, turns, without_run_token
+from axmem_gui.core.session.coverage import Coverage, coverage_json, render_coverage
+from axmem_gui.core.session.derive import forward_turns, trace_without_logs, without_run_token
 from axmem_gui.core.session.model import CANCELLED, Exchange, Forward
 from axmem_gui.core.session.replay_cursor import Divergence
 from axmem_gui.core.session.verify import Difference, json_diff, render_differences
@@ -58,6 +59,8 @@ class ReplayReport:
     #: Every difference, the run's first: the first model/search call that differs, then
     #: each forward's fields, then what the file checks (digests, searches, derived) found.
     differences: tuple[Difference, ...] = ()
+    #: What "identical" guarantees for this file, and what it does not check.
+    coverage: Coverage | None = None
 
     @property
     def identical(self) -> bool:
@@ -73,9 +76,14 @@ class ReplayReport:
             "forwards": [f.to_json() for f in self.forwards],
             "differences": [d.to_json() for d in self.differences],
             "duration_ms": self.duration_ms,
+            **coverage_json(self.coverage),
         }
 
     def render(self) -> str:
+        covered = render_coverage(self.coverage) if self.coverage is not None else ""
+        return self._verdict() + covered
+
+    def _verdict(self) -> str:
         if self.identical:
             return (
                 f"identical: {self.calls_replayed} of {self.calls_recorded} model calls replayed "
@@ -106,7 +114,7 @@ def _callbacks(fw: Forward) -> list[JsonValue]:
 
 
 def _pairs(
-    fw: Forward, new: Replayed, mine: Sequence[Exchange], has_map: bool
+    fw: Forward, new: Replayed, mine: Sequence[Exchange], has_map: bool, version: int
 ) -> list[tuple[str, str, JsonValue, JsonValue]]:
     """(key, what, recorded, replayed) for each compared field, in report order."""
     trace = new.trace
@@ -118,7 +126,7 @@ def _pairs(
             "turns",
             "the actor turns",
             to_json_value(fw.turns),
-            [t.to_json() for t in turns(trace, mine)],
+            [t.to_json() for t in forward_turns(version, trace, mine, fw.error)],
         ),
         (
             "action_log",
@@ -147,11 +155,12 @@ def _object_or_none(value: JsonValue) -> dict[str, JsonValue] | None:
 
 
 def compare_forward(
-    fw: Forward, new: Replayed, mine: Sequence[Exchange], *, has_map: bool
+    fw: Forward, new: Replayed, mine: Sequence[Exchange], *, has_map: bool, version: int
 ) -> ForwardCheck:
-    """Forward `fw` as recorded against its replay `new` (`mine`: its recorded calls)."""
+    """Forward `fw` as recorded against its replay `new` (`mine`: its recorded calls;
+    `version`: the file's, which says how its turns are derived)."""
     out = []
-    for key, what, recorded, replayed in _pairs(fw, new, mine, has_map):
+    for key, what, recorded, replayed in _pairs(fw, new, mine, has_map, version):
         if recorded != replayed:
             where = f"forwards[{fw.index}].{key}"
             out.append(

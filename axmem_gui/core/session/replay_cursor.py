@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from axmem_gui.core.jsout import json_dumps
-from axmem_gui.core.records import JsonObject
-from axmem_gui.core.session.digest import request_digest, short_digest
+from axmem_gui.core.records import JsonObject, to_json_value
+from axmem_gui.core.session.digest import exchange_digest, short_digest
 from axmem_gui.core.session.model import Exchange, SearchCall
 from axmem_gui.core.session.payloads import messages, request_part
 from axmem_gui.core.session.stages import stage_of_request
@@ -27,7 +27,7 @@ class Divergence:
 
     index: int  # model call number (0-based), or search call number for kind "search"
     kind: str  # "prompt" | "digest" | "stored_request" | "extra_call" | "missing_calls"
-    #          | "search"
+    #          | "search" | "reply"
     message: str
     recorded_stage: str | None = None
     replay_stage: str | None = None
@@ -46,19 +46,26 @@ class ReplayDivergence(Exception):
         self.divergence = divergence
 
 
-def request_as_text(request: Mapping[str, Any]) -> str:
-    """A request rendered for reading and diffing: every message, then the tools/format."""
+#: The request parts shown after the messages (the tool choice and the request's own
+#: model config are only in version 2 digests, but always part of what was asked).
+_SHOWN_PARTS = ("functions", "response_format", "function_call", "model_config")
+
+
+def request_as_text(request: Mapping[str, Any], params: Any = None) -> str:
+    """A request rendered for reading and diffing: every message, then the tools, format,
+    tool choice and model config, then (given) the parameters the provider was sent."""
     lines: list[str] = []
     for message in messages(request):
         lines.append(f"=== message {message.index}: {message.role} ===")
         lines.extend(message.text.split("\n"))
-    for key in ("functions", "response_format"):
+    for key in _SHOWN_PARTS:
         value = request_part(request, key)
         if value:
             lines.append(f"=== {key} ===")
-            lines.extend(
-                json_dumps(value, indent=2, sort_keys=True).split("\n")
-            )
+            lines.extend(json_dumps(value, indent=2, sort_keys=True).split("\n"))
+    if params is not None:
+        lines.append("=== params (what the provider was sent) ===")
+        lines.extend(json_dumps(params, indent=2, sort_keys=True).split("\n"))
     return "\n".join(lines) + "\n"
 
 
@@ -67,12 +74,13 @@ def request_diff(
     replayed: Mapping[str, Any],
     label: str = "call",
     sides: tuple[str, str] = ("recorded", "replayed"),
+    params: tuple[Any, Any] = (None, None),
 ) -> str:
-    """Unified diff of the message texts (and tools/format) of two requests."""
+    """Unified diff of the message texts (and tools, format, parameters) of two requests."""
     return "".join(
         difflib.unified_diff(
-            request_as_text(recorded).splitlines(keepends=True),
-            request_as_text(replayed).splitlines(keepends=True),
+            request_as_text(recorded, params[0]).splitlines(keepends=True),
+            request_as_text(replayed, params[1]).splitlines(keepends=True),
             fromfile=f"{sides[0]} {label}",
             tofile=f"{sides[1]} {label}",
             n=3,
@@ -101,9 +109,16 @@ class ReplayCursor:
             self.divergence = divergence
         return ReplayDivergence(self.divergence)
 
-    def take(self, request: Mapping[str, Any]) -> Exchange:
-        """The recorded exchange for this request; raises ReplayDivergence on a mismatch
-        (and on every later call, so the run stops quickly)."""
+    def peek(self) -> Exchange | None:
+        """The recorded exchange the next call should match (None: none is left)."""
+        if self.divergence is not None or self.position >= len(self._exchanges):
+            return None
+        return self._exchanges[self.position]
+
+    def take(self, request: Mapping[str, Any], params: Any = None) -> Exchange:
+        """The recorded exchange for this request (and, for a scheme 2 digest, the
+        parameters the replay sent); raises ReplayDivergence on a mismatch (and on every
+        later call, so the run stops quickly)."""
         if self.divergence is not None:
             raise ReplayDivergence(self.divergence)
         stage = stage_of_request(request)
@@ -121,12 +136,13 @@ class ReplayCursor:
                 )
             )
         recorded = self._exchanges[self.position]
-        digest = request_digest(request)
+        digest = exchange_digest(recorded, request, params)
         rec_request: JsonObject = recorded.request
         rec_stage = recorded.stage
         stored_digest = recorded.digest
         label = f"call #{self.position} ({rec_stage})"
-        stored_matches = request_digest(rec_request) == digest
+        stored_matches = exchange_digest(recorded) == digest
+        shown = (to_json_value(recorded.params), params) if params is not None else (None, None)
         if digest != stored_digest or not stored_matches:
             if stored_matches:
                 # The stored request is what the replay sent; only the digest is off.
@@ -147,7 +163,7 @@ class ReplayCursor:
                     f"a request with the stored digest, and the stored text differs from it"
                 )
                 diff = request_diff(
-                    rec_request, request, label, ("stored", "sent (matches the digest)")
+                    rec_request, request, label, ("stored", "sent (matches the digest)"), shown
                 )
             else:
                 kind = "prompt"
@@ -155,7 +171,7 @@ class ReplayCursor:
                     f"{label} differs from the recording: recorded digest "
                     f"{short_digest(stored_digest)}, replay {short_digest(digest)}"
                 )
-                diff = request_diff(rec_request, request, label)
+                diff = request_diff(rec_request, request, label, params=shown)
             raise self._diverge(
                 Divergence(
                     index=self.position,
@@ -169,6 +185,22 @@ class ReplayCursor:
             )
         self.position += 1
         return recorded
+
+    def unreadable(self, recorded: Exchange, reason: str) -> ReplayDivergence:
+        """The recorded raw reply of a call (taken already) could not be served."""
+        index = self.position - 1
+        return self._diverge(
+            Divergence(
+                index=index,
+                kind="reply",
+                message=(
+                    f"call #{index} ({recorded.stage}): the recorded provider's client cannot "
+                    f"read the recorded raw reply: {reason}"
+                ),
+                recorded_stage=recorded.stage,
+                forward=recorded.forward,
+            )
+        )
 
     def finish(self) -> Divergence | None:
         """After the run: a divergence, or recorded calls the replay never made."""

@@ -1,8 +1,11 @@
 """A session as a tree for the viewer: forward > stage > turn > model call.
 
 An llmQuery sub-call is placed under the actor turn whose code issued it. Each turn carries
-what happened around its calls: the actor code and runtime output, the discover/recall
-calls it made, and the loaded/used callbacks that fired.
+what happened around its calls: the actor code and runtime output, what came of the call
+(its code ran, the runtime refused it, the reply was unusable and retried, ...), what the
+next call shows the model about it, the discover/recall calls it made, and the loaded/used
+callbacks that fired. A version 1 file's turns have no outcomes: they are derived here
+from its trace and calls, as a version 2 file stores them.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from axmem_gui.core.records import JsonValue
+from axmem_gui.core.session.derive import call_turns
 from axmem_gui.core.session.model import (
     Callback,
     Exchange,
@@ -21,6 +25,7 @@ from axmem_gui.core.session.model import (
     Session,
     Turn,
 )
+from axmem_gui.core.session.payloads import Correction, correction
 from axmem_gui.core.session.stages import ACTOR_STAGES, LLM_QUERY
 
 
@@ -43,6 +48,10 @@ class TurnNode:
     code: str | None = None
     output: JsonValue = None
     is_error: bool = False
+    outcome: str | None = None
+    retry: int | None = None
+    message: str | None = None
+    next_view: str | None = None
     searches: list[SearchCall] = field(default_factory=list)
     callbacks: list[Callback] = field(default_factory=list)
 
@@ -91,17 +100,42 @@ def _by_call(items: Sequence[_Located] | None) -> defaultdict[int, list[_Located
     return out
 
 
+def _retried_calls(calls: Sequence[Exchange]) -> dict[int, Correction]:
+    """Calls whose reply could not be used: the next call of their stage asks to fix it."""
+    out: dict[int, Correction] = {}
+    last: dict[str, Exchange] = {}
+    for ex in calls:
+        before = last.get(ex.stage)
+        fix = correction(ex.request) if before is not None else None
+        if before is not None and fix is not None:
+            out[before.index] = fix
+        last[ex.stage] = ex
+    return out
+
+
+def turns_with_outcomes(session: Session, fw: Forward) -> tuple[Turn, ...]:
+    """The forward's turns, one per actor call with its outcome (derived on read for a
+    file whose turns have none)."""
+    stored = fw.turns or ()
+    # (no trace: a TypeScript app's recording, whose recorder saw the turns itself)
+    if session.version >= 2 or fw.trace is None or any(t.outcome is not None for t in stored):
+        return stored
+    return call_turns(fw.trace, session.exchanges_of(fw.index), fw.error)
+
+
 def session_timeline(session: Session) -> list[ForwardNode]:
     nodes: list[ForwardNode] = []
     for fw in session.forwards:
         node = ForwardNode(fw)
-        turns_by_call = _by_call(fw.turns)
+        turns_by_call = _by_call(turns_with_outcomes(session, fw))
         searches_by_call = _by_call(fw.searches)
         callbacks_by_call = _by_call(fw.callbacks)
         stages: dict[str, StageNode] = {}
         turn_nodes: dict[tuple[str, int], TurnNode] = {}
         last_actor_turn: TurnNode | None = None
-        for ex in session.exchanges_of(fw.index):
+        mine = session.exchanges_of(fw.index)
+        retried = _retried_calls(mine)
+        for ex in mine:
             call = _call(ex)
             stage = call.stage
             turn: TurnNode
@@ -118,12 +152,48 @@ def session_timeline(session: Session) -> list[ForwardNode]:
                 if stage in ACTOR_STAGES:
                     last_actor_turn = turn
             turn.calls.append(call)
+            fix = retried.get(call.index)
+            if fix is not None and stage not in (*ACTOR_STAGES, LLM_QUERY):
+                turn.outcome, turn.retry = "invalid_output", fix.count
+                turn.message, turn.next_view = fix.error, fix.text
             for t in turns_by_call[call.index]:
                 turn.code = t.code
                 turn.output = t.output
                 turn.is_error = t.is_error
+                turn.outcome = t.outcome
+                turn.retry = t.retry
+                turn.message = t.message
+                turn.next_view = t.next_view
             turn.searches.extend(searches_by_call[call.index])
             turn.callbacks.extend(callbacks_by_call[call.index])
         node.stages = list(stages.values())
         nodes.append(node)
     return nodes
+
+
+#: How the viewer names each outcome of an actor call.
+_PHRASES = {
+    "ran": "ran",
+    "refused": "refused by policy",
+    "invalid_output": "invalid output",
+    "timeout": "timed out",
+    "cancelled": "cancelled",
+    "failed": "failed",
+    "unused": "not acted on",
+}
+
+
+def outcome_phrase(outcome: str | None, retry: int | None = None) -> str:
+    """`refused by policy`, `invalid output (retry 1)`, `invalid output (gave up)`, ...;
+    "" for none."""
+    if outcome is None:
+        return ""
+    phrase = _PHRASES.get(outcome, outcome)
+    if outcome == "invalid_output":
+        phrase += f" (retry {retry})" if retry is not None else " (gave up)"
+    return phrase
+
+
+def is_trouble(outcome: str | None) -> bool:
+    """An outcome the viewer marks: the call's code did not run as the model meant."""
+    return outcome is not None and outcome != "ran"

@@ -33,10 +33,17 @@ from axmem_gui.core.session.app_session import (
     update_disagreements,
 )
 from axmem_gui.core.session.contextmap_update import comparable_update, describe_update
-from axmem_gui.core.session.derive import map_snapshots, map_warnings, turns
-from axmem_gui.core.session.digest import DIGEST_KEYS, request_digest
+from axmem_gui.core.session.coverage import Coverage, coverage_json, render_coverage
+from axmem_gui.core.session.derive import forward_turns, map_snapshots, map_warnings
+from axmem_gui.core.session.digest import DIGEST_KEYS, digest_scheme, exchange_digest
+from axmem_gui.core.session.map_settings import (
+    carried_settings,
+    effective_settings,
+    settings_warnings,
+)
 from axmem_gui.core.session.model import Exchange, Forward, SearchCall, SearchResult, Session
 from axmem_gui.core.session.payloads import usage_of_response
+from axmem_gui.core.session.verify_calls import call_claims
 from axmem_gui.core.session.whatif import RetrievalBackend
 
 
@@ -100,16 +107,21 @@ def derived(where: str, recorded: Any, recomputed: Any, what: str) -> Difference
 def check_digests(session: Session) -> list[Difference]:
     out: list[Difference] = []
     for i, ex in enumerate(session.exchanges):
-        computed = request_digest(ex.request)
+        computed = exchange_digest(ex)
         if computed != ex.digest:
             where = f"exchanges[{i}]"
+            covers = (
+                "the whole request and its params"
+                if digest_scheme(ex.digest) == 2
+                else ", ".join(DIGEST_KEYS)
+            )
             out.append(
                 Difference(
                     f"{where}.request",
                     "digest",
                     f"the stored request of call #{i} ({ex.stage}) does not match its "
-                    f"stored digest: either the request text or the digest was changed "
-                    f"(the digest covers {', '.join(DIGEST_KEYS)})",
+                    f"stored digest: either the request, its parameters or the digest was "
+                    f"changed (the digest covers {covers})",
                     digest_diff(ex.digest, computed, where, "digest of the stored request"),
                 )
             )
@@ -126,8 +138,7 @@ def rerun_search(
         return tuple(SearchResult(id=s.id, name=s.name, content=s.content) for s in found)
     loaded = list(call.already_loaded or ())
     return tuple(
-        SearchResult(id=m.id, content=m.content)
-        for m in backend.recall(catalog, queries, loaded)
+        SearchResult(id=m.id, content=m.content) for m in backend.recall(catalog, queries, loaded)
     )
 
 
@@ -240,6 +251,52 @@ def _snapshot_difference(session: Session) -> Difference | None:
     )
 
 
+def _map_settings_differences(session: Session) -> list[Difference | None]:
+    """A version 2 file says which map settings applied (`context_map_settings`): the
+    record must follow from its rule, the agent's contextMap and the carried map, and
+    every map state of the session must hold those settings."""
+    config = session.agent.config
+    settings = config.context_map if config is not None else None
+    record = session.context_map_settings
+    if session.version < 2 or settings is None:
+        return []
+    if record is None:
+        return [
+            Difference(
+                "context_map_settings",
+                "derived",
+                "the agent has a context map, but the file does not say which map settings "
+                "applied (the agent's or the carried map's)",
+            )
+        ]
+    effective = effective_settings(record.rule, settings, record.carried)
+    out: list[Difference | None] = [
+        derived(
+            "context_map_settings.effective",
+            to_json_value(record.effective),
+            effective.to_json(),
+            f"the context-map settings that applied (rule '{record.rule}', the agent's "
+            "contextMap and the carried map)",
+        )
+    ]
+    for k, fw in enumerate(session.forwards):
+        for key, state in (
+            ("context_map_before", fw.context_map_before),
+            ("context_map_after", fw.context_map_after),
+        ):
+            found = carried_settings(state) if fw.ran else None
+            if found is not None:
+                out.append(
+                    derived(
+                        f"forwards[{k}].{key}",
+                        found.to_json(),
+                        record.effective.to_json(),
+                        "the settings in the map state (they must be the ones that applied)",
+                    )
+                )
+    return out
+
+
 def check_derived(session: Session) -> list[Difference]:
     out: list[Difference | None] = []
     for i, ex in enumerate(session.exchanges):
@@ -268,7 +325,9 @@ def check_derived(session: Session) -> list[Difference]:
                 for j, problem in turn_links(fw, mine)
             )
         else:
-            recomputed_turns = [t.to_json() for t in turns(fw.trace, mine)]
+            recomputed_turns = [
+                t.to_json() for t in forward_turns(session.version, fw.trace, mine, fw.error)
+            ]
             out.append(
                 derived(
                     f"{where}.turns", to_json_value(fw.turns), recomputed_turns, "the actor turns"
@@ -280,10 +339,19 @@ def check_derived(session: Session) -> list[Difference]:
             previous_after = fw.context_map_after
     if has_map:
         out.append(_snapshot_difference(session))
+    out.extend(_map_settings_differences(session))
     if not leaves_derived(session, "warnings"):
+        config = session.agent.config
+        expected = settings_warnings(
+            session.context_map_settings, config.context_map if config is not None else None
+        ) + map_warnings(forwards_read(session))
         warnings = to_json_value(session.warnings)
-        recomputed = map_warnings(forwards_read(session))
-        out.append(derived("warnings", warnings, recomputed, "the warnings"))
+        out.append(derived("warnings", warnings, expected, "the warnings"))
+    found, problems = call_claims(session)
+    out += [
+        derived(where, recorded, recomputed, what) for where, what, recorded, recomputed in found
+    ]
+    out += [Difference(where, "derived", message) for where, message in problems]
     failed = session.failed_forward
     out.append(
         derived("status", session.status, "incomplete" if failed else "complete", "the status")
@@ -311,6 +379,8 @@ class VerifyReport:
     duration_ms: float
     #: Searches an app's own callback answered: shown as recorded, not searched again.
     host_searches: int = 0
+    #: What a clean report guarantees for this file, and what it does not check.
+    coverage: Coverage | None = None
 
     @property
     def ok(self) -> bool:
@@ -325,9 +395,14 @@ class VerifyReport:
             "host_searches": self.host_searches,
             "differences": [d.to_json() for d in self.differences],
             "duration_ms": self.duration_ms,
+            **coverage_json(self.coverage),
         }
 
     def render(self) -> str:
+        covered = render_coverage(self.coverage) if self.coverage is not None else ""
+        return self._verdict() + covered
+
+    def _verdict(self) -> str:
         if self.ok:
             host = (
                 f" ({self.host_searches} more were answered by the app's own search callback "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from PySide6.QtCore import QEvent
 from PySide6.QtGui import QColor, QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QTextEdit, QWidget
 
@@ -36,8 +37,10 @@ class EntryView(ExactTextEdit):
         self.setPlaceholderText("Select a result to see the entry with its matched terms.")
         self.highlighted: list[str] = []  # the highlighted words, in order (for tests)
         self.entry_id: str | None = None
+        self._painted: tuple[str, list[tuple[int, int]], int, int] | None = None
 
     def clear(self) -> None:
+        self._painted = None
         self.entry_id = None
         self.highlighted = []
         self.setExtraSelections([])
@@ -49,6 +52,7 @@ class EntryView(ExactTextEdit):
         entry = live.entry(domain, entry_id)
         self.entry_id = entry_id
         if entry is None:
+            self._painted = None
             self.set_exact_text("")
             self.setExtraSelections([])
             self.highlighted = []
@@ -81,7 +85,13 @@ class EntryView(ExactTextEdit):
         self.highlighted = [text[a:b] for a, b in spans]
         self._paint(text, spans, content_at, cut)
 
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and self._painted is not None:
+            self._paint(*self._painted)  # the tints are mixed into the palette's base
+
     def _paint(self, text: str, spans: list[tuple[int, int]], content_at: int, cut: int) -> None:
+        self._painted = (text, spans, content_at, cut)
         palette = self.palette()
         selections = []
         match_format = QTextCharFormat()

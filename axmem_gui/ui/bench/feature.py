@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
 
+from axmem_gui.services.bench import BenchKind
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.bench.panel import BenchPanel
 from axmem_gui.ui.feature import Contributions, DockSpec, FeatureContext, FeatureSpec, MenuPlace
@@ -14,6 +15,8 @@ from axmem_gui.ui.retrieval.feature import RETRIEVAL
 BENCH_HEIGHT = 280
 DOCK = "benchDock"
 RUN_PLACE = MenuPlace("run", "retrieval")
+#: The bench's call on the catalog pages (discover searches skills, recall memories).
+PAGE_KINDS: dict[str, BenchKind] = {"skills": "discover", "memories": "recall"}
 
 
 class BenchFeature:
@@ -27,6 +30,7 @@ class BenchFeature:
             tip="Run the retrieval bench (Ctrl+Enter while in the bench)",
         )
         context.actions.add("bench.run", self.run_action, RUN_PLACE)
+        context.shell.section_changed.connect(self._on_section)
 
     def contributions(self) -> Contributions:
         dock = DockSpec(
@@ -38,6 +42,12 @@ class BenchFeature:
             pages=("skills", "memories", "scenarios", "suites"),
         )
         return Contributions(docks=[dock])
+
+    def _on_section(self, key: str) -> None:
+        # The call that searches what the page lists: on Memories the bench stayed on
+        # discover (a skills search) until switched by hand.
+        if key in PAGE_KINDS:
+            self.panel.set_kind(PAGE_KINDS[key])
 
     def run(self) -> None:
         self.shell.show_dock(DOCK)

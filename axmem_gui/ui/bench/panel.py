@@ -142,7 +142,10 @@ class BenchPanel(QWidget):
         self.loaded_edit.setToolTip(
             "recall skips memories already in inputs.memories (ids, comma-separated)"
         )
-        self.run_button = QPushButton("Run  (Ctrl+Enter)")
+        # Named apart from the Suites page's "Run suites", which shows beside it there.
+        self.run_button = QPushButton("Run bench  (Ctrl+Enter)")
+        self.run_button.setObjectName("benchRun")
+        self.run_button.setToolTip("Run these search strings (Ctrl+Enter anywhere in the bench)")
         self.run_button.setDefault(False)
         self.add_case_button = QPushButton("Add as case…")
         self.add_case_button.setObjectName("addAsCase")

@@ -9,20 +9,23 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 
-from axmem_gui.core.catalog import CATALOG_KINDS, label, singular
+from axmem_gui.core.catalog import CATALOG_KINDS, Skill, label, singular
 from axmem_gui.core.errors import ConflictError
 from axmem_gui.core.printable import printable
+from axmem_gui.core.skill_names import agent_skill_name
 from axmem_gui.services.catalog import CatalogService
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.commands import (
     EditSession,
+    EntryChange,
     RenameEntryCommand,
+    ReplaceEntriesCommand,
     Resolution,
     create_command,
     delete_command,
-    edit_command,
     restore_command,
     tag_command,
+    typing_commands,
 )
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.editor.dialogs import ConflictDialog, RenameDialog, TagDialog
@@ -54,6 +57,8 @@ class CatalogEditing(QObject):
         self.session.entries_changed_done.connect(self._after_change)
         self.session.focus_requested.connect(self._focus)
         self.session.error_reported.connect(self._show_error)
+        #: Ids of skills made with New that follow their name until renamed by hand.
+        self._auto_ids: set[str] = set()
         catalog = context.controller.workspace.catalog
         #: The lists' filter queries: a runner of their own, so a keystroke's rows never
         #: wait behind the index or lint jobs of the window's runner.
@@ -71,12 +76,18 @@ class CatalogEditing(QObject):
             self._remember_layout(kind, page, context.settings)
             page.form.edit_committed.connect(self.commit_edit)
             page.form.rename_requested.connect(lambda k=kind: self.rename(k))
+            page.form.rename_to_requested.connect(
+                lambda new_id, k=kind: self.rename_to_fix(k, new_id)
+            )
+            page.form.name_finished.connect(lambda k=kind: self._follow_name(k))
+            page.form.files_requested.connect(lambda k=kind: self.show_files(k))
             page.form.history_requested.connect(lambda k=kind: self.show_history(k))
             page.delete_requested.connect(lambda k=kind: self.delete_selected(k))
             page.entry_gone.connect(lambda entry_id, k=kind: self._on_entry_gone(k, entry_id))
             for action in self.toolbar_actions:
                 page.toolbar.addAction(action)
         context.actions.menu_opening.connect(self._on_menu_opening)
+        context.shell.focus_changed.connect(self._on_focus_changed)
         self.controller.opened.connect(self.update_enabled)
         self.shell.section_changed.connect(self.update_enabled)
         self.update_enabled()
@@ -126,6 +137,10 @@ class CatalogEditing(QObject):
                     page.reload()
         finally:
             self._external = False
+
+    def _on_focus_changed(self, page: str, focused: bool) -> None:
+        if page in self.pages:
+            self.pages[page].form.content.set_writing(focused)
 
     def _on_menu_opening(self, menu: str) -> None:
         if menu == "edit":
@@ -253,16 +268,16 @@ class CatalogEditing(QObject):
     def commit_edit(self, request: EditRequest) -> None:
         if self.controller.read_only:
             return
-        self.stack.push(
-            edit_command(
-                self.session,
-                request.kind,
-                request.before,
-                request.after,
-                request.revision,
-                request.field,
-            )
-        )
+        # One undo step per word boundary typed (only the last one writes).
+        for command in typing_commands(
+            self.session,
+            request.kind,
+            request.values(),
+            request.revision,
+            request.field,
+            joins=request.joins,
+        ):
+            self.stack.push(command)
 
     def _kind(self, kind: str | None) -> str | None:
         return kind if kind is not None else self.active_kind()
@@ -274,6 +289,8 @@ class CatalogEditing(QObject):
         self.commit_all()
         entry = self.catalog.new_entry(kind)
         self.stack.push(create_command(self.session, kind, entry))
+        if kind == "skills":
+            self._auto_ids.add(entry.id)
         form = self.pages[kind].form
         target = form.name_edit if kind == "skills" else form.content.edit
         target.setFocus()
@@ -327,7 +344,74 @@ class CatalogEditing(QObject):
                 f"{singular(kind)} '{new_id}' already exists; choose another id",
             )
             return
+        self._auto_ids.discard(old_id)  # named by hand: it no longer follows the name
         self.stack.push(RenameEntryCommand(self.session, kind, old_id, new_id))
+
+    def rename_to_fix(self, kind: str, wanted: str) -> None:
+        """The naming rule's fix for the shown skill's id (made unique), undoable."""
+        page = self.pages[kind]
+        old_id = page.current_id()
+        if old_id is None or self.controller.read_only:
+            return
+        page.form.commit_pending()
+        new_id = agent_skill_name(wanted, lambda n: self.catalog.revision_of(kind, n) is not None)
+        self._auto_ids.discard(old_id)
+        self.stack.push(RenameEntryCommand(self.session, kind, old_id, new_id))
+        self._status(f"Renamed '{old_id}' to '{new_id}' — Ctrl+Z renames it back")
+
+    def _follow_name(self, kind: str) -> None:
+        """A new skill's id follows its name ("new-skill" named "Deploy freeze" becomes
+        "deploy-freeze") until the user renames it."""
+        entry = self.pages[kind].form.entry
+        if entry is None or entry.id not in self._auto_ids or self.controller.read_only:
+            return
+        if not isinstance(entry, Skill) or not entry.name.strip():
+            return
+        wanted = agent_skill_name(entry.name)
+        if wanted == entry.id:
+            return
+        new_id = agent_skill_name(
+            entry.name, lambda n: n != entry.id and self.catalog.revision_of(kind, n) is not None
+        )
+        if new_id == entry.id:
+            return
+        self._auto_ids.add(new_id)
+        self.stack.push(RenameEntryCommand(self.session, kind, entry.id, new_id))
+        self._status(f"The id follows the name: '{new_id}' (F2 chooses another)")
+
+    def show_files(self, kind: str = "skills") -> None:
+        """The skill folder's other files: each change an undoable edit of the skill."""
+        # (with the format readers it needs: not before the first paint)
+        from axmem_gui.ui.editor.skill_files import SkillFilesDialog
+
+        page = self.pages[kind]
+        entry_id = page.current_id()
+        if kind != "skills" or entry_id is None:
+            return
+        page.form.commit_pending()
+
+        def current() -> Skill | None:
+            found = self.catalog.get(kind, entry_id)
+            return found.entry if found is not None and isinstance(found.entry, Skill) else None
+
+        def apply(after: Skill, text: str) -> bool:
+            found = self.catalog.get(kind, entry_id)
+            if found is None:
+                return False
+            command = ReplaceEntriesCommand(
+                self.session,
+                kind,
+                [EntryChange(entry_id, found.entry, after)],
+                {entry_id: found.revision},
+                text,
+                focus_id=entry_id,
+            )
+            self.stack.push(command)
+            return not command.failed
+
+        SkillFilesDialog.show_for(
+            self.shell.dialog_parent, entry_id, current, apply, self.controller.read_only
+        )
 
     def tag_selected(self, add: bool, kind: str | None = None) -> None:
         kind = self._kind(kind)

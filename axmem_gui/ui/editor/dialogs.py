@@ -7,14 +7,15 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QInputDialog,
     QLineEdit,
     QMessageBox,
+    QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
 from axmem_gui.core.errors import ConflictError
+from axmem_gui.core.skill_names import agent_skill_name, agent_skill_name_problem
 from axmem_gui.ui.commands import Resolution
 from axmem_gui.ui.inert_text import plain_label, plain_message_box
 
@@ -43,17 +44,72 @@ class ConflictDialog:
         return Resolution.MINE if box.clickedButton() is mine else Resolution.THEIRS
 
 
-class RenameDialog:
+class RenameDialog(QDialog):
+    """A new id. For a skill, an id that breaks the Agent Skills naming rule (its export
+    folder's name) is pointed out as it is typed, with the name that follows it offered
+    ("Use 'deploy-freeze'"); the id is the user's to choose, as Ax takes any."""
+
+    def __init__(self, parent: QWidget | None, kind_label: str, old_id: str) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Rename {kind_label}")
+        self.kind_label = kind_label
+        prompt = plain_label(f"New id for '{old_id}' (the history stays with the entry):")
+        prompt.setWordWrap(True)
+        self.id_edit = QLineEdit(old_id)
+        self.id_edit.setObjectName("renameId")
+        self.id_edit.selectAll()
+        self.problem = plain_label()
+        self.problem.setObjectName("formError")
+        self.problem.setWordWrap(True)
+        self.fix_button = QPushButton()
+        self.fix_button.setObjectName("renameFix")
+        self.fix_button.clicked.connect(self._use_fix)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(prompt)
+        layout.addWidget(self.id_edit)
+        layout.addWidget(self.problem)
+        layout.addWidget(self.fix_button)
+        layout.addWidget(buttons)
+        self.id_edit.textChanged.connect(self._check)
+        self._check()
+        self.resize(440, 0)
+
+    def _check(self) -> None:
+        problem = None
+        if self.kind_label == "skill":
+            problem = agent_skill_name_problem(self.id_edit.text())
+        if problem is None or not self.id_edit.text().strip():
+            self.problem.setVisible(False)
+            self.fix_button.setVisible(False)
+            return
+        self.problem.setText(
+            f"Not an Agent Skills name: {problem}. A skills-folder export would put it in "
+            "a folder of another name (lowercase letters, digits and single hyphens, at "
+            "most 64 characters)."
+        )
+        self.fix_button.setText(f"Use '{agent_skill_name(self.id_edit.text())}'")
+        self.problem.setVisible(True)
+        self.fix_button.setVisible(True)
+
+    def _use_fix(self) -> None:
+        self.id_edit.setText(agent_skill_name(self.id_edit.text()))
+        self.id_edit.setFocus()
+
+    def new_id(self) -> str:
+        return self.id_edit.text()
+
     @classmethod
     def ask(cls, parent: QWidget | None, kind_label: str, old_id: str) -> str | None:
-        text, ok = QInputDialog.getText(
-            parent,
-            f"Rename {kind_label}",
-            f"New id for '{old_id}' (the history stays with the entry):",
-            QLineEdit.EchoMode.Normal,
-            old_id,
-        )
-        return text if ok else None
+        dialog = cls(parent, kind_label, old_id)
+        try:
+            return dialog.new_id() if dialog.exec() == QDialog.DialogCode.Accepted else None
+        finally:
+            dialog.deleteLater()
 
 
 class TagDialog(QDialog):

@@ -2,10 +2,18 @@
 
 Typing is committed to the store after a short pause (or when the field loses focus) as an
 `EditRequest`; whoever owns the undo stack turns it into a command. The form itself never
-writes: it only knows the entry and the revision it shows."""
+writes: it only knows the entry and the revision it shows.
+
+Undo steps follow typing as in a text editor: a word boundary (a space or line break typed
+after a word: it starts the next step) or a pause of `UNDO_PAUSE_S` starts a new step. A
+request carries the values at the word boundaries typed since the last commit (`steps`)
+and whether it may merge into the previous step (`joins`); the time comes from an
+injectable clock."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
@@ -22,12 +30,16 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.catalog import Memory, Skill, singular
 from axmem_gui.core.catalog_rows import Entry
+from axmem_gui.core.skill_names import agent_skill_name, agent_skill_name_problem
 from axmem_gui.ui.editor.markdown_editor import MarkdownEditor
+from axmem_gui.ui.elided import ElidedLabel
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.resources import style_leaves
 
 #: Pause in typing after which an edit is committed (and so durable).
 COMMIT_DELAY_MS = 400
+#: A pause in typing at least this long starts a new undo step.
+UNDO_PAUSE_S = 1.5
 
 SKILL_FIELDS = ("name", "description", "tags", "content")
 MEMORY_FIELDS = ("tags", "content")
@@ -49,23 +61,79 @@ class EditRequest:
     after: Entry
     revision: int
     field: str
+    #: The entry at each word boundary typed between `before` and `after` (undo steps).
+    steps: tuple[Entry, ...] = ()
+    #: The first step may merge into the previous edit of the field (no pause, no word
+    #: boundary between them).
+    joins: bool = True
+
+    def values(self) -> list[Entry]:
+        """before, each step, after; no value twice in a row."""
+        out = [self.before]
+        for value in (*self.steps, self.after):
+            if value != out[-1]:
+                out.append(value)
+        return out
+
+
+def files_summary(skill: Skill) -> str:
+    """One line for the form: the paths of the skill folder's other files. Read from the
+    stored value as it is (the file dialog, with the format readers it needs, is loaded
+    when it is first opened, not before the window's first paint)."""
+    resources = skill.extra.get("resources") if skill.extra else None
+    listed = resources if isinstance(resources, list) else []
+    paths = [
+        str(r["path"]) for r in listed if isinstance(r, dict) and isinstance(r.get("path"), str)
+    ]
+    return ", ".join(paths) if paths else "only SKILL.md"
+
+
+def _is_space(char: str) -> bool:
+    return char.isspace() or char == "\u2029"  # a paragraph break of QTextDocument
+
+
+def _utf16_unit(text: str, index: int) -> str:
+    """The UTF-16 unit at `index` of `text` (Qt's positions), "" outside it."""
+    data = text.encode("utf-16-le", "surrogatepass")
+    if not 0 <= index < len(data) // 2:
+        return ""
+    return data[2 * index : 2 * index + 2].decode("utf-16-le", "surrogatepass")
 
 
 class EntryForm(QWidget):
     edit_committed = Signal(object)  # EditRequest
     rename_requested = Signal()
     history_requested = Signal()
+    #: The id the Agent Skills naming rule's fix offers (the skill's folder name).
+    rename_to_requested = Signal(str)
+    #: The user is done with the name field (Enter or leaving it): a new skill's id
+    #: may follow the name.
+    name_finished = Signal()
+    #: Files… (the skill folder's other files; see skill_files.py).
+    files_requested = Signal()
 
-    def __init__(self, kind: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        kind: str,
+        parent: QWidget | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         super().__init__(parent)
         self.kind = kind
         self.setObjectName("entryForm")
         self.entry: Entry | None = None
         self.revision = 0
         self.read_only = False
+        #: Seconds, for the pauses that start undo steps (tests inject their own).
+        self.clock = clock
         self._loading = False
         self._pending: list[str] = []
         self._deferred: list[EditRequest] = []
+        #: Undo steps of the typing not committed yet (see the module).
+        self._steps: list[Entry] = []
+        self._joins = True
+        self._last_key_at: float | None = None
+        self._content_change = (0, 0, 0)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(COMMIT_DELAY_MS)
@@ -95,11 +163,42 @@ class EntryForm(QWidget):
         id_row.addWidget(self.id_edit, 1)
         id_row.addWidget(self.rename_button)
         id_row.addWidget(self.history_button)
+        # A skill id that breaks the Agent Skills naming rule, and the fix (skills only).
+        self.id_problem = ElidedLabel()
+        self.id_problem.setObjectName("idProblem")
+        self.id_fix_button = QPushButton()
+        self.id_fix_button.setObjectName("idFix")
+        self._id_fix = ""
+        self.id_fix_button.clicked.connect(self._on_id_fix)
+        self.id_problem_row = QWidget()
+        problem_row = QHBoxLayout(self.id_problem_row)
+        problem_row.setContentsMargins(0, 0, 0, 0)
+        problem_row.addWidget(self.id_problem, 1)
+        problem_row.addWidget(self.id_fix_button)
+        self.id_problem_row.hide()
 
         self.name_edit = QLineEdit()
         self.name_edit.setPlaceholderText("Shown in the Available Skills list")
         self.description_edit = QLineEdit()
         self.description_edit.setPlaceholderText("One line: when to load this skill")
+        # The skill folder's files besides SKILL.md (skills only): listed in the heading
+        # (no height taken from the editor), managed in their dialog.
+        self.files_label = ElidedLabel()
+        self.files_label.setObjectName("skillFilesSummary")
+        self.files_button = QPushButton("Files…")
+        self.files_button.setObjectName("skillFilesButton")
+        self.files_button.setToolTip(
+            "The files of this skill's folder besides SKILL.md: view, add, replace, delete"
+        )
+        self.files_button.clicked.connect(self.files_requested)
+        self.files_row = QWidget()
+        files_layout = QHBoxLayout(self.files_row)
+        files_layout.setContentsMargins(12, 0, 12, 0)
+        files_caption = plain_label("Files:")
+        files_caption.setObjectName("fieldCaption")
+        files_layout.addWidget(files_caption)
+        files_layout.addWidget(self.files_label, 1)
+        files_layout.addWidget(self.files_button)
         self.tags_edit = QLineEdit()
         self.tags_edit.setPlaceholderText("Comma-separated studio tags (not sent to Ax)")
         self.content = MarkdownEditor()
@@ -115,6 +214,7 @@ class EntryForm(QWidget):
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         form.addRow("Id", id_row)
         if self.kind == "skills":
+            form.addRow("", self.id_problem_row)
             form.addRow("Name", self.name_edit)
             form.addRow("Description", self.description_edit)
         form.addRow("Tags", self.tags_edit)
@@ -134,7 +234,10 @@ class EntryForm(QWidget):
         title = plain_label(noun.capitalize())
         title.setObjectName("sectionTitle")
         heading.addWidget(title)
-        heading.addStretch(1)
+        if self.kind == "skills":
+            heading.addWidget(self.files_row, 1)
+        else:
+            heading.addStretch(1)
         heading.addWidget(self.state_label)
         layout.addLayout(heading)
         layout.addLayout(form)
@@ -167,6 +270,8 @@ class EntryForm(QWidget):
             edit.textEdited.connect(lambda _t, f=field: self._on_edited(f))
             edit.editingFinished.connect(self.commit_pending)
             edit.installEventFilter(self)
+        self.name_edit.editingFinished.connect(self.name_finished)
+        self.content.edit.document().contentsChange.connect(self._on_content_change)
         self.content.edited.connect(lambda: self._on_edited("content"))
         self.content.focus_left.connect(self.commit_pending)
         self.content.edit.installEventFilter(self)
@@ -202,12 +307,34 @@ class EntryForm(QWidget):
         try:
             self.id_edit.setText(entry.id)
             self.id_edit.setCursorPosition(0)
+            self._show_id_problem(entry.id)
+            if isinstance(entry, Skill):
+                self.files_label.setText(files_summary(entry))
             for field in self.fields():
                 if field not in self._pending:
                     self._show_field(field, entry)
         finally:
             self._loading = False
         self._update_state()
+
+    def _on_id_fix(self) -> None:
+        self.rename_to_requested.emit(self._id_fix)
+
+    def _show_id_problem(self, entry_id: str) -> None:
+        problem = agent_skill_name_problem(entry_id) if self.kind == "skills" else None
+        if problem is None:
+            self.id_problem_row.hide()
+            return
+        self._id_fix = agent_skill_name(entry_id)
+        self.id_problem.setText(f"Not an Agent Skills name: {problem}")
+        self.id_problem.setToolTip(
+            "A skills-folder export puts this skill in a folder named "
+            f"'{self._id_fix}' (the rule: lowercase letters, digits and single hyphens, "
+            "at most 64 characters)."
+        )
+        self.id_fix_button.setText(f"Rename to '{self._id_fix}'")
+        self.id_fix_button.setEnabled(not self.read_only)
+        self.id_problem_row.show()
 
     def _show_field(self, field: str, entry: Entry) -> None:
         value = getattr(entry, field)
@@ -234,21 +361,58 @@ class EntryForm(QWidget):
             edit.setReadOnly(read_only)
         self.content.set_read_only(read_only)
         self.rename_button.setEnabled(not read_only)
+        self.id_fix_button.setEnabled(not read_only)
         self._update_state()
 
     # committing ---------------------------------------------------------------------
+    def _on_content_change(self, position: int, removed: int, added: int) -> None:
+        self._content_change = (position, removed, added)
+
     def _on_edited(self, field: str) -> None:
         if self._loading or self.read_only or self.entry is None:
             return
+        now = self.clock()
+        if not self._pending:
+            # The first keystroke of a commit: after a pause, a new undo step.
+            paused = self._last_key_at is not None and now - self._last_key_at >= UNDO_PAUSE_S
+            self._joins = not paused
+        self._last_key_at = now
         if field not in self._pending:
             self._pending.append(field)
+        boundary = self._typed_word_boundary(field)
+        if boundary is not None:
+            # The word ends before the space: the value without it closes a step.
+            assert self.entry is not None
+            values = {f: self._field_value(f) for f in self._pending if f != field}
+            values[field] = parse_tags(boundary) if field == "tags" else boundary
+            self._steps.append(replace(self.entry, **values))  # type: ignore[arg-type]
         self._timer.start()
         self._update_state()
+
+    def _typed_word_boundary(self, field: str) -> str | None:
+        """When the last keystroke typed one space or line break right after a word: the
+        field's text without it (else None)."""
+        if field == "content":
+            position, removed, added = self._content_change
+            if added != 1 or removed:
+                return None
+            document = self.content.edit.document()
+            typed, before = document.characterAt(position), document.characterAt(position - 1)
+            text, at = self.content.text(), position
+        else:
+            edit = self._line_edits[field]
+            text, at = edit.text(), edit.cursorPosition() - 1
+            typed, before = _utf16_unit(text, at), _utf16_unit(text, at - 1)
+        if not (typed and _is_space(typed) and before and not _is_space(before)):
+            return None
+        units = text.encode("utf-16-le", "surrogatepass")
+        return (units[: 2 * at] + units[2 * at + 2 :]).decode("utf-16-le", "surrogatepass")
 
     def discard_pending(self) -> None:
         self._timer.stop()
         self._pending = []
         self._deferred = []
+        self._steps = []
         self._update_state()
 
     def has_pending(self) -> bool:
@@ -265,6 +429,7 @@ class EntryForm(QWidget):
     def _take_request(self) -> EditRequest | None:
         """One request for every field typed into (normally just the focused one)."""
         fields, self._pending = self._pending, []
+        steps, self._steps = self._steps, []
         if not fields or self.entry is None:
             return None
         before = self.entry
@@ -272,7 +437,12 @@ class EntryForm(QWidget):
         after: Skill | Memory = replace(before, **values)  # type: ignore[arg-type]
         if after == before:
             return None
-        return EditRequest(self.kind, before, after, self.revision, "+".join(fields))
+        # A word begun by the first key (a space after the last commit's word) is a new
+        # step, as is anything typed after a pause.
+        joins = self._joins and not (steps and steps[0] == before)
+        return EditRequest(
+            self.kind, before, after, self.revision, "+".join(fields), tuple(steps), joins
+        )
 
     def _flush_deferred(self) -> None:
         requests, self._deferred = self._deferred, []

@@ -8,6 +8,7 @@ from PySide6.QtGui import QKeyEvent, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QPlainTextEdit,
+    QSizePolicy,
     QSplitter,
     QTextEdit,
     QToolButton,
@@ -20,7 +21,6 @@ from axmem_gui.ui.editor.colors import unsearched_background
 from axmem_gui.ui.editor.highlighter import MarkdownHighlighter
 from axmem_gui.ui.editor.preview import SafeMarkdownBrowser
 from axmem_gui.ui.editor.text_metrics import SEARCH_CONTENT_CUT, content_counts, unsearched_range
-from axmem_gui.ui.elided import ElidedLabel
 from axmem_gui.ui.inert_text import plain_label
 
 UNSEARCHED_TIP = (
@@ -132,8 +132,11 @@ class MarkdownEditor(QWidget):
         super().__init__(parent)
         self.edit = ContentEdit()
         self.preview = SafeMarkdownBrowser()
-        # Elided (whole in the tooltip): a long count line must not push the list aside.
-        self.counts = ElidedLabel()
+        # Wrapped at its " · " (on a laptop it was cut after "426 beyon…"); a long count
+        # line takes a second line rather than pushing the list aside.
+        self.counts = plain_label()
+        self.counts.setWordWrap(True)
+        self.counts.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.counts.setObjectName("contentCounts")
         self.counts.setToolTip(UNSEARCHED_TIP)
         self.link_status = plain_label()
@@ -166,6 +169,11 @@ class MarkdownEditor(QWidget):
         preview_layout.addWidget(self.preview, 1)
         preview_layout.addWidget(self.link_status)
         self.preview_box = preview_box
+        # Three lines each at least (Qt's 70-pixel default for both, with the lint box,
+        # made the page scroll in the default layout of a 1366×768 laptop).
+        three_lines = self.fontMetrics().lineSpacing() * 3 + 8
+        self.edit.setMinimumHeight(three_lines)
+        self.preview.setMinimumHeight(three_lines)
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.setChildrenCollapsible(False)
         self.split.addWidget(self.edit)
@@ -181,6 +189,7 @@ class MarkdownEditor(QWidget):
         layout.addLayout(bar)
 
         self._loading = False
+        self._chosen_beside = False
         self.edit.textChanged.connect(self._on_text_changed)
         self.edit.installEventFilter(self)
         self._show_link("")
@@ -210,14 +219,34 @@ class MarkdownEditor(QWidget):
         return self.split.orientation() == Qt.Orientation.Horizontal
 
     def set_beside(self, beside: bool) -> None:
-        orientation = Qt.Orientation.Horizontal if beside else Qt.Orientation.Vertical
-        if self.split.orientation() != orientation:
-            self.split.setOrientation(orientation)
-            total = sum(self.split.sizes()) or 2
-            self.split.setSizes([total * 3 // 5, total - total * 3 // 5])
+        """The user's choice (remembered by whoever listens to `layout_changed`)."""
+        self._chosen_beside = beside
+        if self._orient(beside):
             self.layout_changed.emit(beside)
+        self._show_toggle(beside)
+
+    def set_writing(self, writing: bool) -> None:
+        """Focus mode: the docks are gone and the editor has the window's width, so the
+        rendered preview stands beside the source and the source keeps the height; out
+        of it, the preview goes back where the user had it (not a choice to remember)."""
+        beside = writing or self._chosen_beside
+        self._orient(beside)
+        self._show_toggle(beside)
+
+    def _orient(self, beside: bool) -> bool:
+        orientation = Qt.Orientation.Horizontal if beside else Qt.Orientation.Vertical
+        if self.split.orientation() == orientation:
+            return False
+        self.split.setOrientation(orientation)
+        total = sum(self.split.sizes()) or 2
+        self.split.setSizes([total * 3 // 5, total - total * 3 // 5])
+        return True
+
+    def _show_toggle(self, beside: bool) -> None:
         if self.beside_toggle.isChecked() != beside:
+            self.beside_toggle.blockSignals(True)
             self.beside_toggle.setChecked(beside)
+            self.beside_toggle.blockSignals(False)
 
     # internals ----------------------------------------------------------------------
     def _on_text_changed(self) -> None:

@@ -131,7 +131,7 @@ class MarkdownConverter:
         md.reset()  # the stash of code blocks would grow with every piece
         md.references.update(refs)
         cast(_UrlRewriter, md.treeprocessors["private_urls"]).out = out
-        return md.convert(piece)
+        return md.convert(fences_in_lists(piece))
 
 
 def _private_urls(md: markdown.Markdown) -> Any:
@@ -160,6 +160,61 @@ def _converter() -> markdown.Markdown:
     return md
 
 
+_LIST_ITEM = re.compile(r"^( *)(?:[-+*]|\d{1,9}[.)])[ \t]+\S")
+_INDENTED_FENCE = re.compile(r"^( +)(`{3,}|~{3,})[ \t]*([^\s`{]*)")
+
+
+def fences_in_lists(piece: str) -> str:
+    """Fenced code inside a list item, as an indented code block of that item.
+
+    Python-Markdown's fences must start at the margin, and a list item's blocks must be
+    indented four spaces per level: a fence indented under its item (`1. Run:` then
+    three spaces and a fence, as people and CommonMark write it) became a line of inline
+    code in the item's paragraph and cut the list in two. The block is rewritten the way
+    Python-Markdown reads code in an item: a blank line, then the code indented four
+    spaces past the item's level, its language on a `:::lang` first line (CodeHilite's
+    own syntax)."""
+    if "```" not in piece and "~~~" not in piece:
+        return piece
+    lines = piece.split("\n")
+    out: list[str] = []
+    #: Indentation of the list markers enclosing the current line (innermost last).
+    markers: list[int] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        item = _LIST_ITEM.match(line)
+        fence = None if item else _INDENTED_FENCE.match(line)
+        if item:
+            indent = len(item.group(1))
+            markers = [m for m in markers if m < indent] + [indent]
+        elif line and not line[0].isspace():
+            markers = []  # back at the margin: the list is over
+        indent = len(fence.group(1)) if fence else 0
+        end = i + 1
+        if fence is not None:
+            while end < len(lines) and not lines[end].strip().startswith(fence.group(2)):
+                end += 1
+        if fence is None or end == len(lines) or (not markers and indent > 3):
+            # not a fence, never closed, or code that shows a fence (indented code)
+            out.append(line)
+            i += 1
+            continue
+        code = [c[indent:] if not c[:indent].strip() else c.lstrip() for c in lines[i + 1 : end]]
+        if not markers:
+            # indented under nothing (a long block's later part): a fence at the margin
+            out += [line[indent:], *code, lines[end].lstrip()]
+        else:
+            # the item the fence is under; Python-Markdown nests four spaces per level
+            owner = max((m for m in markers if m < indent), default=0)
+            pad = " " * (4 * (owner // 4 + 1) + 4)
+            out += ["", f"{pad}:::{fence.group(3) or 'text'}"]
+            out += [pad + c if c.strip() else "" for c in code]
+            out.append("")
+        i = end + 1
+    return "\n".join(out)
+
+
 _CONTAINER_PREFIX = re.compile(r"(?:[ \t]*(?:>|[-+*](?=[ \t])|\d{1,9}[.)](?=[ \t])))+")
 
 
@@ -169,7 +224,8 @@ _NOT_MARKUP = str.maketrans(dict.fromkeys("*_`[]!<&\\"))
 def markup_weight(line: str) -> int:
     """The inline markup of `line` (see PIECE_MARKUP), counted at C speed."""
     weight = len(line) - len(line.translate(_NOT_MARKUP))
-    if (fence := _FENCE.match(line)) and line[fence.end() :].strip():
+    if (fence := _FENCE.match(line)) and line[fence.end() :].strip() and line[0] != " ":
+        # (an indented fence belongs to the list item above it: it stays in its piece)
         weight += PIECE_MARKUP + 1
     if line[:1] in " \t>-+*0123456789" and (containers := _CONTAINER_PREFIX.match(line)):
         weight += 8 * len(containers.group().split())

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from axmem_gui.services.evals import MAX_PARALLEL
 from axmem_gui.ui.evals.matrix import EvalMatrixModel
 from axmem_gui.ui.evals.models import CaseStatsModel, EvalRunsModel, EvalSetListModel
+from axmem_gui.ui.fitted_columns import FittedColumns
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import empty_state
 from axmem_gui.ui.sessions.provider_form import LocalModelChoice, ProviderForm
@@ -77,8 +78,8 @@ class EvalsPage(QWidget):
         self.runs_view.setModel(self.runs_model)
         self.runs_view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.runs_view.setToolTip("Select two runs and press Compare")
-        for column, width in enumerate((210, 80, 220, 120, 70, 60)):
-            self.runs_view.setColumnWidth(column, width)
+        # Within the view's width (fixed widths gave both tables a horizontal scroll bar).
+        FittedColumns(self.runs_view, flexible=(2, 0, 6))
         self.set_bar = QToolBar()
         self.set_bar.setObjectName("evalSetBar")
         self.case_list = QListWidget()
@@ -103,8 +104,7 @@ class EvalsPage(QWidget):
         self.cases_model = CaseStatsModel()
         self.cases_view = _table("evalCases")
         self.cases_view.setModel(self.cases_model)
-        for column, width in enumerate((170, 50, 90, 70, 90, 80, 260, 70)):
-            self.cases_view.setColumnWidth(column, width)
+        FittedColumns(self.cases_view, flexible=(6, 0))
         self.details = QPlainTextEdit()
         self.details.setObjectName("evalDetails")
         self.details.setReadOnly(True)

@@ -5,6 +5,9 @@ runtime) and, for one executor turn of a scenario, the `Loaded Skills:`, `Memori
 `Relevance Hints:` fields. Every text comes straight from the engine (`core/ax`); this view
 adds nothing to it. It recomputes after catalog edits (through the shared live index) and
 after scenario edits, debounced.
+
+Two profiles: a TypeScript app's (@ax-llm/ax) and the studio's own runs' (axllm). The dock
+says which one the studio's runs send, and names the entries the two show differently.
 """
 
 from __future__ import annotations
@@ -24,16 +27,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from axmem_gui.core.ax.profile import AxProfile, load_profile
 from axmem_gui.core.ax.render import SkillsSection
+from axmem_gui.core.ax.runtime_diff import RuntimeDifferences, summary
 from axmem_gui.core.ax.simulate import Scenario, SectionInputs, section_inputs
 from axmem_gui.core.catalog import Catalog, Skill
 from axmem_gui.services.scenarios import (
+    PREVIEW_PROFILES,
     RUNTIMES,
     SECTION_KEYS,
     SECTION_TITLES,
     PromptPreview,
     preview_from_simulation,
     preview_scenario,
+    runs_profile,
     simulate_scenario,
 )
 from axmem_gui.ui.inert_text import plain_label
@@ -57,21 +64,33 @@ def total_text(chars: int, tokens: int) -> str:
     return f"Total{nbsp}{chars:,}{nbsp}chars · ~{tokens:,}{nbsp}tokens"
 
 
+def profile_label(name: str, runs: str) -> str:
+    """A profile as the picker shows it."""
+    profile = load_profile(name)
+    who = "the studio's runs" if name == runs else "a TypeScript app"
+    return f"{profile.runtime_label.split(' (')[0]} · {who}"
+
+
 class _Rendered:
     """The shown stage's skills section and what it was rendered from."""
 
-    __slots__ = ("inputs", "section", "skills")
+    __slots__ = ("inputs", "profile", "section", "skills")
 
     def __init__(
-        self, skills: tuple[Skill, ...], inputs: SectionInputs, section: SkillsSection | None
+        self,
+        skills: tuple[Skill, ...],
+        inputs: SectionInputs,
+        section: SkillsSection | None,
+        profile: AxProfile,
     ) -> None:
         self.skills, self.inputs, self.section = skills, inputs, section
+        self.profile = profile
 
-    def of(self, skills: tuple[Skill, ...], inputs: SectionInputs) -> bool:
+    def of(self, skills: tuple[Skill, ...], inputs: SectionInputs, profile: AxProfile) -> bool:
         # The live catalog's tuple of skills is new after every change of a skill. One
         # rendered from the catalog an index was built of holds the same skills in another
         # tuple: compared once (item by item, each the same object), then adopted.
-        if self.inputs != inputs:
+        if self.inputs != inputs or self.profile is not profile:
             return False
         if self.skills is not skills:
             if len(self.skills) != len(skills) or any(map(is_not, self.skills, skills)):
@@ -115,10 +134,30 @@ class PreviewPanel(QWidget):
         for runtime in RUNTIMES:
             self.runtime_combo.addItem(runtime, runtime)
         self.runtime_combo.setToolTip("The agent's runtime language (changes the prompt text)")
+        self.runs_profile = runs_profile()
+        self.profile_combo = QComboBox()
+        self.profile_combo.setObjectName("previewProfile")
+        for name in PREVIEW_PROFILES:
+            self.profile_combo.addItem(profile_label(name, self.runs_profile), name)
+        self.profile_combo.setToolTip(
+            "Whose prompts: @ax-llm/ax (what a TypeScript app sends) or axllm (what the "
+            f"studio's own runs send: {self.runs_profile}). They order ids differently "
+            "(localeCompare or code point), clean the catalog up differently and rank the "
+            "hints with their own search."
+        )
+        self.runtimes_label = plain_label()
+        self.runtimes_label.setObjectName("previewRuntimes")
+        self.runtimes_label.setWordWrap(True)
+        self._runtimes = RuntimeDifferences(
+            load_profile(PREVIEW_PROFILES[0]), load_profile(PREVIEW_PROFILES[1])
+        )
         self.scenario_combo = QComboBox()
         self.scenario_combo.setToolTip("The scenario whose executor turn is previewed")
         self.scenario_combo.setMinimumContentsLength(14)
         self.turn_combo = QComboBox()
+        # As wide as its longest turn, never squeezed (see `_fill_turns`): sized on its
+        # first show (one turn) and then squeezed, it cut the last one to "Turn 2 · e".
+        self.turn_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.turn_combo.setToolTip(
             "Executor turn: the fields the model sees at its start (the last one: after "
             "every call of the scenario)"
@@ -175,6 +214,10 @@ class PreviewPanel(QWidget):
         pickers.addWidget(self.runtime_combo)
         pickers.addWidget(self.scenario_combo, 1)
         pickers.addWidget(self.turn_combo)
+        profiles = QHBoxLayout()
+        profiles.setSpacing(4)
+        profiles.addWidget(self.profile_combo)
+        profiles.addStretch(1)
         bar = QHBoxLayout()
         bar.setSpacing(4)
         bar.addWidget(self.raw_button)
@@ -187,6 +230,8 @@ class PreviewPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(4)
         layout.addLayout(pickers)
+        layout.addLayout(profiles)
+        layout.addWidget(self.runtimes_label)
         layout.addLayout(bar)
         layout.addWidget(self.error_label)
         layout.addWidget(self.tabs, 1)
@@ -209,6 +254,7 @@ class PreviewPanel(QWidget):
         self.rendered_button.toggled.connect(self._on_mode)
         self.stage_combo.currentIndexChanged.connect(self._on_option)
         self.runtime_combo.currentIndexChanged.connect(self._on_option)
+        self.profile_combo.currentIndexChanged.connect(self._on_option)
         self.turn_combo.currentIndexChanged.connect(self._on_option)
         self.scenario_combo.currentIndexChanged.connect(self._on_scenario_picked)
         state.changed.connect(self.recompute_now)
@@ -231,6 +277,13 @@ class PreviewPanel(QWidget):
 
     def runtime(self) -> str:
         return str(self.runtime_combo.currentData())
+
+    def profile(self) -> AxProfile:
+        """The profile whose prompts are shown."""
+        return load_profile(str(self.profile_combo.currentData()))
+
+    def set_profile(self, name: str) -> None:
+        self.profile_combo.setCurrentIndex(self.profile_combo.findData(name))
 
     def set_runtime(self, runtime: str) -> None:
         index = self.runtime_combo.findData(runtime)
@@ -353,7 +406,7 @@ class PreviewPanel(QWidget):
         sim = simulate_scenario(
             catalog,
             scenario,
-            self.state.profile,
+            self.profile(),
             skill_search=live.skill_search(),
             memory_search=live.memory_search(),
             stages=(),  # only the shown stage's section, rendered once (above)
@@ -372,8 +425,26 @@ class PreviewPanel(QWidget):
             errors += [f"Ax refuses this run: {e}" for e in preview.errors]
         self.error_label.setText("\n".join(errors))
         self.error_label.setVisible(bool(errors))
+        self._show_runtime_differences(catalog)
         self.last_update_ms = (time.perf_counter() - started) * 1000
         self.updated.emit()
+
+    def _show_runtime_differences(self, catalog: Catalog) -> None:
+        """Which entries the two profiles show differently (the tooltip lists why)."""
+        found = self._runtimes.of(catalog.skills, catalog.memories)
+        line = summary(found)
+        runs = "" if self.profile().name == self.runs_profile else (
+            f"The studio's runs send {self.runs_profile}, not this. "
+        )
+        self.runtimes_label.setText(
+            runs
+            + (f"Ax and axllm differ: {line}" if line else "Ax and axllm show this catalog alike")
+        )
+        shown = [f"{d.entry_kind} {d.entry_id!r}: {d.message}" for d in found[:40]]
+        if len(found) > len(shown):
+            shown.append(f"… and {len(found) - len(shown)} more (see Lint: runtime-*)")
+        runs = f"The studio's runs send {self.runs_profile}."
+        self.runtimes_label.setToolTip("\n".join([runs, *shown]))
 
     def _skills_section(
         self, skills: tuple[Skill, ...], inputs: SectionInputs
@@ -381,17 +452,17 @@ class PreviewPanel(QWidget):
         """The shown stage's skills section for `skills`: the last one rendered when its
         inputs are the same, else rendered here (a small catalog) or on the worker (then
         None, and the preview fills when it lands; one render at a time)."""
-        if self._rendered is not None and self._rendered.of(skills, inputs):
+        profile = self.profile()
+        if self._rendered is not None and self._rendered.of(skills, inputs, profile):
             return self._rendered
         if self._renderer is None or len(skills) <= RENDER_HERE_MAX_SKILLS:
-            self._rendered = _Rendered(skills, inputs, inputs.render(skills, self.state.profile))
+            self._rendered = _Rendered(skills, inputs, inputs.render(skills, profile), profile)
             return self._rendered
         if self._render_job is None:
-            profile = self.state.profile
 
             def job(ctx: JobContext) -> _Rendered:
                 ctx.check()
-                return _Rendered(skills, inputs, inputs.render(skills, profile))
+                return _Rendered(skills, inputs, inputs.render(skills, profile), profile)
 
             self._render_job = (self._renderer.submit(job), skills, inputs)
         if self.preview is None:
@@ -415,7 +486,7 @@ class PreviewPanel(QWidget):
         """The scenario previewed, and what the shown stage's skills section of `catalog`
         is rendered from."""
         scenario = preview_scenario(self._load_scenario(), self.runtime())
-        return scenario, section_inputs(catalog, scenario, self.state.profile, self.stage())
+        return scenario, section_inputs(catalog, scenario, self.profile(), self.stage())
 
     def _on_rendered(self, job_id: int, result: object) -> None:
         if self._render_job is None or job_id != self._render_job[0]:
@@ -432,7 +503,8 @@ class PreviewPanel(QWidget):
         _job, skills, inputs = self._render_job
         self._render_job = None
         # Render here rather than show nothing (the same text; it just costs a stall).
-        self._rendered = _Rendered(skills, inputs, inputs.render(skills, self.state.profile))
+        profile = self.profile()
+        self._rendered = _Rendered(skills, inputs, inputs.render(skills, profile), profile)
         self.recompute_now()
 
     def _fill_turns(self, preview: PromptPreview) -> None:
@@ -444,6 +516,7 @@ class PreviewPanel(QWidget):
                     last = i == preview.turn_count - 1 and preview.turn_count > 1
                     label = f"Turn {i + 1}" + (" · end" if last else "")
                     self.turn_combo.addItem(label, i)
+                self.turn_combo.setMinimumWidth(self.turn_combo.sizeHint().width())
             self.turn_combo.setCurrentIndex(preview.turn)
             self.turn_combo.setEnabled(preview.turn_count > 1)
         finally:

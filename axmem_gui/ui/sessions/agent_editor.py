@@ -4,7 +4,10 @@ catalog filters, context-map settings, relevance ranking and step limits.
 The dialog edits an `AgentConfig` and gives one back; what the form does not show (Ax's
 relevance options, keys a newer axmem wrote) is kept from the config it started from.
 Validation is the parser's own (`agent_config_from_json`): the dialog shows its message,
-naming the field, and keeps the dialog open.
+naming the field, and keeps the dialog open. The signature is also checked against both
+runtimes (`signature_refusals`): what @ax-llm/ax refuses is shown under it as the user
+types (a TypeScript app would not build the agent), what axllm refuses keeps the dialog
+open (the studio could not run it).
 """
 
 from __future__ import annotations
@@ -33,12 +36,14 @@ from axmem_gui.core.session.agent_config import (
     ContextMapSettings,
     agent_config_from_json,
 )
+from axmem_gui.services.agents import signature_refusals
 from axmem_gui.ui.form_dialog import FormDialog, split_list
+from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import monospace_font
 
 NEW_AGENT = AgentConfig(
     name="",
-    signature="request:string -> answer:string",
+    signature="userRequest:string -> answer:string",
     context_map=ContextMapSettings(max_chars=4000, infinite_evolve=True),
 )
 
@@ -92,7 +97,12 @@ class AgentConfigDialog(FormDialog):
         self.name = QLineEdit()
         self.signature = QLineEdit()
         self.signature.setFont(monospace_font())
-        self.signature.setPlaceholderText("request:string -> answer:string")
+        self.signature.setPlaceholderText("userRequest:string -> answer:string")
+        self.signature_note = plain_label()
+        self.signature_note.setObjectName("signatureRuntimes")
+        self.signature_note.setWordWrap(True)
+        self.signature_note.setVisible(False)
+        self.signature.textChanged.connect(self._show_refusals)
         self.instruction = QPlainTextEdit()
         self.instruction.setTabChangesFocus(True)
         self.context_fields = QLineEdit()
@@ -121,6 +131,7 @@ class AgentConfigDialog(FormDialog):
         form = self.form
         form.addRow("Name", self.name)
         form.addRow("Signature", self.signature)
+        form.addRow("", self.signature_note)
         form.addRow("Instruction", self.instruction)
         form.addRow("Context fields", self.context_fields)
         form.addRow(label("skills"), self.skills)
@@ -193,6 +204,16 @@ class AgentConfigDialog(FormDialog):
             direct_response=self.direct.currentText(),
         )
 
+    def _show_refusals(self) -> None:
+        """What each runtime refuses in the signature as typed (nothing while it does not
+        parse: the Save check says why)."""
+        try:
+            refusals = signature_refusals(self.signature.text().strip())
+        except InputError:
+            refusals = []
+        self.signature_note.setText("\n".join(map(str, refusals)))
+        self.signature_note.setVisible(bool(refusals))
+
     def checked_value(self) -> AgentConfig:
         """The form's config as the parser reads it; InputError names what is wrong."""
         value = self.value()
@@ -200,7 +221,11 @@ class AgentConfigDialog(FormDialog):
             raise InputError("Name: give the agent a name.")
         if value.name in self._taken:
             raise InputError(f"Name: an agent named '{value.name}' already exists.")
-        return agent_config_from_json(value.to_json(), "agent")
+        config = agent_config_from_json(value.to_json(), "agent")
+        for refusal in signature_refusals(config.signature):
+            if refusal.runtime.startswith("axllm"):
+                raise InputError(f"Signature: {refusal}; the studio runs agents with it.")
+        return config
 
     def check(self) -> None:
         self.checked_value()

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.session.compare import CallPair, SessionComparison, render_comparison
+from axmem_gui.core.session.compare_config import render_agent_diff, render_catalog_diff
 from axmem_gui.core.session.model import Exchange, Session
 from axmem_gui.core.session.replay_cursor import request_as_text
 from axmem_gui.ui.inert_text import plain_label
@@ -238,7 +239,14 @@ class CompareView(QWidget):
         self.forwards.set_comparison(comparison)
         self.report = ExactTextView("Comparison report")
         self.report.set_text(render_comparison(comparison))
-        self.views = [*self.prompts.views(), *self.outputs.views(), self.report]
+        self.given = ExactTextView("What each agent was given: its config, and the catalog")
+        self.given.set_text(
+            "\n".join(
+                [*render_agent_diff(comparison.agent), "", *render_catalog_diff(comparison.catalog)]
+            )
+            + "\n"
+        )
+        self.views = [*self.prompts.views(), *self.outputs.views(), self.given, self.report]
         for view in self.views:
             view.whitespace_toggled.connect(self._sync_whitespace)
         self.tabs = QTabWidget()
@@ -246,6 +254,7 @@ class CompareView(QWidget):
         self.tabs.addTab(self.prompts, "Prompts")
         self.tabs.addTab(self.outputs, "Responses")
         self.tabs.addTab(self.forwards, "Loaded / used · outputs")
+        self.tabs.addTab(self.given, "Agent · catalog")
         self.tabs.addTab(self.report, "Report")
 
         titles = QGridLayout()
@@ -286,14 +295,27 @@ class CompareView(QWidget):
         )
 
     def _summary_banner(self, first: CallPair | None) -> None:
+        given = [
+            what
+            for what, diff in (
+                ("agent config", self.comparison.agent),
+                ("catalog", self.comparison.catalog),
+            )
+            if not diff.same
+        ]
+        before = (
+            f"The agents were given a different {' and '.join(given)} (see Agent · catalog). "
+            if given
+            else ""
+        )
         if first is None:
-            set_banner(self.banner, "Every aligned call sent the same prompt.", "ok")
+            set_banner(self.banner, before + "Every aligned call sent the same prompt.", "ok")
             return
         differing = sum(1 for c in self.comparison.calls if not c.same_prompt)
         set_banner(
             self.banner,
-            f"{differing} of {len(self.comparison.calls)} aligned calls differ; the first "
-            f"prompt difference is at {first.key.label()}.",
+            f"{before}{differing} of {len(self.comparison.calls)} aligned calls differ; the "
+            f"first prompt difference is at {first.key.label()}.",
             "warn",
         )
 

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.session.app_session import is_host_search, map_update_of
 from axmem_gui.core.session.model import Exchange, Forward, SearchCall, Session
 from axmem_gui.core.session.payloads import map_text
-from axmem_gui.core.session.replay_cursor import request_as_text
+from axmem_gui.core.session.timeline import is_trouble, outcome_phrase
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.sessions import texts
 from axmem_gui.ui.sessions.chips import ChipRow, chip
@@ -120,19 +120,21 @@ class SessionDetails(QWidget):
         self.response = ExactTextView("Model response")
         self.code = ExactTextView("Actor code (javascriptCode)")
         self.output = ExactTextView("Runtime output")
+        self.next_view = ExactTextView("Shown to the model on the next call of this stage")
         self.loaded = LoadedUsedPanel()
         self.functions = ExactTextView("Function tool calls (arguments, result)")
         self.map_before = ExactTextView("Context map before this forward")
         self.map_after = ExactTextView("Context map after")
         self.map_update = ExactTextView("Update (Distiller diagnosis, Cartographer operations)")
         self.details = ExactTextView("Call and forward")
-        self.request = ExactTextView("Full request as sent (messages, functions, format)")
+        self.request = ExactTextView("Request: its parameters, then messages, tools, format")
         self.views = [
             self.system,
             self.user,
             self.response,
             self.code,
             self.output,
+            self.next_view,
             self.loaded.searches,
             self.functions,
             self.map_before,
@@ -151,6 +153,10 @@ class SessionDetails(QWidget):
         map_page.addWidget(maps)
         map_page.addWidget(self.map_update)
         map_page.setSizes([360, 160])
+        output_page = QSplitter(Qt.Orientation.Vertical)
+        output_page.addWidget(self.output)
+        output_page.addWidget(self.next_view)
+        output_page.setSizes([300, 200])
 
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -160,7 +166,7 @@ class SessionDetails(QWidget):
             (self.user, "User prompt"),
             (self.response, "Response"),
             (self.code, "Actor code"),
-            (self.output, "Runtime output"),
+            (output_page, "Runtime output"),
             (self.loaded, "Loaded / used"),
             (self.functions, "Functions"),
             (map_page, "Context map"),
@@ -226,15 +232,20 @@ class SessionDetails(QWidget):
             return f"{where} — no model call"
         prompt, completion = exchange.tokens
         shown = "" if item.call is not None else f" — showing call #{exchange.index}"
+        turn = item.turn
+        trouble = turn is not None and is_trouble(turn.outcome)
+        outcome = outcome_phrase(turn.outcome, turn.retry) if turn is not None and trouble else ""
         return (
             f"{where}{shown}   ·   {exchange.stage}   ·   "
             f"{prompt:,} + {completion:,} tokens   ·   {exchange.ms:,.0f} ms"
+            + (f"   ·   {outcome}" if outcome else "")
         )
 
     def _show_call(self, exchange: Exchange | None, item: TimelineItem) -> None:
         if exchange is None:
             for view in (self.system, self.user, self.response, self.code, self.output):
                 view.set_text("", "No model call here.")
+            self.next_view.set_text("")
             self.request.set_text("")
             return
         request = exchange.request
@@ -245,14 +256,20 @@ class SessionDetails(QWidget):
         code = texts.code_of(exchange, turn.code if turn is not None else None)
         self.code.set_text(code or "", "Only actor turns (distiller, executor) write code.")
         is_actor_call = code is not None and turn is not None
+        outcome = turn.outcome if turn is not None else None
         output = ""
-        if code is not None and turn is not None:
-            output = texts.runtime_output(turn.output, turn.is_error)
+        if turn is not None and (code is not None or outcome is not None):
+            output = texts.turn_result(outcome, turn.message, turn.output, turn.is_error)
+        placeholder = texts.NO_OUTPUT.get(outcome or "ran", "")
         self.output.set_text(
             output,
-            "The code printed nothing." if is_actor_call else "Only actor turns run code.",
+            placeholder if is_actor_call or outcome else "Only actor turns run code.",
         )
-        self.request.set_text(request_as_text(request))
+        self.next_view.set_text(
+            (turn.next_view or "") if turn is not None else "",
+            "The next call of this stage shows nothing new about this one (or there is none).",
+        )
+        self.request.set_text(texts.request_text(exchange))
 
     def _show_functions(
         self, forward: Forward | None, item: TimelineItem, exchange: Exchange | None

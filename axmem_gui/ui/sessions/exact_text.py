@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette, QTextCursor, QTextFormat, QTextOption
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -150,10 +150,12 @@ class ExactTextView(QWidget):
         QGuiApplication.clipboard().setText(self.text())
 
     def highlight_lines(self, lines: Iterable[tuple[int, QColor]]) -> None:
-        """Tint whole lines (0-based block numbers), e.g. the lines a diff marks."""
+        """Tint whole lines (0-based block numbers), e.g. the lines a diff marks (tinted
+        again when the theme changes: the tint is mixed into the palette's base)."""
+        self._tinted = list(lines)
         selections = []
         doc = self.edit.document()
-        for number, color in lines:
+        for number, color in self._tinted:
             block = doc.findBlockByNumber(number)
             if not block.isValid():
                 continue
@@ -163,6 +165,11 @@ class ExactTextView(QWidget):
             sel.cursor = QTextCursor(block)
             selections.append(sel)
         self.edit.setExtraSelections(selections)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and getattr(self, "_tinted", None):
+            self.highlight_lines(self._tinted)
 
     # toggles ------------------------------------------------------------------------
     def set_show_whitespace(self, show: bool) -> None:

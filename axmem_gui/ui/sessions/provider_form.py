@@ -33,9 +33,14 @@ from axmem_gui.core.providers import (
     provider_info,
 )
 from axmem_gui.services import secrets
-from axmem_gui.services.local_model import LOCAL_LABEL, LOCAL_PROVIDER, local_model_status
+from axmem_gui.services.local_model import (
+    LOCAL_LABEL,
+    LOCAL_PROVIDER,
+    SERVE_HINT,
+    local_model_status,
+)
 from axmem_gui.services.providers import model_choices
-from axmem_gui.ui.inert_text import plain_label
+from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.sessions.jobs import connection_job
 from axmem_gui.ui.tasks import TaskRunner
 
@@ -306,13 +311,14 @@ class LocalModelChoice(QWidget):
         found = local_model_status()
         self.ready = found.ready
         message = found.message[:1].upper() + found.message[1:]
+        message += f"; with it installed, {SERVE_HINT}"
         self.status.setText(
             "SmolLM2-135M on 127.0.0.1, no account needed" if found.ready else message
         )
         if not found.ready:
             # Nothing to run: the box cannot be checked by hand (the line below says why).
             self.check.setEnabled(False)
-            self.check.setToolTip(message)
+            self.check.setToolTip(inert(message))  # names a path on this machine
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.check)

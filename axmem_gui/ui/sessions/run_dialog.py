@@ -304,8 +304,12 @@ class RerunDialog(QDialog):
         cat_layout = QVBoxLayout(catalog_box)
         cat_layout.addWidget(self.recorded_catalog)
         cat_layout.addWidget(self.current)
+        self.local = LocalModelChoice(self.provider)
+        self.local.check.setObjectName("rerunLocalModel")
         model_box = QGroupBox("Model")
-        QVBoxLayout(model_box).addWidget(self.provider)
+        model_layout = QVBoxLayout(model_box)
+        model_layout.addWidget(self.local)
+        model_layout.addWidget(self.provider)
         intro = plain_label(
             f"Runs the {len(session.forwards)} recorded input(s) of “{session.label}” again, "
             "live, as a new session."
@@ -344,7 +348,7 @@ class RerunDialog(QDialog):
         self.provider.store_key()
         return RerunOrder(
             session=self.session,
-            settings=self.provider.settings(),
+            settings=self.local.settings(),
             catalog=self._current_catalog if self.current.isChecked() else None,
             name=self.name.text().strip(),
         )

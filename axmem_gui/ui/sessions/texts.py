@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from axmem_gui.core.jsout import json_dumps
+from axmem_gui.core.records import to_json_value
 from axmem_gui.core.session.model import Exchange, Forward, FunctionCall, MapUpdate, RunError
 from axmem_gui.core.session.payloads import (
     Message,
@@ -17,7 +18,9 @@ from axmem_gui.core.session.payloads import (
     request_part,
     response_text,
 )
+from axmem_gui.core.session.replay_cursor import request_as_text
 from axmem_gui.core.session.stages import is_actor
+from axmem_gui.core.session.wire_payloads import finish_reason, served_model
 
 
 def pretty(value: Any) -> str:
@@ -75,14 +78,51 @@ def runtime_output(output: Any, is_error: bool) -> str:
     return f"[runtime error]\n{text}" if is_error else text
 
 
+def turn_result(outcome: str | None, message: str | None, output: Any, is_error: bool) -> str:
+    """The Runtime output tab of a turn: what its code printed, or, when it did not run,
+    the runtime's refusal, the reason the reply was unusable, or why the call failed."""
+    if outcome in (None, "ran"):
+        return runtime_output(output, is_error)
+    return message or ""
+
+
+#: The Runtime output tab's placeholder per outcome (its text is empty).
+NO_OUTPUT = {
+    "ran": "The code printed nothing.",
+    "refused": "The runtime refused the code: it did not run.",
+    "invalid_output": "The reply could not be used: no code ran.",
+    "timeout": "The call timed out: no code ran.",
+    "cancelled": "The call was cancelled: no code ran.",
+    "failed": "The call failed: no code ran.",
+    "unused": "Ax did not act on this reply: no code ran.",
+}
+
+
+def request_text(exchange: Exchange) -> str:
+    """The Request tab: the provider-neutral request, the parameters that decided the
+    call (`params`), and the settings as the provider got them (`wire.request`)."""
+    if exchange.params is None:
+        head = "=== params ===\n(not recorded: the session was recorded before they were)\n"
+    else:
+        params = json_dumps(to_json_value(exchange.params), indent=2, sort_keys=True)
+        head = f"=== params (what decided the call) ===\n{params}\n"
+    if exchange.wire is not None:
+        sent = json_dumps(exchange.wire.request, indent=2, sort_keys=True)
+        head += f"=== sent to the provider (the HTTP body without the prompt) ===\n{sent}\n"
+    return head + request_as_text(exchange.request)
+
+
 def call_details(exchange: Exchange) -> str:
     """Tokens, latency, digest, timing and HTTP attempts of one model call."""
     prompt, completion = exchange.tokens
     request = exchange.request
+    asked = exchange.params.model if exchange.params is not None else None
     lines = [
         f"call #{exchange.index} · {exchange.stage} · "
         f"forward {exchange.forward + 1} · turn {exchange.turn + 1}",
-        f"model:              {request_part(request, 'model') or '—'}",
+        f"model:              {asked or request_part(request, 'model') or '—'}",
+        f"served by:          {served_model(exchange.response) or '—'}",
+        f"finish reason:      {finish_reason(exchange.response) or '—'}",
         f"prompt tokens:      {prompt:,}",
         f"completion tokens:  {completion:,}",
         f"total tokens:       {prompt + completion:,}",
@@ -93,6 +133,12 @@ def call_details(exchange: Exchange) -> str:
     config = request_part(request, "model_config")
     if config:
         lines.append(f"model config:       {json_dumps(config)}")
+    tries = exchange.attempts or ()
+    if tries:
+        lines.append(f"attempts:           {len(tries)}")
+        for n, attempt in enumerate(tries, 1):
+            wait = f", then waited {attempt.retry_in_s:g} s" if attempt.retry_in_s else ""
+            lines.append(f"  {n}. {attempt.outcome} in {_ms(attempt.duration_ms)}{wait}")
     attempts = exchange.http_attempts
     if attempts:
         lines.append(f"HTTP attempts:      {len(attempts)}")
@@ -140,7 +186,7 @@ def map_update_text(update: MapUpdate | None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _ms(value: float | None) -> str:
+def _ms(value: float | int | None) -> str:
     return f"{value:,.1f} ms" if value is not None else "—"
 
 

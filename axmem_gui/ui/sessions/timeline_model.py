@@ -21,6 +21,8 @@ from axmem_gui.core.session.timeline import (
     ForwardNode,
     StageNode,
     TurnNode,
+    is_trouble,
+    outcome_phrase,
     session_timeline,
 )
 from axmem_gui.ui.inert_text import inert_tooltips
@@ -76,7 +78,8 @@ class TimelineItem:
     def has_error(self) -> bool:
         if self.kind == NodeKind.Forward:
             return self.forward.status not in ("complete", "not_run")
-        if self.kind == NodeKind.Turn and self.turn is not None and self.turn.is_error:
+        turn = self.turn if self.kind == NodeKind.Turn else None
+        if turn is not None and (turn.is_error or is_trouble(turn.outcome)):
             return True
         return any(c.error is not None for c in self.calls())
 
@@ -91,8 +94,12 @@ class TimelineItem:
         if self.kind == NodeKind.Turn:
             assert self.turn is not None
             extra = _turn_kinds(self.turn)
-            error = " · runtime error" if self.turn.is_error else ""
-            return f"turn {self.turn.turn + 1}{extra}{error}"
+            turn = self.turn
+            if is_trouble(turn.outcome):
+                error = f" · {outcome_phrase(turn.outcome, turn.retry)}"
+            else:
+                error = " · runtime error" if turn.is_error else ""
+            return f"turn {turn.turn + 1}{extra}{error}"
         assert self.call is not None
         sub = f" · {self.call.stage}" if self.turn and self.call.stage != self.turn.stage else ""
         error = " · failed" if self.call.error is not None else ""
@@ -206,6 +213,14 @@ class TimelineModel(QAbstractItemModel):
             return ERROR_COLOR
         if role == Qt.ItemDataRole.TextAlignmentRole and column != STEP:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        turn = item.turn
+        if (
+            role == Qt.ItemDataRole.ToolTipRole
+            and item.kind == NodeKind.Turn
+            and turn is not None
+            and is_trouble(turn.outcome)
+        ):
+            return f"{outcome_phrase(turn.outcome, turn.retry)}: {turn.message or ''}"
         if role == Qt.ItemDataRole.ToolTipRole and item.call is not None:
             call = item.call
             tip = (

@@ -1,5 +1,5 @@
 """The suites page: each suite with its result, the selected suite's cases (pass / fail /
-regressed, recall@k, reciprocal rank, why a case fails), Run (Ctrl+Enter) and JUnit export.
+regressed, recall@k, reciprocal rank, why a case fails), Run suites (Ctrl+Enter) and JUnit export.
 Suites and cases are authored here (new, edit, duplicate, delete, import, export), each an
 undoable command through the suites service; the bench adds cases with "Add as case…".
 
@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
     QHBoxLayout,
-    QHeaderView,
     QListView,
     QProgressBar,
     QPushButton,
@@ -36,6 +35,7 @@ from axmem_gui.core.errors import AxmemError
 from axmem_gui.core.suites import Suite
 from axmem_gui.services.suites import SuiteOutcome, write_junit
 from axmem_gui.ui.actions import make_action
+from axmem_gui.ui.fitted_columns import FittedColumns
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import empty_state
 from axmem_gui.ui.resources import style_leaves
@@ -99,7 +99,8 @@ class SuitesPage(SuiteAuthoring, QWidget):
         self.summary_label = plain_label()
         self.summary_label.setObjectName("suiteSummary")
         self.summary_label.setWordWrap(True)
-        self.run_button = QPushButton("Run  (Ctrl+Enter)")
+        self.run_button = QPushButton("Run suites  (Ctrl+Enter)")
+        self.run_button.setObjectName("suitesRun")
         self.run_button.setToolTip("Run every suite now and record the run as the baseline")
         self.junit_button = QPushButton("Export JUnit…")
         self.auto_check = QCheckBox("Rerun after catalog edits")
@@ -116,11 +117,9 @@ class SuitesPage(SuiteAuthoring, QWidget):
         self.cases_view.verticalHeader().setDefaultSectionSize(22)
         self.cases_view.setWordWrap(False)
         self.cases_view.setToolTip("Double-click a case to open it in the retrieval bench")
-        header = self.cases_view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(True)
-        for column, width in enumerate((28, 190, 64, 200, 130, 110, 28, 190, 62, 44)):
-            self.cases_view.setColumnWidth(column, width)
+        # Within the view's width (fixed widths gave it a horizontal scroll bar): the
+        # long texts give way, the last column ("why it fails") takes what is left.
+        FittedColumns(self.cases_view, flexible=(7, 3, 4, 5, 1))
         bar = QHBoxLayout()
         bar.addWidget(self.run_button)
         bar.addWidget(self.junit_button)

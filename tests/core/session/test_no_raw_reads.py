@@ -2,12 +2,13 @@
 
 The session and agent documents are parsed once where they enter (core.session.format,
 core.session.agent_config) into typed records; axllm's own JSON (requests, responses,
-traces, map states) is read by core.session.payloads only. Every other module of the
-session and agent code reads attributes, the Python recorder for the apps' own agents
-included (its edges are the app's values, read in recorder/wiring.py, and axllm's
-request, in recorder/client.py, as engine/clients.py reads it for the studio's runs). A
-small AST scan of those modules keeps it so, looking for what reading a JSON object by key
-name looks like, whatever the variable is called:
+traces, map states) is read by core.session.payloads only, and the providers' own (the
+settings sent and the raw replies a version 2 file keeps) by core.session.wire_payloads.
+Every other module of the session and agent code reads attributes, the Python recorder for
+the apps' own agents included (its edges are the app's values, read in recorder/wiring.py,
+and axllm's request, in recorder/client.py, as engine/clients.py reads it for the studio's
+runs). A small AST scan of those modules keeps it so, looking for what reading a JSON object
+by key name looks like, whatever the variable is called:
 
 * `x.get("key", ...)` and `getattr(x, "get")`,
 * `x["key"]` read (a JSON object's field by name),
@@ -36,6 +37,7 @@ EDGES = {
     "core/session/format.py",
     "core/session/format_parts.py",
     "core/session/payloads.py",
+    "core/session/wire_payloads.py",
     "core/session/agent_config.py",
 }
 SCANNED = sorted(

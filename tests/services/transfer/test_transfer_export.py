@@ -67,9 +67,11 @@ def test_export_then_reimport_is_unchanged(
 def test_skills_dir_uses_safe_folder_names(ws: Workspace, tmp_path: Path) -> None:
     export_workspace(ws, "skills-dir", tmp_path / "out")
     names = sorted(p.name for p in (tmp_path / "out").iterdir())
-    # "Deploy" keeps its name; "deploy" would clash on case-insensitive disks.
-    assert names == ["Deploy", "a-b", "deploy-2", "memories.jsonl", "padded-id"]
+    # Only "deploy" follows the Agent Skills naming rule and keeps its name; "Deploy"
+    # (uppercase) would clash with it on case-insensitive disks anyway.
+    assert names == ["a-b", "deploy", "deploy-2", "memories.jsonl", "padded-id"]
     assert "ax-id: a/b" in (tmp_path / "out" / "a-b" / "SKILL.md").read_text(encoding="utf-8")
+    assert "ax-id: Deploy" in (tmp_path / "out" / "deploy-2" / "SKILL.md").read_text("utf-8")
 
 
 def test_jsonl_export_warns_about_skills(ws: Workspace, tmp_path: Path) -> None:
@@ -80,16 +82,16 @@ def test_jsonl_export_warns_about_skills(ws: Workspace, tmp_path: Path) -> None:
 
 def test_skills_dir_export_refuses_to_clobber_without_force(ws: Workspace, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    (out / "Deploy").mkdir(parents=True)
-    (out / "Deploy" / "SKILL.md").write_text("mine", encoding="utf-8")
+    (out / "deploy").mkdir(parents=True)
+    (out / "deploy" / "SKILL.md").write_text("mine", encoding="utf-8")
     (out / "README.md").write_text("keep me", encoding="utf-8")
-    with pytest.raises(InputError, match="already holds Deploy"):
+    with pytest.raises(InputError, match="already holds deploy"):
         export_workspace(ws, "skills-dir", out)
-    assert sorted(p.name for p in out.iterdir()) == ["Deploy", "README.md"]
-    assert (out / "Deploy" / "SKILL.md").read_text(encoding="utf-8") == "mine"
+    assert sorted(p.name for p in out.iterdir()) == ["README.md", "deploy"]
+    assert (out / "deploy" / "SKILL.md").read_text(encoding="utf-8") == "mine"
     export_workspace(ws, "skills-dir", out, force=True)
     assert (out / "README.md").read_text(encoding="utf-8") == "keep me"
-    assert (out / "Deploy" / "SKILL.md").read_text(encoding="utf-8").startswith("---\nname: Deploy")
+    assert (out / "deploy" / "SKILL.md").read_text(encoding="utf-8").startswith("---\nname: deploy")
     assert not [p for p in out.iterdir() if p.name.startswith(".axmem-export")]
 
 

@@ -35,7 +35,13 @@ def answer_dialogs(*fillers: Filler) -> list[str]:
         dialog = QApplication.activeModalWidget()
         if not queue or not isinstance(dialog, FormDialog) or not dialog.isVisible():
             return
-        queue.pop(0)(dialog)
+        try:
+            queue.pop(0)(dialog)
+        except BaseException:
+            queue.clear()
+            timer.stop()
+            dialog.reject()  # (a failed filler must not leave the test waiting on it)
+            raise
         shown.append(dialog.problem.text() if dialog.isVisible() else "")
         if not queue:
             timer.stop()
@@ -66,7 +72,7 @@ def case_form(qtbot: Any, name: str, request: str, skills: str, memories: str = 
         assert isinstance(dialog, EvalCaseDialog)
         for edit, text in (
             (dialog.name_edit, name),
-            (dialog.input_edits["request"], request),
+            (next(iter(dialog.input_edits.values())), request),  # the agent's one input
             (dialog.lists[("skills", "load")], skills),
             (dialog.lists[("memories", "load")], memories),
         ):
@@ -99,7 +105,8 @@ def test_a_new_set_and_its_first_case_are_written_through_the_service_and_undone
     stored = evals.get_set("db-triggers")
     assert stored.agent == "ops-assistant"
     [case] = stored.cases
-    assert case.inputs == {"request": "How do I restore last night's backup?"}
+    agent_input = evals.agent_inputs("ops-assistant")[0]
+    assert case.inputs == {agent_input: "How do I restore last night's backup?"}
     assert case.skills.load == ("rollback-procedure",) and case.memories.load == ("release-owner",)
     assert evals.problems(stored) == []  # it runs as saved
     assert feature.selected_set() == "db-triggers"

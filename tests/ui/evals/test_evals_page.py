@@ -86,3 +86,26 @@ def test_a_provider_that_cannot_be_reached_fails_each_run_with_its_reason(
     assert "0 counted, 3 failed" in feature.page.status.text()
     text = feature.page.details.toPlainText()
     assert "run 1: failed: " in text and "FAIL ship a release" in text
+
+
+def test_an_eval_that_cannot_start_is_refused_with_one_message_and_stores_nothing(
+    window: MainWindow, qtbot: Any
+) -> None:
+    # The scripted provider with no model chosen: each of the runs failed with "unknown
+    # provider 'openai-compatible' (No model defined)" and the run was stored as
+    # "complete, 0/3 cases pass" (issue #29).
+    feature: EvalsFeature = window.feature(EVALS)
+    window.show_section("evals")
+    feature.page.local_check.setChecked(False)
+    feature.page.provider_form.set_settings(ProviderSettings("scripted"))
+    feature.page.repeat.setValue(1)
+    runs_before = len(window.controller.workspace.eval_runs.list())
+    sessions_before = window.controller.workspace.sessions.count()
+    assert feature.run_selected() is not None
+    qtbot.waitUntil(lambda: feature.job_id is None, timeout=WAIT_MS)
+    status = feature.page.status.text()
+    assert status.startswith("Scripted model") and "needs a model name" in status
+    assert "scripted-a or scripted-b" in status and "unknown provider" not in status
+    assert len(window.controller.workspace.eval_runs.list()) == runs_before
+    assert window.controller.workspace.sessions.count() == sessions_before
+    assert feature.page.runs_model.rowCount() == runs_before

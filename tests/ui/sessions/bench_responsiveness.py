@@ -36,7 +36,7 @@ def bench_event_loop_gap_during_a_slow_run(
     server.state.slow_seconds = REPLY_DELAY_S
     dialog = new_run_dialog(feature, settings_for(server, timeout_s=10.0))
     qtbot.addWidget(dialog)
-    dialog.set_input("request", "How do I ship a new release of the payments SDK?")
+    dialog.set_input("userRequest", "How do I ship a new release of the payments SDK?")
     order = dialog.build_order()
 
     ticks: list[float] = []

@@ -125,3 +125,30 @@ def test_agent_configs_are_reachable_from_the_run_menu(
     assert raw(ws).agents.list() == ["ops-renamed"]
     window.undo_stack.redo()
     assert raw(ws).agents.list() == []
+
+
+def test_the_signature_is_checked_against_both_runtimes(window: MainWindow, qtbot: Any) -> None:
+    """What @ax-llm/ax refuses shows under the signature (the studio still runs it); what
+    axllm refuses keeps the dialog open."""
+    import os
+
+    agents = window.controller.workspace.agents
+    dialog = AgentConfigDialog(agents.get("ops-assistant").config, agents.names())
+    qtbot.addWidget(dialog)
+    dialog.signature.setText("request:string -> answer:string")
+    note = dialog.signature_note
+    assert not note.isHidden()
+    assert note.text().startswith(
+        '@ax-llm/ax 24.0.21 refuses this signature: Invalid Signature: Field name "request" '
+        "is too generic"
+    )
+    assert dialog.validate() is not None  # a TypeScript refusal does not block saving
+    if os.environ.get("AXMEM_SCREENSHOTS"):
+        dialog.show()
+        dialog.grab().save(os.path.join(os.environ["AXMEM_SCREENSHOTS"], "agent-editor.png"))
+    dialog.signature.setText("userRequest:string -> answer:string")
+    assert note.isHidden() and note.text() == ""
+    dialog.signature.setText("userRequest:string -> answer:string, answer:string")
+    assert "axllm 25.4.6 refuses this signature" in note.text()
+    assert dialog.validate() is None
+    assert "Signature: axllm 25.4.6 refuses" in dialog.error.text()

@@ -32,7 +32,7 @@ def test_planted_key_never_reaches_the_workspace_file(
     assert form.keyring_radio.isEnabled()
     form.key_source.button(KEYRING).setChecked(True)
     form.key_edit.setText(key)
-    dialog.set_input("request", "Who owns the checkout service?")
+    dialog.set_input("userRequest", "Who owns the checkout service?")
     dialog.accept()
     assert dialog.order is not None
     # Stored in the keyring under the provider, and gone from the form.
@@ -83,7 +83,7 @@ def _check_env_only(feature: SessionsFeature, server: FakeOpenAIServer, qtbot: A
     form = dialog.provider
     assert not form.keyring_radio.isEnabled() and form.env_radio.isChecked()
     assert not form.key_edit.isEnabled()
-    dialog.set_input("request", "x")
+    dialog.set_input("userRequest", "x")
     form.env_edit.clear()  # the provider's usual variable
     assert form.settings().api_key_env is None
     form.env_edit.setText("MY TEAM KEY")

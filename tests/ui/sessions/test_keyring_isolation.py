@@ -30,7 +30,7 @@ def test_run_dialog_stores_keys_in_the_memory_keyring(
     assert form.keyring_radio.isEnabled()  # secrets.keyring_available() saw a real backend
     form.key_source.button(KEYRING).setChecked(True)
     form.key_edit.setText("sk-isolation-check")
-    dialog.set_input("request", "anything")
+    dialog.set_input("userRequest", "anything")
     dialog.accept()
     backend = keyring.get_keyring()
     assert isinstance(backend, MemoryKeyring)

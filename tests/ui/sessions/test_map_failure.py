@@ -40,7 +40,7 @@ def test_a_failed_map_update_is_shown_as_the_user_chose(
     )
     dialog = new_run_dialog(feature, settings)
     qtbot.addWidget(dialog)
-    dialog.set_input("request", "How do I ship a release?")
+    dialog.set_input("userRequest", "How do I ship a release?")
     dialog.map_failure_error.setChecked(as_error)
     order = dialog.build_order()
     assert order.map_failure == ("error" if as_error else "warn")

@@ -4,6 +4,7 @@ runner (a real rerun against the fake server on 127.0.0.1)."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -108,6 +109,7 @@ def test_compare_shows_the_difference(
     rerun_without_a_skill: dict[str, Any],
     qtbot: Any,
     monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
     new_id = rerun_without_a_skill["id"]
     viewer = feature.open_session(SAMPLE_ID)
@@ -135,6 +137,15 @@ def test_compare_shows_the_difference(
     loaded = view.forwards.rows[(0, "loaded_skills")].kinds()
     assert loaded["feature-flags"] == "removed"
     assert "tokens" in view.totals.text()
+    # What each agent was given: the deleted skill named at once (issue #29).
+    assert "were given a different catalog (see Agent · catalog)" in view.banner.text()
+    view.tabs.setCurrentWidget(view.given)
+    assert view.tabs.tabText(view.tabs.currentIndex()) == "Agent · catalog"
+    given = view.given.text()
+    assert given.startswith("agent: the same config\n\ncatalog: 0 added, 1 removed, 0 changed")
+    assert "  - skill feature-flags" in given
+    view.window().resize(1400, 860)
+    view.window().grab().save(str(tmp_path / "compare-given.png"))
 
 
 def test_compare_two_selected_sessions_from_the_list(

@@ -29,7 +29,7 @@ def test_run_completes_only_because_the_event_loop_keeps_ticking(
     server.state.slow_seconds = 120.0  # (a safety net far beyond the client's 60 s timeout)
     dialog = new_run_dialog(feature, settings_for(server, timeout_s=60.0))
     qtbot.addWidget(dialog)
-    dialog.set_input("request", "How do I ship a new release of the payments SDK?")
+    dialog.set_input("userRequest", "How do I ship a new release of the payments SDK?")
     order = dialog.build_order()
 
     released: list[int] = []

@@ -29,8 +29,8 @@ def run_dialog(feature: SessionsFeature, server: FakeOpenAIServer, qtbot: Any) -
     dialog = new_run_dialog(feature, settings_for(server))
     qtbot.addWidget(dialog)
     assert dialog.agent.currentText() == "ops-assistant"
-    assert list(dialog.input_edits) == ["request"]
-    dialog.set_input("request", REQUEST)
+    assert list(dialog.input_edits) == ["userRequest"]
+    dialog.set_input("userRequest", REQUEST)
     return dialog
 
 
@@ -55,7 +55,7 @@ def test_run_saves_a_session_and_opens_it(
     viewer = feature.current_viewer()
     assert isinstance(viewer, SessionViewer)
     doc = stored_json(ws, viewer.session_id)
-    assert doc["status"] == "complete" and doc["forwards"][0]["inputs"] == {"request": REQUEST}
+    assert doc["status"] == "complete" and doc["forwards"][0]["inputs"] == {"userRequest": REQUEST}
     assert len(doc["exchanges"]) == len(server.requests) > 0
     assert viewer.model.rowCount() == 1  # one forward in the timeline
     # Live status while it ran: stage names and call counts, a bar that moved forward.
@@ -121,11 +121,11 @@ def test_a_bad_run_request_names_the_field(
     feature: SessionsFeature, server: FakeOpenAIServer, qtbot: Any
 ) -> None:
     dialog = run_dialog(feature, server, qtbot)
-    dialog.set_input("request", "")
+    dialog.set_input("userRequest", "")
     dialog.accept()
     assert dialog.order is None
-    assert "request" in dialog.error.text() and "missing value" in dialog.error.text()
-    dialog.set_input("request", REQUEST)
+    assert "userRequest" in dialog.error.text() and "missing value" in dialog.error.text()
+    dialog.set_input("userRequest", REQUEST)
     dialog.provider.base_url.clear()
     dialog.accept()
     assert dialog.order is not None and dialog.order.settings.base_url is None

@@ -28,7 +28,7 @@ def test_the_run_dialog_offers_the_bundled_model(feature: SessionsFeature, qtbot
     qtbot.addWidget(dialog)
     assert dialog.local.check.text() == LOCAL_LABEL
     assert not dialog.local.check.isChecked() and dialog.provider.isEnabled()
-    dialog.set_input("request", "How do I ship a release?")
+    dialog.set_input("userRequest", "How do I ship a release?")
     assert dialog.build_order().settings.provider == "openai-compatible"
 
     dialog.local.check.setChecked(True)
@@ -89,7 +89,7 @@ def test_a_local_run_starts_the_bundled_model(
     monkeypatch.setattr(local_model, "local_model_status", _not_installed)
     dialog = new_run_dialog(feature)
     qtbot.addWidget(dialog)
-    dialog.set_input("request", "How do I ship a release?")
+    dialog.set_input("userRequest", "How do I ship a release?")
     dialog.local.check.setChecked(True)
     sessions_before = raw(feature.controller.workspace).sessions.count()
     feature.start_run(dialog.build_order())
@@ -103,3 +103,20 @@ def test_a_local_run_starts_the_bundled_model(
     assert feature.default_settings() == ProviderSettings(
         LOCAL_PROVIDER, timeout_s=300.0, max_retries=0
     )
+
+
+def test_the_rerun_dialog_offers_the_bundled_model(
+    feature: SessionsFeature, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Rerun had the provider form only: the bundled model could not be picked there.
+    from axmem_gui.ui.sessions.run_dialog import RerunDialog
+    from tests.ui.sessions.conftest import SAMPLE_ID
+
+    monkeypatch.setattr(provider_form, "local_model_status", _installed)
+    session = feature.sessions().get(SAMPLE_ID)
+    dialog = RerunDialog(session, feature.runner, feature.sessions().jobs())
+    qtbot.addWidget(dialog)
+    assert dialog.local.check.text() == LOCAL_LABEL and dialog.local.check.isEnabled()
+    dialog.local.check.setChecked(True)
+    assert not dialog.provider.isEnabled()
+    assert dialog.build_order().settings.provider == LOCAL_PROVIDER

@@ -60,7 +60,12 @@ def test_open_the_sample_and_read_each_tab(
     ex = doc["exchanges"][4]
     assert details.system.text() == _message(ex["request"], "system")
     assert details.user.text() == _message(ex["request"], "user")
-    assert details.request.text() == request_as_text(ex["request"])
+    # The request, then what decided the call: its params and the settings as sent.
+    request_tab = details.request.text()
+    assert request_tab.startswith('=== params (what decided the call) ===\n{\n  "max_tokens"')
+    assert '"temperature": 0' in request_tab
+    assert "=== sent to the provider (the HTTP body without the prompt) ===" in request_tab
+    assert request_tab.endswith(request_as_text(ex["request"]))
     assert details.response.text() == response_text(ex["response"])
     assert details.code.text() == turn["code"]
     assert details.output.text() == (turn["output"] or "")

@@ -1,0 +1,76 @@
+"""Replay (and verify) through the recorded provider's own axllm client.
+
+A version 2 call is sent again through the client the recorded provider settings build
+(its model, its defaults, its structured-output mode and streaming), over a transport
+that answers with the recorded raw reply (`engine.wire.ReplayTransport`). So the
+settings the provider gets are made again, not copied, and what the agent reads is
+axllm's reading of what the provider sent back: an edited model name, sampling setting,
+finish reason or token count no longer replays as "identical".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from axmem_gui.core.providers import ProviderSettings
+from axmem_gui.core.session.model import Exchange, SessionProvider
+from axmem_gui.core.session.wire_payloads import params_of
+from axmem_gui.engine.clients import jsonable
+from axmem_gui.engine.providers import make_client
+from axmem_gui.engine.wire import ReplayTransport
+
+#: Handed to providers that want a key: never sent anywhere (the transport is ours).
+REPLAY_KEY = "replay-no-key"
+
+
+@dataclass
+class Resent:
+    """What sending a recorded call again came to."""
+
+    response: Any  # axllm's reading of the recorded raw reply (None when it failed)
+    chunks: list[Any] | None  # a streamed reply's chunks, as the client read them
+    sent: dict[str, Any] | None  # the request settings the client made
+    params: dict[str, Any]  # `params` as the recorder derives them
+    failure: BaseException | None
+
+
+class WireReplay:
+    """The recorded provider's client over a replay transport. Raises AxmemError when
+    the recorded provider settings cannot build one here."""
+
+    def __init__(self, provider: SessionProvider) -> None:
+        settings = dataclasses.replace(ProviderSettings.of_session(provider), max_retries=0)
+        self.transport = ReplayTransport()
+        self.client = make_client(settings, REPLAY_KEY, transport=self.transport)
+
+    @property
+    def model(self) -> str | None:
+        model = getattr(self.client, "model", None)
+        return model if isinstance(model, str) else None
+
+    def send(
+        self, recorded: Exchange, request: Mapping[str, Any], options: Mapping[str, Any]
+    ) -> Resent:
+        self.transport.serving = recorded
+        self.transport.sent = None
+        response: Any = None
+        failure: BaseException | None = None
+        try:
+            response = self.client.chat(request, dict(options))
+        except Exception as exc:  # the recorded error, or a raw reply axllm cannot read
+            failure = exc
+        call = getattr(self.client, "last_call", None)
+        chunks = getattr(call, "chunks", None)
+        # A call recorded without an HTTP attempt (cancelled first) had no settings sent.
+        sent = self.transport.sent if recorded.wire is not None else None
+        return Resent(
+            response=None if response is None else jsonable(response),
+            chunks=jsonable(chunks) if isinstance(chunks, list) else None,
+            sent=sent,
+            params=params_of(jsonable(request), sent, self.model),
+            failure=failure,
+        )
+
