@@ -37,6 +37,8 @@ Then the same on the sample workspace. `--json` prints {"skills", "memories",
     python bench/app_bench.py [--skills 10000] [--memories 100000] [--seed 7] [--json]
         [--no-sample] [--timeout 900] [--session-import 20]
     python bench/app_bench.py --start-only [--repeat 3]   # only start → first paint
+    python bench/app_bench.py --gc-policy noretire   # another collection policy
+                                                     # (bench/gc_policies.py)
 
 Environment: APP_BENCH_TRACE_JOBS=1 prints each task-runner job (start, end, CPU);
 APP_BENCH_PROFILE_GUI=1 prints a profile of the GUI thread from first paint to index ready;
@@ -89,6 +91,8 @@ TARGETS: dict[str, float] = {
     "first_visit_sessions": 100,  # the longest frame
     "first_visit_evals": 100,  # the longest frame
 }
+#: The collection policies `--gc-policy` offers: the app's own and bench/gc_policies.py's.
+GC_POLICIES = ("current", "defaults", "idle", "none", "noretire")
 #: Steps whose target bounds the longest frame rather than the step's duration.
 FRAME_TARGETS = {"memories_scroll_to_bottom", "first_visit_sessions", "first_visit_evals"}
 
@@ -233,6 +237,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--x11", action="store_true",
                         help="a real X server (Xvfb, 1366x768, started once for the whole "
                              "bench unless DISPLAY is set) instead of offscreen Qt")
+    parser.add_argument("--gc-policy", choices=GC_POLICIES,
+                        default="current",
+                        help="the collection policy to run the app with (bench/gc_policies.py)")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -274,6 +281,7 @@ def real_x() -> Iterator[str]:
 def _bench(args: argparse.Namespace) -> int:
     if args.stall_stacks:
         os.environ["APP_BENCH_STALL_STACKS"] = "1"
+    os.environ["AXMEM_BENCH_GC_POLICY"] = args.gc_policy
     if args.session_import > 0:
         os.environ["APP_BENCH_SESSION_IMPORT_MB"] = repr(args.session_import)
 
@@ -427,6 +435,11 @@ def child_main(workspace: Path, out: Path, timeout_s: float) -> int:
         _trace_jobs(t0)
     if os.environ.get("APP_BENCH_LONG_C"):
         _trace_long_c_calls(float(os.environ["APP_BENCH_LONG_C"]))
+    sys.path.insert(0, str(HERE))
+    import gc_policies
+
+    # Before the app's modules import `COLLECTOR` from ui/tasks.py.
+    gc_policies.install(os.environ.get("AXMEM_BENCH_GC_POLICY", "current"))
     from axmem_gui.app import main as app_main
 
     code = app_main([str(workspace)])
@@ -1052,6 +1065,7 @@ class Driver:
             "index_ready_ms": self.state.get("index_ready_ms"),
             "background_done_ms": self.state.get("background_done_ms"),
             "rss_peak_mb": round(rss_kb / 1024, 1),
+            "gc_policy": os.environ.get("AXMEM_BENCH_GC_POLICY", "current"),
             "stalls_over_100ms": self.gaps_over_100,
             "stalls_over_50ms": self.gaps_over_50,
             "gc": GC_PROBE.report() if GC_PROBE is not None else None,

@@ -177,12 +177,5 @@ class Catalog:
         return found
 
 
-def catalog_to_json_value(catalog: Catalog) -> dict[str, list[dict[str, str]]]:
-    return {
-        "skillsCatalog": [s.to_ax() for s in catalog.skills],
-        "memoriesCatalog": [m.to_ax() for m in catalog.memories],
-    }
-
-
 def make_catalog(skills: Iterable[Skill] = (), memories: Sequence[Memory] = ()) -> Catalog:
     return Catalog(skills=tuple(skills), memories=tuple(memories))

@@ -269,14 +269,6 @@ def type_problem(value: Any, kinds: tuple[type, ...], *, nullable: bool = False)
     return f"must be {describe_kinds(kinds, nullable=nullable)}, got {type_name(value)}"
 
 
-def check_type(value: Any, kinds: tuple[type, ...], where: str, *, nullable: bool = False) -> Any:
-    """`value`, or an InputError '<where> must be K, got T'."""
-    problem = type_problem(value, kinds, nullable=nullable)
-    if problem is not None:
-        raise InputError(f"{where} {problem}")
-    return value
-
-
 # --- one schema for the fields of every file format --------------------------------------
 
 

@@ -32,11 +32,6 @@ from axmem_gui.engine.errors import describe_failure
 from axmem_gui.engine.policy import DeadlineTransport, PolicyClient
 from axmem_gui.engine.wire import WireTap
 
-
-def provider_names() -> list[str]:
-    return list(PROVIDERS)
-
-
 #: axllm's model types an agent can talk to (embedding, audio, realtime and image models
 #: cannot run one: the OpenAI list began with three embedding models).
 CHAT_MODEL_TYPES = frozenset({"text", "code"})

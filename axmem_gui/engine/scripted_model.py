@@ -193,15 +193,6 @@ def _map_cartographer(user: str) -> dict[str, Any]:
     }
 
 
-def scripted_fields(request: Mapping[str, Any], persona: str = "scripted-a") -> dict[str, Any]:
-    """The output fields this model answers a provider-neutral axllm request with."""
-    prompt = request.get("chat_prompt")
-    messages = prompt if isinstance(prompt, list) else []
-    return scripted_fields_for_messages(
-        [m for m in messages if isinstance(m, Mapping)], persona, stage_of_request(request)
-    )
-
-
 def scripted_fields_for_messages(
     messages: list[Mapping[str, Any]], persona: str, stage: str
 ) -> dict[str, Any]:

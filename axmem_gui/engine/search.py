@@ -53,30 +53,6 @@ class AxllmBuiltinBackend:
         return [m for i in ids if (m := catalog.memory(str(i))) is not None]
 
 
-class CallableBackend:
-    """A RetrievalBackend over two plain functions (how core.ax's search is adapted)."""
-
-    def __init__(
-        self,
-        name: str,
-        profile: str | None,
-        discover: Callable[[Catalog, Sequence[str]], Sequence[Skill]],
-        recall: Callable[[Catalog, Sequence[str], Sequence[str]], Sequence[Memory]],
-    ) -> None:
-        self.name = name
-        self.profile = profile
-        self._discover = discover
-        self._recall = recall
-
-    def discover(self, catalog: Catalog, searches: Sequence[str]) -> list[Skill]:
-        return list(self._discover(catalog, searches))
-
-    def recall(
-        self, catalog: Catalog, searches: Sequence[str], loaded_ids: Sequence[str]
-    ) -> list[Memory]:
-        return list(self._recall(catalog, searches, loaded_ids))
-
-
 def default_backend() -> RetrievalBackend:
     """The app's Ax-exact search (the one the preview and the bench use)."""
     return AxExactBackend()

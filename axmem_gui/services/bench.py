@@ -532,11 +532,6 @@ class BenchResult:
         ax = set(self.result_ids)
         return tuple(i for i in self.bm25_ids if i not in ax)
 
-    def only_ax(self) -> tuple[str, ...]:
-        bm = set(self.bm25_ids)
-        return tuple(i for i in self.result_ids if i not in bm)
-
-
 @dataclass(frozen=True)
 class WhyNot:
     """An entry against every search string of one call."""

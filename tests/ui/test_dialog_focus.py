@@ -118,8 +118,8 @@ def _dialogs(window: MainWindow, tmp_path: Path) -> dict[str, Callable[[], QDial
     from axmem_gui.ui.about import AboutDialog
     from axmem_gui.ui.contextmap.dialogs import AddItemDialog, EvolutionDialog
     from axmem_gui.ui.editor.dialogs import RenameDialog, TagDialog
-    from axmem_gui.ui.evals.dialogs import EvalCaseDialog, EvalSetDialog
     from axmem_gui.ui.editor.skill_files import FileViewDialog, SkillFilesDialog
+    from axmem_gui.ui.evals.dialogs import EvalCaseDialog, EvalSetDialog
     from axmem_gui.ui.help import DocumentationDialog, ShortcutsDialog
     from axmem_gui.ui.history import HistoryDialog
     from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog

@@ -80,19 +80,6 @@ def skill_catalog(skills: Iterable[Skill]) -> list[Skill]:
     return [by_id[i] for i in sorted(by_id)]
 
 
-def merge_skill_results(
-    existing: Iterable[LoadedSkill], incoming: Iterable[Any]
-) -> tuple[LoadedSkill, ...]:
-    """`_agent_merge_skill_results`: the loaded skills after `incoming`, by code point."""
-    by_id = {s.id: s for s in existing}
-    for entry in incoming:
-        record = _mapping(entry)
-        normalized = normalize_skill(record) if record is not None else None
-        if normalized is not None:
-            by_id[normalized[0]] = LoadedSkill(*normalized)
-    return tuple(by_id[i] for i in sorted(by_id))
-
-
 def merge_memory_results(
     existing: Iterable[MemoryEntry], incoming: Iterable[Any]
 ) -> tuple[MemoryEntry, ...]:

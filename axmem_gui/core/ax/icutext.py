@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 import struct
-import sys
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -240,8 +239,3 @@ def _icu_nfkd_text(text: str) -> str:
 
 def _combining_class(ch: str) -> int:
     return int(_icu.Char.getCombiningClass(ord(ch)))
-
-
-def version_line() -> str:
-    """One line for `--version` and About: the text engine in use."""
-    return f"Unicode text: {text_engine().describe()}; Python {sys.version.split()[0]}"

@@ -71,10 +71,6 @@ class RankOptions:
             changes[attr] = raw if type(raw) in (int, float) else js_to_number(raw)
         return cls(**{**resolved.__dict__, **changes})
 
-    def to_js(self) -> dict[str, float]:
-        return {js: getattr(self, attr) for js, attr in _OPTION_KEYS.items()}
-
-
 class RankField(NamedTuple):
     """One searchable field: `identifier` picks the identifier tokenizer.
 

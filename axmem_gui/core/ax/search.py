@@ -361,7 +361,6 @@ def compute_relevance_hints(
 # --------------------------------------------------------------------------- shortcuts
 
 _LAST_SKILL_SEARCH: list[tuple[Sequence[Skill], AxProfile, SkillSearch]] = []
-_LAST_MEMORY_SEARCH: list[tuple[Sequence[Memory], AxProfile, MemorySearch]] = []
 
 
 def _skill_search_for(skills: Sequence[Skill], profile: AxProfile) -> SkillSearch:
@@ -376,30 +375,9 @@ def _skill_search_for(skills: Sequence[Skill], profile: AxProfile) -> SkillSearc
     return search
 
 
-def _memory_search_for(memories: Sequence[Memory], profile: AxProfile) -> MemorySearch:
-    last = _LAST_MEMORY_SEARCH[0] if _LAST_MEMORY_SEARCH else None
-    if last is not None and last[0] is memories and last[1] is profile:
-        return last[2]
-    search = MemorySearch.indexed(memories, profile)
-    if isinstance(memories, tuple):
-        _LAST_MEMORY_SEARCH[:] = [(memories, profile, search)]
-    return search
-
-
 def discover_ids(
     skills: Sequence[Skill], searches: Any, profile: AxProfile | None = None
 ) -> tuple[str, ...]:
     """Ids one `discover({ skills: searches })` loads (PolicyError for bad input)."""
     search = _skill_search_for(skills, profile or load_profile())
     return search.discover(searches)[0].result_ids
-
-
-def recall_ids(
-    memories: Sequence[Memory],
-    searches: Any,
-    already_loaded_ids: Iterable[str] = (),
-    profile: AxProfile | None = None,
-) -> tuple[str, ...]:
-    """Ids one `recall(searches)` loads with those memories already loaded."""
-    search = _memory_search_for(memories, profile or load_profile())
-    return search.recall(searches, already_loaded_ids)[0].result_ids

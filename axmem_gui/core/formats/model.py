@@ -78,14 +78,6 @@ class CatalogDoc:
     def catalog(self) -> Catalog:
         return Catalog(skills=tuple(s.skill for s in self.skills), memories=self.memories)
 
-    @classmethod
-    def from_catalog(cls, catalog: Catalog) -> CatalogDoc:
-        return cls(
-            skills=tuple(ImportedSkill(skill=s) for s in catalog.skills),
-            memories=tuple(catalog.memories),
-        )
-
-
 @dataclass(frozen=True)
 class Origin:
     """Where an entry came from: a file and a position inside it."""

@@ -432,8 +432,3 @@ def render_differences(title: str, differences: Sequence[Difference]) -> str:
         if extra > 0:
             text += f"  ... and {extra} more\n"
     return text
-
-
-def verify_file(session: Session, backend: RetrievalBackend) -> list[Difference]:
-    """All file-level differences, in file order: digests, searches, derived fields."""
-    return check_digests(session) + check_searches(session, backend) + check_derived(session)

@@ -304,10 +304,6 @@ class EvalsFeature:
             self.page.status.setText("cancelled")
             self._load_runs()
 
-    def index_of_set(self, name: str) -> QModelIndex:
-        names = [s.name for s in self.page.sets_model.sets]
-        return self.page.sets_model.index(names.index(name))
-
 
 def prepare_page() -> None:
     """The page's modules (the evals service, the engine and axllm behind it) and what its

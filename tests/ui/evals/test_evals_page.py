@@ -99,13 +99,13 @@ def test_an_eval_that_cannot_start_is_refused_with_one_message_and_stores_nothin
     feature.page.local_check.setChecked(False)
     feature.page.provider_form.set_settings(ProviderSettings("scripted"))
     feature.page.repeat.setValue(1)
-    runs_before = len(window.controller.workspace.eval_runs.list())
-    sessions_before = window.controller.workspace.sessions.count()
+    runs_before = len(raw(window.controller.workspace).eval_runs.list())
+    sessions_before = raw(window.controller.workspace).sessions.count()
     assert feature.run_selected() is not None
     qtbot.waitUntil(lambda: feature.job_id is None, timeout=WAIT_MS)
     status = feature.page.status.text()
     assert status.startswith("Scripted model") and "needs a model name" in status
     assert "scripted-a or scripted-b" in status and "unknown provider" not in status
-    assert len(window.controller.workspace.eval_runs.list()) == runs_before
-    assert window.controller.workspace.sessions.count() == sessions_before
+    assert len(raw(window.controller.workspace).eval_runs.list()) == runs_before
+    assert raw(window.controller.workspace).sessions.count() == sessions_before
     assert feature.page.runs_model.rowCount() == runs_before
