@@ -18,6 +18,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from axmem_gui.core.evals.compare import pct
 from axmem_gui.core.evals.model import EvalSet
 from axmem_gui.core.evals.report import CaseStats, EvalReport
+from axmem_gui.ui.inert_text import inert, inert_tooltips
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -136,7 +137,8 @@ class EvalMatrixModel(QAbstractTableModel):
                 Qt.ItemDataRole.DisplayRole,
                 Qt.ItemDataRole.ToolTipRole,
             ):
-                return self.columns[section]
+                name = self.columns[section]  # (a user's string: shown as text)
+                return inert(name) if role == Qt.ItemDataRole.ToolTipRole else name
             return None
         if not 0 <= section < len(self.reports):
             return None
@@ -144,9 +146,10 @@ class EvalMatrixModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return f"{section + 1} · {report.provider.model or '?'} · {report.started_at[:16]}"
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{report.id} ({report.status})"
+            return inert(f"{report.id} ({report.status})")
         return None
 
+    @inert_tooltips
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not (
             0 <= index.row() < len(self.rows) and 0 <= index.column() < len(self.columns)
