@@ -929,7 +929,7 @@ class Driver:
         last_key = 0.0
         for ch in typed:
             started = time.perf_counter()
-            QTest.keyClick(form.description_edit, ch)
+            QTest.keyClicks(form.description_edit, ch)
             # when the debounce timers started again: right after the key, not a frame
             # later (that frame was counted as part of the debounce: 0 ms on the sample)
             last_key = time.perf_counter()
@@ -978,9 +978,13 @@ class Driver:
         window = self.window
         window.show_section("memories")
         yield None
+        from PySide6.QtWidgets import QLineEdit
+
         page = pages["memories"]
         model = page.model
-        page.filter_edit.setFocus()
+        edit = page.filter_edit
+        assert isinstance(edit, QLineEdit)
+        edit.setFocus()
         # a word of a real memory (many rows match), as long as "kubernetes" if it can be
         words = [w for w in _words(views.state.live, "memories", 3)[0].split() if w.isalpha()]
         word = max(words, key=len, default="kubernetes")
@@ -989,7 +993,7 @@ class Driver:
         last_key = time.perf_counter()
         for ch in word:
             started = time.perf_counter()
-            QTest.keyClick(page.filter_edit, ch)
+            QTest.keyClicks(edit, ch)
             last_key = time.perf_counter()
             keys.append((last_key - started) * 1000)
             yield None
@@ -1111,6 +1115,7 @@ def write_big_session(ws: Any, path: Path, mb: float) -> int:
     import copy
     import random
 
+    from axmem_gui.core.records import JsonValue
     from axmem_gui.core.session.format import parse_session, session_to_json
     from axmem_gui.services import sessions
 
@@ -1118,10 +1123,13 @@ def write_big_session(ws: Any, path: Path, mb: float) -> int:
     doc = copy.deepcopy(session_to_json(stored))
     r = random.Random(11)
     words = [f"zq{i}x" for i in range(3000)]
-    memories = doc["catalog"]["memories"]
+    catalog = doc["catalog"]
+    assert isinstance(catalog, dict)
+    memories = catalog["memories"]
+    assert isinstance(memories, list)
     size = len(json.dumps(doc))
     while size < mb * 1e6:
-        memory = {"id": f"bench-note-{len(memories):06d}",
+        memory: dict[str, JsonValue] = {"id": f"bench-note-{len(memories):06d}",
                   "content": " ".join(r.choice(words) for _ in range(100))}
         memories.append(memory)
         size += len(json.dumps(memory)) + 2

@@ -100,7 +100,9 @@ def child(mode: str, skills: int, memories: int, seed: int) -> dict[str, Any]:
         from axmem_gui.core.lint.searchability import per_entry_searchability_findings
 
         fast = lint_catalog(catalog, LintOptions())
-        lint_package.searchability_findings = per_entry_searchability_findings  # type: ignore[assignment]
+        # lint_catalog looks the name up in the package's globals, where it is imported
+        # (not re-exported, so mypy does not see it as an attribute)
+        lint_package.searchability_findings = per_entry_searchability_findings  # type: ignore[attr-defined]
         plain = lint_catalog(catalog, LintOptions())
         out.update(identical=fast == plain, findings=len(fast.findings))
     out.update(rss_catalog_mb=before, rss_peak_mb=_rss_mb())

@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     if not (verify.ok and replay.identical):
         sys.stdout.write(verify.render() + replay.render())
         return 1
-    result = {
+    result: dict[str, Any] = {
         "calls": calls,
         "searches": verify.searches,
         "verify": timed(lambda: sessions.verify(doc), args.runs),

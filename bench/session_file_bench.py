@@ -33,7 +33,7 @@ def big_session_text(megabytes: float) -> str:
     exchanges = base["exchanges"]
     per_copy = len(json.dumps(exchanges))
     copies = max(1, int(megabytes * 1_000_000 / per_copy))
-    grown = []
+    grown: list[Any] = []
     for n in range(copies):
         for ex in exchanges:
             item = copy.deepcopy(ex) if n else ex

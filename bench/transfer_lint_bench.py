@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
@@ -91,10 +92,10 @@ class StallMeter:
         return self.worst
 
 
-def wait_until(predicate: object, timeout_s: float = 600) -> None:
+def wait_until(predicate: Callable[[], bool], timeout_s: float = 600) -> None:
     end = time.monotonic() + timeout_s
     loop = QEventLoop()
-    while not predicate() and time.monotonic() < end:  # type: ignore[operator]
+    while not predicate() and time.monotonic() < end:
         QTimer.singleShot(5, loop.quit)
         loop.exec()
 
@@ -128,6 +129,7 @@ def main(n: int) -> int:
     wait_until(lambda: actions.last_result is not None and not actions.busy)
     done = time.perf_counter()
     stall = meter.stop()
+    assert actions.last_result is not None
     print(
         f"import {n:,} SKILL.md folders: {done - start:.2f} s total "
         f"(read+plan {marks['planned'] - start:.2f} s, apply {done - marks['planned']:.2f} s), "
@@ -144,6 +146,7 @@ def main(n: int) -> int:
         )
     )
     outcome = lint.linter.outcome
+    assert outcome is not None
     print(
         f"lint {outcome.report.skills:,} skills (job, incl. reading the workspace): "
         f"{outcome.seconds:.2f} s; {len(outcome.report.findings):,} findings; "

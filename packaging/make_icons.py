@@ -47,7 +47,8 @@ def render_png(svg: Path, size: int) -> bytes:
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buffer, "PNG"):
+    # PySide6 6.x accepts only a str format here, though its stub says bytes
+    if not image.save(buffer, "PNG"):  # type: ignore[call-overload]
         raise RuntimeError(f"cannot encode a {size}px PNG of {svg}")
     return bytes(data.data())
 

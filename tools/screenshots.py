@@ -40,6 +40,7 @@ def _until(app: object, done: Callable[[], bool], what: str, limit_s: float = 12
 
 def _shoot(app: Any, window: Any, out: Path, suffix: str) -> None:
     """Every picture of one theme."""
+    from axmem_gui.ui.bench.panel import BenchPanel
     from axmem_gui.ui.catalog.feature import CATALOG
     from axmem_gui.ui.evals import EVALS
     from axmem_gui.ui.sessions.controller import SESSIONS
@@ -47,6 +48,7 @@ def _shoot(app: Any, window: Any, out: Path, suffix: str) -> None:
     window.show_section("skills")
     window.feature(CATALOG).pages["skills"].select_id("release-checklist")
     bench = window.docks["benchDock"].widget()
+    assert isinstance(bench, BenchPanel)
     bench.set_searches(["how do I ship a release", "rollback a bad deploy"])
     _until(app, lambda: bench.state.ready, "the search index")
     bench.run()

@@ -48,7 +48,7 @@ def sources(work: Path, ws: OpenWorkspace) -> list[Path]:
         Skill("api-versioning", "API versioning", "When and how to version the public API", "…"),
         Skill("load-testing", "Load testing", "Plan and run a load test before launch", "…"),
     ]
-    catalog = write_source("ax-json", work / "team", changed, [replace(memories[0], content="x")])
+    team = write_source("ax-json", work / "team", changed, [replace(memories[0], content="x")])
     folder = write_source(
         "skills-dir",
         work / "vendor",
@@ -63,7 +63,7 @@ def sources(work: Path, ws: OpenWorkspace) -> list[Path]:
         + "\n",
         encoding="utf-8",
     )
-    return [catalog, bad, folder]
+    return [team, bad, folder]
 
 
 def main(out: Path) -> int:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from axmem_gui.cli.main import main
 from axmem_gui.services.workspace import init_workspace, open_workspace
 
@@ -14,7 +16,7 @@ def _sample(tmp_path: Path) -> str:
     return str(path)
 
 
-def test_rename_tag_delete_and_restore(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_rename_tag_delete_and_restore(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     ws_path = _sample(tmp_path)
     w = ["--workspace", ws_path]
     assert main(["catalog", "rename", "skills", "style-guide", "writing-style", *w]) == 0
@@ -40,7 +42,9 @@ def test_rename_tag_delete_and_restore(tmp_path: Path, capsys) -> None:  # type:
     assert found is not None and "house-style" in found.entry.tags
 
 
-def test_the_service_rules_give_one_line_errors(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_the_service_rules_give_one_line_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     ws_path = _sample(tmp_path)
     w = ["--workspace", ws_path]
     cases = [
@@ -57,7 +61,9 @@ def test_the_service_rules_give_one_line_errors(tmp_path: Path, capsys) -> None:
         assert err.startswith("axmem: error: ") and message in err and err.count("\n") == 1
 
 
-def test_messages_escape_terminal_controls_in_ids(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_messages_escape_terminal_controls_in_ids(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # An id holding an OSC title sequence was printed raw by rename and agents/suite/eval
     # messages (a title change, or worse, in the user's terminal).
     ws_path = _sample(tmp_path)
@@ -71,7 +77,9 @@ def test_messages_escape_terminal_controls_in_ids(tmp_path: Path, capsys) -> Non
     assert "\x1b" not in capsys.readouterr().out
 
 
-def test_counts_in_messages_agree_with_their_number(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_counts_in_messages_agree_with_their_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # 'lint' said "1 skills, 1 memories: 0 error(s)"; suite and eval lists said "1 cases".
     catalog = tmp_path / "one.json"
     catalog.write_text(
@@ -87,7 +95,9 @@ def test_counts_in_messages_agree_with_their_number(tmp_path: Path, capsys) -> N
     assert "(empty: 0 skills, 0 memories)" in capsys.readouterr().out
 
 
-def test_import_infers_ax_json_from_the_format_name_as_suffix(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_import_infers_ax_json_from_the_format_name_as_suffix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # `axmem import x.ax-json` said "unknown catalog format" unless given --format.
     source = tmp_path / "team.ax-json"
     source.write_text('{"memories": [{"id": "m1", "content": "vault tokens"}]}', "utf-8")
@@ -102,7 +112,9 @@ def test_import_infers_ax_json_from_the_format_name_as_suffix(tmp_path: Path, ca
     assert "axmem: error: 1 problem in the input" in capsys.readouterr().err
 
 
-def test_search_report_escapes_terminal_controls(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_search_report_escapes_terminal_controls(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # `axmem search` wrote result lines and "result ids" raw: an id holding ESC[31m and an
     # OSC title sequence (ESC ] 0 ; ... BEL) recoloured and retitled the user's terminal.
     ws_path = _sample(tmp_path)

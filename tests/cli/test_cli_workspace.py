@@ -5,11 +5,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from axmem_gui import __version__
 from axmem_gui.cli.main import main
 
 
-def test_version(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     try:
         main(["--version"])
     except SystemExit as exc:
@@ -20,7 +22,7 @@ def test_version(capsys) -> None:  # type: ignore[no-untyped-def]
     assert "Unicode text: ICU " in out and "(Unicode " in out
 
 
-def test_init_and_info_json(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_init_and_info_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "ops.axmem"
     assert main(["init", str(path), "--sample"]) == 0
     capsys.readouterr()
@@ -31,7 +33,9 @@ def test_init_and_info_json(tmp_path: Path, capsys) -> None:  # type: ignore[no-
     assert info["counts"]["skills"] >= 12 and info["counts"]["memories"] >= 12
 
 
-def test_info_defaults_to_default_workspace(private_data_dir: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_info_defaults_to_default_workspace(
+    private_data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["info"]) == 0
     out = capsys.readouterr().out
     assert str(private_data_dir / "default.axmem") in out

@@ -5,18 +5,12 @@ megabyte name is cut to a line."""
 from __future__ import annotations
 
 import json
-from importlib import resources
 from pathlib import Path
 
 import pytest
 
 from axmem_gui.cli.main import main
-
-
-def _sample_session() -> dict[str, object]:
-    folder = resources.files("axmem_gui") / "sample"
-    name = next(p.name for p in folder.iterdir() if p.name.endswith(".axsession.json"))
-    return dict(json.loads((folder / name).read_text(encoding="utf-8")))
+from tests.helpers.session_docs import sample_session_json
 
 
 def test_sessions_list_escapes_and_shortens(
@@ -24,7 +18,7 @@ def test_sessions_list_escapes_and_shortens(
 ) -> None:
     ws = tmp_path / "w.axmem"
     assert main(["init", str(ws)]) == 0
-    doc = _sample_session()
+    doc = sample_session_json()
     doc["id"] = "esc\x1b]0;pwned\x07-id"
     doc["name"] = "\x1b[2J\u202e" + "N" * 100_000
     path = tmp_path / "hostile.axsession.json"

@@ -13,8 +13,8 @@ from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.session.agent_config import AgentConfig
 from axmem_gui.engine.clients import CancelToken, RunProgress
 from axmem_gui.services import sessions
-from tests.engine.conftest import record, settings_for
-from tests.fakes.fake_openai_server import FakeOpenAIServer
+from tests.engine.conftest import record
+from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
 from tests.helpers.session_docs import reparse, session_json
 
 CASES = [
@@ -142,9 +142,7 @@ def test_cancel_aborts_a_request_in_flight(
     server.state.slow_seconds = 3600.0  # held until the test ends (stop() releases it)
     token = CancelToken()
     # Cancel once the second request is being held by the server, i.e. really in flight.
-    threading.Thread(
-        target=lambda: server.state.holding.wait(60) and token.cancel(), daemon=True
-    ).start()
+    threading.Thread(target=_cancel_once_held, args=(server, token), daemon=True).start()
     patient = settings_for(server, timeout_s=30)
     doc = session_json(record(server, config, catalog, cancel=token, settings=patient))
     assert server.state.held == 1  # returned while the slow reply was still held
@@ -159,3 +157,8 @@ def test_slow_streamed_answers_still_complete(
     doc = session_json(record(server, config, catalog, settings=settings_for(server, timeout_s=5)))
     assert doc["status"] == "complete"
     assert all(e["error"] is None for e in doc["exchanges"])
+
+
+def _cancel_once_held(server: FakeOpenAIServer, token: CancelToken) -> None:
+    if server.state.holding.wait(60):
+        token.cancel()

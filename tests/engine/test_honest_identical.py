@@ -53,7 +53,8 @@ def test_what_decided_each_call_is_recorded(retried: Session) -> None:
     assert first.params.temperature == 0 and first.wire.request["temperature"] == 0
     assert first.params.model == "scripted-a" and first.params.stream is False
     assert first.params.tool_choice == first.request["function_call"]
-    assert first.wire.status == 200 and first.wire.response["model"] == "scripted-a"  # type: ignore[index]
+    assert first.wire.status == 200 and isinstance(first.wire.response, dict)
+    assert first.wire.response["model"] == "scripted-a"
     assert [a.outcome for a in second.attempts or ()] == ["rate_limited", "ok"]
     assert [a.outcome for a in first.attempts or ()] == ["ok"]
     assert second.duration_ms == round(

@@ -70,7 +70,9 @@ def test_the_block_sent_is_the_profiles_render(
     doc = sessions.run_agent(config, catalog, inputs, settings_for(server))
     assert doc.status == "complete", doc.error
     profile = doc.versions.prompts
-    assert profile == doc.to_json()["versions"]["prompt_profile"] == "axllm-25.4.6"
+    versions = doc.to_json()["versions"]
+    assert isinstance(versions, dict)
+    assert profile == versions["prompt_profile"] == "axllm-25.4.6"
 
     sent: dict[str, str] = {}
     sections: dict[str, str] = {}
@@ -111,7 +113,8 @@ def test_a_session_without_the_key_follows_its_axllm() -> None:
     del sample["versions"]["prompt_profile"]
     old = parse_session(sample)
     assert old.versions.prompt_profile is None and old.versions.prompts == "axllm-25.4.6"
-    assert "prompt_profile" not in old.to_json()["versions"]
+    old_versions = old.to_json()["versions"]
+    assert isinstance(old_versions, dict) and "prompt_profile" not in old_versions
     # a TypeScript app's recording (tools/recorders) names @ax-llm/ax: its prompts are Ax's
     from axmem_gui.core.session.model import Versions
 

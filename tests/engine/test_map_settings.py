@@ -17,6 +17,7 @@ from axmem_gui.core.session.model import Session
 from axmem_gui.services import sessions
 from tests.engine.conftest import AGENT_JSON, INPUTS, record
 from tests.fakes.fake_openai_server import FakeOpenAIServer
+from tests.helpers.present import present
 from tests.helpers.session_docs import reparse, session_json
 
 
@@ -81,7 +82,7 @@ def test_the_agents_max_chars_apply_to_a_continued_map(
     update = session.forwards[0].context_map_update
     assert update is not None and update.budget is not None
     assert update.budget["maxChars"] == 2000 and update.evicted == ()
-    assert session.forwards[0].context_map_before["maxChars"] == 2000  # type: ignore[index]
+    assert present(session.forwards[0].context_map_before)["maxChars"] == 2000
     # The same map under its own 600 (rule 'carried') evicts to fit it, and says why.
     narrow = _continue(server, wide, catalog, narrow_map, map_rule="carried")
     kept = narrow.forwards[0].context_map_update

@@ -13,8 +13,8 @@ from axmem_gui.core.providers import PROVIDERS, ProviderSettings
 from axmem_gui.core.session.agent_config import AgentConfig
 from axmem_gui.engine.providers import make_client, model_choices, test_connection
 from axmem_gui.services.providers import check_connection
-from tests.engine.conftest import INPUTS, record, settings_for
-from tests.fakes.fake_openai_server import FakeOpenAIServer
+from tests.engine.conftest import INPUTS, record
+from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
 from tests.helpers.session_docs import session_json
 
 

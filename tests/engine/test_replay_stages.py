@@ -24,9 +24,11 @@ from tests.helpers.session_docs import reparse
 
 def _replayed(session: Session, index: int) -> Replayed:
     replay = stages._prepare(session, None)
+    outcome: Replayed | None = None
     for fw in replay.forwards[: index + 1]:
         outcome = stages._run_forward(replay, fw, None)
         assert outcome is not None
+    assert outcome is not None
     return outcome
 
 

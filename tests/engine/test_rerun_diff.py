@@ -10,8 +10,7 @@ from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.session.compare import compare_sessions, render_comparison
 from axmem_gui.core.session.model import Session
 from axmem_gui.services import sessions
-from tests.engine.conftest import settings_for
-from tests.fakes.fake_openai_server import FakeOpenAIServer
+from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
 
 
 def test_rerun_on_another_model_is_a_new_comparable_session(

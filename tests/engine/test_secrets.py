@@ -13,8 +13,8 @@ from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.session.agent_config import AgentConfig
 from axmem_gui.services import secrets, sessions
 from axmem_gui.services.providers import build_client, resolve_api_key
-from tests.engine.conftest import INPUTS, record, settings_for
-from tests.fakes.fake_openai_server import FakeOpenAIServer
+from tests.engine.conftest import INPUTS, record
+from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
 from tests.helpers.memory_keyring import MemoryKeyring
 from tests.helpers.session_docs import reparse, session_json
 

@@ -102,11 +102,14 @@ def test_a_call_cancelled_in_flight_is_a_turn(
     server.state.faults = {2: "timeout"}
     server.state.slow_seconds = 3600.0  # held until cancelled (stop() releases it)
     token = CancelToken()
-    threading.Thread(
-        target=lambda: server.state.holding.wait(60) and token.cancel(), daemon=True
-    ).start()
+    threading.Thread(target=_cancel_once_held, args=(server, token), daemon=True).start()
     doc = session_json(
         _one(server, config, catalog, cancel=token, settings=settings_for(server, timeout_s=30))
     )
     assert _turns(doc) == [(0, "ran", None), (1, "cancelled", None)]
     assert sessions.verify(reparse(doc)).ok
+
+
+def _cancel_once_held(server: FakeOpenAIServer, token: CancelToken) -> None:
+    if server.state.holding.wait(60):
+        token.cancel()

@@ -13,6 +13,7 @@ from axmem_gui.core.session.payloads import reply_fields
 from axmem_gui.core.session.redact import REDACTED, redact_headers, redact_url, scrub_secrets
 from axmem_gui.core.session.replay_cursor import ReplayCursor, ReplayDivergence, SearchCursor
 from axmem_gui.core.session.stages import stage_of_request
+from tests.helpers.present import present
 
 
 def _req(system: str, user: str = "u") -> dict[str, Any]:
@@ -102,7 +103,7 @@ def test_replay_cursor_in_order_then_exhausted() -> None:
         cursor.take(second)
     fresh = ReplayCursor(exchanges)
     fresh.take(first)
-    assert fresh.finish() is not None and fresh.finish().kind == "missing_calls"  # type: ignore[union-attr]
+    assert present(fresh.finish()).kind == "missing_calls"
 
 
 def test_search_cursor_checks_kind_and_queries() -> None:

@@ -190,6 +190,8 @@ class _Handler(BaseHTTPRequestHandler):
             for start in range(0, len(reply), step):
                 self.wfile.write(reply[start : start + step])
                 self.wfile.flush()
+                # The one sleep the tests keep: this pause between pieces is the fault being
+                # simulated (a provider that answers slowly), not a wait for anything.
                 time.sleep(0.02)
             return
         if body.get("stream"):
@@ -271,6 +273,7 @@ class FakeOpenAIServer:
     @property
     def origin(self) -> str:
         host, port = self._server.server_address[:2]
+        assert isinstance(host, str)  # an AF_INET server's address
         return f"http://{host}:{port}"
 
     @property

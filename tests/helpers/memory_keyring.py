@@ -12,10 +12,10 @@ from keyring.backend import KeyringBackend
 
 
 class MemoryKeyring(KeyringBackend):
-    priority = 1  # type: ignore[assignment]
+    priority = 1
 
     def __init__(self) -> None:
-        super().__init__()
+        KeyringBackend.__init__(self)  # keyring leaves its constructor unannotated
         self.store: dict[tuple[str, str], str] = {}
 
     def get_password(self, service: str, username: str) -> str | None:

@@ -4,6 +4,8 @@ tamper with, and the session parser to read it back (as a file or the store woul
 from __future__ import annotations
 
 import copy
+import json
+from importlib import resources
 from typing import Any
 
 from axmem_gui.core.catalog import Catalog
@@ -19,6 +21,14 @@ from axmem_gui.core.session.model import (
     Versions,
 )
 from tests.helpers.store import raw
+
+
+def sample_session_json() -> dict[str, Any]:
+    """The document of the sample session the app ships (a fresh copy, free to change)."""
+    folder = resources.files("axmem_gui") / "sample"
+    name = next(p.name for p in folder.iterdir() if p.name.endswith(".axsession.json"))
+    doc: dict[str, Any] = json.loads((folder / name).read_text(encoding="utf-8"))
+    return doc
 
 
 def session_json(session: Session) -> dict[str, Any]:

@@ -7,6 +7,7 @@ import configparser
 import subprocess
 import tomllib
 import xml.etree.ElementTree as ET
+from typing import Any
 
 from axmem_gui import __version__
 from tests.packaging.conftest import (
@@ -31,8 +32,10 @@ def desktop_entry() -> configparser.SectionProxy:
     return parser["Desktop Entry"]
 
 
-def project() -> dict:
-    return tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+def project() -> dict[str, Any]:
+    doc = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    table: dict[str, Any] = doc["project"]
+    return table
 
 
 def metainfo() -> ET.Element:

@@ -61,7 +61,8 @@ def test_ico_directory_lists_png_images_up_to_256(icons: Path) -> None:
             "<BBBBHHII", data, 6 + 16 * i
         )
         widths.append(width or 256)
-        image = QImage.fromData(data[offset : offset + length], "PNG")
+        # PySide6 accepts only a str format, though its stub says bytes
+        image = QImage.fromData(data[offset : offset + length], "PNG")  # type: ignore[arg-type]
         assert image.width() == (width or 256)
     assert widths == [s for s in SIZES if s <= 256]
 
@@ -72,7 +73,7 @@ def test_icns_elements_cover_the_file_and_hold_pngs(icons: Path) -> None:
     position, sizes = 8, []
     while position < len(data):
         length = struct.unpack_from(">I", data, position + 4)[0]
-        image = QImage.fromData(data[position + 8 : position + length], "PNG")
+        image = QImage.fromData(data[position + 8 : position + length], "PNG")  # type: ignore[arg-type]  # str only, as above
         assert not image.isNull()
         sizes.append(image.width())
         position += length

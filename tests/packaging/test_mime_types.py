@@ -14,6 +14,7 @@ from pathlib import Path
 from axmem_gui.core.workspace import WORKSPACE_SUFFIX
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store.schema import APPLICATION_ID
+from tests.helpers.present import present
 from tests.packaging.conftest import MIME_FILE, SESSION_MIME, WORKSPACE_MIME, external_tool
 
 NS = "{http://www.freedesktop.org/standards/shared-mime-info}"
@@ -85,10 +86,10 @@ def test_magic_matches_a_real_workspace_and_not_other_sqlite_files(tmp_path: Pat
 def test_globs_are_the_suffixes_the_app_writes() -> None:
     assert globs(WORKSPACE_MIME) == [f"*{WORKSPACE_SUFFIX}"]
     assert globs(SESSION_MIME) == ["*.axsession.json"]
-    assert mime_type(WORKSPACE_MIME).find(f"{NS}sub-class-of").get("type") == (  # type: ignore[union-attr]
+    assert present(mime_type(WORKSPACE_MIME).find(f"{NS}sub-class-of")).get("type") == (
         "application/vnd.sqlite3"
     )
-    assert mime_type(SESSION_MIME).find(f"{NS}sub-class-of").get("type") == (  # type: ignore[union-attr]
+    assert present(mime_type(SESSION_MIME).find(f"{NS}sub-class-of")).get("type") == (
         "application/json"
     )
 
@@ -96,6 +97,7 @@ def test_globs_are_the_suffixes_the_app_writes() -> None:
 DETECT = """
 import json, sys
 from PySide6.QtCore import QMimeDatabase
+from tests.helpers.present import present
 db = QMimeDatabase()
 by_name = {p: db.mimeTypeForFile(p).name() for p in sys.argv[1:]}
 by_content = {
@@ -116,7 +118,8 @@ def detect(files: list[Path], data_home: Path) -> dict[str, dict[str, str]]:
         timeout=60,
         check=True,
     )
-    return json.loads(run.stdout)  # type: ignore[no-any-return]
+    answer: dict[str, dict[str, str]] = json.loads(run.stdout)
+    return answer
 
 
 def test_shared_mime_database_classifies_workspaces_and_sessions(tmp_path: Path) -> None:

@@ -45,7 +45,8 @@ def _write(doc: dict[str, Any], tmp_path: Path, name: str) -> Path:
 
 
 def _raw(path: Path) -> dict[str, Any]:
-    return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return doc
 
 
 @pytest.mark.parametrize("path", [TS_SESSION, PY_SESSION], ids=["typescript", "python"])

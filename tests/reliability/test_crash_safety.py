@@ -1,6 +1,7 @@
 """Issue: crash safety. A process doing large imports, bulk edits and session writes is
-killed (SIGKILL) at random points; afterwards the workspace passes integrity_check, every
-operation is fully present or fully absent, and no committed operation is lost."""
+killed (SIGKILL) at random points (inside an open transaction, or wherever it is after a
+commit); afterwards the workspace passes integrity_check, every operation is fully present
+or fully absent, and no committed operation is lost."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import random
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -46,30 +46,40 @@ def _present(ws: Workspace, n: int) -> str:
 
 
 def _run_and_kill(tmp_path: Path, rng: random.Random) -> tuple[int, int]:
+    """One worker, killed either inside a chosen operation's open transaction (the worker
+    stops there and says so) or as soon as it reports a chosen commit (wherever it then is:
+    between operations or inside the next one). Both are conditions, never a sleep."""
     path = tmp_path / "crash.axmem"
     Workspace.open(path, create=True).close()
     scratch = tmp_path / "scratch"
     scratch.mkdir()
+    hold_op = rng.randrange(worker.OPERATIONS) if rng.random() < 0.5 else None
+    hold = [] if hold_op is None else [str(hold_op), str(rng.randint(1, 80))]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.reliability.kill_worker", str(path), str(scratch)],
+        [sys.executable, "-m", "tests.reliability.kill_worker", str(path), str(scratch), *hold],
+        stdin=subprocess.PIPE,  # a held worker waits on it; nothing is ever written
         stdout=subprocess.PIPE,
         text=True,
         cwd=Path(__file__).resolve().parents[2],
     )
     assert proc.stdout is not None
     kill_after_commits = rng.randrange(0, worker.OPERATIONS)
-    committed = -1
-    while committed < kill_after_commits:
+    committed, held = -1, False
+    while hold_op is not None or committed < kill_after_commits:
         line = proc.stdout.readline()
         if not line or line.strip() == "done":
             break
+        if line.startswith("holding"):
+            held = True
+            break
         committed = int(line.split()[1])
-    time.sleep(rng.random() * 0.05)  # land somewhere inside the next operation
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
     for line in proc.stdout:  # anything committed between our read and the kill
         if line.startswith("committed"):
             committed = int(line.split()[1])
+    if hold_op is not None:
+        assert held and committed == hold_op - 1, (hold_op, committed)
 
     with Workspace.open(path) as ws:
         assert ws.integrity_check() == "ok"
@@ -78,6 +88,8 @@ def _run_and_kill(tmp_path: Path, rng: random.Random) -> tuple[int, int]:
             assert state != "partial", f"operation {n} ({worker.kind_of(n)}) half-written"
             if n <= committed:
                 assert state == "all", f"committed operation {n} was lost"
+            elif hold_op is not None:
+                assert state == "none", f"operation {n} was never committed, yet is there"
     return committed + 1, worker.OPERATIONS
 
 

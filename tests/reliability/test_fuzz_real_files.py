@@ -13,10 +13,10 @@ seed and AXMEM_FUZZ_SEED=random a new one each run (the seed is in every failure
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
-import time
 from collections import Counter
 from collections.abc import Callable
 from importlib import resources
@@ -38,7 +38,6 @@ from tests.reliability import mutate
 
 _SEED_SETTING = os.environ.get("AXMEM_FUZZ_SEED", "20261201")
 SEED = random.randrange(2**32) if _SEED_SETTING == "random" else int(_SEED_SETTING)
-MAX_SECONDS = 10.0
 SECRET = "AXMEM-FUZZ-SECRET-7f3a"
 FIXTURE_SKILLS = Path(__file__).parent.parent / "fixtures" / "skills"
 
@@ -65,8 +64,9 @@ def real_documents() -> dict[str, Any]:
 
 
 def check_outcome(label: str, fn: Callable[[], Any], must_name: str = "") -> Any:
-    """Run one input: success or an AxmemError with a message naming the file, in time."""
-    start = time.perf_counter()
+    """Run one input: success or an AxmemError with a message naming the file. (No wall-clock
+    bound here: a reader that hangs is caught by the run; how fast readers are is measured in
+    bench/, not asserted in a test.)"""
     try:
         result = fn()
     except AxmemError as exc:
@@ -74,8 +74,6 @@ def check_outcome(label: str, fn: Callable[[], Any], must_name: str = "") -> Any
         assert message.strip() and "Traceback" not in message, (SEED, label, message)
         assert not must_name or must_name in message, (SEED, label, message)
         result = exc
-    elapsed = time.perf_counter() - start
-    assert elapsed < MAX_SECONDS, f"seed {SEED}: {label} took {elapsed:.1f} s"
     return result
 
 
@@ -117,7 +115,7 @@ def test_loaders_take_mutated_real_files(
             path = tmp_path / f"{kind}-{i % 7}.json"
             path.write_bytes(mutate.json_input(r, docs[kind]))
         for reader in READERS[kind]:
-            result = check_outcome(f"{kind} #{i}", lambda r=reader, p=path: r(p))
+            result = check_outcome(f"{kind} #{i}", functools.partial(reader, path))
             problems = getattr(result, "problems", ())
             assert all(str(p).strip() for p in problems)
         fuzz_counts["loaders"] += 1
@@ -132,7 +130,7 @@ def test_skill_folders_never_leak_what_is_outside(
     for i in range(800 * fuzz_scale):
         r = random.Random(SEED * 7_000_003 + i)
         folder = mutate.skill_folder(r, tmp_path, r.choice(seeds), outside)
-        src = check_outcome(f"skills #{i}", lambda folder=folder: read_source(folder))
+        src = check_outcome(f"skills #{i}", functools.partial(read_source, folder))
         assert not isinstance(src, AxmemError)  # read_source reports, never raises
         for imported in src.doc.skills:
             assert SECRET not in imported.skill.content, (SEED, i)
@@ -159,14 +157,14 @@ def test_workspaces_refused_untouched_or_opened(
 
         read_only = r.random() < 0.5
         opened = check_outcome(
-            f"workspace #{i}", lambda t=target, ro=read_only: Workspace.open(t, read_only=ro)
+            f"workspace #{i}", functools.partial(Workspace.open, target, read_only=read_only)
         )
         if isinstance(opened, AxmemError):  # refused: untouched, nothing beside it
             assert target.read_bytes() == before, (SEED, i, "a refused file changed")
             assert [p.name for p in area.iterdir()] == ["w.axmem"], (SEED, i)
         else:  # taken: damage found later is a clear error too
             with opened:
-                check_outcome(f"workspace read #{i}", lambda ws=opened: ws.catalog())
+                check_outcome(f"workspace read #{i}", opened.catalog)
         fuzz_counts["workspaces"] += 1
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QImage, QTextDocument, QTextImageFormat
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.ui.editor import preview
 from axmem_gui.ui.editor.dialogs import OpenLinkDialog
@@ -61,7 +62,7 @@ def test_generated_html_has_only_private_urls(tmp_path: Path) -> None:
     assert len(urls) == 6 and all(re.fullmatch(r"axmem-(res|link):\d+", u) for u in urls), urls
 
 
-def test_preview_reads_no_device_fifo_or_local_image(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_preview_reads_no_device_fifo_or_local_image(qtbot: QtBot, tmp_path: Path) -> None:
     png = tmp_path / "local.png"
     QImage(50, 40, QImage.Format.Format_RGB32).save(str(png))
     fifo = tmp_path / "pipe.png"
@@ -88,7 +89,9 @@ def test_preview_reads_no_device_fifo_or_local_image(qtbot, tmp_path: Path) -> N
     assert "/dev/zero" in browser.blocked_resources  # recorded by its original name
 
 
-def test_links_map_back_to_their_target_and_are_still_confirmed(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_links_map_back_to_their_target_and_are_still_confirmed(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     refused: list[str] = []
     monkeypatch.setattr(OpenLinkDialog, "refuse", classmethod(lambda cls, p, u: refused.append(u)))
     monkeypatch.setattr(OpenLinkDialog, "ask", classmethod(lambda cls, p, u: False))
@@ -113,7 +116,7 @@ def test_tables_cut_in_pieces_keep_their_header() -> None:
 
 
 @pytest.mark.parametrize("shape", sorted(HOSTILE_SHAPES))
-def test_hostile_markdown_renders_in_slices_in_the_widget(qtbot, shape: str) -> None:  # type: ignore[no-untyped-def]
+def test_hostile_markdown_renders_in_slices_in_the_widget(qtbot: QtBot, shape: str) -> None:
     browser = SafeMarkdownBrowser()
     qtbot.addWidget(browser)
     with qtbot.waitSignal(browser.render_finished, timeout=120_000):
@@ -126,7 +129,7 @@ def test_hostile_markdown_renders_in_slices_in_the_widget(qtbot, shape: str) -> 
         assert lines[-1] == preview.too_long_note(preview.MAX_PREVIEW_BLOCKS)[6:-8]
 
 
-def test_a_new_text_replaces_a_render_in_progress(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_a_new_text_replaces_a_render_in_progress(qtbot: QtBot) -> None:
     browser = SafeMarkdownBrowser()
     qtbot.addWidget(browser)
     browser.set_markdown_source(HOSTILE_SHAPES["setext"], immediately=True)
@@ -178,7 +181,7 @@ def test_link_brackets_scanned_quadratically_are_shown_as_text(shape: str) -> No
     assert render_markdown(ordinary).count("<a href") == 600  # ordinary links render
 
 
-def test_appended_batches_keep_the_format_of_their_first_block(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_appended_batches_keep_the_format_of_their_first_block(qtbot: QtBot) -> None:
     """Each batch's first block merged into the document's last block: the heading lost
     its format and the block grew with every turn (quadratic appending)."""
     browser = SafeMarkdownBrowser()
@@ -197,7 +200,7 @@ def test_appended_batches_keep_the_format_of_their_first_block(qtbot) -> None:  
     assert browser.document().blockCount() >= 20000 * 5 // PIECE_CHARS
 
 
-def test_a_turn_lays_out_a_bounded_amount(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_a_turn_lays_out_a_bounded_amount(qtbot: QtBot) -> None:
     browser = SafeMarkdownBrowser()
     qtbot.addWidget(browser)
     with qtbot.waitSignal(browser.render_finished, timeout=60_000):
@@ -207,7 +210,9 @@ def test_a_turn_lays_out_a_bounded_amount(qtbot) -> None:  # type: ignore[no-unt
     assert max(browser.slice_units) <= preview.MAX_SLICE_UNITS + MAX_PIECE_UNITS
 
 
-def test_the_preview_stops_at_its_block_limit(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_preview_stops_at_its_block_limit(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(preview, "MAX_PREVIEW_BLOCKS", 300)
     browser = SafeMarkdownBrowser()
     qtbot.addWidget(browser)

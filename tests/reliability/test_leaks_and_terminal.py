@@ -5,7 +5,6 @@ file or the output whatever its length, and importing a session never replaces o
 from __future__ import annotations
 
 import json
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ from axmem_gui.core.printable import printable
 from axmem_gui.core.session.redact import REDACTED, scrub_secrets
 from axmem_gui.services.sessions import SessionService, import_session
 from axmem_gui.services.workspace import init_workspace
+from tests.helpers.session_docs import sample_session_json
 from tests.helpers.store import raw
 
 ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x9b31m\u202e"
@@ -73,16 +73,10 @@ def test_short_api_key_quoted_back_is_redacted() -> None:
     assert scrub_secrets("xabc12y and abc12", ["abc12"]) == f"xabc12y and {REDACTED}"
 
 
-def _sample_session() -> dict[str, Any]:
-    folder = resources.files("axmem_gui") / "sample"
-    name = next(p.name for p in folder.iterdir() if p.name.endswith(".axsession.json"))
-    return dict(json.loads((folder / name).read_text(encoding="utf-8")))
-
-
 def test_importing_a_session_with_a_taken_id_keeps_both(tmp_path: Path) -> None:
     ws = raw(init_workspace(tmp_path / "w.axmem"))
     try:
-        doc = _sample_session()
+        doc = sample_session_json()
         first = tmp_path / "a.axsession.json"
         first.write_text(json.dumps(doc), encoding="utf-8")
         assert import_session(ws, first) == (doc["id"], True, "")
@@ -100,6 +94,7 @@ def test_importing_a_session_with_a_taken_id_keeps_both(tmp_path: Path) -> None:
         names = {s.id: s.name for s in rows}
         assert names[doc["id"]] == doc.get("name", "") or names[doc["id"]] != other["name"]
         assert names[new_id] == "someone else's run"
-        assert ws.sessions.get(doc["id"])["name"] != "someone else's run"
+        saved = ws.sessions.get(doc["id"])
+        assert saved is not None and saved["name"] != "someone else's run"
     finally:
         ws.close()

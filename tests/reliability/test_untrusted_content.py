@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QUrl
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.ui.editor import preview
-from axmem_gui.ui.editor.dialogs import OpenLinkDialog
 from axmem_gui.ui.editor.markdown_render import MAX_PREVIEW_CHARS, render_markdown
+from tests.helpers.links import record_links
 
 HOSTILE = (
     "<script>alert(1)</script>\n\n<iframe src='http://127.0.0.1:9/'></iframe>\n\n"
@@ -49,21 +50,16 @@ def test_huge_content_is_truncated_with_a_note() -> None:
     assert f"first {MAX_PREVIEW_CHARS:,} characters" in out
 
 
-def test_only_web_links_can_open_and_only_after_confirmation(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_only_web_links_can_open_and_only_after_confirmation(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from PySide6.QtWidgets import QWidget
 
-    asked: list[str] = []
-    refused: list[str] = []
-    opened: list[str] = []
-    monkeypatch.setattr(
-        OpenLinkDialog, "ask", classmethod(lambda cls, p, u: asked.append(u) or False)
-    )
-    monkeypatch.setattr(OpenLinkDialog, "refuse", classmethod(lambda cls, p, u: refused.append(u)))
-    monkeypatch.setattr(preview.QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
+    links = record_links(monkeypatch)
     parent = QWidget()
     qtbot.addWidget(parent)
     for url in ("javascript:alert(1)", "file:///etc/passwd", "data:text/html,hi"):
         assert not preview.open_link(parent, QUrl(url))
-    assert len(refused) == 3 and not asked and not opened
+    assert len(links.refused) == 3 and not links.asked and not links.opened
     assert not preview.open_link(parent, QUrl("https://example.org/"))  # user said no
-    assert asked == ["https://example.org/"] and not opened
+    assert links.asked == ["https://example.org/"] and not links.opened

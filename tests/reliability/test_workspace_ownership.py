@@ -169,7 +169,7 @@ def test_a_damaged_stored_value_is_a_clear_error(
         ws.catalog()
 
 
-def _varint(data: bytes, at: int) -> tuple[int, int]:
+def _varint(data: bytes | bytearray, at: int) -> tuple[int, int]:
     value = 0
     for i in range(9):
         byte = data[at + i]

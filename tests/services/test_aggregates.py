@@ -61,7 +61,7 @@ def test_catalog_refuses_a_stale_revision_and_writes_nothing(
     ws: OpenWorkspace, other: OpenWorkspace, heard: list[Change]
 ) -> None:
     seen = ws.catalog.get("skills", "release-checklist")
-    assert seen is not None
+    assert seen is not None and isinstance(seen.entry, Skill)
     other.catalog.edit("skills", replace(seen.entry, name="Theirs"), seen.revision)
     fresh = Memory("fresh", "new")
     with pytest.raises(ConflictError) as err:
@@ -74,7 +74,7 @@ def test_catalog_refuses_a_stale_revision_and_writes_nothing(
     assert (err.value.expected, err.value.actual) == (seen.revision, seen.revision + 1)
     assert ws.catalog.get("memories", "fresh") is None  # the batch rolled back
     now = ws.catalog.get("skills", "release-checklist")
-    assert now is not None and now.entry.name == "Theirs"
+    assert now is not None and isinstance(now.entry, Skill) and now.entry.name == "Theirs"
     assert heard == []  # nothing committed, nothing announced
 
 
@@ -84,7 +84,7 @@ def test_catalog_announces_what_it_wrote_after_the_commit(
     during: list[bool] = []
     ws.notices.subscribe(lambda _c: during.append(raw(ws).db.conn.in_transaction))
     skill = ws.catalog.get("skills", "release-checklist")
-    assert skill is not None
+    assert skill is not None and isinstance(skill.entry, Skill)
     ws.catalog.edit("skills", replace(skill.entry, description="edited"), skill.revision)
     ws.catalog.create("memories", Memory("m-new", "fact"))
     ws.catalog.rename("memories", "m-new", "m-renamed")
@@ -142,7 +142,7 @@ def test_history_follows_renames_as_typed_entries(ws: OpenWorkspace) -> None:
     ws.catalog.create("skills", Skill("a", "A"))
     ws.catalog.rename("skills", "a", "b")
     found = ws.catalog.get("skills", "b")
-    assert found is not None
+    assert found is not None and isinstance(found.entry, Skill)
     ws.catalog.edit("skills", replace(found.entry, name="B"), found.revision)
     lineage = ws.catalog.lineage("skills", "b")
     assert [(r.entry_id, r.op) for r in lineage] == [

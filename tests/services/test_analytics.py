@@ -22,6 +22,7 @@ from axmem_gui.core.session.model import Callback, Session
 from axmem_gui.services import analytics
 from axmem_gui.services.sessions import SessionService
 from axmem_gui.services.workspace import init_workspace
+from tests.helpers.present import present
 from tests.helpers.session_docs import callback, make_forward, make_session, reparse, session_json
 from tests.helpers.store import raw
 
@@ -102,8 +103,8 @@ def test_sample_workspace_counts(tmp_path: Path) -> None:
         key = (entry.kind, entry.id)
         assert entry.loaded == loaded.get(key, 0), key
         assert entry.used == used.get(key, 0), key
-    assert report.entry(MEMORY, "package-registries").status == USED  # type: ignore[union-attr]
-    assert report.entry(SKILL, "feature-flags").status == LOADED_NEVER_USED  # type: ignore[union-attr]
+    assert present(report.entry(MEMORY, "package-registries")).status == USED
+    assert present(report.entry(SKILL, "feature-flags")).status == LOADED_NEVER_USED
     total = len(catalog.skills) + len(catalog.memories)
     assert len(report.never_loaded) == total - len(set(loaded) | set(used))
     assert json.loads(json.dumps(report.to_json()))["sessions"] == len(docs)

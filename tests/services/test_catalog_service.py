@@ -78,7 +78,7 @@ def test_rename_refuses_empty_and_taken_ids(catalog: CatalogService) -> None:
         catalog.rename("skills", "a", "b")
     catalog.rename("skills", "a", "c")
     found = catalog.get("skills", "c")
-    assert found is not None and found.entry.name == "A"
+    assert found is not None and isinstance(found.entry, Skill) and found.entry.name == "A"
     assert catalog.get("skills", "a") is None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -27,13 +28,14 @@ from axmem_gui.core.session.model import MapUpdate, SessionAgent
 from axmem_gui.services import contextmaps as svc
 from axmem_gui.services.sessions import SessionService
 from axmem_gui.services.workspace import OpenWorkspace, init_workspace
+from tests.helpers.present import present
 from tests.helpers.session_docs import make_forward, make_session
 from tests.helpers.store import raw
 from tests.ui.contextmap.maps import AGENT, OTHER_AGENT, UPDATE_2, history, store_history
 
 
 @pytest.fixture
-def ws(tmp_path: Path):  # type: ignore[no-untyped-def]
+def ws(tmp_path: Path) -> Iterator[OpenWorkspace]:
     workspace = init_workspace(tmp_path / "maps.axmem")
     yield workspace
     workspace.close()
@@ -209,7 +211,7 @@ def test_edits_write_exactly_what_ax_operations_write() -> None:
 def test_edit_input_is_checked() -> None:
     stored = _stored(history()[2][1])
     joined = svc.edit_item_text(stored, "cu-00001", "two\nlines\r\nhere")
-    assert parse_map(joined.state.text).item("cu-00001").content == "two lines here"  # type: ignore[union-attr]
+    assert present(parse_map(joined.state.text).item("cu-00001")).content == "two lines here"
     with pytest.raises(InputError, match="must not be empty"):
         svc.edit_item_text(stored, "cu-00001", "  \n ")
     with pytest.raises(InputError, match="must not be empty"):

@@ -15,8 +15,7 @@ import pytest
 from axmem_gui.core.session.model import Session
 from axmem_gui.services import sessions
 from axmem_gui.services.sessions import SessionService
-from axmem_gui.services.workspace import init_workspace
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import OpenWorkspace, init_workspace
 from tests.helpers.session_docs import reparse, session_json
 from tests.helpers.store import raw
 
@@ -24,7 +23,7 @@ SAMPLE_ID = "sample-ops-assistant"
 
 
 @pytest.fixture
-def ws(tmp_path: Path) -> Iterator[Workspace]:
+def ws(tmp_path: Path) -> Iterator[OpenWorkspace]:
     workspace = init_workspace(tmp_path / "w.axmem", sample=True)
     yield workspace
     workspace.close()
@@ -35,7 +34,9 @@ def _file(session: Session, path: Path, **changes: Any) -> Path:
     return path
 
 
-def test_a_batch_reports_each_file_and_stores_what_it_can(ws: Workspace, tmp_path: Path) -> None:
+def test_a_batch_reports_each_file_and_stores_what_it_can(
+    ws: OpenWorkspace, tmp_path: Path
+) -> None:
     doc = SessionService(raw(ws)).get(SAMPLE_ID)
     new = _file(doc, tmp_path / "new.axsession.json", id="new")
     same = _file(doc, tmp_path / "same.axsession.json")  # already stored
@@ -72,7 +73,9 @@ def test_a_batch_reports_each_file_and_stores_what_it_can(ws: Workspace, tmp_pat
     assert (0.0, "reading new.axsession.json (1 of 6)") in seen
 
 
-def test_a_cancel_before_the_commit_writes_nothing(ws: Workspace, tmp_path: Path) -> None:
+def test_a_cancel_before_the_commit_writes_nothing(
+    ws: OpenWorkspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     doc = SessionService(raw(ws)).get(SAMPLE_ID)
     paths = [_file(doc, tmp_path / f"{i}.axsession.json", id=f"c{i}") for i in range(3)]
     before = [s.id for s in raw(ws).sessions.list()]
@@ -83,7 +86,7 @@ def test_a_cancel_before_the_commit_writes_nothing(ws: Workspace, tmp_path: Path
         stored.append(str(value["id"]))
         return original(value)
 
-    raw(ws).sessions.save = save  # type: ignore[method-assign]
+    monkeypatch.setattr(raw(ws).sessions, "save", save)
     with pytest.raises(sessions.SessionImportCancelled, match="nothing was imported"):
         SessionService(raw(ws)).import_files(paths, cancel=lambda: len(stored) == 3)
     assert stored == ["c0", "c1", "c2"]  # all written in the transaction, then rolled back

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -37,7 +38,7 @@ def _reference(ws: Workspace, table: str, columns: tuple[str, ...], text: str) -
     text=st.text(ALPHABET, min_size=1, max_size=6),
 )
 def test_the_index_finds_exactly_what_like_finds(
-    tmp_path_factory, contents: list[str], text: str  # type: ignore[no-untyped-def]
+    tmp_path_factory: pytest.TempPathFactory, contents: list[str], text: str
 ) -> None:
     path = tmp_path_factory.mktemp("find") / "w.axmem"
     with Workspace.open(path, create=True) as ws:
@@ -113,7 +114,7 @@ def _recorded(ws: Workspace) -> list[tuple[str, tuple[object, ...]]]:
             statements.append((sql, tuple(args)))  # type: ignore[arg-type]
         return original(sql, args)  # type: ignore[arg-type]
 
-    ws.db.execute = recording  # type: ignore[method-assign]
+    ws.db.execute = recording  # type: ignore[method-assign,assignment]
     return statements
 
 

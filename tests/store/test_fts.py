@@ -18,7 +18,9 @@ SKILLS = (
 )
 
 
-def _expected_bm25(docs: list[list[list[str]]], weights: list[float], query: list[str]) -> list:
+def _expected_bm25(
+    docs: list[list[list[str]]], weights: list[float], query: list[str]
+) -> list[float]:
     """FTS5's documented bm25(): k1 = 1.2, b = 0.75, idf = ln((N - n + 0.5) / (n + 0.5))
     (at least 1e-6), term frequency = weighted sum of per-column hits, length = all tokens."""
     k1, b = 1.2, 0.75

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from tests.helpers.readonly import read_only_folder
 
 
 @pytest.fixture
-def ws(tmp_path: Path):
+def ws(tmp_path: Path) -> Iterator[Workspace]:
     w = Workspace.open(tmp_path / "t.axmem", create=True)
     yield w
     w.close()

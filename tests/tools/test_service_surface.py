@@ -152,5 +152,5 @@ def test_every_lazy_import_in_ui_is_also_a_real_import_the_contracts_see() -> No
                 and isinstance(node.args[0], ast.Constant)
                 and node.args[0].value not in imported
             ):
-                missing.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.args[0].value}")
+                missing.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.args[0].value!r}")
     assert missing == []

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -54,7 +54,7 @@ def _first_line_after(user: str, title: str) -> str:
     return "the question"
 
 
-def reply_fields(messages: list[Mapping[str, Any]], long_map_items: bool) -> dict[str, Any]:
+def reply_fields(messages: Sequence[Mapping[str, Any]], long_map_items: bool) -> dict[str, Any]:
     system = "\n".join(_text(m.get("content")) for m in messages if m.get("role") == "system")
     user = "\n".join(_text(m.get("content")) for m in messages if m.get("role") != "system")
     stage = _stage(system)
@@ -286,6 +286,7 @@ class ScriptServer:
     @property
     def base_url(self) -> str:
         host, port = self._http.server_address[:2]
+        assert isinstance(host, str)  # an AF_INET server's address
         return f"http://{host}:{port}/v1"
 
     @property

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from axmem_gui.cli.main import main
 from axmem_gui.services.workspace import init_workspace
+from tests.helpers.cli import run_cli
 
 CONFIG: dict[str, Any] = {
     "name": "helper",
@@ -28,46 +28,44 @@ def ws_path(tmp_path: Path) -> Path:
     return path
 
 
-def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
 def test_add_show_edit_remove_round_trip(
     ws_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     w = ["--workspace", str(ws_path)]
-    code, out, _ = _cli(capsys, "agents", "list", *w)
+    code, out, _ = run_cli(capsys, "agents", "list", *w)
     assert code == 0 and "no agent configs yet" in out
 
     source = tmp_path / "helper.json"
     source.write_text(json.dumps(CONFIG), encoding="utf-8")
-    code, out, _ = _cli(capsys, "agents", "add", *w, str(source))
+    code, out, _ = run_cli(capsys, "agents", "add", *w, str(source))
     added = json.loads(out)
     assert code == 0 and added["revision"] == 1 and added["config"]["name"] == "helper"
     assert added["config"]["contextMap"]["maxChars"] == 1200
 
-    code, out, _ = _cli(capsys, "agents", "list", *w, "--json")
+    code, out, _ = run_cli(capsys, "agents", "list", *w, "--json")
     assert [(a["name"], a["revision"]) for a in json.loads(out)] == [("helper", 1)]
 
     # show | edit: the show document is accepted as input, the revision guards the edit.
-    code, out, _ = _cli(capsys, "agents", "show", *w, "helper")
+    code, out, _ = run_cli(capsys, "agents", "show", *w, "helper")
     shown = json.loads(out)
     shown["config"]["instruction"] = "Answer in detail."
     edited_file = tmp_path / "edited.json"
     edited_file.write_text(json.dumps(shown), encoding="utf-8")
-    code, out, _ = _cli(capsys, "agents", "edit", *w, "helper", str(edited_file), "--revision", "1")
+    code, out, _ = run_cli(
+        capsys, "agents", "edit", *w, "helper", str(edited_file), "--revision", "1"
+    )
     assert code == 0 and json.loads(out)["revision"] == 2
 
-    code, _, err = _cli(capsys, "agents", "edit", *w, "helper", str(edited_file), "--revision", "1")
+    code, _, err = run_cli(
+        capsys, "agents", "edit", *w, "helper", str(edited_file), "--revision", "1"
+    )
     assert code == 2 and "changed since revision 1 (it is at revision 2)" in err
 
-    code, _, err = _cli(capsys, "agents", "remove", *w, "helper", "--revision", "1")
+    code, _, err = run_cli(capsys, "agents", "remove", *w, "helper", "--revision", "1")
     assert code == 2 and "not removed" in err
-    code, out, _ = _cli(capsys, "agents", "remove", *w, "helper", "--revision", "2")
+    code, out, _ = run_cli(capsys, "agents", "remove", *w, "helper", "--revision", "2")
     assert code == 0 and json.loads(out) == {"removed": "helper"}
-    code, _, err = _cli(capsys, "agents", "show", *w, "helper")
+    code, _, err = run_cli(capsys, "agents", "show", *w, "helper")
     assert code == 2 and "no agent named 'helper'" in err
 
 
@@ -79,28 +77,28 @@ def test_add_from_stdin_rename_and_bad_input(
 ) -> None:
     w = ["--workspace", str(ws_path)]
     monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(CONFIG)))
-    assert _cli(capsys, "agents", "add", *w, "-")[0] == 0
+    assert run_cli(capsys, "agents", "add", *w, "-")[0] == 0
     monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(CONFIG)))
-    code, _, err = _cli(capsys, "agents", "add", *w, "-")
+    code, _, err = run_cli(capsys, "agents", "add", *w, "-")
     assert code == 2 and "already exists" in err
 
     renamed = tmp_path / "renamed.json"
     renamed.write_text(json.dumps({**CONFIG, "name": "helper-2"}), encoding="utf-8")
-    code, out, _ = _cli(capsys, "agents", "edit", *w, "helper", str(renamed))
+    code, out, _ = run_cli(capsys, "agents", "edit", *w, "helper", str(renamed))
     assert code == 0 and json.loads(out)["name"] == "helper-2"
-    code, out, _ = _cli(capsys, "agents", "list", *w, "--json")
+    code, out, _ = run_cli(capsys, "agents", "list", *w, "--json")
     assert [a["name"] for a in json.loads(out)] == ["helper-2"]
 
     broken = tmp_path / "broken.json"
     broken.write_text('{"name": "x", ', encoding="utf-8")
-    code, _, err = _cli(capsys, "agents", "add", *w, str(broken))
+    code, _, err = run_cli(capsys, "agents", "add", *w, str(broken))
     assert code == 2 and "not valid JSON" in err and str(broken) in err
 
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({**CONFIG, "name": "ctx", "signature": "context:string -> a:string"}))
-    code, _, err = _cli(capsys, "agents", "add", *w, str(bad))
+    code, _, err = run_cli(capsys, "agents", "add", *w, str(bad))
     assert code == 2 and "context" in err
-    code, out, _ = _cli(capsys, "agents", "list", *w, "--json")
+    code, out, _ = run_cli(capsys, "agents", "list", *w, "--json")
     assert [a["name"] for a in json.loads(out)] == ["helper-2"]  # nothing half-written
 
 
@@ -113,7 +111,7 @@ def test_add_and_edit_name_the_runtime_that_refuses_the_signature(
     w = ["--workspace", str(ws_path)]
     source = tmp_path / "helper.json"
     source.write_text(json.dumps(CONFIG), encoding="utf-8")
-    code, out, err = _cli(capsys, "agents", "add", *w, str(source))
+    code, out, err = run_cli(capsys, "agents", "add", *w, str(source))
     assert code == 0
     [refusal] = json.loads(out)["runtimeRefusals"]
     assert refusal["runtime"] == "@ax-llm/ax 24.0.21"
@@ -121,12 +119,12 @@ def test_add_and_edit_name_the_runtime_that_refuses_the_signature(
     assert 'warning: @ax-llm/ax 24.0.21 refuses this signature: Invalid Signature: Field ' \
         'name "request" is too generic (Use a more descriptive name' in err
     source.write_text(json.dumps({**CONFIG, "signature": "userRequest:string -> answer:string"}))
-    code, out, err = _cli(capsys, "agents", "edit", *w, "helper", str(source))
+    code, out, err = run_cli(capsys, "agents", "edit", *w, "helper", str(source))
     assert code == 0 and json.loads(out)["runtimeRefusals"] == [] and err == ""
     both_refuse = "userRequest:string -> answer:string, answer:string"
     source.write_text(json.dumps({**CONFIG, "signature": both_refuse}))
-    code, _, err = _cli(capsys, "agents", "edit", *w, "helper", str(source))
+    code, _, err = run_cli(capsys, "agents", "edit", *w, "helper", str(source))
     assert code == 2 and "axllm 25.4.6 refuses this signature" in err
     assert "Duplicate output field name" in err
-    code, out, _ = _cli(capsys, "agents", "show", *w, "helper")
+    code, out, _ = run_cli(capsys, "agents", "show", *w, "helper")
     assert json.loads(out)["config"]["signature"] == "userRequest:string -> answer:string"

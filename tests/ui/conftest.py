@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtCore import QEvent
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.services.workspace import init_workspace, open_workspace
 from axmem_gui.ui.controller import WorkspaceController
@@ -44,7 +45,7 @@ def close_window(win: MainWindow) -> None:
 
 
 @pytest.fixture
-def make_window(qtbot, sample_path: Path, settings: AppSettings) -> Iterator[WindowFactory]:  # type: ignore[no-untyped-def]
+def make_window(qtbot: QtBot, sample_path: Path, settings: AppSettings) -> Iterator[WindowFactory]:
     """`make_window(path=sample, *, read_only, features, settings, restore_layout, show)`:
     a main window on a workspace, with every feature (`features=None`), the given ones, or
     none (`()`); every window made is closed, then its workspace, when the test ends."""

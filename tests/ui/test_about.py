@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.ax.icutext import text_engine
 from axmem_gui.ui.about import AboutDialog, version_rows
 
 
-def test_about_shows_icu_and_unicode_versions(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_about_shows_icu_and_unicode_versions(qtbot: QtBot) -> None:
     rows = dict(version_rows())
     engine = text_engine()
     assert rows["Unicode text (collation, case, NFKD)"] == (

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core import lint as lint_package
 from axmem_gui.core.ax import render as render_module
@@ -22,7 +23,7 @@ from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.lint import budget as budget_module
 from axmem_gui.core.lint.incremental import LintSession
 from axmem_gui.services import bench as bench_service
-from axmem_gui.services.bench import LiveSearch
+from axmem_gui.services.bench import BenchKind, LiveSearch
 from axmem_gui.services.index_worker import IndexOffload, PartJob
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
@@ -58,7 +59,7 @@ class Calls:
         def counted(*args: Any, **kwargs: Any) -> Any:
             if name in ("extend", "extend_columns"):
                 # (self, docs): an empty index (a new SearchIndex) is no work
-                docs = args[1] if name == "extend_columns" else list(args[1])
+                docs: Any = args[1] if name == "extend_columns" else list(args[1])
                 args = (args[0], docs)
                 if not (docs.ids if name == "extend_columns" else docs):
                     return fn(*args, **kwargs)
@@ -144,8 +145,8 @@ def _idle(win: MainWindow) -> bool:
     )
 
 
-def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def]
-    big_window: MainWindow, calls: Calls, qtbot
+def test_no_catalog_sized_work_on_the_gui_thread(
+    big_window: MainWindow, calls: Calls, qtbot: QtBot
 ) -> None:
     win = big_window
     linter = win.feature(LINT).linter
@@ -169,7 +170,11 @@ def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def
     # The retrieval bench: Ax answers at once; BM25's index is built on the runner, and
     # its calls (FTS5 scores every document a word matches) run there too.
     bench = win.feature(BENCH).panel
-    for kind, search in (("recall", "deploy rollback"), ("discover", "canary vault")):
+    searches: tuple[tuple[BenchKind, str], ...] = (
+        ("recall", "deploy rollback"),
+        ("discover", "canary vault"),
+    )
+    for kind, search in searches:
         bench.set_kind(kind)
         bench.set_searches([search])
         bench.run()
@@ -256,8 +261,8 @@ def test_no_catalog_sized_work_on_the_gui_thread(  # type: ignore[no-untyped-def
     assert calls.gui["_load"] == 0
 
 
-def test_a_big_catalog_is_indexed_partly_in_another_process_off_the_gui_thread(  # type: ignore[no-untyped-def]
-    make_window: WindowFactory, big_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot
+def test_a_big_catalog_is_indexed_partly_in_another_process_off_the_gui_thread(
+    make_window: WindowFactory, big_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
 ) -> None:
     """With the offload's threshold lowered to this catalog's size, the memories' tail is
     indexed by a child process while the task runner indexes the rest: the live index is
@@ -283,8 +288,8 @@ def test_a_big_catalog_is_indexed_partly_in_another_process_off_the_gui_thread( 
     assert win.feature(PREVIEW).panel.section_text("skills")
 
 
-def test_closing_the_window_stops_an_index_worker_that_does_not_answer(  # type: ignore[no-untyped-def]
-    make_window: WindowFactory, big_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot
+def test_closing_the_window_stops_an_index_worker_that_does_not_answer(
+    make_window: WindowFactory, big_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
 ) -> None:
     """A worker stopped (SIGSTOP, a debugger) while the index builds: closing the window
     cancels the build, which stops waiting and kills the worker (quitting waited for the
@@ -302,12 +307,12 @@ def test_closing_the_window_stops_an_index_worker_that_does_not_answer(  # type:
     assert not win.feature(RETRIEVAL).state.ready
 
 
-def test_opening_another_workspace_stops_the_index_build_of_the_last_one(  # type: ignore[no-untyped-def]
+def test_opening_another_workspace_stops_the_index_build_of_the_last_one(
     make_window: WindowFactory,
     big_path: Path,
     sample_path: Path,
     monkeypatch: pytest.MonkeyPatch,
-    qtbot,
+    qtbot: QtBot,
 ) -> None:
     """The build of a workspace no longer open is cancelled, and its worker killed: it
     ran to its end beside the new one (a big → small → big switch was ready 5.4 s after

@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import QEvent, QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QLabel
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.feature import (
@@ -151,7 +152,9 @@ def test_the_app_registers_every_feature_once_and_in_a_valid_order() -> None:
 
 
 # layout ----------------------------------------------------------------------------
-def test_the_window_lays_out_what_a_feature_contributes(bare_window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_the_window_lays_out_what_a_feature_contributes(
+    bare_window: MainWindow, qtbot: QtBot
+) -> None:
     one, two = toy("one"), toy("two")
     bare_window.install([one, two])
     bare_window.show()
@@ -183,7 +186,7 @@ def test_the_window_lays_out_what_a_feature_contributes(bare_window: MainWindow,
 
 
 def test_files_dropped_on_the_window_go_to_the_feature_that_takes_them(
-    bare_window: MainWindow, qtbot  # type: ignore[no-untyped-def]
+    bare_window: MainWindow, qtbot: QtBot
 ) -> None:
     spec = toy("one")
     bare_window.install([spec])
@@ -222,7 +225,7 @@ def test_closing_the_workspace_stops_each_feature_once_last_installed_first(
 
 
 def test_closing_the_window_closes_its_workspace_and_stops_the_real_features(
-    qtbot, make_window: WindowFactory  # type: ignore[no-untyped-def]
+    qtbot: QtBot, make_window: WindowFactory
 ) -> None:
     from axmem_gui.ui.catalog.feature import CATALOG
     from axmem_gui.ui.lint.install import LINT

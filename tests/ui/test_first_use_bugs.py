@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QSize, Qt
 
+from axmem_gui.core.catalog import Skill
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.editor.dialogs import RenameDialog
 from axmem_gui.ui.history import HistoryDialog
@@ -91,7 +92,7 @@ def test_restoring_a_revision_from_before_a_rename_restores_the_renamed_entry(
         for r in history
         if r.op == "update" and r.after is not None and r.after.id == "new-skill"
     ][-1]
-    assert named.after is not None and named.after.name == "Alpha"
+    assert isinstance(named.after, Skill) and named.after.name == "Alpha"
     monkeypatch.setattr(HistoryDialog, "ask", classmethod(lambda cls, *a: named))
     window.feature(CATALOG).history_action.trigger()
     assert raw(ws).skills.count() == count
@@ -121,8 +122,8 @@ def test_history_numbers_stay_unique_after_undo_all_and_redo_all(
     ops = [r.op for r in history]
     # The first creation, the undo that deleted it, and the redone creation.
     assert ops.count("create") == 2 and "delete" in ops, ops
-    assert history[-1].after is not None
-    assert history[-1].after.description == "Edited after the rename"
+    after = history[-1].after
+    assert isinstance(after, Skill) and after.description == "Edited after the rename"
 
 
 # 3 ------------------------------------------------------------------------------------
@@ -147,6 +148,7 @@ def test_replay_and_job_strips_never_widen_the_window(window: MainWindow, qtbot:
     feature = window.feature(SESSIONS)
     window.show_section("sessions")
     viewer = feature.open_session(SAMPLE_SESSION)
+    assert viewer is not None
     strip = feature.page.add_strip("Rerunning " + "a long session name " * 10, lambda: None)
     strip.set_progress(0.5, "call 3 of 16 · actor.executor · " + "a long status " * 30)
     viewer.replay_action.trigger()

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from axmem_gui.services import secrets
 from axmem_gui.services.workspace import init_workspace
@@ -50,6 +51,7 @@ def test_a_page_shows_loading_until_it_is_prepared(qtbot, window: MainWindow) ->
     _click_section(qtbot, window, "scenarios")
     current = window.stack.currentWidget()
     if not window.pages.built("scenarios"):  # (the idle warm-up may have prepared it)
+        assert isinstance(current, QLabel)
         assert current.objectName() == "scenariosPagePending"
         assert "Loading Scenarios" in current.text()
     qtbot.waitUntil(lambda: window.pages.built("scenarios"), timeout=30000)

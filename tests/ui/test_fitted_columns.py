@@ -3,6 +3,8 @@ view's width by the flexible columns giving up room in turn."""
 
 from __future__ import annotations
 
+from pytestqt.qtbot import QtBot
+
 from axmem_gui.services.bench import Bm25Row
 from axmem_gui.ui.bench.models import SCORE_BAR_WIDTH, Bm25ResultModel
 from axmem_gui.ui.bench.panel import ID_CHARS, _table
@@ -10,7 +12,7 @@ from axmem_gui.ui.fitted_columns import FLEX_CAP, FittedColumns
 from tests.ui.retrieval.test_bench_layout import headers_cut
 
 
-def test_narrow_columns_give_up_room_in_turn_down_to_their_headers(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_narrow_columns_give_up_room_in_turn_down_to_their_headers(qtbot: QtBot) -> None:
     """The search string gives up room first, then the id, each down to its header's
     width; below that the headers stay whole and the view scrolls."""
     model = Bm25ResultModel()

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtTest import QTest
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.lint.model import Finding, finding
@@ -98,8 +99,8 @@ def test_retired_records_are_still_freed_by_reference_counting() -> None:
     assert gone() is None  # no collection needed
 
 
-def test_the_window_keeps_no_tracked_record_of_its_catalog_or_lint_report(  # type: ignore[no-untyped-def]
-    make_window: WindowFactory, big_path: Path, qtbot  # noqa: F811
+def test_the_window_keeps_no_tracked_record_of_its_catalog_or_lint_report(
+    make_window: WindowFactory, big_path: Path, qtbot: QtBot  # noqa: F811
 ) -> None:
     """At a small scale of the bench's workspace: after start-up's jobs and after an edit,
     no entry of the catalog the views show and no finding of the lint report is walked by
@@ -118,7 +119,8 @@ def test_the_window_keeps_no_tracked_record_of_its_catalog_or_lint_report(  # ty
     raw(win.controller.workspace).memories.upsert(Memory(memory.id, memory.content + " zebrafinch"))
     win.controller.notify_changed("memories")
     qtbot.waitUntil(lambda: linter.outcome is not before and _idle(win), timeout=60_000)
-    assert "zebrafinch" in state.live.entry("memories", memory.id).content  # type: ignore[union-attr]
+    live = state.live.entry("memories", memory.id)
+    assert live is not None and "zebrafinch" in live.content
     _assert_nothing_big_tracked(win)
 
 
@@ -151,8 +153,8 @@ def _assert_nothing_big_tracked(win: MainWindow) -> None:
         del tracked
 
 
-def test_a_big_middle_generation_is_frozen_not_collected_on_the_gui_thread(  # type: ignore[no-untyped-def]
-    qtbot, monkeypatch: pytest.MonkeyPatch
+def test_a_big_middle_generation_is_frozen_not_collected_on_the_gui_thread(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A job building a big result (like lint's 100,000 findings) whose pieces survive the
     GUI thread's young collections: the middle generation they grow is frozen once it
@@ -212,8 +214,8 @@ def test_a_big_middle_generation_is_frozen_not_collected_on_the_gui_thread(  # t
     qtbot.waitUntil(lambda: COLLECTOR.majors > majors, timeout=10_000)
 
 
-def test_a_major_collection_waits_until_the_user_pauses(  # type: ignore[no-untyped-def]
-    qtbot, make_window: WindowFactory, monkeypatch: pytest.MonkeyPatch
+def test_a_major_collection_waits_until_the_user_pauses(
+    qtbot: QtBot, make_window: WindowFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An idle point's major collection (tens of ms at 100,000 memories) would be a
     hitch in a scroll: while the user works the window it waits, and runs once they have

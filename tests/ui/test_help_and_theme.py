@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QSize
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QApplication, QScrollArea
+from PySide6.QtWidgets import QApplication, QDialog, QMenu, QScrollArea
 
 from axmem_gui.ui.help import (
     HELP,
@@ -107,13 +107,19 @@ def test_help_menu_has_shortcuts_documentation_and_about(
     texts = menu_texts(window, window.help_menu)
     assert texts[:3] == ["Welcome", "Keyboard Shortcuts", "Documentation"]
     assert "About Ax Memory & Skills Studio" in texts
-    rows = shortcut_rows([a.menu() for a in window.menuBar().actions() if a.menu()])
+    menus = [a.menu() for a in window.menuBar().actions()]
+    rows = shortcut_rows([m for m in menus if isinstance(m, QMenu)])
     keys = {(k, w) for k, w, _where in rows}
     assert any(k.startswith("Ctrl+Shift+Z, Ctrl+Y") and w == "Redo" for k, w in keys), rows
     assert any(w == "Filter the skills or memories list" for _k, w in keys)
     shown: list[Any] = []
-    monkeypatch.setattr(ShortcutsDialog, "exec", lambda self: shown.append(self) or 0)
-    monkeypatch.setattr(DocumentationDialog, "exec", lambda self: shown.append(self) or 0)
+
+    def exec_shown(dialog: QDialog) -> int:
+        shown.append(dialog)
+        return 0
+
+    monkeypatch.setattr(ShortcutsDialog, "exec", exec_shown)
+    monkeypatch.setattr(DocumentationDialog, "exec", exec_shown)
     for text in ("&Keyboard Shortcuts", "&Documentation"):
         [action] = [a for a in window.help_menu.actions() if a.text() == text]
         action.trigger()

@@ -4,8 +4,6 @@ opened. Every user string in a label, tooltip or message box is now plain text."
 
 from __future__ import annotations
 
-import json
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +20,7 @@ from axmem_gui.store import Workspace
 from axmem_gui.ui.entry_table import EntryTableModel
 from axmem_gui.ui.inert_text import inert, plain_label, plain_message_box
 from axmem_gui.ui.sessions.viewer import SessionViewer
-from tests.helpers.session_docs import reparse
+from tests.helpers.session_docs import reparse, sample_session_json
 from tests.helpers.store import raw
 
 HOSTILE = '<img src="/dev/zero"><b>bold</b>'
@@ -57,14 +55,8 @@ def test_entry_table_tooltip_shows_a_hostile_name_as_text(qtbot: Any, tmp_path: 
     assert model.index(0, name_column).data(Qt.ItemDataRole.ToolTipRole) == inert(HOSTILE)
 
 
-def _sample_session() -> dict[str, Any]:
-    folder = resources.files("axmem_gui") / "sample"
-    name = next(p.name for p in folder.iterdir() if p.name.endswith(".axsession.json"))
-    return dict(json.loads((folder / name).read_text(encoding="utf-8")))
-
-
 def test_session_viewer_shows_a_hostile_session_name_as_text(qtbot: Any) -> None:
-    doc = _sample_session()
+    doc = sample_session_json()
     doc["name"] = HOSTILE
     viewer = SessionViewer(reparse(doc))
     qtbot.addWidget(viewer)
@@ -79,7 +71,7 @@ def test_session_viewer_shows_a_hostile_session_name_as_text(qtbot: Any) -> None
 def test_session_list_tooltip_is_inert(qtbot: Any, tmp_path: Path) -> None:
     from axmem_gui.ui.sessions.list_model import NAME, SessionListModel
 
-    doc = _sample_session()
+    doc = sample_session_json()
     doc["name"] = HOSTILE
     with Workspace.open(tmp_path / "w.axmem", create=True) as ws:
         raw(ws).sessions.save(doc)

@@ -72,7 +72,7 @@ def test_showing_a_dock_by_hand_ends_focus_mode(make_window: Any, qtbot: Any) ->
     window.show_section("skills")
     window.focus_action.trigger()
     assert all(dock.isHidden() for dock in window.docks.values())
-    content = window.pages["skills"].form.content  # type: ignore[attr-defined]
+    content = window.pages["skills"].form.content
     assert content.is_beside() and content.beside_toggle.isChecked()
     assert not window.settings.preview_beside("skills")  # not the user's choice
     window.dock_toggles["lintDock"].trigger()  # Ctrl+Shift+L

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtWidgets import QApplication, QLabel, QTableView
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.catalog import Memory
 from axmem_gui.services.workspace import init_workspace
@@ -75,7 +76,7 @@ def test_a_page_spec_needs_exactly_one_of_widget_and_build(both: bool) -> None:
 MEMORIES = 4000
 
 
-def test_loaded_rows_add_no_objects_for_the_cycle_collector(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_loaded_rows_add_no_objects_for_the_cycle_collector(qtbot: QtBot, tmp_path: Path) -> None:
     path = tmp_path / "many.axmem"
     ws = init_workspace(path)
     with raw(ws).transaction():

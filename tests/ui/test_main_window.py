@@ -4,7 +4,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from PySide6.QtGui import QImage
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.catalog import Skill
 from axmem_gui.store import Workspace
@@ -12,7 +14,9 @@ from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.dialogs import ErrorDialog, NewWorkspaceDialog, OpenWorkspaceDialog
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.navigator import NavRole
+from axmem_gui.ui.settings import AppSettings
 from tests.helpers.store import raw
+from tests.ui.conftest import WindowFactory
 
 
 def test_navigator_shows_sections_with_counts(window: MainWindow) -> None:
@@ -26,7 +30,7 @@ def test_navigator_shows_sections_with_counts(window: MainWindow) -> None:
     assert str(window.controller.path) in window.path_label.text()
 
 
-def test_navigating_switches_pages(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_navigating_switches_pages(window: MainWindow, qtbot: QtBot) -> None:
     window.show_section("memories")
     assert window.stack.currentWidget() is window.feature(CATALOG).pages["memories"]
     window.show_section("sessions")
@@ -48,7 +52,7 @@ def test_skills_table_lists_and_filters(window: MainWindow, qtbot) -> None:  # t
     assert page.model.rowCount() == 0
 
 
-def test_external_change_is_detected(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_external_change_is_detected(window: MainWindow, qtbot: QtBot) -> None:
     before = window.controller.counts().skills
     with Workspace.open(window.controller.path) as other:
         other.skills.upsert(Skill("added-elsewhere", "Added elsewhere", "", "x"))
@@ -58,7 +62,7 @@ def test_external_change_is_detected(window: MainWindow, qtbot) -> None:  # type
     assert f"{before + 1} skills" in window.counts_label.text()
 
 
-def test_an_entry_deleted_elsewhere_while_open_says_so(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_an_entry_deleted_elsewhere_while_open_says_so(window: MainWindow, qtbot: QtBot) -> None:
     """The CLI deleted the skill open in the form: the form closed without a word."""
     page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
@@ -76,7 +80,9 @@ def test_an_entry_deleted_elsewhere_while_open_says_so(window: MainWindow, qtbot
     assert "elsewhere" not in window.statusBar().currentMessage()
 
 
-def test_open_recent_and_new(window: MainWindow, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_open_recent_and_new(
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     target = tmp_path / "fresh.axmem"
     monkeypatch.setattr(NewWorkspaceDialog, "ask", classmethod(lambda cls, *a: target))
     window.new_workspace()
@@ -90,8 +96,8 @@ def test_open_recent_and_new(window: MainWindow, tmp_path: Path, monkeypatch) ->
 
 
 def test_bad_file_shows_clear_error_and_keeps_workspace(
-    window: MainWindow, tmp_path: Path, monkeypatch
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     bad = tmp_path / "bad.axmem"
     bad.write_text("not sqlite")
     shown: list[str] = []
@@ -106,13 +112,13 @@ def test_bad_file_shows_clear_error_and_keeps_workspace(
     assert bad.read_text() == "not sqlite"
 
 
-def test_read_only_banner(make_window) -> None:  # type: ignore[no-untyped-def]
+def test_read_only_banner(make_window: WindowFactory) -> None:
     win = make_window(read_only=True, features=())
     assert win.readonly_banner.isVisible()
     assert "read-only" in win.counts_label.text()
 
 
-def test_layout_persists(window: MainWindow, settings) -> None:  # type: ignore[no-untyped-def]
+def test_layout_persists(window: MainWindow, settings: AppSettings) -> None:
     window.docks["benchDock"].hide()
     window.save_layout()
     assert settings.window_state() is not None

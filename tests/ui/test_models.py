@@ -3,6 +3,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from pytestqt.modeltest import ModelTester
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.catalog import Memory
 from axmem_gui.services.catalog import CatalogService
@@ -12,7 +14,7 @@ from axmem_gui.ui.navigator import NavigatorModel
 from tests.helpers.store import raw
 
 
-def test_navigator_model_is_consistent(qtmodeltester, sample_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_navigator_model_is_consistent(qtmodeltester: ModelTester, sample_path: Path) -> None:
     model = NavigatorModel()
     qtmodeltester.check(model)
     for key, title in (("skills", "Skills"), ("suites", "Suites"), ("notes", "Notes")):
@@ -26,7 +28,7 @@ def test_navigator_model_is_consistent(qtmodeltester, sample_path: Path) -> None
     assert model.index(model.row_of("notes")).data() == "Notes  0"
 
 
-def test_entry_model_is_consistent_and_lazy(qtmodeltester, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_entry_model_is_consistent_and_lazy(qtmodeltester: ModelTester, tmp_path: Path) -> None:
     with Workspace.open(tmp_path / "big.axmem", create=True) as ws:
         with raw(ws).transaction():
             for i in range(PAGE * 3 + 7):
@@ -49,7 +51,7 @@ def test_entry_model_is_consistent_and_lazy(qtmodeltester, tmp_path: Path) -> No
         assert "mem-00007" in ids and "mem-00008" not in ids
 
 
-def test_the_navigator_is_as_wide_as_its_widest_line(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_the_navigator_is_as_wide_as_its_widest_line(qtbot: QtBot) -> None:
     """At 100,000 memories the line "Memories  100,000" was wider than the navigator's fixed
     150 pixels: the list scrolled sideways."""
     from axmem_gui.core.workspace import WorkspaceCounts
@@ -86,7 +88,7 @@ def test_ids_and_names_show_control_and_bidi_characters_escaped(tmp_path: Path) 
         assert row[columns.index("name")] == "bell\\x07name"
         assert model.index(0, 0).data(EntryRole.EntryId) == hostile
     fields = BenchRow.__dataclass_fields__
-    values = {name: None for name in fields}
+    values: dict[str, object] = {name: None for name in fields}
     values.update(rank=1, id=hostile, score=1.0, raw=1.0, coverage=1.0, matched_terms=(),
                   query="q")
     bench = AxResultModel()

@@ -32,7 +32,9 @@ def test_docks_belong_to_the_pages_that_use_them(window: MainWindow, qtbot: Any)
         assert not shown(window) & {"previewDock", "benchDock", "lintDock"}, key
     # The session's prompt pane gets the width the docks used to take.
     window.show_section("sessions")
-    qtbot.waitUntil(lambda: window.centralWidget().width() > window.width() * 0.9)
+    central = window.centralWidget()
+    assert central is not None
+    qtbot.waitUntil(lambda: central.width() > window.width() * 0.9)
 
 
 def test_a_dock_asked_for_on_a_page_is_remembered_there(

@@ -16,6 +16,7 @@ from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QPoint
 from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QComboBox, QToolTip, QWidget
 
+from axmem_gui.ui.bench.panel import BenchPanel
 from axmem_gui.ui.elided import ElidedLabel
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SESSIONS
@@ -121,8 +122,9 @@ def test_no_tooltip_or_label_anywhere_reads_a_users_string_as_html(
     window = make_window(hostile_workspace(tmp_path / "hostile.axmem"))
     window.resize(1000, 700)  # narrow enough that long names are elided
     bench = window.docks["benchDock"].widget()
-    bench.set_searches([HOSTILE])  # type: ignore[attr-defined]
-    bench.run()  # type: ignore[attr-defined]
+    assert isinstance(bench, BenchPanel)
+    bench.set_searches([HOSTILE])
+    bench.run()
     assert _visit_everything(qtbot, window) == []
     # the walk did reach the hostile things (so an empty list means something)
     labels = [w for w in QApplication.allWidgets() if MARK in (w.toolTip() or "")]

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from pytestqt.qtbot import QtBot
+
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.ui.retrieval.feature import RETRIEVAL
 from tests.ui.conftest import WindowFactory
@@ -89,7 +91,9 @@ def test_first_paint_imports_no_engine_and_no_later_page(tmp_path: Path) -> None
     assert seen["switch_interval"] <= 0.001
 
 
-def test_work_waiting_for_the_first_paint_runs_once(make_window: WindowFactory, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_work_waiting_for_the_first_paint_runs_once(
+    make_window: WindowFactory, qtbot: QtBot
+) -> None:
     """Shell.after_first_paint: after the first paint of a shown window; when the event
     loop runs for a window never shown; at once once painted. Each callback runs once."""
     hidden = make_window(show=False)

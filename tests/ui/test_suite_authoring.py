@@ -16,6 +16,7 @@ from axmem_gui.ui.retrieval.feature import RETRIEVAL
 from axmem_gui.ui.suites.dialogs import CaseDialog, SuiteDialog
 from axmem_gui.ui.suites.feature import SUITES
 from axmem_gui.ui.suites.page import EMPTY_TEXT, SuitesPage
+from tests.helpers.present import present
 from tests.helpers.store import raw
 
 
@@ -159,9 +160,9 @@ def test_suite_and_case_actions_are_undoable(
     after_new = ws.suites.all()
     suite = next(s for s in after_new if s.name == name)
     assert len(suite.cases) == cases_before + 1 and suite.cases[-1].name == "rollback"
-    assert page.current_case() is not None and page.current_case().name == "rollback"  # type: ignore[union-attr]
+    assert present(page.current_case()).name == "rollback"
     assert page.duplicate_case()
-    assert page.current_case().name == "rollback copy"  # type: ignore[union-attr]
+    assert present(page.current_case()).name == "rollback copy"
     qtbot.keyClick(page.cases_view, Qt.Key.Key_Delete)
     suite = next(s for s in ws.suites.all() if s.name == name)
     assert "rollback copy" not in [c.name for c in suite.cases]

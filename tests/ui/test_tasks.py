@@ -6,13 +6,14 @@ import weakref
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.errors import InputError
 from axmem_gui.ui import tasks
 from axmem_gui.ui.tasks import COLLECTOR, JobContext, TaskRunner
 
 
-def test_job_result_arrives_on_gui_thread(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_job_result_arrives_on_gui_thread(qtbot: QtBot) -> None:
     runner = TaskRunner()
     seen_threads: list[object] = []
     runner.finished.connect(lambda _id, _r: seen_threads.append(QThread.currentThread()))
@@ -28,7 +29,7 @@ def test_job_result_arrives_on_gui_thread(qtbot) -> None:  # type: ignore[no-unt
     assert not runner.busy
 
 
-def test_cancel_token_stops_job(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_cancel_token_stops_job(qtbot: QtBot) -> None:
     runner = TaskRunner()
     started = threading.Event()
 
@@ -45,7 +46,7 @@ def test_cancel_token_stops_job(qtbot) -> None:  # type: ignore[no-untyped-def]
     assert not runner.is_running(job_id)
 
 
-def test_errors_become_messages(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_errors_become_messages(qtbot: QtBot) -> None:
     runner = TaskRunner()
 
     def bad_input(ctx: JobContext) -> None:
@@ -62,7 +63,7 @@ def test_errors_become_messages(qtbot) -> None:  # type: ignore[no-untyped-def]
     assert "ZeroDivisionError" in blocker.args[1] and "Traceback" not in blocker.args[1]
 
 
-def test_partial_results_and_progress_are_delivered(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_partial_results_and_progress_are_delivered(qtbot: QtBot) -> None:
     runner = TaskRunner()
     partials: list[object] = []
     progress: list[float] = []
@@ -81,7 +82,7 @@ def test_partial_results_and_progress_are_delivered(qtbot) -> None:  # type: ign
     assert progress[-1] == 1.0
 
 
-def test_garbage_collection_stays_on_while_jobs_run(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_garbage_collection_stays_on_while_jobs_run(qtbot: QtBot) -> None:
     runner = TaskRunner()
     release = threading.Event()
     seen: list[bool] = []
@@ -104,7 +105,9 @@ class _Wrapper(QObject):
     """A Qt object in a reference cycle: only the cycle collector frees it."""
 
 
-def test_qt_garbage_is_never_freed_on_a_worker_thread(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_qt_garbage_is_never_freed_on_a_worker_thread(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A collection a worker starts (here explicitly) frees nothing there; the Qt wrappers
     that were garbage on the GUI thread die on the GUI thread (in the major collection of
     the idle point: at once, with no interval to wait)."""
@@ -135,7 +138,9 @@ def test_qt_garbage_is_never_freed_on_a_worker_thread(qtbot, monkeypatch) -> Non
     assert gc.isenabled()
 
 
-def test_a_long_job_that_makes_cyclic_garbage_keeps_memory_bounded(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_long_job_that_makes_cyclic_garbage_keeps_memory_bounded(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A job that runs for a long time (here: many steps, each waiting for the GUI thread
     to take its report) leaves its garbage to the GUI thread, which collects it at the
     runner's safe points: the number of live objects stays flat."""
@@ -212,7 +217,7 @@ def _long_lived_and_frozen(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
     return built[0]
 
 
-def test_shutdown_forgets_unfinished_jobs_and_the_collector_stays_on(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_shutdown_forgets_unfinished_jobs_and_the_collector_stays_on(qtbot: QtBot) -> None:
     runner = TaskRunner()
     started = threading.Event()
 
@@ -233,7 +238,7 @@ class _Dialog(QObject):
     cancel_requested = Signal()
 
 
-def test_what_a_job_holds_is_released_on_the_gui_thread(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_what_a_job_holds_is_released_on_the_gui_thread(qtbot: QtBot) -> None:
     """The crash of a full test run (a worker thread, inside PySide's disconnect): a job
     closure held the last reference to a `threading.Event` whose `set` was connected to a
     dialog's signal. Qt deletes a finished QRunnable on its pool thread; the closure died
@@ -269,7 +274,7 @@ def test_what_a_job_holds_is_released_on_the_gui_thread(qtbot) -> None:  # type:
         assert released == {"closure": gui_thread, "result": gui_thread}
 
 
-def test_jobs_forgotten_at_shutdown_are_released_on_the_gui_thread(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_jobs_forgotten_at_shutdown_are_released_on_the_gui_thread(qtbot: QtBot) -> None:
     runner = TaskRunner()
     gui_thread = threading.get_ident()
     started, release = threading.Event(), threading.Event()
@@ -298,7 +303,7 @@ def test_jobs_forgotten_at_shutdown_are_released_on_the_gui_thread(qtbot) -> Non
     assert released == [gui_thread]
 
 
-def test_a_job_that_ends_after_the_app_quit_prints_no_traceback(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_a_job_that_ends_after_the_app_quit_prints_no_traceback(qtbot: QtBot) -> None:
     """Quitting while a job runs (an index build, a lint): PySide deletes every parentless
     QObject when the application goes, the jobs' emitter included; the job's thread then
     ends with nobody to tell. Its `done` must not raise ("Signal source has been deleted",

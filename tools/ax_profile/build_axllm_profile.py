@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import ast
 import hashlib
-import importlib
+import importlib.util
 import inspect
 import itertools
 import json
@@ -232,7 +232,7 @@ def _stage_inputs(memories: bool, hints: bool, context_map: bool) -> dict[str, l
     from axllm.signature import parse_signature
 
     options: dict[str, Any] = {
-        "runtime": AxQuickJsCodeRuntime(),
+        "runtime": AxQuickJsCodeRuntime(),  # type: ignore[no-untyped-call]  # axllm's own
         "skillsCatalog": [{"id": "a", "name": "A", "content": "x"}],
         "relevanceRanking": hints,
     }
@@ -243,7 +243,7 @@ def _stage_inputs(memories: bool, hints: bool, context_map: bool) -> dict[str, l
     agent = axllm.agent("agentInput:string -> answer:string", options)
     return {
         stage: [
-            f.name for f in parse_signature(agent.state[f"{stage}_signature"]).get_input_fields()
+            f.name for f in parse_signature(agent.state[f"{stage}_signature"]).input_fields
         ]
         for stage in ("executor", "distiller")
     }
@@ -308,7 +308,9 @@ def extract_policy() -> dict[str, Any]:
 
 def build() -> dict[str, Any]:
     version = package_version("axllm")
-    origin = Path(importlib.util.find_spec("axllm.agent").origin or "")  # type: ignore[union-attr]
+    spec = importlib.util.find_spec("axllm.agent")
+    assert spec is not None and spec.origin is not None, "axllm is not installed"
+    origin = Path(spec.origin)
     ranker = extract_ranker()
     stopwords = ranker.pop("stopwords")
     return {

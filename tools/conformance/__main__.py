@@ -23,6 +23,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -187,6 +188,13 @@ def known_class(
     return " + ".join(causes or sorted(held))
 
 
+def _shares_difference(
+    oracle: Oracle, profile: Any, sig: frozenset[str], case: dict[str, Any]
+) -> bool:
+    """Whether `case` still shows a difference of kind `sig` (what the shrinker keeps)."""
+    return bool(signature(case_diffs(oracle, profile, case)) & sig)
+
+
 def case_diffs(oracle: Oracle, profile: Any, case: dict[str, Any]) -> list[str]:
     """Differences for one case on its own (used by the shrinker and the known repros)."""
     if "snapshot" in case:  # a context-map case
@@ -277,9 +285,7 @@ def run_seed(
             continue
         shrunk_signatures.add((kind, sig))
         if time.monotonic() < deadline:
-            small = shrink(
-                case, lambda c, s=sig: bool(signature(case_diffs(oracle, profile, c)) & s), deadline
-            )
+            small = shrink(case, partial(_shares_difference, oracle, profile, sig), deadline)
         else:
             small = case
         small_diffs = case_diffs(oracle, profile, small)

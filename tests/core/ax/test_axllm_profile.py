@@ -79,7 +79,7 @@ SEEDS = range(60)
 
 def _agent(catalog: Catalog, **options: Any) -> Any:
     opts: dict[str, Any] = {
-        "runtime": AxQuickJsCodeRuntime(),
+        "runtime": AxQuickJsCodeRuntime(),  # type: ignore[no-untyped-call]  # axllm's own
         "skillsCatalog": [s.to_ax() for s in catalog.skills],
         "memoriesCatalog": [m.to_ax() for m in catalog.memories],
         **options,
@@ -91,8 +91,9 @@ def _system_prompt_part(agent: Any, stage: str) -> str:
     """The stage description as it reaches the model: AxGen's formatting and field
     rewrite (`_core_prompt_format_field_references`) with the stage's own fields."""
     signature = parse_signature(agent.state[f"{stage}_signature"])
-    fields = {f.name: f.title for f in signature.get_input_fields()}
-    fields.update({f.name: f.title for f in signature.get_output_fields()})
+    # axllm leaves these two unannotated
+    fields = {f.name: f.title for f in signature.get_input_fields()}  # type: ignore[no-untyped-call]
+    fields.update({f.name: f.title for f in signature.get_output_fields()})  # type: ignore[no-untyped-call]
     description = _core_prompt_format_description(agent.state[f"{stage}_description"])
     return _core_prompt_format_field_references(description, fields)
 
@@ -153,7 +154,13 @@ def test_loaded_skills_and_memories_are_axllms(seed: int) -> None:
 def test_relevance_hints_are_axllms(seed: int) -> None:
     catalog = random_catalog(seed)
     r = random.Random(seed)
-    ranking = r.choice([True, {"minScore": 0}, {"marginRatio": 0, "topK": 5}, {"minDocs": 1}])
+    rankings: list[bool | dict[str, int]] = [
+        True,
+        {"minScore": 0},
+        {"marginRatio": 0, "topK": 5},
+        {"minDocs": 1},
+    ]
+    ranking = r.choice(rankings)
     task = _text(r, 1, 8)
     preloaded = [m.to_ax() for m in catalog.memories[:1]]
     agent = _agent(catalog, relevanceRanking=ranking)

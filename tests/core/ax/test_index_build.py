@@ -325,7 +325,7 @@ def test_words_are_counted_in_short_c_calls() -> None:
     assert sum(taken_in_call) == len(texts)
     assert max(taken_in_call) <= tokenize_module._COUNT_RUN < len(texts)
     # fewer word lists than dicts, and dicts given as any iterable
-    short = [{} for _ in range(300)]
+    short: list[dict[str, int]] = [{} for _ in range(300)]
     count_words_many(iter(short), [["a", "b", "a"]] * 200)
     assert short == [{"a": 2, "b": 1}] * 200 + [{}] * 100
 

@@ -86,7 +86,7 @@ def _identifier_reference(text: str) -> list[str]:
     """Ax's splitIdentifierWords, spelled out step by step."""
     import re
 
-    out = []
+    out: list[str] = []
     for chunk in re.split(r"[^A-Za-z0-9]+", text):
         chunk = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", chunk)
         chunk = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", chunk)

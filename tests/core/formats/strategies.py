@@ -49,7 +49,7 @@ TRICKY = [
 ]
 
 # Every character but lone surrogates (which are not characters and cannot be stored).
-_chars = st.characters(blacklist_categories=("Cs",))
+_chars = st.characters(exclude_categories=["Cs"])
 text = st.one_of(st.sampled_from(TRICKY), st.text(_chars, max_size=24))
 tags = st.lists(text, max_size=4).map(tuple)
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
-from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.core.catalog import EntryKind, Memory, Skill
 from axmem_gui.core.formats import (
     CatalogDoc,
     ImportedSkill,
+    ImportPlan,
     Origin,
+    Policy,
     Problem,
     SkillResource,
     SourceCatalog,
@@ -33,12 +37,14 @@ INCOMING = (
 )
 
 
-def _plan(policy: str, **kw: object):  # type: ignore[no-untyped-def]
+def _plan(
+    policy: Policy, overrides: Mapping[tuple[EntryKind, str], Policy] | None = None
+) -> ImportPlan:
     src = read_ax_json(INCOMING, "in.json")
-    return build_plan([src], EXISTING_SKILLS, EXISTING_MEMORIES, policy, **kw)  # type: ignore[arg-type]
+    return build_plan([src], EXISTING_SKILLS, EXISTING_MEMORIES, policy, overrides=overrides)
 
 
-def _actions(plan) -> list[tuple[str, str, str, str]]:  # type: ignore[no-untyped-def]
+def _actions(plan: ImportPlan) -> list[tuple[str, str, str, str]]:
     return [(i.kind, i.action, i.source_id, i.target_id) for i in plan.items]
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from axmem_gui.core.catalog import Memory
 from axmem_gui.core.formats import (
     CatalogDoc,
     ImportedSkill,
@@ -61,7 +62,7 @@ def test_ts_module_round_trip(doc: CatalogDoc) -> None:
 
 @FAST
 @given(unique_by_id(memories, max_size=6))
-def test_jsonl_round_trip(mems: tuple) -> None:  # type: ignore[type-arg]
+def test_jsonl_round_trip(mems: tuple[Memory, ...]) -> None:
     text = write_jsonl(mems)
     read = read_jsonl(text, "x.jsonl")
     assert read.problems == ()

@@ -6,10 +6,16 @@ import pytest
 
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.errors import InputError
-from axmem_gui.core.formats import catalog_from_json_text, read_ax_json, read_jsonl, read_ts_module
+from axmem_gui.core.formats import (
+    SourceCatalog,
+    catalog_from_json_text,
+    read_ax_json,
+    read_jsonl,
+    read_ts_module,
+)
 
 
-def _errors(src) -> list[str]:  # type: ignore[no-untyped-def]
+def _errors(src: SourceCatalog) -> list[str]:
     return [str(p) for p in src.problems if p.severity == "error"]
 
 

@@ -10,6 +10,7 @@ import pytest
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.lint import LintOptions, lint_catalog
 from axmem_gui.core.lint.incremental import LintSession
+from tests.helpers.entries import with_text
 
 WORDS = ("deploy", "rollback", "canary", "vault", "token", "audit", "the", "and", "release",
          "schema", "budget", "review", "incident", "ledger", "shard", "help", "2024", "x")
@@ -41,7 +42,7 @@ def _edit(rng: random.Random, session: LintSession) -> tuple[str, Skill | Memory
         value = rng.choice(
             (_text(rng, 0, 4), "", "the and", rng.choice(skills).name, skill.id.replace("-", " "))
         )
-        return "skills", replace(skill, **{field: value})
+        return "skills", with_text(skill, field, value)
     memories = catalog.memories
     memory = rng.choice(memories)
     value = rng.choice((_text(rng, 1, 30), memory.id, "", rng.choice(memories).content))

@@ -29,7 +29,7 @@ from axmem_gui.core.ax.documents import (
 from axmem_gui.core.ax.index import SearchIndex
 from axmem_gui.core.ax.jstext import js_trim
 from axmem_gui.core.ax.profile import load_profile
-from axmem_gui.core.ax.ranking import RankOptions
+from axmem_gui.core.ax.ranking import RankDocument, RankOptions
 from axmem_gui.core.ax.render import skills_index_lines, skills_index_list
 from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.catalog import Catalog, Memory, Skill
@@ -48,13 +48,14 @@ from axmem_gui.core.lint.model import EntryKind, Finding, finding
 from axmem_gui.core.lint.searchability import per_entry_searchability_findings
 from axmem_gui.core.lint.toprank import TopRanker
 from tests.core.lint.test_lint_batch import IDS, WORDS, _catalog, _text
+from tests.helpers.entries import with_text
 
 PROFILE = load_profile()
 TOKENIZER = Tokenizer(PROFILE)
 Entry = Skill | Memory
 
 
-def _document(entry: Entry):  # type: ignore[no-untyped-def]
+def _document(entry: Entry) -> RankDocument:
     if isinstance(entry, Skill):
         return skill_document(entry, PROFILE)
     return memory_document(entry, PROFILE)
@@ -63,7 +64,7 @@ def _document(entry: Entry):  # type: ignore[no-untyped-def]
 def _edited(rng: random.Random, entry: Entry) -> Entry:
     if isinstance(entry, Skill):
         field = rng.choice(("name", "description", "content"))
-        return replace(entry, **{field: _text(rng, 0, 12)})
+        return with_text(entry, field, _text(rng, 0, 12))
     return replace(entry, content=_text(rng, 0, 30))
 
 
@@ -219,10 +220,10 @@ def test_lint_of_a_patched_lent_index_equals_a_full_lint(
     # more edits, patched into the index as the app does, then synced
     for _ in range(3):
         at = rng.randrange(len(skills))
-        skills[at] = _edited(rng, skills[at])  # type: ignore[assignment]
+        skills[at] = _edited(rng, skills[at])
         skill_index.update(skill_handles[at], _document(skills[at]))
         at = rng.randrange(len(memories))
-        memories[at] = _edited(rng, memories[at])  # type: ignore[assignment]
+        memories[at] = _edited(rng, memories[at])
         memory_index.update(memory_handles[at], _document(memories[at]))
         catalog = Catalog(tuple(skills), tuple(memories))  # type: ignore[arg-type]
         report = session.sync(

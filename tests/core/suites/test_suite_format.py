@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.suites import (
+    CASE_KINDS,
     Suite,
     SuiteCase,
     suites_from_json_text,
@@ -115,7 +116,7 @@ _ids = st.lists(st.text(min_size=1, max_size=8).filter(str.strip), max_size=3, u
 def _suites(draw: st.DrawFn) -> Suite:
     cases = []
     for i in range(draw(st.integers(1, 4))):
-        kind = draw(st.sampled_from(["discover", "recall"]))
+        kind = draw(st.sampled_from(CASE_KINDS))
         include = tuple(draw(_ids))
         exclude = tuple(x for x in draw(_ids) if x not in include) or ("never-" + str(i),)
         cases.append(

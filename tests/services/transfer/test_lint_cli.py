@@ -12,6 +12,7 @@ from axmem_gui.core.catalog import Skill
 from axmem_gui.core.lint import LintOptions
 from axmem_gui.services.lint import lint
 from axmem_gui.services.workspace import init_workspace
+from tests.helpers.cli import run_cli
 from tests.helpers.store import raw
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "skills"
@@ -31,26 +32,20 @@ GOOD = [
 ]
 
 
-def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def _write(path: Path, value: object) -> Path:
     path.write_text(json.dumps(value), encoding="utf-8")
     return path
 
 
 def test_clean_catalog_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _cli(capsys, "lint", "--catalog", str(_write(tmp_path / "c.json", GOOD)))
+    code, out, _ = run_cli(capsys, "lint", "--catalog", str(_write(tmp_path / "c.json", GOOD)))
     assert code == 0
     assert "2 skills, 0 memories: 0 errors, 0 warnings, 0 info" in out
 
 
 def test_errors_exit_1_with_fix_hints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = [*GOOD, {"id": "release-checklist", "name": "  ", "content": "dup"}]
-    code, out, _ = _cli(capsys, "lint", "--catalog", str(_write(tmp_path / "c.json", bad)))
+    code, out, _ = run_cli(capsys, "lint", "--catalog", str(_write(tmp_path / "c.json", bad)))
     assert code == 1
     assert "error: skill 'release-checklist': 2 entries share this id" in out
     assert "    fix: Give each entry its own id" in out
@@ -58,7 +53,7 @@ def test_errors_exit_1_with_fix_hints(tmp_path: Path, capsys: pytest.CaptureFixt
 
 def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = _write(tmp_path / "c.json", GOOD)
-    code, out, _ = _cli(capsys, "lint", "--catalog", str(src), "--json", "--budget", "10")
+    code, out, _ = run_cli(capsys, "lint", "--catalog", str(src), "--json", "--budget", "10")
     data = json.loads(out)
     assert code == 0  # over budget is a warning
     assert data["source"] == str(src)
@@ -69,7 +64,7 @@ def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
 def test_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     broken = tmp_path / "c.json"
     broken.write_text("{nope", encoding="utf-8")
-    code, _, err = _cli(capsys, "lint", "--catalog", str(broken))
+    code, _, err = run_cli(capsys, "lint", "--catalog", str(broken))
     assert code == 2 and f"{broken}: not valid JSON (line 1, column 2" in err
     with pytest.raises(SystemExit) as exit_info:  # argparse reports usage errors itself
         main(["lint", "--budget", "-5"])
@@ -99,5 +94,5 @@ def test_workspace_is_linted(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         raw(ws).skills.upsert(Skill("help", "Help", "", ""))
     run = lint(None, w, LintOptions())
     assert [f.code for f in run.report.errors] == ["unreachable"]
-    code, out, _ = _cli(capsys, "lint", "--workspace", str(w))
+    code, out, _ = run_cli(capsys, "lint", "--workspace", str(w))
     assert code == 1 and "[unreachable]" in out

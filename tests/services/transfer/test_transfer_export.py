@@ -8,18 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from axmem_gui.cli.main import main
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.errors import InputError
-from axmem_gui.core.formats import read_source
+from axmem_gui.core.formats import FormatName, read_source
 from axmem_gui.services.transfer import (
     STORE_KEEPS_SKILL_EXTRA,
     export_workspace,
     import_paths,
     workspace_doc,
 )
-from axmem_gui.services.workspace import init_workspace
+from axmem_gui.services.workspace import OpenWorkspace, init_workspace
 from axmem_gui.store import Workspace
+from tests.helpers.cli import run_cli
 from tests.helpers.store import raw
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "skills"
@@ -33,7 +33,7 @@ MEMORIES = [Memory("mem:1", "line\u2028separator", ("t",)), Memory("m2", "")]
 
 
 @pytest.fixture
-def ws(tmp_path: Path) -> Iterator[Workspace]:
+def ws(tmp_path: Path) -> Iterator[OpenWorkspace]:
     workspace = init_workspace(tmp_path / "w.axmem")
     with raw(workspace).transaction():
         for s in SKILLS:
@@ -48,10 +48,10 @@ def ws(tmp_path: Path) -> Iterator[Workspace]:
     ("fmt", "name"), [("ax-json", "c.json"), ("ts", "c.ts"), ("skills-dir", "out")]
 )
 def test_export_then_reimport_is_unchanged(
-    ws: Workspace, tmp_path: Path, fmt: str, name: str
+    ws: OpenWorkspace, tmp_path: Path, fmt: FormatName, name: str
 ) -> None:
     out = tmp_path / name
-    result = export_workspace(ws, fmt, out)  # type: ignore[arg-type]
+    result = export_workspace(ws, fmt, out)
     assert result.warnings == ()
     assert (result.skills, result.memories) == (4, 2)
     src = read_source(out)
@@ -64,7 +64,7 @@ def test_export_then_reimport_is_unchanged(
     assert len(plan.unchanged) == 6
 
 
-def test_skills_dir_uses_safe_folder_names(ws: Workspace, tmp_path: Path) -> None:
+def test_skills_dir_uses_safe_folder_names(ws: OpenWorkspace, tmp_path: Path) -> None:
     export_workspace(ws, "skills-dir", tmp_path / "out")
     names = sorted(p.name for p in (tmp_path / "out").iterdir())
     # Only "deploy" follows the Agent Skills naming rule and keeps its name; "Deploy"
@@ -74,13 +74,15 @@ def test_skills_dir_uses_safe_folder_names(ws: Workspace, tmp_path: Path) -> Non
     assert "ax-id: Deploy" in (tmp_path / "out" / "deploy-2" / "SKILL.md").read_text("utf-8")
 
 
-def test_jsonl_export_warns_about_skills(ws: Workspace, tmp_path: Path) -> None:
+def test_jsonl_export_warns_about_skills(ws: OpenWorkspace, tmp_path: Path) -> None:
     result = export_workspace(ws, "jsonl", tmp_path / "m.jsonl")
     assert result.warnings == ("4 skill(s) not exported: JSON Lines files hold memories only",)
     assert read_source(tmp_path / "m.jsonl").doc.memories == tuple(MEMORIES)
 
 
-def test_skills_dir_export_refuses_to_clobber_without_force(ws: Workspace, tmp_path: Path) -> None:
+def test_skills_dir_export_refuses_to_clobber_without_force(
+    ws: OpenWorkspace, tmp_path: Path
+) -> None:
     out = tmp_path / "out"
     (out / "deploy").mkdir(parents=True)
     (out / "deploy" / "SKILL.md").write_text("mine", encoding="utf-8")
@@ -95,7 +97,7 @@ def test_skills_dir_export_refuses_to_clobber_without_force(ws: Workspace, tmp_p
     assert not [p for p in out.iterdir() if p.name.startswith(".axmem-export")]
 
 
-def test_export_to_missing_folder_is_a_clear_error(ws: Workspace, tmp_path: Path) -> None:
+def test_export_to_missing_folder_is_a_clear_error(ws: OpenWorkspace, tmp_path: Path) -> None:
     with pytest.raises(InputError, match="folder not found"):
         export_workspace(ws, "ax-json", tmp_path / "no" / "such" / "c.json")
 
@@ -125,28 +127,22 @@ def test_skill_folders_round_trip_through_the_workspace(tmp_path: Path) -> None:
 # --- CLI ------------------------------------------------------------------------------------
 
 
-def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_cli_import_and_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     w = tmp_path / "w.axmem"
     init_workspace(w).close()
     src = tmp_path / "c.json"
     src.write_text(json.dumps([{"id": "a", "name": "A", "content": "x"}]), encoding="utf-8")
-    code, out, _ = _cli(capsys, "import", str(src), "--workspace", str(w), "--dry-run")
+    code, out, _ = run_cli(capsys, "import", str(src), "--workspace", str(w), "--dry-run")
     assert code == 0 and "would import: 1 added" in out
     with Workspace.open(w) as ws:
         assert raw(ws).skills.count() == 0
-    code, out, _ = _cli(capsys, "import", str(src), "-w", str(w), "--json")
+    code, out, _ = run_cli(capsys, "import", str(src), "-w", str(w), "--json")
     assert code == 0 and json.loads(out)["changes"] == [
         {"kind": "skill", "id": "a", "action": "add"}
     ]
-    code, out, _ = _cli(capsys, "export", "-w", str(w), "--format", "ts", "-")
+    code, out, _ = run_cli(capsys, "export", "-w", str(w), "--format", "ts", "-")
     assert code == 0 and 'id: "a",' in out
-    code, out, _ = _cli(
+    code, out, _ = run_cli(
         capsys, "export", "-w", str(w), "--format", "jsonl", str(tmp_path / "m.jsonl")
     )
     assert code == 0 and "exported 0 skill(s) and 0 memory(ies)" in out
@@ -159,7 +155,7 @@ def test_cli_bad_input_exits_2_and_names_the_problem(
     init_workspace(w).close()
     bad = tmp_path / "bad.json"
     bad.write_text('{"skillsCatalog": [{"id": "x"}]}', encoding="utf-8")
-    code, _, err = _cli(capsys, "import", str(bad), "-w", str(w))
+    code, _, err = run_cli(capsys, "import", str(bad), "-w", str(w))
     assert code == 2
     assert "nothing was imported" in err
     assert f"{bad}: skillsCatalog[0] 'x': field 'name' is missing" in err

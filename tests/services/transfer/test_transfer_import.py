@@ -20,13 +20,12 @@ from axmem_gui.services.transfer import (
     plan_import,
     undo_import,
 )
-from axmem_gui.services.workspace import init_workspace
-from axmem_gui.store import Workspace
+from axmem_gui.services.workspace import OpenWorkspace, init_workspace
 from tests.helpers.store import raw
 
 
 @pytest.fixture
-def ws(tmp_path: Path) -> Iterator[Workspace]:
+def ws(tmp_path: Path) -> Iterator[OpenWorkspace]:
     workspace = init_workspace(tmp_path / "w.axmem")
     with raw(workspace).transaction():
         raw(workspace).skills.upsert(Skill("deploy", "Deploy", "How to deploy", "old steps"))
@@ -40,7 +39,7 @@ def _write_json(path: Path, value: object) -> Path:
     return path
 
 
-def _state(ws: Workspace) -> tuple[list[Skill], list[Memory], int]:
+def _state(ws: OpenWorkspace) -> tuple[list[Skill], list[Memory], int]:
     return raw(ws).skills.all(), raw(ws).memories.all(), raw(ws).revisions.count()
 
 
@@ -49,7 +48,7 @@ def _catalog(tmp_path: Path, name: str, skill_ids: list[str]) -> Path:
     return _write_json(tmp_path / name, {"skillsCatalog": skills})
 
 
-def test_plan_then_apply(ws: Workspace, tmp_path: Path) -> None:
+def test_plan_then_apply(ws: OpenWorkspace, tmp_path: Path) -> None:
     src = _write_json(
         tmp_path / "c.json",
         {
@@ -81,7 +80,7 @@ def test_plan_then_apply(ws: Workspace, tmp_path: Path) -> None:
     assert {r.entry_id for r in raw(ws).revisions.batch(result.batch or "")} == {"deploy", "review"}
 
 
-def test_error_in_third_of_five_files_writes_nothing(ws: Workspace, tmp_path: Path) -> None:
+def test_error_in_third_of_five_files_writes_nothing(ws: OpenWorkspace, tmp_path: Path) -> None:
     files = [_catalog(tmp_path, f"f{i}.json", [f"s{i}a", f"s{i}b"]) for i in range(5)]
     _write_json(files[2], {"skillsCatalog": [{"id": "x", "name": 7, "content": ""}]})
     before = _state(ws)
@@ -95,7 +94,7 @@ def test_error_in_third_of_five_files_writes_nothing(ws: Workspace, tmp_path: Pa
     assert _state(ws) == before
 
 
-def test_every_bad_input_kind_blocks_the_whole_import(ws: Workspace, tmp_path: Path) -> None:
+def test_every_bad_input_kind_blocks_the_whole_import(ws: OpenWorkspace, tmp_path: Path) -> None:
     good = _catalog(tmp_path, "good.json", ["fine"])
     bad_utf8 = tmp_path / "latin1.json"
     bad_utf8.write_bytes(b'[{"id": "caf\xe9"}]')
@@ -113,7 +112,7 @@ def test_every_bad_input_kind_blocks_the_whole_import(ws: Workspace, tmp_path: P
     assert _state(ws) == before
 
 
-def test_policies_against_the_store(ws: Workspace, tmp_path: Path) -> None:
+def test_policies_against_the_store(ws: OpenWorkspace, tmp_path: Path) -> None:
     src = _write_json(tmp_path / "c.json", [{"id": "deploy", "name": "Deploy 2", "content": "x"}])
     _, skipped = import_paths(ws, [src], "skip")
     assert skipped is not None and skipped.changes == ()
@@ -127,7 +126,7 @@ def test_policies_against_the_store(ws: Workspace, tmp_path: Path) -> None:
     assert over is not None and raw(ws).skills.get("deploy") == Skill("deploy", "Deploy 2", "", "x")
 
 
-def test_dry_run_writes_nothing(ws: Workspace, tmp_path: Path) -> None:
+def test_dry_run_writes_nothing(ws: OpenWorkspace, tmp_path: Path) -> None:
     src = _catalog(tmp_path, "c.json", ["a", "b"])
     before = _state(ws)
     plan, result = import_paths(ws, [src], dry_run=True)
@@ -135,7 +134,7 @@ def test_dry_run_writes_nothing(ws: Workspace, tmp_path: Path) -> None:
     assert _state(ws) == before
 
 
-def test_cancel_during_apply_rolls_everything_back(ws: Workspace, tmp_path: Path) -> None:
+def test_cancel_during_apply_rolls_everything_back(ws: OpenWorkspace, tmp_path: Path) -> None:
     src = _catalog(tmp_path, "c.json", [f"s{i}" for i in range(10)])
     plan = plan_import(ws, [src])
     seen: list[Progress] = []
@@ -154,14 +153,14 @@ def test_cancel_during_apply_rolls_everything_back(ws: Workspace, tmp_path: Path
     assert all(p.total == 10 for p in seen)
 
 
-def test_cancel_while_reading(ws: Workspace, tmp_path: Path) -> None:
+def test_cancel_while_reading(ws: OpenWorkspace, tmp_path: Path) -> None:
     files = [_catalog(tmp_path, f"f{i}.json", [f"s{i}"]) for i in range(3)]
     calls = iter([False, True])
     with pytest.raises(ImportCancelled):
         plan_import(ws, files, cancel=lambda: next(calls))
 
 
-def test_progress_reports_reading_and_writing(ws: Workspace, tmp_path: Path) -> None:
+def test_progress_reports_reading_and_writing(ws: OpenWorkspace, tmp_path: Path) -> None:
     files = [_catalog(tmp_path, f"f{i}.json", [f"s{i}"]) for i in range(2)]
     seen: list[Progress] = []
     import_paths(ws, files, progress=seen.append)
@@ -170,7 +169,7 @@ def test_progress_reports_reading_and_writing(ws: Workspace, tmp_path: Path) -> 
     assert seen[-1].message == "imported"
 
 
-def test_stale_plan_is_refused(ws: Workspace, tmp_path: Path) -> None:
+def test_stale_plan_is_refused(ws: OpenWorkspace, tmp_path: Path) -> None:
     src = _write_json(tmp_path / "c.json", [{"id": "deploy", "name": "D", "content": "x"}])
     plan = plan_import(ws, [src], "overwrite")
     raw(ws).skills.upsert(Skill("deploy", "Deploy", "edited in another window", "old steps"))
@@ -180,7 +179,7 @@ def test_stale_plan_is_refused(ws: Workspace, tmp_path: Path) -> None:
     assert _state(ws) == before
 
 
-def test_undo_restores_the_workspace(ws: Workspace, tmp_path: Path) -> None:
+def test_undo_restores_the_workspace(ws: OpenWorkspace, tmp_path: Path) -> None:
     src = _write_json(
         tmp_path / "c.json",
         {

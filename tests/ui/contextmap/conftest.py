@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QUndoStack
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.services.workspace import OpenWorkspace, init_workspace
 from axmem_gui.ui.contextmap import ContextMapPage
@@ -26,7 +27,7 @@ class PageEnv:
 
 
 @pytest.fixture
-def env(qtbot, tmp_path: Path) -> Iterator[PageEnv]:  # type: ignore[no-untyped-def]
+def env(qtbot: QtBot, tmp_path: Path) -> Iterator[PageEnv]:
     ws = init_workspace(tmp_path / "maps.axmem")
     stored = store_history(ws)
     controller = WorkspaceController(ws)

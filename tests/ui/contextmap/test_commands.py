@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtGui import QUndoStack
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.services import contextmaps as svc
 from axmem_gui.services.workspace import init_workspace
@@ -14,7 +15,7 @@ from tests.helpers.store import raw
 from tests.ui.contextmap.maps import AGENT, store_history
 
 
-def test_edit_undo_redo_and_save(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_edit_undo_redo_and_save(qtbot: QtBot, tmp_path: Path) -> None:
     ws = init_workspace(tmp_path / "c.axmem")
     stored = store_history(ws)
     entries = svc.timeline(ws, AGENT)
@@ -69,7 +70,7 @@ def test_edit_undo_redo_and_save(qtbot, tmp_path: Path) -> None:  # type: ignore
     ws.close()
 
 
-def test_discard_is_undoable(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_discard_is_undoable(qtbot: QtBot, tmp_path: Path) -> None:
     with init_workspace(tmp_path / "d.axmem") as ws:
         store_history(ws)
         base = svc.timeline(ws, AGENT)[1]

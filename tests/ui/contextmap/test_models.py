@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt
+from pytestqt.modeltest import ModelTester
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.contextmap import (
     ContextMapState,
@@ -30,7 +33,7 @@ def _items(model: MapTreeModel) -> dict[str, QModelIndex]:
     return out
 
 
-def test_map_model_is_consistent_with_and_without_diff(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+def test_map_model_is_consistent_with_and_without_diff(qtmodeltester: ModelTester) -> None:
     (_, start, _), (_, first, _), (_, second, _) = history()
     model = MapTreeModel()
     model.set_editable(True)
@@ -95,7 +98,7 @@ def test_eviction_marks_equal_core_order() -> None:
     assert apply_update(tight, {}).evicted == pending
 
 
-def test_edits_in_the_view_become_requests(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_edits_in_the_view_become_requests(qtbot: QtBot) -> None:
     model = MapTreeModel()
     model.set_map(history()[2][1])
     index = model.index_of_item("rr-00002", COL_TEXT)
@@ -118,7 +121,7 @@ def test_edits_in_the_view_become_requests(qtbot) -> None:  # type: ignore[no-un
     assert not model.index_of_item("ep-00003").isValid()
 
 
-def test_timeline_model_is_consistent(qtmodeltester, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_timeline_model_is_consistent(qtmodeltester: ModelTester, tmp_path: Path) -> None:
     with init_workspace(tmp_path / "t.axmem") as ws:
         stored = store_history(ws)
         entries = svc.timeline(ws, AGENT)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.contextmap import (
     MapShape,
@@ -35,6 +36,7 @@ from axmem_gui.ui.contextmap.map_model import COL_SCORE, COL_TEXT, MapRole
 from axmem_gui.ui.contextmap.page import EMPTY_TEXT
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.dialogs import ErrorDialog
+from tests.helpers.present import present
 from tests.helpers.store import raw
 from tests.ui.contextmap.conftest import PageEnv
 from tests.ui.contextmap.maps import AGENT, OTHER_AGENT, UPDATE_2, store_history
@@ -173,7 +175,7 @@ def test_agents_switch_and_empty_agent(env: PageEnv) -> None:
     assert "fresh" in env.page.no_snapshots.text()
 
 
-def test_empty_workspace_says_what_to_do(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_empty_workspace_says_what_to_do(qtbot: QtBot, tmp_path: Path) -> None:
     controller = WorkspaceController(init_workspace(tmp_path / "e.axmem"))
     try:
         from PySide6.QtGui import QUndoStack
@@ -202,7 +204,7 @@ def test_edit_add_delete_score_with_undo_redo(
     assert _labels(page)[-1] == "edited (unsaved)"
     draft = page.editor.draft
     assert draft is not None and draft.base.pk == env.history[2].pk
-    assert parse_map(draft.stored.state.text).item("rr-00002").content == (  # type: ignore[union-attr]
+    assert present(parse_map(draft.stored.state.text).item("rr-00002")).content == (
         "Load the guide, then recall owners"
     )
 
@@ -213,7 +215,7 @@ def test_edit_add_delete_score_with_undo_redo(
     )
     assert page.add_item()
     assert "dc-00004" in _scores(page)
-    assert page.selected_item() is not None and page.selected_item().item_id == "dc-00004"  # type: ignore[union-attr]
+    assert present(page.selected_item()).item_id == "dc-00004"
 
     assert page.select_item("cu-00001")
     assert page.delete_selected()
@@ -253,7 +255,7 @@ def test_edit_add_delete_score_with_undo_redo(
     assert not no_error_dialogs
 
 
-def test_editing_in_the_tree_pushes_a_command(env: PageEnv, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_editing_in_the_tree_pushes_a_command(env: PageEnv, qtbot: QtBot) -> None:
     page = env.page
     page.select_row(1)
     index = page.item_index("cu-00001", COL_TEXT)
@@ -290,12 +292,12 @@ def test_freeze_and_budget_settings(env: PageEnv, monkeypatch: pytest.MonkeyPatc
     assert page.gauge.maximum() == 2000
     # Ax would now skip the update entirely.
     assert apply_update(state, UPDATE_2).status is UpdateStatus.SKIPPED
-    assert "frozen at evolveSteps 2" in page.editor.draft.edits[-1]  # type: ignore[union-attr]
+    assert "frozen at evolveSteps 2" in present(page.editor.draft).edits[-1]
     env.stack.undo()
     assert page.current_state() == replace(env.history[2].state, evolve_steps=0)
 
 
-def test_read_only_workspace_can_edit_but_not_save(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_read_only_workspace_can_edit_but_not_save(qtbot: QtBot, tmp_path: Path) -> None:
     path = tmp_path / "ro.axmem"
     with init_workspace(path) as ws:
         store_history(raw(ws))

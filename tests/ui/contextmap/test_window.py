@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.services import contextmaps as svc
+from axmem_gui.services.contextmaps import TimelineEntry
 from axmem_gui.ui.contextmap import ContextMapPage
 from axmem_gui.ui.contextmap.dialogs import AddItemDialog, ImportRequest, ImportSnapshotDialog
 from axmem_gui.ui.dialogs import NewWorkspaceDialog
@@ -65,7 +67,8 @@ def test_window_reloads_and_resets_on_workspace_change(
         if action.text() == "Import snapshot…":
             action.trigger()
     assert page.timeline_model.rowCount() == before + 1
-    assert page.current_source().label == svc.IMPORTED_LABEL  # type: ignore[union-attr]
+    source = page.current_source()
+    assert isinstance(source, TimelineEntry) and source.label == svc.IMPORTED_LABEL
     assert "Context maps" in window.nav_model.index(5).data()
 
     page.edit_item_text("ep-00001", "flaky deploy hook on staging")
@@ -80,8 +83,8 @@ def test_window_reloads_and_resets_on_workspace_change(
 
 def test_keyboard_shortcuts_reach_the_page(
     window: MainWindow,
-    qtbot,
-    monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
+    qtbot: QtBot,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     page = _page(window)
     window.show_section("contextmaps")

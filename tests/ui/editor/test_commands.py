@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QApplication
 
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.catalog_rows import Entry
@@ -25,6 +26,7 @@ from axmem_gui.ui.commands import (
     tag_command,
 )
 from axmem_gui.ui.controller import WorkspaceController
+from tests.helpers.present import present
 from tests.helpers.store import raw
 
 
@@ -70,7 +72,7 @@ class Setup:
 
 
 @pytest.fixture
-def setup(qapp, sample_path: Path) -> Iterator[Setup]:  # type: ignore[no-untyped-def]
+def setup(qapp: QApplication, sample_path: Path) -> Iterator[Setup]:
     s = Setup(sample_path)
     yield s
     s.stack.clear()
@@ -98,7 +100,7 @@ def test_keystroke_commits_merge_into_one_undo_step(setup: Setup) -> None:
         setup.edit("release-checklist", name=name)
         # Every commit is durable at once: a second connection sees it.
         with Workspace.open(setup.ws.path, read_only=True) as other:
-            assert other.skills.get("release-checklist").name == name  # type: ignore[union-attr]
+            assert present(other.skills.get("release-checklist")).name == name
     assert setup.stack.count() == 1
     setup.edit("release-checklist", description="changed")  # another field: its own step
     assert setup.stack.count() == 2
@@ -106,16 +108,16 @@ def test_keystroke_commits_merge_into_one_undo_step(setup: Setup) -> None:
     setup.stack.undo()
     assert setup.skill("release-checklist") == original
     setup.stack.redo()
-    assert setup.skill("release-checklist").name == "Release checklist!!!"  # type: ignore[union-attr]
+    assert present(setup.skill("release-checklist")).name == "Release checklist!!!"
     setup.stack.redo()
-    assert setup.skill("release-checklist").description == "changed"  # type: ignore[union-attr]
+    assert present(setup.skill("release-checklist")).description == "changed"
 
 
 def test_typing_back_to_the_original_leaves_nothing_to_undo(setup: Setup) -> None:
     setup.edit("release-checklist", name="Release checklistX")
     setup.edit("release-checklist", name="Release checklist")
     assert setup.stack.count() == 0
-    assert setup.skill("release-checklist").name == "Release checklist"  # type: ignore[union-attr]
+    assert present(setup.skill("release-checklist")).name == "Release checklist"
 
 
 def test_bulk_delete_and_undo_restore_values(setup: Setup) -> None:
@@ -142,15 +144,15 @@ def test_bulk_tag_add_and_remove(setup: Setup) -> None:
     cmd = tag_command(setup.session, "skills", ids, "hot", add=True)
     assert cmd is not None and len(cmd.changes) == 3  # the first had it already
     setup.stack.push(cmd)
-    assert all("hot" in setup.skill(i).tags for i in ids)  # type: ignore[union-attr]
+    assert all("hot" in present(setup.skill(i)).tags for i in ids)
     remove = tag_command(setup.session, "skills", ids, "hot", add=False)
     assert remove is not None and len(remove.changes) == 4
     setup.stack.push(remove)
-    assert all("hot" not in setup.skill(i).tags for i in ids)  # type: ignore[union-attr]
+    assert all("hot" not in present(setup.skill(i)).tags for i in ids)
     setup.stack.undo()
     setup.stack.undo()
-    assert "hot" in setup.skill(ids[0]).tags  # type: ignore[union-attr]
-    assert all("hot" not in setup.skill(i).tags for i in ids[1:])  # type: ignore[union-attr]
+    assert "hot" in present(setup.skill(ids[0])).tags
+    assert all("hot" not in present(setup.skill(i)).tags for i in ids[1:])
     assert tag_command(setup.session, "skills", ids[1:], "hot", add=False) is None
 
 
@@ -185,7 +187,7 @@ def test_restore_from_history_is_undoable(setup: Setup) -> None:
     assert setup.skill("release-checklist") == value
     assert setup.ws.skills.history("release-checklist")[-1].op == "restore"
     setup.stack.undo()
-    assert setup.skill("release-checklist").content == "v3"  # type: ignore[union-attr]
+    assert present(setup.skill("release-checklist")).content == "v3"
 
 
 def test_restore_a_deleted_entry_and_undo_deletes_it_again(setup: Setup) -> None:
@@ -210,6 +212,7 @@ def test_conflict_keep_theirs_drops_the_edit(setup: Setup) -> None:
     found = setup.held("release-checklist")
     assert found is not None
     before, revision = found
+    assert isinstance(before, Skill)
     _edit_elsewhere(setup.ws.path, "release-checklist", "Theirs")
     setup.choice = Resolution.THEIRS
     setup.stack.push(
@@ -219,13 +222,14 @@ def test_conflict_keep_theirs_drops_the_edit(setup: Setup) -> None:
     )
     assert len(setup.conflicts) == 1 and setup.conflicts[0].actual == revision + 1
     assert setup.stack.count() == 0
-    assert setup.skill("release-checklist").name == "Theirs"  # type: ignore[union-attr]
+    assert present(setup.skill("release-checklist")).name == "Theirs"
 
 
 def test_conflict_overwrite_with_mine(setup: Setup) -> None:
     found = setup.held("release-checklist")
     assert found is not None
     before, revision = found
+    assert isinstance(before, Skill)
     _edit_elsewhere(setup.ws.path, "release-checklist", "Theirs")
     setup.choice = Resolution.MINE
     setup.stack.push(
@@ -234,9 +238,9 @@ def test_conflict_overwrite_with_mine(setup: Setup) -> None:
         )
     )
     assert setup.stack.count() == 1
-    assert setup.skill("release-checklist").name == "Mine"  # type: ignore[union-attr]
+    assert present(setup.skill("release-checklist")).name == "Mine"
     setup.stack.undo()
-    assert setup.skill("release-checklist").name == "Release checklist"  # type: ignore[union-attr]
+    assert present(setup.skill("release-checklist")).name == "Release checklist"
 
 
 def test_conflict_on_undo_keep_theirs_removes_the_step(setup: Setup) -> None:
@@ -246,7 +250,7 @@ def test_conflict_on_undo_keep_theirs_removes_the_step(setup: Setup) -> None:
     setup.stack.undo()
     assert setup.conflicts
     assert setup.stack.count() == 0
-    assert setup.skill("release-checklist").name == "Theirs"  # type: ignore[union-attr]
+    assert present(setup.skill("release-checklist")).name == "Theirs"
 
 
 def test_memories_and_read_only(setup: Setup, tmp_path: Path) -> None:

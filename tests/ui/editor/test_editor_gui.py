@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt
+from PySide6.QtWidgets import QWidget
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.errors import ConflictError
 from axmem_gui.store import Workspace
@@ -14,7 +17,9 @@ from axmem_gui.ui.editor.dialogs import ConflictDialog, RenameDialog, TagDialog
 from axmem_gui.ui.entry_table import EntryRole
 from axmem_gui.ui.history import HistoryDialog
 from axmem_gui.ui.main_window import MainWindow
+from tests.helpers.present import present
 from tests.helpers.store import raw
+from tests.ui.conftest import WindowFactory
 
 
 def editing(window: MainWindow) -> CatalogEditing:
@@ -27,7 +32,7 @@ def stored_name(window: MainWindow, entry_id: str) -> str | None:
         return None if skill is None else skill.name
 
 
-def activate(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def activate(window: MainWindow, qtbot: QtBot) -> None:
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow, timeout=3000)
 
@@ -44,7 +49,7 @@ def select_rows(window: MainWindow, rows: list[int]) -> list[str]:
     return [str(page.model.index(r, 0).data(EntryRole.EntryId)) for r in rows]
 
 
-def test_ctrl_n_creates_an_entry_and_undo_removes_it(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_ctrl_n_creates_an_entry_and_undo_removes_it(window: MainWindow, qtbot: QtBot) -> None:
     activate(window, qtbot)
     before = window.controller.counts().skills
     table = window.feature(CATALOG).pages["skills"].table
@@ -60,7 +65,9 @@ def test_ctrl_n_creates_an_entry_and_undo_removes_it(window: MainWindow, qtbot) 
     assert stored_name(window, "new-skill") is None
 
 
-def test_typing_is_saved_after_a_pause_and_undone_word_by_word(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_typing_is_saved_after_a_pause_and_undone_word_by_word(
+    window: MainWindow, qtbot: QtBot
+) -> None:
     activate(window, qtbot)
     page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
@@ -91,7 +98,7 @@ def test_typing_is_saved_after_a_pause_and_undone_word_by_word(window: MainWindo
     assert form.name_edit.text() == "Release checklist v2 final!"
 
 
-def test_content_edit_undo_redo_restore_store_values(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_content_edit_undo_redo_restore_store_values(window: MainWindow, qtbot: QtBot) -> None:
     page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
     form = page.form
@@ -102,11 +109,13 @@ def test_content_edit_undo_redo_restore_store_values(window: MainWindow, qtbot) 
     qtbot.keyClicks(form.content.edit, "Extra line")
     form.tags_edit.setFocus()  # focus-out commits at once
     ws = window.controller.workspace
-    assert raw(ws).skills.get("release-checklist").content == original.content + "Extra line"  # type: ignore[union-attr]
+    assert (
+        present(raw(ws).skills.get("release-checklist")).content == original.content + "Extra line"
+    )
     form.tags_edit.end(False)
     qtbot.keyClicks(form.tags_edit, ", hot")
     form.name_edit.setFocus()
-    assert raw(ws).skills.get("release-checklist").tags == (*original.tags, "hot")  # type: ignore[union-attr]
+    assert present(raw(ws).skills.get("release-checklist")).tags == (*original.tags, "hot")
     # a step per word (test_undo_steps.py): "Extra", " line"; ", hot"
     assert window.undo_stack.count() == 3
     for _ in range(3):
@@ -120,7 +129,9 @@ def test_content_edit_undo_redo_restore_store_values(window: MainWindow, qtbot) 
     assert form.content.text() == original.content + "Extra line"
 
 
-def test_delete_key_removes_without_asking_and_undo_brings_back(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_delete_key_removes_without_asking_and_undo_brings_back(
+    window: MainWindow, qtbot: QtBot
+) -> None:
     activate(window, qtbot)
     page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
@@ -135,7 +146,7 @@ def test_delete_key_removes_without_asking_and_undo_brings_back(window: MainWind
     assert page.current_row_id() == "release-checklist"
 
 
-def test_bulk_delete_and_undo(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_bulk_delete_and_undo(window: MainWindow, qtbot: QtBot) -> None:
     activate(window, qtbot)
     page = window.feature(CATALOG).pages["skills"]
     total = window.controller.counts().skills
@@ -151,12 +162,16 @@ def test_bulk_delete_and_undo(window: MainWindow, qtbot) -> None:  # type: ignor
     assert page.model.total() == total
 
 
-def test_bulk_tag_add_remove_and_undo(window: MainWindow, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_bulk_tag_add_remove_and_undo(
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     page = window.feature(CATALOG).pages["skills"]
     ids = select_rows(window, [0, 3, 5])
     asked: list[tuple[bool, int]] = []
 
-    def ask(cls, parent, adding, count, known):  # type: ignore[no-untyped-def]
+    def ask(
+        cls: object, parent: QWidget | None, adding: bool, count: int, known: list[str]
+    ) -> str:
         asked.append((adding, count))
         return " hot "
 
@@ -164,20 +179,22 @@ def test_bulk_tag_add_remove_and_undo(window: MainWindow, qtbot, monkeypatch) ->
     editing(window).add_tag_action.trigger()
     assert asked == [(True, 3)]
     ws = window.controller.workspace
-    assert all("hot" in raw(ws).skills.get(i).tags for i in ids)  # type: ignore[union-attr]
+    assert all("hot" in present(raw(ws).skills.get(i)).tags for i in ids)
     row = page.model.row_of_id(ids[1])
     assert "hot" in page.model.index(row, 3).data()
     # The selection survives the edit, so the same rows can be untagged.
     assert page.selected_ids() == ids
     editing(window).remove_tag_action.trigger()
-    assert all("hot" not in raw(ws).skills.get(i).tags for i in ids)  # type: ignore[union-attr]
+    assert all("hot" not in present(raw(ws).skills.get(i)).tags for i in ids)
     window.undo_stack.undo()
-    assert all("hot" in raw(ws).skills.get(i).tags for i in ids)  # type: ignore[union-attr]
+    assert all("hot" in present(raw(ws).skills.get(i)).tags for i in ids)
     window.undo_stack.undo()
-    assert all("hot" not in raw(ws).skills.get(i).tags for i in ids)  # type: ignore[union-attr]
+    assert all("hot" not in present(raw(ws).skills.get(i)).tags for i in ids)
 
 
-def test_f2_renames_the_id_and_undo_renames_back(window: MainWindow, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_f2_renames_the_id_and_undo_renames_back(
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     activate(window, qtbot)
     page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
@@ -194,8 +211,8 @@ def test_f2_renames_the_id_and_undo_renames_back(window: MainWindow, qtbot, monk
 
 
 def test_rename_to_an_existing_id_is_refused_with_a_message(
-    window: MainWindow, monkeypatch
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from axmem_gui.ui.dialogs import ErrorDialog
 
     page = window.feature(CATALOG).pages["skills"]
@@ -209,7 +226,9 @@ def test_rename_to_an_existing_id_is_refused_with_a_message(
     assert window.undo_stack.count() == 0
 
 
-def test_history_dialog_diff_and_restore(window: MainWindow, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_history_dialog_diff_and_restore(
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
     ws = window.controller.workspace
@@ -250,15 +269,15 @@ def test_history_dialog_diff_and_restore(window: MainWindow, qtbot, monkeypatch)
     assert raw(ws).skills.history("release-checklist")[-1].op == "restore"
     assert page.form.description_edit.text() == original.description
     window.undo_stack.undo()
-    assert raw(ws).skills.get("release-checklist").description.endswith("(edited)")  # type: ignore[union-attr]
+    assert present(raw(ws).skills.get("release-checklist")).description.endswith("(edited)")
 
 
 def test_conflict_with_another_instance_asks_and_reloads_theirs(
-    window: MainWindow, qtbot, monkeypatch
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     asked: list[ConflictError] = []
 
-    def ask(cls, parent, error):  # type: ignore[no-untyped-def]
+    def ask(cls: object, parent: QWidget | None, error: ConflictError) -> Resolution:
         asked.append(error)
         return Resolution.THEIRS
 
@@ -270,7 +289,8 @@ def test_conflict_with_another_instance_asks_and_reloads_theirs(
     qtbot.keyClicks(page.form.name_edit, " mine")
     with Workspace.open(window.controller.path) as other:  # a second connection
         entry = other.skills.get("release-checklist")
-        other.skills.upsert(replace(entry, name="Theirs"))  # type: ignore[type-var]
+        assert entry is not None
+        other.skills.upsert(replace(entry, name="Theirs"))
     page.form.commit_pending()
     assert len(asked) == 1 and asked[0].entry_id == "release-checklist"
     assert stored_name(window, "release-checklist") == "Theirs"
@@ -278,7 +298,9 @@ def test_conflict_with_another_instance_asks_and_reloads_theirs(
     assert window.undo_stack.count() == 0
 
 
-def test_conflict_overwrite_with_mine(window: MainWindow, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_conflict_overwrite_with_mine(
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(ConflictDialog, "ask", classmethod(lambda cls, p, e: Resolution.MINE))
     page = window.feature(CATALOG).pages["skills"]
     assert page.select_id("release-checklist")
@@ -287,12 +309,13 @@ def test_conflict_overwrite_with_mine(window: MainWindow, qtbot, monkeypatch) ->
     qtbot.keyClicks(page.form.name_edit, " mine")
     with Workspace.open(window.controller.path) as other:
         entry = other.skills.get("release-checklist")
-        other.skills.upsert(replace(entry, name="Theirs"))  # type: ignore[type-var]
+        assert entry is not None
+        other.skills.upsert(replace(entry, name="Theirs"))
     qtbot.waitUntil(lambda: stored_name(window, "release-checklist") == "Release checklist mine")
     assert window.undo_stack.count() == 1
 
 
-def test_read_only_workspace_disables_editing(qtbot, make_window) -> None:  # type: ignore[no-untyped-def]
+def test_read_only_workspace_disables_editing(qtbot: QtBot, make_window: WindowFactory) -> None:
     win = make_window(read_only=True)
     controller = win.controller
     page = win.feature(CATALOG).pages["skills"]
@@ -307,10 +330,13 @@ def test_read_only_workspace_disables_editing(qtbot, make_window) -> None:  # ty
     actions.new_entry("skills")
     actions.delete_selected("skills")
     assert win.undo_stack.count() == 0
-    assert raw(controller.workspace).skills.get("release-checklist").name == "Release checklist"  # type: ignore[union-attr]
+    assert (
+        present(raw(controller.workspace).skills.get("release-checklist")).name
+        == "Release checklist"
+    )
 
 
-def test_memories_form_edits_content(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_memories_form_edits_content(window: MainWindow, qtbot: QtBot) -> None:
     window.show_section("memories")
     page = window.feature(CATALOG).pages["memories"]
     first = raw(window.controller.workspace).memories.ids()[0]
@@ -319,12 +345,16 @@ def test_memories_form_edits_content(window: MainWindow, qtbot) -> None:  # type
     page.form.content.edit.setFocus()
     qtbot.keyClicks(page.form.content.edit, "Note: ")
     page.form.tags_edit.setFocus()
-    assert raw(window.controller.workspace).memories.get(first).content.startswith("Note: ")  # type: ignore[union-attr]
+    assert present(raw(window.controller.workspace).memories.get(first)).content.startswith(
+        "Note: "
+    )
     window.undo_stack.undo()
-    assert not raw(window.controller.workspace).memories.get(first).content.startswith("Note: ")  # type: ignore[union-attr]
+    assert not present(raw(window.controller.workspace).memories.get(first)).content.startswith(
+        "Note: "
+    )
 
 
-def test_add_tag_dialog_starts_empty_and_offers_known_tags(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_add_tag_dialog_starts_empty_and_offers_known_tags(qtbot: QtBot) -> None:
     # It preselected the first known tag ("incident") for entries that lack it; Enter added it.
     dialog = TagDialog(None, True, 2, ["incident", "deploy"])
     qtbot.addWidget(dialog)

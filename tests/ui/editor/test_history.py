@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtWidgets import QApplication
+from pytestqt.modeltest import ModelTester
+from pytestqt.qtbot import QtBot
+
 from axmem_gui.core.catalog import Skill
 from axmem_gui.services.catalog import CatalogService
 from axmem_gui.store import Workspace
@@ -39,7 +43,7 @@ def test_entry_lines_show_fields_then_content() -> None:
     assert lines == ["id: s", "name: S", "description: ", "tags: a, b", "content:", "l1", "l2"]
 
 
-def test_full_history_follows_renames(tmp_path: Path, qapp) -> None:  # type: ignore[no-untyped-def]
+def test_full_history_follows_renames(tmp_path: Path, qapp: QApplication) -> None:
     with Workspace.open(tmp_path / "h.axmem", create=True) as ws:
         raw(ws).skills.upsert(Skill("a", "A"))
         raw(ws).skills.upsert(Skill("a", "A2"))
@@ -60,7 +64,7 @@ def test_full_history_follows_renames(tmp_path: Path, qapp) -> None:  # type: ig
         assert last.op == "delete" and last.value == last.before == Skill("b", "B3")
 
 
-def test_models_are_consistent(qtmodeltester, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_models_are_consistent(qtmodeltester: ModelTester, qtbot: QtBot, tmp_path: Path) -> None:
     with Workspace.open(tmp_path / "m.axmem", create=True) as ws:
         raw(ws).skills.upsert(Skill("a", "A", content="one\ntwo"))
         raw(ws).skills.upsert(Skill("a", "A", content="one\n2\nthree"))

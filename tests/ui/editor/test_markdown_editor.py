@@ -4,19 +4,21 @@ preview that escapes raw HTML and loads nothing."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
 from PySide6.QtCore import Qt, QUrl
-from PySide6.QtGui import QDesktopServices, QFont, QTextCursor
+from PySide6.QtGui import QFont, QTextBlock, QTextCharFormat, QTextCursor
+from pytestqt.qtbot import QtBot
 
-from axmem_gui.ui.editor.dialogs import OpenLinkDialog
 from axmem_gui.ui.editor.markdown_editor import ContentEdit, MarkdownEditor
 from axmem_gui.ui.editor.markdown_render import render_markdown
 from axmem_gui.ui.editor.preview import SafeMarkdownBrowser, open_link
 from axmem_gui.ui.editor.text_metrics import content_counts, unsearched_range
+from tests.helpers.links import record_links
 
 EMOJI = "\U0001f600"  # two UTF-16 units
 
@@ -40,7 +42,7 @@ def _shaded_text(edit: ContentEdit) -> str:
     return selections[0].cursor.selectedText()
 
 
-def test_shading_covers_exactly_the_unsearched_tail_with_emoji(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_shading_covers_exactly_the_unsearched_tail_with_emoji(qtbot: QtBot) -> None:
     editor = MarkdownEditor()
     qtbot.addWidget(editor)
     head = "# Title " + EMOJI * 100 + "\n" + "w" * 391  # 8 + 200 + 1 + 391 = 600 units
@@ -60,7 +62,7 @@ def test_shading_covers_exactly_the_unsearched_tail_with_emoji(qtbot) -> None:  
     assert "beyond" not in editor.counts.text()
 
 
-def test_editor_keeps_text_exact(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_editor_keeps_text_exact(qtbot: QtBot) -> None:
     editor = MarkdownEditor()
     qtbot.addWidget(editor)
     text = "non\u00a0breaking and " + EMOJI + "\nsecond line\tafter tab"
@@ -75,7 +77,7 @@ def test_editor_keeps_text_exact(qtbot) -> None:  # type: ignore[no-untyped-def]
     assert edited
 
 
-def test_highlighter_formats_use_utf16_positions(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_highlighter_formats_use_utf16_positions(qtbot: QtBot) -> None:
     editor = MarkdownEditor()
     qtbot.addWidget(editor)
     editor.set_text(f"{EMOJI} **bold** and `code`\n```\n# not a heading\n```\n## Heading")
@@ -128,7 +130,9 @@ def http_server() -> Iterator[tuple[str, list[str]]]:
     server.server_close()
 
 
-def test_preview_loads_nothing_remote_or_local(qtbot, http_server, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_preview_loads_nothing_remote_or_local(
+    qtbot: QtBot, http_server: tuple[str, list[str]], tmp_path: Path
+) -> None:
     base, hits = http_server
     secret = tmp_path / "secret.png"
     secret.write_bytes(b"not really a png")
@@ -150,7 +154,7 @@ def test_preview_loads_nothing_remote_or_local(qtbot, http_server, tmp_path) -> 
     assert hits == []
 
 
-def test_preview_debounces_rendering(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_preview_debounces_rendering(qtbot: QtBot) -> None:
     browser = SafeMarkdownBrowser()
     qtbot.addWidget(browser)
     browser.set_markdown_source("# One")
@@ -159,29 +163,20 @@ def test_preview_debounces_rendering(qtbot) -> None:  # type: ignore[no-untyped-
     qtbot.waitUntil(lambda: browser.toPlainText().strip() == "Two")
 
 
-def test_links_open_only_after_confirmation(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_links_open_only_after_confirmation(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
     browser = SafeMarkdownBrowser()
     qtbot.addWidget(browser)
-    asked: list[str] = []
-    refused: list[str] = []
-    opened: list[str] = []
-    monkeypatch.setattr(
-        OpenLinkDialog, "ask", classmethod(lambda cls, p, target: asked.append(target) or False)
-    )
-    monkeypatch.setattr(
-        OpenLinkDialog, "refuse", classmethod(lambda cls, p, target: refused.append(target))
-    )
-    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
+    links = record_links(monkeypatch)
     assert not open_link(browser, QUrl("https://example.com/guide"))
-    assert asked == ["https://example.com/guide"] and opened == []
+    assert links.asked == ["https://example.com/guide"] and links.opened == []
     assert not open_link(browser, QUrl("javascript:alert(1)"))
-    assert refused == ["javascript:alert(1)"] and asked == ["https://example.com/guide"]
-    monkeypatch.setattr(OpenLinkDialog, "ask", classmethod(lambda cls, p, target: True))
+    assert links.refused == ["javascript:alert(1)"] and links.asked == ["https://example.com/guide"]
+    links.answer = True
     assert open_link(browser, QUrl("https://example.com/ok"))
-    assert [u.toString() for u in opened] == ["https://example.com/ok"]
+    assert [u.toString() for u in links.opened] == ["https://example.com/ok"]
 
 
-def test_hovered_link_target_is_shown(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_hovered_link_target_is_shown(qtbot: QtBot) -> None:
     editor = MarkdownEditor()
     qtbot.addWidget(editor)
     editor.preview.highlighted.emit(QUrl("https://example.com/x"))
@@ -190,12 +185,12 @@ def test_hovered_link_target_is_shown(qtbot) -> None:  # type: ignore[no-untyped
     assert editor.link_status.text() == ""
 
 
-def _spans(block, want) -> list[str]:  # type: ignore[no-untyped-def]
+def _spans(block: QTextBlock, want: Callable[[QTextCharFormat], bool]) -> list[str]:
     text = block.text()
     return [text[f.start : f.start + f.length] for f in block.layout().formats() if want(f.format)]
 
 
-def test_emphasis_does_not_run_over_an_unclosed_opener(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_emphasis_does_not_run_over_an_unclosed_opener(qtbot: QtBot) -> None:
     # CommonMark: "*a *b*" is "*a <em>b</em>"; the old pattern let the span's body run over the
     # unclosed "*" (which is also what made a line of "*a *a *a ..." quadratic to colour).
     editor = MarkdownEditor()
@@ -208,7 +203,7 @@ def test_emphasis_does_not_run_over_an_unclosed_opener(qtbot) -> None:  # type: 
     assert code == ["`e `"]
 
 
-def test_long_lines_get_no_inline_spans(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_long_lines_get_no_inline_spans(qtbot: QtBot) -> None:
     from axmem_gui.ui.editor.highlighter import MAX_INLINE_CHARS
 
     editor = MarkdownEditor()

@@ -16,7 +16,7 @@ from axmem_gui.ui.main_window import MainWindow
 
 def _sample_skill(skill_id: str) -> str:
     text = (resources.files("axmem_gui") / "sample" / "catalog.json").read_text("utf-8")
-    return next(s["content"] for s in json.loads(text)["skills"] if s["id"] == skill_id)
+    return next(str(s["content"]) for s in json.loads(text)["skills"] if s["id"] == skill_id)
 
 
 def _code_blocks(html: str) -> list[str]:

@@ -8,13 +8,14 @@ from __future__ import annotations
 import sys
 
 from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QApplication
 
 
 class _Emitter(QObject):
     ping = Signal(str)
 
 
-def test_emit_keeps_reference_counts(qapp) -> None:  # type: ignore[no-untyped-def]
+def test_emit_keeps_reference_counts(qapp: QApplication) -> None:
     emitter = _Emitter()
     received: list[str] = []
     emitter.ping.connect(received.append)

@@ -18,6 +18,7 @@ from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.editor.skill_files import FileChoice, FileViewDialog, SkillFilesDialog
 from axmem_gui.ui.history import entry_lines
 from axmem_gui.ui.main_window import MainWindow
+from tests.helpers.present import present
 from tests.helpers.store import raw
 from tests.ui.conftest import WindowFactory
 
@@ -106,7 +107,7 @@ def test_the_folders_files_are_listed_viewed_and_edited_with_undo(
     dialog.replace_button.click()
     assert _files(window)["reference.md"] == (b"# Reference v2\n", False)
     dialog.table.selectRow(1)
-    assert dialog.selected() is not None and dialog.selected().path == "scripts/run.sh"  # type: ignore[union-attr]
+    assert present(dialog.selected()).path == "scripts/run.sh"
     dialog.delete_button.click()
     assert "scripts/run.sh" not in _files(window)
     assert [f.path for f in dialog.model.files] == ["reference.md", "references/x.md"]

@@ -9,9 +9,11 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
+from axmem_gui.core.catalog import Skill
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.editor.dialogs import RenameDialog
 from axmem_gui.ui.main_window import MainWindow
+from tests.helpers.present import present
 from tests.helpers.store import raw
 
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -35,7 +37,7 @@ def test_a_new_skills_id_follows_its_name_until_renamed(
     skills = raw(window.controller.workspace).skills
     assert form.entry.id == "deploy-freeze" and form.id_edit.text() == "deploy-freeze"
     assert skills.get("deploy-freeze") is not None and skills.get("new-skill") is None
-    assert skills.get("deploy-freeze").name == "Deploy freeze"  # type: ignore[union-attr]
+    assert present(skills.get("deploy-freeze")).name == "Deploy freeze"
     # Undo takes the id back first, then the name.
     window.undo_stack.undo()
     assert skills.get("new-skill") is not None
@@ -48,7 +50,8 @@ def test_a_new_skills_id_follows_its_name_until_renamed(
     form.name_edit.selectAll()
     qtbot.keyClicks(form.name_edit, "Change freeze")
     qtbot.keyClick(form.name_edit, Qt.Key.Key_Tab)
-    assert form.entry.id == "freeze-rules" and form.entry.name == "Change freeze"  # type: ignore[union-attr]
+    assert isinstance(form.entry, Skill)
+    assert form.entry.id == "freeze-rules" and form.entry.name == "Change freeze"
 
 
 def test_an_existing_skill_keeps_its_id_when_renamed(window: MainWindow, qtbot: Any) -> None:

@@ -4,12 +4,16 @@ navigator badge, and how runs are debounced, coalesced and dropped when stale.""
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QCoreApplication, Qt
+from pytestqt.qtbot import QtBot
 
-from axmem_gui.core.lint import LintOptions, LintReport, lint_catalog
+from axmem_gui.core.catalog import Skill
+from axmem_gui.core.lint import Finding, LintOptions, LintReport, lint_catalog
 from axmem_gui.core.lint.incremental import IndexedCatalog, LintSession, ReadGate
 from axmem_gui.core.settings import LINT_BUDGET_KEY as BUDGET_KEY
 from axmem_gui.services.workspace import init_workspace
@@ -24,6 +28,7 @@ from axmem_gui.ui.lint.severity import counts_text
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.navigator import NavRole
 from axmem_gui.ui.retrieval.feature import RETRIEVAL
+from tests.helpers.present import present
 from tests.helpers.store import raw
 
 WAIT_MS = 15_000
@@ -40,20 +45,20 @@ def settled(window: MainWindow) -> bool:
     return linter.outcome is not None and not linter.running
 
 
-def wait_for_lint(qtbot, window: MainWindow) -> LintOutcome:  # type: ignore[no-untyped-def]
+def wait_for_lint(qtbot: QtBot, window: MainWindow) -> LintOutcome:
     qtbot.waitUntil(lambda: settled(window), timeout=WAIT_MS)
     outcome = feature(window).linter.outcome
     assert outcome is not None
     return outcome
 
 
-def codes(findings: object) -> list[str]:
-    return [f.code for f in findings]  # type: ignore[attr-defined]
+def codes(findings: Iterable[Finding]) -> list[str]:
+    return [f.code for f in findings]
 
 
 def test_panel_shows_a_camel_case_id_and_clears_once_the_id_is_fixed(
-    window: MainWindow, qtbot, monkeypatch
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     wait_for_lint(qtbot, window)
     page = window.feature(CATALOG).pages["skills"]
     panel = feature(window).panels["skills"]
@@ -81,7 +86,7 @@ def test_panel_shows_a_camel_case_id_and_clears_once_the_id_is_fixed(
     assert codes(panel.findings()) == ["id-not-searchable"]
 
 
-def test_panel_follows_typing(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_panel_follows_typing(window: MainWindow, qtbot: QtBot) -> None:
     wait_for_lint(qtbot, window)
     page = window.feature(CATALOG).pages["skills"]
     panel = feature(window).panels["skills"]
@@ -98,8 +103,8 @@ def test_panel_follows_typing(window: MainWindow, qtbot) -> None:  # type: ignor
 
 
 def test_dock_lists_the_workspace_findings_and_double_click_jumps_to_the_entry(
-    window: MainWindow, qtbot
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot
+) -> None:
     outcome = wait_for_lint(qtbot, window)
     with Workspace.open(window.controller.path, read_only=True) as ws:
         expected = lint_catalog(raw(ws).catalog(), LintOptions(budget_tokens=2000)).findings
@@ -135,7 +140,7 @@ def test_dock_lists_the_workspace_findings_and_double_click_jumps_to_the_entry(
     assert expected[skill_row] in panel.findings()
 
 
-def test_dock_filters_by_severity_and_text(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_dock_filters_by_severity_and_text(window: MainWindow, qtbot: QtBot) -> None:
     outcome = wait_for_lint(qtbot, window)
     view = feature(window).view
     findings = outcome.report.findings
@@ -152,26 +157,26 @@ def test_dock_filters_by_severity_and_text(window: MainWindow, qtbot) -> None:  
     assert order == sorted(order, key=["info", "warning", "error"].index)
 
 
-def test_token_budget_is_kept_in_the_workspace_and_relints(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_token_budget_is_kept_in_the_workspace_and_relints(
+    window: MainWindow, qtbot: QtBot
+) -> None:
     outcome = wait_for_lint(qtbot, window)
     assert "index-over-budget" not in codes(outcome.report.findings)
     view = feature(window).view
     assert view.budget_spin.value() == 2000
     tokens = outcome.report.index_tokens
     view.budget_spin.setValue(max(50, tokens // 2))
-    qtbot.waitUntil(
-        lambda: (
-            settled(window)
-            and "index-over-budget" in codes(feature(window).linter.outcome.report.findings)
-        ),  # type: ignore[union-attr]
-        timeout=WAIT_MS,
-    )
+    def over_budget() -> bool:
+        outcome = feature(window).linter.outcome
+        return outcome is not None and "index-over-budget" in codes(outcome.report.findings)
+
+    qtbot.waitUntil(lambda: settled(window) and over_budget(), timeout=WAIT_MS)
     assert "(over)" in view.index_label.text()
     with Workspace.open(window.controller.path, read_only=True) as ws:
         assert raw(ws).settings.get(BUDGET_KEY) == max(50, tokens // 2)
 
 
-def test_navigator_badge_shows_the_error_count(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_navigator_badge_shows_the_error_count(window: MainWindow, qtbot: QtBot) -> None:
     wait_for_lint(qtbot, window)
     nav = window.nav_model
     row = nav.row_of("skills")
@@ -181,6 +186,7 @@ def test_navigator_badge_shows_the_error_count(window: MainWindow, qtbot) -> Non
     assert stored is not None
     session = window.feature(CATALOG).session
     before = stored.entry
+    assert isinstance(before, Skill)
     window.undo_stack.push(
         edit_command(
             session, "skills", before, replace(before, name=""), stored.meta.revision, "name"
@@ -188,12 +194,13 @@ def test_navigator_badge_shows_the_error_count(window: MainWindow, qtbot) -> Non
     )
     qtbot.waitUntil(lambda: nav.index(row).data(NavRole.Badge) == badge_text(1), timeout=WAIT_MS)
     assert badge_text(1) in nav.index(row).data()
-    assert "empty-name" in codes(feature(window).linter.outcome.report.errors)  # type: ignore[union-attr]
+    outcome = feature(window).linter.outcome
+    assert outcome is not None and "empty-name" in codes(outcome.report.errors)
     window.undo_stack.undo()
     qtbot.waitUntil(lambda: nav.index(row).data(NavRole.Badge) == "", timeout=WAIT_MS)
 
 
-def test_changes_during_a_run_coalesce_into_one_more_run(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_changes_during_a_run_coalesce_into_one_more_run(window: MainWindow, qtbot: QtBot) -> None:
     wait_for_lint(qtbot, window)
     linter = feature(window).linter
     session = window.feature(CATALOG).session
@@ -202,7 +209,7 @@ def test_changes_during_a_run_coalesce_into_one_more_run(window: MainWindow, qtb
     assert linter.running
     for i in range(10):
         stored = raw(window.controller.workspace).skills.stored("semver-policy")
-        assert stored is not None
+        assert stored is not None and isinstance(stored.entry, Skill)
         edited = replace(stored.entry, description=f"edit {i}")
         window.undo_stack.push(
             edit_command(
@@ -228,14 +235,14 @@ def test_changes_during_a_run_coalesce_into_one_more_run(window: MainWindow, qtb
 
 
 def next_job_id(window: MainWindow) -> int:
-    runner = window.task_runner  # type: ignore[attr-defined]
+    runner = window.task_runner
     probe = runner.submit(lambda ctx: None)
     return int(probe)
 
 
 def test_results_for_a_workspace_left_behind_are_dropped(
-    window: MainWindow, qtbot, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, tmp_path: Path
+) -> None:
     wait_for_lint(qtbot, window)
     linter = feature(window).linter
     seen: list[object] = []
@@ -246,20 +253,22 @@ def test_results_for_a_workspace_left_behind_are_dropped(
     assert window.open_path(other)  # ...that the switch makes stale
     linter.outcome_changed.connect(seen.append)
     qtbot.waitUntil(lambda: settled(window), timeout=WAIT_MS)
-    assert window.task_runner.wait(WAIT_MS)  # type: ignore[attr-defined]
+    assert window.task_runner.wait(WAIT_MS)
     # The dropped job's thread is done, so any late signal of it is already queued: deliver
     # it (it must not show).
     QCoreApplication.sendPostedEvents()
     QCoreApplication.processEvents()
     outcomes = [o for o in seen if isinstance(o, LintOutcome)]
     assert outcomes and all(o.path == other for o in outcomes)
-    assert feature(window).linter.outcome.report.skills == 0  # type: ignore[union-attr]
+    assert present(feature(window).linter.outcome).report.skills == 0
     assert feature(window).view.model.rowCount() == 0
     assert feature(window).view.stack.currentWidget() is feature(window).view.empty
     assert window.nav_model.index(0).data(NavRole.Badge) == ""
 
 
-def test_panel_flags_an_invisible_character_typed_into_a_name(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_panel_flags_an_invisible_character_typed_into_a_name(
+    window: MainWindow, qtbot: QtBot
+) -> None:
     wait_for_lint(qtbot, window)
     page = window.feature(CATALOG).pages["skills"]
     panel = feature(window).panels["skills"]
@@ -277,8 +286,8 @@ def test_panel_flags_an_invisible_character_typed_into_a_name(window: MainWindow
     assert any("\\u202e" in text and "\u202e" not in text for text in shown), shown
 
 
-def test_a_lint_racing_an_edit_reports_the_catalog_it_linted(  # type: ignore[no-untyped-def]
-    window: MainWindow, qtbot, monkeypatch
+def test_a_lint_racing_an_edit_reports_the_catalog_it_linted(
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Lint borrows the views' search index: while a lint job reads it, an edit is not
     patched in (the retrieval state waits), the job reports the catalog it was lent, and
@@ -295,8 +304,9 @@ def test_a_lint_racing_an_edit_reports_the_catalog_it_linted(  # type: ignore[no
         assert go.wait(timeout=60)  # the test lets go (never a timing)
         return sync(self, indexed)
 
-    busy = ReadGate.busy.fget
-    assert busy is not None
+    gate_busy = ReadGate.__dict__["busy"]
+    assert isinstance(gate_busy, property) and gate_busy.fget is not None
+    busy = gate_busy.fget
 
     def counted_busy(gate: ReadGate) -> bool:
         value = busy(gate)
@@ -310,10 +320,14 @@ def test_a_lint_racing_an_edit_reports_the_catalog_it_linted(  # type: ignore[no
     linter.outcome_changed.connect(lambda o: outcomes.append(o) if o is not None else None)
     session = window.feature(CATALOG).session
 
-    def edit(**changes: str) -> None:
+    def edit(*, name: str | None = None, description: str | None = None) -> None:
         stored = raw(window.controller.workspace).skills.stored("semver-policy")
-        assert stored is not None
-        edited = replace(stored.entry, **changes)
+        assert stored is not None and isinstance(stored.entry, Skill)
+        edited = replace(
+            stored.entry,
+            name=stored.entry.name if name is None else name,
+            description=stored.entry.description if description is None else description,
+        )
         window.undo_stack.push(
             edit_command(session, "skills", stored.entry, edited, stored.meta.revision, "x")
         )
@@ -322,7 +336,8 @@ def test_a_lint_racing_an_edit_reports_the_catalog_it_linted(  # type: ignore[no
     qtbot.waitUntil(entered.is_set, timeout=WAIT_MS)  # the lint of edit 1 holds the index
     edit(name="")  # edit 2 races it: an error finding, once linted
     qtbot.waitUntil(lambda: deferred[0] > 0, timeout=WAIT_MS)  # the state waited
-    assert state.live.entry("skills", "semver-policy").name != ""  # type: ignore[union-attr]
+    live = state.live.entry("skills", "semver-policy")
+    assert isinstance(live, Skill) and live.name != ""
     go.set()
     qtbot.waitUntil(
         lambda: len(outcomes) >= 2 and settled(window) and not state.pending, timeout=WAIT_MS
@@ -341,8 +356,8 @@ def test_a_lint_racing_an_edit_reports_the_catalog_it_linted(  # type: ignore[no
 
 
 def test_long_findings_scroll_and_keep_the_window_within_a_laptop_screen(
-    window: MainWindow, qtbot
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot
+) -> None:
     # 3-4 long warnings made the window's minimum height 769-811 px (taller than a 768 px
     # screen): the findings list grew with every wrapped line and the hint wrapped too.
     from axmem_gui.core.lint import Finding

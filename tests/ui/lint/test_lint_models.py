@@ -6,13 +6,17 @@ import sys
 from collections import Counter
 from collections.abc import Callable
 from types import FrameType
+from typing import Any
 
+import pytest
 from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtWidgets import QTableView
+from pytestqt.modeltest import ModelTester
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.catalog import Catalog, Memory, Skill
-from axmem_gui.core.lint import Finding, LintOptions, lint_catalog
-from axmem_gui.ui.lint.linter import clamp_budget
+from axmem_gui.core.lint import Finding, LintOptions, LintReport, lint_catalog
+from axmem_gui.core.settings import clamp_budget
 from axmem_gui.ui.lint.model import (
     SEVERITY_FILTERS,
     EntryFindingsModel,
@@ -35,11 +39,11 @@ CATALOG = Catalog(
 )
 
 
-def report():  # type: ignore[no-untyped-def]
+def report() -> LintReport:
     return lint_catalog(CATALOG, LintOptions(budget_tokens=10))
 
 
-def test_findings_models_pass_the_model_tester(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+def test_findings_models_pass_the_model_tester(qtmodeltester: ModelTester) -> None:
     findings = report().findings
     assert {f.severity for f in findings} >= {"error", "warning"}
     model = FindingsModel()
@@ -135,7 +139,7 @@ def python_calls(action: Callable[[], object]) -> Counter[str]:
     return seen
 
 
-def _shown_in_the_dock(qtbot, count: int) -> Counter[str]:  # type: ignore[no-untyped-def]
+def _shown_in_the_dock(qtbot: QtBot, count: int) -> Counter[str]:
     """The Python calls made on this thread while the dock's table shows `count` findings,
     then the same less one."""
     findings = tuple(
@@ -166,7 +170,7 @@ def _shown_in_the_dock(qtbot, count: int) -> Counter[str]:  # type: ignore[no-un
     return calls
 
 
-def test_new_findings_are_not_looked_at_row_by_row_on_the_gui_thread(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_new_findings_are_not_looked_at_row_by_row_on_the_gui_thread(qtbot: QtBot) -> None:
     """Showing 100,000 findings (the dock at 10,000 skills), and sorting them by a column,
     runs Python code only for the rows in sight, not once per finding on the GUI thread (a
     Python `filterAcceptsRow` ran for every finding, even with nothing to filter, and a
@@ -178,7 +182,7 @@ def test_new_findings_are_not_looked_at_row_by_row_on_the_gui_thread(qtbot) -> N
     assert grown == {}
 
 
-def test_sorting_a_column_orders_rows_as_qt_did(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_sorting_a_column_orders_rows_as_qt_did(qtbot: QtBot) -> None:
     """The dock's model sorts itself (a Qt sort proxy asked Python for each compared row:
     21 s for 111,000 findings) in Qt's order: text by UTF-16 code units, severity as
     error < warning < info, ties in report order (descending: reversed); filters apply."""
@@ -228,7 +232,9 @@ def test_sorting_a_column_orders_rows_as_qt_did(qtbot) -> None:  # type: ignore[
     assert shown == [f for f in findings if f.severity == "warning"]
 
 
-def test_turning_a_sorted_column_around_sorts_nothing_again(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_turning_a_sorted_column_around_sorts_nothing_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Each click on a column's header sorted all findings again (100-240 ms at 111,000
     messages); the column's order is kept per report, a click or a filter walks it."""
     from axmem_gui.ui.lint import model as model_module
@@ -236,7 +242,8 @@ def test_turning_a_sorted_column_around_sorts_nothing_again(monkeypatch) -> None
     calls: list[int] = []
     column_order = model_module.column_order
 
-    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def counting(*args: Any, **kwargs: Any) -> Any:
+
         calls.append(1)
         return column_order(*args, **kwargs)
 

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from PySide6.QtCore import QPersistentModelIndex, QPoint, Qt
 from PySide6.QtTest import QTest
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.lint import Finding
 from axmem_gui.ui.lint import model as model_module
 from axmem_gui.ui.lint.model import FindingColumn, FindingRole, FindingsModel
 from axmem_gui.ui.main_window import MainWindow
+from axmem_gui.ui.tasks import Job
 from tests.ui.conftest import calls_on_gui_thread
 from tests.ui.lint.test_lint_gui import WAIT_MS, feature, wait_for_lint
 
@@ -56,8 +59,8 @@ def qt_text_order(findings: tuple[Finding, ...], descending: bool) -> list[Findi
 
 
 def test_a_header_click_on_a_big_report_sorts_it_off_the_gui_thread(
-    window: MainWindow, qtbot, monkeypatch
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     wait_for_lint(qtbot, window)
     lint = feature(window)
     lint.show_dock()
@@ -140,8 +143,8 @@ def test_rows_kept_by_the_view_follow_their_findings_through_a_sort() -> None:
 
 
 def test_a_big_reports_filter_text_is_made_off_the_gui_thread_and_kept_across_edits(
-    window: MainWindow, qtbot, monkeypatch
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """What the text filter looks in (code, entry, message, hint of each finding: ~90 ms
     at 111,000 findings) is made by a job once the filter box gets the focus, so the
     first keystroke does not make it; a report after an edit makes it only for the
@@ -178,8 +181,8 @@ def test_a_big_reports_filter_text_is_made_off_the_gui_thread_and_kept_across_ed
 
 
 def test_a_sort_asked_for_while_a_lint_runs_waits_for_its_report(
-    window: MainWindow, qtbot, monkeypatch
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A header clicked during a re-lint: sorting the report about to be replaced beside
     the lint job shared the GIL three ways with the GUI thread (gaps of 100-280 ms). The
     sort waits, and sorts the new report when it lands."""
@@ -188,12 +191,12 @@ def test_a_sort_asked_for_while_a_lint_runs_waits_for_its_report(
     model = lint.view.model
     jobs: list[tuple[int, int]] = []
     make_job = model_module.column_order_job
-    monkeypatch.setattr(
-        model_module,
-        "column_order_job",
-        lambda findings, column: jobs.append((len(findings), column))
-        or make_job(findings, column),
-    )
+
+    def counted_job(findings: tuple[Finding, ...], column: int) -> Job:
+        jobs.append((len(findings), column))
+        return make_job(findings, column)
+
+    monkeypatch.setattr(model_module, "column_order_job", counted_job)
     old, new = big_report(5000, seed=4), big_report(5200, seed=5)
     model.set_findings(old)
     lint.linter.running_changed.emit(True)  # as when a lint starts
@@ -210,8 +213,8 @@ def test_a_sort_asked_for_while_a_lint_runs_waits_for_its_report(
 
 
 def test_a_sort_under_way_when_a_lint_starts_is_stopped_until_its_report(
-    window: MainWindow, qtbot, monkeypatch
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     wait_for_lint(qtbot, window)
     lint = feature(window)
     model = lint.view.model

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtWidgets import QLabel
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.ui.bench.feature import BENCH
 from axmem_gui.ui.bench.panel import BenchPanel
@@ -22,6 +23,7 @@ from axmem_gui.ui.scenarios.feature import SCENARIOS
 from axmem_gui.ui.scenarios.page import ScenariosPage
 from axmem_gui.ui.suites.feature import SUITES
 from axmem_gui.ui.suites.page import SuitesPage
+from tests.ui.conftest import WindowFactory
 
 #: Only what the retrieval views need; the window refuses a set with a need left out.
 RETRIEVAL_FEATURES = (CATALOG, RETRIEVAL, PREVIEW, BENCH, SCENARIOS, SUITES)
@@ -34,7 +36,7 @@ def sample_ws_path(sample_path: Path) -> Path:
 
 
 @pytest.fixture
-def rwindow(qtbot, make_window, sample_ws_path: Path) -> Iterator[MainWindow]:  # type: ignore[no-untyped-def]
+def rwindow(qtbot: QtBot, make_window: WindowFactory, sample_ws_path: Path) -> Iterator[MainWindow]:
     win = make_window(sample_ws_path, features=RETRIEVAL_FEATURES)
     qtbot.waitUntil(lambda: views(win).state.ready, timeout=10000)
     # The BM25 indexes are built when the bench first needs them; these tests want them

@@ -4,23 +4,32 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
+from pytestqt.modeltest import ModelTester
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.ax.profile import load_profile
 from axmem_gui.core.ax.search import MemorySearch, SkillSearch
+from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.services.bench import BenchRow, Bm25Row
 from axmem_gui.store.fts import Bm25Index
 from axmem_gui.ui.bench.models import AxResultModel, BenchRole, Bm25ResultModel
+from axmem_gui.ui.main_window import MainWindow
 from tests.helpers.store import raw
-from tests.ui.conftest import calls_on_gui_thread
+from tests.ui.conftest import WindowFactory, calls_on_gui_thread
 
 from .conftest import RETRIEVAL_FEATURES, views
 
 PROFILE = load_profile()
 
 
-def test_result_models(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+def test_result_models(qtmodeltester: ModelTester) -> None:
     ax = AxResultModel()
     ax.set_rows(
         (
@@ -40,7 +49,7 @@ def test_result_models(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
     assert bm.index(1, 0).data(BenchRole.Terms) == ["q"]
 
 
-def test_discover_shows_ax_and_bm25_results(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_discover_shows_ax_and_bm25_results(rwindow: MainWindow, qtbot: QtBot) -> None:
     bench = views(rwindow).bench
     searches = ["how do I ship a release", "rollback"]
     bench.set_searches(searches)
@@ -70,7 +79,7 @@ def test_discover_shows_ax_and_bm25_results(rwindow, qtbot) -> None:  # type: ig
     assert bench.entry_view.highlighted
 
 
-def test_recall_with_a_loaded_set(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_recall_with_a_loaded_set(rwindow: MainWindow, qtbot: QtBot) -> None:
     bench = views(rwindow).bench
     bench.set_kind("recall")
     assert bench.loaded_edit.isVisible()
@@ -86,7 +95,7 @@ def test_recall_with_a_loaded_set(rwindow, qtbot) -> None:  # type: ignore[no-un
     assert "deploy-window" not in bench.result.result_ids
 
 
-def test_why_not_for_an_entry_bm25_found(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_why_not_for_an_entry_bm25_found(rwindow: MainWindow, qtbot: QtBot) -> None:
     bench = views(rwindow).bench
     bench.set_searches(["how do I ship a release", "write the changelog"])
     bench.run()
@@ -107,7 +116,7 @@ def test_why_not_for_an_entry_bm25_found(rwindow, qtbot) -> None:  # type: ignor
     assert bench.detail_tabs.currentIndex() == 1
 
 
-def test_why_not_reports_what_lies_beyond_the_cut(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_why_not_reports_what_lies_beyond_the_cut(rwindow: MainWindow, qtbot: QtBot) -> None:
     v = views(rwindow)
     ws = rwindow.controller.workspace
     skill = raw(ws).skills.get("feature-flags")
@@ -134,7 +143,7 @@ def test_why_not_reports_what_lies_beyond_the_cut(rwindow, qtbot) -> None:  # ty
     assert "no skill with id 'no-such-skill'" in bench.why_view.toPlainText()
 
 
-def test_policy_errors_and_empty_input(rwindow) -> None:  # type: ignore[no-untyped-def]
+def test_policy_errors_and_empty_input(rwindow: MainWindow) -> None:
     bench = views(rwindow).bench
     bench.searches_edit.setPlainText("")
     bench.run()
@@ -142,7 +151,9 @@ def test_policy_errors_and_empty_input(rwindow) -> None:  # type: ignore[no-unty
     assert bench.result is None
 
 
-def test_ctrl_enter_in_the_bench_runs_the_bench_not_the_suites(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_ctrl_enter_in_the_bench_runs_the_bench_not_the_suites(
+    rwindow: MainWindow, qtbot: QtBot
+) -> None:
     v = views(rwindow)
     v.bench.set_searches(["rollback"])
     v.bench.searches_edit.setFocus()
@@ -157,7 +168,7 @@ def test_ctrl_enter_in_the_bench_runs_the_bench_not_the_suites(rwindow, qtbot) -
     assert suite_runs == []
 
 
-def test_bench_reruns_after_a_catalog_edit(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_bench_reruns_after_a_catalog_edit(rwindow: MainWindow, qtbot: QtBot) -> None:
     v = views(rwindow)
     v.bench.set_searches(["rollback"])
     v.bench.run()
@@ -171,8 +182,8 @@ def test_bench_reruns_after_a_catalog_edit(rwindow, qtbot) -> None:  # type: ign
     assert "rollback-procedure" not in v.bench.result.bm25_ids
 
 
-def test_bm25_indexes_are_built_off_the_gui_thread(  # type: ignore[no-untyped-def]
-    qtbot, make_window, sample_ws_path, monkeypatch
+def test_bm25_indexes_are_built_off_the_gui_thread(
+    qtbot: QtBot, make_window: WindowFactory, sample_ws_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from axmem_gui.store.fts import Bm25Index as StoreIndex
 
@@ -199,8 +210,8 @@ def test_bm25_indexes_are_built_off_the_gui_thread(  # type: ignore[no-untyped-d
         views(win).suites.runner.cancel()
 
 
-def test_bm25_is_built_when_the_bench_first_needs_it(  # type: ignore[no-untyped-def]
-    qtbot, make_window, sample_ws_path, monkeypatch
+def test_bm25_is_built_when_the_bench_first_needs_it(
+    qtbot: QtBot, make_window: WindowFactory, sample_ws_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Start-up builds no BM25 index (only the bench's host-search column uses it): the
     bench's first run of a kind builds the index of the domain it searches, after Ax's
@@ -210,7 +221,7 @@ def test_bm25_is_built_when_the_bench_first_needs_it(  # type: ignore[no-untyped
     made: list[StoreIndex] = []
     original = StoreIndex.__init__
 
-    def recording_init(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def recording_init(self: StoreIndex, *args: Any, **kwargs: Any) -> None:
         made.append(self)
         original(self, *args, **kwargs)
 
@@ -257,7 +268,7 @@ def test_bm25_is_built_when_the_bench_first_needs_it(  # type: ignore[no-untyped
         v.suites.runner.cancel()
 
 
-def test_stale_results_and_why_not_are_cleared(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_stale_results_and_why_not_are_cleared(rwindow: MainWindow, qtbot: QtBot) -> None:
     bench = views(rwindow).bench
     bench.set_searches(["how do I ship a release"])
     bench.run()
@@ -280,7 +291,7 @@ def test_stale_results_and_why_not_are_cleared(rwindow, qtbot) -> None:  # type:
     assert "Type search strings" in bench.status.text()
 
 
-def test_exact_text_replaces_only_the_changed_span(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_exact_text_replaces_only_the_changed_span(qtbot: QtBot) -> None:
     from axmem_gui.ui.preview.section_view import ExactTextEdit, changed_span
 
     assert changed_span("abcXYZdef", "abcQdef") == (3, 6, 4)
@@ -298,21 +309,26 @@ def test_exact_text_replaces_only_the_changed_span(qtbot) -> None:  # type: igno
     assert not view.set_exact_text("\n".join(lines))
 
 
-def test_a_bm25_build_of_the_workspace_open_before_is_dropped(  # type: ignore[no-untyped-def]
-    qtbot, make_window, sample_ws_path, tmp_path, monkeypatch
+def test_a_bm25_build_of_the_workspace_open_before_is_dropped(
+    qtbot: QtBot,
+    make_window: WindowFactory,
+    sample_ws_path: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A BM25 index still building when another workspace was opened was adopted by the new
     workspace's catalog: its column listed entries of the old one (and building the new
     one's index waited for it)."""
     import threading
 
+    from axmem_gui.services import bench as bench_service
     from axmem_gui.services.workspace import init_workspace
     from axmem_gui.ui.retrieval import state as state_module
 
     gate = threading.Event()  # the old build lands after the new workspace's index
-    build = state_module.build_bm25_index
+    build = bench_service.build_bm25_index
 
-    def held_build(entries):  # type: ignore[no-untyped-def]
+    def held_build(entries: Iterable[Skill | Memory]) -> Bm25Index:
         gate.wait(30)
         return build(entries)
 
@@ -344,8 +360,12 @@ def test_a_bm25_build_of_the_workspace_open_before_is_dropped(  # type: ignore[n
         v.suites.runner.cancel()
 
 
-def test_a_catalog_too_damaged_to_index_says_so(  # type: ignore[no-untyped-def]
-    qtbot, make_window, sample_ws_path, tmp_path, monkeypatch
+def test_a_catalog_too_damaged_to_index_says_so(
+    qtbot: QtBot,
+    make_window: WindowFactory,
+    sample_ws_path: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A workspace that opens but whose catalog cannot be read (a damaged stored value):
     the index job failed, indexing again in place raised out of a Qt slot (a traceback on
@@ -358,7 +378,7 @@ def test_a_catalog_too_damaged_to_index_says_so(  # type: ignore[no-untyped-def]
     shown: list[tuple[str, str]] = []
     preview_at_dialog: list[str] = []  # what the preview said when the dialog came up
 
-    def show(cls, parent, title: str, message: str) -> None:  # type: ignore[no-untyped-def]
+    def show(cls: object, parent: QWidget | None, title: str, message: str) -> None:
         shown.append((title, message))
         preview_at_dialog.append(views(win).preview.views["skills"].stats.text())
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtWidgets import QLabel, QTableView
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.ui.bench.feature import BENCH
 from axmem_gui.ui.main_window import first_start_size
@@ -47,7 +48,9 @@ def shows_whole(label: QLabel) -> bool:
     return needed.width() <= rect.width() and needed.height() <= rect.height()
 
 
-def test_bench_headers_and_preview_total_at_1366_by_768(make_window: WindowFactory, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_bench_headers_and_preview_total_at_1366_by_768(
+    make_window: WindowFactory, qtbot: QtBot
+) -> None:
     window = make_window()
     window.resize(first_start_size(LAPTOP))
     state = window.feature(RETRIEVAL).state

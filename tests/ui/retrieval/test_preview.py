@@ -3,32 +3,37 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QTextOption
-from PySide6.QtWidgets import QMainWindow
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.ax.profile import load_profile
 from axmem_gui.core.ax.render import StageConfig, render_skills_section, user_turn_field
+from axmem_gui.core.ax.simulate import Simulation
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.services.scenarios import simulate_scenario
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.commands import EditSession
+from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.preview.section_view import lists_may_interrupt, rendered_source
+from axmem_gui.ui.tasks import Job
 from tests.helpers.store import raw
-from tests.ui.conftest import calls_on_gui_thread
+from tests.ui.conftest import WindowFactory, calls_on_gui_thread
 
 from .conftest import views
 
 PROFILE = load_profile()
 
 
-def _engine(window: QMainWindow, name: str):  # type: ignore[no-untyped-def]
-    ws = window.controller.workspace  # type: ignore[attr-defined]
+def _engine(window: MainWindow, name: str) -> Simulation:
+    ws = window.controller.workspace
     return simulate_scenario(raw(ws).catalog(), ws.scenarios.load(name), PROFILE)
 
 
-def test_every_section_equals_the_engine_output(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_every_section_equals_the_engine_output(rwindow: MainWindow, qtbot: QtBot) -> None:
     preview = views(rwindow).preview
     for name in ("Ship 2.4.0", "SEV1 on checkout"):
         sim = _engine(rwindow, name)
@@ -54,7 +59,7 @@ def test_every_section_equals_the_engine_output(rwindow, qtbot) -> None:  # type
     assert f"Total {total.chars:,} chars" in preview.total_label.text().replace("\u00a0", " ")
 
 
-def test_runtime_and_catalog_only_preview(rwindow) -> None:  # type: ignore[no-untyped-def]
+def test_runtime_and_catalog_only_preview(rwindow: MainWindow) -> None:
     preview = views(rwindow).preview
     preview.show_scenario(None)
     preview.set_runtime("Python")
@@ -72,7 +77,7 @@ def test_runtime_and_catalog_only_preview(rwindow) -> None:  # type: ignore[no-u
     assert "omitted" in preview.views["loaded"].note.text()
 
 
-def test_preview_follows_a_catalog_edit_debounced(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_preview_follows_a_catalog_edit_debounced(rwindow: MainWindow, qtbot: QtBot) -> None:
     v = views(rwindow)
     v.preview.show_scenario("Ship 2.4.0", 0)
     ws = rwindow.controller.workspace
@@ -85,7 +90,8 @@ def test_preview_follows_a_catalog_edit_debounced(rwindow, qtbot) -> None:  # ty
         session.entries_changed("skills", ["changelog-writing"], False)
         assert v.state.pending  # debounced: nothing recomputed yet
     assert "`changelog-writing` — Release notes craft" in v.preview.section_text("skills")
-    assert v.preview.section_text("skills") == _engine(rwindow, "Ship 2.4.0").executor_section.text
+    executor = _engine(rwindow, "Ship 2.4.0").executor_section
+    assert executor is not None and v.preview.section_text("skills") == executor.text
     # a change nobody announced (another program, an import) is diffed in as well
     raw(ws).skills.delete("changelog-writing")
     with qtbot.waitSignal(v.preview.updated, timeout=3000):
@@ -93,11 +99,12 @@ def test_preview_follows_a_catalog_edit_debounced(rwindow, qtbot) -> None:  # ty
     assert "changelog-writing" not in v.preview.section_text("skills")
 
 
-def test_scenario_edits_are_previewed(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_scenario_edits_are_previewed(rwindow: MainWindow, qtbot: QtBot) -> None:
     v = views(rwindow)
     v.preview.show_scenario("Leaked npm token", 1)
     ws = rwindow.controller.workspace
     doc = raw(ws).scenarios.get("Leaked npm token")
+    assert doc is not None
     doc["turns"][0]["discover"] = ["changelog"]
     with qtbot.waitSignal(v.preview.updated, timeout=3000):
         raw(ws).scenarios.save("Leaked npm token", doc)
@@ -106,7 +113,7 @@ def test_scenario_edits_are_previewed(rwindow, qtbot) -> None:  # type: ignore[n
     assert "ID: `changelog-writing`" in v.preview.section_text("loaded")
 
 
-def test_whitespace_toggle_copy_and_rendered_view(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_whitespace_toggle_copy_and_rendered_view(rwindow: MainWindow, qtbot: QtBot) -> None:
     preview = views(rwindow).preview
     preview.show_scenario("Ship 2.4.0", 1)
     raw = preview.views["skills"].raw
@@ -146,7 +153,7 @@ def test_rendered_source_is_capped_and_lets_lists_interrupt() -> None:
     assert rendered_source("short", 1000) == ("short", False)
 
 
-def test_preview_with_an_empty_catalog(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_preview_with_an_empty_catalog(rwindow: MainWindow, qtbot: QtBot) -> None:
     v = views(rwindow)
     ws = rwindow.controller.workspace
     with raw(ws).transaction():
@@ -163,7 +170,7 @@ def test_preview_with_an_empty_catalog(rwindow, qtbot) -> None:  # type: ignore[
     )
 
 
-def test_raw_preview_wraps_and_the_toggle_unwraps(rwindow) -> None:  # type: ignore[no-untyped-def]
+def test_raw_preview_wraps_and_the_toggle_unwraps(rwindow: MainWindow) -> None:
     from PySide6.QtWidgets import QPlainTextEdit
 
     preview = views(rwindow).preview
@@ -174,7 +181,7 @@ def test_raw_preview_wraps_and_the_toggle_unwraps(rwindow) -> None:  # type: ign
     assert all(v.raw.lineWrapMode() == mode.NoWrap for v in preview.views.values())
 
 
-def test_bench_headers_are_never_cut(rwindow) -> None:  # type: ignore[no-untyped-def]
+def test_bench_headers_are_never_cut(rwindow: MainWindow) -> None:
     from PySide6.QtCore import Qt
 
     bench = views(rwindow).bench
@@ -183,7 +190,9 @@ def test_bench_headers_are_never_cut(rwindow) -> None:  # type: ignore[no-untype
         for column in range(model.columnCount() - 1):  # the last one stretches
             title = str(model.headerData(column, Qt.Orientation.Horizontal))
             assert table.columnWidth(column) >= metrics.horizontalAdvance(title), title
-def test_half_an_emoji_cut_by_ax_shows_as_replacement_character(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_half_an_emoji_cut_by_ax_shows_as_replacement_character(
+    rwindow: MainWindow, qtbot: QtBot
+) -> None:
     """Ax's snippet ends in the emoji's high surrogate; Qt would drop it silently, the
     preview and its copy show U+FFFD (the text rule, docs/ax-text.md)."""
     v = views(rwindow)
@@ -204,7 +213,7 @@ def test_half_an_emoji_cut_by_ax_shows_as_replacement_character(rwindow, qtbot) 
     assert QGuiApplication.clipboard().text() == hints
 
 
-def test_an_empty_task_is_axs_required_input_error(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_an_empty_task_is_axs_required_input_error(rwindow: MainWindow, qtbot: QtBot) -> None:
     v = views(rwindow)
     ws = rwindow.controller.workspace
     raw(ws).scenarios.save("Empty task", {"task": "", "turns": [{"discover": ["release"]}]})
@@ -220,8 +229,8 @@ def test_an_empty_task_is_axs_required_input_error(rwindow, qtbot) -> None:  # t
     )
 
 
-def test_a_big_skills_index_is_rendered_once_off_the_gui_thread(  # type: ignore[no-untyped-def]
-    rwindow, qtbot, monkeypatch
+def test_a_big_skills_index_is_rendered_once_off_the_gui_thread(
+    rwindow: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Above `RENDER_HERE_MAX_SKILLS` the shown stage's index is rendered on a worker,
     once per change (it was rendered twice, executor and distiller, on the GUI thread),
@@ -244,12 +253,14 @@ def test_a_big_skills_index_is_rendered_once_off_the_gui_thread(  # type: ignore
     scenario = dataclasses.replace(ws.scenarios.load("Ship 2.4.0"), runtime="Python")
     engine = simulate_scenario(raw(ws).catalog(), scenario, PROFILE)  # renders here: not counted
     on_gui_thread.clear()
-    assert preview.section_text("skills") == engine.executor_section.text
+    executor, distiller = engine.executor_section, engine.distiller_section
+    assert executor is not None and distiller is not None
+    assert preview.section_text("skills") == executor.text
 
     preview.set_stage("distiller")
     qtbot.waitUntil(lambda: not preview.pending and preview.stage() == "distiller", timeout=10000)
     qtbot.waitUntil(
-        lambda: preview.section_text("skills") == engine.distiller_section.text, timeout=10000
+        lambda: preview.section_text("skills") == distiller.text, timeout=10000
     )
     assert on_gui_thread == [False]
 
@@ -267,10 +278,10 @@ def test_a_big_skills_index_is_rendered_once_off_the_gui_thread(  # type: ignore
         timeout=10000,
     )
     assert on_gui_thread and not any(on_gui_thread)
-    engine = simulate_scenario(raw(ws).catalog(), scenario, PROFILE)
-    assert preview.section_text("skills") == engine.distiller_section.text
-def test_many_changes_made_elsewhere_are_indexed_afresh_on_the_task_runner(  # type: ignore[no-untyped-def]
-    rwindow, qtbot, monkeypatch
+    edited = simulate_scenario(raw(ws).catalog(), scenario, PROFILE).distiller_section
+    assert edited is not None and preview.section_text("skills") == edited.text
+def test_many_changes_made_elsewhere_are_indexed_afresh_on_the_task_runner(
+    rwindow: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A re-read catalog that differs in more entries than `MAX_PATCH` gets a new index
     built on the task runner, as at start-up, not patched entry by entry on the GUI
@@ -301,8 +312,8 @@ def test_many_changes_made_elsewhere_are_indexed_afresh_on_the_task_runner(  # t
     assert [v.state.live.entry("memories", m.id) for m in many] == many
 
 
-def test_a_big_skills_index_is_rendered_while_the_search_index_is_built(  # type: ignore[no-untyped-def]
-    qtbot, make_window, sample_ws_path, monkeypatch
+def test_a_big_skills_index_is_rendered_while_the_search_index_is_built(
+    qtbot: QtBot, make_window: WindowFactory, sample_ws_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The skills section needs no search index: it is rendered from the catalog as soon
     as the index job has read it, so the preview fills when the index lands (it was
@@ -314,10 +325,11 @@ def test_a_big_skills_index_is_rendered_while_the_search_index_is_built(  # type
 
     monkeypatch.setattr(panel_module, "RENDER_HERE_MAX_SKILLS", 0)  # the sample is "big"
     ready_at_render: list[bool] = []
-    windows: list[QMainWindow] = []
+    windows: list[MainWindow] = []
     original = tasks.TaskRunner.submit
 
-    def recording(self, job):  # type: ignore[no-untyped-def]
+    def recording(self: tasks.TaskRunner, job: Job) -> int:
+
         if getattr(job, "__qualname__", "").startswith("PreviewPanel._skills_section"):
             ready_at_render.append(views(windows[0]).state.ready)
         return original(self, job)

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import os
 
+from pytestqt.qtbot import QtBot
+
 from axmem_gui.core.ax.profile import AXLLM_PROFILE, TS_PROFILE, load_profile
 from axmem_gui.core.ax.render import user_turn_field
 from axmem_gui.core.catalog import Skill
 from axmem_gui.services.scenarios import runs_profile, simulate_scenario
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.commands import EditSession
+from axmem_gui.ui.main_window import MainWindow
 from tests.helpers.store import raw
 
 from .conftest import views
@@ -18,7 +21,7 @@ from .conftest import views
 ISSUE_IDS = ("Deploy-Freeze", "Zebra-runbook", "2fa-reset", "a-b", "aB", "a_b")
 
 
-def test_the_picker_offers_both_and_names_the_studios_runs(rwindow) -> None:  # type: ignore[no-untyped-def]
+def test_the_picker_offers_both_and_names_the_studios_runs(rwindow: MainWindow) -> None:
     preview = views(rwindow).preview
     combo = preview.profile_combo
     items = {combo.itemData(i): combo.itemText(i) for i in range(combo.count())}
@@ -29,7 +32,7 @@ def test_the_picker_offers_both_and_names_the_studios_runs(rwindow) -> None:  # 
     assert f"The studio's runs send {AXLLM_PROFILE}" in preview.runtimes_label.toolTip()
 
 
-def test_every_section_follows_the_chosen_profile(rwindow) -> None:  # type: ignore[no-untyped-def]
+def test_every_section_follows_the_chosen_profile(rwindow: MainWindow) -> None:
     preview = views(rwindow).preview
     ws = rwindow.controller.workspace
     preview.set_profile(AXLLM_PROFILE)
@@ -53,7 +56,9 @@ def test_every_section_follows_the_chosen_profile(rwindow) -> None:  # type: ign
             )
 
 
-def test_mixed_case_ids_are_named_and_ordered_per_profile(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_mixed_case_ids_are_named_and_ordered_per_profile(
+    rwindow: MainWindow, qtbot: QtBot
+) -> None:
     v = views(rwindow)
     ws = rwindow.controller.workspace
     session: EditSession = rwindow.feature(CATALOG).session

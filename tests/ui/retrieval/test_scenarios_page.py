@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QUndoStack
+from pytestqt.modeltest import ModelTester
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.ax.search import discover_ids
 from axmem_gui.core.ax.simulate import ScenarioTurn
@@ -16,6 +18,7 @@ from axmem_gui.core.scenarios import ScenarioDocument, new_scenario_document
 from axmem_gui.services.bench import LiveSearch
 from axmem_gui.services.scenarios import TurnLoads
 from axmem_gui.services.workspace import OpenWorkspace, init_workspace, open_workspace
+from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.scenarios.commands import (
     create_command,
     delete_command,
@@ -24,7 +27,7 @@ from axmem_gui.ui.scenarios.commands import (
 )
 from axmem_gui.ui.scenarios.models import TurnsModel, search_arg_from_lines, search_arg_text
 from axmem_gui.ui.scenarios.page import NameDialog
-from tests.helpers.store import raw
+from tests.helpers.store import raw, scenario_doc
 
 from .conftest import views
 
@@ -146,7 +149,7 @@ def test_a_failing_write_is_reported_and_dropped(tmp_path: Path) -> None:
     assert errors and "read-only" in errors[0]
 
 
-def test_turns_model(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+def test_turns_model(qtmodeltester: ModelTester) -> None:
     model = TurnsModel()
     model.set_turns(
         [ScenarioTurn(("a b", "c"), None), ScenarioTurn("x", ("m",))]
@@ -166,17 +169,18 @@ def test_turns_model(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
     assert search_arg_text('say "hi"') == '"say \\"hi\\""'
 
 
-def test_editing_the_task_is_one_undoable_step(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_editing_the_task_is_one_undoable_step(rwindow: MainWindow, qtbot: QtBot) -> None:
     v = views(rwindow)
     page = v.scenarios
     rwindow.show_section("scenarios")
     page.select("Ship 2.4.0")
     ws = rwindow.controller.workspace
-    before = raw(ws).scenarios.get("Ship 2.4.0")
+    before = scenario_doc(ws, "Ship 2.4.0")
     page.form.task_edit.setFocus()
     page.form.task_edit.moveCursor(page.form.task_edit.textCursor().MoveOperation.End)
     qtbot.keyClicks(page.form.task_edit, " Today")
-    assert ws.scenarios.load("Ship 2.4.0").task.endswith(" Today")
+    task = ws.scenarios.load("Ship 2.4.0").task
+    assert task is not None and task.endswith(" Today")
     assert rwindow.undo_stack.count() == 1
     with qtbot.waitSignal(v.preview.updated, timeout=3000):
         pass  # the preview recomputes after the debounce
@@ -185,7 +189,7 @@ def test_editing_the_task_is_one_undoable_step(rwindow, qtbot) -> None:  # type:
     assert page.form.task_edit.toPlainText() == before["task"]
 
 
-def test_pickers_ranking_runtime_and_turns(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_pickers_ranking_runtime_and_turns(rwindow: MainWindow, qtbot: QtBot) -> None:
     v = views(rwindow)
     page = v.scenarios
     rwindow.show_section("scenarios")
@@ -194,15 +198,16 @@ def test_pickers_ranking_runtime_and_turns(rwindow, qtbot) -> None:  # type: ign
     form = page.form
     form.presets.id_edit.setText("secrets-rotation")
     form.presets.add_button.click()
-    doc = raw(ws).scenarios.get("Leaked npm token")
+    doc = scenario_doc(ws, "Leaked npm token")
     skill = raw(ws).skills.get("secrets-rotation")
+    assert skill is not None
     assert doc["presetSkills"][-1] == {
         "id": skill.id, "name": skill.name, "description": skill.description,
         "content": skill.content,
     }
     form.memories.id_edit.setText("secrets-last-rotation")
     form.memories.add_button.click()
-    assert raw(ws).scenarios.get("Leaked npm token")["preloadedMemories"][-1]["id"] == (
+    assert scenario_doc(ws, "Leaked npm token")["preloadedMemories"][-1]["id"] == (
         "secrets-last-rotation"
     )
     form.memories.id_edit.setText("no-such-memory")
@@ -211,20 +216,20 @@ def test_pickers_ranking_runtime_and_turns(rwindow, qtbot) -> None:  # type: ign
     assert "no-such-memory" in blocker.args[0]
 
     form.ranking_combo.setCurrentIndex(form.ranking_combo.findData("off"))
-    assert raw(ws).scenarios.get("Leaked npm token")["relevanceRanking"] is False
+    assert scenario_doc(ws, "Leaked npm token")["relevanceRanking"] is False
     form.ranking_combo.setCurrentIndex(form.ranking_combo.findData("custom"))
     form.ranking_spins["topK"].setValue(1)
-    ranking = raw(ws).scenarios.get("Leaked npm token")["relevanceRanking"]
+    ranking = scenario_doc(ws, "Leaked npm token")["relevanceRanking"]
     assert ranking["topK"] == 1 and set(ranking) == {"topK", "minScore", "marginRatio", "minDocs"}
     form.runtime_combo.setCurrentIndex(form.runtime_combo.findData("Python"))
-    assert raw(ws).scenarios.get("Leaked npm token")["runtime"] == "Python"
+    assert scenario_doc(ws, "Leaked npm token")["runtime"] == "Python"
 
     form.add_turn_button.click()
-    turns = raw(ws).scenarios.get("Leaked npm token")["turns"]
+    turns = scenario_doc(ws, "Leaked npm token")["turns"]
     assert turns[-1] == {"discover": None, "recall": None}
     index = form.turns_model.index(len(turns) - 1, 1)
     form.turns_model.setData(index, "canary deploy\nfeature flag")
-    assert raw(ws).scenarios.get("Leaked npm token")["turns"][-1]["discover"] == [
+    assert scenario_doc(ws, "Leaked npm token")["turns"][-1]["discover"] == [
         "canary deploy", "feature flag",
     ]
     loads = discover_ids(raw(ws).catalog().skills, ["canary deploy", "feature flag"])
@@ -241,7 +246,7 @@ def test_pickers_ranking_runtime_and_turns(rwindow, qtbot) -> None:  # type: ign
     sample.close()
 
 
-def test_selecting_a_turn_previews_it(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_selecting_a_turn_previews_it(rwindow: MainWindow, qtbot: QtBot) -> None:
     v = views(rwindow)
     page = v.scenarios
     rwindow.show_section("scenarios")
@@ -254,7 +259,9 @@ def test_selecting_a_turn_previews_it(rwindow, qtbot) -> None:  # type: ignore[n
     assert rwindow.docks["previewDock"].isVisible()
 
 
-def test_new_duplicate_rename_delete(rwindow, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_new_duplicate_rename_delete(
+    rwindow: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     v = views(rwindow)
     page = v.scenarios
     rwindow.show_section("scenarios")
@@ -278,7 +285,7 @@ def test_new_duplicate_rename_delete(rwindow, qtbot, monkeypatch) -> None:  # ty
     assert "Renamed" in raw(ws).scenarios.list()
 
 
-def test_empty_state_and_invalid_documents(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_empty_state_and_invalid_documents(rwindow: MainWindow, qtbot: QtBot) -> None:
     v = views(rwindow)
     page = v.scenarios
     rwindow.show_section("scenarios")
@@ -295,11 +302,13 @@ def test_empty_state_and_invalid_documents(rwindow, qtbot) -> None:  # type: ign
     assert "Ctrl+N" in page.empty.text()
 
 
-def test_loosely_typed_ranking_options_load_as_ax_reads_them(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_loosely_typed_ranking_options_load_as_ax_reads_them(
+    rwindow: MainWindow, qtbot: QtBot
+) -> None:
     """Ax accepts `relevanceRanking: {"topK": "1"}` (Number("1") is 1): so does the form."""
     v = views(rwindow)
     ws = rwindow.controller.workspace
-    doc = raw(ws).scenarios.get("Leaked npm token")
+    doc = scenario_doc(ws, "Leaked npm token")
     doc["relevanceRanking"] = {"topK": "1", "minScore": "abc", "marginRatio": None}
     raw(ws).scenarios.save("Leaked npm token", doc)
     rwindow.controller.notify_changed("scenarios")
@@ -311,8 +320,8 @@ def test_loosely_typed_ranking_options_load_as_ax_reads_them(rwindow, qtbot) -> 
     assert spins["marginRatio"].value() == 0.15
 
 
-def test_id_completers_are_refilled_only_when_their_catalog_changed(  # type: ignore[no-untyped-def]
-    rwindow, qtbot, monkeypatch
+def test_id_completers_are_refilled_only_when_their_catalog_changed(
+    rwindow: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every id of the catalog goes into the pickers' completers (100,000 memory ids: tens
     of milliseconds on the GUI thread): once per catalog change, not per scenario shown."""

@@ -7,30 +7,34 @@ import dataclasses
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QCoreApplication, Qt
+from pytestqt.modeltest import ModelTester
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.suites import Suite, SuiteCase, run_suite
 from axmem_gui.services.suites import SuiteOutcome
 from axmem_gui.ui.catalog.feature import CATALOG
+from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.suites.models import CaseTableModel, SuiteEntry, SuiteListModel
-from axmem_gui.ui.suites.page import JunitDialog
+from axmem_gui.ui.suites.page import JunitDialog, SuitesPage
 from tests.helpers.store import raw
 
 from .conftest import views
 
 
-def _nav_badge(window) -> str:  # type: ignore[no-untyped-def]
+def _nav_badge(window: MainWindow) -> str:
     from axmem_gui.ui.navigator import NavRole
 
     model = window.nav_model
     return str(model.index(model.row_of("suites")).data(NavRole.Badge))
 
 
-def _wait_first_run(page, qtbot) -> None:  # type: ignore[no-untyped-def]
+def _wait_first_run(page: SuitesPage, qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: bool(page.outcomes) and not page.runner.running, timeout=5000)
 
 
-def test_models(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+def test_models(qtmodeltester: ModelTester) -> None:
     case_a = SuiteCase("a", "discover", ("thing",), must_include=("s1",))
     case_b = SuiteCase("b", "recall", ("yak",), must_exclude=("m1",))
     suite = Suite("s", (case_a, case_b))
@@ -51,7 +55,7 @@ def test_models(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
     assert suites.index(1).data(Qt.ItemDataRole.ToolTipRole) == "oops"
 
 
-def test_sample_suite_runs_and_passes(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_sample_suite_runs_and_passes(rwindow: MainWindow, qtbot: QtBot) -> None:
     page = views(rwindow).suites
     _wait_first_run(page, qtbot)
     suite = rwindow.controller.workspace.suites.all()[0]
@@ -68,7 +72,7 @@ def test_sample_suite_runs_and_passes(rwindow, qtbot) -> None:  # type: ignore[n
     assert views(rwindow).suite_status.text() == f"suite {s.passed}/{s.total} ✓"
 
 
-def test_a_breaking_edit_is_flagged_as_a_regression(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_a_breaking_edit_is_flagged_as_a_regression(rwindow: MainWindow, qtbot: QtBot) -> None:
     v = views(rwindow)
     page = v.suites
     _wait_first_run(page, qtbot)
@@ -106,7 +110,7 @@ def test_a_breaking_edit_is_flagged_as_a_regression(rwindow, qtbot) -> None:  # 
     assert _nav_badge(rwindow) == ""
 
 
-def test_ctrl_enter_runs_and_records_the_baseline(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_ctrl_enter_runs_and_records_the_baseline(rwindow: MainWindow, qtbot: QtBot) -> None:
     v = views(rwindow)
     page = v.suites
     _wait_first_run(page, qtbot)
@@ -120,6 +124,7 @@ def test_ctrl_enter_runs_and_records_the_baseline(rwindow, qtbot) -> None:  # ty
     assert recorded is not None and recorded["summary"]["failed"] == 0
     # a case that fails in the recorded baseline is not a regression afterwards
     skill = raw(ws).skills.get("semver-policy")
+    assert skill is not None
     raw(ws).skills.upsert(dataclasses.replace(skill, name="Notes", description="", content="n"))
     with qtbot.waitSignal(page.runner.finished, timeout=5000):
         rwindow.controller.notify_changed("skills")
@@ -130,10 +135,11 @@ def test_ctrl_enter_runs_and_records_the_baseline(rwindow, qtbot) -> None:  # ty
     with qtbot.waitSignal(page.runner.finished, timeout=5000):
         page.rerun()
     assert page.regression_count == 0  # now the recorded (failing) run is the baseline
-    assert page.outcomes["ops-retrieval"].comparison.still_failing
+    comparison = page.outcomes["ops-retrieval"].comparison
+    assert comparison is not None and comparison.still_failing
 
 
-def test_reruns_are_debounced(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_reruns_are_debounced(rwindow: MainWindow, qtbot: QtBot) -> None:
     v = views(rwindow)
     page = v.suites
     _wait_first_run(page, qtbot)
@@ -142,6 +148,7 @@ def test_reruns_are_debounced(rwindow, qtbot) -> None:  # type: ignore[no-untype
     ws = rwindow.controller.workspace
     session = rwindow.feature(CATALOG).session
     skill = raw(ws).skills.get("style-guide")
+    assert skill is not None
     for i in range(5):
         raw(ws).skills.upsert(dataclasses.replace(skill, content=f"edit {i}"))
         session.entries_changed("skills", ["style-guide"], False)
@@ -152,7 +159,9 @@ def test_reruns_are_debounced(rwindow, qtbot) -> None:  # type: ignore[no-untype
     assert runs == [1]
 
 
-def test_junit_export_and_open_in_bench(rwindow, qtbot, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_junit_export_and_open_in_bench(
+    rwindow: MainWindow, qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     v = views(rwindow)
     page = v.suites
     _wait_first_run(page, qtbot)
@@ -174,7 +183,7 @@ def test_junit_export_and_open_in_bench(rwindow, qtbot, tmp_path: Path, monkeypa
     assert set(case.must_include) <= set(v.bench.result.result_ids)
 
 
-def test_invalid_suite_and_empty_state(rwindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_invalid_suite_and_empty_state(rwindow: MainWindow, qtbot: QtBot) -> None:
     page = views(rwindow).suites
     _wait_first_run(page, qtbot)
     ws = rwindow.controller.workspace

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Callable
 from typing import Any
 
-import pytest
 from PySide6.QtCore import QTimer
 
 from axmem_gui.ui.sessions.controller import SessionsFeature
@@ -30,7 +30,7 @@ def bench_event_loop_gap_during_a_slow_run(
     feature: SessionsFeature,
     server: FakeOpenAIServer,
     qtbot: Any,
-    record_property: pytest.RecordProperty,
+    record_property: Callable[[str, object], None],
 ) -> None:
     server.state.fault_always = "timeout"  # every reply waits, then answers normally
     server.state.slow_seconds = REPLY_DELAY_S

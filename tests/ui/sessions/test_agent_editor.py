@@ -103,7 +103,7 @@ def test_agent_configs_are_reachable_from_the_run_menu(
         assert self.current() == "ops-assistant"
 
         # Edit: the real editor dialog, validated, renaming the agent.
-        def ask(cls: type, parent: Any, value: Any, taken: list[str], **_: Any) -> Any:
+        def ask(cls: type, /, parent: Any, value: Any, taken: list[str], **_: Any) -> Any:
             editor = AgentConfigDialog(value, taken)
             qtbot.addWidget(editor)
             editor.name.setText("ops-renamed")

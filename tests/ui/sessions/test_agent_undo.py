@@ -12,7 +12,7 @@ from axmem_gui.services.agents import AgentService
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
 from axmem_gui.ui.sessions.controller import SessionsFeature
-from tests.helpers.store import raw
+from tests.helpers.store import agent_doc, raw
 from tests.ui.sessions.conftest import new_run_dialog
 
 CONFIG = agent_config_from_json(
@@ -49,16 +49,16 @@ def test_new_and_edited_agents_undo_and_redo(
     assert shown.config is not None
     edited = dataclasses.replace(shown.config, instruction="Answer in detail.")
     feature.save_agent(shown, edited)
-    assert raw(ws).agents.get("undo-me")["instruction"] == "Answer in detail."
+    assert agent_doc(ws, "undo-me")["instruction"] == "Answer in detail."
 
     stack.undo()
     assert not errors
-    assert raw(ws).agents.get("undo-me")["instruction"] == "Answer briefly."
+    assert agent_doc(ws, "undo-me")["instruction"] == "Answer briefly."
     stack.undo()
     assert raw(ws).agents.get("undo-me") is None
     stack.redo()
     stack.redo()
-    assert raw(ws).agents.get("undo-me")["instruction"] == "Answer in detail."
+    assert agent_doc(ws, "undo-me")["instruction"] == "Answer in detail."
 
 
 def test_undo_never_overwrites_a_change_made_elsewhere(
@@ -69,7 +69,7 @@ def test_undo_never_overwrites_a_change_made_elsewhere(
     # Changed meanwhile, e.g. with `axmem agents edit` in a terminal.
     AgentService(raw(ws)).edit("undo-me", dataclasses.replace(CONFIG, instruction="CLI"), None)
     window.undo_stack.undo()
-    assert raw(ws).agents.get("undo-me")["instruction"] == "CLI"  # kept
+    assert agent_doc(ws, "undo-me")["instruction"] == "CLI"  # kept
     assert errors and "changed outside this window" in errors[-1][1]
 
 

@@ -3,13 +3,15 @@ shown cut and says so, while `text()` and Copy keep it exact."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtGui import QGuiApplication
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.ui.sessions import exact_text
 from axmem_gui.ui.sessions.exact_text import SHOWN_LINE, ExactTextView, shown_text
 
 
-def test_a_prompt_on_one_huge_line_is_shown_cut_and_copied_whole(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_a_prompt_on_one_huge_line_is_shown_cut_and_copied_whole(qtbot: QtBot) -> None:
     """A 30 MB system prompt on one line froze the window for 20 s (Qt lays a line out
     in one piece)."""
     view = ExactTextView("System prompt")
@@ -26,7 +28,9 @@ def test_a_prompt_on_one_huge_line_is_shown_cut_and_copied_whole(qtbot) -> None:
     assert QGuiApplication.clipboard().text() == huge
 
 
-def test_what_qt_can_lay_out_is_shown_exactly(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_what_qt_can_lay_out_is_shown_exactly(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     view = ExactTextView()
     qtbot.addWidget(view)
     text = ("a line of text\n" * 20_000) + "é\U0001f680"

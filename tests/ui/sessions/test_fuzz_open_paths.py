@@ -5,6 +5,7 @@ inputs (tests/reliability/test_fuzz_real_files.py)."""
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from pathlib import Path
@@ -51,13 +52,15 @@ def test_sessions_page_imports_and_opens_mutated_sessions(
         path.write_bytes(mutate.json_input(r, docs["session-head"]))
         shown = len(errors)
         imported = check_outcome(
-            f"gui import #{i}", lambda p=path: import_files(qtbot, feature, [p])
+            f"gui import #{i}", functools.partial(import_files, qtbot, feature, [path])
         )
         assert isinstance(imported, list)
         for _title, message in errors[shown:]:
             assert "Traceback" not in message and str(path) in message, (SEED, i, message)
         for session_id in imported:
-            viewer = check_outcome(f"gui open #{i}", lambda s=session_id: feature.open_session(s))
+            viewer = check_outcome(
+                f"gui open #{i}", functools.partial(feature.open_session, session_id)
+            )
             assert viewer is not None
             viewer.grab()
             feature.page.close_tab(viewer)

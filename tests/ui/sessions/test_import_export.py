@@ -118,15 +118,11 @@ def test_bad_file_names_file_and_field_and_writes_nothing(
 def _drop_event(paths: list[Path], enter: bool = False) -> Any:
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
-    cls = QDragEnterEvent if enter else QDropEvent
-    args = (
-        Qt.DropAction.CopyAction,
-        mime,
-        Qt.MouseButton.LeftButton,
-        Qt.KeyboardModifier.NoModifier,
-    )
-    point = QPointF(10, 10)
-    return cls(point.toPoint(), *args) if enter else cls(point, *args), mime
+    action, button = Qt.DropAction.CopyAction, Qt.MouseButton.LeftButton
+    modifiers, point = Qt.KeyboardModifier.NoModifier, QPointF(10, 10)
+    if enter:
+        return QDragEnterEvent(point.toPoint(), action, mime, button, modifiers), mime
+    return QDropEvent(point, action, mime, button, modifiers), mime
 
 
 def test_drag_and_drop_imports_session_files(

@@ -34,8 +34,8 @@ def _session_file(window: MainWindow, tmp_path: Path, session_id: str) -> Path:
 def _strips(feature: SessionsFeature) -> list[JobStrip]:
     """The job strips the page shows (a removed one is deleted later)."""
     layout = feature.page.strips
-    found = [layout.itemAt(i).widget() for i in range(layout.count())]
-    return [w for w in found if isinstance(w, JobStrip)]
+    items = [layout.itemAt(i) for i in range(layout.count())]
+    return [w for item in items if item is not None and isinstance(w := item.widget(), JobStrip)]
 
 
 class Gate:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QModelIndex
+from pytestqt.modeltest import ModelTester
 
 from axmem_gui.core.formats import catalog_from_json_value
 from axmem_gui.core.session.analytics import session_totals, usage_from_sessions
@@ -38,14 +39,17 @@ SAMPLE = (
 
 @pytest.fixture
 def doc() -> dict[str, Any]:
-    return json.loads(SAMPLE.read_text(encoding="utf-8"))
+    doc: dict[str, Any] = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    return doc
 
 
 def _children(model: TimelineModel, parent: QModelIndex) -> list[QModelIndex]:
     return [model.index(r, 0, parent) for r in range(model.rowCount(parent))]
 
 
-def test_timeline_model_passes_the_model_tester(qtmodeltester, doc: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
+def test_timeline_model_passes_the_model_tester(
+    qtmodeltester: ModelTester, doc: dict[str, Any]
+) -> None:
     model = TimelineModel()
     model.set_session(reparse(doc))
     qtmodeltester.check(model)
@@ -112,7 +116,7 @@ def _summary(doc: dict[str, Any], **kw: Any) -> SessionRow:
     return SessionRow(**values)
 
 
-def test_session_list_model(qtmodeltester, doc: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
+def test_session_list_model(qtmodeltester: ModelTester, doc: dict[str, Any]) -> None:
     model = SessionListModel()
     model.set_sessions([_summary(doc), _summary(doc, id="b", status="incomplete")])
     qtmodeltester.check(model)
@@ -128,7 +132,7 @@ def test_session_list_model(qtmodeltester, doc: dict[str, Any]) -> None:  # type
     qtmodeltester.check(model)
 
 
-def test_whatif_compare_and_usage_models(qtmodeltester, doc: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
+def test_whatif_compare_and_usage_models(qtmodeltester: ModelTester, doc: dict[str, Any]) -> None:
     catalog = catalog_from_json_value(doc["catalog"], "sample")
     session = reparse(doc)
     whatif = WhatIfModel()

@@ -19,6 +19,7 @@ from axmem_gui.ui.sessions.jobs import RerunOrder
 from axmem_gui.ui.sessions.run_dialog import RerunDialog
 from axmem_gui.ui.sessions.textdiff import line_marks
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
+from tests.helpers.present import present
 from tests.helpers.session_docs import reparse, stored_json
 from tests.helpers.store import raw
 from tests.ui.conftest import calls_on_gui_thread
@@ -100,7 +101,7 @@ def rerun_without_a_skill(
     doc = stored_json(ws, new.id)
     assert doc["origin"] == {"kind": "rerun", "source_session": SAMPLE_ID, "catalog": "given"}
     assert "feature-flags" not in {s["id"] for s in doc["catalog"]["skills"]}
-    assert feature.current_viewer() is not None and feature.current_viewer().session_id == new.id  # type: ignore[union-attr]
+    assert present(feature.current_viewer()).session_id == new.id
     return doc
 
 

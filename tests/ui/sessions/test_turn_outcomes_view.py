@@ -17,6 +17,7 @@ from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.details import TAB_OUTPUT, TAB_REQUEST
 from axmem_gui.ui.sessions.timeline_model import NodeKind
+from axmem_gui.ui.sessions.viewer import SessionViewer
 from tests.engine.conftest import AGENT_JSON, INPUTS, make_catalog
 from tests.fakes.fake_openai_server import FakeOpenAIServer, settings_for
 
@@ -36,10 +37,11 @@ def _record_misbehaving_run(server: FakeOpenAIServer) -> Session:
 
 def _turn_label(feature: SessionsFeature, call: int) -> str:
     viewer = feature.page.tabs.currentWidget()
+    assert isinstance(viewer, SessionViewer)
     index = viewer.model.index_of_call(call)
     item = viewer.model.item(index.parent())
     assert item is not None and item.kind == NodeKind.Turn
-    return item.label()
+    return str(item.label())
 
 
 def test_the_viewer_shows_a_refused_turn_and_an_invalid_json_retry(

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.formats import ImportPlan, Policy
@@ -136,7 +137,7 @@ def dialogs(monkeypatch: pytest.MonkeyPatch) -> Iterator[Recorder]:
     yield rec
 
 
-def wait_idle(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+def wait_idle(qtbot: QtBot, window: MainWindow) -> None:
     actions = transfer(window)
     qtbot.waitUntil(lambda: not actions.busy, timeout=WAIT_MS)
 

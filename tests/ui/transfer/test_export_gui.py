@@ -3,22 +3,28 @@ workspace and compare."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from PySide6.QtWidgets import QLabel, QWidget
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.catalog import Memory, Skill
+from axmem_gui.core.formats.model import FormatName
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.transfer.export_dialog import (
     DEFAULT_NAMES,
+    ClashFinder,
     ExportDialog,
     ExportRequest,
     check_target,
     export_details,
     export_summary,
 )
+from tests.ui.conftest import WindowFactory
 from tests.ui.transfer.conftest import Recorder, stored, transfer, wait_idle
 
 TARGETS = {"ax-json": "out.json", "ts": "out.ts", "skills-dir": "skills", "jsonl": "out.jsonl"}
@@ -29,8 +35,8 @@ def _plain(skills: list[Skill]) -> list[Skill]:
 
 
 def _export(
-    window: MainWindow, qtbot, monkeypatch: pytest.MonkeyPatch, request: ExportRequest
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, request: ExportRequest
+) -> None:
     monkeypatch.setattr(ExportDialog, "ask", classmethod(lambda cls, *a, **k: request))
     transfer(window).export()
     wait_idle(qtbot, window)
@@ -39,16 +45,16 @@ def _export(
 @pytest.mark.parametrize("fmt", ["ax-json", "ts", "skills-dir", "jsonl"])
 def test_export_each_format_then_reimport_gives_the_same_catalog(
     window: MainWindow,
-    qtbot,
+    qtbot: QtBot,
     dialogs: Recorder,
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
-    fmt: str,
-) -> None:  # type: ignore[no-untyped-def]
+    fmt: FormatName,
+) -> None:
     skills, memories, _ = stored(window)
     out = tmp_path / "export" / TARGETS[fmt]
     out.parent.mkdir()
-    _export(window, qtbot, monkeypatch, ExportRequest(fmt, out))  # type: ignore[arg-type]
+    _export(window, qtbot, monkeypatch, ExportRequest(fmt, out))
     assert dialogs.errors == []
     [result] = dialogs.exports
     assert out.exists()
@@ -80,11 +86,11 @@ def test_export_each_format_then_reimport_gives_the_same_catalog(
 
 def test_skills_dir_export_refuses_to_replace_folders_unless_asked(
     window: MainWindow,
-    qtbot,
+    qtbot: QtBot,
     dialogs: Recorder,
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     out = tmp_path / "skills"
     _export(window, qtbot, monkeypatch, ExportRequest("skills-dir", out))
     first = stored(window)[0][0]
@@ -102,7 +108,7 @@ def test_skills_dir_export_refuses_to_replace_folders_unless_asked(
     assert "name: stale" not in marker.read_text(encoding="utf-8")
 
 
-def test_export_dialog_checks_the_target(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_export_dialog_checks_the_target(qtbot: QtBot, tmp_path: Path) -> None:
     dialog = ExportDialog(tmp_path, "ax-json", None, (3, 4))
     qtbot.addWidget(dialog)
     assert dialog.path_edit.text() == str(tmp_path / DEFAULT_NAMES["ax-json"])
@@ -128,8 +134,8 @@ def test_export_dialog_checks_the_target(qtbot, tmp_path: Path) -> None:  # type
 
 
 def test_read_only_workspace_can_export_but_not_import(
-    make_window, tmp_path: Path, dialogs: Recorder
-) -> None:  # type: ignore[no-untyped-def]
+    make_window: WindowFactory, tmp_path: Path, dialogs: Recorder
+) -> None:
     win = make_window(read_only=True, show=False)
     actions = transfer(win)
     assert not actions.import_action.isEnabled()
@@ -146,7 +152,11 @@ def test_memory_only_export_summary() -> None:
     assert Memory("a", "b") != Memory("a", "c")  # sanity: memories compare by value
 
 
-def test_export_note_is_shown_whole(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def _shown_whole(label: QLabel) -> bool:
+    return label.height() >= label.heightForWidth(label.width())
+
+
+def test_export_note_is_shown_whole(qtbot: QtBot, tmp_path: Path) -> None:
     dialog = ExportDialog(tmp_path, "ax-json", None, (3, 4))
     qtbot.addWidget(dialog)
     dialog.show()
@@ -154,25 +164,32 @@ def test_export_note_is_shown_whole(qtbot, tmp_path: Path) -> None:  # type: ign
     for fmt in ("ax-json", "ts", "skills-dir", "jsonl"):
         dialog.format_combo.setCurrentIndex(dialog.format_combo.findData(fmt))
         note = dialog.note_label
-        qtbot.waitUntil(lambda n=note: n.height() >= n.heightForWidth(n.width()))
+        qtbot.waitUntil(functools.partial(_shown_whole, note))
         lines = note.heightForWidth(note.width()) // note.fontMetrics().lineSpacing()
         assert note.height() >= lines * note.fontMetrics().lineSpacing(), fmt
 
 
 def test_skills_dir_clash_is_caught_in_the_dialog_in_its_own_words(
     window: MainWindow,
-    qtbot,
+    qtbot: QtBot,
     dialogs: Recorder,
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     from axmem_gui.ui.transfer.export_dialog import REPLACE_LABEL
 
     out = tmp_path / "skills"
     _export(window, qtbot, monkeypatch, ExportRequest("skills-dir", out))
     asked: list[object] = []
 
-    def ask(cls, parent, start_dir, fmt="ax-json", counts=(0, 0), clashes=None):  # type: ignore[no-untyped-def]
+    def ask(
+        cls: object,
+        parent: QWidget | None,
+        start_dir: Path,
+        fmt: FormatName = "ax-json",
+        counts: tuple[int, int] = (0, 0),
+        clashes: ClashFinder | None = None,
+    ) -> ExportRequest | None:
         dialog = ExportDialog(start_dir, "skills-dir", parent, counts, clashes)
         qtbot.addWidget(dialog)
         dialog.path_edit.setText(str(out))

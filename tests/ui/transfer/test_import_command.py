@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtGui import QUndoStack
 
 from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.services.transfer import apply_import, plan_import
+from axmem_gui.services.transfer import ImportResult, apply_import, plan_import
 from axmem_gui.services.workspace import OpenWorkspace, init_workspace
 from axmem_gui.ui.transfer.command import ImportCommand
 from tests.helpers.store import raw
@@ -39,7 +39,7 @@ def ws(tmp_path: Path) -> Iterator[OpenWorkspace]:
     workspace.close()
 
 
-def _imported(ws: OpenWorkspace, tmp_path: Path):  # type: ignore[no-untyped-def]
+def _imported(ws: OpenWorkspace, tmp_path: Path) -> ImportResult:
     source = tmp_path / "c.json"
     source.write_text(
         json.dumps(

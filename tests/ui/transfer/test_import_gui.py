@@ -11,9 +11,10 @@ import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.core.formats import ImportPlan
+from axmem_gui.core.formats import FormatName, ImportPlan, Policy
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.transfer.jobs import ImportPreview
@@ -47,21 +48,26 @@ NEW_MEMORY = Memory("imported-memory", "A fact from a file.", ("imported",))
 @pytest.mark.parametrize("policy", ["skip", "overwrite", "keep-both"])
 @pytest.mark.parametrize("fmt", ["ax-json", "ts", "skills-dir", "jsonl"])
 def test_import_each_format_with_each_policy(
-    window: MainWindow, qtbot, dialogs: Recorder, tmp_path: Path, fmt: str, policy: str
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow,
+    qtbot: QtBot,
+    dialogs: Recorder,
+    tmp_path: Path,
+    fmt: FormatName,
+    policy: Policy,
+) -> None:
     old_skills, old_memories, _ = stored(window)
     skill, memory = _conflicting(window)
     skills = [skill, NEW_SKILL] if fmt in FORMATS_WITH_SKILLS else []
     memories = [memory, NEW_MEMORY] if fmt in FORMATS_WITH_MEMORIES else []
     source = write_source(fmt, tmp_path / "in", skills, memories)
-    dialogs.answer = policy  # type: ignore[assignment]
+    dialogs.answer = policy
 
     transfer(window).import_paths([source])
     wait_idle(qtbot, window)
 
     assert dialogs.errors == []
     assert len(dialogs.previews) == 1
-    plan = dialogs.previews[0].plan(policy)  # type: ignore[arg-type]
+    plan = dialogs.previews[0].plan(policy)
     assert len(plan.conflicts) == len(skills) // 2 + len(memories) // 2
     skills_now = {s.id: s for s in stored(window)[0]}
     memories_now = {m.id: m for m in stored(window)[1]}
@@ -97,8 +103,8 @@ def test_import_each_format_with_each_policy(
 
 
 def test_undo_removes_an_import_and_redo_applies_it_again(
-    window: MainWindow, qtbot, dialogs: Recorder, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, dialogs: Recorder, tmp_path: Path
+) -> None:
     before = stored(window)
     skill, memory = _conflicting(window)
     source = write_source("ax-json", tmp_path, [skill, NEW_SKILL], [memory, NEW_MEMORY])
@@ -124,8 +130,8 @@ def test_undo_removes_an_import_and_redo_applies_it_again(
 
 
 def test_preview_cancel_writes_nothing(
-    window: MainWindow, qtbot, dialogs: Recorder, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, dialogs: Recorder, tmp_path: Path
+) -> None:
     before = stored(window)
     source = write_source("ax-json", tmp_path, [NEW_SKILL], [NEW_MEMORY])
     dialogs.answer = None
@@ -138,8 +144,8 @@ def test_preview_cancel_writes_nothing(
 
 
 def test_a_bad_file_blocks_the_import_and_nothing_is_written(
-    window: MainWindow, qtbot, dialogs: Recorder, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, dialogs: Recorder, tmp_path: Path
+) -> None:
     good = write_source("ax-json", tmp_path / "good", [NEW_SKILL], [NEW_MEMORY])
     bad = tmp_path / "bad.json"
     bad.write_text(
@@ -171,8 +177,8 @@ def test_a_bad_file_blocks_the_import_and_nothing_is_written(
 
 
 def test_unreadable_paths_are_named_in_the_preview(
-    window: MainWindow, qtbot, dialogs: Recorder, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, dialogs: Recorder, tmp_path: Path
+) -> None:
     missing = tmp_path / "nowhere.json"
     unknown = tmp_path / "notes.txt"
     unknown.write_text("hello", encoding="utf-8")
@@ -187,8 +193,8 @@ def test_unreadable_paths_are_named_in_the_preview(
 
 
 def test_cancel_during_the_import_leaves_nothing(
-    window: MainWindow, qtbot, dialogs: Recorder, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, dialogs: Recorder, tmp_path: Path
+) -> None:
     many = [Skill(f"bulk-{i:05d}", f"Bulk {i}", "Bulk skill", f"Body {i}.") for i in range(5000)]
     source = write_source("ax-json", tmp_path, many, [])
     before = stored(window)
@@ -216,8 +222,8 @@ def test_cancel_during_the_import_leaves_nothing(
 
 
 def test_cancel_while_reading_shows_no_preview(
-    window: MainWindow, qtbot, dialogs: Recorder, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, dialogs: Recorder, tmp_path: Path
+) -> None:
     many = [Skill(f"read-{i:05d}", f"Read {i}", "Skill", f"Body {i}.") for i in range(20_000)]
     source = write_source("ax-json", tmp_path, many, [])
     before = stored(window)
@@ -233,14 +239,17 @@ def test_cancel_while_reading_shows_no_preview(
 
 
 def test_a_stale_plan_is_refused_with_a_message(
-    window: MainWindow, qtbot, dialogs: Recorder, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, dialogs: Recorder, tmp_path: Path
+) -> None:
     skill, _ = _conflicting(window)
     source = write_source("ax-json", tmp_path, [skill], [])
 
     def edit_meanwhile(preview: ImportPreview) -> ImportPlan:
         ws = window.controller.workspace
-        raw(ws).skills.upsert(replace(raw(ws).skills.get(skill.id), name="Edited meanwhile"))  # type: ignore[type-var]
+        stored = raw(ws).skills.get(skill.id)
+        assert stored is not None
+        raw(ws).skills.upsert(replace(stored, name="Edited meanwhile"))
+
         return preview.plan("overwrite")
 
     dialogs.answer = edit_meanwhile
@@ -266,8 +275,8 @@ def _drop_event_pair(paths: list[Path]) -> tuple[QDragEnterEvent, QDropEvent, QM
 
 
 def test_dropping_files_and_folders_imports_them(
-    window: MainWindow, qtbot, dialogs: Recorder, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, dialogs: Recorder, tmp_path: Path
+) -> None:
     folder = write_source("skills-dir", tmp_path / "a", [NEW_SKILL], [])
     jsonl = write_source("jsonl", tmp_path / "b", [], [NEW_MEMORY])
     enter, drop, _mime = _drop_event_pair([folder, jsonl])
@@ -308,8 +317,8 @@ def test_file_menu_offers_import_and_export(window: MainWindow) -> None:
 
 
 def test_a_file_over_the_size_limit_is_named_with_the_limit(
-    window: MainWindow, qtbot, dialogs: Recorder, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot: QtBot, dialogs: Recorder, tmp_path: Path
+) -> None:
     from axmem_gui.core.formats.fileio import MIB, ReadLimits, human_size
 
     limit = ReadLimits().max_file_bytes

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QModelIndex, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QStyleOptionViewItem
+from PySide6.QtWidgets import QApplication, QComboBox, QStyleOptionViewItem
+from pytestqt.modeltest import ModelTester
+from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.services.aggregates import WorkspaceAddress
@@ -82,8 +84,8 @@ def text(model: ImportPlanModel, row: int, column: PlanColumn) -> str:
 
 
 def test_preview_lists_problems_first_with_file_entry_and_field(
-    qtbot, mixed: ImportPreview
-) -> None:  # type: ignore[no-untyped-def]
+    qtbot: QtBot, mixed: ImportPreview
+) -> None:
     dialog = ImportPreviewDialog(mixed, "skip")
     qtbot.addWidget(dialog)
     model = dialog.model
@@ -101,7 +103,9 @@ def test_preview_lists_problems_first_with_file_entry_and_field(
     assert "nothing is imported while a file has errors" in dialog.blocked_label.text().lower()
 
 
-def test_preview_marks_conflicts_and_the_global_policy_replans(qtbot, mixed: ImportPreview) -> None:  # type: ignore[no-untyped-def]
+def test_preview_marks_conflicts_and_the_global_policy_replans(
+    qtbot: QtBot, mixed: ImportPreview
+) -> None:
     dialog = ImportPreviewDialog(mixed, "skip")
     qtbot.addWidget(dialog)
     model = dialog.model
@@ -122,7 +126,7 @@ def test_preview_marks_conflicts_and_the_global_policy_replans(qtbot, mixed: Imp
     assert [i.target_id for i in dialog.plan.updates] == ["deploy", "tz"]
 
 
-def test_one_conflict_can_get_its_own_policy(qtbot, ws_path: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_one_conflict_can_get_its_own_policy(qtbot: QtBot, ws_path: Path, tmp_path: Path) -> None:
     source = write_source(
         "ax-json", tmp_path, [replace(DEPLOY, content="new")], [replace(TZ, content="CET")]
     )
@@ -138,8 +142,8 @@ def test_one_conflict_can_get_its_own_policy(qtbot, ws_path: Path, tmp_path: Pat
     assert isinstance(delegate, PolicyDelegate)
     editor = delegate.createEditor(dialog.table.viewport(), QStyleOptionViewItem(), index)
     delegate.setEditorData(editor, index)
-    assert editor.currentData() == "skip"  # type: ignore[attr-defined]
-    editor.setCurrentIndex(editor.findData("keep-both"))  # type: ignore[attr-defined]
+    assert isinstance(editor, QComboBox) and editor.currentData() == "skip"
+    editor.setCurrentIndex(editor.findData("keep-both"))
     delegate.setModelData(editor, dialog.proxy, index)
     editor.deleteLater()
 
@@ -163,7 +167,7 @@ def test_one_conflict_can_get_its_own_policy(qtbot, ws_path: Path, tmp_path: Pat
     assert not model.setData(model.index(deploy_row, PlanColumn.Id), "x")
 
 
-def test_bulk_policy_for_selected_conflicts(qtbot, ws_path: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_bulk_policy_for_selected_conflicts(qtbot: QtBot, ws_path: Path, tmp_path: Path) -> None:
     source = write_source(
         "ax-json", tmp_path, [replace(DEPLOY, content="new")], [replace(TZ, content="CET")]
     )
@@ -178,7 +182,7 @@ def test_bulk_policy_for_selected_conflicts(qtbot, ws_path: Path, tmp_path: Path
     assert dialog.plan.summary()["skip"] == 2
 
 
-def test_show_filter(qtbot, mixed: ImportPreview) -> None:  # type: ignore[no-untyped-def]
+def test_show_filter(qtbot: QtBot, mixed: ImportPreview) -> None:
     dialog = ImportPreviewDialog(mixed, "skip")
     qtbot.addWidget(dialog)
     proxy = dialog.proxy
@@ -196,7 +200,7 @@ def test_show_filter(qtbot, mixed: ImportPreview) -> None:  # type: ignore[no-un
     }
 
 
-def test_nothing_to_import_says_so(qtbot, ws_path: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_nothing_to_import_says_so(qtbot: QtBot, ws_path: Path, tmp_path: Path) -> None:
     source = write_source("ax-json", tmp_path, [DEPLOY], [TZ])
     dialog = ImportPreviewDialog(preview_of(ws_path, [source]), "overwrite")
     qtbot.addWidget(dialog)
@@ -206,7 +210,7 @@ def test_nothing_to_import_says_so(qtbot, ws_path: Path, tmp_path: Path) -> None
     assert not dialog.blocked_label.isVisibleTo(dialog)
 
 
-def test_ask_returns_the_plan_the_user_imports(qtbot, ws_path: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_ask_returns_the_plan_the_user_imports(qtbot: QtBot, ws_path: Path, tmp_path: Path) -> None:
     source = write_source("ax-json", tmp_path, [replace(DEPLOY, content="new")], [])
     preview = preview_of(ws_path, [source])
 
@@ -224,7 +228,9 @@ def test_ask_returns_the_plan_the_user_imports(qtbot, ws_path: Path, tmp_path: P
         assert raw(ws).skills.get("deploy") == DEPLOY  # the dialog itself writes nothing
 
 
-def test_plan_models_pass_the_model_tester(qtmodeltester, mixed: ImportPreview) -> None:  # type: ignore[no-untyped-def]
+def test_plan_models_pass_the_model_tester(
+    qtmodeltester: ModelTester, mixed: ImportPreview
+) -> None:
     model = ImportPlanModel(mixed.plan("keep-both"))
     qtmodeltester.check(model)
     proxy = PlanFilterModel()
