@@ -177,6 +177,31 @@ class CatalogService:
     def __init__(self, store: Workspace, notices: Notices | None = None) -> None:
         self._store = store
         self._notices = notices if notices is not None else Notices()
+        #: Notices of writes inside `_read_then_write`, published once it commits.
+        self._held: list[Change] | None = None
+
+    def _publish(self, changes: Iterable[Change]) -> None:
+        if self._held is not None:
+            self._held.extend(changes)
+        else:
+            self._notices.publish_all(changes)
+
+    @contextmanager
+    def _read_then_write(self) -> Iterator[None]:
+        """One (immediate) transaction for a read and the writes it decides: the read
+        sees every commit made before the write lock was ours, and nothing changes
+        between the read and the write. Notices wait for the commit (none on rollback)."""
+        if self._held is not None:  # already inside one
+            yield
+            return
+        self._held = []
+        try:
+            with self._store.transaction():
+                yield
+            held = self._held
+        finally:
+            self._held = None
+        self._notices.publish_all(held)
 
     def _repo(self, kind: str) -> SkillRepository | MemoryRepository:
         return self._store.skills if check_kind(kind) == "skills" else self._store.memories
@@ -294,7 +319,7 @@ class CatalogService:
                 seen[w.entry_id] = seen.get(w.entry_id, False) or structural
             if before_each is not None:
                 before_each(len(writes))
-        self._notices.publish_all(
+        self._publish(
             Change(kind, tuple(ids) if len(ids) <= NOTICE_ID_LIMIT else (), any(ids.values()))
             for kind, ids in written.items()
         )
@@ -337,20 +362,26 @@ class CatalogService:
     def edit(self, kind: str, entry: Entry, expected_revision: int | None) -> int:
         return self.write(kind, [Write(entry.id, entry, expected_revision)])[entry.id]
 
+    # Each of these reads, then writes what it read decides (`_read_then_write`).
+
     def delete(self, kind: str, ids: Iterable[str]) -> list[StoredEntry]:
         """Delete the entries that exist, at the revisions read now; returns them."""
-        found = [self.get(kind, i) for i in dict.fromkeys(ids)]
-        gone = [f for f in found if f is not None]
-        self.write(kind, [Write(f.entry.id, None, f.revision) for f in gone])
+        with self._read_then_write():
+            found = [self.get(kind, i) for i in dict.fromkeys(ids)]
+            gone = [f for f in found if f is not None]
+            self.write(kind, [Write(f.entry.id, None, f.revision) for f in gone])
         return gone
 
     def rename(self, kind: str, old_id: str, new_id: str) -> None:
         """Change an entry's id (its history stays under both ids)."""
         check_id(kind, new_id)
-        if new_id != old_id and self.revision_of(kind, new_id) is not None:
-            raise WorkspaceError(f"{singular(kind)} '{new_id}' already exists; choose another id")
-        self._repo(kind).rename(old_id, new_id)
-        self._notices.publish(Change(kind, (old_id, new_id), True))
+        with self._read_then_write():
+            if new_id != old_id and self.revision_of(kind, new_id) is not None:
+                raise WorkspaceError(
+                    f"{singular(kind)} '{new_id}' already exists; choose another id"
+                )
+            self._repo(kind).rename(old_id, new_id)
+        self._publish([Change(kind, (old_id, new_id), True)])
 
     def tag_changes(
         self, kind: str, ids: Iterable[str], tag: str, *, add: bool
@@ -372,16 +403,18 @@ class CatalogService:
 
     def tag(self, kind: str, ids: Iterable[str], tag: str, *, add: bool) -> dict[str, int]:
         """Add or remove `tag` on the entries, in one transaction."""
-        return self.write(kind, [w for w, _e in self.tag_changes(kind, ids, tag, add=add)])
+        with self._read_then_write():
+            return self.write(kind, [w for w, _e in self.tag_changes(kind, ids, tag, add=add)])
 
     def restore(self, kind: str, revision: Revision) -> int:
         """Bring an entry back to the value of a revision of its history."""
         entry = revision.value
         if entry is None:
             raise WorkspaceError("that revision holds no value to restore")
-        found = self.get(kind, entry.id)
-        expected = 0 if found is None else found.revision
-        return self.write(kind, [Write(entry.id, entry, expected)], op="restore")[entry.id]
+        with self._read_then_write():
+            found = self.get(kind, entry.id)
+            expected = 0 if found is None else found.revision
+            return self.write(kind, [Write(entry.id, entry, expected)], op="restore")[entry.id]
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,17 +37,21 @@ R = TypeVar("R")
 
 
 def explain_sqlite_error(exc: sqlite3.Error) -> str:
-    """A message a user can act on, for the SQLite errors a write can meet."""
-    text = str(exc).lower()
-    if "full" in text:
+    """A message a user can act on, for the SQLite errors a write can meet. Decided by
+    SQLite's error code, never by the text: a trigger's RAISE(ABORT, '...') can say
+    anything, and whatever SQLite said is shown as SQLite's, not as ours."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = None if code is None else code & 0xFF
+    reported = f"SQLite reported: {exc}"
+    if primary == sqlite3.SQLITE_FULL:
         return "the disk is full: the change was not saved (nothing was lost); free some space"
-    if "locked" in text or "busy" in text:
+    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         return "another program is writing this workspace; the change was not saved, try again"
-    if "readonly" in text or "read-only" in text:
+    if primary == sqlite3.SQLITE_READONLY:
         return "the workspace file cannot be written (read-only); the change was not saved"
-    if "disk i/o" in text or "malformed" in text or "not a database" in text:
-        return f"the workspace file could not be written ({exc}); the change was not saved"
-    return f"the change was not saved: {exc}"
+    if primary in (sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return f"the workspace file could not be written; the change was not saved ({reported})"
+    return f"the change was not saved ({reported})"
 
 
 def translate_errors(fn: Callable[P, R]) -> Callable[P, R]:

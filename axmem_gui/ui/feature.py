@@ -25,6 +25,7 @@ from axmem_gui.core.errors import AxmemError
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.settings import AppSettings
 from axmem_gui.ui.tasks import TaskRunner
+from axmem_gui.ui.writes import WriteQueue
 
 MenuName = Literal["file", "edit", "view", "run", "help"]
 #: How long a status-bar message stays by default.
@@ -220,6 +221,8 @@ class FeatureContext:
     shell: Shell
     _installed: Mapping[FeatureSpec[Any], Feature] = field(default_factory=dict, repr=False)
     _needs: tuple[FeatureSpec[Any], ...] = ()
+    #: The window's writes that wait for another program (ui/writes.py).
+    writes: WriteQueue | None = None
 
     def need(self, spec: FeatureSpec[F]) -> F:
         """The installed feature of a declared need."""
@@ -296,6 +299,7 @@ def install(specs: Sequence[FeatureSpec[Any]], base: FeatureContext) -> Installe
             base.shell,
             installed.features,
             spec.needs,
+            writes=base.writes,
         )
         feature = spec.create(context)
         installed.features[spec] = feature

@@ -59,6 +59,7 @@ from axmem_gui.ui.screen_fit import CentralArea, ScreenFit
 from axmem_gui.ui.settings import AppSettings
 from axmem_gui.ui.tasks import COLLECTOR, TaskRunner
 from axmem_gui.ui.window_pages import WindowPages
+from axmem_gui.ui.writes import WriteQueue, undo_actions
 
 #: Opens a workspace path for the window; raises AxmemError with a user message.
 WorkspaceOpener = Callable[[Path], OpenWorkspace]
@@ -165,6 +166,8 @@ class MainWindow(QMainWindow):
         self._create_workspace = create_workspace
         #: One runner for all slow work of this window's features.
         self.task_runner = TaskRunner(parent=self)
+        #: Catalog writes, waiting for another program off the GUI thread (ui/writes.py).
+        self.writes = WriteQueue(controller, self)
         #: What waits for the first paint (Shell.after_first_paint); None once it is done.
         self._after_paint: list[Callable[[], object]] | None = []
         self.action_registry = ActionRegistry(self)
@@ -192,6 +195,10 @@ class MainWindow(QMainWindow):
         controller.changed.connect(self._on_changed)
         controller.opened.connect(self._on_opened)
         controller.externally_changed.connect(self._on_external_change)
+        self.writes.waiting.connect(lambda _waiting: self._update_counts())
+        controller.schema_refused.connect(
+            lambda message: ErrorDialog.show(self, "Workspace changed by another program", message)
+        )
         # The one shutdown path: features stop before the workspace's connection closes.
         controller.closing.connect(self._shutdown)
         self._on_opened()
@@ -208,6 +215,7 @@ class MainWindow(QMainWindow):
             self.action_registry,
             self.settings,
             self.shell,
+            writes=self.writes,
         )
         self.installed = install(specs, base)
         # Pages in the order of registration; everything else in the order of installing.
@@ -325,9 +333,7 @@ class MainWindow(QMainWindow):
         self._quit_action = make_action(self, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
         self.edit_menu = bar.addMenu("&Edit")
-        undo = self.undo_stack.createUndoAction(self, "&Undo")
-        undo.setShortcut(QKeySequence.StandardKey.Undo)
-        redo = self.undo_stack.createRedoAction(self, "&Redo")
+        undo, redo = undo_actions(self, self.undo_stack, self.writes)
         redo.setShortcuts(redo_shortcuts())
         self.edit_menu.addAction(undo)
         self.edit_menu.addAction(redo)
@@ -438,6 +444,7 @@ class MainWindow(QMainWindow):
         self.path_label.setText(str(ws.path))
         self.path_label.setToolTip(inert(str(ws.path)))  # a file name may look like HTML
         self.undo_stack.clear()
+        self.writes.forget()  # what waited to be written belonged to the other workspace
         path = str(ws.path.resolve())
         self.settings.add_recent_file(path)
         self.settings.set_last_workspace(path)
@@ -456,6 +463,8 @@ class MainWindow(QMainWindow):
         counts = self.controller.counts()
         self.nav_model.set_counts(counts)
         saved = "read-only" if self.controller.read_only else "saved"
+        if self.writes.is_waiting:
+            saved = "waiting for another program…"
         self.counts_label.setText(
             f"{counts.skills:,} skills · {counts.memories:,} memories · {saved}"
         )

@@ -223,3 +223,29 @@ def test_bundle_indexes_part_of_a_big_catalog_in_its_own_worker(
     part = job.result()
     assert job.error is None
     assert part == build_part(profile, columns, 50)
+
+
+@pytest.mark.parametrize("program", ["axmem-gui", "axmem"])
+def test_bundle_holds_an_open_workspaces_locks_for_the_app(
+    bundle: Path, program: str, tmp_path: Path
+) -> None:
+    """The app starts itself with `--lock-holder` to keep a workspace's shared locks
+    (store/lockholder.py): the bundled holder says it holds them, and exits when its
+    stdin closes, the final checkpoint done (no -wal left)."""
+    from axmem_gui.services.workspace import init_workspace
+    from axmem_gui.store.lockholder import HOLDER_ARGUMENT, READY
+
+    path = tmp_path / "w.axmem"
+    init_workspace(path).close()
+    holder = subprocess.Popen(
+        [str(bundle / program), HOLDER_ARGUMENT, str(path), str(os.getpid())],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env={"QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert holder.stdout is not None and holder.stdin is not None
+    assert holder.stdout.readline() == READY
+    assert path.with_name(path.name + "-wal").exists()
+    holder.stdin.close()
+    assert holder.wait(120) == 0
+    assert not path.with_name(path.name + "-wal").exists()
