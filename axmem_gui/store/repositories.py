@@ -460,6 +460,7 @@ class _EntryRepository(Generic[E]):
                     f"updated_at, revision) VALUES (?, {placeholders}, ?, ?, ?)",
                     [self._free_former_pk(entry.id), *values, at, at, first],
                 )
+                self._find_index("", entry.id)
                 self._log(entry.id, first, op or "create", None, row, batch, at)
                 return first
             before = current[0]
@@ -467,10 +468,12 @@ class _EntryRepository(Generic[E]):
                 return current[1].revision
             revision = current[1].revision + 1
             sets = ", ".join(f"{c} = ?" for c in cols)
+            self._find_index("delete", entry.id)
             self._db.execute(
                 f"UPDATE {self.table} SET {sets}, updated_at = ?, revision = ? WHERE id = ?",
                 [*values, at, revision, entry.id],
             )
+            self._find_index("", entry.id)
             self._log(entry.id, revision, op or "update", before, row, batch, at)
             return revision
 
@@ -490,6 +493,7 @@ class _EntryRepository(Generic[E]):
             pk = self._db.execute(
                 f"SELECT pk FROM {self.table} WHERE id = ?", [entry_id]
             ).fetchone()[0]
+            self._find_index("delete", entry_id)
             self._db.execute(f"DELETE FROM {self.table} WHERE id = ?", [entry_id])
             self._log_position(pk)
             self._log(
@@ -510,13 +514,39 @@ class _EntryRepository(Generic[E]):
             at = now_iso()
             # Above both ids' logs: the new id may have a history of its own.
             revision = max(current[1].revision, self._last_logged_revision(new_id)) + 1
+            self._find_index("delete", old_id)
             self._db.execute(
                 f"UPDATE {self.table} SET id = ?, updated_at = ?, revision = ? WHERE id = ?",
                 [new_id, at, revision, old_id],
             )
+            self._find_index("", new_id)
             after = dict(current[0], id=new_id)
             self._log(old_id, revision, "rename", current[0], after, batch, at)
             self._log(new_id, revision, "rename", current[0], after, batch, at)
+
+    def _find_index(self, command: str, entry_id: str) -> None:
+        """Keep the filter's trigram index (schema.FIND_INDEXES) in step with one row, in
+        the write's transaction: "" adds the row as stored now, "delete" takes it out
+        (before the row changes: an external-content index needs the old values). Not
+        triggers: a trigger may not write a virtual table while the connection does not
+        trust the schema (`PRAGMA trusted_schema = OFF`, connection.py)."""
+        found = FIND_INDEXES.get(self.table)
+        if found is None:
+            return
+        index, columns = found
+        cols = ", ".join(columns)
+        if command:
+            self._db.execute(
+                f"INSERT INTO {index} ({index}, rowid, {cols}) "
+                f"SELECT ?, pk, {cols} FROM {self.table} WHERE id = ?",
+                [command, entry_id],
+            )
+        else:
+            self._db.execute(
+                f"INSERT INTO {index} (rowid, {cols}) "
+                f"SELECT pk, {cols} FROM {self.table} WHERE id = ?",
+                [entry_id],
+            )
 
     def restore(self, revision: Revision, *, batch: str | None = None) -> int:
         """Bring back the value an entry had after (or, for a delete, before) a revision."""

@@ -196,28 +196,17 @@ def m007_find_index(db: Database) -> None:
     # An external-content FTS5 table per kind, trigram-tokenized (substrings of three
     # characters and more, case folded) and without positions (`detail=none`: a fifth of
     # the size; the filter checks its candidates with LIKE anyway, so it needs no phrase
-    # queries). Triggers keep it in step with every writer of the file, other programs'
-    # included (sqlite3, scripts), which is why it lives in the file at all.
+    # queries). The entry repository keeps it in step in each write's transaction (no
+    # triggers: with `trusted_schema = OFF` a trigger may not write a virtual table), so
+    # a row another program writes with raw SQL is not in it until a rebuild.
     for table, (index, columns) in FIND_INDEXES.items():
         cols = ", ".join(columns)
-        new = ", ".join(f"new.{c}" for c in columns)
-        old = ", ".join(f"old.{c}" for c in columns)
         db.executescript(
             f"""
             CREATE VIRTUAL TABLE {index} USING fts5(
                 {cols}, content='{table}', content_rowid='pk',
                 tokenize='trigram', detail='none'
             );
-            CREATE TRIGGER {index}_insert AFTER INSERT ON {table} BEGIN
-                INSERT INTO {index} (rowid, {cols}) VALUES (new.pk, {new});
-            END;
-            CREATE TRIGGER {index}_delete AFTER DELETE ON {table} BEGIN
-                INSERT INTO {index} ({index}, rowid, {cols}) VALUES ('delete', old.pk, {old});
-            END;
-            CREATE TRIGGER {index}_update AFTER UPDATE OF pk, {cols} ON {table} BEGIN
-                INSERT INTO {index} ({index}, rowid, {cols}) VALUES ('delete', old.pk, {old});
-                INSERT INTO {index} (rowid, {cols}) VALUES (new.pk, {new});
-            END;
             INSERT INTO {index} ({index}) VALUES ('rebuild');
             """
         )
