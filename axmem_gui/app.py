@@ -114,6 +114,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     window.restore_layout()
     window.show()
     forget_module_sources(window.task_runner.busy_changed)
+    if not args.self_test:
+        # The first agent run finds its child process started and the engine loaded.
+        window.after_first_paint(window.agent_runner.prewarm)
     if imported is not None:
         show_imported_session(window, imported.id, session_file, imported.stored)
 

@@ -78,6 +78,8 @@ def make_client(
     base_url = settings.base_url or (info.default_base_url if info else None)
     if info is not None and info.needs_base_url and not base_url:
         raise InputError(f"provider '{settings.provider}' needs a base URL (--base-url)")
+    if settings.base_url_problem:
+        raise InputError(settings.base_url_problem)
     key = api_key or (PLACEHOLDER_KEY if info is None or info.local else None)
     if not key:
         known = info.key_env if info else ()
@@ -108,7 +110,9 @@ def make_client(
     # The deadline for a whole reply lives in the transport (axllm's own socket timeout
     # restarts with every byte a trickling server sends).
     kwargs["transport"] = (
-        transport if transport is not None else DeadlineTransport(settings.timeout_s)
+        transport
+        if transport is not None
+        else DeadlineTransport(settings.timeout_s, settings.max_reply_mib)
     )
     if on_http_attempt is not None:
         # Every HTTP attempt: method, URL, the settings sent, status, raw reply (never a

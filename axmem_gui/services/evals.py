@@ -50,6 +50,7 @@ from axmem_gui.core.session.digest import canonical_json
 from axmem_gui.core.session.model import Origin, Session
 from axmem_gui.engine.clients import CancelToken, is_cancelled, utc_now
 from axmem_gui.services import sessions
+from axmem_gui.services.agent_runner import AgentRunner
 from axmem_gui.services.aggregates import Change, Notices, WorkspaceAddress
 from axmem_gui.services.files import read_utf8_file, write_file_atomic
 
@@ -114,6 +115,7 @@ def _run_eval(
     transport: Callable[[Mapping[str, Any]], Any] | None = None,
     label: str = "",
     run_id: str | None = None,
+    runner: AgentRunner | None = None,
 ) -> EvalReport:
     """`EvalService.run` on the store the service holds."""
     if repeat is not None and not 1 <= repeat <= 100:
@@ -136,7 +138,7 @@ def _run_eval(
     report = EvalReport(
         id=run_id or new_eval_run_id(),
         eval_set=eval_set,
-        provider=EvalProvider(settings.provider, settings.model, settings.base_url),
+        provider=EvalProvider(settings.provider, settings.model, settings.saved_base_url),
         started_at=utc_now(),
         status="running",
         repeat=repeat,
@@ -162,6 +164,7 @@ def _run_eval(
                 search=search,
                 cancel=token,
                 transport=transport,
+                runner=runner,
                 origin=Origin(
                     kind="eval",
                     extra={
@@ -426,10 +429,12 @@ class EvalService:
         transport: Callable[[Mapping[str, Any]], Any] | None = None,
         label: str = "",
         run_id: str | None = None,
+        runner: AgentRunner | None = None,
     ) -> EvalReport:
         """Run every case of `eval_set` `repeat` times (default: the set's and cases'
         own) with the set's agent over the workspace catalog (or `catalog`); every agent
-        run is recorded as a session and the eval run is rewritten after each one.
+        run is recorded as a session and the eval run is rewritten after each one (in a
+        child process of `runner`, when given).
 
         Bad input (unknown agent, a case without a value for an input, an id the catalog
         lacks) raises InputError before any run. Once runs start nothing raises for a
@@ -438,7 +443,7 @@ class EvalService:
         report = _run_eval(
             self._store, eval_set, settings, repeat=repeat, parallel=parallel,
             catalog=catalog, search=search, cancel=cancel, progress=progress,
-            transport=transport, label=label, run_id=run_id,
+            transport=transport, label=label, run_id=run_id, runner=runner,
         )  # fmt: skip
         if not self._store.read_only:
             changes = (Change("sessions"), Change("evals", (eval_set.name,), False))
@@ -522,6 +527,7 @@ def run_eval_at(
     cancel: CancelFlag | None = None,
     progress: Callable[[EvalProgress], None] | None = None,
     label: str = "",
+    runner: AgentRunner | None = None,
 ) -> EvalReport:
     """`EvalService.run` of the set named, on the workspace at `address`, opened here (a
     job's own connection, on its own thread)."""
@@ -530,5 +536,5 @@ def run_eval_at(
     with open_at(address) as ws:
         return ws.evals.run(
             ws.evals.get_set(set_name), settings, repeat=repeat, parallel=parallel,
-            cancel=cancel, progress=progress, label=label,
+            cancel=cancel, progress=progress, label=label, runner=runner,
         )  # fmt: skip

@@ -22,6 +22,7 @@ from PySide6.QtGui import QAction, QUndoStack
 from PySide6.QtWidgets import QWidget
 
 from axmem_gui.core.errors import AxmemError
+from axmem_gui.services.agent_runner import AgentRunner
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.settings import AppSettings
 from axmem_gui.ui.tasks import TaskRunner
@@ -219,6 +220,8 @@ class FeatureContext:
     actions: ActionRegistry
     settings: AppSettings
     shell: Shell
+    #: Starts agent runs and replays in child processes (services.agent_runner).
+    agents: AgentRunner
     _installed: Mapping[FeatureSpec[Any], Feature] = field(default_factory=dict, repr=False)
     _needs: tuple[FeatureSpec[Any], ...] = ()
     #: The window's writes that wait for another program (ui/writes.py).
@@ -297,6 +300,7 @@ def install(specs: Sequence[FeatureSpec[Any]], base: FeatureContext) -> Installe
             base.actions,
             base.settings,
             base.shell,
+            base.agents,
             installed.features,
             spec.needs,
             writes=base.writes,

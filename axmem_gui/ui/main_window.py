@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.errors import AxmemError
+from axmem_gui.services.agent_runner import AgentRunner
 from axmem_gui.services.workspace import OpenWorkspace
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.controller import WorkspaceController
@@ -166,6 +167,8 @@ class MainWindow(QMainWindow):
         self._create_workspace = create_workspace
         #: One runner for all slow work of this window's features.
         self.task_runner = TaskRunner(parent=self)
+        #: Agent runs and replays happen in child processes it starts (one kept warm).
+        self.agent_runner = AgentRunner()
         #: Catalog writes, waiting for another program off the GUI thread (ui/writes.py).
         self.writes = WriteQueue(controller, self)
         #: What waits for the first paint (Shell.after_first_paint); None once it is done.
@@ -215,6 +218,7 @@ class MainWindow(QMainWindow):
             self.action_registry,
             self.settings,
             self.shell,
+            self.agent_runner,
             writes=self.writes,
         )
         self.installed = install(specs, base)
@@ -290,6 +294,7 @@ class MainWindow(QMainWindow):
         self.installed.shutdown()
         self.task_runner.shutdown()
         self.pages.shutdown()
+        self.agent_runner.shutdown()
 
     # construction -------------------------------------------------------------------
     def _build_central(self) -> None:

@@ -226,6 +226,24 @@ def test_bundle_indexes_part_of_a_big_catalog_in_its_own_worker(
 
 
 @pytest.mark.parametrize("program", ["axmem-gui", "axmem"])
+def test_bundle_runs_an_agent_replay_in_its_own_worker(bundle: Path, program: str) -> None:
+    """Agent runs and replays happen in a child process: the bundle starts itself with
+    `--agent-worker`, and its worker replays a session whose code loops forever within
+    its limits."""
+    from axmem_gui.services import sessions
+    from axmem_gui.services.agent_runner import WORKER_ARGUMENT, AgentRunner
+    from tests.helpers.hostile_code import hostile_session
+
+    runner = AgentRunner([str(bundle / program), WORKER_ARGUMENT], keep_warm=False)
+    try:
+        report = sessions.replay(hostile_session("loop"), runner=runner)
+    finally:
+        runner.shutdown()
+    assert report.identical, report.render()
+    assert [h.kind for h in report.limits_hit] == ["time"]
+
+
+@pytest.mark.parametrize("program", ["axmem-gui", "axmem"])
 def test_bundle_holds_an_open_workspaces_locks_for_the_app(
     bundle: Path, program: str, tmp_path: Path
 ) -> None:

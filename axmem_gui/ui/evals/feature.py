@@ -33,6 +33,7 @@ class EvalsFeature:
     def __init__(self, context: FeatureContext) -> None:
         self.controller = controller = context.controller
         self.runner = runner = context.runner
+        self.agent_runs = context.agents
         self.shell = context.shell
         self.undo_stack = context.undo_stack
         self.sessions: SessionsFeature = context.need(SESSIONS)
@@ -253,7 +254,7 @@ class EvalsFeature:
         address = self.controller.workspace.address
         order = EvalOrder(address, name, settings, repeat, self.page.parallel.value())
         self.token = CancelFlag()
-        self.job_id = self.runner.submit(eval_job(order, self.token))
+        self.job_id = self.runner.submit(eval_job(order, self.token, self.agent_runs), waits=True)
         self.page.set_running(True)
         self.page.status.setText("starting…")
         return self.job_id
