@@ -7,7 +7,7 @@ export QT_QPA_PLATFORM ?= $(if $(DISPLAY)$(WAYLAND_DISPLAY),,offscreen)
 
 .PHONY: run test test-long lint contract typecheck pytest venv dist dist-check icons bench clean \
 	golden conformance readme ax-npm recorder-test recorder-fixture
-.PHONY: local-model test-local
+.PHONY: local-model test-local screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -116,6 +116,10 @@ recorder-fixture:
 # Regenerate the README's CLI reference from `axmem --help` (tests/cli/test_readme_cli.py).
 readme: $(STAMP)
 	$(BIN)/python -m tools.readme_cli
+
+# Regenerate the README's screenshots (docs/screenshots/, offscreen, light and dark).
+screenshots: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m tools.screenshots --dark docs/screenshots
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

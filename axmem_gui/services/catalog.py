@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from axmem_gui.store import Workspace
     from axmem_gui.store.repositories import MemoryRepository, SkillRepository
 
-__all__ = ["CatalogReader", "CatalogService", "CatalogTable", "Write"]
+__all__ = ["CatalogReader", "CatalogService", "CatalogTable", "TableStart", "Write"]
 
 #: How many revisions `lineage` follows back at most.
 LINEAGE_LIMIT = 50
@@ -72,13 +72,27 @@ def check_tag(tag: str) -> str:
     return tag
 
 
+@dataclass(frozen=True, slots=True)
+class TableStart:
+    """A list's first rows for a filter and order, and how many rows there are."""
+
+    text_filter: str
+    order_by: str
+    rows: list[PageRow]
+    total: int
+
+
 class CatalogTable:
     """One kind's entries as a lazy view pages through them: keyset pages of raw rows
     (`PageRow`, cheap to keep), parsed one at a time where a row is shown."""
 
-    def __init__(self, kind: str, repo: SkillRepository | MemoryRepository) -> None:
+    def __init__(
+        self, kind: str, repo: SkillRepository | MemoryRepository, address: WorkspaceAddress
+    ) -> None:
         self.kind = kind
         self._repo = repo
+        #: The workspace's address, for queries made on a job's own connection.
+        self.address = address
         #: The entry fields a view may show or order by (besides `updated_at`).
         self.columns: tuple[str, ...] = (*repo.columns, "tags")
 
@@ -102,6 +116,50 @@ class CatalogTable:
             cursor, limit, text_filter=text_filter, order_by=order_by
         )
         return rows, last
+
+    def page(
+        self,
+        cursor: PageCursor | None,
+        limit: int,
+        *,
+        text_filter: str = "",
+        order_by: str = "pk",
+        backward: bool = False,
+        skip: int = 0,
+    ) -> list[PageRow]:
+        """Up to `limit` rows after `cursor` (None: from the first), or with `backward`
+        before it (None: from the last), after leaving out the `skip` rows nearest to
+        it; in `order_by` order either way. A keyset query from either end: the last
+        page of 100,000 memories costs what the first does."""
+        return self._repo.raw_page(
+            cursor, limit, text_filter=text_filter, order_by=order_by,
+            backward=backward, skip=skip,
+        )  # fmt: skip
+
+    def position(self, entry_id: str, *, text_filter: str = "", order_by: str = "pk") -> int | None:
+        """The row `entry_id` has among `page`'s rows (None: not among them)."""
+        return self._repo.position(entry_id, text_filter=text_filter, order_by=order_by)
+
+    def first_page_job(
+        self, limit: int, *, text_filter: str = "", order_by: str = "pk"
+    ) -> Callable[[], TableStart]:
+        """What a list shows first for a filter (its first rows, and how many rows it
+        has), computed by the returned callable on any thread (its own connection):
+        a filter without an index to use reads every row."""
+        address, kind = self.address, self.kind
+
+        def run() -> TableStart:
+            with CatalogReader(address).session() as catalog:
+                return catalog.table(kind).start(limit, text_filter=text_filter, order_by=order_by)
+
+        return run
+
+    def start(self, limit: int, *, text_filter: str = "", order_by: str = "pk") -> TableStart:
+        """The first `limit` rows and the number of rows (counted only when there are
+        more than `limit`: each count reads every row the filter matches)."""
+        rows = self.page(None, limit, text_filter=text_filter, order_by=order_by)
+        total = len(rows) if len(rows) < limit else self.count(text_filter)
+        return TableStart(text_filter, order_by, rows, total)
 
     def row(self, entry_id: str) -> PageRow | None:
         """One entry as `page_after` gives it, its pk as its sort key (to refresh a loaded
@@ -150,7 +208,7 @@ class CatalogService:
 
     # reads --------------------------------------------------------------------------
     def table(self, kind: str) -> CatalogTable:
-        return CatalogTable(kind, self._repo(kind))
+        return CatalogTable(kind, self._repo(kind), WorkspaceAddress(self._store.path))
 
     def snapshot(self) -> Catalog:
         """Every entry, in catalog order (100,000 memories: most of a second; the GUI

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -19,7 +20,15 @@ from axmem_gui.services.secrets import env_api_key, get_api_key
 
 def model_choices(provider: str) -> list[str]:
     """Known model names for a provider (empty for servers that host any model)."""
-    return _model_choices(provider)
+    return list(_known_models(provider))
+
+
+@functools.cache
+def _known_models(provider: str) -> tuple[str, ...]:
+    # The lists are the installed axllm's (constant for the process); reading them copies
+    # its whole table (tens of milliseconds), so a provider form's first build may read
+    # them ahead, off the GUI thread.
+    return tuple(_model_choices(provider))
 
 
 @dataclass(frozen=True)

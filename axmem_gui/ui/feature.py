@@ -62,10 +62,17 @@ class PageSpec:
     #: first shown or asked for (the first paint waits only for the pages it shows).
     widget: QWidget | None = None
     build: Callable[[], QWidget] | None = None
+    #: What `build` waits for that touches no widget (importing the page's modules,
+    #: warming the caches it reads), run on a job before the page's first build: when the
+    #: user first opens it, or once the window is idle. Called on any thread; it must
+    #: neither create nor touch a Qt object, nor read the workspace's connection.
+    prepare: Callable[[], object] | None = None
 
     def __post_init__(self) -> None:
         if (self.widget is None) == (self.build is None):
             raise FeatureError(f"page {self.key!r}: give either a widget or a build function")
+        if self.prepare is not None and self.build is None:
+            raise FeatureError(f"page {self.key!r}: only a page built later is prepared")
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from axmem_gui.ui.history import HistoryDialog
 from axmem_gui.ui.pages import CatalogPage
 from axmem_gui.ui.remember import remember_splitter
 from axmem_gui.ui.settings import AppSettings
+from axmem_gui.ui.tasks import TaskRunner
 from axmem_gui.ui.writes import WriteQueue
 
 STATUS_MS = 6000
@@ -69,9 +70,11 @@ class CatalogEditing(QObject):
         #: Ids of skills made with New that follow their name until renamed by hand.
         self._auto_ids: set[str] = set()
         catalog = context.controller.workspace.catalog
+        #: The lists' filter queries: a runner of their own, so a keystroke's rows never
+        #: wait behind the index or lint jobs of the window's runner.
+        self.list_runner = TaskRunner(max_threads=1, parent=self)
         self.pages: dict[str, CatalogPage] = {
-            "skills": CatalogPage("skills", catalog),
-            "memories": CatalogPage("memories", catalog),
+            kind: CatalogPage(kind, catalog, self.list_runner) for kind in CATALOG_KINDS
         }
         self.controller.opened.connect(self._on_opened)
         self.controller.changed.connect(self._on_changed)
@@ -128,9 +131,10 @@ class CatalogEditing(QObject):
     def shutdown(self) -> None:
         """Typing not yet committed (an edit kept after a refused write included) is
         saved now, before the workspace closes; a write that waits for another program
-        is let finish (bounded by the store's wait)."""
+        is let finish (bounded by the store's wait); a filter being read is dropped."""
         self.commit_all()
         self.writes.wait_for_writes(int(self.controller.workspace.write_wait_s * 1000) + 2000)
+        self.list_runner.shutdown()
 
     def _on_opened(self) -> None:
         self._held.clear()

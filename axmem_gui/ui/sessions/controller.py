@@ -107,7 +107,11 @@ class SessionsFeature(QObject):
 
     # feature contract ---------------------------------------------------------------
     def contributions(self) -> Contributions:
-        return Contributions(pages=[PageSpec("sessions", "Sessions", build=lambda: self.page)])
+        return Contributions(
+            pages=[
+                PageSpec("sessions", "Sessions", build=lambda: self.page, prepare=prepare_page)
+            ]
+        )
 
     def shutdown(self) -> None:
         self.cancel_all()
@@ -589,6 +593,16 @@ class SessionsFeature(QObject):
         kind = self._finish(job_id)
         if kind is not None:
             kind.cancelled()
+
+
+def prepare_page() -> None:
+    """The page's modules (the sessions service, the engine and axllm behind it: ~0.5 s
+    to import) and what its run dialog's provider form reads, on a job before the first
+    build (PageSpec.prepare)."""
+    from axmem_gui.ui.sessions import page  # noqa: F401  (imported for its side: loaded)
+    from axmem_gui.ui.sessions.provider_form import prepare_provider_form
+
+    prepare_provider_form()
 
 
 SESSIONS = FeatureSpec("sessions", SessionsFeature)
