@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from axmem_gui.core import jsontext
+from axmem_gui.core.session.actor_code import FIELD, reply_code
 
 #: The request parts that decide what the model sees. `model_config` and provider metadata
 #: are left out on purpose: a rerun on another model must still line up call by call.
@@ -116,22 +117,23 @@ def response_text(response: Any) -> str:
 
 
 def actor_code(response: Any) -> str | None:
-    """The `javascriptCode` an actor turn asked to run, if the reply carries one."""
+    """The code an actor reply makes Ax run (or refuse), read as Ax reads it
+    (core.session.actor_code): a structured-output call's `javascriptCode`, the reply's
+    as a JSON object, else its text."""
     first = _first_result(response)
-    candidates: list[Any] = [_params(fn) for fn in _function_calls(first)]
-    candidates.append(first.get("content"))
-    for candidate in candidates:
-        if isinstance(candidate, str):
-            try:
-                candidate = jsontext.parse(candidate)
-            except ValueError:
-                if candidate.startswith("javascriptCode:"):
-                    return str(candidate.split(":", 1)[1].strip())
-                continue
-        code = _object(candidate).get("javascriptCode")
-        if isinstance(code, str):
-            return code
-    return None
+    content = first.get("content")
+    structured: list[Any] = []
+    for fn in _function_calls(first):
+        params = _params(fn)
+        if isinstance(params, str):
+            params = json_or_text(params)
+        if isinstance(params, Mapping) and FIELD in params:
+            structured.append(params[FIELD])
+    if not structured and isinstance(content, str):
+        parsed = json_or_text(content)
+        if isinstance(parsed, Mapping):
+            structured.append(parsed.get(FIELD))  # a JSON object without it: no code
+    return reply_code(content if isinstance(content, str) else None, structured)
 
 
 def reply_fields(response: Any, keys: tuple[str, ...]) -> dict[str, Any]:
