@@ -8,7 +8,8 @@ not in strict mode, the whole reply (the signature has a single output field, so
 the text is it: a streamed reply that is just the code runs as is). The value is a `code`
 field, so its first Markdown fence is taken; the actor loop then normalises it (think tags,
 fences), unless the raw reply holds more than one fenced block, which the runtime refuses as
-written. A reader that misses one of these steps calls a recorded turn's code foreign.
+written. A structured value is returned as given (its readers compare it normalised).
+A reader that misses one of these steps calls a recorded turn's code foreign.
 """
 
 from __future__ import annotations
@@ -35,16 +36,17 @@ def reply_code(content: str | None, structured: list[Any]) -> str | None:
     `content`: the reply's text; `structured`: the `javascriptCode` values of its
     structured-output function calls, then of the text read as a JSON object (payloads
     reads them out of the reply)."""
-    raw = raw_code(content) if isinstance(content, str) else None
     for code in structured:
+        # As given: the runtime refuses a value with several fences as it stands (axllm
+        # checks the value itself), and a turn's code is compared after normalising.
         if isinstance(code, str):
-            return _as_run(code, raw)
+            return code
     if not isinstance(content, str) or not content or structured:
         return None
     value = field_text(content)
     if not value or _EMPTY.match(value):
         return None  # Ax: the required field is missing, the reply is sent back for a fix
-    return _as_run(extract_block(value), raw)
+    return _as_run(extract_block(value), raw_code(content))
 
 
 def field_text(content: str) -> str:
@@ -69,8 +71,8 @@ def raw_code(content: str) -> str:
     return (text[at + len(TITLE) + 1 :] if at >= 0 else text).strip()
 
 
-def _as_run(code: str, raw: str | None) -> str | None:
-    if raw is not None and several_fences(raw):
+def _as_run(code: str, raw: str) -> str | None:
+    if several_fences(raw):
         return raw  # refused by policy as the model wrote it
     trimmed = code.strip()
     return normalize(trimmed) if trimmed else None

@@ -29,6 +29,7 @@ from axmem_gui.core.session.payloads import (
     POLICY_PREFIX,
     Execution,
     actor_code,
+    actor_code_v1,
     correction,
     executions,
     policy_refusals,
@@ -72,7 +73,7 @@ def turns(trace: Any, exchanges: Sequence[Exchange]) -> tuple[Turn, ...]:
     for run in executions(trace):
         linked: Exchange | None = None
         for j in range(pointer, len(actor_calls)):
-            if (actor_code(actor_calls[j].response) or "").strip() == run.code.strip():
+            if (actor_code_v1(actor_calls[j].response) or "").strip() == run.code.strip():
                 linked = actor_calls[j]
                 pointer = j + 1
                 break

@@ -136,6 +136,28 @@ def actor_code(response: Any) -> str | None:
     return reply_code(content if isinstance(content, str) else None, structured)
 
 
+def actor_code_v1(response: Any) -> str | None:
+    """How the studio read an actor reply's code before it read it as Ax does
+    (`actor_code`): a JSON `javascriptCode` or a `javascriptCode:` line only. Version 1
+    files linked their turns to calls with it (`derive.turns`), and are checked as they
+    were written; a bare-code reply's turn stays unlinked there."""
+    first = _first_result(response)
+    candidates: list[Any] = [_params(fn) for fn in _function_calls(first)]
+    candidates.append(first.get("content"))
+    for candidate in candidates:
+        if isinstance(candidate, str):
+            try:
+                candidate = jsontext.parse(candidate)
+            except ValueError:
+                if candidate.startswith("javascriptCode:"):
+                    return str(candidate.split(":", 1)[1].strip())
+                continue
+        code = _object(candidate).get(FIELD)
+        if isinstance(code, str):
+            return code
+    return None
+
+
 def reply_fields(response: Any, keys: tuple[str, ...]) -> dict[str, Any]:
     """Output fields of a plain AxGen reply: `key: value` lines (JSON values parsed), or
     the params of a structured-output function call."""
@@ -461,3 +483,9 @@ def trace_usage(trace: Any) -> Any:
 #: The defensive readers the other edge module of provider JSON shares
 #: (core.session.wire_payloads).
 json_object, json_list, first_result, USAGE_KEYS = _object, _list, _first_result, _USAGE_KEYS
+
+
+def config_setting(model_config: Any, key: str) -> tuple[bool, Any]:
+    """(present, value) of one setting in a recorded `params.model_config`."""
+    config = _object(model_config)
+    return (key in config, config.get(key))
