@@ -112,6 +112,8 @@ recorder-fixture:
 	cd $(RECORDER_TS) && npm install --ignore-scripts --no-package-lock --no-audit --no-fund --loglevel=error
 	cd $(RECORDER_TS) && LC_ALL=C.UTF-8 NODE_OPTIONS=--disable-warning=ExperimentalWarning \
 		node example/record.mjs --out example/sessions/triage.axsession.json --id ts-triage-example
+	cd $(RECORDER_TS) && LC_ALL=C.UTF-8 NODE_OPTIONS=--disable-warning=ExperimentalWarning \
+		node example/record.mjs --plain-code --out example/sessions/triage-plain-code.axsession.json --id ts-triage-plain-code
 
 # Regenerate the README's CLI reference from `axmem --help` (tests/cli/test_readme_cli.py).
 readme: $(STAMP)
