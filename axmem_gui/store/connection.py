@@ -446,15 +446,22 @@ def _open_database(
     if empty and not create:
         raise WorkspaceError(f"{path}: an empty database, not a workspace")
 
-    read_only = read_only or not _writable(path)
+    file_read_only = not _writable(path)
+    read_only = read_only or file_read_only
     latest = schema.latest_version()
     if read_only:
         if empty:
             raise WorkspaceError(f"{path}: cannot create a workspace here (read-only)")
         if version < latest:
-            raise WorkspaceError(
-                f"{path}: this workspace needs an upgrade (schema {version} to {latest}) "
+            # A command that only reads never upgrades; say which of the two it is.
+            how = (
                 "but the file is read-only; copy it somewhere writable to open it"
+                if file_read_only
+                else "and this command only reads it; open it in the app or run "
+                f"`axmem info -w {path}` once to upgrade it (a backup is kept)"
+            )
+            raise WorkspaceError(
+                f"{path}: this workspace needs an upgrade (schema {version} to {latest}) {how}"
             )
         # No sqlite-utils plugins (entry points of whatever else is installed) run on a
         # workspace connection; finding them read every installed package's metadata

@@ -97,3 +97,18 @@ def test_a_table_changed_by_another_program_is_refused_untouched(
         Workspace.open(path)
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["odd.axmem"]
+
+
+def test_a_reading_command_on_an_older_writable_workspace_says_how_to_upgrade(
+    tmp_path: Path,
+) -> None:
+    # It said "the file is read-only" of a writable file a read-only command opened.
+    path = tmp_path / "old.axmem"
+    _workspace_at_version(path, schema.latest_version() - 1)
+    with pytest.raises(WorkspaceError) as refused:
+        Workspace.open(path, read_only=True)
+    message = str(refused.value)
+    assert "needs an upgrade" in message and "the file is read-only" not in message
+    assert f"axmem info -w {path}" in message
+    with Workspace.open(path) as ws:  # what the message says to do works
+        assert ws.schema_version == schema.latest_version()
