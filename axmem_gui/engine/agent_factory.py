@@ -20,6 +20,7 @@ from axmem_gui.core.session.agent_config import AgentConfig
 from axmem_gui.core.session.map_settings import applied_to_state
 from axmem_gui.core.session.model import MapSettings
 from axmem_gui.core.session.signature import SignatureRefusal
+from axmem_gui.engine.axllm_fixes import install_memories_fix
 from axmem_gui.engine.versions import package_version
 
 OBSERVER_KINDS = ("loaded_skills", "loaded_memories", "used_skills", "used_memories")
@@ -74,6 +75,8 @@ def build_agent(
     loaded/used callback; `search` (with on_skills_search/on_memories_search) answers
     discover and recall when given."""
     opts = copy.deepcopy(dict(options))
+    # axllm fails a turn after a recall that loaded nothing, where Ax goes on.
+    install_memories_fix()
     if config.runtime != "quickjs":
         raise InputError(f"runtime '{config.runtime}' is not supported")
     opts["runtime"] = AxQuickJsCodeRuntime()  # type: ignore[no-untyped-call]

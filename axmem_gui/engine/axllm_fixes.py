@@ -1,0 +1,50 @@
+"""Where axllm 25.4.6 departs from @ax-llm/ax 24.0.21 in a way that breaks a run, the
+studio makes it behave as Ax does (docs/design.md, "axllm port defects").
+
+Only one today: a `recall(...)` that loads nothing fails the next actor turn.
+axllm's runtime globals alias the forward's input values (`globals["inputs"] = values`),
+so after a recall `inputs.memories = loaded_memories` also lands in the values the next
+actor prompt is built from. The distiller and executor value builders then put the
+rendered memories text over it, but only when some memory is loaded: with none, the
+list stays in the optional string field `memories` and axllm refuses the turn
+("Validation failed: Expected 'memories' to be a string"). Ax TS renders an array
+`memories` to text and deletes it when that text is empty (its actor values builder), so
+the turn goes on without a Memories field. The fix drops a list `memories` before
+axllm's builders run; they then add the rendered text exactly when Ax would. A prompt
+that axllm could build before is unchanged: the text always replaced the list.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+_MARK = "_axmem_memories_fix"
+#: The two actor value builders of axllm.agent: (state, non_ctx, context, ...) -> values.
+_BUILDERS = ("_agent_rlm_distiller_values", "_agent_rlm_executor_values")
+
+
+def install_memories_fix() -> bool:
+    """Patch axllm.agent once per process; False when its builders are not there (another
+    axllm version), which leaves axllm as it is."""
+    module = importlib.import_module("axllm.agent")
+    if getattr(module, _MARK, False):
+        return True
+    originals = [getattr(module, name, None) for name in _BUILDERS]
+    if not all(callable(original) for original in originals):
+        return False
+    for name, original in zip(_BUILDERS, originals, strict=True):
+        setattr(module, name, _without_memories_list(original))
+    setattr(module, _MARK, True)
+    return True
+
+
+def _without_memories_list(builder: Callable[..., Any]) -> Callable[..., Any]:
+    def build(state: Any, non_ctx: Any, *rest: Any) -> Any:
+        if isinstance(non_ctx, dict) and isinstance(non_ctx.get("memories"), list):
+            non_ctx = {k: v for k, v in non_ctx.items() if k != "memories"}
+        return builder(state, non_ctx, *rest)
+
+    build.__wrapped__ = builder  # type: ignore[attr-defined]
+    return build
