@@ -19,7 +19,7 @@ from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import AgentConfig, check_inputs, select_catalog
 from axmem_gui.core.session.app_session import is_app_session, not_here
 from axmem_gui.core.session.compare import SessionComparison, compare_sessions
-from axmem_gui.core.session.map_settings import settings_warnings
+from axmem_gui.core.session.map_settings import overridden_settings, settings_warnings
 from axmem_gui.core.session.model import AGENT_RULE, MAP_RULES, Origin, Session
 from axmem_gui.core.session.progress import Cancellable, CancelLike, ProgressCallback
 from axmem_gui.core.session.replay_check import ReplayReport
@@ -214,6 +214,14 @@ def carried_map_warnings(session: Session) -> list[str]:
     the ones that applied (empty when none)."""
     config = session.agent.config
     return settings_warnings(
+        session.context_map_settings, config.context_map if config is not None else None
+    )
+
+
+def overridden_map_settings(session: Session) -> str:
+    """The carried map's settings the agent's replaced (rule 'agent'), "" when none."""
+    config = session.agent.config
+    return overridden_settings(
         session.context_map_settings, config.context_map if config is not None else None
     )
 
