@@ -31,9 +31,12 @@ def install_memories_fix() -> bool:
     module = importlib.import_module("axllm.agent")
     if getattr(module, _MARK, False):
         return True
-    originals = [getattr(module, name, None) for name in _BUILDERS]
-    if not all(callable(original) for original in originals):
-        return False
+    originals: list[Callable[..., Any]] = []
+    for name in _BUILDERS:
+        original = getattr(module, name, None)
+        if not callable(original):
+            return False
+        originals.append(original)
     for name, original in zip(_BUILDERS, originals, strict=True):
         setattr(module, name, _without_memories_list(original))
     setattr(module, _MARK, True)
