@@ -105,12 +105,17 @@ def test_lint_import_export(tmp_path: Path, catalog: Path) -> None:
     assert [m["content"] for m in exported["memoriesCatalog"]] == [CONTENT, "other"]
 
 
-def test_lone_surrogate_in_a_catalog_is_a_clear_lint_error(tmp_path: Path) -> None:
+def test_a_catalog_with_lone_surrogates_is_linted_as_ax_reads_it(tmp_path: Path) -> None:
+    # Ax receives such text (half an emoji) and searches it: lint reads the file as Ax
+    # does and says why it cannot be stored, instead of refusing to lint it.
     path = tmp_path / "lone.json"
-    path.write_text('{"memories": [{"id": "a", "content": "half \\ud83c"}]}')
+    memories = '[{"id": "a", "content": "half \\ud83c"}, {"id": "a", "content": "b"}]'
+    path.write_text('{"memories": ' + memories + "}")
     proc = axmem("lint", "--catalog", str(path))
-    assert proc.returncode == 2
-    assert b"unpaired UTF-16 surrogate" in proc.stderr and b"Traceback" not in proc.stderr
+    out, err = proc.stdout.decode(), proc.stderr.decode()
+    assert proc.returncode == 1, err  # the repeated id is an error lint finds
+    assert "unpaired UTF-16 surrogate" in err and "warning" in err and "Traceback" not in err
+    assert "duplicate-id" in out and "2 memories" in out
 
 
 def test_json_writers_escape_and_read_back() -> None:
