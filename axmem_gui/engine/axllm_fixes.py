@@ -9,9 +9,9 @@ rendered memories text over it, but only when some memory is loaded: with none, 
 list stays in the optional string field `memories` and axllm refuses the turn
 ("Validation failed: Expected 'memories' to be a string"). Ax TS renders an array
 `memories` to text and deletes it when that text is empty (its actor values builder), so
-the turn goes on without a Memories field. The fix drops a list `memories` before
-axllm's builders run; they then add the rendered text exactly when Ax would. A prompt
-that axllm could build before is unchanged: the text always replaced the list.
+the turn goes on without a Memories field. The fix deletes a list `memories` that
+axllm's builders left in the values, as Ax does. Values (and prompts) axllm could build
+before are unchanged, key order included: there the text had replaced the list.
 """
 
 from __future__ import annotations
@@ -44,10 +44,13 @@ def install_memories_fix() -> bool:
 
 
 def _without_memories_list(builder: Callable[..., Any]) -> Callable[..., Any]:
-    def build(state: Any, non_ctx: Any, *rest: Any) -> Any:
-        if isinstance(non_ctx, dict) and isinstance(non_ctx.get("memories"), list):
-            non_ctx = {k: v for k, v in non_ctx.items() if k != "memories"}
-        return builder(state, non_ctx, *rest)
+    def build(*args: Any) -> Any:
+        values = builder(*args)
+        # Afterwards, not before: a loaded text replaces the list where it stands, so the
+        # values keep their order (the recorded trace shows it).
+        if isinstance(values, dict) and isinstance(values.get("memories"), list):
+            del values["memories"]
+        return values
 
     build.__wrapped__ = builder  # type: ignore[attr-defined]
     return build

@@ -48,9 +48,12 @@ def test_the_fix_drops_only_a_list_and_axllm_still_needs_it() -> None:
     # axllm release renders or drops it itself, this fails and the fix can go.
     assert original(state, {"userRequest": "hi", "memories": []}, {}).get("memories") == []
     assert "memories" not in patched(state, {"userRequest": "hi", "memories": []}, {})
+    # A loaded text stays where the list stood (the recorded trace keeps the order).
+    loaded = {"loaded_memories": [{"id": "m1", "content": "fact"}]}
+    order = list(patched(loaded, {"userRequest": "hi", "memories": [], "more": "x"}, {}))
+    assert order[:3] == ["userRequest", "memories", "more"]
     # A string the app passes itself is the app's, left as it is.
     kept = patched(state, {"memories": "my notes"}, {})
     assert kept["memories"] == "my notes"
-    loaded = {"loaded_memories": [{"id": "m1", "content": "fact"}]}
     text = patched(loaded, {"memories": loaded["loaded_memories"]}, {})["memories"]
     assert text == original(loaded, {}, {})["memories"] and "m1" in text
