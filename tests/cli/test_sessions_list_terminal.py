@@ -1,6 +1,6 @@
-"""`axmem sessions list` shows a stranger's session safely: terminal escapes in its
-agent or name are escaped (an id with them is refused on import) (they retitled, cleared and recoloured the terminal), and a
-megabyte name is cut to a line."""
+"""`axmem sessions list` shows a stranger's session safely: terminal escapes in its agent
+or name are escaped (they retitled, cleared and recoloured the terminal; an id holding
+them is refused on import), and a megabyte name is cut to a line."""
 
 from __future__ import annotations
 
