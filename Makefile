@@ -7,7 +7,7 @@ export QT_QPA_PLATFORM ?= $(if $(DISPLAY)$(WAYLAND_DISPLAY),,offscreen)
 
 .PHONY: run test test-long lint contract typecheck pytest venv dist dist-check icons bench clean \
 	golden conformance readme ax-npm recorder-test recorder-fixture
-.PHONY: local-model test-local
+.PHONY: local-model test-local screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -112,10 +112,16 @@ recorder-fixture:
 	cd $(RECORDER_TS) && npm install --ignore-scripts --no-package-lock --no-audit --no-fund --loglevel=error
 	cd $(RECORDER_TS) && LC_ALL=C.UTF-8 NODE_OPTIONS=--disable-warning=ExperimentalWarning \
 		node example/record.mjs --out example/sessions/triage.axsession.json --id ts-triage-example
+	cd $(RECORDER_TS) && LC_ALL=C.UTF-8 NODE_OPTIONS=--disable-warning=ExperimentalWarning \
+		node example/record.mjs --plain-code --out example/sessions/triage-plain-code.axsession.json --id ts-triage-plain-code
 
 # Regenerate the README's CLI reference from `axmem --help` (tests/cli/test_readme_cli.py).
 readme: $(STAMP)
 	$(BIN)/python -m tools.readme_cli
+
+# Regenerate the README's screenshots (docs/screenshots/, offscreen, light and dark).
+screenshots: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m tools.screenshots --dark docs/screenshots
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

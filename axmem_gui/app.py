@@ -87,7 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     apply_theme(app, settings.theme())  # View > Theme changes it and follows the system
 
     try:
-        workspace = open_workspace(target)
+        # The app's opens keep a lock holder process (store/lockholder.py): Qt's file
+        # dialogs and other libraries in this process may close a descriptor of the file
+        # at any time, which drops every POSIX lock this process holds on it.
+        workspace = open_workspace(target, hold_locks=True)
         imported = None
         if session_file is not None:
             imported = workspace.sessions.import_file(session_file)
@@ -101,16 +104,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     undo_stack = QUndoStack()
 
     def open_path(path: Path) -> OpenWorkspace:
-        return open_workspace(path)
+        return open_workspace(path, hold_locks=True)
 
     def create(path: Path) -> OpenWorkspace:
-        return init_workspace(path)
+        return init_workspace(path, hold_locks=True)
 
     window = MainWindow(controller, settings, undo_stack, open_path, create)
     install_features(window)
     window.restore_layout()
     window.show()
     forget_module_sources(window.task_runner.busy_changed)
+    if not args.self_test:
+        # The first agent run finds its child process started and the engine loaded.
+        window.after_first_paint(window.agent_runner.prewarm)
     if imported is not None:
         show_imported_session(window, imported.id, session_file, imported.stored)
 

@@ -19,6 +19,9 @@ longest gap between two ticks, i.e. the longest frame a user would have seen fro
     description edit → preview recomputed (after the      target ≤ 150 ms
       form's and the index's debounce)
     description keystroke                                 target ≤ 16 ms
+    memories filter, per keystroke ("kubernetes")         target ≤ 50 ms
+    skills list: Ctrl+End to the true last row            target ≤ 100 ms
+    first visit of Sessions, of Evals (navigator click)   target: no stall over 100 ms
     memory (RSS) peak                                     target ≤ 600 MB
 
 With `--session-import MB` (off by default: it adds seconds) a last step imports a session
@@ -53,6 +56,7 @@ A benchmark, not a test: nothing here is asserted.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -60,6 +64,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -81,11 +86,15 @@ TARGETS: dict[str, float] = {
     "description_edit_to_preview": 150,
     "description_keystroke": 16,
     "rss_peak_mb": 600,
+    "memories_filter_per_keystroke": 50,
+    "skills_ctrl_end": 100,
+    "first_visit_sessions": 100,  # the longest frame
+    "first_visit_evals": 100,  # the longest frame
 }
 #: The collection policies `--gc-policy` offers: the app's own and bench/gc_policies.py's.
 GC_POLICIES = ("current", "defaults", "idle", "none", "noretire")
 #: Steps whose target bounds the longest frame rather than the step's duration.
-FRAME_TARGETS = {"memories_scroll_to_bottom"}
+FRAME_TARGETS = {"memories_scroll_to_bottom", "first_visit_sessions", "first_visit_evals"}
 
 
 # --------------------------------------------------------------------------- workspace
@@ -156,7 +165,8 @@ def run_child(workspace: Path, timeout_s: float, warm_up: bool = True) -> dict[s
         copy = Path(tmp) / workspace.name
         shutil.copyfile(workspace, copy)
         env = dict(os.environ)
-        env["QT_QPA_PLATFORM"] = "offscreen"
+        # --x11: the xcb platform on the X server real_x started (DISPLAY is set then)
+        env["QT_QPA_PLATFORM"] = "xcb" if os.environ.get("APP_BENCH_X11") else "offscreen"
         env["AXMEM_SETTINGS_DIR"] = str(Path(tmp) / "settings")
         # As installed: compiled modules are cached (a first start writes them).
         env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -224,6 +234,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --start-only: runs per workspace (the median is printed)")
     parser.add_argument("--session-import", type=float, default=0.0, metavar="MB",
                         help="also time importing a session file of about MB megabytes")
+    parser.add_argument("--cold-visits", action="store_true",
+                        help="only open Sessions and Evals right after the first paint "
+                             "(before the idle warm-up prepares them)")
+    parser.add_argument("--x11", action="store_true",
+                        help="a real X server (Xvfb, 1366x768, started once for the whole "
+                             "bench unless DISPLAY is set) instead of offscreen Qt")
     parser.add_argument("--gc-policy", choices=GC_POLICIES,
                         default="current",
                         help="the collection policy to run the app with (bench/gc_policies.py)")
@@ -232,8 +248,44 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.child is not None:
         return child_main(args.child, args.out, args.timeout)
+    if args.x11:
+        with real_x():
+            return _bench(args)
+    return _bench(args)
+
+
+@contextlib.contextmanager
+def real_x() -> Iterator[str]:
+    """An X server for the children: DISPLAY's, or a private Xvfb at 1366x768 started
+    here (its start-up is not counted: the children start once it answers)."""
+    os.environ["APP_BENCH_X11"] = "1"
+    if os.environ.get("DISPLAY"):
+        yield os.environ["DISPLAY"]
+        return
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1366x768x24", "-nolisten", "tcp"],
+        pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    os.close(write)
+    with os.fdopen(read) as fd:
+        number = fd.readline().strip()  # written once the server accepts clients
+    if not number:
+        server.kill()
+        raise SystemExit("app_bench: Xvfb did not start (is it installed? apt install xvfb)")
+    os.environ["DISPLAY"] = f":{number}"
+    try:
+        yield os.environ["DISPLAY"]
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def _bench(args: argparse.Namespace) -> int:
     if args.stall_stacks:
         os.environ["APP_BENCH_STALL_STACKS"] = "1"
+    if args.cold_visits:
+        os.environ["APP_BENCH_COLD_VISITS"] = "1"
     os.environ["AXMEM_BENCH_GC_POLICY"] = args.gc_policy
     if args.session_import > 0:
         os.environ["APP_BENCH_SESSION_IMPORT_MB"] = repr(args.session_import)
@@ -643,6 +695,11 @@ class Driver:
         window = self.window
         paint = self.state["paint"]
         self.record("start_to_first_paint", (paint - self.t0) * 1000, None)
+        if os.environ.get("APP_BENCH_COLD_VISITS"):
+            # right after the first paint: before the idle warm-up prepares the pages
+            yield from self.first_visits()
+            self.finish()
+            return
         if os.environ.get("APP_BENCH_START_ONLY"):
             self.finish()
             return
@@ -791,10 +848,13 @@ class Driver:
 
         def at_bottom() -> bool:
             model = page.model
+            # The model has a row per entry and reads a page where it is shown (keyset):
+            # at the bottom when the bar is and the last row has been read.
+            last = model.total() - 1
             return bool(
                 bar.value() == bar.maximum()
                 and model.rowCount() >= model.total()
-                and not model.canFetchMore()
+                and any(row == last for row, _id in model.loaded()[-64:])
             )
 
         # As a user goes to the end of a list: Ctrl+End, through the window (so the app
@@ -902,9 +962,97 @@ class Driver:
             note="the lint job's own time; from_last_key includes the 400 + 300 ms debounces",
         )
         yield background_done
+        yield from self.lists_and_first_visits(pages, views)
         if os.environ.get("APP_BENCH_SESSION_IMPORT_MB"):
             yield from self.session_import(float(os.environ["APP_BENCH_SESSION_IMPORT_MB"]))
         self.finish()
+
+    def lists_and_first_visits(self, pages: Any, views: Any) -> Any:
+        """Issue #30's measures: the memories filter per keystroke (the keystroke itself,
+        then until the list shows the filtered rows), Ctrl+End on the skills list to the
+        true last row, and the first visit of the Sessions and Evals pages as a user opens
+        them (the navigator: the page is prepared on a job, then built)."""
+        from PySide6.QtCore import Qt
+        from PySide6.QtTest import QTest
+
+        window = self.window
+        window.show_section("memories")
+        yield None
+        from PySide6.QtWidgets import QLineEdit
+
+        page = pages["memories"]
+        model = page.model
+        edit = page.filter_edit
+        assert isinstance(edit, QLineEdit)
+        edit.setFocus()
+        # a word of a real memory (many rows match), as long as "kubernetes" if it can be
+        words = [w for w in _words(views.state.live, "memories", 3)[0].split() if w.isalpha()]
+        word = max(words, key=len, default="kubernetes")
+        keys: list[float] = []
+        self.stall_reset()
+        last_key = time.perf_counter()
+        for ch in word:
+            started = time.perf_counter()
+            QTest.keyClicks(edit, ch)
+            last_key = time.perf_counter()
+            keys.append((last_key - started) * 1000)
+            yield None
+        key_stall = self.stall()
+        yield lambda: model.filter_text() == word and not model.filtering()
+        shown = None if self.timed_out else (time.perf_counter() - last_key) * 1000
+        self.record(
+            "memories_filter_per_keystroke", max(keys), key_stall, keys=len(keys),
+            filter=word, rows=model.total(),
+            last_key_to_rows_ms=None if shown is None else round(shown, 1),
+        )  # fmt: skip
+        page.filter_edit.clear()
+        yield lambda: model.filter_text() == "" and not model.filtering()
+
+        window.show_section("skills")
+        yield None
+        page = pages["skills"]
+        table = page.table
+        table.setFocus()
+        table.setCurrentIndex(page.model.index(0, 0))
+        yield None
+        self.stall_reset()
+        started = time.perf_counter()
+        QTest.keyClick(table, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
+        last = page.model.total() - 1
+
+        def at_last_row() -> bool:  # (the row read, not only the cursor moved)
+            loaded = page.model.loaded()[-64:]
+            return table.currentIndex().row() == last and any(r == last for r, _ in loaded)
+
+        yield at_last_row
+        ms = None if self.timed_out else (time.perf_counter() - started) * 1000
+        self.record(
+            "skills_ctrl_end", ms, self.stall(), row=table.currentIndex().row() + 1,
+            of=page.model.total(), presses=1,
+        )  # fmt: skip
+
+        yield from self.first_visits()
+
+    def first_visits(self) -> Any:
+        """Open Sessions, then Evals, as a user does (the navigator): until the page is
+        built and shown, with the longest GUI-thread stall meanwhile."""
+        window = self.window
+        for key in ("sessions", "evals"):
+            prepared = window.pages.prepared(key)
+            window.show_section("skills")
+            yield None
+            self.stall_reset()
+            started = time.perf_counter()
+            window.show_section_row(window.nav_model.row_of(key))
+            yield lambda k=key: bool(
+                window.pages.built(k) and window.stack.currentWidget() is window.pages[k]
+            )
+            ms = None if self.timed_out else (time.perf_counter() - started) * 1000
+            yield None  # (its first paint)
+            self.record(
+                f"first_visit_{key}", ms, self.stall(), prepared_before_click=prepared,
+                note="prepared_before_click: the idle warm-up had done the page's job",
+            )  # fmt: skip
 
     def session_import(self, mb: float) -> Any:
         """Import a session file of about `mb` MB through the Sessions page."""

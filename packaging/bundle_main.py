@@ -3,7 +3,9 @@
 The bundle holds `axmem-gui` (the desktop app) and `axmem` (the CLI), built from this one
 script so they share a single analysis; the name the program was started as picks which.
 `--index-worker` makes either one the worker that indexes part of a big catalog
-(axmem_gui/services/index_worker.py).
+(axmem_gui/services/index_worker.py); `--agent-worker` the child process an agent run or
+replay happens in (axmem_gui/services/agent_worker.py); `--lock-holder` the process that
+holds an open workspace's shared locks for the app (axmem_gui/store/lockholder.py).
 """
 
 from __future__ import annotations
@@ -17,6 +19,14 @@ def main() -> int:
         from axmem_gui.services.index_worker import main as index_worker_main
 
         return index_worker_main()
+    if sys.argv[1:2] == ["--agent-worker"]:  # an agent run's child process
+        from axmem_gui.services.agent_worker import main as agent_worker_main
+
+        return agent_worker_main()
+    if sys.argv[1:2] == ["--lock-holder"]:  # the app's guard on an open workspace
+        from axmem_gui.store.lockholder import child_main
+
+        return child_main(sys.argv[2:])
     if Path(sys.executable).stem.lower() == "axmem":
         from axmem_gui.cli.main import main as cli_main
 

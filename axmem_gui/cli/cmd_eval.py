@@ -18,6 +18,7 @@ from axmem_gui.core.evals.model import EvalSet, eval_sets_to_json_text
 from axmem_gui.core.evals.report import EvalReport
 from axmem_gui.core.session.retrieval import SEARCH_BACKENDS
 from axmem_gui.services import evals
+from axmem_gui.services.agent_runner import child_runs
 from axmem_gui.services.local_model import (
     LOCAL_PROVIDER,
     LocalModelServer,
@@ -110,7 +111,7 @@ def _run(args: argparse.Namespace) -> int:
             if not args.quiet:
                 say(f"axmem: [{event.done}/{event.total}] {event.message}", file=sys.stderr)
 
-        with local_provider(settings) as resolved:
+        with local_provider(settings) as resolved, child_runs() as runner:
             if settings.provider == LOCAL_PROVIDER and not args.quiet:
                 say(f"axmem: local model serving at {resolved.base_url}", file=sys.stderr)
             report = ws.evals.run(
@@ -121,6 +122,7 @@ def _run(args: argparse.Namespace) -> int:
                 search=args.search,
                 progress=progress,
                 label=local_label(settings, args.label or ""),
+                runner=runner,
             )
     _emit(report, args)
     return 0 if report.passed else 1

@@ -24,11 +24,13 @@ from axmem_gui.core.contextmap import start_map_from_json_value
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.providers import (
+    DEFAULT_MAX_REPLY_MIB,
     RETRY_KINDS,
     STRUCTURED_OUTPUT_MODES,
     ProviderSettings,
     parse_retry_on,
 )
+from axmem_gui.core.session.code_limits import CodeLimits
 from axmem_gui.core.session.compare import render_comparison
 from axmem_gui.core.session.format import is_session_value
 from axmem_gui.core.session.model import Session
@@ -36,6 +38,7 @@ from axmem_gui.core.session.progress import RunProgress
 from axmem_gui.core.session.retrieval import SEARCH_BACKENDS
 from axmem_gui.core.session.whatif import render_whatif
 from axmem_gui.services import sessions
+from axmem_gui.services.agent_runner import child_runs
 from axmem_gui.services.providers import check_connection
 from axmem_gui.services.sessions import MAP_SETTINGS_RULES
 from axmem_gui.services.workspace import open_workspace
@@ -80,7 +83,17 @@ def _settings(args: argparse.Namespace) -> ProviderSettings:
         retry_max_wait_s=args.retry_max_wait,
         retry_on=parse_retry_on(args.retry_on),
         stream=args.stream,
+        max_reply_mib=args.max_reply_mib,
     )
+
+
+def _limits(args: argparse.Namespace) -> CodeLimits:
+    return CodeLimits(
+        time_s=args.code_time_limit,
+        memory_mib=args.code_memory_limit,
+        stack_kib=args.code_stack_limit,
+        code_kib=args.code_size_limit,
+    ).checked("--code-*-limit")
 
 
 def _progress(quiet: bool) -> Any:
@@ -126,6 +139,8 @@ def _finish_run(session: Session, args: argparse.Namespace) -> int:
     for warning in warnings:
         label = "error" if warning in map_failed and args.on_map_failure == "error" else "warning"
         say(f"axmem: {label}: {warning}", file=sys.stderr)
+    for hit in session.limits_hit:
+        say(f"axmem: note: {hit.render()}", file=sys.stderr)
     overridden = sessions.overridden_map_settings(session)
     if overridden:
         say(
@@ -154,25 +169,38 @@ def _finish_run(session: Session, args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     inputs = _parse_inputs(args.input or [], args.inputs_file)
     settings = _settings(args)
-    with open_workspace(args.workspace, read_only=True) as ws:
-        config = ws.agents.config(args.agent)
-        catalog = ws.catalog.snapshot()
-    session = sessions.run_agent(
-        config,
-        catalog,
-        inputs,
-        settings,
-        context_map=_read_context_map(args.context_map),
-        name=args.name or "",
-        search=args.search,
-        progress=_progress(args.quiet),
-        map_rule=args.map_settings,
-    )
+    limits = _limits(args)
+    with child_runs() as runner:  # (its child loads the engine meanwhile)
+        with open_workspace(args.workspace, read_only=True) as ws:
+            config = ws.agents.config(args.agent)
+            catalog = ws.catalog.snapshot()
+        session = sessions.run_agent(
+            config,
+            catalog,
+            inputs,
+            settings,
+            context_map=_read_context_map(args.context_map),
+            name=args.name or "",
+            search=args.search,
+            progress=_progress(args.quiet),
+            map_rule=args.map_settings,
+            limits=limits,
+            runner=runner,
+        )
     return _finish_run(session, args)
 
 
 def _replay(args: argparse.Namespace) -> int:
-    report = sessions.replay(sessions.read_session_file(args.file))
+    with child_runs() as runner:
+        session = sessions.read_session_file(args.file)
+        if not args.force:
+            untrusted = sessions.claims_warning(session)
+            if untrusted:
+                raise InputError(
+                    f"{args.file}: {untrusted}, so its code is not run (check it with "
+                    "`axmem verify`; replay it anyway with --force)"
+                )
+        report = sessions.replay(session, runner=runner)
     if args.json:
         print_json(report.to_json())
     else:
@@ -201,16 +229,20 @@ def _catalog_arg(args: argparse.Namespace) -> Any:
 
 
 def _rerun(args: argparse.Namespace) -> int:
-    recorded = sessions.read_session_file(args.file)
-    catalog = _catalog_arg(args)
-    new = sessions.rerun_session(
-        recorded,
-        _settings(args),
-        catalog=catalog,
-        search=args.search,
-        progress=_progress(args.quiet),
-        name=args.name or "",
-    )
+    settings, limits = _settings(args), _limits(args)
+    with child_runs() as runner:
+        recorded = sessions.read_session_file(args.file)
+        catalog = _catalog_arg(args)
+        new = sessions.rerun_session(
+            recorded,
+            settings,
+            catalog=catalog,
+            search=args.search,
+            progress=_progress(args.quiet),
+            name=args.name or "",
+            limits=limits,
+            runner=runner,
+        )
     args.save = False
     return _finish_run(new, args)
 
@@ -278,8 +310,9 @@ def _export(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     # Never replaces a stored session: a different one with a taken id is kept beside it.
     session = sessions.read_session_file(args.file)
+    warning = sessions.claims_warning(session)
     with open_workspace(args.workspace) as ws:
-        session_id, stored, taken = ws.sessions.store(session)
+        session_id, stored, taken = ws.sessions.store(session, quarantine=warning)
     if not stored:
         say(f"session {session_id} is already in the workspace: nothing imported")
         return 0
@@ -288,9 +321,12 @@ def _import(args: argparse.Namespace) -> int:
     if taken:
         note = f"axmem: note: id {taken} is taken by another session; both are kept"
         say(note, file=sys.stderr)
-    warning = sessions.claims_warning(session)
     if warning:
-        say(f"axmem: warning: {warning}; `axmem verify FILE` shows them", file=sys.stderr)
+        say(
+            f"axmem: warning: {warning}; `axmem verify FILE` shows them. It is kept in "
+            "quarantine: the app replays or reruns it only once you confirm",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -332,7 +368,8 @@ def _add_provider_args(p: argparse.ArgumentParser, required: bool = True) -> Non
         type=float,
         default=120.0,
         metavar="S",
-        help="deadline in seconds for one complete model reply, streamed or not (default 120)",
+        help="deadline in seconds for one complete model reply, streamed or not (default 120); "
+        "the model's code has its own, --code-time-limit",
     )
     p.add_argument(
         "--max-retries",
@@ -368,6 +405,14 @@ def _add_provider_args(p: argparse.ArgumentParser, required: bool = True) -> Non
         action="store_true",
         help="ask the server for streamed (SSE) replies; the chunks are recorded",
     )
+    p.add_argument(
+        "--max-reply-mib",
+        type=float,
+        default=DEFAULT_MAX_REPLY_MIB,
+        metavar="MIB",
+        help=f"a model reply larger than this ends the call with an error, streamed or not "
+        f"(default {DEFAULT_MAX_REPLY_MIB:g})",
+    )
 
 
 def _add_run_output(p: argparse.ArgumentParser) -> None:
@@ -387,6 +432,40 @@ def _add_run_output(p: argparse.ArgumentParser) -> None:
         choices=("warn", "error"),
         default="warn",
         help="a failed context-map update: a warning on stderr (default), or exit 1",
+    )
+    defaults = CodeLimits()
+    limits = p.add_argument_group(
+        "limits on the model's code",
+        "code beyond a limit fails as a thrown error the model sees; the limits are "
+        "recorded, and a replay uses them",
+    )
+    limits.add_argument(
+        "--code-time-limit",
+        type=float,
+        default=defaults.time_s,
+        metavar="S",
+        help=f"CPU seconds for one execution (default {defaults.time_s:g})",
+    )
+    limits.add_argument(
+        "--code-memory-limit",
+        type=int,
+        default=defaults.memory_mib,
+        metavar="MIB",
+        help=f"memory of the JavaScript runtime (default {defaults.memory_mib})",
+    )
+    limits.add_argument(
+        "--code-stack-limit",
+        type=int,
+        default=defaults.stack_kib,
+        metavar="KIB",
+        help=f"JavaScript call stack (default {defaults.stack_kib})",
+    )
+    limits.add_argument(
+        "--code-size-limit",
+        type=int,
+        default=defaults.code_kib,
+        metavar="KIB",
+        help=f"source of one execution; larger code is not run (default {defaults.code_kib})",
     )
 
 
@@ -431,6 +510,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("replay", help="replay a recorded session offline and check it")
     p.add_argument("file", type=Path, metavar="FILE", help=".axsession.json file")
     p.add_argument("--json", action="store_true", help="machine-readable report")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="replay a file that does not hold what it claims (`verify` fails): its code "
+        "is untrusted, and it runs in the cage all the same",
+    )
     p.set_defaults(handler=_replay)
 
     p = sub.add_parser(

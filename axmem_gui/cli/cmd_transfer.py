@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
+from collections.abc import Callable
 
 from axmem_gui.cli.common import add_workspace_arg, counted, print_json, say
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.formats import FORMATS, POLICIES, ImportPlan
 from axmem_gui.services.transfer import (
     ExportClashError,
+    Progress,
     export_warnings,
     export_workspace,
     format_problems,
@@ -33,10 +36,31 @@ def _print_plan(plan: ImportPlan, dry_run: bool) -> None:
     )
 
 
+#: How often progress is written (to stderr, for big imports; Ctrl+C cancels).
+PROGRESS_INTERVAL_S = 0.5
+
+
+def _progress_printer(enabled: bool) -> Callable[[Progress], None] | None:
+    if not enabled:
+        return None
+    last = [0.0]
+
+    def show(p: Progress) -> None:
+        now = time.monotonic()
+        if now - last[0] < PROGRESS_INTERVAL_S and p.done < p.total:
+            return
+        last[0] = now
+        percent = 100 * p.done // p.total if p.total else 100
+        print(f"axmem: {percent:3d}% {p.message}", file=sys.stderr, flush=True)
+
+    return show
+
+
 def _import(args: argparse.Namespace) -> int:
+    progress = _progress_printer(args.progress or sys.stderr.isatty())
     with open_workspace(args.workspace) as ws:
         plan, result = import_paths(
-            ws, args.paths, args.policy, dry_run=args.dry_run, fmt=args.format
+            ws, args.paths, args.policy, dry_run=args.dry_run, fmt=args.format, progress=progress
         )
     for warning in plan.warnings:
         print(f"axmem: warning: {warning}", file=sys.stderr)
@@ -100,6 +124,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--dry-run", action="store_true", help="show the plan, write nothing")
     p.add_argument("--format", choices=FORMATS, default=None, help="force the input format")
+    p.add_argument(
+        "--progress",
+        action="store_true",
+        help="report reading and writing on stderr (the default when stderr is a terminal)",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=_import)
 

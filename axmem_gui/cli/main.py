@@ -89,7 +89,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> int:
     """`main` with a parser built once (building one costs more than most commands)."""
-    args = parser.parse_args(list(argv) if argv is not None else None)
+    words = list(argv) if argv is not None else sys.argv[1:]
+    if any("\0" in word for word in words):
+        # (no shell can pass one; a path with one reaches os.stat as a ValueError)
+        parser.error("an argument contains a NUL character")
+    args = parser.parse_args(words)
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help(sys.stderr)

@@ -44,3 +44,15 @@ class ConflictError(WorkspaceError):
         self.entry_id = key
         self.expected = expected
         self.actual = actual
+
+
+class WorkspaceBusyError(WorkspaceError):
+    """Another program kept the workspace's write lock longer than this writer waited:
+    nothing was written. The app's edits wait again off the GUI thread (ui/writes.py)."""
+
+    def __init__(self, waited_s: float) -> None:
+        super().__init__(
+            f"another program is writing this workspace (waited {waited_s:.1f} s for it); "
+            "the change was not saved (nothing was lost), try again"
+        )
+        self.waited_s = waited_s

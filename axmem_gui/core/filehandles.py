@@ -140,6 +140,13 @@ def acquire(path: Path) -> FileHandle:
         return FileHandle(key, entry.fds[0])
 
 
+def users_of(key: _Key) -> int:
+    """How many opens in this process use the file with this (st_dev, st_ino)."""
+    with _LOCK:
+        entry = _ENTRIES.get(key)
+        return 0 if entry is None else entry.users
+
+
 def held_descriptors(path: Path) -> int:
     """How many descriptors this process keeps on the file at `path` (for tests)."""
     try:

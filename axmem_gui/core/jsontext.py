@@ -48,13 +48,21 @@ class JsonLimitError(json.JSONDecodeError):
     """Input over one of the limits; raised before parsing, with the position."""
 
 
+#: Characters scanned at a time for digit runs: the encoded and translated copies of a
+#: window, not of the whole text, are what the scan holds (a 1 GiB import).
+_DIGIT_WINDOW = 1 << 22
+
+
 def _long_digit_run_at(text: str) -> int | None:
     """Character offset of the first run of more than MAX_NUMBER_DIGITS digits."""
-    data = text.encode("utf-8", "surrogatepass")
-    at = data.translate(_DIGITS_ONLY).find(_LONG_RUN)
-    if at < 0:
-        return None
-    return len(data[:at].decode("utf-8", "surrogatepass"))
+    for start in range(0, len(text), _DIGIT_WINDOW):
+        # Overlapping by a run's length: a run across two windows lies whole in the first.
+        window = text[start : start + _DIGIT_WINDOW + MAX_NUMBER_DIGITS]
+        data = window.encode("utf-8", "surrogatepass")
+        at = data.translate(_DIGITS_ONLY).find(_LONG_RUN)
+        if at >= 0:
+            return start + len(data[:at].decode("utf-8", "surrogatepass"))
+    return None
 
 
 #: Bytes that are not `[]{}` (deleted), and brackets as parentheses: the depth walk

@@ -11,6 +11,11 @@ from typing import Any
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.records import JsonObject
 from axmem_gui.core.session.model import SessionProvider
+from axmem_gui.core.session.redact import has_redacted_credentials, redact_url
+
+#: The default bound on one reply (`--max-reply-mib`): far above any chat completion.
+DEFAULT_MAX_REPLY_MIB = 32.0
+MAX_REPLY_MIB_BOUND = 4096.0
 
 RETRY_KINDS = ("rate_limited", "server_error", "network", "timeout", "malformed")
 
@@ -167,6 +172,7 @@ class ProviderSettings:
     retry_max_wait_s: float = 60.0  # longest wait before a retry, Retry-After included
     retry_on: tuple[str, ...] = RETRY_KINDS
     stream: bool = False  # ask for streamed (SSE) replies
+    max_reply_mib: float = DEFAULT_MAX_REPLY_MIB  # a reply larger than this ends the call
 
     def __post_init__(self) -> None:
         if self.structured_output not in STRUCTURED_OUTPUT_MODES:
@@ -178,6 +184,11 @@ class ProviderSettings:
             raise InputError("a structured output mode needs a model name (--model)")
         if self.timeout_s <= 0:
             raise InputError("the request timeout must be positive")
+        if not 0 < self.max_reply_mib <= MAX_REPLY_MIB_BOUND:
+            raise InputError(
+                f"the largest reply (--max-reply-mib) must be above 0 and at most "
+                f"{MAX_REPLY_MIB_BOUND:g} MiB"
+            )
         self.retry_policy  # checks the retry options  # noqa: B018
 
     @property
@@ -193,12 +204,29 @@ class ProviderSettings:
     def info(self) -> ProviderInfo | None:
         return PROVIDERS.get(self.provider)
 
+    @property
+    def saved_base_url(self) -> str | None:
+        """The base URL as it may be written (its credentials redacted)."""
+        return None if self.base_url is None else redact_url(self.base_url)
+
+    @property
+    def base_url_problem(self) -> str | None:
+        """Why the base URL cannot be used (its credentials were redacted on saving)."""
+        if not has_redacted_credentials(self.base_url):
+            return None
+        return (
+            f"the base URL {self.base_url} held credentials, redacted when it was saved; "
+            "enter the whole URL again (or keep the key in the OS keyring instead)"
+        )
+
     def to_json(self) -> dict[str, Any]:
-        """For the session file: the choices, never a key."""
-        return {
+        """For the session file and the remembered settings: the choices, never a key (not
+        even one the base URL carries: its userinfo and credential parameters are
+        redacted)."""
+        out: dict[str, Any] = {
             "name": self.provider,
             "model": self.model,
-            "base_url": self.base_url,
+            "base_url": self.saved_base_url,
             "structured_output": self.structured_output,
             "api_key_env": self.api_key_env,
             "timeout_s": self.timeout_s,
@@ -206,6 +234,9 @@ class ProviderSettings:
             "retry_policy": self.retry_policy.to_json(),
             "stream": self.stream,
         }
+        if self.max_reply_mib != DEFAULT_MAX_REPLY_MIB:  # (older files: the default)
+            out["max_reply_mib"] = self.max_reply_mib
+        return out
 
     @classmethod
     def from_json(cls, value: Mapping[str, Any]) -> ProviderSettings:
@@ -225,6 +256,7 @@ class ProviderSettings:
             retry_max_wait_s=policy.max_wait_s,
             retry_on=policy.retry_on,
             stream=value.get("stream") is True,
+            max_reply_mib=_number(value.get("max_reply_mib"), DEFAULT_MAX_REPLY_MIB),
         )
 
     @classmethod
@@ -244,20 +276,27 @@ class ProviderSettings:
         """The session file's `provider`: these choices, where the key came from (never
         the key) and the headers sent (credentials redacted). `base_url`: the one the
         client used, when the settings name none."""
+        limit = None if self.max_reply_mib == DEFAULT_MAX_REPLY_MIB else self.max_reply_mib
         return SessionProvider(
             name=self.provider,
             model=self.model,
-            base_url=self.base_url if self.base_url is not None else base_url,
+            base_url=self.saved_base_url if self.base_url is not None else base_url,
             structured_output=self.structured_output,
             api_key_env=self.api_key_env,
             timeout_s=self.timeout_s,
             max_retries=self.max_retries,
             retry_policy=self.retry_policy.to_json(),
             stream=self.stream,
+            max_reply_mib=limit,
             api_key_source=dict(api_key_source),
             request_headers=dict(request_headers),
             extra=dict(extra or {}),
-            key_order=(*_PROVIDER_KEYS, *(extra or {})),
+            key_order=(
+                *_PROVIDER_KEYS[:9],
+                *(() if limit is None else ("max_reply_mib",)),
+                *_PROVIDER_KEYS[9:],
+                *(extra or {}),
+            ),
         )
 
 
@@ -274,6 +313,12 @@ _PROVIDER_KEYS = (
     "api_key_source",
     "request_headers",
 )
+
+
+def _number(value: Any, default: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return default
+    return float(value)
 
 
 @dataclass(frozen=True)

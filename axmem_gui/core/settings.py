@@ -10,7 +10,7 @@ wrote it) reads as the default: a setting never stops a workspace from opening.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.lint.model import DEFAULT_BUDGET_TOKENS
@@ -20,7 +20,10 @@ from axmem_gui.core.providers import ProviderSettings
 LINT_BUDGET_KEY = "lint.budgetTokens"
 #: The provider of the last live run (its choices; never a key).
 LAST_PROVIDER_KEY = "sessions.last_provider"
-SETTING_KEYS = (LINT_BUDGET_KEY, LAST_PROVIDER_KEY)
+#: The sessions in quarantine, {id: why}: imported from files whose `verify` failed, their
+#: code is not run until the user trusts them.
+QUARANTINE_KEY = "sessions.quarantine"
+SETTING_KEYS = (LINT_BUDGET_KEY, LAST_PROVIDER_KEY, QUARANTINE_KEY)
 BUDGET_RANGE = (50, 1_000_000)
 
 
@@ -40,6 +43,7 @@ def clamp_budget(value: object) -> int:
 class WorkspaceSettings:
     lint_budget_tokens: int = DEFAULT_BUDGET_TOKENS
     last_provider: ProviderSettings | None = None
+    quarantine: Mapping[str, str] = field(default_factory=dict)
 
 
 def _provider(value: object) -> ProviderSettings | None:
@@ -56,7 +60,14 @@ def settings_from_values(values: Mapping[str, object]) -> WorkspaceSettings:
     return WorkspaceSettings(
         lint_budget_tokens=clamp_budget(values.get(LINT_BUDGET_KEY, DEFAULT_BUDGET_TOKENS)),
         last_provider=_provider(values.get(LAST_PROVIDER_KEY)),
+        quarantine=_quarantine(values.get(QUARANTINE_KEY)),
     )
+
+
+def _quarantine(value: object) -> dict[str, str]:
+    if not isinstance(value, Mapping):
+        return {}
+    return {str(k): v for k, v in value.items() if isinstance(v, str) and v}
 
 
 def settings_to_values(settings: WorkspaceSettings) -> dict[str, object]:
@@ -64,4 +75,6 @@ def settings_to_values(settings: WorkspaceSettings) -> dict[str, object]:
     out: dict[str, object] = {LINT_BUDGET_KEY: clamp_budget(settings.lint_budget_tokens)}
     if settings.last_provider is not None:
         out[LAST_PROVIDER_KEY] = settings.last_provider.to_json()
+    if settings.quarantine:
+        out[QUARANTINE_KEY] = dict(settings.quarantine)
     return out

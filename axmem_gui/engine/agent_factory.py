@@ -12,7 +12,6 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import axllm
-from axllm import AxQuickJsCodeRuntime
 
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError
@@ -21,6 +20,7 @@ from axmem_gui.core.session.map_settings import applied_to_state
 from axmem_gui.core.session.model import MapSettings
 from axmem_gui.core.session.signature import SignatureRefusal
 from axmem_gui.engine.axllm_fixes import install_memories_fix
+from axmem_gui.engine.cage import CodeCage
 from axmem_gui.engine.versions import package_version
 
 OBSERVER_KINDS = ("loaded_skills", "loaded_memories", "used_skills", "used_memories")
@@ -70,16 +70,17 @@ def build_agent(
     *,
     observe: Observer,
     search: Any | None = None,
+    cage: CodeCage | None = None,
 ) -> Any:
-    """An AxAgent with a fresh QuickJS runtime. `observe(kind, payload)` receives every
-    loaded/used callback; `search` (with on_skills_search/on_memories_search) answers
-    discover and recall when given."""
+    """An AxAgent with a fresh QuickJS runtime in `cage` (default limits when None).
+    `observe(kind, payload)` receives every loaded/used callback; `search` (with
+    on_skills_search/on_memories_search) answers discover and recall when given."""
     opts = copy.deepcopy(dict(options))
     # axllm fails a turn after a recall that loaded nothing, where Ax goes on.
     install_memories_fix()
     if config.runtime != "quickjs":
         raise InputError(f"runtime '{config.runtime}' is not supported")
-    opts["runtime"] = AxQuickJsCodeRuntime()  # type: ignore[no-untyped-call]
+    opts["runtime"] = (cage or CodeCage()).runtime()
     for kind in OBSERVER_KINDS:
         # Always installed: a used() callback also switches usage tracking on, so the
         # prompts are the same whether or not anyone listens.

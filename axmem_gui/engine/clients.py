@@ -124,11 +124,14 @@ class RecordingClient(_Delegating):
         cancel: CancelLike = None,
         progress: Callable[[str, int, str], None] | None = None,
         http_attempts: list[dict[str, Any]] | None = None,
+        on_record: Callable[[dict[str, Any]], None] | None = None,
         scheme: int = 1,
     ) -> None:
         super().__init__(inner)
         #: Every call as the session file records it (this client writes that JSON).
         self.exchanges: list[dict[str, Any]] = []
+        #: Told of each call once it is recorded (a child run streams it to its parent).
+        self._on_record = on_record
         #: 2: a version 2 file's calls (params, wire, every attempt, scheme 2 digests).
         self.scheme = scheme
         #: Where the last call sits (searches and callbacks name the call that made them).
@@ -216,6 +219,8 @@ class RecordingClient(_Delegating):
             if self.scheme >= 2:
                 finish_record(record, self._http_attempts, request_json, self.inner)
             self.exchanges.append(record)
+            if self._on_record is not None:
+                self._on_record(record)
             if self._progress:
                 self._progress("call_finished", index, stage)
 

@@ -21,10 +21,19 @@ class RunCancelled(axllm.AxAIServiceAbortedError):
         super().__init__("cancelled by the user")
 
 
+class RedirectRefused(axllm.AxAIServiceError):
+    """The server redirected a request to another origin: not followed, so no credential
+    goes there. Not retried (the next attempt would be redirected too)."""
+
+
+class ReplyTooLarge(axllm.AxAIServiceError):
+    """The reply passed the size limit: the call ends there (nothing past it is read)."""
+
+
 @dataclass(frozen=True)
 class FailureInfo:
     kind: str  # cancelled | rate_limited | http_status | auth | timeout | network | bad_response
-    #          | replay | agent
+    #          | redirect | reply_too_large | out_of_memory | replay | agent
     message: str
     type: str
     status: int | None = None
@@ -79,6 +88,19 @@ def describe_failure(exc: BaseException) -> FailureInfo:
             return FailureInfo("cancelled", "the run was cancelled", "RunCancelled")
         if getattr(error, "divergence", None) is not None:
             return FailureInfo("replay", str(error), type(error).__name__)
+    for error in chain:
+        if isinstance(error, MemoryError):
+            return FailureInfo(
+                "out_of_memory",
+                "the agent run ran out of memory (MemoryError); the limits on the model's "
+                "code (--code-memory-limit) and on replies (--max-reply-mib) bound what it "
+                "may take",
+                "MemoryError",
+            )
+        if isinstance(error, RedirectRefused):
+            return FailureInfo("redirect", str(error), type(error).__name__)
+        if isinstance(error, ReplyTooLarge):
+            return FailureInfo("reply_too_large", str(error), type(error).__name__)
     for error in chain:
         if not isinstance(error, axllm.AxAIServiceError):
             continue

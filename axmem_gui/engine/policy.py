@@ -14,6 +14,11 @@ is the only place a model call is retried:
 * `stream` asks the server for a streamed reply (SSE); the chunks are kept for the record
   and folded into the one response AxGen reads.
 
+`DeadlineTransport` also keeps the key where it belongs: a redirect to another origin
+(scheme, host and port) is refused, never followed with the Authorization header (urllib's
+own handler re-sends every header to wherever a 301 or 302 points); and it reads no reply
+past `max_reply_bytes`, streamed or not.
+
 Each call leaves `last_call` (attempts, chunks) for the recording client to store.
 """
 
@@ -26,6 +31,7 @@ import json
 import socket
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -35,10 +41,18 @@ import axllm
 from axllm import gen as _gen
 
 # (their home is core.providers: plain data, no Ax runtime)
+from axmem_gui.core.providers import DEFAULT_MAX_REPLY_MIB
 from axmem_gui.core.providers import RETRY_KINDS as RETRY_KINDS
 from axmem_gui.core.providers import RetryPolicy as RetryPolicy
 from axmem_gui.core.providers import parse_retry_on as parse_retry_on
-from axmem_gui.engine.errors import ProviderFailure, RunCancelled, describe_failure
+from axmem_gui.core.session.redact import redact_url
+from axmem_gui.engine.errors import (
+    ProviderFailure,
+    RedirectRefused,
+    ReplyTooLarge,
+    RunCancelled,
+    describe_failure,
+)
 
 
 def fold_chunks(chunks: list[Any]) -> Any:
@@ -57,8 +71,10 @@ class DeadlineTransport:
     that trickles its answer cannot hold a call longer. Uses urllib (proxies honoured);
     the user's cancellation closes the socket."""
 
-    def __init__(self, timeout_s: float) -> None:
+    def __init__(self, timeout_s: float, max_reply_mib: float = DEFAULT_MAX_REPLY_MIB) -> None:
         self.timeout_s = timeout_s
+        self.max_reply_mib = max_reply_mib
+        self.max_reply_bytes = int(max_reply_mib * 1024 * 1024)
 
     def __call__(self, call: Mapping[str, Any]) -> dict[str, Any]:
         return self.call_with_cancellation(call, None)
@@ -125,13 +141,24 @@ class DeadlineTransport:
         finally:
             unsubscribe()
 
+    def _too_large(self, streamed: bool) -> ReplyTooLarge:
+        what = "streamed reply" if streamed else "reply"
+        return ReplyTooLarge(
+            f"the model server's {what} is larger than the {self.max_reply_mib:g} MiB limit "
+            "(--max-reply-mib); the call was ended there"
+        )
+
     def _read_all(
         self, response: Any, deadline: float, sockets: list[Any], streamed: bool
     ) -> bytes:
         sock = getattr(getattr(getattr(response, "fp", None), "raw", None), "_sock", None)
         if sock is not None:
             sockets.append(sock)
+        announced = getattr(response, "headers", {}).get("Content-Length")
+        if announced and announced.isdigit() and int(announced) > self.max_reply_bytes:
+            raise self._too_large(streamed)
         parts: list[bytes] = []
+        size = 0
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -152,6 +179,9 @@ class DeadlineTransport:
                         f"{int(expected) - len(raw)} more expected)"
                     )
                 return raw
+            size += len(chunk)
+            if size > self.max_reply_bytes:
+                raise self._too_large(streamed)
             parts.append(chunk)
 
 
@@ -176,7 +206,44 @@ def _opener(connections: list[Any]) -> urllib.request.OpenerDirector:
             context = getattr(self, "_context", None)
             return self.do_open(tracked(http.client.HTTPSConnection), req, context=context)
 
-    return urllib.request.build_opener(Http(), Https())
+    return urllib.request.build_opener(Http(), Https(), _SameOriginRedirects())
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urllib.parse.urlsplit(url)
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port
+    except ValueError:  # a port that is not a number: no origin matches it
+        return (scheme, parts.netloc, -1)
+    return (scheme, (parts.hostname or "").lower(), port or {"http": 80, "https": 443}.get(scheme))
+
+
+class _SameOriginRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows a redirect within the origin the request went to (307 and 308 resend the
+    POST, as RFC 9110 says); refuses one to anywhere else."""
+
+    def redirect_request(
+        self, req: Any, fp: Any, code: int, msg: str, headers: Any, newurl: str
+    ) -> Any:
+        if _origin(newurl) != _origin(req.full_url):
+            fp.close()
+            raise RedirectRefused(
+                f"the model server at {redact_url(req.full_url)} redirected the request "
+                f"(HTTP {code}) to another origin, {redact_url(newurl)}; it was not followed, "
+                "so the API key went nowhere else (point the base URL at the server that "
+                "answers)"
+            )
+        if code in (307, 308) and req.get_method() not in ("GET", "HEAD"):
+            return urllib.request.Request(
+                newurl,
+                data=req.data,
+                headers=dict(req.header_items()),
+                origin_req_host=req.origin_req_host,
+                unverifiable=True,
+                method=req.get_method(),
+            )
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
 def _json_or_text(raw: bytes) -> Any:

@@ -7,7 +7,10 @@ servers get a placeholder key because axllm refuses to send a request without on
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import functools
+import importlib
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -32,6 +35,30 @@ from axmem_gui.core.session.redact import redact_headers
 from axmem_gui.engine.errors import describe_failure
 from axmem_gui.engine.policy import DeadlineTransport, PolicyClient
 from axmem_gui.engine.wire import WireTap
+
+
+def _cache_provider_descriptors() -> None:
+    """axllm 25.4.6 re-parses its whole provider table (a 100 KB JSON literal) every time
+    it looks one provider up, about 13 times per model call: 0.6 s of a 1.7 s replay of
+    24 calls, and the same on every live call. The table is a constant, so each profile's
+    entry is parsed once and handed out as a copy (callers may change what they get)."""
+    ai = importlib.import_module("axllm.ai")  # `axllm.ai` the attribute is a function
+    original = ai.provider_descriptor
+    if getattr(original, "axmem_cached", False):
+        return
+
+    @functools.cache
+    def parsed(profile: str) -> Any:
+        return original(profile)
+
+    def provider_descriptor(profile: str) -> Any:
+        return copy.deepcopy(parsed(profile))
+
+    provider_descriptor.axmem_cached = True  # type: ignore[attr-defined]
+    vars(ai)["provider_descriptor"] = provider_descriptor
+
+
+_cache_provider_descriptors()
 
 #: axllm's model types an agent can talk to (embedding, audio, realtime and image models
 #: cannot run one: the OpenAI list began with three embedding models).
@@ -79,6 +106,8 @@ def make_client(
     base_url = settings.base_url or (info.default_base_url if info else None)
     if info is not None and info.needs_base_url and not base_url:
         raise InputError(f"provider '{settings.provider}' needs a base URL (--base-url)")
+    if settings.base_url_problem:
+        raise InputError(settings.base_url_problem)
     key = api_key or (PLACEHOLDER_KEY if info is None or info.local else None)
     if not key:
         known = info.key_env if info else ()
@@ -109,7 +138,9 @@ def make_client(
     # The deadline for a whole reply lives in the transport (axllm's own socket timeout
     # restarts with every byte a trickling server sends).
     kwargs["transport"] = (
-        transport if transport is not None else DeadlineTransport(settings.timeout_s)
+        transport
+        if transport is not None
+        else DeadlineTransport(settings.timeout_s, settings.max_reply_mib)
     )
     if on_http_attempt is not None:
         # Every HTTP attempt: method, URL, the settings sent, status, raw reply (never a

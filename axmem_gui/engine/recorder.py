@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import copy
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.session.agent_config import AgentConfig
+from axmem_gui.core.session.code_limits import CodeLimits, LimitHit
 from axmem_gui.core.session.contextmap_update import describe_update
 from axmem_gui.core.session.derive import (
     call_turns,
@@ -55,9 +56,10 @@ from axmem_gui.core.session.model import (
     SessionProvider,
 )
 from axmem_gui.core.session.payloads import runtime_map
-from axmem_gui.core.session.redact import scrub_secrets
+from axmem_gui.core.session.redact import scrub_session
 from axmem_gui.core.session.whatif import RetrievalBackend
 from axmem_gui.engine.agent_factory import agent_options, build_agent, forward_options
+from axmem_gui.engine.cage import CodeCage, LimitEvent
 from axmem_gui.engine.clients import (
     CancelLike,
     CancelToken,
@@ -71,6 +73,19 @@ from axmem_gui.engine.clients import (
 from axmem_gui.engine.errors import describe_failure
 from axmem_gui.engine.search import CallPlace, RecordingSearch
 from axmem_gui.engine.versions import runtime_versions
+
+
+@dataclass(frozen=True)
+class RunTaps:
+    """What a run tells as it goes, beside its progress (a child run streams it to its
+    parent, which keeps every finished call if the child dies): each recorded call, each
+    finished forward, and when the model's code starts and stops running."""
+
+    #: The session before its first forward (what a partial session is built on).
+    begun: Callable[[Session], None] | None = None
+    exchange: Callable[[dict[str, Any]], None] | None = None
+    forward: Callable[[Forward], None] | None = None
+    code: Callable[[bool], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -130,7 +145,11 @@ class _Run:
         cancel: CancelLike,
         progress: ProgressCallback | None,
         http_attempts: list[dict[str, Any]] | None,
+        limits: CodeLimits,
+        clock_ms: float | None = None,
+        taps: RunTaps | None = None,
     ) -> None:
+        taps = taps or RunTaps()
         self.request = request
         self.backend = backend
         self.cancel = cancel
@@ -141,12 +160,28 @@ class _Run:
             cancel=cancel,
             progress=self._call_progress,
             http_attempts=http_attempts,
+            on_record=taps.exchange,
             scheme=VERSION,
         )
         self.callbacks: list[Callback] = []
         self.search = RecordingSearch(backend, request.catalog, self._locate)
         #: The recorded calls, parsed as the session parser reads them.
         self.exchanges: list[Exchange] = []
+        self.cage = CodeCage(limits, cancel, clock_ms, on_limit=self._limit_hit, on_code=taps.code)
+        self.limits_hit: list[LimitHit] = []
+
+    def _limit_hit(self, event: LimitEvent) -> None:
+        place = self._locate()
+        self.limits_hit.append(
+            LimitHit(
+                kind=event.kind,
+                message=event.message,
+                forward=place.forward,
+                stage=place.stage,
+                turn=place.turn,
+                call_index=place.call_index,
+            )
+        )
 
     def _call_progress(self, kind: str, index: int, stage: str) -> None:
         if self.progress is None:
@@ -194,11 +229,14 @@ class _Run:
         self.forward = index
         self.recorder.forward = index
         self.callbacks = []
+        self.limits_hit = []
         self.search.calls = []
         first_call = len(self.recorder.exchanges)
         config = self.request.config
         options = agent_options(config, self.request.catalog, map_before, settings)
-        agent = build_agent(config, options, observe=self.observe, search=self.search)
+        agent = build_agent(
+            config, options, observe=self.observe, search=self.search, cage=self.cage
+        )
         has_map = config.context_map is not None
         cm_before = runtime_map(jsonable(agent.export_runtime_state())) if has_map else None
         fwd_options = forward_options(config)
@@ -251,7 +289,8 @@ class _Run:
             action_log=without_run_token(_safe(agent.get_action_log, [])),
             usage=_safe(agent.get_usage, {}),
             trace=trace_without_logs(trace),
-            key_order=FORWARD_KEYS,
+            code_limits_hit=tuple(self.limits_hit) or None,
+            key_order=(*FORWARD_KEYS, "code_limits_hit") if self.limits_hit else FORWARD_KEYS,
         )
 
 
@@ -276,23 +315,56 @@ def record_session(
     secrets: Sequence[str] = (),
     http_attempts: list[dict[str, Any]] | None = None,
     session_id: str | None = None,
+    limits: CodeLimits | None = None,
+    clock_ms: float | None = None,
+    taps: RunTaps | None = None,
 ) -> Session:
     """Run every forward of `request` through `client` and return the session (checked by
     the session parser, secrets scrubbed). Never raises for model or agent failures: those
     end the session with status "incomplete". Raises InputError only for a config axllm
-    refuses to build."""
-    run = _Run(request, client, backend, cancel, progress, http_attempts)
-    created_at = utc_now()
+    refuses to build. The model's code runs under `limits` (engine.cage; `clock_ms` stops
+    its clock, for tests)."""
+    limits = (limits or CodeLimits()).checked()
+    run = _Run(request, client, backend, cancel, progress, http_attempts, limits, clock_ms, taps)
+    features = client.get_features() if callable(getattr(client, "get_features", None)) else {}
+    cm_config = request.config.context_map
+    rule = (
+        None
+        if cm_config is None
+        else settings_rule(request.map_rule, cm_config, request.context_map)
+    )
+    head = Session(
+        version=VERSION,
+        id=session_id or new_session_id(),
+        name=request.name or f"{request.config.name} · {provider.model or '?'}",
+        created_at=utc_now(),
+        status=INCOMPLETE,
+        error=None,
+        origin=request.origin,
+        versions=runtime_versions(backend.profile),
+        agent=SessionAgent.of(request.config),
+        catalog=SessionCatalog.of(request.catalog),
+        provider=provider,
+        client_features=jsonable(features),
+        search=SearchInfo(backend=backend.name, profile=backend.profile, host=True),
+        code_limits=None if limits.is_default else limits,
+        map_snapshots=(),
+        warnings=tuple(settings_warnings(rule, cm_config)),
+        context_map_settings=rule,
+        key_order=_session_keys(limits),
+    )
+    if taps is not None and taps.begun is not None:
+        taps.begun(head)
     forwards: list[Forward] = []
     context_map: Any = request.context_map
     total = len(request.inputs)
-    cm_config = request.config.context_map
-    rule = None if cm_config is None else settings_rule(request.map_rule, cm_config, context_map)
     for i, inputs in enumerate(request.inputs):
         if progress:
             progress(RunProgress("forward_started", i, total, len(run.recorder.exchanges)))
         fw = run.run_forward(i, inputs, context_map, None if rule is None else rule.effective)
         forwards.append(fw)
+        if taps is not None and taps.forward is not None:
+            taps.forward(fw)
         if progress:
             progress(
                 RunProgress(
@@ -309,28 +381,24 @@ def record_session(
     for i in range(len(forwards), total):
         forwards.append(_not_run(i, request.inputs[i], request.config))
     failed = next((f for f in forwards if f.status in (FAILED, CANCELLED)), None)
-    features = client.get_features() if callable(getattr(client, "get_features", None)) else {}
     has_map = request.config.context_map is not None
-    session = Session(
-        version=VERSION,
-        id=session_id or new_session_id(),
-        name=request.name or f"{request.config.name} · {provider.model or '?'}",
-        created_at=created_at,
+    session = replace(
+        head,
         status=INCOMPLETE if failed else COMPLETE,
         error=failed.error if failed else None,
-        origin=request.origin,
-        versions=runtime_versions(backend.profile),
-        agent=SessionAgent.of(request.config),
-        catalog=SessionCatalog.of(request.catalog),
-        provider=provider,
-        client_features=jsonable(features),
-        search=SearchInfo(backend=backend.name, profile=backend.profile, host=True),
         forwards=tuple(forwards),
         exchanges=tuple(run.exchanges),
         map_snapshots=tuple(map_snapshots(forwards)) if has_map else (),
         warnings=tuple(settings_warnings(rule, cm_config) + map_warnings(forwards)),
         context_map_settings=rule,
-        key_order=SESSION_KEYS,
     )
-    value = scrub_secrets(jsonable(session.to_json()), secrets)
+    value = jsonable(scrub_session(session, secrets))
     return parse_session(value, f"session {session.id}")
+
+
+def _session_keys(limits: CodeLimits) -> tuple[str, ...]:
+    """A recording's keys: `code_limits` (after `search`) only when not the defaults."""
+    if limits.is_default:
+        return SESSION_KEYS
+    at = SESSION_KEYS.index("search") + 1
+    return (*SESSION_KEYS[:at], "code_limits", *SESSION_KEYS[at:])

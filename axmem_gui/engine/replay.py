@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +24,7 @@ from axmem_gui.core.errors import AxmemError, InputError
 from axmem_gui.core.records import JsonValue
 from axmem_gui.core.session.agent_config import AgentConfig
 from axmem_gui.core.session.app_session import is_app_session, is_host_search, not_here
+from axmem_gui.core.session.code_limits import CodeLimits, LimitHit
 from axmem_gui.core.session.coverage import coverage
 from axmem_gui.core.session.digest import digest_scheme
 from axmem_gui.core.session.map_settings import replay_settings
@@ -54,6 +55,7 @@ from axmem_gui.core.session.verify import (
     json_diff,
 )
 from axmem_gui.engine.agent_factory import agent_options, build_agent
+from axmem_gui.engine.cage import CodeCage, LimitEvent
 from axmem_gui.engine.clients import (
     CancelLike,
     CancelToken,
@@ -89,10 +91,14 @@ class ReplayRefused(AxmemError):
 
 
 def check_replayable(session: Session) -> None:
-    """Refuse (ReplayRefused) when the installed axllm is not the recording's, or the
-    session was recorded by an app (its agent's code is not here)."""
+    """Refuse (ReplayRefused) when the installed axllm is not the recording's, the session
+    was recorded by an app (its agent's code is not here), or the file asks for code limits
+    outside the cage's bounds."""
     if is_app_session(session):
         raise ReplayRefused(not_here(session, "replay"))
+    problem = session.limits.problem()
+    if problem:
+        raise ReplayRefused(f"session {session.id}: code_limits: {problem}")
     recorded = session.versions.axllm
     installed = package_version("axllm")
     if recorded != installed:
@@ -119,18 +125,23 @@ class _Replay:
     searches: SearchCursor
     stub: StubSearch | None
     cancelled_at_end: bool
+    limits: CodeLimits
+    clock_ms: float | None = None
+    on_code: Callable[[bool], None] | None = None
     #: The context-map settings each forward applies (None: the map state's own).
     map_settings: MapSettings | None = None
     #: What keeps the replay from being identical before it runs (found setting it up).
     problems: list[Difference] = field(default_factory=list)
     checks: list[ForwardCheck] = field(default_factory=list)
+    #: Where a limit stopped the replayed code, every forward's.
+    hits: list[LimitHit] = field(default_factory=list)
 
     @property
     def divergence(self) -> Divergence | None:
         return self.client.cursor.divergence or self.searches.divergence
 
 
-def _prepare(session: Session, cancel: CancelLike) -> _Replay:
+def _prepare(session: Session, cancel: CancelLike, clock_ms: float | None = None) -> _Replay:
     config = session.agent.config
     if config is None:
         raise InputError(session.agent.problem)
@@ -169,6 +180,8 @@ def _prepare(session: Session, cancel: CancelLike) -> _Replay:
         searches=searches,
         stub=StubSearch(searches) if host else None,
         cancelled_at_end=cancelled_at_end,
+        limits=session.limits,
+        clock_ms=clock_ms,
         map_settings=replay_settings(config.context_map, session.context_map_settings),
         problems=problems,
     )
@@ -185,9 +198,33 @@ def _run_forward(replay: _Replay, fw: Forward, cancel: CancelLike) -> Replayed |
     def observe(kind: str, payload: Any) -> None:
         events.append({"kind": kind, "payload": jsonable(payload)})
 
+    hits: list[LimitHit] = []
+
+    def limit_hit(event: LimitEvent) -> None:
+        # the code stopped was that of the last call served
+        served = replay.client.position
+        last = replay.session.exchanges[served - 1] if served else None
+        hits.append(
+            LimitHit(
+                kind=event.kind,
+                message=event.message,
+                forward=fw.index,
+                stage=last.stage if last else None,
+                turn=last.turn if last else None,
+                call_index=last.index if last else None,
+            )
+        )
+
     config = replay.config
     options = agent_options(config, replay.catalog, fw.context_map_before, replay.map_settings)
-    agent = build_agent(config, options, observe=observe, search=replay.stub)
+    cage = CodeCage(
+        replay.limits,
+        replay.client.code_cancelled,
+        replay.clock_ms,
+        on_limit=limit_hit,
+        on_code=replay.on_code,
+    )
+    agent = build_agent(config, options, observe=observe, search=replay.stub, cage=cage)
     call_options: dict[str, Any] = dict(fw.forward_options or {})
     if isinstance(cancel, CancelToken):
         call_options["cancellation"] = cancel.ax_token
@@ -201,6 +238,7 @@ def _run_forward(replay: _Replay, fw: Forward, cancel: CancelLike) -> Replayed |
         status = CANCELLED if _is_cancel(exc) else FAILED
     if status == COMPLETE and replay.client.cancelled_by_recording:
         status = CANCELLED
+    replay.hits.extend(hits)
     if is_cancelled(cancel):
         raise ReplayRefused("the replay was cancelled")
     if replay.divergence is not None:
@@ -215,6 +253,7 @@ def _run_forward(replay: _Replay, fw: Forward, cancel: CancelLike) -> Replayed |
         trace=jsonable(_read(agent.export_trace, {})),
         action_log=jsonable(_read(agent.get_action_log, [])),
         usage=jsonable(_read(agent.get_usage, {})),
+        limits_hit=tuple(hits),
     )
 
 
@@ -226,10 +265,15 @@ def replay_session(
     *,
     cancel: CancelLike = None,
     progress: ProgressCallback | None = None,
+    clock_ms: float | None = None,
+    on_code: Callable[[bool], None] | None = None,
 ) -> ReplayReport:
-    """Replay a session offline. Raises ReplayRefused when it cannot."""
+    """Replay a session offline, the model's code under the recorded limits (`clock_ms`
+    stops its clock, for tests; `on_code` hears when the code starts and stops running).
+    Raises ReplayRefused when it cannot."""
     check_replayable(session)
-    replay = _prepare(session, cancel)
+    replay = _prepare(session, cancel, clock_ms)
+    replay.on_code = on_code
     started = time.perf_counter()
     for fw in replay.forwards:
         if progress:
@@ -261,6 +305,7 @@ def replay_session(
         forwards=tuple(replay.checks),
         duration_ms=round((time.perf_counter() - started) * 1000, 1),
         differences=tuple(found),
+        limits_hit=tuple(replay.hits),
         coverage=coverage(session, replay=True),
     )
 
@@ -383,6 +428,14 @@ class _CancellableReplayClient(ReplayClient):
     @property
     def position(self) -> int:
         return self.cursor.position
+
+    def code_cancelled(self) -> bool:
+        """The cancel the model's code answers to (engine.cage polls it inside each
+        execution): the user's, or the recording's own once its last call was served (a
+        live run cancelled then stopped the code of that call where the replay does)."""
+        if is_cancelled(self._cancel):
+            return True
+        return self._cancel_when_exhausted and self.cursor.remaining == 0
 
     def chat(self, request: Any, options: Any = None) -> Any:
         if is_cancelled(self._cancel):

@@ -22,6 +22,7 @@ from axmem_gui.core.session.payloads import message_text
 from axmem_gui.core.session.stages import (
     ACTOR_DISTILLER,
     ACTOR_EXECUTOR,
+    ACTOR_STAGES,
     LLM_QUERY,
     MAP_CARTOGRAPHER,
     MAP_DISTILLER,
@@ -222,13 +223,19 @@ def _as_field_lines(fields: Mapping[str, Any]) -> str:
     )
 
 
-def openai_response(body: Mapping[str, Any], counter: int) -> dict[str, Any]:
-    """An OpenAI chat-completions response body for an OpenAI wire request body."""
+def openai_response(
+    body: Mapping[str, Any], counter: int, actor_code: list[str] | None = None
+) -> dict[str, Any]:
+    """An OpenAI chat-completions response body for an OpenAI wire request body. While
+    `actor_code` holds code, each actor turn takes the next piece as the code it writes
+    (how the tests play a model that writes hostile code)."""
     messages = [m for m in body.get("messages") or [] if isinstance(m, Mapping)]
     persona = persona_of(str(body.get("model") or ""))
     # Stage detection works on the wire messages as on axllm's own requests.
     stage = stage_of_request({"chat_prompt": messages})
     fields = scripted_fields_for_messages(messages, persona, stage)
+    if actor_code and stage in ACTOR_STAGES:
+        fields = {"javascriptCode": actor_code.pop(0)}
     tool_choice = body.get("tool_choice")
     forced = (
         tool_choice.get("function", {}).get("name") if isinstance(tool_choice, Mapping) else None
@@ -274,8 +281,9 @@ def openai_response(body: Mapping[str, Any], counter: int) -> dict[str, Any]:
 class ScriptedTransport:
     """An axllm `transport` answering in process with the scripted model (no sockets)."""
 
-    def __init__(self) -> None:
+    def __init__(self, actor_code: list[str] | None = None) -> None:
         self.count = 0
+        self.actor_code = list(actor_code or [])
 
     def __call__(self, call: Mapping[str, Any]) -> dict[str, Any]:
         self.count += 1
@@ -284,4 +292,4 @@ class ScriptedTransport:
             return {"status": 200, "json": {"object": "list", "data": []}}
         if not isinstance(body, Mapping):
             return {"status": 400, "json": {"error": {"message": "expected a JSON body"}}}
-        return {"status": 200, "json": openai_response(body, self.count)}
+        return {"status": 200, "json": openai_response(body, self.count, self.actor_code)}

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from axmem_gui.store import Workspace
     from axmem_gui.store.repositories import MemoryRepository, SkillRepository
 
-__all__ = ["CatalogReader", "CatalogService", "CatalogTable", "Write"]
+__all__ = ["CatalogReader", "CatalogService", "CatalogTable", "TableStart", "Write"]
 
 #: How many revisions `lineage` follows back at most.
 LINEAGE_LIMIT = 50
@@ -72,13 +72,27 @@ def check_tag(tag: str) -> str:
     return tag
 
 
+@dataclass(frozen=True, slots=True)
+class TableStart:
+    """A list's first rows for a filter and order, and how many rows there are."""
+
+    text_filter: str
+    order_by: str
+    rows: list[PageRow]
+    total: int
+
+
 class CatalogTable:
     """One kind's entries as a lazy view pages through them: keyset pages of raw rows
     (`PageRow`, cheap to keep), parsed one at a time where a row is shown."""
 
-    def __init__(self, kind: str, repo: SkillRepository | MemoryRepository) -> None:
+    def __init__(
+        self, kind: str, repo: SkillRepository | MemoryRepository, address: WorkspaceAddress
+    ) -> None:
         self.kind = kind
         self._repo = repo
+        #: The workspace's address, for queries made on a job's own connection.
+        self.address = address
         #: The entry fields a view may show or order by (besides `updated_at`).
         self.columns: tuple[str, ...] = (*repo.columns, "tags")
 
@@ -103,6 +117,50 @@ class CatalogTable:
         )
         return rows, last
 
+    def page(
+        self,
+        cursor: PageCursor | None,
+        limit: int,
+        *,
+        text_filter: str = "",
+        order_by: str = "pk",
+        backward: bool = False,
+        skip: int = 0,
+    ) -> list[PageRow]:
+        """Up to `limit` rows after `cursor` (None: from the first), or with `backward`
+        before it (None: from the last), after leaving out the `skip` rows nearest to
+        it; in `order_by` order either way. A keyset query from either end: the last
+        page of 100,000 memories costs what the first does."""
+        return self._repo.raw_page(
+            cursor, limit, text_filter=text_filter, order_by=order_by,
+            backward=backward, skip=skip,
+        )  # fmt: skip
+
+    def position(self, entry_id: str, *, text_filter: str = "", order_by: str = "pk") -> int | None:
+        """The row `entry_id` has among `page`'s rows (None: not among them)."""
+        return self._repo.position(entry_id, text_filter=text_filter, order_by=order_by)
+
+    def first_page_job(
+        self, limit: int, *, text_filter: str = "", order_by: str = "pk"
+    ) -> Callable[[], TableStart]:
+        """What a list shows first for a filter (its first rows, and how many rows it
+        has), computed by the returned callable on any thread (its own connection):
+        a filter without an index to use reads every row."""
+        address, kind = self.address, self.kind
+
+        def run() -> TableStart:
+            with CatalogReader(address).session() as catalog:
+                return catalog.table(kind).start(limit, text_filter=text_filter, order_by=order_by)
+
+        return run
+
+    def start(self, limit: int, *, text_filter: str = "", order_by: str = "pk") -> TableStart:
+        """The first `limit` rows and the number of rows (counted only when there are
+        more than `limit`: each count reads every row the filter matches)."""
+        rows = self.page(None, limit, text_filter=text_filter, order_by=order_by)
+        total = len(rows) if len(rows) < limit else self.count(text_filter)
+        return TableStart(text_filter, order_by, rows, total)
+
     def row(self, entry_id: str) -> PageRow | None:
         """One entry as `page_after` gives it, its pk as its sort key (to refresh a loaded
         row in place: where a page ends is the page's cursor, not its rows')."""
@@ -119,13 +177,38 @@ class CatalogService:
     def __init__(self, store: Workspace, notices: Notices | None = None) -> None:
         self._store = store
         self._notices = notices if notices is not None else Notices()
+        #: Notices of writes inside `_read_then_write`, published once it commits.
+        self._held: list[Change] | None = None
+
+    def _publish(self, changes: Iterable[Change]) -> None:
+        if self._held is not None:
+            self._held.extend(changes)
+        else:
+            self._notices.publish_all(changes)
+
+    @contextmanager
+    def _read_then_write(self) -> Iterator[None]:
+        """One (immediate) transaction for a read and the writes it decides: the read
+        sees every commit made before the write lock was ours, and nothing changes
+        between the read and the write. Notices wait for the commit (none on rollback)."""
+        if self._held is not None:  # already inside one
+            yield
+            return
+        self._held = []
+        try:
+            with self._store.transaction():
+                yield
+            held = self._held
+        finally:
+            self._held = None
+        self._notices.publish_all(held)
 
     def _repo(self, kind: str) -> SkillRepository | MemoryRepository:
         return self._store.skills if check_kind(kind) == "skills" else self._store.memories
 
     # reads --------------------------------------------------------------------------
     def table(self, kind: str) -> CatalogTable:
-        return CatalogTable(kind, self._repo(kind))
+        return CatalogTable(kind, self._repo(kind), WorkspaceAddress(self._store.path))
 
     def snapshot(self) -> Catalog:
         """Every entry, in catalog order (100,000 memories: most of a second; the GUI
@@ -236,7 +319,7 @@ class CatalogService:
                 seen[w.entry_id] = seen.get(w.entry_id, False) or structural
             if before_each is not None:
                 before_each(len(writes))
-        self._notices.publish_all(
+        self._publish(
             Change(kind, tuple(ids) if len(ids) <= NOTICE_ID_LIMIT else (), any(ids.values()))
             for kind, ids in written.items()
         )
@@ -279,20 +362,26 @@ class CatalogService:
     def edit(self, kind: str, entry: Entry, expected_revision: int | None) -> int:
         return self.write(kind, [Write(entry.id, entry, expected_revision)])[entry.id]
 
+    # Each of these reads, then writes what it read decides (`_read_then_write`).
+
     def delete(self, kind: str, ids: Iterable[str]) -> list[StoredEntry]:
         """Delete the entries that exist, at the revisions read now; returns them."""
-        found = [self.get(kind, i) for i in dict.fromkeys(ids)]
-        gone = [f for f in found if f is not None]
-        self.write(kind, [Write(f.entry.id, None, f.revision) for f in gone])
+        with self._read_then_write():
+            found = [self.get(kind, i) for i in dict.fromkeys(ids)]
+            gone = [f for f in found if f is not None]
+            self.write(kind, [Write(f.entry.id, None, f.revision) for f in gone])
         return gone
 
     def rename(self, kind: str, old_id: str, new_id: str) -> None:
         """Change an entry's id (its history stays under both ids)."""
         check_id(kind, new_id)
-        if new_id != old_id and self.revision_of(kind, new_id) is not None:
-            raise WorkspaceError(f"{singular(kind)} '{new_id}' already exists; choose another id")
-        self._repo(kind).rename(old_id, new_id)
-        self._notices.publish(Change(kind, (old_id, new_id), True))
+        with self._read_then_write():
+            if new_id != old_id and self.revision_of(kind, new_id) is not None:
+                raise WorkspaceError(
+                    f"{singular(kind)} '{new_id}' already exists; choose another id"
+                )
+            self._repo(kind).rename(old_id, new_id)
+        self._publish([Change(kind, (old_id, new_id), True)])
 
     def tag_changes(
         self, kind: str, ids: Iterable[str], tag: str, *, add: bool
@@ -314,16 +403,18 @@ class CatalogService:
 
     def tag(self, kind: str, ids: Iterable[str], tag: str, *, add: bool) -> dict[str, int]:
         """Add or remove `tag` on the entries, in one transaction."""
-        return self.write(kind, [w for w, _e in self.tag_changes(kind, ids, tag, add=add)])
+        with self._read_then_write():
+            return self.write(kind, [w for w, _e in self.tag_changes(kind, ids, tag, add=add)])
 
     def restore(self, kind: str, revision: Revision) -> int:
         """Bring an entry back to the value of a revision of its history."""
         entry = revision.value
         if entry is None:
             raise WorkspaceError("that revision holds no value to restore")
-        found = self.get(kind, entry.id)
-        expected = 0 if found is None else found.revision
-        return self.write(kind, [Write(entry.id, entry, expected)], op="restore")[entry.id]
+        with self._read_then_write():
+            found = self.get(kind, entry.id)
+            expected = 0 if found is None else found.revision
+            return self.write(kind, [Write(entry.id, entry, expected)], op="restore")[entry.id]
 
 
 @dataclass(frozen=True, slots=True)

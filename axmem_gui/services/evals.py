@@ -50,10 +50,12 @@ from axmem_gui.core.session.digest import canonical_json
 from axmem_gui.core.session.model import Origin, Session
 from axmem_gui.engine.clients import CancelToken, is_cancelled, utc_now
 from axmem_gui.services import sessions
+from axmem_gui.services.agent_runner import AgentRunner
 from axmem_gui.services.aggregates import Change, Notices, WorkspaceAddress
 from axmem_gui.services.files import read_utf8_file, write_file_atomic
 
 if TYPE_CHECKING:
+    from axmem_gui.core.session.agent_config import AgentConfig
     from axmem_gui.store.workspace import Workspace
 
 #: More agent runs at once than this is a typo (each one is a model conversation).
@@ -113,6 +115,7 @@ def _run_eval(
     transport: Callable[[Mapping[str, Any]], Any] | None = None,
     label: str = "",
     run_id: str | None = None,
+    runner: AgentRunner | None = None,
 ) -> EvalReport:
     """`EvalService.run` on the store the service holds."""
     if repeat is not None and not 1 <= repeat <= 100:
@@ -122,12 +125,7 @@ def _run_eval(
     config = sessions.agent_from_workspace(ws, eval_set.agent)
     full = catalog if catalog is not None else ws.catalog()
     agent_catalog = select_catalog(full, config)
-    problems = check_against(
-        eval_set,
-        config.input_fields,
-        [s.id for s in agent_catalog.skills],
-        [m.id for m in agent_catalog.memories],
-    )
+    problems = _problems(eval_set, config, agent_catalog)
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise InputError(f"eval set '{eval_set.name}': {problems[0]}{more}")
@@ -140,7 +138,7 @@ def _run_eval(
     report = EvalReport(
         id=run_id or new_eval_run_id(),
         eval_set=eval_set,
-        provider=EvalProvider(settings.provider, settings.model, settings.base_url),
+        provider=EvalProvider(settings.provider, settings.model, settings.saved_base_url),
         started_at=utc_now(),
         status="running",
         repeat=repeat,
@@ -166,6 +164,7 @@ def _run_eval(
                 search=search,
                 cancel=token,
                 transport=transport,
+                runner=runner,
                 origin=Origin(
                     kind="eval",
                     extra={
@@ -219,6 +218,15 @@ def _run_eval(
     return report
 
 
+def _problems(eval_set: EvalSet, config: AgentConfig, agent_catalog: Catalog) -> list[str]:
+    return check_against(
+        eval_set,
+        config.input_fields,
+        [s.id for s in agent_catalog.skills],
+        [m.id for m in agent_catalog.memories],
+    )
+
+
 def _ms(started: float) -> float:
     return (time.perf_counter() - started) * 1000
 
@@ -249,6 +257,28 @@ def write_junit(path: Path, reports: list[EvalReport]) -> None:
 
 
 # --------------------------------------------------------------------------- the aggregate
+
+
+@dataclass(frozen=True, slots=True)
+class EvalSetChange:
+    """Set `name` goes from `before` (what the caller saw; None = absent) to `after`
+    (None = removed): one undoable step of the GUI, applied in one transaction."""
+
+    name: str
+    before: EvalSet | None
+    after: EvalSet | None
+
+    def reversed(self) -> EvalSetChange:
+        return EvalSetChange(self.name, self.after, self.before)
+
+
+def check_set_name(name: str) -> str:
+    clean = name.strip()
+    if not clean:
+        raise InputError("an eval set needs a name")
+    if len(clean) > 200:
+        raise InputError(f"eval set name is too long ({len(clean)} characters; at most 200)")
+    return clean
 
 
 class EvalService:
@@ -331,6 +361,59 @@ class EvalService:
             self._store.evals.delete(name)
         self._notices.publish(Change("evals", (name,), True))
 
+    def agent_names(self) -> list[str]:
+        from axmem_gui.services.agents import AgentService
+
+        return AgentService(self._store).names()
+
+    def agent_inputs(self, agent: str) -> tuple[str, ...]:
+        """The input fields a case of a set run by `agent` gives values for (InputError
+        when there is no such agent)."""
+        return tuple(sessions.agent_from_workspace(self._store, agent).input_fields)
+
+    def problems(self, eval_set: EvalSet) -> list[str]:
+        """What would stop `eval_set` from running on this workspace (its agent, the
+        inputs of each case, ids the agent's catalog lacks): the check a run makes first,
+        for an editor to show before saving."""
+        config = sessions.agent_from_workspace(self._store, eval_set.agent)
+        return _problems(eval_set, config, select_catalog(self._store.catalog(), config))
+
+    def apply(self, changes: Sequence[EvalSetChange]) -> None:
+        """Write every change in one transaction after checking each set still holds what
+        the caller saw (ConflictError, nothing written, when another window or program
+        changed it); every new value is read back the way the CLI reads a file."""
+        repo = self._store.evals
+        with self._store.transaction(immediate=True):
+            for change in changes:
+                doc = repo.document(change.name)
+                stored = None if doc is None else _normalized(doc.data, change.name)
+                seen = None if change.before is None else change.before.to_json()
+                if stored != seen:
+                    state = (
+                        "was removed"
+                        if stored is None
+                        else ("already exists" if seen is None else "was changed elsewhere")
+                    )
+                    raise ConflictError(
+                        "eval set", change.name, None, None,
+                        f"eval set '{change.name}' {state}; nothing was changed",
+                    )  # fmt: skip
+            for change in changes:
+                if change.after is None:
+                    repo.delete(change.name)
+            for change in changes:
+                if change.after is not None:
+                    if change.after.name != change.name:
+                        raise InputError(
+                            f"eval set '{change.name}': the new value is named "
+                            f"'{change.after.name}'"
+                        )
+                    value = change.after.to_json()
+                    eval_set_from_json_value(value, f"eval set '{change.name}'")
+                    repo.save(change.name, value)
+        structural = any((c.before is None) != (c.after is None) for c in changes)
+        self._notices.publish(Change("evals", tuple(c.name for c in changes), structural))
+
     # runs ---------------------------------------------------------------------------
     def run(
         self,
@@ -346,10 +429,12 @@ class EvalService:
         transport: Callable[[Mapping[str, Any]], Any] | None = None,
         label: str = "",
         run_id: str | None = None,
+        runner: AgentRunner | None = None,
     ) -> EvalReport:
         """Run every case of `eval_set` `repeat` times (default: the set's and cases'
         own) with the set's agent over the workspace catalog (or `catalog`); every agent
-        run is recorded as a session and the eval run is rewritten after each one.
+        run is recorded as a session and the eval run is rewritten after each one (in a
+        child process of `runner`, when given).
 
         Bad input (unknown agent, a case without a value for an input, an id the catalog
         lacks) raises InputError before any run. Once runs start nothing raises for a
@@ -358,7 +443,7 @@ class EvalService:
         report = _run_eval(
             self._store, eval_set, settings, repeat=repeat, parallel=parallel,
             catalog=catalog, search=search, cancel=cancel, progress=progress,
-            transport=transport, label=label, run_id=run_id,
+            transport=transport, label=label, run_id=run_id, runner=runner,
         )  # fmt: skip
         if not self._store.read_only:
             changes = (Change("sessions"), Change("evals", (eval_set.name,), False))
@@ -399,6 +484,15 @@ class EvalService:
         return [s for s in found if s is not None]
 
 
+def _normalized(data: Any, name: str) -> Any:
+    """A stored set as its reader sees it (defaults filled), to compare with a value the
+    caller holds; a set that no longer reads is compared as stored."""
+    try:
+        return eval_set_from_json_value(data, f"eval set '{name}'").to_json()
+    except AxmemError:
+        return data
+
+
 @dataclass(frozen=True, slots=True)
 class EvalRunSummary:
     """One stored eval run, without its data (for lists)."""
@@ -433,6 +527,7 @@ def run_eval_at(
     cancel: CancelFlag | None = None,
     progress: Callable[[EvalProgress], None] | None = None,
     label: str = "",
+    runner: AgentRunner | None = None,
 ) -> EvalReport:
     """`EvalService.run` of the set named, on the workspace at `address`, opened here (a
     job's own connection, on its own thread)."""
@@ -441,5 +536,5 @@ def run_eval_at(
     with open_at(address) as ws:
         return ws.evals.run(
             ws.evals.get_set(set_name), settings, repeat=repeat, parallel=parallel,
-            cancel=cancel, progress=progress, label=label,
+            cancel=cancel, progress=progress, label=label, runner=runner,
         )  # fmt: skip

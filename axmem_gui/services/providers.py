@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -9,7 +10,7 @@ from typing import Any
 
 from axmem_gui.core.providers import PROVIDERS, ConnectionReport, ProviderSettings
 from axmem_gui.core.session.model import SessionProvider
-from axmem_gui.core.session.redact import redact_url, scrub_secrets
+from axmem_gui.core.session.redact import redact_url, scrub_secrets, url_secrets
 from axmem_gui.engine.providers import make_client, request_headers
 from axmem_gui.engine.providers import model_choices as _model_choices
 from axmem_gui.engine.providers import test_connection as _test_connection
@@ -19,7 +20,15 @@ from axmem_gui.services.secrets import env_api_key, get_api_key
 
 def model_choices(provider: str) -> list[str]:
     """Known model names for a provider (empty for servers that host any model)."""
-    return _model_choices(provider)
+    return list(_known_models(provider))
+
+
+@functools.cache
+def _known_models(provider: str) -> tuple[str, ...]:
+    # The lists are the installed axllm's (constant for the process); reading them copies
+    # its whole table (tens of milliseconds), so a provider form's first build may read
+    # them ahead, off the GUI thread.
+    return tuple(_model_choices(provider))
 
 
 @dataclass(frozen=True)
@@ -58,8 +67,11 @@ def build_client(
     settings: ProviderSettings,
     *,
     transport: Callable[[Mapping[str, Any]], Any] | None = None,
+    key: ResolvedKey | None = None,
 ) -> ResolvedClient:
-    key = resolve_api_key(settings)
+    """A client for `settings`, with the key `resolve_api_key` finds (or `key`, resolved
+    by the process that started this one)."""
+    key = key if key is not None else resolve_api_key(settings)
     attempts: list[dict[str, Any]] = []
     client = make_client(settings, key.value, transport=transport, on_http_attempt=attempts.append)
     info = settings.info
@@ -72,7 +84,8 @@ def build_client(
         dict(request_headers(client)),
         base_url=redact_url(str(used_url)) if used_url else None,
     )
-    return ResolvedClient(client, provider, tuple(v for v in (key.value,) if v), attempts)
+    secrets = tuple(v for v in (key.value, *url_secrets(settings.base_url)) if v)
+    return ResolvedClient(client, provider, secrets, attempts)
 
 
 def check_connection(settings: ProviderSettings) -> ConnectionReport:

@@ -38,6 +38,7 @@ from axmem_gui.core.session.format import (
     with_id,
 )
 from axmem_gui.core.session.model import Session
+from axmem_gui.core.session.redact import without_credentials
 from axmem_gui.services.files import read_utf8_file, write_file_atomic
 from axmem_gui.services.settings import SettingsService
 from axmem_gui.services.workspace import open_workspace
@@ -52,8 +53,9 @@ def read_session_file(path: Path) -> Session:
 
 
 def write_session_file(session: Session, path: Path) -> None:
-    """Write atomically (a temp file renamed into place): never a half-written session."""
-    write_file_atomic(path, session_to_json_text(session), "session file")
+    """Write atomically (a temp file renamed into place): never a half-written session,
+    never a credential in its URLs."""
+    write_file_atomic(path, session_to_json_text(without_credentials(session)), "session file")
 
 
 def default_file_name(session: Session) -> str:
@@ -156,6 +158,26 @@ class SessionService:
         except AxmemError:
             return None
 
+    # quarantine: a session imported from a file that does not hold what it claims (its
+    # `verify` failed) runs no code until the user says so (`trust`); kept in the
+    # workspace settings
+    def quarantine(self) -> dict[str, str]:
+        """The sessions in quarantine, with why."""
+        return dict(SettingsService(self._ws).read().quarantine)
+
+    def quarantined(self, session_id: str) -> str:
+        """Why session `session_id` is in quarantine ("" when it is not)."""
+        return self.quarantine().get(session_id, "")
+
+    def trust(self, session_id: str) -> None:
+        """The user confirmed: session `session_id` may be replayed and rerun."""
+        self._set_quarantine(session_id, "")
+        self._changed()
+
+    def _set_quarantine(self, session_id: str, why: str) -> None:
+        if self.quarantined(session_id) != why:
+            SettingsService(self._ws).set_quarantine(session_id, why)
+
     def remember_provider(self, settings: ProviderSettings) -> None:
         if self.read_only:
             return
@@ -209,22 +231,28 @@ class SessionService:
     def save(self, session: Session) -> str:
         """Store `session` under its id (a new recording: ids are unique)."""
         with self._ws.transaction():
-            session_id = str(self._ws.sessions.save(session_to_json(session)))
+            stored = session_to_json(without_credentials(session))
+            session_id = str(self._ws.sessions.save(stored))
         self._changed()
         return session_id
 
-    def store(self, session: Session) -> SessionImport:
+    def store(self, session: Session, quarantine: str = "") -> SessionImport:
         """Store a session as an import does: a stored session is never replaced. The
         same session again is left as it is (also when an earlier import kept it under
         `<id>-N`), a different one with a taken id is kept beside it under a new id
         (`<id>-2`, `<id>-3`, ...). One transaction that holds the write lock from its first
-        read: another connection cannot take the id between the look and the write."""
-        result = self._store(session)
+        read: another connection cannot take the id between the look and the write.
+        `quarantine`: why the session is put in quarantine (a failed `verify`), if it is."""
+        with self._ws.transaction(immediate=True):
+            result = self._store(session)
+            if result.stored:
+                self._set_quarantine(result.id, quarantine)
         if result.stored:
             self._changed()
         return result
 
     def _store(self, session: Session) -> SessionImport:
+        session = without_credentials(session)
         canonical = ""  # made only when a stored session is there to compare (0.25 s at 25 MB)
         with self._ws.transaction(immediate=True):
             candidate, n = session.id, 1
@@ -242,8 +270,10 @@ class SessionService:
             return SessionImport(candidate, True, taken)
 
     def import_file(self, path: Path) -> SessionImport:
-        """Check a session file and store it as `store` does."""
-        return self.store(read_session_file(path))
+        """Check a session file and store it as `store` does (in quarantine when it does
+        not hold what it claims)."""
+        session = read_session_file(path)
+        return self.store(session, quarantine=_claims_warning(session))
 
     def export(self, session_id: str, path: Path) -> None:
         write_session_file(self.get(session_id), path)
@@ -334,7 +364,7 @@ class _Batch:
                 for done, (i, session, warning) in enumerate(checked):
                     self.check()
                     try:  # (a savepoint of its own: a file that fails leaves nothing)
-                        result = service.store(session)
+                        result = service.store(session, quarantine=warning)
                     except AxmemError as exc:
                         outcomes[i] = FileImport(self.paths[i], None, str(exc))
                     else:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.settings import (
+    QUARANTINE_KEY,
     SETTING_KEYS,
     WorkspaceSettings,
     clamp_budget,
@@ -56,3 +57,18 @@ class SettingsService:
 
     def set_last_provider(self, provider: ProviderSettings) -> None:
         self.write(replace(self.read(), last_provider=provider))
+
+    def set_quarantine(self, session_id: str, why: str) -> None:
+        """Put session `session_id` in quarantine, saying why; "" takes it out."""
+        with self._store.transaction(immediate=True):
+            marks = dict(self.read().quarantine)
+            if why:
+                marks[session_id] = why
+            else:
+                marks.pop(session_id, None)
+            if marks:
+                self.write(replace(self.read(), quarantine=marks))
+            elif self._store.settings.get(QUARANTINE_KEY) is not None:
+                # (write() keeps what is stored for a setting it does not write)
+                self._store.settings.set(QUARANTINE_KEY, {})
+                self._notices.publish(Change("settings", (QUARANTINE_KEY,), False))

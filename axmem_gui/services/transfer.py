@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import shutil
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,12 +44,14 @@ from axmem_gui.core.formats import (
     write_jsonl,
     write_ts_module,
 )
+from axmem_gui.core.formats.fileio import human_size, too_large
 from axmem_gui.core.formats.plan import PlanItem
-from axmem_gui.core.formats.skillsdir import OutputFile
+from axmem_gui.core.formats.skillsdir import ExportRefused, OutputFile
 from axmem_gui.core.jsout import encode_text
 from axmem_gui.services.aggregates import WorkspaceAddress
 from axmem_gui.services.catalog import Write
 from axmem_gui.services.files import new_file_mode, write_file_atomic
+from axmem_gui.services.folder_swap import recover, replace_folder
 
 if TYPE_CHECKING:
     from axmem_gui.services.workspace import OpenWorkspace
@@ -147,13 +147,30 @@ def read_sources(
     """Read every path (nothing is written). Problems are inside the results."""
     out = []
     total = len(paths)
+    steps = 1000  # per path: a big file reports its bytes, a folder its skill folders
+
     for i, raw in enumerate(paths):
         if is_cancelled(cancel):
             raise ImportCancelled()
         path = Path(raw)
-        _report(progress, i, total, f"reading {path}")
-        out.append(read_source(path, fmt, limits))
-    _report(progress, total, total, "read")
+        _report(progress, i * steps, total * steps, f"reading {path}")
+
+        def within(done: int, of: int, i: int = i, path: Path = path) -> None:
+            if is_cancelled(cancel):
+                raise ImportCancelled()  # between two chunks or two skill folders
+            part = done / of if of else 1.0
+            unit = "skill folders" if path.is_dir() else ""
+            amount = (
+                f"{done:,} of {of:,} {unit}"
+                if unit
+                else (f"{human_size(done)} of {human_size(of)}")
+            )
+            _report(
+                progress, i * steps + int(part * steps), total * steps, f"reading {path}: {amount}"
+            )
+
+        out.append(read_source(path, fmt, limits, progress=within))
+    _report(progress, total * steps, total * steps, "read")
     return out
 
 
@@ -406,35 +423,31 @@ def skills_dir_clashes(ws: OpenWorkspace, out: Path) -> list[str]:
 def _write_skills_dir(out: Path, files: Sequence[OutputFile], force: bool) -> list[Path]:
     if out.exists() and not out.is_dir():
         raise InputError(f"{out}: exists and is not a folder")
+    # The real folder, when `out` is a link to one: it is what gets replaced.
+    target = out.resolve() if out.is_symlink() else out
+    try:
+        recover(target)  # what a killed export into it left beside it
+    except OSError as exc:
+        raise InputError(f"{out}: cannot finish an interrupted export: {exc}") from None
     top_names = _top_names(files)
     if out.is_dir() and not force:
         clashes = [n for n in top_names if (out / n).exists()]
         if clashes:
             raise ExportClashError(out, clashes)
-    parent = out if out.is_dir() else out.parent
+    parent = target.parent
     if not parent.is_dir():
         raise InputError(f"{parent}: folder not found")
-    # Build everything aside, then move it into place: a failure while writing files
-    # (disk full, permissions) leaves the destination untouched.
-    staging = Path(tempfile.mkdtemp(prefix=".axmem-export-", dir=parent))
+    # Built beside the target and swapped in at once (folder_swap): after any failure or
+    # crash the folder is the old one or the new one, never a mix.
     try:
-        os.chmod(staging, new_file_mode(executable=True))  # mkdtemp's 0700 would stay
-        _materialize(staging, files)
-        if not out.exists():
-            os.rename(staging, out)
-        else:
-            trash = staging / ".replaced"
-            trash.mkdir()
-            for name in top_names:
-                target = out / name
-                if target.exists() or target.is_symlink():
-                    os.rename(target, trash / name)
-                os.rename(staging / name, target)
+        replace_folder(
+            target,
+            lambda new: _materialize(new, files),
+            top_names,
+            new_file_mode(executable=True),
+        )
     except OSError as exc:
         raise InputError(f"{out}: cannot write the export: {exc.strerror or exc}") from None
-    finally:
-        if staging.exists() and staging != out:
-            shutil.rmtree(staging, ignore_errors=True)
     return [out / name for name in top_names]
 
 
@@ -444,14 +457,25 @@ def export_doc(
     """Write `doc` in `fmt` to `out` (a file, or a folder for skills-dir)."""
     out = Path(out)
     warnings = export_warnings(doc, fmt)
+    limits = ReadLimits()  # what the import reads: every export imports back
     if fmt == "skills-dir":
         try:
-            files = skills_dir_files(doc)
+            files = skills_dir_files(doc, limits)
+        except ExportRefused as exc:
+            raise InputError(
+                f"{out}: {exc}; the import would refuse it, so nothing was exported"
+            ) from None
         except ValueError as exc:
             raise InputError(str(exc)) from None
         written = _write_skills_dir(out, files, force)
     else:
-        _write_file_atomically(out, encode_text(render_text(doc, fmt)))
+        data = encode_text(render_text(doc, fmt))
+        if len(data) > limits.max_file_bytes:
+            raise InputError(
+                f"{out}: {too_large(len(data), limits.max_file_bytes)}; the import would "
+                "refuse it, so nothing was exported (export skills-dir, or part of the catalog)"
+            )
+        _write_file_atomically(out, data)
         written = [out]
     skills = 0 if fmt == "jsonl" else len(doc.skills)
     return ExportResult(fmt, out, tuple(written), skills, len(doc.memories), tuple(warnings))

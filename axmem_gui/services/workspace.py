@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import platformdirs
 
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from axmem_gui.services.settings import SettingsService
     from axmem_gui.services.suites import SuiteService
 
+T = TypeVar("T")
 APP_NAME = "axmem"
 #: Overrides the data folder (tests, portable installs).
 DATA_DIR_ENV = "AXMEM_DATA_DIR"
@@ -137,6 +139,33 @@ class OpenWorkspace:
     def info(self) -> dict[str, Any]:
         return self._store.info()
 
+    # sharing the file with other programs (store/sharing.py, design pattern 14) --------
+    @property
+    def write_wait_s(self) -> float:
+        """How long a write waits for another program's write lock (the busy timeout)."""
+        return self._store.write_wait_s
+
+    def set_write_wait(self, seconds: float) -> None:
+        self._store.set_write_wait(seconds)
+
+    @property
+    def last_write_wait_s(self) -> float:
+        """How long the last write transaction waited for the write lock."""
+        return self._store.last_write_wait_s
+
+    def check_schema(self) -> None:
+        """WorkspaceError when another program put SQL of its own into the file since it
+        was last checked (cheap while the schema cookie does not move)."""
+        self._store.check_schema()
+
+    def ensure_lock_holder(self) -> None:
+        """Wait until the lock holder (the desktop app's opens) holds the file's locks."""
+        self._store.ensure_lock_holder()
+
+    @property
+    def lock_holder_pid(self) -> int | None:
+        return self._store.lock_holder_pid
+
     def close(self) -> None:
         self._store.close()
 
@@ -147,11 +176,15 @@ class OpenWorkspace:
         self.close()
 
 
-def open_workspace(path: Path | str | None = None, *, read_only: bool = False) -> OpenWorkspace:
-    """Open `path`, or the default workspace (created and seeded on first use)."""
+def open_workspace(
+    path: Path | str | None = None, *, read_only: bool = False, hold_locks: bool = False
+) -> OpenWorkspace:
+    """Open `path`, or the default workspace (created and seeded on first use).
+    `hold_locks`: the desktop app's open, guarded by a lock holder process
+    (store/lockholder.py)."""
     if path is None:
-        return open_default_workspace(read_only=read_only)
-    return OpenWorkspace(Workspace.open(Path(path), read_only=read_only))
+        return open_default_workspace(read_only=read_only, hold_locks=hold_locks)
+    return OpenWorkspace(Workspace.open(Path(path), read_only=read_only, hold_locks=hold_locks))
 
 
 def open_at(address: WorkspaceAddress, *, read_only: bool = False) -> OpenWorkspace:
@@ -159,18 +192,37 @@ def open_at(address: WorkspaceAddress, *, read_only: bool = False) -> OpenWorksp
     return open_workspace(address.path, read_only=read_only)
 
 
-def open_default_workspace(*, read_only: bool = False) -> OpenWorkspace:
+def write_at(
+    address: WorkspaceAddress,
+    write: Callable[[OpenWorkspace], T],
+    *,
+    wait_s: float | None = None,
+) -> tuple[T, float]:
+    """Run `write` on a connection of its own (a job's, on its thread), waiting up to
+    `wait_s` (None: the store's bound) for another program's write lock; its value and
+    how long the write waited. The GUI's writes that met a busy workspace wait here, off
+    the GUI thread (ui/writes.py)."""
+    with open_at(address) as ws:
+        if wait_s is not None:
+            ws.set_write_wait(wait_s)
+        value = write(ws)
+        return value, ws.last_write_wait_s
+
+
+def open_default_workspace(*, read_only: bool = False, hold_locks: bool = False) -> OpenWorkspace:
     path = default_workspace_path()
     if path.exists():
-        return open_workspace(path, read_only=read_only)
+        return open_workspace(path, read_only=read_only, hold_locks=hold_locks)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise WorkspaceError(f"{path.parent}: cannot create the data folder: {exc}") from None
-    return init_workspace(path, sample=True)
+    return init_workspace(path, sample=True, hold_locks=hold_locks)
 
 
-def init_workspace(path: Path | str, *, sample: bool = False) -> OpenWorkspace:
+def init_workspace(
+    path: Path | str, *, sample: bool = False, hold_locks: bool = False
+) -> OpenWorkspace:
     """Create a new workspace at `path` (refuses to overwrite an existing file)."""
     p = Path(path)
     if p.is_symlink() or (p.exists() and (not p.is_file() or p.stat().st_size > 0)):
@@ -196,7 +248,7 @@ def init_workspace(path: Path | str, *, sample: bool = False) -> OpenWorkspace:
     except BaseException:
         _remove_aside(tmp)
         raise
-    return open_workspace(p)
+    return open_workspace(p, hold_locks=hold_locks)
 
 
 def _remove_aside(tmp: Path) -> None:

@@ -21,19 +21,28 @@ from axmem_gui.core.filehandles import FileHandle, NotRegularFile, acquire
 from axmem_gui.store import schema
 from axmem_gui.store.records import DAMAGED_HINT
 from axmem_gui.store.repositories import explain_sqlite_error
+from axmem_gui.store.schema_check import foreign_objects, refusal
+from axmem_gui.store.sharing import (
+    WRITE_WAIT_S,
+    Guard,
+    WorkspaceDatabase,
+    holder_supported,
+)
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 @dataclass(frozen=True)
 class OpenedDatabase:
-    db: Database
+    db: WorkspaceDatabase
     read_only: bool
     schema_version: int
     backup_path: Path | None
     #: This open's share of the raw descriptors on the file (see filehandles): release
     #: it after closing `db`, never before.
     handle: FileHandle
+    #: The checks before every write (None when read-only): close it after `db`.
+    guard: Guard | None = None
 
 
 def _damaged(exc: BaseException) -> WorkspaceError | None:
@@ -41,14 +50,17 @@ def _damaged(exc: BaseException) -> WorkspaceError | None:
     Only corruption is translated: full disks, locks and constraint errors stay as they
     are for the code that handles them."""
     if type(exc) is sqlite3.DatabaseError:
-        return WorkspaceError(f"the workspace file is damaged ({exc}); {DAMAGED_HINT}")
+        return WorkspaceError(
+            f"the workspace file is damaged (SQLite reported: {exc}); {DAMAGED_HINT}"
+        )
     if isinstance(exc, sqlite3.OperationalError) and str(exc).startswith(
         ("no such table", "no such column", "malformed")
     ):
         # Every table and column is created by our migrations: a missing one means the
         # schema text was damaged or edited by another program.
         return WorkspaceError(
-            f"the workspace file is damaged or its schema was changed ({exc}); {DAMAGED_HINT}"
+            f"the workspace file is damaged or its schema was changed (SQLite reported: "
+            f"{exc}); {DAMAGED_HINT}"
         )
     if isinstance(exc, UnicodeDecodeError) or (
         isinstance(exc, sqlite3.OperationalError) and "decode to UTF-8" in str(exc)
@@ -195,6 +207,9 @@ def _inspect(path: Path) -> _Inspection:
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             user_version = int(conn.execute("PRAGMA user_version").fetchone()[0])
             applied, sets = _applied(conn)
+            known = schema.known_migration_names()
+            ours = bool(applied) and applied == known[: len(applied)]
+            foreign = foreign_objects(conn, len(applied)) if ours else []
         except (sqlite3.DatabaseError, UnicodeDecodeError, WorkspaceError) as exc:
             raise WorkspaceError(
                 f"{path}: the workspace file is damaged or not a database ({exc})"
@@ -207,6 +222,8 @@ def _inspect(path: Path) -> _Inspection:
         raise WorkspaceError(
             f"{path}: an SQLite database, but not an Ax Memory & Skills Studio workspace"
         )
+    if foreign:
+        raise WorkspaceError(f"{path}: {refusal(foreign)}")
     return _Inspection(False, applied, user_version, sets)
 
 
@@ -337,9 +354,12 @@ def _read_only_connection(path: Path) -> sqlite3.Connection:
         raise WorkspaceError(f"{path}: cannot open the read-only workspace: {exc}") from None
 
 
-def _configure(db: Database, read_only: bool) -> None:
+def _configure(db: Database | sqlite3.Connection, read_only: bool) -> None:
+    # No function call in a schema object may have side effects (a belt: the schema
+    # check already refuses every object the migrations did not create).
+    db.execute("PRAGMA trusted_schema = OFF")
     db.execute("PRAGMA foreign_keys = ON")
-    db.execute("PRAGMA busy_timeout = 5000")
+    db.execute(f"PRAGMA busy_timeout = {int(WRITE_WAIT_S * 1000)}")
     if not read_only:
         if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             db.execute("PRAGMA journal_mode = WAL")
@@ -364,8 +384,12 @@ def _remove_new_sidecars(path: Path, before: set[str]) -> None:
                 _sidecar(path, suffix).unlink()
 
 
-def open_database(path: Path, *, create: bool, read_only: bool = False) -> OpenedDatabase:
-    """Open (or create) the workspace at `path`, migrating it if it is older.
+def open_database(
+    path: Path, *, create: bool, read_only: bool = False, hold_locks: bool = False
+) -> OpenedDatabase:
+    """Open (or create) the workspace at `path`, migrating it if it is older. With
+    `hold_locks` (the desktop app), a lock holder process keeps the file's shared locks
+    while it is open (see `lockholder`).
 
     Raises WorkspaceError, leaving the file untouched and nothing beside it, for files
     that are not ours, damaged, or written by a newer version."""
@@ -378,7 +402,12 @@ def open_database(path: Path, *, create: bool, read_only: bool = False) -> Opene
     held: list[FileHandle] = []
     try:
         return _open_database(
-            path, create=create, read_only=read_only, pending_wal=pending_wal, held=held
+            path,
+            create=create,
+            read_only=read_only,
+            hold_locks=hold_locks,
+            pending_wal=pending_wal,
+            held=held,
         )
     except WorkspaceError:
         for handle in held:
@@ -392,7 +421,13 @@ def open_database(path: Path, *, create: bool, read_only: bool = False) -> Opene
 
 
 def _open_database(
-    path: Path, *, create: bool, read_only: bool, pending_wal: bool, held: list[FileHandle]
+    path: Path,
+    *,
+    create: bool,
+    read_only: bool,
+    hold_locks: bool,
+    pending_wal: bool,
+    held: list[FileHandle],
 ) -> OpenedDatabase:
     """`held` receives the handle on the file as soon as there is one, for the caller
     to release if the open fails."""
@@ -424,7 +459,7 @@ def _open_database(
         # No sqlite-utils plugins (entry points of whatever else is installed) run on a
         # workspace connection; finding them read every installed package's metadata
         # on each open (about 25 ms of the app's start-up).
-        db = Database(_read_only_connection(path), execute_plugins=False)
+        db = WorkspaceDatabase(_read_only_connection(path), read_only=True)
         _configure(db, read_only=True)
         return OpenedDatabase(db, True, version, None, held[0])
 
@@ -435,9 +470,12 @@ def _open_database(
         backup_path = _backup(path, held[0], version, byte_copy=byte_copy)
     try:
         connection = sqlite3.connect(str(path), factory=GuardedConnection)
-        db = Database(connection, execute_plugins=False)  # (no plugins: as above)
+        # (no plugins: as above)
+        db = WorkspaceDatabase(connection, read_only=False, connect=lambda: _reconnect(path))
     except sqlite3.Error as exc:
-        raise WorkspaceError(f"{path}: cannot open the workspace: {exc}") from None
+        raise WorkspaceError(
+            f"{path}: cannot open the workspace (SQLite reported: {exc})"
+        ) from None
     try:
         _configure(db, read_only=False)
         if empty:
@@ -463,4 +501,28 @@ def _open_database(
         except OSError as exc:
             db.close()
             raise WorkspaceError(f"{path}: cannot open the workspace: {exc}") from None
-    return OpenedDatabase(db, False, latest, backup_path, held[0])
+    holder_key = held[0].key if hold_locks and holder_supported() else None
+    guard = Guard(path, held[0], latest, holder_key)
+    try:
+        # Checked again on this connection: another program may have changed the schema
+        # since `_inspect` looked (later changes move the cookie the guard watches).
+        guard.start(db.conn, wait=False)
+    except BaseException:
+        db.close()
+        guard.close()
+        raise
+    db.guard = guard
+    return OpenedDatabase(db, False, latest, backup_path, held[0], guard)
+
+
+def _reconnect(path: Path) -> sqlite3.Connection:
+    """A fresh connection for `WorkspaceDatabase.reconnect`, configured as on open."""
+    try:
+        conn = sqlite3.connect(str(path), factory=GuardedConnection)
+        _configure(conn, read_only=False)
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.Error as exc:
+        raise WorkspaceError(
+            f"{path}: cannot open the workspace again (SQLite reported: {exc})"
+        ) from None
+    return conn

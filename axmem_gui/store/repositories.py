@@ -30,23 +30,28 @@ from axmem_gui.store.records import (
     skill_to_row,
     skills_from_rows,
 )
+from axmem_gui.store.schema import FIND_INDEXES
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 
 def explain_sqlite_error(exc: sqlite3.Error) -> str:
-    """A message a user can act on, for the SQLite errors a write can meet."""
-    text = str(exc).lower()
-    if "full" in text:
+    """A message a user can act on, for the SQLite errors a write can meet. Decided by
+    SQLite's error code, never by the text: a trigger's RAISE(ABORT, '...') can say
+    anything, and whatever SQLite said is shown as SQLite's, not as ours."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = None if code is None else code & 0xFF
+    reported = f"SQLite reported: {exc}"
+    if primary == sqlite3.SQLITE_FULL:
         return "the disk is full: the change was not saved (nothing was lost); free some space"
-    if "locked" in text or "busy" in text:
+    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         return "another program is writing this workspace; the change was not saved, try again"
-    if "readonly" in text or "read-only" in text:
+    if primary == sqlite3.SQLITE_READONLY:
         return "the workspace file cannot be written (read-only); the change was not saved"
-    if "disk i/o" in text or "malformed" in text or "not a database" in text:
-        return f"the workspace file could not be written ({exc}); the change was not saved"
-    return f"the change was not saved: {exc}"
+    if primary in (sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return f"the workspace file could not be written; the change was not saved ({reported})"
+    return f"the change was not saved ({reported})"
 
 
 def translate_errors(fn: Callable[P, R]) -> Callable[P, R]:
@@ -63,6 +68,46 @@ def translate_errors(fn: Callable[P, R]) -> Callable[P, R]:
 
 
 E = TypeVar("E", Skill, Memory)
+
+
+#: A filter's trigrams queried at most (spread over it): more only narrow candidates
+#: that LIKE checks anyway.
+MAX_FILTER_TRIGRAMS = 24
+
+
+def trigram_match(text: str) -> str | None:
+    """An FTS5 query for rows holding every trigram of `text` (None under three
+    characters): each trigram a quoted string, so no character is query syntax."""
+    grams = [text[i : i + 3] for i in range(len(text) - 2)]
+    if not grams:
+        return None
+    if len(grams) > MAX_FILTER_TRIGRAMS:
+        step = (len(grams) - 1) / (MAX_FILTER_TRIGRAMS - 1)
+        grams = [grams[round(i * step)] for i in range(MAX_FILTER_TRIGRAMS)]
+    unique = dict.fromkeys(grams)
+    return " AND ".join('"' + g.replace('"', '""') + '"' for g in unique)
+
+
+
+
+def _keyset_bound(
+    column: str, descending: bool, cursor: PageCursor, *, before: bool
+) -> tuple[str, list[Any]]:
+    """The condition of rows after (or before) `cursor` in the order `column` (descending
+    or not), ties broken by pk ascending."""
+    value, pk = cursor
+    if column == "pk":
+        later = descending == before  # a larger pk comes later in ascending order
+        return ("pk > ?" if later else "pk < ?"), [pk]
+    if descending == before:
+        # after in ascending order, or before in descending: a larger key, or the same
+        # key and a larger pk (descending, before: ties are pk-ascending, so smaller pk)
+        if descending:
+            return f"({column} > ? OR ({column} = ? AND pk < ?))", [value, value, pk]
+        return f"({column}, pk) > (?, ?)", [value, pk]
+    if descending:
+        return f"({column} < ? OR ({column} = ? AND pk > ?))", [value, value, pk]
+    return f"({column}, pk) < (?, ?)", [value, pk]
 
 
 class _EntryRepository(Generic[E]):
@@ -203,34 +248,88 @@ class _EntryRepository(Generic[E]):
         (convert one with `from_raw`, where it is shown). Lazy views keep pages of these:
         the cycle collector does not track such tuples, so 100,000 loaded rows add nothing
         to what each full collection walks (parsed entries added five objects a row)."""
+        rows = self.raw_page(cursor, limit, text_filter=text_filter, order_by=order_by)
+        last = (rows[-1][1], int(rows[-1][0])) if rows else None
+        return rows, last
+
+    def raw_page(
+        self,
+        cursor: PageCursor | None,
+        limit: int,
+        *,
+        text_filter: str = "",
+        order_by: str = "pk",
+        backward: bool = False,
+        skip: int = 0,
+    ) -> list[tuple[Any, ...]]:
+        """Up to `limit` rows next to `cursor` in `order_by` order ("pk", a column, or
+        either with " desc"; ties by pk), as `raw_page_after` gives them, always in that
+        order: forward, the rows after the cursor (None: from the first row); backward,
+        the rows before it (None: from the last row), so the end of a list costs what its
+        start does. `skip` leaves out that many rows next to the cursor first (a jump into
+        the middle of a list: SQLite still steps over them, but by their keys only)."""
         column = self._order_column(order_by)
         descending = order_by.endswith(" desc")
         where, params = self._filter_sql(text_filter)
         args: list[Any] = list(params)
         if cursor is not None:
-            value, pk = cursor
-            if column == "pk":
-                after = "pk < ?" if descending else "pk > ?"
-                args.append(pk)
-            elif descending:
-                after = f"({column} < ? OR ({column} = ? AND pk > ?))"
-                args.extend((value, value, pk))
-            else:
-                after = f"({column}, pk) > (?, ?)"
-                args.extend((value, pk))
+            bound, bound_args = _keyset_bound(column, descending, cursor, before=backward)
             body = where.removeprefix(" WHERE ")
-            where = f" WHERE ({body}) AND {after}" if body else f" WHERE {after}"
-        direction = "DESC" if descending else "ASC"
-        tie = "" if column == "pk" else ", pk"
+            where = f" WHERE ({body}) AND {bound}" if body else f" WHERE {bound}"
+            args.extend(bound_args)
+        # Backward reads the order reversed (pk breaks ties ascending in both directions
+        # of a column, so reversing flips it too).
+        reverse = descending != backward
+        order = f"{column} {'DESC' if reverse else 'ASC'}"
+        if column != "pk":
+            order += ", pk DESC" if backward else ", pk"
+        if skip > 0:
+            # The row before the page by its key alone (an order without an index sorts
+            # the keys, not whole rows), then the page by keyset from it.
+            found = self._db.execute(
+                f"SELECT {column}, pk FROM {self.table}{where} ORDER BY {order} "
+                "LIMIT 1 OFFSET ?",
+                [*args, skip - 1],
+            ).fetchone()
+            if found is None:
+                return []
+            return self.raw_page(
+                (found[0], int(found[1])), limit, text_filter=text_filter,
+                order_by=order_by, backward=backward,
+            )  # fmt: skip
         args.append(limit)
         sql = (
-            f"SELECT * FROM (SELECT pk AS _pk, {column} AS _key, "
+            f"SELECT pk AS _pk, {column} AS _key, "
             f"{self._select().removeprefix('SELECT ')}{where} "
-            f"ORDER BY {column} {direction}{tie} LIMIT ?)"
+            f"ORDER BY {order} LIMIT ?"
         )
-        rows = self._db.execute(sql, args).fetchall()
-        last = (rows[-1][1], int(rows[-1][0])) if rows else None
-        return [tuple(r) for r in rows], last
+        rows = [tuple(r) for r in self._db.execute(sql, args).fetchall()]
+        if backward:
+            rows.reverse()
+        return rows
+
+    def position(
+        self, entry_id: str, *, text_filter: str = "", order_by: str = "pk"
+    ) -> int | None:
+        """Where `entry_id` stands among the rows `raw_page` gives (0: the first), or
+        None when it is not one of them (absent, or the filter leaves it out)."""
+        column = self._order_column(order_by)
+        where, params = self._filter_sql(text_filter)
+        body = where.removeprefix(" WHERE ")
+        own = f" WHERE ({body}) AND id = ?" if body else " WHERE id = ?"
+        args: list[Any] = list(params)
+        args.append(entry_id)
+        found = self._db.execute(f"SELECT {column}, pk FROM {self.table}{own}", args).fetchone()
+        if found is None:
+            return None
+        bound, bound_args = _keyset_bound(
+            column, order_by.endswith(" desc"), (found[0], int(found[1])), before=True
+        )
+        before = f" WHERE ({body}) AND {bound}" if body else f" WHERE {bound}"
+        args = list(params)
+        args.extend(bound_args)
+        row = self._db.execute(f"SELECT count(*) FROM {self.table}{before}", args).fetchone()
+        return int(row[0])
 
     def _order_column(self, order_by: str) -> str:
         allowed = {"pk", "id", "updated_at", *self.columns}
@@ -246,11 +345,22 @@ class _EntryRepository(Generic[E]):
         )
 
     def _filter_sql(self, text_filter: str) -> tuple[str, list[Any]]:
+        """The WHERE clause of `text_filter`: a case-insensitive (ASCII, as LIKE) substring
+        of the id, a text column or the tags. From three characters on, the candidates
+        come from the trigram index (`schema.FIND_INDEXES`) and LIKE only checks them;
+        shorter filters have no trigram and read the table."""
         if not text_filter:
             return "", []
-        like = "%" + text_filter.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        parts = [f"{c} LIKE ? ESCAPE '\\'" for c in (*self.columns, "tags")]
-        return " WHERE " + " OR ".join(parts), [like] * len(parts)
+        escaped = text_filter.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        columns: tuple[str, ...] = (*self.columns, "tags")
+        where = " OR ".join(f"{c} LIKE ? ESCAPE '\\'" for c in columns)
+        likes: list[Any] = [f"%{escaped}%"] * len(columns)
+        match = trigram_match(text_filter)
+        if match is None:
+            return f" WHERE ({where})", likes
+        index = FIND_INDEXES[self.table][0]
+        found = f"pk IN (SELECT rowid FROM {index} WHERE {index} MATCH ?)"
+        return f" WHERE {found} AND ({where})", [match, *likes]
 
     def history(self, entry_id: str) -> list[Revision]:
         rows = self._db.execute(
@@ -350,6 +460,7 @@ class _EntryRepository(Generic[E]):
                     f"updated_at, revision) VALUES (?, {placeholders}, ?, ?, ?)",
                     [self._free_former_pk(entry.id), *values, at, at, first],
                 )
+                self._find_index("", entry.id)
                 self._log(entry.id, first, op or "create", None, row, batch, at)
                 return first
             before = current[0]
@@ -357,10 +468,12 @@ class _EntryRepository(Generic[E]):
                 return current[1].revision
             revision = current[1].revision + 1
             sets = ", ".join(f"{c} = ?" for c in cols)
+            self._find_index("delete", entry.id)
             self._db.execute(
                 f"UPDATE {self.table} SET {sets}, updated_at = ?, revision = ? WHERE id = ?",
                 [*values, at, revision, entry.id],
             )
+            self._find_index("", entry.id)
             self._log(entry.id, revision, op or "update", before, row, batch, at)
             return revision
 
@@ -380,6 +493,7 @@ class _EntryRepository(Generic[E]):
             pk = self._db.execute(
                 f"SELECT pk FROM {self.table} WHERE id = ?", [entry_id]
             ).fetchone()[0]
+            self._find_index("delete", entry_id)
             self._db.execute(f"DELETE FROM {self.table} WHERE id = ?", [entry_id])
             self._log_position(pk)
             self._log(
@@ -400,13 +514,39 @@ class _EntryRepository(Generic[E]):
             at = now_iso()
             # Above both ids' logs: the new id may have a history of its own.
             revision = max(current[1].revision, self._last_logged_revision(new_id)) + 1
+            self._find_index("delete", old_id)
             self._db.execute(
                 f"UPDATE {self.table} SET id = ?, updated_at = ?, revision = ? WHERE id = ?",
                 [new_id, at, revision, old_id],
             )
+            self._find_index("", new_id)
             after = dict(current[0], id=new_id)
             self._log(old_id, revision, "rename", current[0], after, batch, at)
             self._log(new_id, revision, "rename", current[0], after, batch, at)
+
+    def _find_index(self, command: str, entry_id: str) -> None:
+        """Keep the filter's trigram index (schema.FIND_INDEXES) in step with one row, in
+        the write's transaction: "" adds the row as stored now, "delete" takes it out
+        (before the row changes: an external-content index needs the old values). Not
+        triggers: a trigger may not write a virtual table while the connection does not
+        trust the schema (`PRAGMA trusted_schema = OFF`, connection.py)."""
+        found = FIND_INDEXES.get(self.table)
+        if found is None:
+            return
+        index, columns = found
+        cols = ", ".join(columns)
+        if command:
+            self._db.execute(
+                f"INSERT INTO {index} ({index}, rowid, {cols}) "
+                f"SELECT ?, pk, {cols} FROM {self.table} WHERE id = ?",
+                [command, entry_id],
+            )
+        else:
+            self._db.execute(
+                f"INSERT INTO {index} (rowid, {cols}) "
+                f"SELECT pk, {cols} FROM {self.table} WHERE id = ?",
+                [entry_id],
+            )
 
     def restore(self, revision: Revision, *, batch: str | None = None) -> int:
         """Bring back the value an entry had after (or, for a delete, before) a revision."""

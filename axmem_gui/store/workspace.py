@@ -29,6 +29,7 @@ from axmem_gui.store.repositories import (
     SuiteRepository,
     explain_sqlite_error,
 )
+from axmem_gui.store.sharing import Guard, WorkspaceDatabase
 
 
 class Workspace:
@@ -42,10 +43,13 @@ class Workspace:
         schema_version: int,
         backup: Path | None,
         handle: FileHandle | None = None,
+        guard: Guard | None = None,
     ) -> None:
         self.path = path
         #: Raw descriptors on the file, released only after `db` closes (filehandles).
         self._handle = handle
+        #: The checks before every write and the lock holder, closed after `db`.
+        self._guard = guard
         self.db = db
         self.read_only = read_only
         self.schema_version = schema_version
@@ -63,40 +67,82 @@ class Workspace:
         self.settings = SettingsRepository(db, read_only)
 
     @classmethod
-    def open(cls, path: Path | str, *, create: bool = False, read_only: bool = False) -> Workspace:
+    def open(
+        cls,
+        path: Path | str,
+        *,
+        create: bool = False,
+        read_only: bool = False,
+        hold_locks: bool = False,
+    ) -> Workspace:
         """Open a workspace file; with `create`, a missing or empty file becomes a new one.
+        `hold_locks` (the desktop app): a lock holder process keeps the file's shared
+        locks while it is open, whatever closes a descriptor in this process
+        (store/lockholder.py).
 
         Raises WorkspaceError (file untouched) for foreign, damaged or newer files."""
         p = Path(path)
-        opened = open_database(p, create=create, read_only=read_only)
+        opened = open_database(p, create=create, read_only=read_only, hold_locks=hold_locks)
         return cls(
-            p, opened.db, opened.read_only, opened.schema_version, opened.backup_path, opened.handle
+            p,
+            opened.db,
+            opened.read_only,
+            opened.schema_version,
+            opened.backup_path,
+            opened.handle,
+            opened.guard,
         )
 
     @contextmanager
-    def transaction(self, *, immediate: bool = False) -> Iterator[Workspace]:
+    def transaction(self, *, immediate: bool = True) -> Iterator[Workspace]:
         """All or nothing; nests (inner blocks are savepoints). SQLite failures surface
         as WorkspaceError with a message the user can act on.
 
-        `immediate` (outermost block only): take the write lock at the start, waiting for
-        it as long as the busy timeout. A block that reads, then writes what it read
-        decides, needs it when another connection may write meanwhile: a deferred
-        transaction that read before another connection committed cannot write at all."""
+        Every outermost block takes the write lock at its start (BEGIN IMMEDIATE),
+        waiting for it up to the busy timeout, after the sharing checks
+        (store/sharing.py): a block that reads, then writes what it read decides, must,
+        because a deferred transaction that read before another connection committed
+        cannot write at all. (`immediate` is kept for callers that say so; every write
+        transaction is immediate.)"""
+        del immediate
         try:
-            if immediate and not self.db.conn.in_transaction:
-                self.db.execute("BEGIN IMMEDIATE")
-                try:
-                    yield self
-                    self.db.execute("COMMIT")
-                except BaseException:
-                    if self.db.conn.in_transaction:  # (a failed COMMIT leaves it open)
-                        self.db.conn.rollback()
-                    raise
-            else:
-                with self.db.atomic():
-                    yield self
+            with self.db.atomic():
+                yield self
         except sqlite3.Error as exc:
             raise WorkspaceError(explain_sqlite_error(exc)) from exc
+
+    @property
+    def write_wait_s(self) -> float:
+        """How long a write waits for another program's write lock (the busy timeout)."""
+        db = self.db
+        return db.busy_timeout() if isinstance(db, WorkspaceDatabase) else 0.0
+
+    def set_write_wait(self, seconds: float) -> None:
+        if isinstance(self.db, WorkspaceDatabase):
+            self.db.set_busy_timeout(seconds)
+
+    @property
+    def last_write_wait_s(self) -> float:
+        """How long the last write transaction waited for the write lock."""
+        db = self.db
+        return db.last_wait_s if isinstance(db, WorkspaceDatabase) else 0.0
+
+    def check_schema(self) -> None:
+        """WorkspaceError when another program added a trigger, view or other object
+        since the schema was last checked (cheap when the schema cookie did not move)."""
+        if self._guard is not None:
+            self._guard.check_schema(self.db.conn)
+
+    def ensure_lock_holder(self) -> None:
+        """Wait until the lock holder (if this open has one) holds the file's locks.
+        Raises WorkspaceError when it cannot."""
+        if self._guard is not None:
+            self._guard.ensure_holder()
+
+    @property
+    def lock_holder_pid(self) -> int | None:
+        holder = None if self._guard is None else self._guard.holder
+        return None if holder is None else holder.pid
 
     @staticmethod
     def new_batch_id() -> str:
@@ -151,6 +197,10 @@ class Workspace:
             finally:
                 if self._handle is not None:
                     self._handle.release()
+                # Last: the holder closes after every connection of this process, so its
+                # close does the final checkpoint (when no other program has the file).
+                if self._guard is not None:
+                    self._guard.close()
 
     def __enter__(self) -> Workspace:
         return self

@@ -9,6 +9,12 @@ revision the command last saw (`expected_revision`), so a change made meanwhile 
 window or instance raises ConflictError, which the context resolves (reload theirs /
 overwrite with mine). A command that cannot apply marks itself obsolete and QUndoStack
 drops it, so the stack never claims a state the store does not have.
+
+The window moves the stack through its `WriteQueue` (ui/writes.py): `prepare` computes a
+command's write on the GUI thread, the queue runs it (waiting off the GUI thread while
+another program writes), `settled` records the outcome, and only then does the stack
+call `redo()`/`undo()`, which shows it. Called without `settled` (tests, other callers),
+`redo()`/`undo()` write at once, as before.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import pairwise
-from typing import Protocol
+from typing import Any, Protocol
 
 import shiboken6
 from PySide6.QtCore import QObject, Signal, SignalInstance
@@ -48,6 +54,8 @@ class EditContext(Protocol):
 
     def focus(self, kind: str, entry_id: str) -> None: ...
 
+    def keep_unsaved(self, kind: str, values: Sequence[Entry]) -> None: ...
+
 
 class _Controller(Protocol):
     @property
@@ -73,6 +81,8 @@ class EditSession(QObject):
     entries_changed_done = Signal(str)
     focus_requested = Signal(str, str)
     error_reported = Signal(str)
+    #: kind, entries: an edit refused after waiting for another program (shown again)
+    unsaved = Signal(str, list)
 
     def __init__(
         self,
@@ -115,6 +125,13 @@ class EditSession(QObject):
 
     def focus(self, kind: str, entry_id: str) -> None:
         self.focus_requested.emit(kind, entry_id)
+
+    def keep_unsaved(self, kind: str, values: Sequence[Entry]) -> None:
+        self.unsaved.emit(kind, list(values))
+
+
+#: What the queue reported for the next redo()/undo(): (undo, revisions, error).
+_Settled = tuple[bool, Any, AxmemError | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +188,11 @@ class ReplaceEntriesCommand(QUndoCommand):
         self.batch = tuple(batch)
         self.failed = False
         self._first = True
+        self._settled: _Settled | None = None
+        #: Whether the last write queued was made on another connection (a worker's,
+        #: after waiting for another program): its notice reached no view of this window.
+        self._elsewhere = False
+        self._structural = any((c.before is None) != (c.after is None) for c in self.changes)
 
     def id(self) -> int:
         if self.merge_key is None:
@@ -198,20 +220,104 @@ class ReplaceEntriesCommand(QUndoCommand):
             self.setObsolete(True)
         return True
 
+    @staticmethod
+    def _picks(undo: bool) -> tuple[_Pick, _Pick]:
+        """(the value to write, the value that should be there now)"""
+        if undo:
+            return (lambda c: c.before), (lambda c: c.after)
+        return (lambda c: c.after), (lambda c: c.before)
+
     def redo(self) -> None:
         if self.failed:
             return
         if self._first and self.deferred:
             self._first = False  # the commit's last command writes (see the class)
+            self._settled = None
             return
-        self._apply(lambda c: c.after, lambda c: c.before, self.op)
+        self._run(undo=False)
 
     def undo(self) -> None:
         if self.failed:
             return
         # The store's history knows create/update/delete/restore/rename; an undo is an
         # update (or create/delete) like any other write.
-        self._apply(lambda c: c.before, lambda c: c.after, None)
+        self._run(undo=True)
+
+    def _run(self, *, undo: bool) -> None:
+        pick, present = self._picks(undo)
+        op = None if undo else self.op
+        settled, self._settled = self._settled, None
+        if settled is None:
+            self._apply(pick, present, op)
+            return
+        _undo, revisions, error = settled
+        if error is None:
+            self.revisions = revisions
+            self._first = False
+            if self._elsewhere:  # the views heard nothing of a worker's connection
+                ids = [c.entry_id for c in self.changes]
+                self.ctx.entries_changed(self.kind, ids, self._structural)
+            self._announce(pick)
+        elif isinstance(error, ConflictError):
+            self._resolve(error, pick, present, op)
+        else:
+            self.ctx.report_error(str(error))
+            self._give_up()
+
+    # the write queue (ui/writes.py) ---------------------------------------------------
+    def prepare(self, undo: bool) -> Callable[[OpenWorkspace], Any]:
+        """The write of the next redo (or undo), computed here on the GUI thread: plain
+        data and the kind, for whichever thread's workspace runs it. Raises ConflictError
+        when the store no longer holds what this command left there."""
+        if not undo and self._first and self.deferred:
+            revisions = dict(self.revisions)  # its first redo writes nothing (see the class)
+            return lambda _ws: revisions
+        pick, present = self._picks(undo)
+        kind, op = self.kind, None if undo else self.op
+        writes = [
+            Write(change.entry_id, pick(change), self._expected_revision(change, present))
+            for change in self.changes
+        ]
+        return lambda ws: ws.catalog.write(kind, writes, op=op)
+
+    def settled(
+        self, undo: bool, value: Any, error: AxmemError | None, *, elsewhere: bool = False
+    ) -> bool:
+        """The queue's outcome for the next redo()/undo(); whether the stack should move
+        now. A write refused (another program kept the workspace busy past the wait, the
+        disk is full, the file changed hands...) does not move the stack: it is reported
+        and a field edit goes back to the form (`keep_unsaved`), never dropped. A
+        conflict moves it: redo()/undo() asks whose version to keep."""
+        if error is not None and not isinstance(error, ConflictError):
+            pick, _present = self._picks(undo)
+            field_edit = self.merge_key is not None and not undo
+            message = str(error)
+            if field_edit:
+                message = (
+                    f"{message.rstrip('.').removesuffix(', try again')}. Your edit is kept "
+                    "in the form: it is saved with your next change, or when the field "
+                    "loses the focus."
+                )
+            self.ctx.report_error(message)
+            if field_edit:
+                self.ctx.keep_unsaved(self.kind, [v for c in self.changes if (v := pick(c))])
+            return False
+        self._settled = (undo, value, error)
+        self._elsewhere = elsewhere
+        return True
+
+    def _resolve(self, err: ConflictError, pick: _Pick, present: _Pick, op: str | None) -> None:
+        if self.ctx.resolve_conflict(err) is not Resolution.MINE:
+            self._give_up()
+            return
+        try:
+            self.revisions = self._write(pick, present, op, check=False)
+        except AxmemError as error:
+            self.ctx.report_error(str(error))
+            self._give_up()
+            return
+        self._first = False
+        self._announce(pick)
 
     def _apply(self, pick: _Pick, present: _Pick, op: str | None) -> None:
         try:
@@ -282,6 +388,8 @@ class RenameEntryCommand(QUndoCommand):
         self.old_id = old_id
         self.new_id = new_id
         self.failed = False
+        self._settled: _Settled | None = None
+        self._elsewhere = False
 
     def redo(self) -> None:
         self._rename(self.old_id, self.new_id)
@@ -289,15 +397,36 @@ class RenameEntryCommand(QUndoCommand):
     def undo(self) -> None:
         self._rename(self.new_id, self.old_id)
 
+    def prepare(self, undo: bool) -> Callable[[OpenWorkspace], Any]:
+        kind = self.kind
+        source, target = (self.new_id, self.old_id) if undo else (self.old_id, self.new_id)
+        return lambda ws: ws.catalog.rename(kind, source, target)
+
+    def settled(
+        self, undo: bool, value: Any, error: AxmemError | None, *, elsewhere: bool = False
+    ) -> bool:
+        if error is not None:
+            self.ctx.report_error(str(error))
+            return False
+        self._settled = (undo, value, error)
+        self._elsewhere = elsewhere
+        return True
+
     def _rename(self, source: str, target: str) -> None:
+        settled, self._settled = self._settled, None
         try:
-            self.ctx.catalog.rename(self.kind, source, target)
+            if settled is None:
+                self.ctx.catalog.rename(self.kind, source, target)
+            elif settled[2] is not None:
+                raise settled[2]
         except AxmemError as err:
             self.ctx.report_error(str(err))
             self.failed = True
             self.setObsolete(True)
             self.ctx.entries_changed(self.kind, [source, target], True)
             return
+        if settled is not None and self._elsewhere:
+            self.ctx.entries_changed(self.kind, [source, target], True)
         self.ctx.focus(self.kind, target)
 
 

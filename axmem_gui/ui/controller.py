@@ -12,12 +12,17 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from axmem_gui.core.errors import WorkspaceError
 from axmem_gui.core.workspace import WorkspaceCounts
 from axmem_gui.services.aggregates import Change
 from axmem_gui.services.contextmaps import snapshot_count
 from axmem_gui.services.workspace import OpenWorkspace
 
 EXTERNAL_POLL_MS = 1500
+#: How long a write on the GUI thread waits for another program's write lock, at most:
+#: a stall, never one of seconds. (Catalog edits wait longer, off the GUI thread:
+#: ui/writes.py.)
+GUI_WRITE_WAIT_S = 1.0
 
 
 class WorkspaceController(QObject):
@@ -33,15 +38,20 @@ class WorkspaceController(QObject):
     #: what: every receiver of the `changed` that follows a write has run.
     settled = Signal(str)
     externally_changed = Signal()
+    #: Another program put SQL of its own into the open workspace (the message says
+    #: what); every write is refused until it is removed (store/sharing.py).
+    schema_refused = Signal(str)
     closing = Signal()  # stop timers and jobs that would read the workspace
 
     def __init__(self, workspace: OpenWorkspace, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._ws = workspace
+        workspace.set_write_wait(GUI_WRITE_WAIT_S)
         workspace.notices.subscribe(self._on_notice)
         self._closed = False
         self._seen_version = workspace.data_version()
         self._map_snapshots: int | None = None
+        self._refused = ""
         # Connected first, so every other receiver of `changed` counts afresh.
         self.changed.connect(self._on_changed)
         self._timer = QTimer(self)
@@ -76,6 +86,7 @@ class WorkspaceController(QObject):
         old = self._ws
         old.notices.unsubscribe(self._on_notice)
         self._ws = workspace
+        workspace.set_write_wait(GUI_WRITE_WAIT_S)
         workspace.notices.subscribe(self._on_notice)
         self._seen_version = workspace.data_version()
         old.close()
@@ -106,6 +117,12 @@ class WorkspaceController(QObject):
         if version == self._seen_version:
             return False
         self._seen_version = version
+        try:
+            self._ws.check_schema()
+        except WorkspaceError as exc:
+            if str(exc) != self._refused:  # said once, not at every later commit
+                self._refused = str(exc)
+                self.schema_refused.emit(str(exc))
         self.externally_changed.emit()
         self.changed.emit("*")
         return True

@@ -22,9 +22,11 @@ from PySide6.QtGui import QAction, QUndoStack
 from PySide6.QtWidgets import QWidget
 
 from axmem_gui.core.errors import AxmemError
+from axmem_gui.services.agent_runner import AgentRunner
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.settings import AppSettings
 from axmem_gui.ui.tasks import TaskRunner
+from axmem_gui.ui.writes import WriteQueue
 
 MenuName = Literal["file", "edit", "view", "run", "help"]
 #: How long a status-bar message stays by default.
@@ -60,10 +62,17 @@ class PageSpec:
     #: first shown or asked for (the first paint waits only for the pages it shows).
     widget: QWidget | None = None
     build: Callable[[], QWidget] | None = None
+    #: What `build` waits for that touches no widget (importing the page's modules,
+    #: warming the caches it reads), run on a job before the page's first build: when the
+    #: user first opens it, or once the window is idle. Called on any thread; it must
+    #: neither create nor touch a Qt object, nor read the workspace's connection.
+    prepare: Callable[[], object] | None = None
 
     def __post_init__(self) -> None:
         if (self.widget is None) == (self.build is None):
             raise FeatureError(f"page {self.key!r}: give either a widget or a build function")
+        if self.prepare is not None and self.build is None:
+            raise FeatureError(f"page {self.key!r}: only a page built later is prepared")
 
 
 @dataclass(frozen=True)
@@ -211,8 +220,12 @@ class FeatureContext:
     actions: ActionRegistry
     settings: AppSettings
     shell: Shell
+    #: Starts agent runs and replays in child processes (services.agent_runner).
+    agents: AgentRunner
     _installed: Mapping[FeatureSpec[Any], Feature] = field(default_factory=dict, repr=False)
     _needs: tuple[FeatureSpec[Any], ...] = ()
+    #: The window's writes that wait for another program (ui/writes.py).
+    writes: WriteQueue | None = None
 
     def need(self, spec: FeatureSpec[F]) -> F:
         """The installed feature of a declared need."""
@@ -287,8 +300,10 @@ def install(specs: Sequence[FeatureSpec[Any]], base: FeatureContext) -> Installe
             base.actions,
             base.settings,
             base.shell,
+            base.agents,
             installed.features,
             spec.needs,
+            writes=base.writes,
         )
         feature = spec.create(context)
         installed.features[spec] = feature

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.errors import AxmemError
+from axmem_gui.services.agent_runner import AgentRunner
 from axmem_gui.services.workspace import OpenWorkspace
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.controller import WorkspaceController
@@ -47,16 +48,19 @@ from axmem_gui.ui.feature import (
     FeatureSpec,
     InstalledFeatures,
     MenuName,
+    PageSpec,
     Shell,
     install,
 )
 from axmem_gui.ui.inert_text import inert, plain_label
 from axmem_gui.ui.navigator import NavigatorModel, NavigatorView, NavRole
 from axmem_gui.ui.page_docks import PageDocks
-from axmem_gui.ui.resources import icon, style_leaves, with_base
+from axmem_gui.ui.resources import icon, style_leaves
 from axmem_gui.ui.screen_fit import CentralArea, ScreenFit
 from axmem_gui.ui.settings import AppSettings
 from axmem_gui.ui.tasks import COLLECTOR, TaskRunner
+from axmem_gui.ui.window_pages import WindowPages
+from axmem_gui.ui.writes import WriteQueue, undo_actions
 
 #: Opens a workspace path for the window; raises AxmemError with a user message.
 WorkspaceOpener = Callable[[Path], OpenWorkspace]
@@ -140,64 +144,6 @@ class _WindowShell(Shell):
         self._window.after_first_paint(callback)
 
 
-class _Pages(Mapping[str, QWidget]):
-    """The window's pages by section key, in navigator order. Reading a page that is
-    built on first use (PageSpec.build) builds it; iterating the keys builds nothing."""
-
-    def __init__(self, window: MainWindow) -> None:
-        self._window = window
-        self._widgets: dict[str, QWidget] = {}
-        self._builders: dict[str, Callable[[], QWidget]] = {}
-        #: The stand-in on the stack until a page is built.
-        self._placeholders: dict[str, QWidget] = {}
-
-    def add(self, key: str, widget: QWidget | None, build: Callable[[], QWidget] | None) -> None:
-        if key in self:
-            raise FeatureError(f"page {key!r}: contributed twice")
-        if widget is not None:
-            self._widgets[key] = widget
-            self._window.stack.addWidget(widget)
-            return
-        assert build is not None
-        placeholder = QWidget()
-        placeholder.setObjectName(f"{key}PagePending")
-        self._builders[key] = build
-        self._placeholders[key] = placeholder
-        self._window.stack.addWidget(placeholder)
-
-    def built(self, key: str) -> bool:
-        return key in self._widgets
-
-    def __getitem__(self, key: str) -> QWidget:
-        found = self._widgets.get(key)
-        if found is not None:
-            return found
-        build = self._builders.pop(key)  # KeyError for an unknown key, as a dict
-        widget = build()
-        with_base(widget)  # built after the first paint: "base" as its container sheet
-        placeholder = self._placeholders.pop(key)
-        stack = self._window.stack
-        current = stack.currentWidget() is placeholder
-        stack.insertWidget(stack.indexOf(placeholder), widget)
-        if current:
-            stack.setCurrentWidget(widget)
-        stack.removeWidget(placeholder)
-        placeholder.deleteLater()
-        self._widgets[key] = widget
-        return widget
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._widgets or key in self._builders
-
-    def __iter__(self) -> Iterator[str]:
-        order = {self._window.stack.indexOf(w): k for k, w in self._widgets.items()}
-        order.update({self._window.stack.indexOf(w): k for k, w in self._placeholders.items()})
-        return iter([order[i] for i in sorted(order)])
-
-    def __len__(self) -> int:
-        return len(self._widgets) + len(self._builders)
-
-
 class MainWindow(QMainWindow):
     workspace_opened = Signal(str)
 
@@ -221,13 +167,21 @@ class MainWindow(QMainWindow):
         self._create_workspace = create_workspace
         #: One runner for all slow work of this window's features.
         self.task_runner = TaskRunner(parent=self)
+        #: Agent runs and replays happen in child processes it starts (one kept warm).
+        self.agent_runner = AgentRunner()
+        #: Catalog writes, waiting for another program off the GUI thread (ui/writes.py).
+        self.writes = WriteQueue(controller, self)
         #: What waits for the first paint (Shell.after_first_paint); None once it is done.
         self._after_paint: list[Callable[[], object]] | None = []
         self.action_registry = ActionRegistry(self)
         self.shell = _WindowShell(self)
         self.installed = InstalledFeatures()
-        #: Pages by section key; a lazily built page is built when read (see _Pages).
-        self.pages = _Pages(self)
+        self._build_central()
+        #: Pages by section key; a page built later is prepared and built when first
+        #: opened, or built when read (see WindowPages).
+        self.pages = WindowPages(self.stack, self)
+        #: While True, opening a section builds its page at once (`show_section`).
+        self._build_now = False
         self.docks: dict[str, QDockWidget] = {}
         #: The View menu's toggle of each dock (see `dock_toggle`).
         self.dock_toggles: dict[str, QAction] = {}
@@ -238,13 +192,16 @@ class MainWindow(QMainWindow):
         self.setWindowIcon(icon("axmem"))
         self.resize(first_start_size(self.screen().availableGeometry().size()))
 
-        self._build_central()
         self._build_menus()
         self._build_status()
 
         controller.changed.connect(self._on_changed)
         controller.opened.connect(self._on_opened)
         controller.externally_changed.connect(self._on_external_change)
+        self.writes.waiting.connect(lambda _waiting: self._update_counts())
+        controller.schema_refused.connect(
+            lambda message: ErrorDialog.show(self, "Workspace changed by another program", message)
+        )
         # The one shutdown path: features stop before the workspace's connection closes.
         controller.closing.connect(self._shutdown)
         self._on_opened()
@@ -261,12 +218,14 @@ class MainWindow(QMainWindow):
             self.action_registry,
             self.settings,
             self.shell,
+            self.agent_runner,
+            writes=self.writes,
         )
         self.installed = install(specs, base)
         # Pages in the order of registration; everything else in the order of installing.
         for spec in specs:
             for page in self.installed.contributions[spec].pages:
-                self._add_page(page.key, page.title, page.widget, page.build)
+                self._add_page(page)
         for contributed in self.installed.contributions.values():
             for dock in contributed.docks:
                 self._add_dock(dock.name, dock.title, dock.widget, dock.area, dock.banner)
@@ -288,15 +247,9 @@ class MainWindow(QMainWindow):
         """An installed feature (tests and the composition root reach them here)."""
         return self.installed.get(spec)
 
-    def _add_page(
-        self,
-        key: str,
-        title: str,
-        widget: QWidget | None,
-        build: Callable[[], QWidget] | None = None,
-    ) -> None:
-        self.pages.add(key, widget, build)
-        self.nav_model.add_section(key, title)
+    def _add_page(self, page: PageSpec) -> None:
+        self.pages.add(page)
+        self.nav_model.add_section(page.key, page.title)
 
     def _add_dock(
         self,
@@ -340,6 +293,8 @@ class MainWindow(QMainWindow):
     def _shutdown(self) -> None:
         self.installed.shutdown()
         self.task_runner.shutdown()
+        self.pages.shutdown()
+        self.agent_runner.shutdown()
 
     # construction -------------------------------------------------------------------
     def _build_central(self) -> None:
@@ -383,9 +338,7 @@ class MainWindow(QMainWindow):
         self._quit_action = make_action(self, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
         self.edit_menu = bar.addMenu("&Edit")
-        undo = self.undo_stack.createUndoAction(self, "&Undo")
-        undo.setShortcut(QKeySequence.StandardKey.Undo)
-        redo = self.undo_stack.createRedoAction(self, "&Redo")
+        undo, redo = undo_actions(self, self.undo_stack, self.writes)
         redo.setShortcuts(redo_shortcuts())
         self.edit_menu.addAction(undo)
         self.edit_menu.addAction(redo)
@@ -462,9 +415,18 @@ class MainWindow(QMainWindow):
 
     # behaviour ----------------------------------------------------------------------
     def show_section(self, key: str) -> None:
-        self.show_section_row(self.nav_model.row_of(key))
+        """Show section `key` with its page built (code that uses the page next)."""
+        self._build_now = True
+        try:
+            self.show_section_row(self.nav_model.row_of(key))
+        finally:
+            self._build_now = False
+        if key in self.pages and self.stack.currentWidget() is not self.pages[key]:
+            self.stack.setCurrentWidget(self.pages[key])
 
     def show_section_row(self, row: int) -> None:
+        """Open a section as the user does (the navigator, View > section): a page not
+        built yet shows "Loading…" while it is prepared off the GUI thread."""
         self.navigator.setCurrentIndex(self.nav_model.index(row))
 
     def current_section(self) -> str:
@@ -473,7 +435,10 @@ class MainWindow(QMainWindow):
     def _on_nav(self, *_: QItemSelection) -> None:
         key = self.navigator.currentIndex().data(NavRole.Key)
         if key in self.pages:
-            self.stack.setCurrentWidget(self.pages[key])  # built on its first visit
+            if self._build_now:
+                self.stack.setCurrentWidget(self.pages[key])
+            else:
+                self.pages.open(str(key))
             self.page_docks.show_page(str(key))
             self.shell.section_changed.emit(key)
 
@@ -484,6 +449,7 @@ class MainWindow(QMainWindow):
         self.path_label.setText(str(ws.path))
         self.path_label.setToolTip(inert(str(ws.path)))  # a file name may look like HTML
         self.undo_stack.clear()
+        self.writes.forget()  # what waited to be written belonged to the other workspace
         path = str(ws.path.resolve())
         self.settings.add_recent_file(path)
         self.settings.set_last_workspace(path)
@@ -502,6 +468,8 @@ class MainWindow(QMainWindow):
         counts = self.controller.counts()
         self.nav_model.set_counts(counts)
         saved = "read-only" if self.controller.read_only else "saved"
+        if self.writes.is_waiting:
+            saved = "waiting for another program…"
         self.counts_label.setText(
             f"{counts.skills:,} skills · {counts.memories:,} memories · {saved}"
         )
@@ -616,6 +584,22 @@ class MainWindow(QMainWindow):
         callbacks, self._after_paint = self._after_paint, None
         for callback in callbacks or ():
             callback()
+        if callbacks is not None:
+            self._warm_up_when_idle()
+
+    def _warm_up_when_idle(self) -> None:
+        """Once the start-up's background work is done, the pages not opened yet are
+        prepared (see WindowPages): their first visit then only builds widgets."""
+        if not self.task_runner.busy:
+            self.pages.warm_up()
+            return
+
+        def on_busy(busy: bool) -> None:
+            if not busy:
+                self.task_runner.busy_changed.disconnect(on_busy)
+                self.pages.warm_up()
+
+        self.task_runner.busy_changed.connect(on_busy)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_layout()

@@ -25,10 +25,8 @@ from axmem_gui.ui.entry_table import EntryRole, EntryTableModel
 from axmem_gui.ui.fitted_columns import WithinWidth
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.resources import style_leaves
+from axmem_gui.ui.tasks import TaskRunner
 
-#: How far `select_id` pages through a lazy table looking for an entry before it gives up
-#: and shows the entry in the form only (keeps Ctrl+N and undo quick at 100,000 rows).
-SELECT_FETCH_LIMIT = 10_000
 #: Up to this many selected rows are selected again after a reload.
 RESELECT_LIMIT = 2_000
 
@@ -53,9 +51,9 @@ class CatalogTableModel(EntryTableModel):
     def refresh_entries(self, ids: Iterable[str]) -> bool:
         """Re-read the loaded rows of `ids`. False when a row is gone (reload instead)."""
         wanted = set(ids)
-        rows = [r for r in range(len(self._rows)) if self.entry_id_at(r) in wanted]
-        for row in rows:
-            found = self._table.row(self.entry_id_at(row))
+        rows = [(r, entry_id) for r, entry_id in self.loaded() if entry_id in wanted]
+        for row, entry_id in rows:
+            found = self._table.row(entry_id)
             if found is None:
                 return False
             self._set_raw(row, found)
@@ -77,11 +75,14 @@ class CatalogPage(QWidget):
     #: The entry the form showed is no longer stored (deleted elsewhere): its id.
     entry_gone = Signal(str)
 
-    def __init__(self, kind: str, catalog: CatalogService) -> None:
+    def __init__(
+        self, kind: str, catalog: CatalogService, runner: TaskRunner | None = None
+    ) -> None:
         super().__init__()
         self.kind = kind
         self.catalog = catalog
-        self.model = CatalogTableModel(catalog.table(kind))
+        #: `runner` reads a new filter's rows off the GUI thread (None: on it).
+        self.model = CatalogTableModel(catalog.table(kind), runner)
         self._expected_updates: set[str] | None = None
 
         self.toolbar = QToolBar()
@@ -225,8 +226,8 @@ class CatalogPage(QWidget):
             return
         wanted = set(ids)
         selection = QItemSelection()
-        for row in range(self.model.rowCount()):
-            if self.model.index(row, 0).data(EntryRole.EntryId) in wanted:
+        for row, entry_id in self.model.loaded():
+            if entry_id in wanted:
                 selection.select(self.model.index(row, 0), self.model.index(row, 0))
         flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
         self.table.selectionModel().select(selection, flags)
@@ -265,11 +266,8 @@ class CatalogPage(QWidget):
             ids = [self.form.entry.id]
         return ids
 
-    def select_id(self, entry_id: str, fetch_limit: int = SELECT_FETCH_LIMIT) -> bool:
-        while (row := self.model.row_of_id(entry_id)) < 0 and self.model.canFetchMore():
-            if self.model.rowCount() >= fetch_limit:
-                break
-            self.model.fetchMore()
+    def select_id(self, entry_id: str) -> bool:
+        row = self.model.find_row(entry_id)
         if row < 0:
             return False
         index = self.model.index(row, 0)

@@ -307,6 +307,8 @@ INPUT_QUIET_S = 1.0
 COLLECTOR = GuiThreadCollector()
 #: While jobs run, the GUI thread's safe points come at least this often.
 COLLECT_INTERVAL_MS = 50
+#: Threads for jobs that wait on another process (agent runs): as many as a window runs.
+WAITING_THREADS = 16
 #: Generation 0's threshold while jobs run (CPython's default is 700 on 3.11 and 3.12).
 BUSY_THRESHOLD = 25_000
 #: While jobs run: a middle generation this big (estimated, in objects) is frozen, not
@@ -476,6 +478,10 @@ class TaskRunner(QObject):
         super().__init__(parent)
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(max_threads)
+        #: Jobs that wait on another process (an agent run's child) have threads of their
+        #: own: a stuck run never holds one the rest of the window's work needs.
+        self._waiting = QThreadPool(self)
+        self._waiting.setMaxThreadCount(WAITING_THREADS)
         #: The jobs whose outcome this runner will deliver.
         self._running: set[int] = set()
         #: Safe points for the GUI thread's young collections while jobs run.
@@ -489,7 +495,9 @@ class TaskRunner(QObject):
         signals.partial.connect(self._on_partial)
         signals.done.connect(self._on_done)
 
-    def submit(self, job: Job) -> int:
+    def submit(self, job: Job, *, waits: bool = False) -> int:
+        """Run `job` on the pool; `waits`: it spends its time waiting on another process
+        (its own pool then, see `_waiting`)."""
         _reap()
         job_id = next(_JOB_IDS)
         signals = _emitter()
@@ -497,7 +505,7 @@ class TaskRunner(QObject):
         _CUSTODY[job_id] = _Ticket(job, ctx, self)
         was_busy = bool(self._running)
         self._running.add(job_id)
-        self._pool.start(_Runnable(job_id))
+        (self._waiting if waits else self._pool).start(_Runnable(job_id))
         if not was_busy:
             self._set_busy(True)
         return job_id
@@ -533,7 +541,7 @@ class TaskRunner(QObject):
         return bool(self._running)
 
     def wait(self, msecs: int = 30000) -> bool:
-        done = bool(self._pool.waitForDone(msecs))
+        done = bool(self._pool.waitForDone(msecs)) and bool(self._waiting.waitForDone(msecs))
         _reap()
         return done
 

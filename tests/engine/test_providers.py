@@ -3,7 +3,9 @@ modes on the wire, and clear errors."""
 
 from __future__ import annotations
 
+import importlib
 import socket
+from typing import Any
 
 import pytest
 
@@ -119,3 +121,25 @@ def test_a_provider_without_a_default_model_asks_for_one(
         make_client(settings, None)
     assert str(refused.value).startswith(said)
     assert "unknown provider" not in str(refused.value)
+
+
+def test_axllm_parses_its_provider_table_once_per_profile(monkeypatch: pytest.MonkeyPatch) -> None:
+    # axllm 25.4.6 parsed its 100 KB provider table on every lookup (about 13 per model
+    # call: a third of a replay's time); engine.providers, imported above, caches each
+    # profile's entry.
+    ai = importlib.import_module("axllm.ai")
+    parses: list[int] = []
+    real = ai._core_json_parse
+
+    def counted(value: str) -> Any:
+        parses.append(len(value))
+        return real(value)
+
+    monkeypatch.setattr(ai, "_core_json_parse", counted)
+    first = ai.provider_descriptor("openai-compatible")
+    assert first["id"] == "openai-compatible"
+    for _ in range(5):
+        assert ai.provider_descriptor("openai-compatible") == first
+    assert len([n for n in parses if n > 50_000]) <= 1
+    first["transport"] = "changed by a caller"
+    assert ai.provider_descriptor("openai-compatible")["transport"] != "changed by a caller"

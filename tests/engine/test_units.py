@@ -68,7 +68,7 @@ def test_redaction() -> None:
     assert (
         redact_url("https://h/v1/m?key=SECRET&alt=sse") == f"https://h/v1/m?key={REDACTED}&alt=sse"
     )
-    assert redact_url("https://user:pw@h/v1") == "https://h/v1"
+    assert redact_url("https://user:pw@h/v1") == f"https://{REDACTED}@h/v1"
     assert redact_url("http://127.0.0.1:8080/v1/chat") == "http://127.0.0.1:8080/v1/chat"
     value = {"a": ["x sk-secret-123 y"], "sk-secret-123": 1, "n": 5}
     assert scrub_secrets(value, ["sk-secret-123"]) == {

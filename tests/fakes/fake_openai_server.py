@@ -10,6 +10,7 @@ with its headers so tests can check what went over the wire.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import re
@@ -39,9 +40,35 @@ FAULTS = (
     "slow-stream",
     "401",
     "401-echo",
+    "401-echo-forms",
+    "echo-forms",
+    "endless",
+    "huge",
+    "huge-unannounced",
+    "307-here",
+    "308-here",
     "two-fences",
     "cut-json",
 )
+#: The size of the "huge" replies.
+HUGE_BYTES = 100 * 1024 * 1024
+
+
+def derived_forms(key: str) -> dict[str, str]:
+    """How a careless (or hostile) server may echo a key back."""
+    return {
+        "base64": base64.b64encode(key.encode()).decode(),
+        "base64 user:key": base64.b64encode(f"user:{key}".encode()).decode(),
+        "reversed": key[::-1],
+        "spaced": " ".join(key),
+        "upper-cased": key.upper(),
+        "first 12 characters": key[:12],
+        "url-encoded": urllib.parse.quote(f"k={key}"),
+    }
+
+
+def _sent_key(headers: Any) -> str:
+    return str(headers.get("Authorization", "")).removeprefix("Bearer ")
 
 
 @dataclass
@@ -69,6 +96,8 @@ class FakeServerState:
     held: int = 0
     #: When set, each held reply instead waits for one `gate.release()` (or `slow_seconds`).
     gate: threading.Semaphore | None = None
+    #: Code the model writes on its next actor turns, one piece per turn (hostile code).
+    actor_code: list[str] = field(default_factory=list)
     #: What `GET /v1/models` lists.
     models: list[str] = field(default_factory=lambda: ["scripted-a"])
 
@@ -98,16 +127,23 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, json.dumps(obj).encode(), headers)
 
     def do_GET(self) -> None:
+        state = self.server.state
         directory = _DIRECTORY.search(self.path)
+        if not directory:
+            # Logged too: a redirected POST arrives as a GET, with whatever headers it kept.
+            with state.lock:
+                state.requests.append(
+                    WireRequest(len(state.requests) + 1, self.path, dict(self.headers), None)
+                )
         if directory:
             # The team directory the recorder examples' function tool asks.
-            with self.server.state.lock:
-                self.server.state.directory_calls += 1
+            with state.lock:
+                state.directory_calls += 1
             service = urllib.parse.unquote(directory.group(1))
             team = "team-payments" if service == "checkout" else "team-unknown"
             self._json(200, {"service": service, "team": team, "oncall": "dana"})
         elif self.path.rstrip("/").endswith("/models"):
-            models = [{"id": m, "object": "model"} for m in self.server.state.models]
+            models = [{"id": m, "object": "model"} for m in state.models]
             self._json(200, {"object": "list", "data": models})
         else:
             self._json(404, {"error": {"message": "not found"}})
@@ -139,6 +175,21 @@ class _Handler(BaseHTTPRequestHandler):
             sent = self.headers.get("Authorization", "")
             self._json(401, {"error": {"message": f"invalid api key: {sent}"}})
             return
+        if fault == "401-echo-forms":
+            forms = derived_forms(_sent_key(self.headers))
+            echoed = "; ".join(f"{k}: {v}" for k, v in forms.items())
+            self._json(401, {"error": {"message": f"invalid api key ({echoed})"}})
+            return
+        if fault in ("307-here", "308-here"):
+            # A redirect within this origin (another path on the same host and port).
+            self.send_response(int(fault[:3]))
+            self.send_header("Location", self.path.replace("/chat/", "/moved/chat/"))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if fault in ("endless", "huge", "huge-unannounced"):
+            self._endless(fault, body)
+            return
         if fault == "429":
             self._json(
                 429,
@@ -162,7 +213,14 @@ class _Handler(BaseHTTPRequestHandler):
                 state.release.wait(state.slow_seconds)
             with state.lock:
                 state.held -= 1
-        answer = openai_response(body, number)
+        with state.lock:
+            answer = openai_response(body, number, state.actor_code)
+        if fault == "echo-forms":
+            # The key, in every derived form, in the model's answer.
+            echoed = " ".join(derived_forms(_sent_key(self.headers)).values())
+            said = answer["choices"][0]["message"]
+            if isinstance(said.get("content"), str):
+                said["content"] += f" (echo: {echoed})"
         if fault in ("two-fences", "cut-json"):
             answer = misbehaving_answer(answer, fault)
         reply = json.dumps(answer).encode()
@@ -235,6 +293,28 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(b"data: [DONE]\n\n")
             self.wfile.flush()
 
+    def _endless(self, fault: str, body: Any) -> None:
+        """A reply that never ends (an SSE stream, or a JSON string) or one of HUGE_BYTES;
+        written piece by piece, so this server holds none of it."""
+        self.send_response(200)
+        streamed = fault == "endless" and body.get("stream") is True
+        self.send_header("Content-Type", "text/event-stream" if streamed else "application/json")
+        if fault == "huge":
+            self.send_header("Content-Length", str(HUGE_BYTES))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        chunk = {"id": "c", "object": "chat.completion.chunk", "model": "m",
+                 "choices": [{"index": 0, "delta": {"content": "x" * 900}}]}  # fmt: skip
+        piece = (f"data: {json.dumps(chunk)}\n\n" if streamed else "x" * 1024).encode()
+        sent = 0
+        with contextlib.suppress(OSError):
+            if not streamed:
+                self.wfile.write(b'{"choices": [{"message": {"content": "')
+            while fault == "endless" or sent < HUGE_BYTES:
+                self.wfile.write(piece * 64)
+                sent += len(piece) * 64
+
 
 def misbehaving_answer(answer: dict[str, Any], fault: str) -> dict[str, Any]:
     """A well-formed HTTP answer whose content a real small model gets wrong: actor code in
@@ -306,6 +386,61 @@ class FakeOpenAIServer:
     def requests(self) -> list[WireRequest]:
         with self.state.lock:
             return list(self.state.requests)
+
+
+class _RedirectHandler(BaseHTTPRequestHandler):
+    server: _RedirectServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def _redirect(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        self.rfile.read(length)
+        self.server.seen.append(WireRequest(0, self.path, dict(self.headers), None))
+        target = self.server.target_for(self.path)
+        self.send_response(self.server.code)
+        self.send_header("Location", target)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    do_GET = do_POST = _redirect
+
+
+class _RedirectServer(ThreadingHTTPServer):
+    daemon_threads = True
+    code: int
+    seen: list[WireRequest]
+    target_for: Any
+
+
+class RedirectServer:
+    """Answers every request on 127.0.0.1 with HTTP `code` and a Location on `target`
+    (a base URL: the request's path below /v1 is kept)."""
+
+    def __init__(self, code: int, target: str) -> None:
+        self._server = _RedirectServer(("127.0.0.1", 0), _RedirectHandler)
+        self._server.code = code
+        self._server.seen = []
+        self._server.target_for = lambda path: target.rstrip("/") + path.removeprefix("/v1")
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._thread.start()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    @property
+    def requests(self) -> list[WireRequest]:
+        return list(self._server.seen)
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
 
 
 @pytest.fixture

@@ -223,3 +223,47 @@ def test_bundle_indexes_part_of_a_big_catalog_in_its_own_worker(
     part = job.result()
     assert job.error is None
     assert part == build_part(profile, columns, 50)
+
+
+@pytest.mark.parametrize("program", ["axmem-gui", "axmem"])
+def test_bundle_runs_an_agent_replay_in_its_own_worker(bundle: Path, program: str) -> None:
+    """Agent runs and replays happen in a child process: the bundle starts itself with
+    `--agent-worker`, and its worker replays a session whose code loops forever within
+    its limits."""
+    from axmem_gui.services import sessions
+    from axmem_gui.services.agent_runner import WORKER_ARGUMENT, AgentRunner
+    from tests.helpers.hostile_code import hostile_session
+
+    runner = AgentRunner([str(bundle / program), WORKER_ARGUMENT], keep_warm=False)
+    try:
+        report = sessions.replay(hostile_session("loop"), runner=runner)
+    finally:
+        runner.shutdown()
+    assert report.identical, report.render()
+    assert [h.kind for h in report.limits_hit] == ["time"]
+
+
+@pytest.mark.parametrize("program", ["axmem-gui", "axmem"])
+def test_bundle_holds_an_open_workspaces_locks_for_the_app(
+    bundle: Path, program: str, tmp_path: Path
+) -> None:
+    """The app starts itself with `--lock-holder` to keep a workspace's shared locks
+    (store/lockholder.py): the bundled holder says it holds them, and exits when its
+    stdin closes, the final checkpoint done (no -wal left)."""
+    from axmem_gui.services.workspace import init_workspace
+    from axmem_gui.store.lockholder import HOLDER_ARGUMENT, READY
+
+    path = tmp_path / "w.axmem"
+    init_workspace(path).close()
+    holder = subprocess.Popen(
+        [str(bundle / program), HOLDER_ARGUMENT, str(path), str(os.getpid())],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env={"QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert holder.stdout is not None and holder.stdin is not None
+    assert holder.stdout.readline() == READY
+    assert path.with_name(path.name + "-wal").exists()
+    holder.stdin.close()
+    assert holder.wait(120) == 0
+    assert not path.with_name(path.name + "-wal").exists()

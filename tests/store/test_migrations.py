@@ -58,10 +58,33 @@ def test_migrations_are_append_only() -> None:
 
 
 @pytest.mark.parametrize("journal", ["delete", "wal"])
-def test_failed_upgrade_leaves_the_file_and_nothing_beside_it(tmp_path: Path, journal: str) -> None:
-    # A v4 file whose skills table already has the column m005 adds: the upgrade fails.
+def test_failed_upgrade_leaves_the_file_and_nothing_beside_it(
+    tmp_path: Path, journal: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A v4 file whose upgrade fails in SQLite (m005 made to add a column that exists).
     # In WAL mode (every workspace the app writes) the backup stayed: inspecting the file
     # had created an empty -wal, taken for a pending one (found by AXMEM_FUZZ_SEED=21).
+    path = tmp_path / "odd.axmem"
+    _workspace_at_version(path, 4)
+    db = Database(path)
+    db.execute(f"PRAGMA journal_mode = {journal}")
+    db.conn.commit()
+    db.close()
+    m005 = next(m for m in schema.migrations._migrations if m.name == "m005_skill_extra")
+    monkeypatch.setattr(m005, "fn", lambda db: db.execute("ALTER TABLE skills ADD COLUMN pk TEXT"))
+    before = path.read_bytes()
+    with pytest.raises(WorkspaceError, match="could not prepare the workspace"):
+        Workspace.open(path)
+    assert path.read_bytes() == before
+    # The backup written before the attempt goes with it (found by fuzzing mutated files).
+    assert [p.name for p in tmp_path.iterdir()] == ["odd.axmem"]
+
+
+@pytest.mark.parametrize("journal", ["delete", "wal"])
+def test_a_table_changed_by_another_program_is_refused_untouched(
+    tmp_path: Path, journal: str
+) -> None:
+    # A v4 file whose skills table already has the column m005 adds: not our schema.
     path = tmp_path / "odd.axmem"
     _workspace_at_version(path, 4)
     db = Database(path)
@@ -70,8 +93,7 @@ def test_failed_upgrade_leaves_the_file_and_nothing_beside_it(tmp_path: Path, jo
     db.conn.commit()
     db.close()
     before = path.read_bytes()
-    with pytest.raises(WorkspaceError, match="could not prepare the workspace"):
+    with pytest.raises(WorkspaceError, match="a table named 'skills' whose definition"):
         Workspace.open(path)
     assert path.read_bytes() == before
-    # The backup written before the attempt goes with it (found by fuzzing mutated files).
     assert [p.name for p in tmp_path.iterdir()] == ["odd.axmem"]

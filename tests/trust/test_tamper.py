@@ -149,7 +149,8 @@ def test_each_tampering_is_reported_named_with_a_diff(
     path = tmp_path / f"{name}.axsession.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
 
-    code, out = _cli(capsys, "replay", str(path))
+    # (a file that fails verify is replayed only with --force: its code is untrusted)
+    code, out = _cli(capsys, "replay", "--force", str(path))
     assert code == 1, out
     assert out.startswith("DIFFERENT"), out
     assert where in out.split("\n\n")[0], out  # named in the first difference
@@ -171,7 +172,7 @@ def test_a_changed_prompt_shows_the_text_that_was_really_sent(
     _prompt_text(doc)
     path = tmp_path / "prompt.axsession.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    code, out = _cli(capsys, "replay", "--json", str(path))
+    code, out = _cli(capsys, "replay", "--json", "--force", str(path))
     report = json.loads(out)
     first = report["differences"][0]
     assert code == 1 and first["kind"] == "stored_request"
@@ -189,7 +190,7 @@ def test_a_changed_digest_shows_both_full_digests(
     exchange = doc["exchanges"][5]
     true_digest = request_digest(exchange["request"], exchange.get("params"), scheme=2)
     assert exchange["digest"].startswith("sha256-v2:")
-    for command in ("replay", "verify"):
-        code, out = _cli(capsys, command, str(path))
+    for command in (("replay", "--force"), ("verify",)):
+        code, out = _cli(capsys, *command, str(path))
         assert code == 1
         assert f"-{doc['exchanges'][5]['digest']}" in out and f"+{true_digest}" in out

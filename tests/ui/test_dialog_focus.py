@@ -119,6 +119,7 @@ def _dialogs(window: MainWindow, tmp_path: Path) -> dict[str, Callable[[], QDial
     from axmem_gui.ui.contextmap.dialogs import AddItemDialog, EvolutionDialog
     from axmem_gui.ui.editor.dialogs import RenameDialog, TagDialog
     from axmem_gui.ui.editor.skill_files import FileViewDialog, SkillFilesDialog
+    from axmem_gui.ui.evals.dialogs import EvalCaseDialog, EvalSetDialog
     from axmem_gui.ui.help import DocumentationDialog, ShortcutsDialog
     from axmem_gui.ui.history import HistoryDialog
     from axmem_gui.ui.sessions.agent_editor import AgentConfigDialog
@@ -157,6 +158,8 @@ def _dialogs(window: MainWindow, tmp_path: Path) -> dict[str, Callable[[], QDial
         "FileViewDialog": lambda: FileViewDialog(SkillResource("reference.md", b"# Ref\n")),
         "SuiteDialog": lambda: SuiteDialog(window, "New suite", "My checks 2"),
         "CaseDialog": lambda: CaseDialog(window, "Add as case", case, ["ops-retrieval"], "x"),
+        "EvalSetDialog": lambda: EvalSetDialog(window, "New eval set", ["ops-assistant"]),
+        "EvalCaseDialog": lambda: EvalCaseDialog(window, "New case", ["request"], lambda _c: []),
         "HistoryDialog": lambda: HistoryDialog(
             window,
             "skill",

@@ -126,7 +126,7 @@ def test_help_menu_has_shortcuts_documentation_and_about(
     shortcuts, docs = shown
     assert shortcuts.model.rowCount() == len(rows)
     readme = docs.browser.toPlainText()
-    assert "Quick start" in readme and "16 MiB" in readme
+    assert "Quick start" in readme and "1 GiB" in readme
 
 
 def test_opening_another_workspace_updates_the_welcome_and_suite_status(

@@ -7,28 +7,40 @@ read the paths they are given."""
 from __future__ import annotations
 
 import errno
+import io
 import os
 import stat
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from axmem_gui.core.filehandles import close_unless_held
 
 MIB = 1024 * 1024
+GIB = 1024 * MIB
+#: How much a read takes at a time (then reports progress, and may be cancelled).
+CHUNK_BYTES = 4 * MIB
+
+#: Called as (done, total) while a file or a folder is read; raising from it stops the
+#: read (a cancel). Units are bytes for a file, skill folders for a folder.
+ReadProgress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
 class ReadLimits:
-    """Guards against inputs that would exhaust memory or never end."""
+    """Guards against inputs that would exhaust memory or never end. They are also what
+    every export may write (`check_export_*`): whatever the app exports, it imports back,
+    and an export that would not is refused with the message the import would give."""
 
     #: Largest single file (catalog file, SKILL.md or resource).
-    max_file_bytes: int = 16 * MIB
+    max_file_bytes: int = 1 * GIB
     #: Largest sum of file sizes read for one source path (a skills folder with resources).
-    max_total_bytes: int = 256 * MIB
+    max_total_bytes: int = 1 * GIB
     #: Deepest folder nesting followed under a skills folder.
     max_depth: int = 24
     #: Most files read for one source path.
-    max_files: int = 20_000
+    max_files: int = 1_000_000
 
 
 class ReadFailure(Exception):
@@ -46,8 +58,8 @@ def describe_os_error(exc: OSError) -> str:
 
 
 def human_size(n: int) -> str:
-    """`16 MiB`, `16.5 MiB`, `2.1 KiB`, `12 bytes` (whole units without a decimal)."""
-    for unit, size in (("MiB", MIB), ("KiB", 1024)):
+    """`1 GiB`, `16.5 MiB`, `2.1 KiB`, `12 bytes` (whole units without a decimal)."""
+    for unit, size in (("GiB", GIB), ("MiB", MIB), ("KiB", 1024)):
         if n >= size:
             return f"{n // size} {unit}" if n % size == 0 else f"{n / size:.1f} {unit}"
     return f"{n} bytes"
@@ -89,12 +101,18 @@ def file_kind(mode: int) -> str:
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
 
 
+def too_large(size: int, limit: int) -> str:
+    """The message for a file over the size limit (the import's and the export's)."""
+    return f"file is too large ({human_size(size)}; the limit is {human_size(limit)})"
+
+
 def read_bytes_limited(
     path: Path,
     max_bytes: int,
     *,
     follow_symlinks: bool = True,
     expect: os.stat_result | None = None,
+    progress: ReadProgress | None = None,
 ) -> bytes:
     """The bytes of a regular file, refusing before reading when it is larger than
     `max_bytes` (and again while reading, in case it grows).
@@ -103,6 +121,17 @@ def read_bytes_limited(
     checked through the open descriptor, so what is read is what was checked. Without
     `follow_symlinks` a symlink is refused; with `expect` (an lstat result) the opened
     file must be that same file (no swap between the check and the read)."""
+    data = _read_limited(path, max_bytes, follow_symlinks, expect, progress)
+    return bytes(data)
+
+
+@contextmanager
+def _open_regular(
+    path: Path, max_bytes: int, follow_symlinks: bool, expect: os.stat_result | None
+) -> Iterator[tuple[io.FileIO, int]]:
+    """The file, opened without blocking (a FIFO or device never hangs the caller) and
+    checked through the open descriptor (so what is read is what was checked), and its
+    size; refused before reading when larger than `max_bytes`."""
     flags = _OPEN_FLAGS | (0 if follow_symlinks else getattr(os, "O_NOFOLLOW", 0))
     try:
         fd = os.open(path, flags)
@@ -118,30 +147,83 @@ def read_bytes_limited(
         if expect is not None and (st.st_dev, st.st_ino) != (expect.st_dev, expect.st_ino):
             raise ReadFailure("the file changed while it was being read")
         if st.st_size > max_bytes:
-            raise ReadFailure(
-                f"file is too large ({human_size(st.st_size)}; "
-                f"the limit is {human_size(max_bytes)})"
-            )
+            raise ReadFailure(too_large(st.st_size, max_bytes))
         os.set_blocking(fd, True)
-        chunks: list[bytes] = []
-        remaining = max_bytes + 1
-        while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
+        with io.FileIO(fd, "rb", closefd=False) as f:
+            yield f, st.st_size
     except OSError as exc:
         raise ReadFailure(describe_os_error(exc)) from None
     finally:
         close_unless_held(fd)  # never drops our SQLite locks on an open workspace
-    data = b"".join(chunks)
-    if len(data) > max_bytes:
-        raise ReadFailure(f"file grew beyond the limit of {human_size(max_bytes)} while reading")
+
+
+def _grew(max_bytes: int, done: int) -> ReadFailure:
+    if done >= max_bytes:
+        return ReadFailure(f"file grew beyond the limit of {human_size(max_bytes)} while reading")
+    return ReadFailure("the file changed while it was being read")
+
+
+def _read_limited(
+    path: Path,
+    max_bytes: int,
+    follow_symlinks: bool,
+    expect: os.stat_result | None,
+    progress: ReadProgress | None,
+) -> bytearray:
+    """The file into one buffer of its size, a chunk at a time (progress, cancel): memory
+    is the file's size once, not a list of chunks and their join."""
+    with _open_regular(path, max_bytes, follow_symlinks, expect) as (f, size):
+        data = bytearray(size)
+        view = memoryview(data)
+        done = 0
+        while done < size:
+            n = f.readinto(view[done : done + CHUNK_BYTES])
+            if not n:
+                break
+            done += n
+            if progress is not None:
+                progress(done, size)
+        view.release()
+        del data[done:]  # shrank while reading
+        if f.read(1):
+            raise _grew(max_bytes, done)
     return data
 
 
-def decode_text(data: bytes) -> str:
+def iter_text_lines(
+    path: Path, max_bytes: int, *, progress: ReadProgress | None = None
+) -> Iterator[str]:
+    """The file's lines (split on LF only, without it), decoded one at a time: a big
+    JSON Lines file is read in bounded memory. Refuses what `decode_text` refuses, with
+    the same messages (NUL byte, invalid UTF-8 with its offset and line)."""
+    with _open_regular(path, max_bytes, True, None) as (f, size):
+        done = 0
+        reported = 0
+        reader = io.BufferedReader(f, CHUNK_BYTES)
+        for number, raw in enumerate(reader, start=1):
+            line = raw[:-1] if raw.endswith(b"\n") else raw
+            if number == 1:
+                line = line.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte order mark
+                done += len(raw) - len(line) - raw.endswith(b"\n")
+            nul = line.find(b"\0")
+            if nul >= 0:
+                raise ReadFailure(f"looks like a binary file (NUL byte at offset {done + nul})")
+            try:
+                text = line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ReadFailure(
+                    f"not valid UTF-8 (byte offset {done + exc.start}, line {number})"
+                ) from None
+            done += len(line) + raw.endswith(b"\n")
+            if done > max_bytes:
+                raise _grew(max_bytes, done)
+            if progress is not None and (done - reported >= CHUNK_BYTES or done >= size):
+                reported = done
+                progress(min(done, size), size)
+            yield text
+
+
+def decode_text(data: bytes | bytearray) -> str:
     """UTF-8 text, refusing binary data (NUL bytes) and invalid UTF-8 with the position."""
     nul = data.find(b"\0")
     if nul >= 0:
@@ -159,10 +241,11 @@ def read_text_limited(
     *,
     follow_symlinks: bool = True,
     expect: os.stat_result | None = None,
+    progress: ReadProgress | None = None,
 ) -> str:
-    return decode_text(
-        read_bytes_limited(path, max_bytes, follow_symlinks=follow_symlinks, expect=expect)
-    )
+    # Decoded straight from the read buffer, which goes at once: the file's bytes and its
+    # text are never held twice over.
+    return decode_text(_read_limited(path, max_bytes, follow_symlinks, expect, progress))
 
 
 def is_executable(st: os.stat_result) -> bool:

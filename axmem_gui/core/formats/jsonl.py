@@ -18,11 +18,20 @@ _LINE_SEPARATOR_ESCAPES = {"\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
 def read_jsonl(text: str, source: str, *, keep_duplicates: bool = False) -> SourceCatalog:
-    c = Collector(source)
-    items: list[tuple[str, Any]] = []
     # Split on LF only: str.splitlines() would also split on U+2028 and friends, which
     # may legally appear raw inside a JSON string. A CR before the LF is JSON whitespace.
-    for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
+    lines = text.removeprefix("\ufeff").split("\n")
+    return read_jsonl_lines(lines, source, keep_duplicates=keep_duplicates)
+
+
+def read_jsonl_lines(
+    lines: Iterable[str], source: str, *, keep_duplicates: bool = False
+) -> SourceCatalog:
+    """`read_jsonl` of lines given one at a time (a big file is never held whole:
+    `fileio.iter_text_lines`). What reading the lines raises is the caller's."""
+    c = Collector(source)
+    items: list[tuple[str, Any]] = []
+    for number, line in enumerate(lines, start=1):
         if not line.strip(" \t\r"):
             continue
         where = f"line {number}"

@@ -11,10 +11,12 @@ from axmem_gui.core.formats.axjson import read_ax_json
 from axmem_gui.core.formats.fileio import (
     ReadFailure,
     ReadLimits,
+    ReadProgress,
     describe_os_error,
+    iter_text_lines,
     read_text_limited,
 )
-from axmem_gui.core.formats.jsonl import read_jsonl
+from axmem_gui.core.formats.jsonl import read_jsonl, read_jsonl_lines
 from axmem_gui.core.formats.model import FormatName, SourceCatalog
 from axmem_gui.core.formats.skillmd import SKILL_FILE
 from axmem_gui.core.formats.skillsdir import read_skills_path
@@ -58,9 +60,12 @@ def read_source(
     limits: ReadLimits | None = None,
     *,
     keep_duplicates: bool = False,
+    progress: ReadProgress | None = None,
 ) -> SourceCatalog:
-    """Read one path; every failure becomes a Problem in the result, never an exception.
-    With `keep_duplicates`, entries that repeat an id are kept and not reported."""
+    """Read one path; every failure becomes a Problem in the result, never an exception
+    (but what `progress` raises, a cancel, goes through). With `keep_duplicates`, entries
+    that repeat an id are kept and not reported. `progress(done, total)` follows the
+    bytes of a file, the skill folders of a folder."""
     limits = limits or ReadLimits()
     source = str(path)
     try:
@@ -75,9 +80,12 @@ def read_source(
             "or a folder of skill folders (or name the format explicitly)",
         )
     if chosen == "skills-dir":
-        return read_skills_path(path, limits, keep_duplicates=keep_duplicates)
+        return read_skills_path(path, limits, keep_duplicates=keep_duplicates, progress=progress)
     try:
-        text = read_text_limited(path, limits.max_file_bytes)
+        if chosen == "jsonl":  # line by line: memory for the entries, not the text too
+            lines = iter_text_lines(path, limits.max_file_bytes, progress=progress)
+            return read_jsonl_lines(lines, source, keep_duplicates=keep_duplicates)
+        text = read_text_limited(path, limits.max_file_bytes, progress=progress)
     except ReadFailure as exc:
         return failed_source(source, chosen, str(exc))
     return _TEXT_READERS[chosen](text, source, keep_duplicates=keep_duplicates)

@@ -32,12 +32,14 @@ from pathlib import Path
 from axmem_gui.core.formats.fileio import (
     ReadFailure,
     ReadLimits,
+    ReadProgress,
     describe_os_error,
     file_kind,
     human_size,
     is_executable,
     read_bytes_limited,
     read_text_limited,
+    too_large,
 )
 from axmem_gui.core.formats.jsonl import read_jsonl, write_jsonl
 from axmem_gui.core.formats.model import (
@@ -53,8 +55,10 @@ from axmem_gui.core.formats.skillmd import (
     imported_from_parsed,
     parse_skill_md,
     render_skill_md,
+    split_skill_md,
 )
 from axmem_gui.core.formats.values import Collector, has_lone_surrogate, report_duplicate_ids
+from axmem_gui.core.formats.yamlio import FrontmatterError, check_frontmatter_limits
 from axmem_gui.core.jsout import encode_text
 from axmem_gui.core.skill_names import agent_skill_name, is_agent_skill_name
 
@@ -84,13 +88,18 @@ class _Budget:
     def take(self, size: int) -> None:
         self.files += 1
         self.total_bytes += size
-        if self.files > self.limits.max_files:
-            raise ReadFailure(f"more than {self.limits.max_files} files under this path")
-        if self.total_bytes > self.limits.max_total_bytes:
-            raise ReadFailure(
-                f"the files under this path exceed {human_size(self.limits.max_total_bytes)} "
-                "in total"
-            )
+        problem = _over_budget(self.limits, self.files, self.total_bytes)
+        if problem:
+            raise ReadFailure(problem)
+
+
+def _over_budget(limits: ReadLimits, files: int, total_bytes: int) -> str | None:
+    """The message for a folder over the number or total size limits (import and export)."""
+    if files > limits.max_files:
+        return f"more than {limits.max_files} files under this path"
+    if total_bytes > limits.max_total_bytes:
+        return f"the files under this path exceed {human_size(limits.max_total_bytes)} in total"
+    return None
 
 
 @dataclass
@@ -278,10 +287,15 @@ def _confined_file(path: Path) -> os.stat_result:
 
 
 def read_skills_path(
-    path: Path, limits: ReadLimits | None = None, *, keep_duplicates: bool = False
+    path: Path,
+    limits: ReadLimits | None = None,
+    *,
+    keep_duplicates: bool = False,
+    progress: ReadProgress | None = None,
 ) -> SourceCatalog:
     """Read a SKILL.md, a skill folder or a folder of skill folders. Never raises for bad
-    content; every problem names the file and the skill."""
+    content; every problem names the file and the skill. `progress(done, total)` counts
+    skill folders (what it raises, a cancel, goes through)."""
     limits = limits or ReadLimits()
     source = str(path)
     c = Collector(source)
@@ -301,7 +315,14 @@ def read_skills_path(
         _find_skill_folders(walk, path, 0, frozenset({_real(path)}))
     else:
         c.error(f"expected a {SKILL_FILE} file or a folder of skill folders")
-    found = [r for r in (_read_skill_folder(walk, f) for f in walk.skill_folders) if r]
+    found = []
+    total = len(walk.skill_folders)
+    for done, folder in enumerate(walk.skill_folders, start=1):
+        read = _read_skill_folder(walk, folder)
+        if read is not None:
+            found.append(read)
+        if progress is not None and (done % 100 == 0 or done == total):
+            progress(done, total)
     memories: SourceCatalog | None = None
     if root_is_catalog and os.path.lexists(path / MEMORIES_FILE):
         memories = _read_memories(walk, path / MEMORIES_FILE)
@@ -395,7 +416,11 @@ def assign_folder_names(ids: Sequence[str]) -> list[tuple[str, str | None]]:
     return [r for r in result if r is not None]
 
 
-def _check_resource_path(rel: str, skill_id: str) -> None:
+class ExportRefused(ValueError):
+    """An export the import would refuse to read back (the message is the import's)."""
+
+
+def _check_resource_path(rel: str, skill_id: str, limits: ReadLimits) -> None:
     parts = rel.split("/")
     if not rel or rel.startswith("/") or any(p in ("", ".", "..") for p in parts):
         raise ValueError(f"skill '{skill_id}': resource path '{rel}' is not a relative path")
@@ -403,13 +428,26 @@ def _check_resource_path(rel: str, skill_id: str) -> None:
         raise ValueError(f"skill '{skill_id}': resource path '{rel}' has forbidden characters")
     if rel == SKILL_FILE:
         raise ValueError(f"skill '{skill_id}': a resource cannot be named {SKILL_FILE}")
+    if len(parts) - 1 > limits.max_depth:  # what the reader's walk refuses
+        raise ExportRefused(
+            f"skill '{skill_id}': {rel}: folders nested too deeply (the import reads "
+            f"{limits.max_depth} levels)"
+        )
+
+
+def _check_frontmatter(text: str, skill_id: str) -> None:
+    """The rendered SKILL.md's frontmatter within what the reader takes."""
+    try:
+        check_frontmatter_limits(split_skill_md(text)[1], first_line=2)
+    except (FrontmatterError, SkillMdError) as exc:
+        raise ExportRefused(f"skill '{skill_id}': {SKILL_FILE}: frontmatter: {exc}") from None
 
 
 def resource_path_problem(rel: str) -> str | None:
     """Why `rel` cannot name a new file of a skill folder (None when it can): a relative
     path of portable names that the reader does not skip, and not SKILL.md itself."""
     try:
-        _check_resource_path(rel, "")
+        _check_resource_path(rel, "", ReadLimits())
     except ValueError as exc:
         return str(exc).split(": ", 1)[1]
     for part in rel.split("/"):
@@ -420,16 +458,33 @@ def resource_path_problem(rel: str) -> str | None:
     return None
 
 
-def skills_dir_files(doc: CatalogDoc) -> list[OutputFile]:
-    """Every file of a skills-dir export, in a stable order."""
+def skills_dir_files(doc: CatalogDoc, limits: ReadLimits | None = None) -> list[OutputFile]:
+    """Every file of a skills-dir export, in a stable order. Raises ValueError for what
+    the export cannot write, or what the import would refuse (`check_export_files`)."""
+    limits = limits or ReadLimits()
     files: list[OutputFile] = []
     names = assign_folder_names([s.id for s in doc.skills])
     for imported, (folder, stored_id) in zip(doc.skills, names, strict=True):
         text = render_skill_md(imported, stored_id)
+        _check_frontmatter(text, imported.id)
         files.append(OutputFile(f"{folder}/{SKILL_FILE}", encode_text(text)))
         for res in imported.resources:
-            _check_resource_path(res.path, imported.id)
+            _check_resource_path(res.path, imported.id, limits)
             files.append(OutputFile(f"{folder}/{res.path}", res.data, res.executable))
     if doc.memories:
         files.append(OutputFile(MEMORIES_FILE, encode_text(write_jsonl(doc.memories))))
+    check_export_files(files, limits)
     return files
+
+
+def check_export_files(files: Sequence[OutputFile], limits: ReadLimits) -> None:
+    """ExportRefused, with the message the import would give, when reading `files` back
+    as a skills folder would be refused: every export imports back."""
+    total = 0
+    for f in files:
+        if len(f.data) > limits.max_file_bytes:
+            raise ExportRefused(f"{f.path}: {too_large(len(f.data), limits.max_file_bytes)}")
+        total += len(f.data)
+    problem = _over_budget(limits, len(files), total)
+    if problem:
+        raise ExportRefused(problem)

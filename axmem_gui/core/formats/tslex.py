@@ -19,6 +19,10 @@ from axmem_gui.core.formats.values import KeyedDict
 _DIGITS = "0123456789"
 _DIGIT_SET = frozenset(_DIGITS)
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v"}
+#: The body of a '...' or "..." literal, up to (not including) its closing quote.
+_STRING_BODY = {
+    q: re.compile(rf"(?:[^{q}\\\n\r]+|\\\r\n|\\[\s\S])*") for q in ("'", '"')
+}
 _LINE_TERMINATORS = "\n\r\u2028\u2029"
 _NUMBER = re.compile(
     r"(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+"
@@ -73,15 +77,20 @@ def _hex(raw: str, start: int, count: int, pos: int) -> int:
 
 def decode_escapes(raw: str, pos: int) -> str:
     """Cooked value of a string literal body (JS rules, strict mode as in modules)."""
+    if "\\" not in raw:
+        return raw  # (text decoded from UTF-8 holds no lone surrogate to combine)
     out: list[str] = []
     i, n = 0, len(raw)
     while i < n:
-        ch = raw[i]
-        if ch != "\\":
-            out.append(ch)
-            i += 1
-            continue
-        i += 1
+        # The run up to the next backslash in one piece: a 10 MB skill is not a loop of
+        # ten million steps.
+        k = raw.find("\\", i)
+        if k < 0:
+            out.append(raw[i:])
+            break
+        if k > i:
+            out.append(raw[i:k])
+        i = k + 1
         e = raw[i] if i < n else ""
         if e in _SIMPLE_ESCAPES:
             out.append(_SIMPLE_ESCAPES[e])
@@ -181,19 +190,14 @@ class _Lexer:
 
     def _string(self, quote: str) -> Token:
         text, start = self.text, self.i
-        j = start + 1
-        while j < len(text):
-            ch = text[j]
-            if ch == "\\":
-                j += 3 if text.startswith("\r\n", j + 1) else 2
-                continue
-            if ch == quote:
-                self.i = j + 1
-                value = decode_escapes(text[start + 1 : j], start)
-                return Token("string", text[start : j + 1], start, value)
-            if ch in "\n\r":
-                break
-            j += 1
+        # One regex over the body: an escape takes the next character (CRLF as one), a
+        # bare line break ends the search (unterminated).
+        found = _STRING_BODY[quote].match(text, start + 1)
+        j = found.end() if found else start + 1
+        if j < len(text) and text[j] == quote:
+            self.i = j + 1
+            value = decode_escapes(text[start + 1 : j], start)
+            return Token("string", text[start : j + 1], start, value)
         raise TsSyntaxError("unterminated string literal", start)
 
     def _template(self) -> Token:

@@ -14,6 +14,7 @@ astral characters all come back unchanged.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable, Mapping
@@ -219,7 +220,10 @@ def _loads_to(
     return True
 
 
+@functools.lru_cache(maxsize=1024)
 def _key_text(key: str) -> str:
+    # Cached: the same few keys (name, description, metadata...) head every SKILL.md of
+    # an export, and each check loads YAML twice (about a third of a skills-dir export).
     if key and _loads_to(f"{key}: x\n", {key: "x"}, also_standard=True):
         return key
     return double_quoted(key)

@@ -71,6 +71,23 @@ _VERSION_1_GAPS = (
 )
 
 
+_APP_VERSION_1 = (
+    "params: each call's model is the provider's and the one its reply names, its stream "
+    "flag the call's, and the settings it names twice (temperature, max_tokens, stream) "
+    "agree with its model_config",
+)
+_APP_VERSION_1_GAPS = (
+    "this file was recorded by your app in format version 1 (the app recorders write it): "
+    "its calls record params, but the digests cover chat_prompt, functions and "
+    "response_format only and no raw replies were kept, so a params change made the same "
+    "in every place above (e.g. the model in params, provider and replies; a temperature "
+    "in params and model_config), the tool choice and the other model_config settings "
+    "are not checked, nor the stored replies against what the provider sent",
+    "version 1: retry histories (attempts are recorded only when one failed) and "
+    "durations are not checked; no context-map settings rule was recorded",
+)
+
+
 def coverage(session: Session, *, replay: bool) -> Coverage:
     """What a clean report on `session` guarantees (`replay`: a replay's, else verify's)."""
     checked = list(_ALWAYS)
@@ -79,6 +96,9 @@ def coverage(session: Session, *, replay: bool) -> Coverage:
         checked += _VERSION_2
         if replay:
             checked += _REPLAY_2
+    elif any(e.params is not None for e in session.exchanges):
+        checked += _APP_VERSION_1
+        gaps = [*_APP_VERSION_1_GAPS, *gaps]
     else:
         gaps = [*_VERSION_1_GAPS, *gaps]
     if replay:

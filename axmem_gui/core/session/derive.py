@@ -8,6 +8,7 @@ reported, never shown as if it were true.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from axmem_gui.core.session.model import (
@@ -25,8 +26,10 @@ from axmem_gui.core.session.model import (
     Turn,
 )
 from axmem_gui.core.session.payloads import (
+    POLICY_PREFIX,
     Execution,
     actor_code,
+    actor_code_v1,
     correction,
     executions,
     policy_refusals,
@@ -70,7 +73,7 @@ def turns(trace: Any, exchanges: Sequence[Exchange]) -> tuple[Turn, ...]:
     for run in executions(trace):
         linked: Exchange | None = None
         for j in range(pointer, len(actor_calls)):
-            if (actor_code(actor_calls[j].response) or "").strip() == run.code.strip():
+            if (actor_code_v1(actor_calls[j].response) or "").strip() == run.code.strip():
                 linked = actor_calls[j]
                 pointer = j + 1
                 break
@@ -161,9 +164,7 @@ def _not_ran(
         return _stopped(call, code, outcome, call.error.message)
     fix = correction(following.request) if following is not None else None
     if fix is not None:
-        return _stopped(
-            call, code, INVALID_OUTPUT, fix.error, retry=fix.count, next_view=fix.text
-        )
+        return _stopped(call, code, INVALID_OUTPUT, fix.error, retry=fix.count, next_view=fix.text)
     if following is None and forward_error is not None:
         detail = forward_error.detail or forward_error.message
         gave_up = unfixable_reply(detail)
@@ -224,6 +225,53 @@ def call_turns(
                 outcome=RAN,
             )
         )
+    return tuple(out)
+
+
+def policy_message(output: Any) -> str | None:
+    """The runtime's `[POLICY]` refusal in a turn's output as an app recorded it: the
+    output's line that starts with it (Ax TS prints a thrown refusal as `Error: [POLICY] …`,
+    after any native tool activity), None when the runtime refused nothing."""
+    if not isinstance(output, str):
+        return None
+    for line in output.split("\n"):
+        text = line.removeprefix("Error: ")
+        if text.startswith(POLICY_PREFIX):
+            return output[output.index(text) :]
+    return None
+
+
+def recorded_call_turns(
+    recorded: Sequence[Turn], exchanges: Sequence[Exchange], forward_error: RunError | None
+) -> tuple[Turn, ...]:
+    """`call_turns` for an app that recorded its turns itself and no trace (TypeScript Ax's
+    actor-turn callback): one per actor call with the same outcomes, the code and output as
+    Ax reported them. A turn whose output is the runtime's `[POLICY]` refusal was refused,
+    as the trace's refusal says for a studio run; an actor call no recorded turn points at
+    did not run (failed, retried, or not acted on, as `call_turns` decides)."""
+    calls = [e for e in exchanges if e.stage in ACTOR_STAGES]
+    by_call: dict[int, list[Turn]] = {}
+    for t in recorded:
+        if t.call_index is not None:
+            by_call.setdefault(t.call_index, []).append(t)
+    linked = {i for i in by_call if any(c.index == i for c in calls)}
+    out: list[Turn] = []
+    for k, call in enumerate(calls):
+        following = next((e for e in calls[k + 1 :] if e.stage == call.stage), None)
+        for t in by_call.get(call.index, []):
+            refusal = policy_message(t.output)
+            out.append(
+                replace(
+                    t,
+                    outcome=RAN if refusal is None else REFUSED,
+                    message=refusal,
+                    next_view=_next_view(call, following),
+                )
+            )
+        if call.index not in by_call:
+            code = actor_code(call.response) if call.error is None else None
+            out.append(_not_ran(call, code or "", following, forward_error))
+    out.extend(t for t in recorded if t.call_index not in linked)  # kept as recorded
     return tuple(out)
 
 

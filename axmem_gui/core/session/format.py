@@ -26,6 +26,7 @@ from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.printable import printable
 from axmem_gui.core.records import JsonObject, shape_of
 from axmem_gui.core.session.agent_config import AgentConfig, agent_config_from_json
+from axmem_gui.core.session.code_limits import CodeLimits, LimitHit
 from axmem_gui.core.session.digest import digest_scheme
 from axmem_gui.core.session.format_parts import (
     Checker,
@@ -244,7 +245,50 @@ def _forward(c: Checker, fw: Any, i: int) -> Forward:
         usage=fw.get("usage"),
         trace=fw.get("trace"),
         context_map_update_ax=fw.get("context_map_update_ax"),
+        code_limits_hit=_limit_hits(c, fw, path),
         **shape_of(fw, Forward),
+    )
+
+
+def _limit_hits(c: Checker, fw: dict[str, Any], path: str) -> tuple[LimitHit, ...] | None:
+    items = c.optional(fw, "code_limits_hit", (list,), path)
+    if items is None:
+        return None
+    out = []
+    for j, item in enumerate(items):
+        where = f"{path}.code_limits_hit[{j}]"
+        if not isinstance(item, dict):
+            raise c.fail(where, f"must be an object, got {type_name(item)}")
+        out.append(
+            LimitHit(
+                kind=c.field(item, "kind", (str,), where),
+                message=c.field(item, "message", (str,), where),
+                forward=c.optional(item, "forward", (int,), where),
+                stage=c.optional(item, "stage", (str,), where),
+                turn=c.optional(item, "turn", (int,), where),
+                call_index=c.optional(item, "call_index", (int,), where),
+                **shape_of(item, LimitHit),
+            )
+        )
+    return tuple(out)
+
+
+def _code_limits(c: Checker, value: dict[str, Any]) -> CodeLimits | None:
+    """As written: `replay` refuses limits out of bounds (`CodeLimits.problem`), the file
+    still opens."""
+    v = c.optional(value, "code_limits", (dict,), "")
+    if v is None:
+        return None
+    known = CodeLimits()
+    read = {
+        name: c.optional(v, name, (int, float), "code_limits") for name in CodeLimits.BOUNDS
+    }
+    return CodeLimits(
+        time_s=float(read["time_s"]) if read["time_s"] is not None else known.time_s,
+        memory_mib=int(read["memory_mib"]) if read["memory_mib"] is not None else known.memory_mib,
+        stack_kib=int(read["stack_kib"]) if read["stack_kib"] is not None else known.stack_kib,
+        code_kib=int(read["code_kib"]) if read["code_kib"] is not None else known.code_kib,
+        **shape_of(v, CodeLimits),
     )
 
 
@@ -293,6 +337,7 @@ def _provider(c: Checker, value: dict[str, Any]) -> SessionProvider:
         max_retries=c.optional(p, "max_retries", (int,), "provider"),
         retry_policy=c.optional(p, "retry_policy", (dict,), "provider"),
         stream=c.optional(p, "stream", (bool,), "provider"),
+        max_reply_mib=c.optional(p, "max_reply_mib", (int, float), "provider"),
         api_key_source=c.optional(p, "api_key_source", (dict,), "provider"),
         request_headers=c.optional(p, "request_headers", (dict,), "provider"),
         **shape_of(p, SessionProvider),
@@ -414,6 +459,7 @@ def parse_session(value: Any, source: str = "session", *, head: bool = False) ->
         provider=provider,
         client_features=features,
         search=search,
+        code_limits=_code_limits(c, value),
         forwards=forwards,
         exchanges=exchanges,
         map_snapshots=map_snapshots(c, value),

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.records import JsonList, JsonObject, JsonValue, Record, key, optional
 from axmem_gui.core.session.agent_config import AgentConfig
+from axmem_gui.core.session.code_limits import CodeLimits, LimitHit
 from axmem_gui.core.session.payloads import payload_ids
 
 COMPLETE = "complete"
@@ -163,6 +164,8 @@ class SessionProvider(Record):
     max_retries: int | None = field(default=None, metadata=optional())
     retry_policy: JsonObject | None = field(default=None, metadata=optional())
     stream: bool | None = field(default=None, metadata=optional())
+    #: The reply size limit, when not the default (32 MiB).
+    max_reply_mib: float | None = field(default=None, metadata=optional())
     api_key_source: JsonObject | None = field(default=None, metadata=optional())
     request_headers: JsonObject | None = field(default=None, metadata=optional())
 
@@ -459,6 +462,8 @@ class Forward(Record):
     #: What TypeScript Ax reported to the map's `onUpdate` (Ax's own JSON, read by
     #: `payloads.ax_update_report`); a TypeScript recording has no `context_map_update`.
     context_map_update_ax: JsonValue = field(default=None, metadata=optional())
+    #: Where a limit stopped the model's code (written only when one did).
+    code_limits_hit: tuple[LimitHit, ...] | None = field(default=None, metadata=optional())
 
     @property
     def ran(self) -> bool:
@@ -526,6 +531,8 @@ class Session(Record):
     provider: SessionProvider
     client_features: JsonObject | None = field(default=None, metadata=optional())
     search: SearchInfo | None = field(default=None, metadata=optional())
+    #: The limits the model's code ran under (written only when not the defaults).
+    code_limits: CodeLimits | None = field(default=None, metadata=optional())
     forwards: tuple[Forward, ...] = ()
     exchanges: tuple[Exchange, ...] = ()
     #: The stored copy of a derived list: readers derive it from the forwards
@@ -563,6 +570,15 @@ class Session(Record):
         for fw in self.forwards:
             for call in fw.search_calls:
                 yield fw, call
+
+    @property
+    def limits(self) -> CodeLimits:
+        """The limits the model's code ran under (the defaults, when the file names none)."""
+        return self.code_limits or CodeLimits()
+
+    @property
+    def limits_hit(self) -> tuple[LimitHit, ...]:
+        return tuple(h for f in self.forwards for h in f.code_limits_hit or ())
 
     @property
     def failed_forward(self) -> Forward | None:

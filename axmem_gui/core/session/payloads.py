@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from axmem_gui.core import jsontext
+from axmem_gui.core.session.actor_code import FIELD, reply_code
 
 #: The request parts that decide what the model sees. `model_config` and provider metadata
 #: are left out on purpose: a rerun on another model must still line up call by call.
@@ -116,7 +117,30 @@ def response_text(response: Any) -> str:
 
 
 def actor_code(response: Any) -> str | None:
-    """The `javascriptCode` an actor turn asked to run, if the reply carries one."""
+    """The code an actor reply makes Ax run (or refuse), read as Ax reads it
+    (core.session.actor_code): a structured-output call's `javascriptCode`, the reply's
+    as a JSON object, else its text."""
+    first = _first_result(response)
+    content = first.get("content")
+    structured: list[Any] = []
+    for fn in _function_calls(first):
+        params = _params(fn)
+        if isinstance(params, str):
+            params = json_or_text(params)
+        if isinstance(params, Mapping) and FIELD in params:
+            structured.append(params[FIELD])
+    if not structured and isinstance(content, str):
+        parsed = json_or_text(content)
+        if isinstance(parsed, Mapping):
+            structured.append(parsed.get(FIELD))  # a JSON object without it: no code
+    return reply_code(content if isinstance(content, str) else None, structured)
+
+
+def actor_code_v1(response: Any) -> str | None:
+    """How the studio read an actor reply's code before it read it as Ax does
+    (`actor_code`): a JSON `javascriptCode` or a `javascriptCode:` line only. Version 1
+    files linked their turns to calls with it (`derive.turns`), and are checked as they
+    were written; a bare-code reply's turn stays unlinked there."""
     first = _first_result(response)
     candidates: list[Any] = [_params(fn) for fn in _function_calls(first)]
     candidates.append(first.get("content"))
@@ -128,7 +152,7 @@ def actor_code(response: Any) -> str | None:
                 if candidate.startswith("javascriptCode:"):
                     return str(candidate.split(":", 1)[1].strip())
                 continue
-        code = _object(candidate).get("javascriptCode")
+        code = _object(candidate).get(FIELD)
         if isinstance(code, str):
             return code
     return None
@@ -459,3 +483,9 @@ def trace_usage(trace: Any) -> Any:
 #: The defensive readers the other edge module of provider JSON shares
 #: (core.session.wire_payloads).
 json_object, json_list, first_result, USAGE_KEYS = _object, _list, _first_result, _USAGE_KEYS
+
+
+def config_setting(model_config: Any, key: str) -> tuple[bool, Any]:
+    """(present, value) of one setting in a recorded `params.model_config`."""
+    config = _object(model_config)
+    return (key in config, config.get(key))

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from axmem_gui.core.records import JsonValue, to_json_value
+from axmem_gui.core.session.code_limits import LimitHit
 from axmem_gui.core.session.contextmap_update import comparable_update, describe_update
 from axmem_gui.core.session.coverage import Coverage, coverage_json, render_coverage
 from axmem_gui.core.session.derive import forward_turns, trace_without_logs, without_run_token
@@ -59,6 +60,8 @@ class ReplayReport:
     #: Every difference, the run's first: the first model/search call that differs, then
     #: each forward's fields, then what the file checks (digests, searches, derived) found.
     differences: tuple[Difference, ...] = ()
+    #: Where a limit stopped the replayed code (engine.cage), in order.
+    limits_hit: tuple[LimitHit, ...] = ()
     #: What "identical" guarantees for this file, and what it does not check.
     coverage: Coverage | None = None
 
@@ -76,6 +79,7 @@ class ReplayReport:
             "forwards": [f.to_json() for f in self.forwards],
             "differences": [d.to_json() for d in self.differences],
             "duration_ms": self.duration_ms,
+            "code_limits_hit": [h.to_json() for h in self.limits_hit],
             **coverage_json(self.coverage),
         }
 
@@ -85,13 +89,15 @@ class ReplayReport:
 
     def _verdict(self) -> str:
         if self.identical:
-            return (
+            text = (
                 f"identical: {self.calls_replayed} of {self.calls_recorded} model calls replayed "
                 f"with the same prompts; searches, outputs, context maps, callbacks, turns, "
                 f"traces, action logs, usage and every derived field match "
                 f"({self.duration_ms / 1000:.2f} s, no network)\n"
             )
-        return render_differences(f"DIFFERENT: replay of {self.session_id}", self.differences)
+        else:
+            text = render_differences(f"DIFFERENT: replay of {self.session_id}", self.differences)
+        return text + "".join(f"{h.render()}\n" for h in self.limits_hit)
 
 
 @dataclass(frozen=True)
@@ -107,6 +113,8 @@ class Replayed:
     trace: JsonValue = None
     action_log: JsonValue = None
     usage: JsonValue = None
+    #: Where a limit stopped the replayed code.
+    limits_hit: tuple[LimitHit, ...] = ()
 
 
 def _callbacks(fw: Forward) -> list[JsonValue]:
@@ -136,6 +144,12 @@ def _pairs(
         ),
         ("usage", "the usage", fw.usage, new.usage),
         ("trace", "the trace", trace_without_logs(fw.trace), trace_without_logs(trace)),
+        (
+            "code_limits_hit",
+            "where a limit stopped the model's code",
+            [_hit(h) for h in fw.code_limits_hit or ()],
+            [_hit(h) for h in new.limits_hit],
+        ),
     ]
     if has_map:
         update = describe_update(mine, fw.context_map_before, _object_or_none(new.map_after))
@@ -148,6 +162,17 @@ def _pairs(
             )
         )
     return pairs
+
+
+def _hit(hit: LimitHit) -> JsonValue:
+    return {
+        "kind": hit.kind,
+        "message": hit.message,
+        "forward": hit.forward,
+        "stage": hit.stage,
+        "turn": hit.turn,
+        "call_index": hit.call_index,
+    }
 
 
 def _object_or_none(value: JsonValue) -> dict[str, JsonValue] | None:
@@ -216,3 +241,123 @@ def run_differences(
             )
         found.extend(check.differences)
     return found
+
+
+# --- a report read back (a replay run in a child process sends it as JSON) --------------
+
+
+def report_from_json(value: object) -> ReplayReport:
+    """A ReplayReport as `ReplayReport.to_json` wrote it; ValueError for anything else (it
+    comes from another process, which may have been taken over by the code it ran)."""
+    obj = _obj(value, "report")
+    forwards = tuple(_check(f) for f in _list(obj, "forwards"))
+    divergence = _any(obj, "divergence")
+    return ReplayReport(
+        session_id=_str(obj, "session"),
+        calls_recorded=_int(obj, "calls_recorded"),
+        calls_replayed=_int(obj, "calls_replayed"),
+        divergence=None if divergence is None else _divergence(divergence),
+        forwards=forwards,
+        duration_ms=float(_num(obj, "duration_ms")),
+        differences=tuple(_difference(d) for d in _list(obj, "differences")),
+        limits_hit=tuple(_limit_hit(h) for h in _list(obj, "code_limits_hit")),
+        coverage=_coverage(obj),
+    )
+
+
+def _coverage(obj: dict[str, Any]) -> Coverage | None:
+    if "checked" not in obj and "not_checked" not in obj:
+        return None
+    checked, not_checked = _list(obj, "checked"), _list(obj, "not_checked")
+    if not all(isinstance(c, str) for c in checked + not_checked):
+        raise ValueError("checked and not_checked are lists of strings")
+    return Coverage(tuple(checked), tuple(not_checked))
+
+
+def _obj(value: object, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} is not an object")
+    return value
+
+
+def _any(obj: dict[str, Any], key: str) -> object:
+    return obj.get(key)
+
+
+def _list(obj: dict[str, Any], key: str) -> list[Any]:
+    value = obj.get(key, [])
+    if not isinstance(value, list):
+        raise ValueError(f"{key} is not a list")
+    return value
+
+
+def _str(obj: dict[str, Any], key: str, default: str | None = None) -> str:
+    value = obj.get(key, default)
+    if not isinstance(value, str):
+        raise ValueError(f"{key} is not a string")
+    return value
+
+
+def _opt_str(obj: dict[str, Any], key: str) -> str | None:
+    value = obj.get(key)
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"{key} is not a string")
+    return value
+
+
+def _num(obj: dict[str, Any], key: str) -> int | float:
+    value = obj.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{key} is not a number")
+    return value
+
+
+def _int(obj: dict[str, Any], key: str) -> int:
+    value = _num(obj, key)
+    if not isinstance(value, int):
+        raise ValueError(f"{key} is not an integer")
+    return value
+
+
+def _opt_int(obj: dict[str, Any], key: str) -> int | None:
+    return None if obj.get(key) is None else _int(obj, key)
+
+
+def _difference(value: object) -> Difference:
+    d = _obj(value, "a difference")
+    return Difference(_str(d, "where"), _str(d, "kind"), _str(d, "message"), _str(d, "diff", ""))
+
+
+def _divergence(value: object) -> Divergence:
+    d = _obj(value, "the divergence")
+    return Divergence(
+        index=_int(d, "index"),
+        kind=_str(d, "kind"),
+        message=_str(d, "message"),
+        recorded_stage=_opt_str(d, "recorded_stage"),
+        replay_stage=_opt_str(d, "replay_stage"),
+        forward=_opt_int(d, "forward"),
+        diff=_str(d, "diff", ""),
+    )
+
+
+def _check(value: object) -> ForwardCheck:
+    c = _obj(value, "a forward check")
+    return ForwardCheck(
+        index=_int(c, "index"),
+        recorded_status=_str(c, "recorded_status"),
+        replay_status=_str(c, "replay_status"),
+        differences=tuple(_difference(d) for d in _list(c, "differences")),
+    )
+
+
+def _limit_hit(value: object) -> LimitHit:
+    h = _obj(value, "a limit hit")
+    return LimitHit(
+        kind=_str(h, "kind"),
+        message=_str(h, "message"),
+        forward=_opt_int(h, "forward"),
+        stage=_opt_str(h, "stage"),
+        turn=_opt_int(h, "turn"),
+        call_index=_opt_int(h, "call_index"),
+    )

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from axmem_gui.core.records import JsonValue
-from axmem_gui.core.session.derive import call_turns
+from axmem_gui.core.session.derive import call_turns, recorded_call_turns
 from axmem_gui.core.session.model import (
     Callback,
     Exchange,
@@ -117,9 +117,10 @@ def turns_with_outcomes(session: Session, fw: Forward) -> tuple[Turn, ...]:
     """The forward's turns, one per actor call with its outcome (derived on read for a
     file whose turns have none)."""
     stored = fw.turns or ()
-    # (no trace: a TypeScript app's recording, whose recorder saw the turns itself)
-    if session.version >= 2 or fw.trace is None or any(t.outcome is not None for t in stored):
+    if session.version >= 2 or any(t.outcome is not None for t in stored):
         return stored
+    if fw.trace is None:  # a TypeScript app's recording: its recorder saw the turns itself
+        return recorded_call_turns(stored, session.exchanges_of(fw.index), fw.error)
     return call_turns(fw.trace, session.exchanges_of(fw.index), fw.error)
 
 

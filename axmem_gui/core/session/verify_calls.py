@@ -18,7 +18,7 @@ from axmem_gui.core.providers import RetryPolicy
 from axmem_gui.core.records import JsonValue, to_json_value
 from axmem_gui.core.session.digest import digest_scheme
 from axmem_gui.core.session.model import Attempt, Exchange, Forward, Session
-from axmem_gui.core.session.payloads import trace_usage, usage_lists
+from axmem_gui.core.session.payloads import config_setting, trace_usage, usage_lists
 from axmem_gui.core.session.stages import ACTOR_STAGES, RESPONDER
 from axmem_gui.core.session.wire_payloads import (
     finish_reason,
@@ -213,6 +213,7 @@ def call_claims(session: Session) -> tuple[Found, Problems]:
             )
         )
     if session.version < 2:
+        problems += recorded_params_problems(session)
         return found, problems
     if search is not None:
         profiled = search.profile is not None
@@ -250,3 +251,47 @@ def call_claims(session: Session) -> tuple[Found, Problems]:
                 (f"forwards[{k}].trace.usage", "the trace's token usage", traced, fw.usage)
             )
     return [f for f in found if f[2] != f[3]], problems
+
+
+#: The settings a call's `params` name twice: at the top and in its `model_config`.
+_SETTINGS = ("temperature", "max_tokens", "stream")
+
+
+def recorded_params_problems(session: Session) -> Problems:
+    """A version 1 file whose calls record `params` (the app recorders'): its digests do
+    not cover them and no raw reply was kept, so they are checked against the file's other
+    records of the same facts: the provider's model, the model each reply names, the
+    call's stream flag, and the settings the params name twice. A change made the same in
+    every place is not found (the coverage says so)."""
+    out: Problems = []
+    provider_model = session.provider.model
+    for i, ex in enumerate(session.exchanges):
+        p, where = ex.params, f"exchanges[{i}].params"
+        if p is None:
+            continue
+        if p.model is not None and provider_model is not None and p.model != provider_model:
+            out.append(
+                (
+                    f"{where}.model",
+                    f"the call was sent for model {p.model!r}, the provider's is "
+                    f"{provider_model!r}",
+                )
+            )
+        named = served_model(ex.response) if ex.response is not None else None
+        if p.model is not None and isinstance(named, str) and named != p.model:
+            out.append(
+                (
+                    f"{where}.model",
+                    f"the call was sent for model {p.model!r}, its reply names {named!r}",
+                )
+            )
+        if p.stream is not None and ex.stream is not None and p.stream != ex.stream:
+            out.append((f"{where}.stream", f"params say stream {p.stream}, the call {ex.stream}"))
+        for key in _SETTINGS:
+            present, value = config_setting(p.model_config, key)
+            top = getattr(p, key)
+            if present and top is not None and value != top:
+                out.append(
+                    (f"{where}.{key}", f"params say {key} {top!r}, their model_config {value!r}")
+                )
+    return out

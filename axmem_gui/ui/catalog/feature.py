@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 
 from axmem_gui.core.catalog import CATALOG_KINDS, Skill, label, singular
+from axmem_gui.core.catalog_rows import Entry
 from axmem_gui.core.errors import ConflictError
 from axmem_gui.core.printable import printable
 from axmem_gui.core.skill_names import agent_skill_name
@@ -37,6 +38,8 @@ from axmem_gui.ui.history import HistoryDialog
 from axmem_gui.ui.pages import CatalogPage
 from axmem_gui.ui.remember import remember_splitter
 from axmem_gui.ui.settings import AppSettings
+from axmem_gui.ui.tasks import TaskRunner
+from axmem_gui.ui.writes import WriteQueue
 
 STATUS_MS = 6000
 EDIT_PLACE = MenuPlace("edit", "catalog")
@@ -56,12 +59,22 @@ class CatalogEditing(QObject):
         self.session.entries_changed_done.connect(self._after_change)
         self.session.focus_requested.connect(self._focus)
         self.session.error_reported.connect(self._show_error)
+        self.session.unsaved.connect(self._keep_unsaved)
+        #: Writes wait for another program off the GUI thread (ui/writes.py); what the
+        #: user does meanwhile waits here, in order, and runs once they are saved.
+        self.writes = context.writes or WriteQueue(context.controller, self)
+        self.writes.waiting.connect(self._on_waiting)
+        self.writes.idle.connect(self._flush_held)
+        self._held: list[Callable[[], None]] = []
+        self._held_edits: dict[tuple[str, str], EditRequest] = {}
         #: Ids of skills made with New that follow their name until renamed by hand.
         self._auto_ids: set[str] = set()
         catalog = context.controller.workspace.catalog
+        #: The lists' filter queries: a runner of their own, so a keystroke's rows never
+        #: wait behind the index or lint jobs of the window's runner.
+        self.list_runner = TaskRunner(max_threads=1, parent=self)
         self.pages: dict[str, CatalogPage] = {
-            "skills": CatalogPage("skills", catalog),
-            "memories": CatalogPage("memories", catalog),
+            kind: CatalogPage(kind, catalog, self.list_runner) for kind in CATALOG_KINDS
         }
         self.controller.opened.connect(self._on_opened)
         self.controller.changed.connect(self._on_changed)
@@ -116,9 +129,16 @@ class CatalogEditing(QObject):
         )
 
     def shutdown(self) -> None:
-        """Nothing runs in the background; typing not yet committed stays uncommitted."""
+        """Typing not yet committed (an edit kept after a refused write included) is
+        saved now, before the workspace closes; a write that waits for another program
+        is let finish (bounded by the store's wait); a filter being read is dropped."""
+        self.commit_all()
+        self.writes.wait_for_writes(int(self.controller.workspace.write_wait_s * 1000) + 2000)
+        self.list_runner.shutdown()
 
     def _on_opened(self) -> None:
+        self._held.clear()
+        self._held_edits.clear()
         catalog = self.controller.workspace.catalog
         for page in self.pages.values():
             page.set_catalog(catalog)
@@ -261,19 +281,71 @@ class CatalogEditing(QObject):
         )
 
     # edits --------------------------------------------------------------------------
-    def commit_edit(self, request: EditRequest) -> None:
-        if self.controller.read_only:
+    # writes that wait ------------------------------------------------------------------
+    def _when_free(self, action: Callable[[], None]) -> None:
+        """Run `action` now, or after the write that waits for another program (an
+        action reads the store to build its command: it must see that write)."""
+        if self.writes.busy:
+            self._held.append(action)
+        else:
+            action()
+
+    def _flush_held(self) -> None:
+        while self._held and not self.writes.busy:
+            self._held.pop(0)()
+
+    def _on_waiting(self, waiting: bool) -> None:
+        for page in self.pages.values():
+            page.form.set_waiting(waiting)
+        if waiting:
+            self._status("Waiting for another program to finish writing the workspace…")
+        else:
+            self.shell.show_message("", 1)  # (what it said is over: saved, or reported)
+
+    def _keep_unsaved(self, kind: str, values: list[Entry]) -> None:
+        """An edit refused after waiting: back into the form, uncommitted (saved with the
+        next edit or when the field loses focus), never dropped."""
+        page = self.pages.get(kind)
+        if page is None or not values:
             return
-        # One undo step per word boundary typed (only the last one writes).
-        for command in typing_commands(
+        if page.form.entry is None or page.form.entry.id != values[0].id:
+            page.focus_entry(values[0].id)
+        page.form.keep_unsaved(values[0])
+
+    def commit_edit(self, request: EditRequest) -> None:
+        if self.controller.read_only or self.controller.is_closed:
+            return  # (closing: a field losing its focus commits into a closed workspace)
+        if self.writes.busy:
+            key = (request.kind, request.before.id)
+            held = self._held_edits.get(key)
+            self._held_edits[key] = request if held is None else held.merged(request)
+            if held is None:
+                self._held.append(lambda: self._commit_held(key))
+            return
+        self._commit(request)
+
+    def _commit_held(self, key: tuple[str, str]) -> None:
+        request = self._held_edits.pop(key, None)
+        if request is not None:
+            found = self.catalog.get(request.kind, request.before.id)
+            # (deleted meanwhile: the command's revision check says so)
+            self._commit(request if found is None else request.rebased(found.entry, found.revision))
+
+    def _commit(self, request: EditRequest | None) -> None:
+        if request is None:
+            return
+        # One undo step per word boundary typed (only the last one writes); none is on
+        # the stack before that write is saved (a refused one goes back to the form).
+        commands = typing_commands(
             self.session,
             request.kind,
             request.values(),
             request.revision,
             request.field,
             joins=request.joins,
-        ):
-            self.stack.push(command)
+        )
+        if commands:
+            self.writes.push(self.stack, commands[-1], before=commands[:-1])
 
     def _kind(self, kind: str | None) -> str | None:
         return kind if kind is not None else self.active_kind()
@@ -283,16 +355,24 @@ class CatalogEditing(QObject):
         if kind is None or self.controller.read_only:
             return
         self.commit_all()
+        self._when_free(lambda: self._create(kind))
+
+    def _create(self, kind: str) -> None:
         entry = self.catalog.new_entry(kind)
-        self.stack.push(create_command(self.session, kind, entry))
-        if kind == "skills":
-            self._auto_ids.add(entry.id)
-        form = self.pages[kind].form
-        target = form.name_edit if kind == "skills" else form.content.edit
-        target.setFocus()
-        if kind == "skills":
-            form.name_edit.selectAll()
-        self._status(f"Created {singular(kind)} '{entry.id}' — F2 renames it, Ctrl+Z removes it")
+
+        def created() -> None:
+            if kind == "skills":
+                self._auto_ids.add(entry.id)
+            form = self.pages[kind].form
+            target = form.name_edit if kind == "skills" else form.content.edit
+            target.setFocus()
+            if kind == "skills":
+                form.name_edit.selectAll()
+            self._status(
+                f"Created {singular(kind)} '{entry.id}' — F2 renames it, Ctrl+Z removes it"
+            )
+
+        self.writes.push(self.stack, create_command(self.session, kind, entry), created)
 
     def delete_selected(self, kind: str | None = None) -> None:
         kind = self._kind(kind)
@@ -301,20 +381,28 @@ class CatalogEditing(QObject):
         page = self.pages[kind]
         page.form.commit_pending()
         rows = sorted(r.row() for r in page.table.selectionModel().selectedRows())
-        command = delete_command(self.session, kind, page.selected_ids())
+        ids = page.selected_ids()
+        self._when_free(lambda: self._delete(kind, ids, rows))
+
+    def _delete(self, kind: str, ids: list[str], rows: list[int]) -> None:
+        page = self.pages[kind]
+        command = delete_command(self.session, kind, ids)
         if command is None:
             return
-        self.stack.push(command)
-        if command.failed:
-            return
-        count = len(command.changes)
-        if rows and page.model.rowCount():
-            row = min(rows[0], page.model.rowCount() - 1)
-            page.select_id(str(page.model.index(row, 0).data(EntryRole.EntryId)))
-        else:
-            page.show_entry(None)
-        what = f"'{command.changes[0].entry_id}'" if count == 1 else f"{count:,} {kind}"
-        self._status(f"Deleted {what} — Ctrl+Z brings it back")
+
+        def deleted() -> None:
+            if command.failed:
+                return
+            count = len(command.changes)
+            if rows and page.model.rowCount():
+                row = min(rows[0], page.model.rowCount() - 1)
+                page.select_id(str(page.model.index(row, 0).data(EntryRole.EntryId)))
+            else:
+                page.show_entry(None)
+            what = f"'{command.changes[0].entry_id}'" if count == 1 else f"{count:,} {kind}"
+            self._status(f"Deleted {what} — Ctrl+Z brings it back")
+
+        self.writes.push(self.stack, command, deleted)
 
     def rename(self, kind: str | None = None) -> None:
         kind = self._kind(kind)
@@ -341,7 +429,8 @@ class CatalogEditing(QObject):
             )
             return
         self._auto_ids.discard(old_id)  # named by hand: it no longer follows the name
-        self.stack.push(RenameEntryCommand(self.session, kind, old_id, new_id))
+        command = RenameEntryCommand(self.session, kind, old_id, new_id)
+        self._when_free(lambda: self.writes.push(self.stack, command))
 
     def rename_to_fix(self, kind: str, wanted: str) -> None:
         """The naming rule's fix for the shown skill's id (made unique), undoable."""
@@ -350,16 +439,29 @@ class CatalogEditing(QObject):
         if old_id is None or self.controller.read_only:
             return
         page.form.commit_pending()
+        self._when_free(lambda: self._rename_to_fix(kind, old_id, wanted))
+
+    def _rename_to_fix(self, kind: str, old_id: str, wanted: str) -> None:
         new_id = agent_skill_name(wanted, lambda n: self.catalog.revision_of(kind, n) is not None)
         self._auto_ids.discard(old_id)
-        self.stack.push(RenameEntryCommand(self.session, kind, old_id, new_id))
-        self._status(f"Renamed '{old_id}' to '{new_id}' — Ctrl+Z renames it back")
+        self.writes.push(
+            self.stack,
+            RenameEntryCommand(self.session, kind, old_id, new_id),
+            lambda: self._status(f"Renamed '{old_id}' to '{new_id}' — Ctrl+Z renames it back"),
+        )
 
     def _follow_name(self, kind: str) -> None:
         """A new skill's id follows its name ("new-skill" named "Deploy freeze" becomes
-        "deploy-freeze") until the user renames it."""
-        entry = self.pages[kind].form.entry
-        if entry is None or entry.id not in self._auto_ids or self.controller.read_only:
+        "deploy-freeze") until the user renames it (once the name's write is saved)."""
+        shown = self.pages[kind].form.entry
+        if shown is None or shown.id not in self._auto_ids or self.controller.read_only:
+            return
+        self._when_free(lambda: self._follow(kind, shown.id))
+
+    def _follow(self, kind: str, entry_id: str) -> None:
+        found = self.catalog.get(kind, entry_id)
+        entry = None if found is None else found.entry
+        if entry is None or entry.id not in self._auto_ids:
             return
         if not isinstance(entry, Skill) or not entry.name.strip():
             return
@@ -372,8 +474,11 @@ class CatalogEditing(QObject):
         if new_id == entry.id:
             return
         self._auto_ids.add(new_id)
-        self.stack.push(RenameEntryCommand(self.session, kind, entry.id, new_id))
-        self._status(f"The id follows the name: '{new_id}' (F2 chooses another)")
+        self.writes.push(
+            self.stack,
+            RenameEntryCommand(self.session, kind, entry.id, new_id),
+            lambda: self._status(f"The id follows the name: '{new_id}' (F2 chooses another)"),
+        )
 
     def show_files(self, kind: str = "skills") -> None:
         """The skill folder's other files: each change an undoable edit of the skill."""
@@ -430,12 +535,15 @@ class CatalogEditing(QObject):
                 "tag: must be non-empty and contain no comma",
             )
             return
+        self._when_free(lambda: self._tag(kind, ids, tag, add))
+
+    def _tag(self, kind: str, ids: list[str], tag: str, add: bool) -> None:
         command = tag_command(self.session, kind, ids, tag, add=add)
         if command is None:
             has = "already have" if add else "do not have"
             self._status(f"Nothing to change: the selected {kind} {has} the tag '{tag}'")
             return
-        self.stack.push(command)
+        self.writes.push(self.stack, command)
 
     def _known_tags(self, kind: str, ids: list[str] | None) -> list[str]:
         """Tags of the given entries, or of the loaded rows, most common first."""
@@ -477,7 +585,10 @@ class CatalogEditing(QObject):
         # The value under the id the entry has now: a revision from before a rename
         # restores this entry, never a second one under its former id.
         entry = replace(entry, id=entry_id)
-        self.stack.push(restore_command(self.session, kind, entry, f"revision {chosen.revision}"))
+        label = f"revision {chosen.revision}"
+        self._when_free(
+            lambda: self.writes.push(self.stack, restore_command(self.session, kind, entry, label))
+        )
 
 
 CATALOG = FeatureSpec("catalog", CatalogEditing)

@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QInputDialog,
     QLineEdit,
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.contextmap import SECTIONS, ContextMapState, MapShape
+from axmem_gui.ui import file_dialogs
 from axmem_gui.ui.inert_text import plain_label
 
 IMPORT_FILTER = "Context map snapshots (*.json *.md *.txt);;All files (*)"
@@ -39,7 +39,7 @@ class ImportSnapshotDialog:
     def ask(
         cls, parent: QWidget | None, start: str, agents: list[str], current: str | None
     ) -> ImportRequest | None:
-        name, _ = QFileDialog.getOpenFileName(
+        name, _ = file_dialogs.get_open_file_name(
             parent, "Import context map snapshot", start, IMPORT_FILTER
         )
         if not name:
@@ -64,7 +64,7 @@ class ExportSnapshotDialog:
     ) -> tuple[Path, MapShape] | None:
         filters = list(EXPORT_FILTERS)
         preferred = next(f for f, s in EXPORT_FILTERS.items() if s is shape)
-        name, chosen = QFileDialog.getSaveFileName(
+        name, chosen = file_dialogs.get_save_file_name(
             parent, "Export context map snapshot", suggested, ";;".join(filters), preferred
         )
         if not name:

@@ -60,10 +60,17 @@ class ContextMapFeature:
         self.page.export_snapshot()
 
     def contributions(self) -> Contributions:
-        return Contributions(pages=[PageSpec(KEY, "Context maps", build=lambda: self.page)])
+        return Contributions(
+            pages=[PageSpec(KEY, "Context maps", build=lambda: self.page, prepare=prepare_page)]
+        )
 
     def shutdown(self) -> None:
         """The page reads on the GUI thread only; nothing is pending."""
+
+
+def prepare_page() -> None:
+    """The page's modules, on a job before the first build (PageSpec.prepare)."""
+    from axmem_gui.ui.contextmap import page  # noqa: F401  (imported for its side: loaded)
 
 
 CONTEXTMAPS = FeatureSpec("contextmaps", ContextMapFeature)

@@ -75,6 +75,27 @@ class EditRequest:
                 out.append(value)
         return out
 
+    def fields(self) -> list[str]:
+        return self.field.split("+")
+
+    def merged(self, later: EditRequest) -> EditRequest:
+        """This edit and a later one of the same entry, typed while a write waited: one
+        edit of both fields."""
+        fields = list(dict.fromkeys([*self.fields(), *later.fields()]))
+        after = replace(self.after, **{f: getattr(later.after, f) for f in later.fields()})
+        return EditRequest(
+            self.kind, self.before, after, self.revision, "+".join(fields), (), self.joins
+        )
+
+    def rebased(self, current: Entry, revision: int) -> EditRequest | None:
+        """This edit applied to the entry as an earlier write left it (the form's revision
+        predates that write); None when it changes nothing any more. (The word steps
+        typed were steps from the older value: one step now.)"""
+        after = replace(current, **{f: getattr(self.after, f) for f in self.fields()})
+        if after == current:
+            return None
+        return EditRequest(self.kind, current, after, revision, self.field, (), self.joins)
+
 
 def files_summary(skill: Skill) -> str:
     """One line for the form: the paths of the skill folder's other files. Read from the
@@ -127,6 +148,10 @@ class EntryForm(QWidget):
         #: Seconds, for the pauses that start undo steps (tests inject their own).
         self.clock = clock
         self._loading = False
+        #: A write waits for another program (ui/writes.py).
+        self._waiting = False
+        #: An edit was refused after that wait and is shown again, uncommitted.
+        self._unsaved = False
         self._pending: list[str] = []
         self._deferred: list[EditRequest] = []
         #: Undo steps of the typing not committed yet (see the module).
@@ -389,6 +414,28 @@ class EntryForm(QWidget):
         self._timer.start()
         self._update_state()
 
+    def set_waiting(self, waiting: bool) -> None:
+        self._waiting = waiting
+        self._update_state()
+
+    def keep_unsaved(self, value: Entry) -> None:
+        """Show the fields of `value` that differ from the entry shown, as typing not yet
+        committed: an edit the workspace refused is kept here, and saved with the next
+        one (or when the field loses focus)."""
+        if self.entry is None or self.entry.id != value.id or self.read_only:
+            return
+        self._loading = True
+        try:
+            for field in self.fields():
+                if field in self._pending or getattr(value, field) == getattr(self.entry, field):
+                    continue
+                self._show_field(field, value)
+                self._pending.append(field)
+        finally:
+            self._loading = False
+        self._unsaved = bool(self._pending)
+        self._update_state()
+
     def _typed_word_boundary(self, field: str) -> str | None:
         """When the last keystroke typed one space or line break right after a word: the
         field's text without it (else None)."""
@@ -429,6 +476,7 @@ class EntryForm(QWidget):
     def _take_request(self) -> EditRequest | None:
         """One request for every field typed into (normally just the focused one)."""
         fields, self._pending = self._pending, []
+        self._unsaved = False
         steps, self._steps = self._steps, []
         if not fields or self.entry is None:
             return None
@@ -454,6 +502,10 @@ class EntryForm(QWidget):
             self.state_label.setText("")
         elif self.read_only:
             self.state_label.setText(f"revision {self.revision} · read-only")
+        elif self._unsaved and self._pending:
+            self.state_label.setText("not saved: another program was writing · kept here")
+        elif self._waiting:
+            self.state_label.setText("waiting for another program…")
         elif self._pending:
             self.state_label.setText("editing…")
         else:

@@ -8,25 +8,35 @@ of them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QItemSelection
+from PySide6.QtCore import QItemSelection, QModelIndex
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QToolBar
 
 from axmem_gui.core.errors import AxmemError
+from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, PageSpec
+from axmem_gui.ui.sessions.controller import SESSIONS
 
 if TYPE_CHECKING:
     from axmem_gui.core.cancel import CancelFlag
+    from axmem_gui.core.evals.model import EvalCase, EvalSet
     from axmem_gui.core.evals.report import EvalReport
     from axmem_gui.core.providers import ProviderSettings
     from axmem_gui.ui.evals.page import EvalsPage
+    from axmem_gui.ui.sessions.controller import SessionsFeature
 
 
 class EvalsFeature:
     def __init__(self, context: FeatureContext) -> None:
         self.controller = controller = context.controller
         self.runner = runner = context.runner
+        self.agent_runs = context.agents
         self.shell = context.shell
+        self.undo_stack = context.undo_stack
+        self.sessions: SessionsFeature = context.need(SESSIONS)
         #: Built when the page is first shown or read (`page`): the first paint waits
         #: for none of it (the provider form asks the OS keyring what it offers).
         self._page: EvalsPage | None = None
@@ -56,11 +66,53 @@ class EvalsFeature:
         p.cancel_button.clicked.connect(self.cancel)
         p.compare_button.clicked.connect(self.compare_selected)
         p.local.set_checked(p.local.ready)
+        from axmem_gui.ui.evals.authoring import EvalAuthoring
+
+        self.authoring = a = EvalAuthoring(
+            self.controller,
+            self.undo_stack,
+            lambda: self.shell.dialog_parent,
+            self.current,
+            self.focus,
+            p.status.setText,
+        )
+        add = self._add
+        self.new_set_action = add(p.set_bar, "New set…", a.new_set, "Write a new eval set")
+        self.edit_set_action = add(p.set_bar, "Edit…", a.edit_set, "Rename the set, its agent…")
+        self.delete_set_action = add(
+            p.set_bar, "Delete", a.delete_set, "Delete the set (Ctrl+Z brings it back)"
+        )
+        self.new_case_action = add(p.case_bar, "New case…", a.new_case, "Add a case to the set")
+        self.edit_case_action = add(p.case_bar, "Edit…", a.edit_case, "Change the selected case")
+        self.delete_case_action = add(
+            p.case_bar, "Delete", a.delete_case, "Delete the case (Ctrl+Z brings it back)"
+        )
+        p.empty_new_button.clicked.connect(a.new_set)
+        p.case_list.itemDoubleClicked.connect(lambda _item: a.edit_case())
+        p.case_list.currentRowChanged.connect(lambda _row: self._update_actions())
+        p.matrix_view.doubleClicked.connect(self.open_cell_session)
         self.reload()
         return p
 
+    def _add(self, bar: QToolBar, text: str, slot: Callable[[], object], tip: str) -> QAction:
+        action = make_action(bar, text, slot, tip=tip)
+        bar.addAction(action)
+        return action
+
+    def _update_actions(self) -> None:
+        writable = not self.controller.read_only
+        eval_set, case = self.current()
+        self.new_set_action.setEnabled(writable)
+        self.page.empty_new_button.setEnabled(writable)
+        for action in (self.edit_set_action, self.delete_set_action, self.new_case_action):
+            action.setEnabled(writable and eval_set is not None)
+        for action in (self.edit_case_action, self.delete_case_action):
+            action.setEnabled(writable and case is not None)
+
     def contributions(self) -> Contributions:
-        return Contributions(pages=[PageSpec("evals", "Evals", build=lambda: self.page)])
+        return Contributions(
+            pages=[PageSpec("evals", "Evals", build=lambda: self.page, prepare=prepare_page)]
+        )
 
     def shutdown(self) -> None:
         """The workspace is closing: stop the eval in progress (its finished runs stay)."""
@@ -74,8 +126,29 @@ class EvalsFeature:
 
         return index.data(EvalRole.Name) if index.isValid() else None
 
-    def reload(self) -> None:
-        current = self.selected_set()
+    def current(self) -> tuple[EvalSet | None, EvalCase | None]:
+        """The selected set and the selected case of it (as the page shows them)."""
+        index = self.page.sets_view.currentIndex()
+        sets = self.page.sets_model.sets
+        if not index.isValid() or not 0 <= index.row() < len(sets):
+            return None, None
+        eval_set = sets[index.row()]
+        row = self.page.case_list.currentRow()
+        case = eval_set.cases[row] if 0 <= row < len(eval_set.cases) else None
+        return eval_set, case
+
+    def focus(self, set_name: str | None, case_name: str | None) -> None:
+        """After a change or its undo: the page shows the store, `set_name` and
+        `case_name` selected (when they are there)."""
+        self.reload(set_name)
+        eval_set, _case = self.current()
+        if eval_set is not None and case_name is not None:
+            names = [c.name for c in eval_set.cases]
+            if case_name in names:
+                self.page.case_list.setCurrentRow(names.index(case_name))
+
+    def reload(self, select: str | None = None) -> None:
+        current = select or self.selected_set()
         try:
             sets = self.controller.workspace.evals.sets()
         except AxmemError as exc:
@@ -102,6 +175,16 @@ class EvalsFeature:
         name = self.selected_set()
         reports = self.controller.workspace.evals.reports(name) if name else []
         self.reports = reports
+        eval_set, _case = self.current()
+        case_row = self.page.case_list.currentRow()
+        self.page.case_list.clear()
+        if eval_set is not None:
+            self.page.case_list.addItems([c.name for c in eval_set.cases])
+            self.page.case_list.setCurrentRow(min(max(case_row, 0), len(eval_set.cases) - 1))
+        self.page.matrix_model.set_reports(reports, eval_set)
+        self.page.matrix_view.resizeColumnsToContents()
+        self.page.matrix_view.scrollToBottom()
+        self._update_actions()
         self.page.runs_model.set_reports(reports)
         if reports:
             self.page.runs_view.selectRow(len(reports) - 1)
@@ -126,6 +209,18 @@ class EvalsFeature:
         from axmem_gui.core.evals.compare import render_report
 
         self.page.details.setPlainText(render_report(report))
+
+    def open_cell_session(self, index: QModelIndex) -> bool:
+        """A double click on a cell of the matrix: the session of that case's first run
+        in that eval run, on the Sessions page."""
+        from axmem_gui.ui.evals.matrix import MatrixRole
+
+        session_id = index.data(MatrixRole.SessionId)
+        if not session_id:
+            self.page.status.setText("No recorded session for this cell.")
+            return False
+        self.shell.show_section("sessions")
+        return self.sessions.open_session(session_id) is not None
 
     def compare_selected(self) -> None:
         chosen = self._selected_reports()
@@ -159,7 +254,7 @@ class EvalsFeature:
         address = self.controller.workspace.address
         order = EvalOrder(address, name, settings, repeat, self.page.parallel.value())
         self.token = CancelFlag()
-        self.job_id = self.runner.submit(eval_job(order, self.token))
+        self.job_id = self.runner.submit(eval_job(order, self.token, self.agent_runs), waits=True)
         self.page.set_running(True)
         self.page.status.setText("starting…")
         return self.job_id
@@ -210,4 +305,14 @@ class EvalsFeature:
             self.page.status.setText("cancelled")
             self._load_runs()
 
-EVALS = FeatureSpec("evals", EvalsFeature)
+
+def prepare_page() -> None:
+    """The page's modules (the evals service, the engine and axllm behind it) and what its
+    provider form reads, on a job before the first build (PageSpec.prepare)."""
+    from axmem_gui.ui.evals import page  # noqa: F401  (imported for its side: loaded)
+    from axmem_gui.ui.sessions.provider_form import prepare_provider_form
+
+    prepare_provider_form()
+
+
+EVALS = FeatureSpec("evals", EvalsFeature, needs=(SESSIONS,))

@@ -10,6 +10,7 @@ from axmem_gui.core.cancel import CancelFlag
 from axmem_gui.core.evals.report import EvalReport
 from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.services import evals
+from axmem_gui.services.agent_runner import AgentRunner
 from axmem_gui.services.aggregates import WorkspaceAddress
 from axmem_gui.services.local_model import LOCAL_PROVIDER, local_label, local_provider
 from axmem_gui.ui.tasks import Job, JobContext
@@ -24,7 +25,7 @@ class EvalOrder:
     parallel: int = 1
 
 
-def eval_job(order: EvalOrder, cancel: CancelFlag) -> Job:
+def eval_job(order: EvalOrder, cancel: CancelFlag, agents: AgentRunner) -> Job:
     def job(ctx: JobContext) -> EvalReport:
         if order.settings.provider == LOCAL_PROVIDER:
             ctx.progress(0.0, "starting the bundled local model…")
@@ -46,6 +47,7 @@ def eval_job(order: EvalOrder, cancel: CancelFlag) -> Job:
                 cancel=cancel,
                 progress=progress,
                 label=local_label(order.settings),
+                runner=agents,
             )
 
     return job

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QListView,
+    QListWidget,
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
@@ -23,11 +24,14 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QSplitter,
     QTableView,
+    QTabWidget,
+    QToolBar,
     QVBoxLayout,
     QWidget,
 )
 
 from axmem_gui.services.evals import MAX_PARALLEL
+from axmem_gui.ui.evals.matrix import EvalMatrixModel
 from axmem_gui.ui.evals.models import CaseStatsModel, EvalRunsModel, EvalSetListModel
 from axmem_gui.ui.fitted_columns import FittedColumns
 from axmem_gui.ui.inert_text import plain_label
@@ -37,7 +41,8 @@ from axmem_gui.ui.tasks import TaskRunner
 
 EMPTY_TEXT = (
     "No eval sets yet — an eval set is a list of user requests with the skills and "
-    "memories the model should load (and must not). Add one with `axmem eval add FILE.json`."
+    "memories the model should load (and must not). Press New set… to write one, or add a "
+    "JSON file with `axmem eval add FILE.json`."
 )
 PROGRESS_STEPS = 1000
 
@@ -75,6 +80,27 @@ class EvalsPage(QWidget):
         self.runs_view.setToolTip("Select two runs and press Compare")
         # Within the view's width (fixed widths gave both tables a horizontal scroll bar).
         FittedColumns(self.runs_view, flexible=(2, 0, 6))
+        self.set_bar = QToolBar()
+        self.set_bar.setObjectName("evalSetBar")
+        self.case_list = QListWidget()
+        self.case_list.setObjectName("evalSetCases")
+        self.case_list.setMaximumHeight(130)
+        self.case_list.setToolTip("The cases of the selected set (double-click to edit)")
+        self.case_bar = QToolBar()
+        self.case_bar.setObjectName("evalCaseBar")
+        self.matrix_model = EvalMatrixModel()
+        self.matrix_view = QTableView()
+        self.matrix_view.setObjectName("evalMatrix")
+        self.matrix_view.setModel(self.matrix_model)
+        self.matrix_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.matrix_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.matrix_view.setWordWrap(False)
+        self.matrix_view.verticalHeader().setDefaultSectionSize(22)
+        self.matrix_view.horizontalHeader().setDefaultSectionSize(110)
+        self.matrix_view.setToolTip(
+            "A row per run, a column per case: ✓ hit, ✗ miss, ▼ regression (it passed in "
+            "the run above). Double-click a cell to open its session."
+        )
         self.cases_model = CaseStatsModel()
         self.cases_view = _table("evalCases")
         self.cases_view.setModel(self.cases_model)
@@ -115,6 +141,12 @@ class EvalsPage(QWidget):
         title.setObjectName("sectionTitle")
         left_layout.addWidget(title)
         left_layout.addWidget(self.sets_view, 1)
+        left_layout.addWidget(self.set_bar)
+        cases_title = plain_label("Cases of this set")
+        cases_title.setObjectName("sectionTitle")
+        left_layout.addWidget(cases_title)
+        left_layout.addWidget(self.case_list)
+        left_layout.addWidget(self.case_bar)
         form = QFormLayout()
         form.addRow(self.local)
         form.addRow(self.provider_form)
@@ -139,11 +171,22 @@ class EvalsPage(QWidget):
         runs_layout.setContentsMargins(0, 0, 0, 0)
         runs_layout.addLayout(runs_bar)
         runs_layout.addWidget(self.runs_view)
+        matrix_box = QWidget()
+        matrix_layout = QVBoxLayout(matrix_box)
+        matrix_layout.setContentsMargins(0, 0, 0, 0)
+        matrix_title = plain_label("Runs × cases")
+        matrix_title.setObjectName("sectionTitle")
+        matrix_layout.addWidget(matrix_title)
+        matrix_layout.addWidget(self.matrix_view)
+        self.run_tabs = QTabWidget()
+        self.run_tabs.setObjectName("evalRunTabs")
+        self.run_tabs.addTab(self.cases_view, "Selected run")
+        self.run_tabs.addTab(self.details, "Report text")
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(runs_box)
-        right.addWidget(self.cases_view)
-        right.addWidget(self.details)
-        right.setSizes([180, 200, 260])
+        right.addWidget(matrix_box)
+        right.addWidget(self.run_tabs)
+        right.setSizes([140, 240, 220])
 
         # The run controls scroll, so the page (and the window) fits a laptop screen.
         scroll = QScrollArea()
@@ -162,10 +205,17 @@ class EvalsPage(QWidget):
         split.setStretchFactor(1, 1)
         split.setCollapsible(0, False)
         split.setSizes([min(needed, 520), 900])
-        self.empty = empty_state(EMPTY_TEXT)
+        self.empty_new_button = QPushButton("New set…")
+        self.empty_new_button.setObjectName("evalEmptyNew")
+        self.empty = QWidget()
+        empty_layout = QVBoxLayout(self.empty)
+        empty_layout.addStretch(1)
+        empty_layout.addWidget(empty_state(EMPTY_TEXT))
+        empty_layout.addWidget(self.empty_new_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        empty_layout.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
-        layout.addWidget(self.empty)
+        layout.addWidget(self.empty, 1)
         layout.addWidget(split, 1)
         self.body = split
 

@@ -42,10 +42,19 @@ class ScenariosFeature:
             self._page.reload()
 
     def contributions(self) -> Contributions:
-        return Contributions(pages=[PageSpec("scenarios", "Scenarios", build=lambda: self.page)])
+        return Contributions(
+            pages=[
+                PageSpec("scenarios", "Scenarios", build=lambda: self.page, prepare=prepare_page)
+            ]
+        )
 
     def shutdown(self) -> None:
         """Scenario previews are computed by the preview feature."""
+
+
+def prepare_page() -> None:
+    """The page's modules, on a job before the first build (PageSpec.prepare)."""
+    from axmem_gui.ui.scenarios import page  # noqa: F401  (imported for its side: loaded)
 
 
 SCENARIOS = FeatureSpec("scenarios", ScenariosFeature, needs=(RETRIEVAL, PREVIEW))

@@ -24,7 +24,7 @@ from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, MenuPlace, PageSpec
 from axmem_gui.ui.lazy import lazy_module
-from axmem_gui.ui.sessions import job_kinds
+from axmem_gui.ui.sessions import job_kinds, quarantine
 from axmem_gui.ui.sessions.job_kinds import STATUS_MS, SessionJob
 
 if TYPE_CHECKING:
@@ -68,6 +68,7 @@ class SessionsFeature(QObject):
         self.actions = context.actions
         self.controller = context.controller
         self.runner = runner = context.runner
+        self.agent_runs = context.agents
         #: Built when the page is first shown or read (`page`), not before the first paint.
         self._page: SessionsPage | None = None
         self.viewers: dict[str, SessionViewer] = {}
@@ -106,7 +107,11 @@ class SessionsFeature(QObject):
 
     # feature contract ---------------------------------------------------------------
     def contributions(self) -> Contributions:
-        return Contributions(pages=[PageSpec("sessions", "Sessions", build=lambda: self.page)])
+        return Contributions(
+            pages=[
+                PageSpec("sessions", "Sessions", build=lambda: self.page, prepare=prepare_page)
+            ]
+        )
 
     def shutdown(self) -> None:
         self.cancel_all()
@@ -206,8 +211,10 @@ class SessionsFeature(QObject):
         self.export_action.setEnabled((on_list and selected == 1) or viewer is not None)
         self.compare_action.setEnabled(selected in (1, 2) or viewer is not None)
         self.import_action.setEnabled(writable)
-        for action in (self.replay_action, self.rerun_action, self.whatif_action):
-            action.setEnabled(viewer is not None)
+        runs = viewer is not None and not viewer.quarantine
+        self.whatif_action.setEnabled(viewer is not None)
+        for action in (self.replay_action, self.rerun_action):
+            action.setEnabled(runs)
 
     def current_viewer(self) -> SessionViewer | None:
         if self._page is None:
@@ -292,7 +299,9 @@ class SessionsFeature(QObject):
         viewer.compare_requested.connect(lambda v=viewer: self.compare_with(v))
         viewer.whatif_requested.connect(lambda v=viewer: self.whatif(v))
         viewer.export_requested.connect(lambda v=viewer: self.export_document(v.session))
+        viewer.trust_requested.connect(lambda v=viewer: quarantine.trust(self, v))
         viewer.whitespace_changed.connect(self.set_whitespace)
+        quarantine.show_quarantine(self, viewer)
         self.viewers[session.id] = viewer
         self.page.add_tab(viewer, session.label, session.id)
         self.update_actions()
@@ -438,7 +447,7 @@ class SessionsFeature(QObject):
         workspace = self.sessions().jobs()
         kind = job_kinds.RunJob(self, title, token, workspace, order.map_failure)
         kind.show_strip()
-        return self._submit(jobs.run_job(order, token), kind)
+        return self._submit(jobs.run_job(order, token, self.agent_runs), kind, waits=True)
 
     def rerun_current(self) -> None:
         viewer = self.current_viewer()
@@ -448,6 +457,8 @@ class SessionsFeature(QObject):
     def rerun(self, viewer: SessionViewer) -> int | None:
         from axmem_gui.ui.sessions.run_dialog import RerunDialog
 
+        if quarantine.refused(viewer, "Rerun"):
+            return None
         order = RerunDialog.ask(
             self.shell.dialog_parent, viewer.session, self.runner, self.sessions().jobs()
         )
@@ -459,10 +470,12 @@ class SessionsFeature(QObject):
         title = f"Rerunning {order.session.label}"
         kind = job_kinds.RunJob(self, title, token, self.sessions().jobs())
         kind.show_strip()
-        return self._submit(jobs.rerun_job(order, token), kind)
+        return self._submit(jobs.rerun_job(order, token, self.agent_runs), kind, waits=True)
 
-    def _submit(self, job: Job, kind: SessionJob) -> int:
-        job_id = self.runner.submit(job)
+    def _submit(self, job: Job, kind: SessionJob, waits: bool = False) -> int:
+        """Run `job` on the task runner; `waits`: it waits on an agent run's child process
+        (its own threads: stuck runs never hold up the rest)."""
+        job_id = self.runner.submit(job, waits=waits)
         self.jobs[job_id] = kind
         return job_id
 
@@ -477,12 +490,15 @@ class SessionsFeature(QObject):
         if reason is not None:
             viewer.show_replay_error(reason)
             return None
+        if quarantine.refused(viewer, "Replay"):
+            return None
         token = sessions.cancel_token()
         kind = job_kinds.ReplayJob(self, f"Replaying {viewer.session.label}", token, viewer)
         kind.show_strip()
         viewer.set_busy(True)
         viewer.show_message("Replaying offline…", "info")
-        return self._submit(jobs.replay_job(viewer.session, token), kind)
+        job = jobs.replay_job(viewer.session, token, self.agent_runs)
+        return self._submit(job, kind, waits=True)
 
     def compare_selected(self) -> None:
         ids = self.page.selected_ids()
@@ -577,6 +593,16 @@ class SessionsFeature(QObject):
         kind = self._finish(job_id)
         if kind is not None:
             kind.cancelled()
+
+
+def prepare_page() -> None:
+    """The page's modules (the sessions service, the engine and axllm behind it: ~0.5 s
+    to import) and what its run dialog's provider form reads, on a job before the first
+    build (PageSpec.prepare)."""
+    from axmem_gui.ui.sessions import page  # noqa: F401  (imported for its side: loaded)
+    from axmem_gui.ui.sessions.provider_form import prepare_provider_form
+
+    prepare_provider_form()
 
 
 SESSIONS = FeatureSpec("sessions", SessionsFeature)

@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QHeaderView,
     QTableView,
     QVBoxLayout,
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.session.format import FILE_SUFFIX
 from axmem_gui.services.sessions import SessionRow
+from axmem_gui.ui import file_dialogs
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.sessions.list_model import SessionListModel, SessionRole
 
@@ -28,14 +28,16 @@ SESSION_FILTER = f"Ax sessions (*{FILE_SUFFIX});;JSON files (*.json);;All files 
 class ImportSessionDialog:
     @classmethod
     def ask(cls, parent: QWidget | None, start: str = "") -> list[Path]:
-        names, _ = QFileDialog.getOpenFileNames(parent, "Import sessions", start, SESSION_FILTER)
+        names, _ = file_dialogs.get_open_file_names(
+            parent, "Import sessions", start, SESSION_FILTER
+        )
         return [Path(n) for n in names]
 
 
 class ExportSessionDialog:
     @classmethod
     def ask(cls, parent: QWidget | None, suggested: Path) -> Path | None:
-        name, _ = QFileDialog.getSaveFileName(
+        name, _ = file_dialogs.get_save_file_name(
             parent, "Export session", str(suggested), SESSION_FILTER
         )
         if not name:

@@ -20,6 +20,7 @@ from axmem_gui.core.session.progress import RunProgress
 from axmem_gui.core.session.replay_check import ReplayReport
 from axmem_gui.core.session.whatif import WhatIfReport
 from axmem_gui.services import sessions
+from axmem_gui.services.agent_runner import AgentRunner
 from axmem_gui.services.local_model import LOCAL_PROVIDER, local_provider
 from axmem_gui.services.providers import check_connection
 from axmem_gui.services.sessions import Cancel, FileImport, SessionJobs
@@ -110,7 +111,7 @@ class _Progress:
         self.ctx.progress(run_fraction(event, self.calls_before_forward), run_status(event))
 
 
-def run_job(order: RunOrder, token: Cancel) -> Job:
+def run_job(order: RunOrder, token: Cancel, agents: AgentRunner) -> Job:
     def job(ctx: JobContext) -> Session:
         if order.settings.provider == LOCAL_PROVIDER:
             ctx.progress(0.0, "starting the bundled local model…")
@@ -125,12 +126,13 @@ def run_job(order: RunOrder, token: Cancel) -> Job:
                 name=order.name,
                 cancel=token,
                 progress=_Progress(ctx),
+                runner=agents,
             )
 
     return job
 
 
-def rerun_job(order: RerunOrder, token: Cancel) -> Job:
+def rerun_job(order: RerunOrder, token: Cancel, agents: AgentRunner) -> Job:
     def job(ctx: JobContext) -> Session:
         return sessions.rerun_session(
             order.session,
@@ -139,14 +141,15 @@ def rerun_job(order: RerunOrder, token: Cancel) -> Job:
             name=order.name,
             cancel=token,
             progress=_Progress(ctx),
+            runner=agents,
         )
 
     return job
 
 
-def replay_job(session: Session, token: Cancel) -> Job:
+def replay_job(session: Session, token: Cancel, agents: AgentRunner) -> Job:
     def job(ctx: JobContext) -> ReplayReport:
-        return sessions.replay(session, cancel=token, progress=_Progress(ctx))
+        return sessions.replay(session, cancel=token, progress=_Progress(ctx), runner=agents)
 
     return job
 

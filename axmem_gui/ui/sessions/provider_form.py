@@ -47,6 +47,15 @@ from axmem_gui.ui.tasks import TaskRunner
 KEYRING, ENV = 0, 1
 
 
+def prepare_provider_form() -> None:
+    """What a ProviderForm's build waits for besides widgets, done ahead on any thread
+    (a page's `prepare`): the OS keyring's backend (keyring detects it once, loading its
+    plugins: ~170 ms) and every provider's model list."""
+    secrets.keyring_available()
+    for name in PROVIDERS:
+        model_choices(name)
+
+
 class ProviderForm(QWidget):
     connection_checked = Signal(bool, str)  # ok, message
 

@@ -121,12 +121,18 @@ class SessionViewer(QWidget):
     compare_requested = Signal()
     whatif_requested = Signal()
     export_requested = Signal()
+    trust_requested = Signal()
     whitespace_changed = Signal(bool)
 
     def __init__(self, session: Session, saved: bool = True) -> None:
         super().__init__()
         self.session = session
         self.saved = saved
+        #: Why the session is in quarantine ("" when it is not): it runs no code then.
+        self.quarantine = ""
+        self._busy = False
+        self._replay_refused: str | None = None
+        self._rerun_refused: str | None = None
         self.toolbar = QToolBar()
         self.toolbar.setObjectName("sessionToolbar")
         self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
@@ -141,8 +147,10 @@ class SessionViewer(QWidget):
         self.export_action = self._action(
             "Export…", self.export_requested, "Save as a .axsession.json file"
         )
-        self._replay_refused: str | None = None
-        self._rerun_refused: str | None = None
+        self.trust_action = self._action(
+            "Trust…", self.trust_requested, "Let this session's code run: Replay and Rerun"
+        )
+        self.trust_action.setVisible(False)
         self.title = elided("", "sessionTitle")
         self.meta = elided("", "sessionMeta")
         self.banner = plain_label()
@@ -215,7 +223,7 @@ class SessionViewer(QWidget):
         self.saved = saved
         # An app's session: its agent's code is not here to run again.
         self._rerun_refused = not_here(session, "rerun") if is_app_session(session) else None
-        self.rerun_action.setEnabled(self._rerun_refused is None)
+        self._update_run_actions()
         self.rerun_action.setToolTip(inert(self._rerun_refused or "Run the inputs again"))
         self.model.set_session(session)
         self.details.set_session(session)
@@ -243,10 +251,16 @@ class SessionViewer(QWidget):
         )
 
     def _status_banner(self) -> None:
+        text, level = "", "info"
+        if self.quarantine:
+            text = (
+                f"In quarantine: {self.quarantine} when it was imported. Its code is not "
+                "run until you trust it (Trust…)."
+            )
+            level = "warn"
         if self.session.complete:
-            text, level = "", "info"
             if is_app_session(self.session):
-                text = (
+                text = (text + "\n" if text else "") + (
                     f"Recorded by your app ({app_language(self.session)}, "
                     f"{runtime_label(self.session)}): shown, verified, compared and what-if'd "
                     "here; the studio cannot replay or rerun it (your agent's code is not "
@@ -255,7 +269,9 @@ class SessionViewer(QWidget):
         else:
             message = _clip(error_text(self.session.error), BANNER_WARNING_CHARS * 2)
             message = message or "the run ended early"
-            text = f"Incomplete session: {message}. The calls made before that are kept."
+            text = (text + "\n" if text else "") + (
+                f"Incomplete session: {message}. The calls made before that are kept."
+            )
             level = "warn"
         warnings = warnings_read(self.session)
         if warnings:
@@ -275,14 +291,27 @@ class SessionViewer(QWidget):
 
     def set_replay_allowed(self, reason: str | None) -> None:
         self._replay_refused = reason
-        self.replay_action.setEnabled(reason is None)
         self.replay_action.setToolTip(
             inert(reason or "Replay offline with the recorded replies")
         )
+        self._update_run_actions()
+
+    def set_quarantine(self, why: str) -> None:
+        """A session imported from a file that does not hold what it claims runs no code:
+        Replay and Rerun wait until the user trusts it."""
+        self.quarantine = why
+        self.trust_action.setVisible(bool(why))
+        self._update_run_actions()
+        self._status_banner()
 
     def set_busy(self, busy: bool) -> None:
-        self.replay_action.setEnabled(not busy and self._replay_refused is None)
-        self.rerun_action.setEnabled(not busy and self._rerun_refused is None)
+        self._busy = busy
+        self._update_run_actions()
+
+    def _update_run_actions(self) -> None:
+        free = not self._busy and not self.quarantine
+        self.replay_action.setEnabled(free and self._replay_refused is None)
+        self.rerun_action.setEnabled(free and self._rerun_refused is None)
 
     def set_show_whitespace(self, show: bool) -> None:
         self.details.set_show_whitespace(show)

@@ -8,7 +8,6 @@ from pathlib import Path
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QFileDialog,
     QLineEdit,
     QPlainTextEdit,
     QSpinBox,
@@ -18,6 +17,7 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.catalog import searched_by
 from axmem_gui.core.suites import CASE_KINDS, SuiteCase, case_from_json_value
 from axmem_gui.services.suites import check_suite_name
+from axmem_gui.ui import file_dialogs
 from axmem_gui.ui.form_dialog import FormDialog, split_list
 
 
@@ -184,12 +184,14 @@ class SuiteFileDialog:
 
     @classmethod
     def ask_open(cls, parent: QWidget, start: str) -> Path | None:
-        path, _ = QFileDialog.getOpenFileName(
+        path, _ = file_dialogs.get_open_file_name(
             parent, "Import suites", start, "Suite JSON (*.json);;All files (*)"
         )
         return Path(path) if path else None
 
     @classmethod
     def ask_save(cls, parent: QWidget, start: str) -> Path | None:
-        path, _ = QFileDialog.getSaveFileName(parent, "Export suites", start, "Suite JSON (*.json)")
+        path, _ = file_dialogs.get_save_file_name(
+            parent, "Export suites", start, "Suite JSON (*.json)"
+        )
         return Path(path) if path else None

@@ -18,7 +18,6 @@ from PySide6.QtGui import QAction, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
-    QFileDialog,
     QHBoxLayout,
     QListView,
     QProgressBar,
@@ -34,6 +33,7 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.core.suites import Suite
 from axmem_gui.services.suites import SuiteOutcome, write_junit
+from axmem_gui.ui import file_dialogs
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.fitted_columns import FittedColumns
 from axmem_gui.ui.inert_text import plain_label
@@ -59,7 +59,7 @@ class JunitDialog:
 
     @classmethod
     def ask(cls, parent: QWidget, start: str) -> Path | None:
-        path, _ = QFileDialog.getSaveFileName(
+        path, _ = file_dialogs.get_save_file_name(
             parent, "Export JUnit report", start, "JUnit XML (*.xml)"
         )
         return Path(path) if path else None

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtWidgets import QWidget
+
+from axmem_gui.ui import file_dialogs
 
 IMPORT_FILTER = (
     "Catalogs (*.json *.ts *.mts *.cts *.js *.mjs *.jsonl *.ndjson SKILL.md);;"
@@ -16,14 +18,14 @@ IMPORT_FILTER = (
 class ImportFilesDialog:
     @classmethod
     def ask(cls, parent: QWidget | None, start: str = "") -> list[Path] | None:
-        names, _ = QFileDialog.getOpenFileNames(parent, "Import catalogs", start, IMPORT_FILTER)
+        names, _ = file_dialogs.get_open_file_names(parent, "Import catalogs", start, IMPORT_FILTER)
         return [Path(n) for n in names] if names else None
 
 
 class ImportFolderDialog:
     @classmethod
     def ask(cls, parent: QWidget | None, start: str = "") -> Path | None:
-        name = QFileDialog.getExistingDirectory(
+        name = file_dialogs.get_existing_directory(
             parent, "Import a folder of skill folders (each with a SKILL.md)", start
         )
         return Path(name) if name else None

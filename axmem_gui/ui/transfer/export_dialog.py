@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLineEdit,
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.formats import FORMATS, FormatName
 from axmem_gui.services.transfer import ExportResult
+from axmem_gui.ui import file_dialogs
 from axmem_gui.ui.inert_text import inert, plain_label, plain_message_box
 from axmem_gui.ui.lint.severity import plural
 from axmem_gui.ui.resources import style_sheet
@@ -208,9 +208,11 @@ class ExportDialog(QDialog):
         fmt = self.format()
         current = self.path_edit.text().strip() or str(self.start_dir / DEFAULT_NAMES[fmt])
         if fmt == "skills-dir":
-            name = QFileDialog.getExistingDirectory(self, "Export SKILL.md folders into", current)
+            name = file_dialogs.get_existing_directory(
+                self, "Export SKILL.md folders into", current
+            )
         else:
-            name, _ = QFileDialog.getSaveFileName(self, "Export to", current, FILE_FILTERS[fmt])
+            name, _ = file_dialogs.get_save_file_name(self, "Export to", current, FILE_FILTERS[fmt])
         if name:
             self.path_edit.setText(name)
 

@@ -6,7 +6,8 @@
 //
 // The team directory the function tool asks is the scripted server's (it also plays the
 // model unless --base-url names a real OpenAI-compatible one). `make recorder-fixture`
-// regenerates example/sessions/triage.axsession.json, the session the studio's tests import.
+// regenerates example/sessions/triage.axsession.json, the session the studio's tests import,
+// and, with --plain-code, triage-plain-code.axsession.json (actors answer with bare code).
 import { parseArgs } from 'node:util';
 
 import { AxAgentContextMap, agent, ai } from '@ax-llm/ax';
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     'base-url': { type: 'string' },
     model: { type: 'string', default: 'scripted-a' },
     'api-key-env': { type: 'string' },
+    'plain-code': { type: 'boolean', default: false },
   },
 });
 if (!values.out) {
@@ -30,6 +32,8 @@ if (!values.out) {
 }
 
 const server = await new ScriptedServer().start();
+// --plain-code: the scripted actors answer with bare code, no label and no JSON (Ax runs it).
+server.plainCode = values['plain-code'];
 try {
   const apiKey = values['api-key-env'] ? process.env[values['api-key-env']] : 'scripted-placeholder-key';
   if (!apiKey) throw new Error(`environment variable ${values['api-key-env']} is not set`);

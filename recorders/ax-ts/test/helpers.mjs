@@ -54,8 +54,9 @@ export function tempFile(name) {
 export const freshMap = () => new AxAgentContextMap(undefined, { maxChars: 1600 });
 
 /** Record the example agent answering QUESTIONS; returns the recorder and what happened. */
-export async function recordExample({ file, stream = true, id, recorderOptions = {}, faults = {}, questions = QUESTIONS } = {}) {
+export async function recordExample({ file, stream = true, id, recorderOptions = {}, faults = {}, questions = QUESTIONS, plainCode = false } = {}) {
   const server = await new ScriptedServer().start();
+  server.plainCode = plainCode;
   for (const [n, fault] of Object.entries(faults)) server.faults.set(Number(n), fault);
   try {
     const rec = new AxSessionRecorder({ file, name: 'triage example', id, ...recorderOptions });

@@ -49,3 +49,29 @@ test("recorded code is never run: a 'function result' is served as data", async 
   const served = player.agentOptions({ functions: [{ name: 'f', description: 'd', func: () => 'live' }] }).functions[0];
   assert.deepEqual(await served.func({}), { toString: 'process.exit(3)' });
 });
+
+test('bytes that are not UTF-8 are refused with their offset, as the studio refuses them', () => {
+  const file = tempFile('bad-utf8.json');
+  const text = Buffer.from(JSON.stringify({ ...minimal(), name: 'café' }), 'utf8');
+  const at = text.indexOf(0xc3);
+  text[at] = 0xff;
+  fs.writeFileSync(file, text);
+  assert.throws(() => readSessionFile(file), (e) => e instanceof SessionFileError && e.message.endsWith(`not valid UTF-8 (byte offset ${at})`));
+});
+
+test('deep nesting is refused before JSON.parse (no RangeError)', () => {
+  const file = write('deep.json', `{"format":"axsession","version":1,"forwards":[],"exchanges":[],"x":${'['.repeat(100000)}${']'.repeat(100000)}}`);
+  assert.throws(() => readSessionFile(file), (e) => e instanceof SessionFileError && /nested more than 200 levels deep/.test(e.message));
+});
+
+test('a response or an error of the wrong type is refused', () => {
+  const ex = (extra) => ({ ...minimal(), exchanges: [{ index: 0, digest: 'sha256:x', request: { chat_prompt: [] }, ...extra }] });
+  assert.throws(() => readSessionFile(write('r.json', ex({ response: 42 }))), /exchanges\[0\]: field 'response' must be an object with a 'results' list/);
+  assert.throws(() => readSessionFile(write('s.json', ex({ response: { results: 'x' } }))), /field 'response' must be an object with a 'results' list/);
+  assert.throws(() => readSessionFile(write('t.json', ex({ response: null, error: 'boom' }))), /needs a 'response' or an 'error'|field 'error' must be an object/);
+});
+
+test("a studio (axllm) session is named as one, not as a newer recorder's", () => {
+  const file = write('studio.json', { ...minimal(), version: 2, versions: { axllm: '25.4.6' } });
+  assert.throws(() => readSessionFile(file), (e) => e instanceof SessionFileError && /recorded on axllm 25\.4\.6 .*not on @ax-llm\/ax/.test(e.message) && !/newer/.test(e.message));
+});

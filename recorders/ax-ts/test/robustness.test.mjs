@@ -16,6 +16,15 @@ import { ScriptedServer } from './scripted-server.mjs';
 const OFFLINE = 'http://127.0.0.1:9/directory';
 
 describe('recording never breaks the agent', () => {
+  test('a folder under /proc that does not exist is a warning, not a hang', { skip: !fs.existsSync('/proc/self') && 'no /proc here' }, async () => {
+    // Node's recursive mkdirSync never returns for such a path (it loops on ENOENT).
+    const warnings = [];
+    const { outputs } = await recordExample({ file: '/proc/nonexistent/x.axsession.json', questions: QUESTIONS.slice(0, 1), recorderOptions: { onWarning: (m) => warnings.push(m) } });
+    assert.equal(outputs.length, 1);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0], /could not write \/proc\/nonexistent\/x\.axsession\.json: .*ENOENT/);
+  });
+
   test('a file that cannot be written is a warning; the answers are unchanged', async () => {
     const blocker = tempFile('not-a-folder');
     fs.writeFileSync(blocker, 'a file where the session folder should be');

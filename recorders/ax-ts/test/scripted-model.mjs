@@ -138,8 +138,10 @@ export function scriptedFields(messages) {
 const fieldLines = (fields) =>
   Object.entries(fields).map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`).join('\n');
 
-/** An OpenAI chat-completions response body for an OpenAI wire request body. */
-export function openaiResponse(body, counter) {
+/** An OpenAI chat-completions response body for an OpenAI wire request body. `plainCode`:
+ * an actor answers with its code alone (no label, no JSON), as many models do and Ax accepts;
+ * every other actor turn puts it in a ```javascript fence. */
+export function openaiResponse(body, counter, { plainCode = false } = {}) {
   const messages = Array.isArray(body.messages) ? body.messages : [];
   const fields = scriptedFields(messages);
   const forced = body.tool_choice && typeof body.tool_choice === 'object' ? body.tool_choice.function?.name : undefined;
@@ -150,6 +152,10 @@ export function openaiResponse(body, counter) {
     text = JSON.stringify(fields);
     message = { role: 'assistant', content: null, tool_calls: [{ id: `call_${counter}`, type: 'function', function: { name: forced, arguments: text } }] };
     finish = 'tool_calls';
+  } else if (plainCode && typeof fields.javascriptCode === 'string' && Object.keys(fields).length === 1) {
+    text = counter % 2 ? fields.javascriptCode : `\`\`\`javascript\n${fields.javascriptCode}\n\`\`\``;
+    message = { role: 'assistant', content: text };
+    finish = 'stop';
   } else {
     text = body.response_format ? JSON.stringify(fields) : fieldLines(fields);
     message = { role: 'assistant', content: text };

@@ -33,6 +33,7 @@ export class ScriptedServer {
     this.connections = 0;
     this.directoryCalls = 0;
     this.faults = new Map(); // request number (1-based) -> '500' | '401-echo'
+    this.plainCode = false; // actors answer with bare code (scripted-model.mjs openaiResponse)
     this.server = http.createServer((req, res) => this.handle(req, res));
     this.server.on('connection', () => {
       this.connections += 1;
@@ -101,7 +102,7 @@ export class ScriptedServer {
         res.end(JSON.stringify({ error: { message: 'internal error (scripted)', type: 'server_error' } }));
         return;
       }
-      const reply = openaiResponse(body, number);
+      const reply = openaiResponse(body, number, { plainCode: this.plainCode });
       if (body.stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         for (const chunk of sseChunks(reply)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);

@@ -53,11 +53,11 @@ def test_utf16_file_is_reported_as_binary(tmp_path: Path) -> None:
     assert "binary" in _errors(path)[0]
 
 
-def test_fifty_megabyte_file_is_refused_before_reading(tmp_path: Path) -> None:
+def test_a_file_over_the_limit_is_refused_before_reading(tmp_path: Path) -> None:
     path = tmp_path / "huge.json"
     with path.open("wb") as fh:  # sparse: takes no disk space
-        fh.truncate(50 * MIB)
-    assert _errors(path) == [f"{path}: file is too large (50 MiB; the limit is 16 MiB)"]
+        fh.truncate(2048 * MIB)
+    assert _errors(path) == [f"{path}: file is too large (2 GiB; the limit is 1 GiB)"]
 
 
 def test_limits_are_settable(tmp_path: Path) -> None:
@@ -96,8 +96,9 @@ def test_symlink_loop_as_the_path(tmp_path: Path) -> None:
     assert _errors(a) == [f"{a}: symlink loop (too many levels of symbolic links)"]
 
 
-def _warnings(path: Path) -> list[str]:
-    return [str(p) for p in read_source(path).problems if p.severity == "warning"]
+def _warnings(path: Path, **kw: object) -> list[str]:
+    src = read_source(path, **kw)  # type: ignore[arg-type]
+    return [str(p) for p in src.problems if p.severity == "warning"]
 
 
 NOT_FOLLOWED = "skipped: a symlink (links in a skill folder are not followed)"
@@ -158,11 +159,12 @@ def test_oversized_and_special_resources(tmp_path: Path) -> None:
         fh.truncate(50 * MIB)
     os.mkfifo(skill / "assets" / "pipe")
     (skill / "dangling").symlink_to(skill / "missing")
-    assert _errors(skill) == [
+    limits = ReadLimits(max_file_bytes=16 * MIB)
+    assert _errors(skill, limits=limits) == [
         f"{skill / 'assets' / 'video.bin'}: skill 'big': file is too large (50 MiB; the "
         "limit is 16 MiB)",
     ]
-    assert _warnings(skill) == [
+    assert _warnings(skill, limits=limits) == [
         f"{skill / 'dangling'}: skill 'big': {NOT_FOLLOWED}",
         f"{skill / 'assets' / 'pipe'}: skill 'big': skipped: a named pipe, not a regular "
         "file (not read)",

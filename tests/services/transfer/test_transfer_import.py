@@ -164,8 +164,16 @@ def test_progress_reports_reading_and_writing(ws: OpenWorkspace, tmp_path: Path)
     files = [_catalog(tmp_path, f"f{i}.json", [f"s{i}"]) for i in range(2)]
     seen: list[Progress] = []
     import_paths(ws, files, progress=seen.append)
-    assert [(p.done, p.total) for p in seen] == [(0, 2), (1, 2), (2, 2), (0, 2), (1, 2), (2, 2)]
+    reading = [p for p in seen if p.message.startswith("reading") or p.message == "read"]
+    # Reading goes file by file, and within a file by its bytes, in thousandths per file.
+    assert [(p.done, p.total) for p in reading] == [
+        (0, 2000), (1000, 2000), (1000, 2000), (2000, 2000), (2000, 2000)
+    ]
+    size = files[0].stat().st_size
     assert seen[0].message == f"reading {files[0]}"
+    assert seen[1].message == f"reading {files[0]}: {size} bytes of {size} bytes"
+    writing = seen[len(reading) :]
+    assert [(p.done, p.total) for p in writing] == [(0, 2), (1, 2), (2, 2)]
     assert seen[-1].message == "imported"
 
 

@@ -125,11 +125,11 @@ def test_cancel_before_the_commit_leaves_nothing_written(
     real_save = sessions.SessionService.store
     saved: list[str] = []
 
-    def save_then_hold(service: Any, doc: Any) -> Any:
+    def save_then_hold(service: Any, doc: Any, **kw: Any) -> Any:
         saved.append(doc.id)
         if len(saved) == 2:
-            return gate.wrap(real_save)(service, doc)
-        return real_save(service, doc)
+            return gate.wrap(real_save)(service, doc, **kw)
+        return real_save(service, doc, **kw)
 
     monkeypatch.setattr(sessions.SessionService, "store", save_then_hold)
     paths = [_session_file(window, tmp_path, name) for name in ("first", "second")]

@@ -319,10 +319,10 @@ def test_file_menu_offers_import_and_export(window: MainWindow) -> None:
 def test_a_file_over_the_size_limit_is_named_with_the_limit(
     window: MainWindow, qtbot: QtBot, dialogs: Recorder, tmp_path: Path
 ) -> None:
-    from axmem_gui.core.formats.fileio import MIB, ReadLimits, human_size
+    from axmem_gui.core.formats.fileio import ReadLimits, human_size
 
     limit = ReadLimits().max_file_bytes
-    assert human_size(limit) == "16 MiB"
+    assert human_size(limit) == "1 GiB"
     big = tmp_path / "big.json"
     with big.open("wb") as fh:  # sparse: takes no disk space
         fh.truncate(limit + 1)
@@ -330,6 +330,34 @@ def test_a_file_over_the_size_limit_is_named_with_the_limit(
     transfer(window).import_paths([big])
     wait_idle(qtbot, window)
     [error] = dialogs.previews[0].plan().errors
-    assert error.file == str(big) and "the limit is 16 MiB" in error.message
+    assert error.file == str(big) and "the limit is 1 GiB" in error.message
     readme = (Path(__file__).parents[3] / "README.md").read_text(encoding="utf-8")
-    assert f"{limit // MIB} MiB" in readme and "import" in readme
+    assert human_size(limit) in readme and "import" in readme
+
+
+def test_a_big_file_shows_how_much_was_read_and_cancel_stops_it(
+    window: MainWindow, qtbot: QtBot, dialogs: Recorder, tmp_path: Path
+) -> None:
+    """Files of up to 1 GiB are imported (issue 25), read a few MiB at a time: the
+    progress dialog says how much, and Cancel stops the read between two chunks."""
+    source = tmp_path / "big.json"
+    body = "x" * (40 * 1024 * 1024)
+    source.write_text(f'{{"skills": [{{"id": "big", "name": "Big", "content": "{body}"}}]}}')
+    before = stored(window)
+    actions = transfer(window)
+    messages: list[str] = []
+
+    def on_progress(job_id: int, fraction: float, message: str) -> None:
+        running = actions.current
+        if running is not None and running.stage == "plan" and "MiB of" in message:
+            messages.append(message)
+            running.progress.cancel_button.click()
+
+    actions.runner.progressed.connect(on_progress)
+    with qtbot.waitSignal(actions.runner.cancelled, timeout=60_000):
+        actions.import_paths([source])
+    wait_idle(qtbot, window)
+    actions.runner.progressed.disconnect(on_progress)
+    assert messages and "MiB of 40.0 MiB" in messages[0]
+    assert dialogs.previews == [] and stored(window) == before
+    assert window.statusBar().currentMessage() == "Import cancelled; nothing was changed."
