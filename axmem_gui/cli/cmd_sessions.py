@@ -141,10 +141,11 @@ def _finish_run(session: Session, args: argparse.Namespace) -> int:
         say(f"axmem: {label}: {warning}", file=sys.stderr)
     for hit in session.limits_hit:
         say(f"axmem: note: {hit.render()}", file=sys.stderr)
-    record = session.context_map_settings
-    if record is not None and record.rule == "agent" and sessions.carried_map_warnings(session):
+    overridden = sessions.overridden_map_settings(session)
+    if overridden:
         say(
-            "axmem: note: `--map-settings carried` keeps a carried map's own settings",
+            f"axmem: note: the agent's map settings replaced the carried map's ({overridden}); "
+            "`--map-settings carried` keeps a carried map's own settings",
             file=sys.stderr,
         )
     if session.complete:

@@ -113,6 +113,9 @@ class ProviderInfo:
 SCRIPTED_PROVIDER = "scripted"
 SCRIPTED_BASE_URL = "http://scripted.invalid/v1"
 SCRIPTED_MODELS = ("scripted-a", "scripted-b")
+#: The bundled model (services.local_model starts or reuses its server; CLI `--provider
+#: local`): not an axllm provider, so not in PROVIDERS, but a name a user can choose.
+LOCAL_PROVIDER = "local"
 
 PROVIDERS: dict[str, ProviderInfo] = {
     p.name: p

@@ -19,6 +19,7 @@ from axmem_gui.core.session.agent_config import AgentConfig
 from axmem_gui.core.session.map_settings import applied_to_state
 from axmem_gui.core.session.model import MapSettings
 from axmem_gui.core.session.signature import SignatureRefusal
+from axmem_gui.engine.axllm_fixes import install_memories_fix
 from axmem_gui.engine.cage import CodeCage
 from axmem_gui.engine.versions import package_version
 
@@ -75,6 +76,8 @@ def build_agent(
     `observe(kind, payload)` receives every loaded/used callback; `search` (with
     on_skills_search/on_memories_search) answers discover and recall when given."""
     opts = copy.deepcopy(dict(options))
+    # axllm fails a turn after a recall that loaded nothing, where Ax goes on.
+    install_memories_fix()
     if config.runtime != "quickjs":
         raise InputError(f"runtime '{config.runtime}' is not supported")
     opts["runtime"] = (cage or CodeCage()).runtime()

@@ -18,6 +18,7 @@ from typing import Any
 import axllm
 
 from axmem_gui.core.errors import InputError
+from axmem_gui.core.providers import LOCAL_PROVIDER
 
 # (their home is core.providers: plain data, no Ax runtime)
 from axmem_gui.core.providers import PLACEHOLDER_KEY as PLACEHOLDER_KEY
@@ -157,7 +158,8 @@ def make_client(
                 "(--model, or the Model field)"
             ) from None
         raise InputError(
-            f"unknown provider '{settings.provider}' ({exc}); known: {', '.join(PROVIDERS)}"
+            f"unknown provider '{settings.provider}' ({exc}); known: "
+            f"{', '.join([*PROVIDERS, LOCAL_PROVIDER])}"
         ) from None
     except axllm.AxAIServiceError as exc:
         message = describe_failure(exc).message

@@ -70,7 +70,7 @@ from axmem_gui.engine.clients import (
 from axmem_gui.engine.errors import RunCancelled
 from axmem_gui.engine.search import StubSearch, backend_for_session
 from axmem_gui.engine.versions import package_version
-from axmem_gui.engine.wire_replay import WireReplay
+from axmem_gui.engine.wire_replay import WireReplay, reply_difference, stored_reply_differences
 
 __all__ = [
     "ForwardCheck",
@@ -349,32 +349,6 @@ def file_differences(session: Session) -> list[Difference]:
     )
 
 
-def reply_difference(
-    recorded: Exchange, response: Any, chunks: list[Any] | None
-) -> Difference | None:
-    """A stored reply (or a streamed one's chunks) set against what the recorded provider's
-    client reads from the recorded raw reply: the served model name, the finish reason,
-    the token counts, the content."""
-    where = f"exchanges[{recorded.index}]"
-    stored: Any
-    read: Any
-    if recorded.chunks is not None:
-        if chunks == recorded.chunks:
-            return None
-        where, stored, read = f"{where}.chunks", recorded.chunks, chunks
-    elif response == recorded.response:
-        return None
-    else:
-        where, stored, read = f"{where}.response", recorded.response, response
-    return Difference(
-        where,
-        "reply",
-        "the stored reply is not what the recorded provider's client reads from the recorded "
-        "raw reply (served model name, finish reason, token counts, content)",
-        json_diff(stored, read, where, ("stored", "read from the raw reply")),
-    )
-
-
 def _version_differences(session: Session) -> list[Difference]:
     """The QuickJS the replay ran on against the one the file names (replay requires the
     recording's axllm already)."""
@@ -398,6 +372,8 @@ def verify_session(session: Session) -> VerifyReport:
     against their digests, searches re-run on the recorded catalog, derived fields."""
     started = time.perf_counter()
     found = file_differences(session)
+    seen = {d.where for d in found}
+    found += [d for d in stored_reply_differences(session) if d.where not in seen]
     searches = [call for _fw, call in session.search_calls()]
     return VerifyReport(
         session_id=session.id,

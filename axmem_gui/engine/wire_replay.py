@@ -15,8 +15,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from axmem_gui.core.errors import AxmemError
 from axmem_gui.core.providers import ProviderSettings
-from axmem_gui.core.session.model import Exchange, SessionProvider
+from axmem_gui.core.session.digest import digest_scheme
+from axmem_gui.core.session.model import Exchange, Session, SessionProvider
+from axmem_gui.core.session.verify import Difference, json_diff
 from axmem_gui.core.session.wire_payloads import params_of
 from axmem_gui.engine.clients import jsonable
 from axmem_gui.engine.providers import make_client
@@ -74,3 +77,72 @@ class WireReplay:
             failure=failure,
         )
 
+
+def reply_difference(
+    recorded: Exchange, response: Any, chunks: list[Any] | None
+) -> Difference | None:
+    """A stored reply (or a streamed one's chunks) set against what the recorded provider's
+    client reads from the recorded raw reply: the served model name, the finish reason,
+    the token counts, the content."""
+    where = f"exchanges[{recorded.index}]"
+    stored: Any
+    read: Any
+    if recorded.chunks is not None:
+        if chunks == recorded.chunks:
+            return None
+        where, stored, read = f"{where}.chunks", recorded.chunks, chunks
+    elif response == recorded.response:
+        return None
+    else:
+        where, stored, read = f"{where}.response", recorded.response, response
+    return Difference(
+        where,
+        "reply",
+        "the stored reply is not what the recorded provider's client reads from the recorded "
+        "raw reply (served model name, finish reason, token counts, content)",
+        json_diff(stored, read, where, ("stored", "read from the raw reply")),
+    )
+
+
+def stored_reply_differences(session: Session) -> list[Difference]:
+    """Verify's reading of each recorded raw reply (no agent run, no network): the
+    recorded provider's client reads it as it did for the replay, and its reading must be
+    the stored reply (its content, function calls, finish reason, model and usage)."""
+    calls = [
+        ex
+        for ex in session.exchanges
+        if digest_scheme(ex.digest) == 2
+        and ex.wire is not None
+        and ex.error is None
+        and ex.response is not None
+    ]
+    if not calls:
+        return []
+    try:
+        wire = WireReplay(session.provider)
+    except AxmemError as exc:
+        return [
+            Difference(
+                "provider",
+                "outcome",
+                f"the recorded provider settings build no client here ({exc}): the stored "
+                "replies were not checked against the recorded raw replies",
+            )
+        ]
+    out = []
+    for ex in calls:
+        resent = wire.send(ex, ex.request, {})
+        if resent.failure is not None or resent.response is None:
+            out.append(
+                Difference(
+                    f"exchanges[{ex.index}].wire.response",
+                    "reply",
+                    "the recorded provider's client cannot read the recorded raw reply "
+                    f"({resent.failure or 'no reply'})",
+                )
+            )
+            continue
+        found = reply_difference(ex, resent.response, resent.chunks)
+        if found is not None:
+            out.append(found)
+    return out

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from axmem_gui.core.errors import AxmemError, InputError
-from axmem_gui.core.providers import ProviderSettings
+from axmem_gui.core.providers import LOCAL_PROVIDER, ProviderSettings
 from axmem_gui.engine import local_model as engine
 from axmem_gui.engine.local_model import (
     MODEL_NAME,
@@ -25,8 +25,6 @@ from axmem_gui.engine.local_model import (
 from axmem_gui.services.files import read_utf8_file, write_file_atomic
 from axmem_gui.services.workspace import data_dir
 
-#: The provider name that means "the bundled model" (CLI `--provider local`).
-LOCAL_PROVIDER = "local"
 LOCAL_LABEL = "Local (bundled model)"
 #: Where `axmem local-model serve` says it is serving (in the data folder).
 REGISTRY_FILE = "local-model.json"

@@ -31,6 +31,7 @@ from axmem_gui.core.session.analytics import (
 from axmem_gui.core.session.format import (
     FILE_SUFFIX,
     parse_session,
+    safe_file_stem,
     session_from_json_text,
     session_to_json,
     session_to_json_text,
@@ -58,7 +59,9 @@ def write_session_file(session: Session, path: Path) -> None:
 
 
 def default_file_name(session: Session) -> str:
-    return f"session-{session.id}{FILE_SUFFIX}"
+    """The name an export suggests: the id made safe (an imported id may hold `/`, `..`
+    or anything else)."""
+    return f"session-{safe_file_stem(session.id)}{FILE_SUFFIX}"
 
 
 # -------------------------------------------------------------- workspace ---

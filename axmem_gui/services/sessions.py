@@ -21,7 +21,7 @@ from axmem_gui.core.session.app_session import is_app_session, not_here
 from axmem_gui.core.session.code_limits import CodeLimits as CodeLimits
 from axmem_gui.core.session.compare import SessionComparison, compare_sessions
 from axmem_gui.core.session.format import session_to_json
-from axmem_gui.core.session.map_settings import settings_warnings
+from axmem_gui.core.session.map_settings import overridden_settings, settings_warnings
 from axmem_gui.core.session.model import AGENT_RULE, MAP_RULES, Origin, Session
 from axmem_gui.core.session.progress import Cancellable, CancelLike, ProgressCallback
 from axmem_gui.core.session.redact import url_secrets
@@ -291,6 +291,14 @@ def carried_map_warnings(session: Session) -> list[str]:
     the ones that applied (empty when none)."""
     config = session.agent.config
     return settings_warnings(
+        session.context_map_settings, config.context_map if config is not None else None
+    )
+
+
+def overridden_map_settings(session: Session) -> str:
+    """The carried map's settings the agent's replaced (rule 'agent'), "" when none."""
+    config = session.agent.config
+    return overridden_settings(
         session.context_map_settings, config.context_map if config is not None else None
     )
 

@@ -1,6 +1,6 @@
-"""`axmem sessions list` shows a stranger's session safely: terminal escapes in its id,
-agent or name are escaped (they retitled, cleared and recoloured the terminal), and a
-megabyte name is cut to a line."""
+"""`axmem sessions list` shows a stranger's session safely: terminal escapes in its agent
+or name are escaped (they retitled, cleared and recoloured the terminal; an id holding
+them is refused on import), and a megabyte name is cut to a line."""
 
 from __future__ import annotations
 
@@ -19,9 +19,16 @@ def test_sessions_list_escapes_and_shortens(
     ws = tmp_path / "w.axmem"
     assert main(["init", str(ws)]) == 0
     doc = sample_session_json()
+    # An id with a control character is refused on import (issue #29's D12), its
+    # message escaped; the name keeps the escapes to show.
     doc["id"] = "esc\x1b]0;pwned\x07-id"
-    doc["name"] = "\x1b[2J\u202e" + "N" * 100_000
     path = tmp_path / "hostile.axsession.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["sessions", "import", str(path), "--workspace", str(ws)]) == 2
+    err = capsys.readouterr().err
+    assert "must not contain control characters" in err and "\x1b" not in err
+    doc["id"] = "hostile-id"
+    doc["name"] = "\x1b]0;pwned\x07\x1b[2J\u202e" + "N" * 100_000
     path.write_text(json.dumps(doc), encoding="utf-8")
     assert main(["sessions", "import", str(path), "--workspace", str(ws)]) == 0
     capsys.readouterr()

@@ -185,6 +185,11 @@ def test_the_cli_warns_when_the_carried_settings_do_not_apply(
     err = capsys.readouterr().err
     assert "axmem: warning: the context map the run started from says maxChars 600" in err
     assert "the agent's contextMap (maxChars 1500" in err
+    # The note names what the agent's settings replaced (it named nothing).
+    assert (
+        "axmem: note: the agent's map settings replaced the carried map's (maxChars 600 -> 1500"
+        in err
+    )
     assert json.loads(out.read_text())["context_map_settings"]["rule"] == "agent"
     kept = tmp_path / "carried.axsession.json"
     assert main([*base, "--map-settings", "carried", "-o", str(kept)]) == 0

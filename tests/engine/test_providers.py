@@ -80,8 +80,10 @@ def test_settings_validation() -> None:
         ProviderSettings("ollama", None, structured_output="json_object")
     with pytest.raises(InputError, match="needs a base URL"):
         make_client(ProviderSettings("openai-compatible", "m"), None)
-    with pytest.raises(InputError, match="unknown provider 'nope'"):
+    with pytest.raises(InputError, match="unknown provider 'nope'") as unknown:
         make_client(ProviderSettings("nope", "m"), "key-123456789")
+    # `local` (the bundled model) is a provider a user can choose: the list names it.
+    assert str(unknown.value).endswith(", scripted, local")
     round_trip = ProviderSettings.from_json(ProviderSettings("vllm", "m", timeout_s=5).to_json())
     assert round_trip == ProviderSettings("vllm", "m", timeout_s=5)
 

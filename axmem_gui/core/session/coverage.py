@@ -29,9 +29,9 @@ _VERSION_2 = (
     "choice, model config) and its params (model, temperature, max tokens, stream and "
     "every other setting sent) against each call's scheme 2 digest; params derived from "
     "what was sent (wire.request), and sent for provider.model",
-    "replies: the served model name, token counts and finish reason of each reply read "
-    "from the recorded raw reply (OpenAI-style replies; replay reads any reply with the "
-    "recorded provider's own client)",
+    "replies: each stored reply (content, function calls, finish reason, served model "
+    "name, token counts) is what the recorded provider's own client reads from the recorded "
+    "raw reply, read offline as the replay reads it",
     "retries: each call's attempts against its outcome, its HTTP attempts and the recorded "
     "retry policy (how many, which failures, how long each wait); its duration_ms is the "
     "sum of its attempts and waits",

@@ -14,6 +14,7 @@ and the workspace through it, the recorder hands its document to it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -22,6 +23,7 @@ from axmem_gui.core.errors import InputError
 from axmem_gui.core.formats import catalog_from_json_value
 from axmem_gui.core.jsontext import Field, type_name
 from axmem_gui.core.jsout import json_dumps
+from axmem_gui.core.printable import printable
 from axmem_gui.core.records import JsonObject, shape_of
 from axmem_gui.core.session.agent_config import AgentConfig, agent_config_from_json
 from axmem_gui.core.session.code_limits import CodeLimits, LimitHit
@@ -413,6 +415,11 @@ def parse_session(value: Any, source: str = "session", *, head: bool = False) ->
         raise c.fail("", f"expected a JSON object, got {type_name(value)}")
     version = _check_version(c, value)
     session_id = c.field(value, "id", (str,), "", non_empty=True)
+    if _CONTROL.search(session_id):
+        # An id is shown in lists, terminals and file names: a NUL or an escape sequence
+        # in it would show as something else, or cut it short.
+        shown = printable(session_id, keep_newlines=False)
+        raise c.fail("", f"field 'id' must not contain control characters, got '{shown}'")
     name = c.field(value, "name", (str,), "", required=False)
     created_at = c.field(value, "created_at", (str,), "")
     status = c.field(value, "status", (str,), "", choices=STATUSES)
@@ -487,7 +494,56 @@ def is_session_value(value: Any) -> bool:
 
 
 def session_from_json_text(text: str, source: str = "session") -> Session:
-    return parse_session(jsontext.loads(text, source), source)
+    """A session file's text as a Session. A leading UTF-8 byte order mark is skipped (the
+    file is still UTF-8; RFC 8259 lets a reader ignore one, and Windows editors add it);
+    a key named twice in one object is refused, naming it: which of the two a reader
+    keeps is not defined, so the file says two things."""
+    if text.startswith(_BOM):
+        text = text[len(_BOM) :]
+    try:
+        value = jsontext.parse(text, object_pairs_hook=_unique_keys)
+    except _KeyTwice as exc:
+        raise InputError(f"{source}: {exc}") from None
+    except ValueError as exc:
+        raise InputError(f"{source}: {jsontext.error_message(exc)}") from None
+    return parse_session(value, source)
+
+
+_BOM = "\ufeff"
+#: C0 and C1 control characters and DEL.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+class _KeyTwice(ValueError):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) == len(pairs):
+        return out
+    seen: set[str] = set()
+    for key, _value in pairs:
+        if key in seen:
+            break
+        seen.add(key)
+    keys = ", ".join(printable(k) for k, _v in pairs[:12])
+    raise _KeyTwice(
+        f"not a session file: the key '{printable(key)}' appears twice in one object (its "
+        f"keys: {keys}); JSON does not say which one counts, so a session file names each "
+        "key once"
+    )
+
+
+def safe_file_stem(text: str, limit: int = 80) -> str:
+    """`text` fit for a file name on any system: only letters, digits, `-`, `_` and `.`
+    (anything else, path separators and `..` included, becomes `_`), at most `limit`
+    characters."""
+    stem = _UNSAFE_NAME.sub("_", text).replace("..", "_")[:limit]
+    return stem or "_"
+
+
+_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]")
 
 
 def session_to_json(session: Session) -> JsonObject:

@@ -110,6 +110,19 @@ def _describe(settings: MapSettings, keys: tuple[tuple[str, str], ...]) -> str:
     return ", ".join(f"{name} {_value(getattr(settings, attr))}" for name, attr in keys)
 
 
+def overridden_settings(record: MapSettingsRule | None, config: ContextMapSettings | None) -> str:
+    """Under the rule 'agent': the carried map's settings the agent's replaced, as
+    "maxChars 600 -> 1500, evolveSteps 2 -> 0" ("" when none differed)."""
+    if record is None or record.rule == CARRIED_RULE or record.carried is None or config is None:
+        return ""
+    mine = agent_settings(config)
+    keys = _differing(record.carried, mine)
+    return ", ".join(
+        f"{name} {_value(getattr(record.carried, attr))} -> {_value(getattr(mine, attr))}"
+        for name, attr in keys
+    )
+
+
 def settings_warnings(
     record: MapSettingsRule | None, config: ContextMapSettings | None
 ) -> list[str]:

@@ -96,7 +96,9 @@ def derived(where: str, recorded: Any, recomputed: Any, what: str) -> Difference
     return Difference(
         where,
         "derived",
-        f"{what} does not match what it is derived from",
+        # One subject for every `what` ("the status", "the warnings"): no agreement to get
+        # wrong.
+        f"{what}: the stored value is not what it is derived from",
         json_diff(recorded, recomputed, where),
     )
 
@@ -412,12 +414,16 @@ class VerifyReport:
             )
             return (
                 f"verified: {self.calls} stored requests match their digests, "
-                f"{self.searches - self.host_searches} searches give the recorded results on "
+                f"{_searches(self.searches - self.host_searches)} the recorded results on "
                 f"the recorded catalog{host}, every derived field matches "
                 f"({self.duration_ms / 1000:.2f} s; the agent was not run: `axmem replay` "
                 "checks the prompts)\n"
             )
         return render_differences(f"DIFFERENT: {self.session_id}", self.differences)
+
+
+def _searches(n: int) -> str:
+    return "1 search gives" if n == 1 else f"{n} searches give"
 
 
 def render_differences(title: str, differences: Sequence[Difference]) -> str:
