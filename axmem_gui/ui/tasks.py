@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QEvent, QObject, QRunnable, QThreadPool, QTimer, Signal
 
 from axmem_gui.core.catalog import Catalog, Memory, Skill
@@ -123,6 +124,7 @@ class GuiThreadCollector:
             self._busy.add(runner)
         else:
             self._busy.discard(runner)
+        self._drop_deleted()
         threshold0, threshold1, threshold2 = self._thresholds
         if self._busy and threshold0:
             gc.set_threshold(max(threshold0, BUSY_THRESHOLD), threshold1, threshold2)
@@ -133,6 +135,22 @@ class GuiThreadCollector:
                 self.idle_point()
             else:
                 QTimer.singleShot(idle_delay_ms, self.idle_point)
+
+    def _drop_deleted(self) -> None:
+        """A runner whose Qt object was deleted while a job of its ran (its window closed
+        mid-job; the job's thread still holds the Python side) never reports the end: it
+        is not busy any more, or no major collection would ever come again."""
+        gone = [runner for runner in list(self._busy) if not shiboken6.isValid(runner)]
+        for runner in gone:
+            self._busy.discard(runner)
+        if gone and not self._busy:
+            gc.set_threshold(*self._thresholds)
+
+    @property
+    def busy(self) -> bool:
+        """Whether a job of a live runner is running."""
+        self._drop_deleted()
+        return bool(self._busy)
 
     def safe_point(self) -> None:
         """On the GUI thread, while jobs run: collect the young generations if CPython would
@@ -174,6 +192,7 @@ class GuiThreadCollector:
         """On the GUI thread when no job runs: a major collection if workers froze enough
         since the last one, or anything and `MAJOR_INTERVAL_S` passed since it; once the
         user paused for `INPUT_QUIET_S` (see `watch_input`)."""
+        self._drop_deleted()
         if not self.on_gui_thread or self._busy or not self.deferred:
             return
         quiet = time.monotonic() - self._last_input

@@ -5,6 +5,7 @@ import threading
 import weakref
 
 import pytest
+import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal
 from pytestqt.qtbot import QtBot
 
@@ -325,3 +326,21 @@ def test_a_job_that_ends_after_the_app_quit_prints_no_traceback(qtbot: QtBot) ->
         tasks._EMITTER[0] = emitter
         ticket = tasks._CUSTODY.pop(job_id)
     assert (ticket.outcome, ticket.value, ticket.worker_done) == ("finished", 42, True)
+
+
+def test_a_runner_deleted_while_its_job_runs_does_not_keep_the_collector_busy(
+    qtbot: QtBot,
+) -> None:
+    # A window closed mid-job deletes its runner; the job's thread still holds the Python
+    # side, which never reported the end: no major collection came again in that process.
+    release = threading.Event()
+    runner = TaskRunner()
+    runner.submit(lambda _ctx: release.wait(30))
+    qtbot.waitUntil(lambda: runner.busy)
+    assert COLLECTOR.busy
+    shiboken6.delete(runner)
+    try:
+        assert not COLLECTOR.busy
+        assert gc.get_threshold()[0] < tasks.BUSY_THRESHOLD
+    finally:
+        release.set()
