@@ -266,8 +266,8 @@ def report_from_json(value: object) -> ReplayReport:
 
 
 def _coverage(obj: dict[str, Any]) -> Coverage | None:
-    if "checked" not in obj and "not_checked" not in obj:
-        return None
+    if _any(obj, "checked") is None and _any(obj, "not_checked") is None:
+        return None  # a report of an axmem that did not say what it checked
     checked, not_checked = _list(obj, "checked"), _list(obj, "not_checked")
     if not all(isinstance(c, str) for c in checked + not_checked):
         raise ValueError("checked and not_checked are lists of strings")
