@@ -27,6 +27,7 @@ from axmem_gui.core.session.derive import (
     trace_without_logs,
     without_run_token,
 )
+from axmem_gui.core.session.digest import exchange_digest
 from axmem_gui.core.session.format import (
     FORWARD_KEYS,
     NOT_RUN_KEYS,
@@ -393,7 +394,21 @@ def record_session(
         context_map_settings=rule,
     )
     value = jsonable(scrub_session(session, secrets))
-    return parse_session(value, f"session {session.id}")
+    return _digests_of_what_is_stored(parse_session(value, f"session {session.id}"))
+
+
+def _digests_of_what_is_stored(session: Session) -> Session:
+    """A key the server echoed (in any form) is scrubbed from the replies and from the
+    later requests that quoted them back: each call's digest is taken again over the
+    request the file stores. Replay serves the scrubbed replies, so the agent asks the
+    scrubbed requests again; verify finds the file as it was written."""
+    exchanges = tuple(
+        ex if (digest := exchange_digest(ex)) == ex.digest else replace(ex, digest=digest)
+        for ex in session.exchanges
+    )
+    if all(a is b for a, b in zip(exchanges, session.exchanges, strict=True)):
+        return session
+    return replace(session, exchanges=exchanges)
 
 
 def _session_keys(limits: CodeLimits) -> tuple[str, ...]:

@@ -19,7 +19,7 @@ from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import AgentConfig
-from axmem_gui.core.session.format import session_to_json_text
+from axmem_gui.core.session.format import session_from_json_text, session_to_json_text
 from axmem_gui.core.session.model import Session
 from axmem_gui.services import sessions
 from axmem_gui.services.providers import build_client, check_connection
@@ -216,3 +216,24 @@ def test_the_cli_prints_no_derived_form(
     server.state.faults = {len(server.requests) + 1: "401-echo-forms"}
     report = check_connection(settings)
     assert not report.ok and _leaks(planted_key, report.message) == []
+
+
+def test_a_recording_whose_server_echoed_the_key_verifies_and_replays(
+    server: FakeOpenAIServer,
+    config: AgentConfig,
+    catalog: Catalog,
+    planted_key: str,
+) -> None:
+    # The echo is scrubbed from the reply and from every later request that quotes it:
+    # the digests were those of the requests before the scrub, so the studio's own file
+    # failed its verify ("the stored request of call #1 does not match its digest").
+    server.state.faults = {1: "echo-forms"}
+    settings = settings_for(server, api_key_env="AXMEM_TEST_KEY")
+    session: Session = record(server, config, catalog, inputs=INPUTS[:1], settings=settings)
+    text = session_to_json_text(session)
+    assert _leaks(planted_key, text) == [] and "[redacted]" in text
+    assert any("[redacted]" in json.dumps(ex.request) for ex in session.exchanges[1:])
+    reread = session_from_json_text(text)
+    report = sessions.verify(reread)
+    assert report.ok, report.render()
+    assert sessions.replay(reread).identical

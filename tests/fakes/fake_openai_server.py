@@ -221,6 +221,14 @@ class _Handler(BaseHTTPRequestHandler):
             said = answer["choices"][0]["message"]
             if isinstance(said.get("content"), str):
                 said["content"] += f" (echo: {echoed})"
+            for call in said.get("tool_calls") or []:
+                # A tool call's code gets it as a comment: the later prompts quote it back.
+                arguments = json.loads(call["function"]["arguments"])
+                for name, value in arguments.items():
+                    if isinstance(value, str):
+                        arguments[name] = f"{value}\n// echo: {echoed}"
+                        break
+                call["function"]["arguments"] = json.dumps(arguments)
         if fault in ("two-fences", "cut-json"):
             answer = misbehaving_answer(answer, fault)
         reply = json.dumps(answer).encode()
