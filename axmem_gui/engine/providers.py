@@ -12,6 +12,7 @@ import dataclasses
 import functools
 import importlib
 import time
+import urllib.parse
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -31,7 +32,7 @@ from axmem_gui.core.providers import ConnectionReport as ConnectionReport
 from axmem_gui.core.providers import ProviderInfo as ProviderInfo
 from axmem_gui.core.providers import ProviderSettings as ProviderSettings
 from axmem_gui.core.providers import is_scripted as is_scripted
-from axmem_gui.core.session.redact import redact_headers
+from axmem_gui.core.session.redact import redact_headers, redact_url
 from axmem_gui.engine.errors import describe_failure
 from axmem_gui.engine.policy import DeadlineTransport, PolicyClient
 from axmem_gui.engine.wire import WireTap
@@ -126,7 +127,19 @@ def make_client(
     }
     if settings.model:
         kwargs["model"] = settings.model
+    query = ""
     if base_url:
+        parts = urllib.parse.urlsplit(base_url)
+        if parts.username is not None or parts.password is not None:
+            raise InputError(
+                f"the base URL {redact_url(base_url)} carries a user name or password "
+                "(user:key@host), which the OpenAI-style clients cannot send; give the key "
+                "with --api-key-env or keep it in the OS keyring"
+            )
+        # axllm appends each endpoint's path to the base URL as text: a query there (a
+        # key parameter, Azure's api-version) would swallow the path. It goes after it.
+        query = parts.query
+        base_url = urllib.parse.urlunsplit(parts._replace(query="", fragment=""))
         kwargs["base_url"] = base_url
     if settings.structured_output != "auto":
         kwargs["model_info"] = [
@@ -142,6 +155,8 @@ def make_client(
         if transport is not None
         else DeadlineTransport(settings.timeout_s, settings.max_reply_mib)
     )
+    if query:
+        kwargs["transport"] = _WithQuery(kwargs["transport"], query)
     if on_http_attempt is not None:
         # Every HTTP attempt: method, URL, the settings sent, status, raw reply (never a
         # header); the recording keeps them (engine.wire).
@@ -167,6 +182,34 @@ def make_client(
     return PolicyClient(
         inner, timeout_s=settings.timeout_s, policy=settings.retry_policy, stream=settings.stream
     )
+
+
+class _WithQuery:
+    """A transport that adds the base URL's query to every request URL (after the path
+    axllm appended), below the recording: the key a query may carry is never recorded."""
+
+    def __init__(self, inner: Any, query: str) -> None:
+        self.inner = inner
+        self.query = query
+
+    def _with_query(self, call: Mapping[str, Any]) -> dict[str, Any]:
+        url = str(call["url"])
+        return {**call, "url": f"{url}{'&' if '?' in url else '?'}{self.query}"}
+
+    def __call__(self, call: Mapping[str, Any]) -> Any:
+        return self.inner(self._with_query(call))
+
+    def call_with_cancellation(self, call: Mapping[str, Any], cancellation: Any) -> Any:
+        send = getattr(self.inner, "call_with_cancellation", None)
+        if send is None:
+            return self.inner(self._with_query(call))
+        return send(self._with_query(call), cancellation)
+
+    def stream_with_cancellation(self, call: Mapping[str, Any], cancellation: Any) -> Any:
+        send = getattr(self.inner, "stream_with_cancellation", None)
+        if send is None:
+            return self.inner(self._with_query(call))
+        return send(self._with_query(call), cancellation)
 
 
 def request_headers(client: Any) -> dict[str, str]:

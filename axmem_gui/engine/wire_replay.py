@@ -19,6 +19,7 @@ from axmem_gui.core.errors import AxmemError
 from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.digest import digest_scheme
 from axmem_gui.core.session.model import Exchange, Session, SessionProvider
+from axmem_gui.core.session.redact import has_redacted_credentials, url_without_redacted
 from axmem_gui.core.session.verify import Difference, json_diff
 from axmem_gui.core.session.wire_payloads import params_of
 from axmem_gui.engine.clients import jsonable
@@ -46,6 +47,11 @@ class WireReplay:
 
     def __init__(self, provider: SessionProvider) -> None:
         settings = dataclasses.replace(ProviderSettings.of_session(provider), max_retries=0)
+        if settings.base_url and has_redacted_credentials(settings.base_url):
+            # A key the base URL carried was redacted when the file was written; the
+            # replay sends nothing, so the URL without it builds the same requests.
+            bare = url_without_redacted(settings.base_url)
+            settings = dataclasses.replace(settings, base_url=bare)
         self.transport = ReplayTransport()
         self.client = make_client(settings, REPLAY_KEY, transport=self.transport)
 

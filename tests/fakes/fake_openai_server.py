@@ -142,7 +142,7 @@ class _Handler(BaseHTTPRequestHandler):
             service = urllib.parse.unquote(directory.group(1))
             team = "team-payments" if service == "checkout" else "team-unknown"
             self._json(200, {"service": service, "team": team, "oncall": "dana"})
-        elif self.path.rstrip("/").endswith("/models"):
+        elif self.path.split("?", 1)[0].rstrip("/").endswith("/models"):
             models = [{"id": m, "object": "model"} for m in state.models]
             self._json(200, {"object": "list", "data": models})
         else:
@@ -161,7 +161,7 @@ class _Handler(BaseHTTPRequestHandler):
             number = len(state.requests) + 1
             state.requests.append(WireRequest(number, self.path, dict(self.headers), body))
             fault = state.fault_always or state.faults.get(number)
-        if not self.path.rstrip("/").endswith("/chat/completions"):
+        if not self.path.split("?", 1)[0].rstrip("/").endswith("/chat/completions"):
             self._json(404, {"error": {"message": "only /v1/chat/completions"}})
             return
         if fault == "500":

@@ -65,6 +65,16 @@ def redact_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, query, fragment))
 
 
+def url_without_redacted(url: str) -> str:
+    """`url` with the credentials a save redacted left out (no `[redacted]@`, no parameter
+    whose value is `[redacted]`): what a replay's client, which sends nothing, is built
+    on."""
+    parts = urlsplit(url)
+    netloc = parts.netloc.rsplit("@", 1)[-1] if REDACTED in parts.netloc else parts.netloc
+    kept = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if v != REDACTED]
+    return urlunsplit((parts.scheme, netloc, parts.path, urlencode(kept), ""))
+
+
 def url_secrets(url: str | None) -> tuple[str, ...]:
     """The credentials a URL carries (userinfo, credential parameters): what `redact_url`
     removes, to be scrubbed wherever else they turn up."""
