@@ -106,16 +106,31 @@ def expected_schema(version: int) -> dict[str, SchemaObject]:
     return {o.name: o for o in read_schema(db.conn)}
 
 
+def _shown(name: str) -> str:
+    """A name from the file, quoted, with every character that is not printable (line
+    breaks, controls, bidi overrides) escaped: it cannot forge or reorder our message."""
+    escaped = "".join(
+        ch if ch.isprintable() else _escape(ch)
+        for ch in name.replace("\\", "\\\\").replace("'", "\\'")
+    )
+    return f"'{escaped[:200]}{'…' if len(escaped) > 200 else ''}'"
+
+
+def _escape(ch: str) -> str:
+    return f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}"
+
+
 def _describe(obj: SchemaObject) -> str:
+    name, table = _shown(obj.name), _shown(obj.tbl_name)
     if obj.type == "trigger":
-        return f"a trigger named '{obj.name}' (on '{obj.tbl_name}')"
+        return f"a trigger named {name} (on {table})"
     if obj.type == "view":
-        return f"a view named '{obj.name}'"
+        return f"a view named {name}"
     if obj.type == "index":
-        return f"an index named '{obj.name}' (on '{obj.tbl_name}')"
+        return f"an index named {name} (on {table})"
     if obj.type == "table" and (obj.sql or "").lower().lstrip().startswith("create virtual"):
-        return f"a virtual table named '{obj.name}'"
-    return f"a {obj.type} named '{obj.name}'"
+        return f"a virtual table named {name}"
+    return f"a {obj.type} named {name}"
 
 
 def _migrations_object_ok(conn: sqlite3.Connection, obj: SchemaObject) -> bool:
@@ -160,7 +175,7 @@ def foreign_objects(conn: sqlite3.Connection, version: int) -> list[str]:
     present = {obj.name for obj in read_schema(conn)}
     for name, mine in expected.items():
         if name not in present and mine.tbl_name != _MIGRATIONS_TABLE:
-            found.append(f"no {mine.type} named '{name}' (this app's schema has one)")
+            found.append(f"no {mine.type} named {_shown(name)} (this app's schema has one)")
     return found
 
 
