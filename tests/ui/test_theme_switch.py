@@ -124,3 +124,23 @@ def test_a_dialog_opened_after_the_switch_has_the_new_colours(
         assert _lightness(dialog.grab().toImage()) < 110
     finally:
         apply_theme(qapp, "light")
+
+
+def test_a_theme_switch_is_not_an_edit_of_the_open_skill(
+    qtbot: Any, qapp: QApplication, window: MainWindow
+) -> None:
+    # The switch restyled the editors and their text "changed": the open skill said
+    # "editing…" with nothing typed.
+    from axmem_gui.ui.catalog.feature import CATALOG
+
+    page = window.feature(CATALOG).pages["skills"]
+    assert page.select_id("release-checklist")
+    assert page.form.state_label.text().endswith("saved")
+    try:
+        for theme in ("dark", "light"):
+            window.feature(HELP).set_theme(theme)
+            qapp.processEvents()
+            assert page.form.state_label.text().endswith("saved"), theme
+            assert not page.form.has_pending()
+    finally:
+        apply_theme(qapp, "light")

@@ -396,6 +396,8 @@ class EntryForm(QWidget):
     def _on_edited(self, field: str) -> None:
         if self._loading or self.read_only or self.entry is None:
             return
+        if not self._pending and self._field_value(field) == getattr(self.entry, field):
+            return  # the text was set again, not changed (a theme switch restyles it)
         now = self.clock()
         if not self._pending:
             # The first keystroke of a commit: after a pause, a new undo step.
