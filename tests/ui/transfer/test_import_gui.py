@@ -4,8 +4,10 @@ against the store, all or nothing, cancel, one undo step, drag and drop."""
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
@@ -14,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.core.formats import FormatName, ImportPlan, Policy
+from axmem_gui.core.formats import FormatName, ImportPlan, Policy, fileio
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.transfer.jobs import ImportPreview
@@ -336,10 +338,27 @@ def test_a_file_over_the_size_limit_is_named_with_the_limit(
 
 
 def test_a_big_file_shows_how_much_was_read_and_cancel_stops_it(
-    window: MainWindow, qtbot: QtBot, dialogs: Recorder, tmp_path: Path
+    window: MainWindow,
+    qtbot: QtBot,
+    dialogs: Recorder,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Files of up to 1 GiB are imported (issue 25), read a few MiB at a time: the
     progress dialog says how much, and Cancel stops the read between two chunks."""
+    # The read waits after each chunk until Cancel was clicked: on a quiet machine it
+    # could otherwise finish all 40 MiB before the GUI thread showed the first progress.
+    clicked = threading.Event()
+    read = fileio._read_limited
+
+    def paced(path: Path, limit: int, follow: bool, expect: Any, progress: Any) -> bytearray:
+        def step(done: int, size: int) -> None:
+            progress(done, size)
+            clicked.wait(30)
+
+        return read(path, limit, follow, expect, step if progress is not None else None)
+
+    monkeypatch.setattr(fileio, "_read_limited", paced)
     source = tmp_path / "big.json"
     body = "x" * (40 * 1024 * 1024)
     source.write_text(f'{{"skills": [{{"id": "big", "name": "Big", "content": "{body}"}}]}}')
@@ -352,6 +371,7 @@ def test_a_big_file_shows_how_much_was_read_and_cancel_stops_it(
         if running is not None and running.stage == "plan" and "MiB of" in message:
             messages.append(message)
             running.progress.cancel_button.click()
+            clicked.set()
 
     actions.runner.progressed.connect(on_progress)
     with qtbot.waitSignal(actions.runner.cancelled, timeout=60_000):
