@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QStyle,
     QStyleOptionFrame,
+    QTabWidget,
+    QToolButton,
     QWidget,
 )
 from pytestqt.qtbot import QtBot
@@ -34,6 +36,9 @@ from axmem_gui.ui.contextmap.feature import CONTEXTMAPS
 from axmem_gui.ui.evals import EVALS
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.scenarios.feature import SCENARIOS
+from axmem_gui.ui.sessions.compare_view import CompareView
+from axmem_gui.ui.sessions.controller import SESSIONS
+from axmem_gui.ui.sessions.exact_text import ExactTextView
 from axmem_gui.ui.settings import AppSettings
 from tests.ui.conftest import WindowFactory
 from tests.ui.retrieval.test_bench_layout import headers_cut
@@ -139,7 +144,7 @@ def placeholder_shown(edit: QLineEdit) -> bool:
 def rows_in_sight(view: QAbstractItemView) -> float:
     """How many rows of `view` the window shows (a scroll area around it may hide some)."""
     shown = view.viewport().visibleRegion().boundingRect().height()
-    return shown / view.sizeHintForRow(0)
+    return shown / view.visualRect(view.model().index(0, 0)).height()
 
 
 def test_the_scenarios_page_shows_its_turns_and_whole_placeholders(
@@ -191,3 +196,68 @@ def test_the_evals_run_controls_are_whole_in_a_laptop_window(
     ):
         assert wholly_in_sight(widget), widget
     assert window.size() == LAPTOP_WINDOW  # the page did not make the window taller
+
+
+def tabs_whole(tabs: QTabWidget) -> list[str]:
+    """The titles of `tabs` not shown whole: past the bar's right end or behind its scroll
+    arrows (the bar shows arrows only when the tabs do not fit)."""
+    bar = tabs.tabBar()
+    arrows = [b for b in bar.findChildren(QToolButton) if b.isVisible()]
+    end = bar.width() if not arrows else min(b.x() for b in arrows)
+    return [
+        bar.tabText(i)
+        for i in range(bar.count())
+        if bar.tabRect(i).left() < 0
+        or bar.tabRect(i).right() >= end
+        or bar.tabRect(i).width() < bar.tabSizeHint(i).width()
+    ]
+
+
+def captions_cut(root: QWidget) -> list[str]:
+    """The captions of the exact-text views shown under `root` narrower than their text."""
+    return [
+        view.caption.text()
+        for view in root.findChildren(ExactTextView)
+        if view.isVisible()
+        and view.caption.width() < view.caption.fontMetrics().horizontalAdvance(view.caption.text())
+    ]
+
+
+def test_the_session_viewer_shows_every_tab_and_whole_captions(
+    laptop_window: LaptopWindow, qtbot: QtBot
+) -> None:
+    window = laptop_window()
+    window.show_section("sessions")
+    viewer = window.feature(SESSIONS).open_session("sample-ops-assistant")
+    assert viewer is not None
+    qtbot.waitUntil(viewer.isVisible)
+    tabs = viewer.details.tabs
+    # Replay and What-if add their tabs when they report: twelve in all.
+    tabs.addTab(viewer.replay_view, "Replay")
+    tabs.addTab(viewer.whatif_panel, "What-if")
+    settle()
+    assert tabs.count() == 12
+    assert tabs_whole(tabs) == []
+    cut: list[str] = []
+    for index in range(tabs.count()):
+        tabs.setCurrentIndex(index)
+        settle()
+        cut += captions_cut(tabs.currentWidget())
+    assert cut == []
+
+
+def test_compare_gives_its_aligned_calls_the_room(
+    laptop_window: LaptopWindow, qtbot: QtBot
+) -> None:
+    window = laptop_window()
+    window.show_section("sessions")
+    sessions = window.feature(SESSIONS)
+    sessions.compare_ids("sample-ops-assistant", "sample-ops-assistant-b")
+    qtbot.waitUntil(lambda: isinstance(sessions.page.tabs.currentWidget(), CompareView))
+    view = sessions.page.tabs.currentWidget()
+    assert isinstance(view, CompareView)
+    settle()
+    assert view.model.rowCount() == 16
+    assert rows_in_sight(view.table) >= 10  # six at first
+    assert headers_cut(view.table) == []
+    assert captions_cut(view) == []

@@ -256,9 +256,12 @@ class ScenarioForm(QWidget):
         # The turns table keeps room for a few rows; the setup above it scrolls when the
         # window is short (on a laptop, under the bench, the table was out of sight
         # below the form).
+        # (the header's hint before the style's polish is short: a row's height spare)
         rows = self.turns_view.verticalHeader().defaultSectionSize()
         self.turns_view.setMinimumHeight(
-            self.turns_view.horizontalHeader().sizeHint().height() + TURN_ROWS * rows + 4
+            self.turns_view.horizontalHeader().sizeHint().height()
+            + (TURN_ROWS + 1) * rows
+            + 2 * self.turns_view.frameWidth()
         )
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.setChildrenCollapsible(False)
