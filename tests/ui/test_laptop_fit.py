@@ -261,3 +261,35 @@ def test_compare_gives_its_aligned_calls_the_room(
     assert rows_in_sight(view.table) >= 10  # six at first
     assert headers_cut(view.table) == []
     assert captions_cut(view) == []
+
+
+def test_usage_analytics_shows_every_header(laptop_window: LaptopWindow, qtbot: QtBot) -> None:
+    window = laptop_window()
+    window.show_section("sessions")
+    sessions = window.feature(SESSIONS)
+    sessions.show_usage()
+    table = sessions.page.usage.table
+    qtbot.waitUntil(lambda: table.isVisible() and table.model().rowCount() > 0)
+    settle()
+    assert headers_cut(table) == []
+
+
+def test_under_the_welcome_strip_the_run_controls_scroll_in_their_pane(
+    make_window: WindowFactory, qtbot: QtBot
+) -> None:
+    """Less room (the first start's welcome strip): the run controls scroll on their own,
+    the window keeps its size, every field can be scrolled to."""
+    window = make_window()
+    window.resize(LAPTOP_WINDOW)
+    window.show_section("evals")
+    qtbot.waitUntil(lambda: window.pages.built("evals"))
+    page = window.feature(EVALS).page
+    qtbot.waitUntil(page.run_button.isVisible)
+    settle()
+    assert window.docks["welcomeDock"].isVisible()
+    assert window.size() == LAPTOP_WINDOW
+    area = page.controls.area
+    for widget in (page.provider_form.test_button, page.run_button):
+        area.ensureWidgetVisible(widget)
+        settle()
+        assert wholly_in_sight(widget), widget
