@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QWidget
 
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.core.evals.model import EvalCase, EvalSet
+from axmem_gui.core.jsout import json_dumps
 from axmem_gui.services.evals import EvalService, EvalSetChange
 from axmem_gui.services.workspace import OpenWorkspace
 from axmem_gui.ui.dialogs import ErrorDialog
@@ -239,6 +240,10 @@ class EvalAuthoring:
             self._case_check(eval_set, case.name), case,
         )  # fmt: skip
         if edited is None:
+            return False
+        # As JSON text: `1 == 1.0 == True` to Python, and the inputs' order is kept.
+        if json_dumps(edited.to_json()) == json_dumps(case.to_json()):
+            self.report(f"Case '{case.name}': nothing changed")
             return False
         cases = tuple(edited if c.name == case.name else c for c in eval_set.cases)
         new = replace(eval_set, cases=cases)
