@@ -224,14 +224,41 @@ class RuntimeDifferences:
         self.ts, self.axllm = ts, axllm
         self._order: tuple[object, list[RuntimeDifference]] | None = None
 
-    def order(self, skills: Sequence[Skill], memories: Sequence[Memory]) -> list[RuntimeDifference]:
-        key = (
+    @staticmethod
+    def key(skills: Sequence[Skill], memories: Sequence[Memory]) -> object:
+        """What the order part depends on."""
+        return (
             tuple((s.id, not s.name.strip(JS_WHITESPACE)) for s in skills),
             tuple(m.id for m in memories),
         )
-        if self._order is None or self._order[0] != key:
-            self._order = (key, order_differences(skills, memories))
+
+    @staticmethod
+    def compare(skills: Sequence[Skill], memories: Sequence[Memory]) -> list[RuntimeDifference]:
+        """The order part, computed (no cache: safe on any thread)."""
+        return order_differences(skills, memories)
+
+    def known_order(
+        self, skills: Sequence[Skill], memories: Sequence[Memory]
+    ) -> list[RuntimeDifference] | None:
+        """The order part when it is known for these entries, else None (nothing is
+        computed: a view that must not stall computes it elsewhere and `remember`s it)."""
+        if self._order is None or self._order[0] != self.key(skills, memories):
+            return None
         return self._order[1]
+
+    def remember(self, key: object, order: list[RuntimeDifference]) -> None:
+        self._order = (key, order)
+
+    def order(self, skills: Sequence[Skill], memories: Sequence[Memory]) -> list[RuntimeDifference]:
+        key = self.key(skills, memories)
+        if self._order is None or self._order[0] != key:
+            self._order = (key, self.compare(skills, memories))
+        return self._order[1]
+
+    def entries(
+        self, skills: Sequence[Skill], memories: Sequence[Memory]
+    ) -> list[RuntimeDifference]:
+        return entry_differences(skills, memories, self.ts, self.axllm)
 
     def of(self, skills: Sequence[Skill], memories: Sequence[Memory]) -> list[RuntimeDifference]:
         return [
