@@ -37,6 +37,7 @@ from PySide6.QtWidgets import QApplication, QTableView
 
 from axmem_gui.core.lint import Finding
 from axmem_gui.ui.lint import model as lint_model
+from axmem_gui.ui.lint import ordering
 from axmem_gui.ui.lint.model import HEADERS, FindingsFilterModel, FindingsModel
 from axmem_gui.ui.tasks import COLLECTOR, TaskRunner
 
@@ -120,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
 
     longest_c: list[float] = []
     if args.long_c:
-        column_order = lint_model.column_order
+        column_order = ordering.column_order
 
         def profiled(*a: Any, **k: Any) -> tuple[int, ...]:
             starts: dict[int, float] = {}
@@ -139,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
                 sys.setprofile(None)
                 longest_c.append(worst[0] * 1000)
 
-        lint_model.column_order = profiled
+        ordering.column_order = profiled
 
     gap = [time.perf_counter(), 0.0]
 
