@@ -36,10 +36,11 @@ from PySide6.QtCore import QCoreApplication, QEventLoop, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QTableView
 
 from axmem_gui.core.lint import Finding
+from axmem_gui.ui.collector import COLLECTOR
 from axmem_gui.ui.lint import model as lint_model
 from axmem_gui.ui.lint import ordering
 from axmem_gui.ui.lint.model import HEADERS, FindingsFilterModel, FindingsModel
-from axmem_gui.ui.tasks import COLLECTOR, TaskRunner
+from axmem_gui.ui.tasks import TaskRunner
 
 ASC, DESC = Qt.SortOrder.AscendingOrder, Qt.SortOrder.DescendingOrder
 #: (column, order) per click, as a user goes: first sorts, a turn around, back again.

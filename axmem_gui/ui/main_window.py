@@ -35,6 +35,7 @@ from axmem_gui.core.errors import AxmemError
 from axmem_gui.services.agent_runner import AgentRunner
 from axmem_gui.services.workspace import OpenWorkspace
 from axmem_gui.ui.actions import make_action
+from axmem_gui.ui.collector import COLLECTOR
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.dialogs import ErrorDialog, NewWorkspaceDialog, OpenWorkspaceDialog
 from axmem_gui.ui.dock_toggle import dock_toggle
@@ -58,7 +59,7 @@ from axmem_gui.ui.page_docks import PageDocks
 from axmem_gui.ui.resources import icon, style_leaves
 from axmem_gui.ui.screen_fit import CentralArea, ScreenFit
 from axmem_gui.ui.settings import AppSettings
-from axmem_gui.ui.tasks import COLLECTOR, TaskRunner
+from axmem_gui.ui.tasks import TaskRunner
 from axmem_gui.ui.window_pages import WindowPages
 from axmem_gui.ui.writes import WriteQueue, undo_actions
 
