@@ -10,11 +10,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, ParamSpec, TypeVar
 
-from sqlite_utils import Database
-
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.catalog_rows import EntryMeta, PageCursor, Revision, StoredEntry
 from axmem_gui.core.errors import ConflictError, ReadOnlyError, WorkspaceError
+from axmem_gui.store.lean_sqlite_utils import Database
 from axmem_gui.store.records import (
     ContextMapSnapshot,
     Document,
