@@ -443,7 +443,7 @@ def child_main(workspace: Path, out: Path, timeout_s: float) -> int:
     sys.path.insert(0, str(HERE))
     import gc_policies
 
-    # Before the app's modules import `COLLECTOR` from ui/tasks.py.
+    # Before the app's modules import `COLLECTOR` from ui/collector.py.
     gc_policies.install(os.environ.get("AXMEM_BENCH_GC_POLICY", "current"))
     from axmem_gui.app import main as app_main
 

@@ -1,7 +1,7 @@
 """The garbage-collection policies `app_bench.py --gc-policy` compares with the app's own
-(`ui/tasks.py`'s `GuiThreadCollector`, "current"): the bench's child process puts one in
-place of `tasks.COLLECTOR` before the app is imported. Bench-only: the app has no switch.
-The figures and the choice: docs/design.md, "The garbage collector's policy"."""
+(`ui/collector.py`'s `GuiThreadCollector`, "current"): the bench's child process puts one
+in place of `collector.COLLECTOR` before the app is imported. Bench-only: the app has no
+switch. The figures and the choice: docs/design.md, "The garbage collector's policy"."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from collections.abc import Iterable
 
 from PySide6.QtCore import QObject, QTimer
 
-from axmem_gui.ui import tasks
-from axmem_gui.ui.tasks import COLLECT_INTERVAL_MS, INPUT_QUIET_S, GuiThreadCollector
+from axmem_gui.ui import collector
+from axmem_gui.ui.collector import INPUT_QUIET_S, GuiThreadCollector
+from axmem_gui.ui.tasks import COLLECT_INTERVAL_MS
 
 
 class _DefaultThresholdsCollector(GuiThreadCollector):
@@ -126,4 +127,4 @@ POLICIES: dict[str, type[GuiThreadCollector]] = {
 def install(name: str) -> None:
     """Put policy `name` in place of the app's collector (before the app is imported)."""
     if name != "current":
-        tasks.COLLECTOR = POLICIES[name]()
+        collector.COLLECTOR = POLICIES[name]()

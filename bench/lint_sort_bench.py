@@ -36,9 +36,11 @@ from PySide6.QtCore import QCoreApplication, QEventLoop, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QTableView
 
 from axmem_gui.core.lint import Finding
+from axmem_gui.ui.collector import COLLECTOR
 from axmem_gui.ui.lint import model as lint_model
+from axmem_gui.ui.lint import ordering
 from axmem_gui.ui.lint.model import HEADERS, FindingsFilterModel, FindingsModel
-from axmem_gui.ui.tasks import COLLECTOR, TaskRunner
+from axmem_gui.ui.tasks import TaskRunner
 
 ASC, DESC = Qt.SortOrder.AscendingOrder, Qt.SortOrder.DescendingOrder
 #: (column, order) per click, as a user goes: first sorts, a turn around, back again.
@@ -120,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
 
     longest_c: list[float] = []
     if args.long_c:
-        column_order = lint_model.column_order
+        column_order = ordering.column_order
 
         def profiled(*a: Any, **k: Any) -> tuple[int, ...]:
             starts: dict[int, float] = {}
@@ -139,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
                 sys.setprofile(None)
                 longest_c.append(worst[0] * 1000)
 
-        lint_model.column_order = profiled
+        ordering.column_order = profiled
 
     gap = [time.perf_counter(), 0.0]
 

@@ -304,7 +304,7 @@ class LiveSearch:
 
     `on_kept` is called with every big container of entries it keeps (the dict by id and
     the tuple of each kind, as they are made): the GUI takes them out of the cyclic
-    garbage collector's walk (`ui/tasks.py`)."""
+    garbage collector's walk (`ui/collector.py`)."""
 
     def __init__(
         self,

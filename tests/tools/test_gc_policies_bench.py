@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from axmem_gui.core.catalog import Memory
-from axmem_gui.ui import tasks
+from axmem_gui.ui import collector
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
@@ -22,7 +22,7 @@ def bench_modules(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
     monkeypatch.syspath_prepend(str(BENCH))
     app_bench = importlib.import_module("app_bench")
     gc_policies = importlib.import_module("gc_policies")
-    monkeypatch.setattr(tasks, "COLLECTOR", tasks.COLLECTOR)  # restored after the test
+    monkeypatch.setattr(collector, "COLLECTOR", collector.COLLECTOR)  # restored after the test
     return app_bench, gc_policies
 
 
@@ -31,19 +31,19 @@ def test_every_offered_policy_exists(bench_modules: tuple[Any, Any]) -> None:
     offered = set(app_bench.GC_POLICIES)
     assert offered == {"current", *gc_policies.POLICIES}
     for policy in gc_policies.POLICIES.values():
-        assert isinstance(policy(), tasks.GuiThreadCollector)
+        assert isinstance(policy(), collector.GuiThreadCollector)
 
 
 def test_a_policy_takes_the_collectors_place(bench_modules: tuple[Any, Any]) -> None:
     """`noretire` is the app's collector without its untracking: records stay tracked."""
     _app_bench, gc_policies = bench_modules
-    app_collector = tasks.COLLECTOR
+    app_collector = collector.COLLECTOR
     gc_policies.install("current")
-    assert tasks.COLLECTOR is app_collector
+    assert collector.COLLECTOR is app_collector
     gc_policies.install("noretire")
-    assert tasks.COLLECTOR is not app_collector
+    assert collector.COLLECTOR is not app_collector
     memories = tuple(Memory(f"m{i}", "content") for i in range(3))
-    assert tasks.COLLECTOR.retire(memories) == 0
+    assert collector.COLLECTOR.retire(memories) == 0
     assert all(map(gc.is_tracked, memories))
     assert app_collector.retire(memories) == len(memories) + 1
     assert not any(map(gc.is_tracked, memories))

@@ -36,7 +36,7 @@ def redo_action(window: MainWindow) -> Any:
 
 # 1 ------------------------------------------------------------------------------------
 def test_redo_shortcuts_are_unambiguous_and_include_ctrl_y(qapp: Any) -> None:
-    from axmem_gui.ui.main_window import redo_shortcuts
+    from axmem_gui.ui.window_menus import redo_shortcuts
 
     keys = [k.toString() for k in redo_shortcuts()]
     assert len(keys) == len(set(keys))

@@ -1,4 +1,4 @@
-"""What the cyclic garbage collector walks (`ui/tasks.py`): a catalog's entries, a lint
+"""What the cyclic garbage collector walks (`ui/collector.py`): a catalog's entries, a lint
 report's findings and the big containers holding them are untracked (`retire`), so a full
 collection on the GUI thread walks what can hold a cycle, not the catalog; and a job that
 builds a big result leaves it frozen, not rescanned by the GUI thread's middle-generation
@@ -19,11 +19,12 @@ from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.lint.model import Finding, finding
-from axmem_gui.ui import tasks
+from axmem_gui.ui import collector
+from axmem_gui.ui.collector import COLLECTOR, RECORD_TYPES
 from axmem_gui.ui.lint.install import LINT
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.retrieval.feature import RETRIEVAL
-from axmem_gui.ui.tasks import COLLECTOR, RECORD_TYPES, JobContext, TaskRunner
+from axmem_gui.ui.tasks import JobContext, TaskRunner
 from tests.helpers.store import raw
 from tests.ui.conftest import WindowFactory
 from tests.ui.test_catalog_scale import MEMORIES, SKILLS, _idle, big_path  # noqa: F401
@@ -160,8 +161,8 @@ def test_a_big_middle_generation_is_frozen_not_collected_on_the_gui_thread(
     GUI thread's young collections: the middle generation they grow is frozen once it
     passes `MIDDLE_FREEZE` instead of being rescanned by a generation-1 collection; the
     young garbage of each step still dies on the GUI thread, and a major follows at idle."""
-    monkeypatch.setattr(tasks, "MIDDLE_FREEZE", 20_000)
-    monkeypatch.setattr(tasks, "MAJOR_INTERVAL_S", 0.0)
+    monkeypatch.setattr(collector, "MIDDLE_FREEZE", 20_000)
+    monkeypatch.setattr(collector, "MAJOR_INTERVAL_S", 0.0)
     runner = TaskRunner(collect_interval_ms=0, idle_major_delay_ms=0)
     steps, kept_per_step, cycles_per_step = 40, 4_000, 1_000
     taken = threading.Semaphore(0)
@@ -220,8 +221,8 @@ def test_a_major_collection_waits_until_the_user_pauses(
     """An idle point's major collection (tens of ms at 100,000 memories) would be a
     hitch in a scroll: while the user works the window it waits, and runs once they have
     left it alone for `INPUT_QUIET_S`."""
-    monkeypatch.setattr(tasks, "INPUT_QUIET_S", 0.3)
-    monkeypatch.setattr(tasks, "MAJOR_INTERVAL_S", 0.0)
+    monkeypatch.setattr(collector, "INPUT_QUIET_S", 0.3)
+    monkeypatch.setattr(collector, "MAJOR_INTERVAL_S", 0.0)
     win = make_window(features=())
     qtbot.waitUntil(lambda: win._after_paint is None, timeout=10_000)  # watching its input
     quiet_at_major: list[float] = []

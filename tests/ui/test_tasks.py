@@ -10,8 +10,9 @@ from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal
 from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.errors import InputError
-from axmem_gui.ui import tasks
-from axmem_gui.ui.tasks import COLLECTOR, JobContext, TaskRunner
+from axmem_gui.ui import collector, tasks
+from axmem_gui.ui.collector import COLLECTOR
+from axmem_gui.ui.tasks import JobContext, TaskRunner
 
 
 def test_job_result_arrives_on_gui_thread(qtbot: QtBot) -> None:
@@ -112,7 +113,7 @@ def test_qt_garbage_is_never_freed_on_a_worker_thread(
     """A collection a worker starts (here explicitly) frees nothing there; the Qt wrappers
     that were garbage on the GUI thread die on the GUI thread (in the major collection of
     the idle point: at once, with no interval to wait)."""
-    monkeypatch.setattr(tasks, "MAJOR_INTERVAL_S", 0.0)
+    monkeypatch.setattr(collector, "MAJOR_INTERVAL_S", 0.0)
     runner = TaskRunner(collect_interval_ms=0, idle_major_delay_ms=0)
     gui_thread = threading.get_ident()
     freed_on: list[int] = []
@@ -199,7 +200,7 @@ def test_a_long_job_that_makes_cyclic_garbage_keeps_memory_bounded(
 def _long_lived_and_frozen(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
     """A long-lived structure (like the shared search index), built by a job that made a
     worker collect: the major collection that follows at idle leaves it frozen."""
-    monkeypatch.setattr(tasks, "MAJOR_INTERVAL_S", 0.0)
+    monkeypatch.setattr(collector, "MAJOR_INTERVAL_S", 0.0)
     runner = TaskRunner(collect_interval_ms=0, idle_major_delay_ms=0)
     built: list[list[list[int]]] = []
 
@@ -341,6 +342,6 @@ def test_a_runner_deleted_while_its_job_runs_does_not_keep_the_collector_busy(
     shiboken6.delete(runner)
     try:
         assert not COLLECTOR.busy
-        assert gc.get_threshold()[0] < tasks.BUSY_THRESHOLD
+        assert gc.get_threshold()[0] < collector.BUSY_THRESHOLD
     finally:
         release.set()

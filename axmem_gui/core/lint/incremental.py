@@ -417,7 +417,7 @@ class LintSession:
 
     def held(self) -> Iterator[Sequence[Entry] | Mapping[str, object]]:
         """The entries and the big tables of findings this session keeps between runs (the
-        GUI takes them out of the cyclic garbage collector's walk, see `ui/tasks.py`)."""
+        GUI takes them out of the cyclic garbage collector's walk, see `ui/collector.py`)."""
         for domain in self._domains.values():
             yield domain.entries
             found = domain.found

@@ -1,5 +1,6 @@
 """The catalog feature: the skills and memories pages, the Edit menu actions, the page
-toolbars, and the glue from forms and tables to undo commands on the one QUndoStack."""
+toolbars, and the glue from forms and tables to undo commands on the one QUndoStack.
+Renaming an entry's id is the mixin `CatalogRenames` (renames.py)."""
 
 from __future__ import annotations
 
@@ -13,13 +14,12 @@ from axmem_gui.core.catalog import CATALOG_KINDS, Skill, label, singular
 from axmem_gui.core.catalog_rows import Entry
 from axmem_gui.core.errors import ConflictError
 from axmem_gui.core.printable import printable
-from axmem_gui.core.skill_names import agent_skill_name
 from axmem_gui.services.catalog import CatalogService
 from axmem_gui.ui.actions import make_action
+from axmem_gui.ui.catalog.renames import CatalogRenames
 from axmem_gui.ui.commands import (
     EditSession,
     EntryChange,
-    RenameEntryCommand,
     ReplaceEntriesCommand,
     Resolution,
     create_command,
@@ -29,7 +29,7 @@ from axmem_gui.ui.commands import (
     typing_commands,
 )
 from axmem_gui.ui.dialogs import ErrorDialog
-from axmem_gui.ui.editor.dialogs import ConflictDialog, RenameDialog, TagDialog
+from axmem_gui.ui.editor.dialogs import ConflictDialog, TagDialog
 from axmem_gui.ui.editor.form import EditRequest
 from axmem_gui.ui.editor.markdown_render import warm_highlighting
 from axmem_gui.ui.entry_table import EntryRole
@@ -45,7 +45,7 @@ STATUS_MS = 6000
 EDIT_PLACE = MenuPlace("edit", "catalog")
 
 
-class CatalogEditing(QObject):
+class CatalogEditing(CatalogRenames, QObject):
     """Owns the catalog pages, the edit session and every catalog editing action."""
 
     def __init__(self, context: FeatureContext) -> None:
@@ -67,8 +67,8 @@ class CatalogEditing(QObject):
         self.writes.idle.connect(self._flush_held)
         self._held: list[Callable[[], None]] = []
         self._held_edits: dict[tuple[str, str], EditRequest] = {}
-        #: Ids of skills made with New that follow their name until renamed by hand.
-        self._auto_ids: set[str] = set()
+        # the new skills whose id follows their name (declared and used in renames.py)
+        self._auto_ids = set()
         catalog = context.controller.workspace.catalog
         #: The lists' filter queries: a runner of their own, so a keystroke's rows never
         #: wait behind the index or lint jobs of the window's runner.
@@ -403,82 +403,6 @@ class CatalogEditing(QObject):
             self._status(f"Deleted {what} — Ctrl+Z brings it back")
 
         self.writes.push(self.stack, command, deleted)
-
-    def rename(self, kind: str | None = None) -> None:
-        kind = self._kind(kind)
-        if kind is None or self.controller.read_only:
-            return
-        page = self.pages[kind]
-        old_id = page.current_id()
-        if old_id is None:
-            return
-        page.form.commit_pending()
-        new_id = RenameDialog.ask(self.shell.dialog_parent, singular(kind), old_id)
-        if new_id is None or new_id == old_id:
-            return
-        if not new_id.strip():
-            ErrorDialog.show(
-                self.shell.dialog_parent, "Cannot rename", f"{singular(kind)} id: must not be empty"
-            )
-            return
-        if self.catalog.revision_of(kind, new_id) is not None:
-            ErrorDialog.show(
-                self.shell.dialog_parent,
-                "Cannot rename",
-                f"{singular(kind)} '{new_id}' already exists; choose another id",
-            )
-            return
-        self._auto_ids.discard(old_id)  # named by hand: it no longer follows the name
-        command = RenameEntryCommand(self.session, kind, old_id, new_id)
-        self._when_free(lambda: self.writes.push(self.stack, command))
-
-    def rename_to_fix(self, kind: str, wanted: str) -> None:
-        """The naming rule's fix for the shown skill's id (made unique), undoable."""
-        page = self.pages[kind]
-        old_id = page.current_id()
-        if old_id is None or self.controller.read_only:
-            return
-        page.form.commit_pending()
-        self._when_free(lambda: self._rename_to_fix(kind, old_id, wanted))
-
-    def _rename_to_fix(self, kind: str, old_id: str, wanted: str) -> None:
-        new_id = agent_skill_name(wanted, lambda n: self.catalog.revision_of(kind, n) is not None)
-        self._auto_ids.discard(old_id)
-        self.writes.push(
-            self.stack,
-            RenameEntryCommand(self.session, kind, old_id, new_id),
-            lambda: self._status(f"Renamed '{old_id}' to '{new_id}' — Ctrl+Z renames it back"),
-        )
-
-    def _follow_name(self, kind: str) -> None:
-        """A new skill's id follows its name ("new-skill" named "Deploy freeze" becomes
-        "deploy-freeze") until the user renames it (once the name's write is saved)."""
-        shown = self.pages[kind].form.entry
-        if shown is None or shown.id not in self._auto_ids or self.controller.read_only:
-            return
-        self._when_free(lambda: self._follow(kind, shown.id))
-
-    def _follow(self, kind: str, entry_id: str) -> None:
-        found = self.catalog.get(kind, entry_id)
-        entry = None if found is None else found.entry
-        if entry is None or entry.id not in self._auto_ids:
-            return
-        if not isinstance(entry, Skill) or not entry.name.strip():
-            return
-        wanted = agent_skill_name(entry.name)
-        if wanted == entry.id:
-            return
-        new_id = agent_skill_name(
-            entry.name, lambda n: n != entry.id and self.catalog.revision_of(kind, n) is not None
-        )
-        if new_id == entry.id:
-            return
-        self._auto_ids.add(new_id)
-        self.writes.push(
-            self.stack,
-            RenameEntryCommand(self.session, kind, entry.id, new_id),
-            lambda: self._status(f"The id follows the name: '{new_id}' (F2 chooses another)"),
-        )
 
     def show_files(self, kind: str = "skills") -> None:
         """The skill folder's other files: each change an undoable edit of the skill."""

@@ -25,11 +25,11 @@ from axmem_gui.ui.lint.linter import LintOutcome, LiveLinter
 from axmem_gui.ui.lint.model import (
     HEADERS,
     SEVERITY_FILTERS,
-    FindingColumn,
     FindingRole,
     FindingsFilterModel,
     FindingsModel,
 )
+from axmem_gui.ui.lint.ordering import FindingColumn
 from axmem_gui.ui.lint.severity import counts_text, plural
 from axmem_gui.ui.pages import empty_state
 from axmem_gui.ui.resources import style_leaves

@@ -35,8 +35,9 @@ from axmem_gui.core.lint import (
 from axmem_gui.core.lint.incremental import IndexedCatalog, LintSession
 from axmem_gui.core.settings import clamp_budget
 from axmem_gui.services.catalog import CatalogReader
+from axmem_gui.ui.collector import COLLECTOR
 from axmem_gui.ui.controller import WorkspaceController
-from axmem_gui.ui.tasks import COLLECTOR, Job, JobContext, TaskRunner
+from axmem_gui.ui.tasks import Job, JobContext, TaskRunner
 
 #: Pause after the last change before linting again.
 LINT_DELAY_MS = 300

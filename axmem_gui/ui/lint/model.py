@@ -1,13 +1,14 @@
-"""Qt models over lint findings: the workspace table (dock) and one entry's list (form)."""
+"""Qt models over lint findings: the workspace table (dock) and one entry's list (form).
+
+What the table filters and sorts by (each finding's filter text, each column's order) is
+made by `ui.lint.ordering`'s functions, here or in a job on the task runner."""
 
 from __future__ import annotations
 
 import contextlib
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from enum import IntEnum
 from itertools import compress
-from operator import attrgetter
 from typing import Any
 
 from PySide6.QtCore import (
@@ -19,13 +20,14 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from axmem_gui.core.chunked_sort import RUN, no_check, stable_order
+from axmem_gui.core.chunked_sort import RUN
 from axmem_gui.core.lint import Finding
-from axmem_gui.core.lint.model import SEVERITY_ORDER
 from axmem_gui.ui.inert_text import inert_tooltips
+from axmem_gui.ui.lint import ordering
+from axmem_gui.ui.lint.ordering import FindingColumn, entry_label
 from axmem_gui.ui.lint.severity import severity_icon
 from axmem_gui.ui.table_model import HeaderedTableModel
-from axmem_gui.ui.tasks import Job, JobContext, TaskRunner
+from axmem_gui.ui.tasks import TaskRunner
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -38,21 +40,7 @@ class FindingRole(IntEnum):
     Code = Qt.ItemDataRole.UserRole + 5
 
 
-class FindingColumn(IntEnum):
-    Severity = 0
-    Code = 1
-    Entry = 2
-    Message = 3
-    Hint = 4
-
-
 HEADERS = ("Severity", "Code", "Entry", "Message", "Hint")
-
-
-def entry_label(f: Finding) -> str:
-    if f.entry_id is None:
-        return "catalog"
-    return f"{f.kind} '{f.entry_id}'"
 
 
 def tooltip(f: Finding) -> str:
@@ -63,28 +51,6 @@ def tooltip(f: Finding) -> str:
         lines.append("Related: " + ", ".join(f"'{r}'" for r in f.related))
     lines.append(f"[{f.code}]")
     return "\n".join(lines)
-
-
-def haystack(f: Finding) -> str:
-    """What the dock's text filter looks in: code, entry, message and hint, lower case."""
-    return f"{f.code}\n{entry_label(f)}\n{f.message}\n{f.hint}".lower()
-
-
-def haystacks_of(
-    findings: Sequence[Finding], check: Callable[[], None] = no_check
-) -> list[str]:
-    out: list[str] = []
-    for start in range(0, len(findings), RUN):
-        out += map(haystack, findings[start : start + RUN])
-        check()
-    return out
-
-
-def haystacks_job(findings: tuple[Finding, ...]) -> Job:
-    def job(ctx: JobContext) -> list[str]:
-        return haystacks_of(findings, ctx.check)
-
-    return job
 
 
 def _common_role(f: Finding, role: int) -> tuple[bool, Any]:
@@ -102,89 +68,6 @@ def _common_role(f: Finding, role: int) -> tuple[bool, Any]:
     if role == Qt.ItemDataRole.ToolTipRole:
         return True, tooltip(f)
     return False, None
-
-
-def changed_rows(
-    old: tuple[Finding, ...], new: tuple[Finding, ...]
-) -> tuple[int, int, int]:
-    """(start, old_end, new_end): `old[start:old_end]` became `new[start:new_end]`; the
-    common head and tail are found by halving (tuple compares, same objects first)."""
-    limit = min(len(old), len(new))
-    low, high = 0, limit
-    while low < high:
-        mid = (low + high + 1) // 2
-        if old[low:mid] == new[low:mid]:
-            low = mid
-        else:
-            high = mid - 1
-    start = low
-    low, high = 0, limit - start
-    while low < high:
-        mid = (low + high + 1) // 2
-        if old[len(old) - mid : len(old) - low] == new[len(new) - mid : len(new) - low]:
-            low = mid
-        else:
-            high = mid - 1
-    return start, len(old) - low, len(new) - low
-
-
-#: A character outside the BMP: Python orders it after U+E000..U+FFFF, Qt (UTF-16 code
-#: units) before.
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-_COLUMN_FIELDS: dict[int, str] = {
-    FindingColumn.Code: "code",
-    FindingColumn.Message: "message",
-    FindingColumn.Hint: "hint",
-}
-
-
-def _sort_keys(
-    findings: Sequence[Finding], column: int, check: Callable[[], None] = no_check
-) -> list[Any]:
-    """What each finding sorts by in `column`, ordered as Qt orders the column's text
-    (severity: error, warning, info); made `RUN` findings per C call."""
-    runs = [findings[start : start + RUN] for start in range(0, len(findings), RUN)]
-    keys: list[Any] = []
-    if column == FindingColumn.Severity:
-        for part in runs:
-            keys += map(SEVERITY_ORDER.__getitem__, map(attrgetter("severity"), part))
-        return keys
-    field = _COLUMN_FIELDS.get(column)
-    astral = False
-    for part in runs:
-        texts: list[str] = (
-            list(map(attrgetter(field), part))
-            if field is not None
-            else [entry_label(f) if column == FindingColumn.Entry else "" for f in part]
-        )
-        if not astral:
-            joined = "\n".join(texts)
-            astral = not joined.isascii() and _ASTRAL.search(joined) is not None
-        keys += texts
-        check()
-    if astral:
-        for start in range(0, len(keys), RUN):
-            keys[start : start + RUN] = [
-                t.encode("utf-16-be", "surrogatepass") for t in keys[start : start + RUN]
-            ]
-            check()
-    return keys
-
-
-def column_order(
-    findings: Sequence[Finding], column: int, check: Callable[[], None] = no_check
-) -> tuple[int, ...]:
-    """The positions of `findings` in `column`'s ascending order, ties in report order (as
-    Qt's sort; descending is all of it reversed). A few thousand findings per C call, so a
-    job can sort a catalog's report without holding the GIL for long."""
-    return tuple(stable_order(_sort_keys(findings, column, check), check))
-
-
-def column_order_job(findings: tuple[Finding, ...], column: int) -> Job:
-    def job(ctx: JobContext) -> tuple[int, ...]:
-        return column_order(findings, column, ctx.check)
-
-    return job
 
 
 class FindingsModel(HeaderedTableModel):
@@ -220,7 +103,7 @@ class FindingsModel(HeaderedTableModel):
         self._sort_order = Qt.SortOrder.AscendingOrder
         #: The sort last asked for: shown, or waiting for its column's order.
         self._wanted: tuple[int, Qt.SortOrder] = (-1, Qt.SortOrder.AscendingOrder)
-        #: `haystack` of each finding, made on the first text filter of a report.
+        #: `ordering.haystack` of each finding, made on the first text filter of a report.
         self._haystacks: list[str] | None = None
         #: column -> every finding's position in the column's ascending order (ties in
         #: report order), made on the first sort by it: a click that turns the order
@@ -303,7 +186,7 @@ class FindingsModel(HeaderedTableModel):
         self._drop_job()
         old = self._findings
         # what changed: the same findings before and after it (most, after an edit)
-        span = changed_rows(old, new) if old and new else None
+        span = ordering.changed_rows(old, new) if old and new else None
         self._haystacks = self._spliced_haystacks(old, new, span)
         self._orders = orders
         shown_sort = (self._sort_column, self._sort_order)
@@ -336,13 +219,13 @@ class FindingsModel(HeaderedTableModel):
         span: tuple[int, int, int] | None,
     ) -> list[str] | None:
         """The haystacks of `new` from those of `old`, when there are (`span`: what
-        changed, `changed_rows`): only the findings that changed get theirs made
+        changed, `ordering.changed_rows`): only the findings that changed get theirs made
         (111,000 took ~90 ms)."""
         known = self._haystacks
         if known is None or span is None or len(known) != len(old):
             return None
         start, old_end, new_end = span
-        return [*known[:start], *haystacks_of(new[start:new_end]), *known[old_end:]]
+        return [*known[:start], *ordering.haystacks_of(new[start:new_end]), *known[old_end:]]
 
     def prepare_filter(self) -> None:
         """The user is about to filter by text (the filter box got the focus): have a job
@@ -361,7 +244,7 @@ class FindingsModel(HeaderedTableModel):
         if self._hay_job is not None:
             self._runner.cancel(self._hay_job)
         self._hay_of = findings
-        self._hay_job = self._runner.submit(haystacks_job(findings))
+        self._hay_job = self._runner.submit(ordering.haystacks_job(findings))
 
     def set_filter(self, severities: frozenset[str] | None, text: str) -> None:
         """Keep the findings of one of `severities` (None: any) whose code, entry, message
@@ -415,7 +298,7 @@ class FindingsModel(HeaderedTableModel):
             return
         assert self._runner is not None
         self._job_of = (findings, column)
-        self._job = self._runner.submit(column_order_job(findings, column))
+        self._job = self._runner.submit(ordering.column_order_job(findings, column))
 
     def _drop_job(self) -> None:
         if self._job is not None and self._runner is not None:
@@ -525,7 +408,7 @@ class FindingsModel(HeaderedTableModel):
             rows = [i for i in rows if findings[i].severity in wanted]
         if self._text:
             if self._haystacks is None:  # (a small report, or its job has not landed)
-                self._haystacks = haystacks_of(findings)
+                self._haystacks = ordering.haystacks_of(findings)
             haystacks, text = self._haystacks, self._text
             rows = [i for i in rows if text in haystacks[i]]
         column = self._sort_column
@@ -533,7 +416,7 @@ class FindingsModel(HeaderedTableModel):
             return list(rows)
         order = self._orders.get(column)
         if order is None:  # (few findings, or no runner: made here)
-            order = self._orders[column] = column_order(findings, column)
+            order = self._orders[column] = ordering.column_order(findings, column)
         if isinstance(rows, range):
             ordered = list(order)
         else:
@@ -650,3 +533,4 @@ class EntryFindingsModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DecorationRole:
             return severity_icon(f.severity)
         return None
+

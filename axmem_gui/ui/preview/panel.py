@@ -8,12 +8,14 @@ after scenario edits, debounced.
 
 Two profiles: a TypeScript app's (@ax-llm/ax) and the studio's own runs' (axllm). The dock
 says which one the studio's runs send, and names the entries the two show differently.
+
+What a big catalog costs (its skills section, the runtimes' orders) is made off the GUI
+thread by the mixin `PreviewRendering` (rendering.py).
 """
 
 from __future__ import annotations
 
 import time
-from operator import is_not
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
@@ -28,14 +30,9 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.ax.profile import AxProfile, load_profile
-from axmem_gui.core.ax.render import SkillsSection
-from axmem_gui.core.ax.runtime_diff import (
-    RuntimeDifference,
-    RuntimeDifferences,
-    summary,
-)
+from axmem_gui.core.ax.runtime_diff import RuntimeDifferences
 from axmem_gui.core.ax.simulate import Scenario, SectionInputs, section_inputs
-from axmem_gui.core.catalog import Catalog, Memory, Skill
+from axmem_gui.core.catalog import Catalog
 from axmem_gui.services.scenarios import (
     PREVIEW_PROFILES,
     RUNTIMES,
@@ -48,21 +45,16 @@ from axmem_gui.services.scenarios import (
     simulate_scenario,
 )
 from axmem_gui.ui.inert_text import plain_label
+from axmem_gui.ui.preview.rendering import PreviewRendering
 from axmem_gui.ui.preview.section_view import SectionView
 from axmem_gui.ui.resources import style_leaves
 from axmem_gui.ui.retrieval.state import RetrievalState
-from axmem_gui.ui.tasks import JobContext, TaskRunner
+from axmem_gui.ui.tasks import TaskRunner
 
 #: Scenario edits (typing a task, a search string) are previewed after this pause.
 PREVIEW_DEBOUNCE_MS = 150
 NO_SCENARIO = "(no scenario: catalog only)"
 STAGES = (("executor", "Executor"), ("distiller", "Distiller"))
-#: A skills index of more entries than this is rendered on a worker thread (at 10,000
-#: skills it is 1.25 MB of text: 70-110 ms of CPU); a smaller one here, at once.
-RENDER_HERE_MAX_SKILLS = 200
-#: Up to this many entries the two runtimes' orders are compared here (a few ms); beyond,
-#: on the render worker (at 100,000 memories the collation keys cost ~250 ms).
-ORDER_HERE_MAX_ENTRIES = 5_000
 
 
 def total_text(chars: int, tokens: int) -> str:
@@ -78,35 +70,7 @@ def profile_label(name: str, runs: str) -> str:
     return f"{profile.runtime_label.split(' (')[0]} · {who}"
 
 
-class _Rendered:
-    """The shown stage's skills section and what it was rendered from."""
-
-    __slots__ = ("inputs", "profile", "section", "skills")
-
-    def __init__(
-        self,
-        skills: tuple[Skill, ...],
-        inputs: SectionInputs,
-        section: SkillsSection | None,
-        profile: AxProfile,
-    ) -> None:
-        self.skills, self.inputs, self.section = skills, inputs, section
-        self.profile = profile
-
-    def of(self, skills: tuple[Skill, ...], inputs: SectionInputs, profile: AxProfile) -> bool:
-        # The live catalog's tuple of skills is new after every change of a skill. One
-        # rendered from the catalog an index was built of holds the same skills in another
-        # tuple: compared once (item by item, each the same object), then adopted.
-        if self.inputs != inputs or self.profile is not profile:
-            return False
-        if self.skills is not skills:
-            if len(self.skills) != len(skills) or any(map(is_not, self.skills, skills)):
-                return False
-            self.skills = skills
-        return True
-
-
-class PreviewPanel(QWidget):
+class PreviewPanel(PreviewRendering, QWidget):
     """Stage / runtime / scenario / turn pickers over one tab per prompt section."""
 
     updated = Signal()
@@ -122,16 +86,12 @@ class PreviewPanel(QWidget):
         self._wanted_turn = 0
         self._picked_once = False
         self._updating_pickers = False
-        #: The skills section last rendered, and the render under way on `_renderer`.
-        self._rendered: _Rendered | None = None
-        self._render_job: tuple[int, tuple[Skill, ...], SectionInputs] | None = None
-        #: The comparison of the two runtimes' orders under way on `_renderer`.
-        self._order_job: int | None = None
-        #: What the runtimes line was last filled for: (skills, memories, profile).
-        self._differences_shown: tuple[object, object, str] | None = None
-        #: The skills index of a big catalog is rendered here, off the GUI thread: a
-        #: runner of its own, so a render never waits behind a lint or an index build.
-        self._renderer: TaskRunner | None = None
+        # what is made off the GUI thread (declared and used in rendering.py)
+        self._rendered = None
+        self._render_job = None
+        self._order_job = None
+        self._differences_shown = None
+        self._renderer = None
         if state.runner is not None:
             self._renderer = TaskRunner(max_threads=1, parent=self)
             self._renderer.finished.connect(self._on_rendered)
@@ -444,130 +404,11 @@ class PreviewPanel(QWidget):
         self.last_update_ms = (time.perf_counter() - started) * 1000
         self.updated.emit()
 
-    def _show_runtime_differences(self, catalog: Catalog) -> None:
-        """Which entries the two profiles show differently (the tooltip lists why)."""
-        skills, memories = catalog.skills, catalog.memories
-        asked = (skills, memories, self.profile().name)
-        last = self._differences_shown
-        if last is not None and last[0] is skills and last[1] is memories and last[2] == asked[2]:
-            return  # the line already says it (a preview recomputes at every keystroke)
-        order = self._runtimes.known_order(skills, memories)
-        if order is None:
-            if self._renderer is None or len(skills) + len(memories) <= ORDER_HERE_MAX_ENTRIES:
-                order = self._runtimes.order(skills, memories)
-            else:
-                self._compare_orders(skills, memories)
-                return
-        found = [*order, *self._runtimes.entries(skills, memories)]
-        self._differences_shown = asked
-        line = summary(found)
-        runs = "" if self.profile().name == self.runs_profile else (
-            f"The studio's runs send {self.runs_profile}, not this. "
-        )
-        self.runtimes_label.setText(
-            runs
-            + (f"Ax and axllm differ: {line}" if line else "Ax and axllm show this catalog alike")
-        )
-        shown = [f"{d.entry_kind} {d.entry_id!r}: {d.message}" for d in found[:40]]
-        if len(found) > len(shown):
-            shown.append(f"… and {len(found) - len(shown)} more (see Lint: runtime-*)")
-        runs = f"The studio's runs send {self.runs_profile}."
-        self.runtimes_label.setToolTip("\n".join([runs, *shown]))
-
-    def _compare_orders(self, skills: tuple[Skill, ...], memories: tuple[Memory, ...]) -> None:
-        """Compare the runtimes' orders of a big catalog on the worker; the line says so
-        meanwhile and is filled when it lands (`_on_rendered`)."""
-        assert self._renderer is not None
-        self.runtimes_label.setText(
-            f"comparing Ax's and axllm's order of {len(skills) + len(memories):,} entries…"
-        )
-        self.runtimes_label.setToolTip("")
-        if self._order_job is not None:
-            return  # one at a time: when it lands, a changed catalog is compared again
-
-        def job(ctx: JobContext) -> tuple[object, list[RuntimeDifference]]:
-            ctx.check()
-            return RuntimeDifferences.key(skills, memories), RuntimeDifferences.compare(
-                skills, memories
-            )
-
-        self._order_job = self._renderer.submit(job)
-
-    def _on_order_compared(self, result: object) -> None:
-        self._order_job = None
-        if isinstance(result, tuple):
-            key, order = result
-            self._runtimes.remember(key, order)
-        if self.state.usable() and not self.controller.is_closed:
-            self._show_runtime_differences(self.state.live.catalog())
-
-    def _skills_section(
-        self, skills: tuple[Skill, ...], inputs: SectionInputs
-    ) -> _Rendered | None:
-        """The shown stage's skills section for `skills`: the last one rendered when its
-        inputs are the same, else rendered here (a small catalog) or on the worker (then
-        None, and the preview fills when it lands; one render at a time)."""
-        profile = self.profile()
-        if self._rendered is not None and self._rendered.of(skills, inputs, profile):
-            return self._rendered
-        if self._renderer is None or len(skills) <= RENDER_HERE_MAX_SKILLS:
-            self._rendered = _Rendered(skills, inputs, inputs.render(skills, profile), profile)
-            return self._rendered
-        if self._render_job is None:
-
-            def job(ctx: JobContext) -> _Rendered:
-                ctx.check()
-                return _Rendered(skills, inputs, inputs.render(skills, profile), profile)
-
-            self._render_job = (self._renderer.submit(job), skills, inputs)
-        if self.preview is None:
-            self.views["skills"].stats.setText(f"rendering the index of {len(skills):,} skills…")
-        return None
-
-    def _prerender(self, catalog: object) -> None:
-        """A new index is being built of `catalog`: render the shown stage's skills
-        section of it meanwhile (seconds before the index lands at 100,000 memories), so
-        the preview fills as soon as the index is there."""
-        if (
-            not isinstance(catalog, Catalog)
-            or self._renderer is None
-            or len(catalog.skills) <= RENDER_HERE_MAX_SKILLS
-            or self.controller.is_closed
-        ):
-            return
-        self._skills_section(catalog.skills, self._inputs(catalog)[1])
-
     def _inputs(self, catalog: Catalog) -> tuple[Scenario, SectionInputs]:
         """The scenario previewed, and what the shown stage's skills section of `catalog`
         is rendered from."""
         scenario = preview_scenario(self._load_scenario(), self.runtime())
         return scenario, section_inputs(catalog, scenario, self.profile(), self.stage())
-
-    def _on_rendered(self, job_id: int, result: object) -> None:
-        if job_id == self._order_job:
-            self._on_order_compared(result)
-            return
-        if self._render_job is None or job_id != self._render_job[0]:
-            return
-        self._render_job = None
-        if isinstance(result, _Rendered):
-            self._rendered = result
-        self.recompute_now()  # shows it, or renders again for what changed meanwhile
-
-    def _on_render_failed(self, job_id: int, message: str) -> None:
-        del message
-        if job_id == self._order_job:
-            self._order_job = None
-            self.runtimes_label.setText("")  # the lint view's runtime-* findings still say it
-            return
-        if self._render_job is None or job_id != self._render_job[0]:
-            return
-        _job, skills, inputs = self._render_job
-        self._render_job = None
-        # Render here rather than show nothing (the same text; it just costs a stall).
-        profile = self.profile()
-        self._rendered = _Rendered(skills, inputs, inputs.render(skills, profile), profile)
-        self.recompute_now()
 
     def _fill_turns(self, preview: PromptPreview) -> None:
         self._updating_pickers = True

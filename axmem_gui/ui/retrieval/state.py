@@ -20,8 +20,9 @@ from axmem_gui.core.errors import AxmemError
 from axmem_gui.core.lint.incremental import IndexedCatalog
 from axmem_gui.services.bench import Bm25Index, Bm25Row, LiveSearch, bm25_rows, build_bm25_index
 from axmem_gui.services.index_worker import IndexOffload
+from axmem_gui.ui.collector import COLLECTOR
 from axmem_gui.ui.controller import WorkspaceController
-from axmem_gui.ui.tasks import COLLECTOR, JobContext, TaskRunner
+from axmem_gui.ui.tasks import JobContext, TaskRunner
 
 #: Catalog edits arriving within this many ms are applied together.
 REFRESH_DEBOUNCE_MS = 150

@@ -1,7 +1,7 @@
 """The sessions feature: fills the Sessions page from the workspace, runs every slow
 action (live runs, reruns, replays, comparisons, what-if, analytics, imports) on the task
 runner, and hands each job's outcome to its kind (job_kinds.py), which puts it where it
-belongs.
+belongs. Starting the runs and replays of agent code is the mixin `SessionRuns` (runs.py).
 
 The feature reads and writes sessions and agent configs through their services
 (`SessionService`, `AgentService`), the same methods the CLI calls; a job gets plain data
@@ -19,22 +19,21 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
-from axmem_gui.core.errors import AxmemError, InputError
+from axmem_gui.core.errors import AxmemError
 from axmem_gui.ui.actions import make_action
 from axmem_gui.ui.dialogs import ErrorDialog
 from axmem_gui.ui.feature import Contributions, FeatureContext, FeatureSpec, MenuPlace, PageSpec
 from axmem_gui.ui.lazy import lazy_module
 from axmem_gui.ui.sessions import job_kinds, quarantine
 from axmem_gui.ui.sessions.job_kinds import STATUS_MS, SessionJob
+from axmem_gui.ui.sessions.runs import SessionRuns
 
 if TYPE_CHECKING:
     # The page, its views and the engine behind the services (axllm) are imported when the
     # page is first built or an action first runs, not when the window is wired.
-    from axmem_gui.core.providers import ProviderSettings
-    from axmem_gui.core.session.agent_config import AgentConfig
     from axmem_gui.core.session.model import Session
     from axmem_gui.services import sessions
-    from axmem_gui.services.agents import AgentService, StoredAgent
+    from axmem_gui.services.agents import AgentService
     from axmem_gui.services.sessions import SessionService
     from axmem_gui.ui.sessions import jobs
     from axmem_gui.ui.sessions.page import SessionsPage
@@ -55,7 +54,7 @@ def compare_prompt(session_id: str, session: Session | None, names: dict[str, st
     return f"Compare {label} (A) with which session (B)?"
 
 
-class SessionsFeature(QObject):
+class SessionsFeature(SessionRuns, QObject):
     #: An import job ended: the ids of the sessions it stored (none when it stored
     #: nothing, failed or was cancelled).
     import_finished = Signal(list)
@@ -75,9 +74,9 @@ class SessionsFeature(QObject):
         #: The running jobs by the runner's id, each with what becomes of its outcome.
         self.jobs: dict[int, SessionJob] = {}
         self.usage_stale = True
-        self._last_settings: ProviderSettings | None = None
-        #: Agent config revisions this window's undoable edits last wrote, by name.
-        self._agent_revisions: dict[str, int] = {}
+        # what the runs remember (declared and used in runs.py)
+        self._last_settings = None
+        self._agent_revisions = {}
 
         self._build_actions()
         runner.progressed.connect(self._on_progress)
@@ -403,103 +402,7 @@ class SessionsFeature(QObject):
         except AxmemError as exc:
             self.error("Cannot delete", str(exc))
 
-    # runs ---------------------------------------------------------------------------
-    def default_settings(self) -> ProviderSettings | None:
-        if self._last_settings is not None:
-            return self._last_settings
-        return self.sessions().last_provider()
-
-    def _remember(self, settings: ProviderSettings) -> None:
-        self._last_settings = settings
-        self.sessions().remember_provider(settings)
-
-    def run_agent(self) -> int | None:
-        from axmem_gui.ui.sessions.run_dialog import RunAgentDialog
-
-        order = RunAgentDialog.ask(
-            self.shell.dialog_parent,
-            self.agents(),
-            self.sessions().jobs(),
-            self.runner,
-            self.save_agent,
-            self.default_settings(),
-            on_agents_changed=lambda: self.controller.notify_changed("agents"),
-        )
-        return self.start_run(order) if order is not None else None
-
-    def save_agent(self, before: StoredAgent | None, config: AgentConfig | None) -> None:
-        """Create, edit or delete (`config` None) an agent config as a command on the main
-        undo stack (Ctrl+Z undoes it like a catalog edit). Raises InputError when it cannot
-        be applied."""
-        errors: list[str] = []
-        from axmem_gui.ui.sessions.commands import AgentCommand
-
-        command = AgentCommand(self.agents, before, config, self._agent_revisions, errors.append)
-        self.undo_stack.push(command)
-        command.set_report(lambda message: self.error("Agent config", message))
-        if errors:
-            raise InputError(errors[0])
-
-    def start_run(self, order: jobs.RunOrder) -> int:
-        self._remember(order.settings)
-        token = sessions.cancel_token()
-        title = f"Running {order.agent.name} on {order.settings.model or order.settings.provider}"
-        workspace = self.sessions().jobs()
-        kind = job_kinds.RunJob(self, title, token, workspace, order.map_failure)
-        kind.show_strip()
-        return self._submit(jobs.run_job(order, token, self.agent_runs), kind, waits=True)
-
-    def rerun_current(self) -> None:
-        viewer = self.current_viewer()
-        if viewer is not None:
-            self.rerun(viewer)
-
-    def rerun(self, viewer: SessionViewer) -> int | None:
-        from axmem_gui.ui.sessions.run_dialog import RerunDialog
-
-        if quarantine.refused(viewer, "Rerun"):
-            return None
-        order = RerunDialog.ask(
-            self.shell.dialog_parent, viewer.session, self.runner, self.sessions().jobs()
-        )
-        return self.start_rerun(order) if order is not None else None
-
-    def start_rerun(self, order: jobs.RerunOrder) -> int:
-        self._remember(order.settings)
-        token = sessions.cancel_token()
-        title = f"Rerunning {order.session.label}"
-        kind = job_kinds.RunJob(self, title, token, self.sessions().jobs())
-        kind.show_strip()
-        return self._submit(jobs.rerun_job(order, token, self.agent_runs), kind, waits=True)
-
-    def _submit(self, job: Job, kind: SessionJob, waits: bool = False) -> int:
-        """Run `job` on the task runner; `waits`: it waits on an agent run's child process
-        (its own threads: stuck runs never hold up the rest)."""
-        job_id = self.runner.submit(job, waits=waits)
-        self.jobs[job_id] = kind
-        return job_id
-
-    # replay / compare / what-if -----------------------------------------------------
-    def replay_current(self) -> None:
-        viewer = self.current_viewer()
-        if viewer is not None:
-            self.replay(viewer)
-
-    def replay(self, viewer: SessionViewer) -> int | None:
-        reason = sessions.can_replay(viewer.session)
-        if reason is not None:
-            viewer.show_replay_error(reason)
-            return None
-        if quarantine.refused(viewer, "Replay"):
-            return None
-        token = sessions.cancel_token()
-        kind = job_kinds.ReplayJob(self, f"Replaying {viewer.session.label}", token, viewer)
-        kind.show_strip()
-        viewer.set_busy(True)
-        viewer.show_message("Replaying offline…", "info")
-        job = jobs.replay_job(viewer.session, token, self.agent_runs)
-        return self._submit(job, kind, waits=True)
-
+    # compare / what-if (runs and replays: runs.py) -----------------------------------
     def compare_selected(self) -> None:
         ids = self.page.selected_ids()
         viewer = self.current_viewer()
@@ -509,12 +412,6 @@ class SessionsFeature(QObject):
             self.compare_with(viewer)
         elif len(ids) == 1:
             self.compare_with_id(ids[0])
-
-    def edit_agents(self) -> None:
-        from axmem_gui.ui.sessions.agents_dialog import AgentConfigsDialog
-
-        if AgentConfigsDialog.show_for(self.shell.dialog_parent, self.agents(), self.save_agent):
-            self.controller.notify_changed("agents")
 
     def compare_with(self, viewer: SessionViewer) -> int | None:
         return self.compare_with_id(viewer.session_id, viewer.session)
@@ -567,6 +464,13 @@ class SessionsFeature(QObject):
         return self._submit(jobs.usage_job(self.sessions().jobs()), job_kinds.UsageJob(self))
 
     # runner signals: each job's kind takes its outcome --------------------------------
+    def _submit(self, job: Job, kind: SessionJob, waits: bool = False) -> int:
+        """Run `job` on the task runner; `waits`: it waits on an agent run's child process
+        (its own threads: stuck runs never hold up the rest)."""
+        job_id = self.runner.submit(job, waits=waits)
+        self.jobs[job_id] = kind
+        return job_id
+
     def _on_progress(self, job_id: int, fraction: float, message: str) -> None:
         kind = self.jobs.get(job_id)
         if kind is not None and kind.strip is not None:

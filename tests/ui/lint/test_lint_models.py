@@ -20,12 +20,11 @@ from axmem_gui.core.settings import clamp_budget
 from axmem_gui.ui.lint.model import (
     SEVERITY_FILTERS,
     EntryFindingsModel,
-    FindingColumn,
     FindingRole,
     FindingsFilterModel,
     FindingsModel,
-    entry_label,
 )
+from axmem_gui.ui.lint.ordering import FindingColumn, entry_label
 from axmem_gui.ui.lint.severity import counts_text
 
 CATALOG = Catalog(
@@ -237,17 +236,17 @@ def test_turning_a_sorted_column_around_sorts_nothing_again(
 ) -> None:
     """Each click on a column's header sorted all findings again (100-240 ms at 111,000
     messages); the column's order is kept per report, a click or a filter walks it."""
-    from axmem_gui.ui.lint import model as model_module
+    from axmem_gui.ui.lint import ordering
 
     calls: list[int] = []
-    column_order = model_module.column_order
+    column_order = ordering.column_order
 
     def counting(*args: Any, **kwargs: Any) -> Any:
 
         calls.append(1)
         return column_order(*args, **kwargs)
 
-    monkeypatch.setattr(model_module, "column_order", counting)
+    monkeypatch.setattr(ordering, "column_order", counting)
     findings = report().findings
     model = FindingsModel()
     model.set_findings(findings)

@@ -13,8 +13,9 @@ from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.lint import Finding
-from axmem_gui.ui.lint import model as model_module
-from axmem_gui.ui.lint.model import FindingColumn, FindingRole, FindingsModel
+from axmem_gui.ui.lint import ordering
+from axmem_gui.ui.lint.model import FindingRole, FindingsModel
+from axmem_gui.ui.lint.ordering import FindingColumn
 from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.tasks import Job
 from tests.ui.conftest import calls_on_gui_thread
@@ -68,7 +69,7 @@ def test_a_header_click_on_a_big_report_sorts_it_off_the_gui_thread(
     model, table = view.model, view.table
     header = table.horizontalHeader()
     qtbot.waitExposed(table)
-    sorted_on = calls_on_gui_thread(monkeypatch, model_module, "_sort_keys")
+    sorted_on = calls_on_gui_thread(monkeypatch, ordering, "_sort_keys")
     big = big_report(6000, seed=16)
     model.set_findings(big)
     assert view.proxy.rowCount() == len(big)
@@ -153,7 +154,7 @@ def test_a_big_reports_filter_text_is_made_off_the_gui_thread_and_kept_across_ed
     lint = feature(window)
     lint.show_dock()
     model = lint.view.model
-    made_on = calls_on_gui_thread(monkeypatch, model_module, "haystack")
+    made_on = calls_on_gui_thread(monkeypatch, ordering, "haystack")
     big = big_report(6000, seed=3)
     model.set_findings(big)
     assert model._haystacks is None  # (not made before the filter is wanted: memory)
@@ -164,7 +165,7 @@ def test_a_big_reports_filter_text_is_made_off_the_gui_thread_and_kept_across_ed
     made_on.clear()
     lint.view.proxy.set_text("gamma")
     assert made_on == []
-    want = [f for f in big if "gamma" in model_module.haystack(f)]
+    want = [f for f in big if "gamma" in ordering.haystack(f)]
     made_on.clear()
     assert [model.finding(r) for r in range(model.row_count())] == want
     # an edit: one entry's findings change (one changed, one added); the filter still on
@@ -174,9 +175,9 @@ def test_a_big_reports_filter_text_is_made_off_the_gui_thread_and_kept_across_ed
     assert len(made_on) == 2 and all(made_on)  # the changed one and the added one
     for report in (after, (*after[:5], *after[6:3000], ODD[1], *after[3000:-1])):
         model.set_findings(report)  # (changes far apart: what lies between is made again)
-        assert model._haystacks == [model_module.haystack(f) for f in report]
+        assert model._haystacks == [ordering.haystack(f) for f in report]
         assert [model.finding(r) for r in range(model.row_count())] == [
-            f for f in report if "gamma" in model_module.haystack(f)
+            f for f in report if "gamma" in ordering.haystack(f)
         ]
 
 
@@ -190,13 +191,13 @@ def test_a_sort_asked_for_while_a_lint_runs_waits_for_its_report(
     lint = feature(window)
     model = lint.view.model
     jobs: list[tuple[int, int]] = []
-    make_job = model_module.column_order_job
+    make_job = ordering.column_order_job
 
     def counted_job(findings: tuple[Finding, ...], column: int) -> Job:
         jobs.append((len(findings), column))
         return make_job(findings, column)
 
-    monkeypatch.setattr(model_module, "column_order_job", counted_job)
+    monkeypatch.setattr(ordering, "column_order_job", counted_job)
     old, new = big_report(5000, seed=4), big_report(5200, seed=5)
     model.set_findings(old)
     lint.linter.running_changed.emit(True)  # as when a lint starts

@@ -236,10 +236,10 @@ def test_a_big_skills_index_is_rendered_once_off_the_gui_thread(
     once per change (it was rendered twice, executor and distiller, on the GUI thread),
     and the preview shows exactly the engine's text when it lands."""
     from axmem_gui.core.ax import simulate as simulate_module
-    from axmem_gui.ui.preview import panel as panel_module
+    from axmem_gui.ui.preview import rendering
 
     on_gui_thread = calls_on_gui_thread(monkeypatch, simulate_module, "render_skills_section")
-    monkeypatch.setattr(panel_module, "RENDER_HERE_MAX_SKILLS", 0)  # the sample is "big"
+    monkeypatch.setattr(rendering, "RENDER_HERE_MAX_SKILLS", 0)  # the sample is "big"
     v = views(rwindow)
     preview = v.preview
     preview.show_scenario("Ship 2.4.0", 0)
@@ -319,18 +319,18 @@ def test_a_big_skills_index_is_rendered_while_the_search_index_is_built(
     as the index job has read it, so the preview fills when the index lands (it was
     rendered only after, seconds later at 100,000 memories), and not rendered again then."""
     from axmem_gui.ui import tasks
-    from axmem_gui.ui.preview import panel as panel_module
+    from axmem_gui.ui.preview import rendering
 
     from .conftest import RETRIEVAL_FEATURES
 
-    monkeypatch.setattr(panel_module, "RENDER_HERE_MAX_SKILLS", 0)  # the sample is "big"
+    monkeypatch.setattr(rendering, "RENDER_HERE_MAX_SKILLS", 0)  # the sample is "big"
     ready_at_render: list[bool] = []
     windows: list[MainWindow] = []
     original = tasks.TaskRunner.submit
 
     def recording(self: tasks.TaskRunner, job: Job) -> int:
 
-        if getattr(job, "__qualname__", "").startswith("PreviewPanel._skills_section"):
+        if getattr(job, "__qualname__", "").startswith("PreviewRendering._skills_section"):
             ready_at_render.append(views(windows[0]).state.ready)
         return original(self, job)
 

@@ -103,10 +103,10 @@ def test_a_big_catalogs_orders_are_compared_off_the_gui_thread(
     keys): above `ORDER_HERE_MAX_ENTRIES` it runs on the preview's worker, and the line
     says so until it lands (it froze the GUI thread when the index landed at start-up)."""
     from axmem_gui.core.ax import runtime_diff
-    from axmem_gui.ui.preview import panel as panel_module
+    from axmem_gui.ui.preview import rendering
 
     on_gui_thread = calls_on_gui_thread(monkeypatch, runtime_diff, "order_differences")
-    monkeypatch.setattr(panel_module, "ORDER_HERE_MAX_ENTRIES", 0, raising=False)  # "big"
+    monkeypatch.setattr(rendering, "ORDER_HERE_MAX_ENTRIES", 0)  # "big"
     v = views(rwindow)
     ws = rwindow.controller.workspace
     session: EditSession = rwindow.feature(CATALOG).session
