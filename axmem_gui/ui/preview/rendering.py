@@ -8,6 +8,7 @@ recompute; what these methods use of it is `PanelHost`."""
 
 from __future__ import annotations
 
+import weakref
 from operator import is_not
 from typing import TYPE_CHECKING, Protocol
 
@@ -76,7 +77,7 @@ class PanelHost(Protocol):
     _rendered: _Rendered | None
     _render_job: tuple[int, tuple[Skill, ...], SectionInputs] | None
     _order_job: int | None
-    _differences_shown: tuple[object, object, str] | None
+    _differences_shown: tuple[weakref.ref[Catalog], str] | None
 
     def profile(self) -> AxProfile: ...
 
@@ -104,8 +105,8 @@ class PreviewRendering:
     _render_job: tuple[int, tuple[Skill, ...], SectionInputs] | None
     #: The comparison of the two runtimes' orders under way on `_renderer`.
     _order_job: int | None
-    #: What the runtimes line was last filled for: (skills, memories, profile).
-    _differences_shown: tuple[object, object, str] | None
+    #: What the runtimes line was last filled for: (the catalog, weakly; the profile).
+    _differences_shown: tuple[weakref.ref[Catalog], str] | None
     #: The skills index of a big catalog is rendered here, off the GUI thread: a runner of
     #: its own, so a render never waits behind a lint or an index build (None: no runner,
     #: everything here).
@@ -114,9 +115,11 @@ class PreviewRendering:
     def _show_runtime_differences(self: PanelHost, catalog: Catalog) -> None:
         """Which entries the two profiles show differently (the tooltip lists why)."""
         skills, memories = catalog.skills, catalog.memories
-        asked = (skills, memories, self.profile().name)
+        # The live catalog is one object while unchanged: held weakly (a strong reference
+        # kept a replaced catalog's 100,000 entries alive).
+        asked = (weakref.ref(catalog), self.profile().name)
         last = self._differences_shown
-        if last is not None and last[0] is skills and last[1] is memories and last[2] == asked[2]:
+        if last is not None and last[0]() is catalog and last[1] == asked[1]:
             return  # the line already says it (a preview recomputes at every keystroke)
         order = self._runtimes.known_order(skills, memories)
         if order is None:
