@@ -27,8 +27,8 @@ from axmem_gui.services.bench import BenchKind, LiveSearch
 from axmem_gui.services.index_worker import IndexOffload, PartJob
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
+from axmem_gui.store.entries import MemoryRepository, SkillRepository
 from axmem_gui.store.fts import Bm25Index
-from axmem_gui.store.repositories import MemoryRepository, SkillRepository
 from axmem_gui.ui.bench.feature import BENCH
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.lint.install import LINT
