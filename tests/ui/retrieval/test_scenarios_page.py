@@ -11,8 +11,8 @@ from PySide6.QtGui import QUndoStack
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
+from axmem_gui.core.ax.scenario import ScenarioTurn
 from axmem_gui.core.ax.search import discover_ids
-from axmem_gui.core.ax.simulate import ScenarioTurn
 from axmem_gui.core.catalog import Memory
 from axmem_gui.core.scenarios import ScenarioDocument, new_scenario_document
 from axmem_gui.services.live_search import LiveSearch
