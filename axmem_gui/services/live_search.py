@@ -32,7 +32,7 @@ from axmem_gui.core.ax.search import MemorySearch, SkillSearch
 from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.catalog import Catalog, CatalogKind, Memory, Skill
 from axmem_gui.core.chunked_sort import no_check
-from axmem_gui.core.lint.incremental import IndexedCatalog, ReadGate, SharedIndex
+from axmem_gui.core.lint.shared_index import IndexedCatalog, ReadGate, SharedIndex
 from axmem_gui.services.index_worker import IndexOffload, PartJob
 from axmem_gui.store.fts import Bm25Index
 

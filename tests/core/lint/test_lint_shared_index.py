@@ -43,9 +43,10 @@ from axmem_gui.core.lint.identity import (
     near_duplicate_ids,
     padded_and_empty_ids,
 )
-from axmem_gui.core.lint.incremental import IndexedCatalog, LintSession, SharedIndex
+from axmem_gui.core.lint.incremental import LintSession
 from axmem_gui.core.lint.model import EntryKind, Finding, finding
 from axmem_gui.core.lint.searchability import per_entry_searchability_findings
+from axmem_gui.core.lint.shared_index import IndexedCatalog, SharedIndex
 from axmem_gui.core.lint.toprank import TopRanker
 from tests.core.lint.test_lint_batch import IDS, WORDS, _catalog, _text
 from tests.helpers.entries import with_text
