@@ -17,16 +17,18 @@ from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsontext import REQUIRED, Field, type_name
 from axmem_gui.core.records import shape_of
 from axmem_gui.core.session.code_limits import CodeLimits, LimitHit
-from axmem_gui.core.session.model import (
+from axmem_gui.core.session.map_records import (
     MAP_RULES,
-    TURN_OUTCOMES,
-    Attempt,
-    Callback,
-    FunctionCall,
     MapSettings,
     MapSettingsRule,
     MapSnapshot,
     MapUpdate,
+)
+from axmem_gui.core.session.model import (
+    TURN_OUTCOMES,
+    Attempt,
+    Callback,
+    FunctionCall,
     Origin,
     RecorderInfo,
     RecordingStop,
