@@ -252,6 +252,7 @@ def _whatif(args: argparse.Namespace) -> int:
 def _list(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, read_only=True) as ws:
         rows = ws.sessions.rows()
+    held = sum(1 for r in rows if r.quarantine)
     if args.json:
         print_json([r.to_json() for r in rows])
         return 0
@@ -264,6 +265,14 @@ def _list(args: argparse.Namespace) -> int:
             f"{_cell(r.id)}  {_cell(r.status):<10}  {_cell(r.agent):<20}  "
             f"{_cell(r.provider)}/{_cell(r.model)}  {counted(r.exchanges, 'call')}  "
             f"{_cell(r.created_at)}  {_cell(r.name, LIST_NAME_CHARS)}"
+            + ("  [quarantine]" if r.quarantine else "")
+        )
+    if held:
+        say(
+            f"{counted(held, 'session')} in [quarantine]: imported from a file that does not "
+            "hold what it claims (`axmem verify` on the file says what); the app runs its "
+            "code only once you confirm",
+            file=sys.stderr,
         )
     return 0
 

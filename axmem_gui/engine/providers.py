@@ -35,7 +35,7 @@ from axmem_gui.core.providers import is_scripted as is_scripted
 from axmem_gui.core.session.redact import redact_headers, redact_url
 from axmem_gui.engine.errors import describe_failure
 from axmem_gui.engine.policy import DeadlineTransport, PolicyClient
-from axmem_gui.engine.wire import WireTap
+from axmem_gui.engine.wire import TransportWrapper, WireTap
 
 
 def _cache_provider_descriptors() -> None:
@@ -184,32 +184,17 @@ def make_client(
     )
 
 
-class _WithQuery:
+class _WithQuery(TransportWrapper):
     """A transport that adds the base URL's query to every request URL (after the path
     axllm appended), below the recording: the key a query may carry is never recorded."""
 
     def __init__(self, inner: Any, query: str) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.query = query
 
-    def _with_query(self, call: Mapping[str, Any]) -> dict[str, Any]:
+    def _send(self, call: Mapping[str, Any], send: Callable[[Mapping[str, Any]], Any]) -> Any:
         url = str(call["url"])
-        return {**call, "url": f"{url}{'&' if '?' in url else '?'}{self.query}"}
-
-    def __call__(self, call: Mapping[str, Any]) -> Any:
-        return self.inner(self._with_query(call))
-
-    def call_with_cancellation(self, call: Mapping[str, Any], cancellation: Any) -> Any:
-        send = getattr(self.inner, "call_with_cancellation", None)
-        if send is None:
-            return self.inner(self._with_query(call))
-        return send(self._with_query(call), cancellation)
-
-    def stream_with_cancellation(self, call: Mapping[str, Any], cancellation: Any) -> Any:
-        send = getattr(self.inner, "stream_with_cancellation", None)
-        if send is None:
-            return self.inner(self._with_query(call))
-        return send(self._with_query(call), cancellation)
+        return send({**call, "url": f"{url}{'&' if '?' in url else '?'}{self.query}"})
 
 
 def request_headers(client: Any) -> dict[str, str]:

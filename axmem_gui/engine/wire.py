@@ -39,27 +39,42 @@ def _raw(value: Any) -> Any:
     return None
 
 
-class WireTap:
+class TransportWrapper:
+    """An axllm transport around another: each of the three ways axllm hands over a call
+    (plain, cancellable, streamed) goes through `_send(call, send)`, where `send` passes
+    a call on the same way (a plain call when the inner transport lacks that way)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def __call__(self, call: Mapping[str, Any]) -> Any:
+        return self._send(call, self.inner)
+
+    def call_with_cancellation(self, call: Mapping[str, Any], cancellation: Any) -> Any:
+        return self._send(call, self._way("call_with_cancellation", cancellation))
+
+    def stream_with_cancellation(self, call: Mapping[str, Any], cancellation: Any) -> Any:
+        return self._send(call, self._way("stream_with_cancellation", cancellation))
+
+    def _way(self, name: str, cancellation: Any) -> Callable[[Mapping[str, Any]], Any]:
+        send = getattr(self.inner, name, None)
+        if callable(send):
+            return lambda call: send(call, cancellation)
+        return self.inner  # type: ignore[no-any-return]
+
+    def _send(self, call: Mapping[str, Any], send: Callable[[Mapping[str, Any]], Any]) -> Any:
+        return send(call)
+
+
+class WireTap(TransportWrapper):
     """A transport that notes every call it passes on (`record(entry)`)."""
 
     def __init__(self, inner: Any, record: Callable[[WireEntry], None]) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.record = record
 
-    def __call__(self, call: Mapping[str, Any]) -> Any:
-        return self._tap(call, lambda: self.inner(call))
-
-    def call_with_cancellation(self, call: Mapping[str, Any], cancellation: Any) -> Any:
-        send = getattr(self.inner, "call_with_cancellation", None)
-        if callable(send):
-            return self._tap(call, lambda: send(call, cancellation))
-        return self._tap(call, lambda: self.inner(call))
-
-    def stream_with_cancellation(self, call: Mapping[str, Any], cancellation: Any) -> Any:
-        send = getattr(self.inner, "stream_with_cancellation", None)
-        if callable(send):
-            return self._tap(call, lambda: send(call, cancellation))
-        return self._tap(call, lambda: self.inner(call))
+    def _send(self, call: Mapping[str, Any], send: Callable[[Mapping[str, Any]], Any]) -> Any:
+        return self._tap(call, lambda: send(call))
 
     def _tap(self, call: Mapping[str, Any], send: Callable[[], Any]) -> Any:
         entry: WireEntry = {

@@ -9,13 +9,12 @@ from __future__ import annotations
 import sqlite3
 from typing import Any, Generic, TypeVar
 
-from sqlite_utils import Database
-
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.catalog_rows import EntryMeta, PageCursor, Revision, StoredEntry
 from axmem_gui.core.errors import ConflictError, ReadOnlyError, WorkspaceError
 from axmem_gui.store.entry_queries import filter_clause, keyset_bound
 from axmem_gui.store.errors import translate_errors
+from axmem_gui.store.lean_sqlite_utils import Database
 from axmem_gui.store.records import (
     dumps,
     loads,

@@ -10,10 +10,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from sqlite_utils import Database
-
 from axmem_gui.core.errors import ConflictError, ReadOnlyError, WorkspaceError
 from axmem_gui.store.errors import translate_errors
+from axmem_gui.store.lean_sqlite_utils import Database
 from axmem_gui.store.records import (
     ContextMapSnapshot,
     Document,

@@ -7,7 +7,7 @@ so other tools can read it without knowing our tables).
 
 from __future__ import annotations
 
-from sqlite_utils import Database, Migrations
+from axmem_gui.store.lean_sqlite_utils import Database, Migrations
 
 MIGRATION_SET = "axmem"
 #: PRAGMA application_id of every workspace file: "AXMM" in ASCII.

@@ -21,9 +21,8 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
-from sqlite_utils import Database
-
 from axmem_gui.store import schema
+from axmem_gui.store.lean_sqlite_utils import Database
 
 #: Objects SQLite itself creates (ANALYZE, `PRAGMA optimize`, AUTOINCREMENT). Their names
 #: are reserved: no CREATE statement can make one, so they carry no code.

@@ -35,10 +35,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from sqlite_utils import Database
-
 from axmem_gui.core.errors import WorkspaceBusyError, WorkspaceError
 from axmem_gui.core.filehandles import FileHandle, acquire, users_of
+from axmem_gui.store.lean_sqlite_utils import Database
 from axmem_gui.store.lockholder import LockHolder, LockHolderError
 from axmem_gui.store.schema_check import foreign_objects, refusal
 

@@ -10,8 +10,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlite_utils import Database
-
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import WorkspaceError
 from axmem_gui.core.filehandles import FileHandle
@@ -19,6 +17,7 @@ from axmem_gui.core.workspace import WorkspaceCounts
 from axmem_gui.store.connection import open_database
 from axmem_gui.store.entries import MemoryRepository, RevisionLog, SkillRepository
 from axmem_gui.store.errors import explain_sqlite_error
+from axmem_gui.store.lean_sqlite_utils import Database
 from axmem_gui.store.repositories import (
     ContextMapRepository,
     DocumentRepository,

@@ -38,3 +38,33 @@ def test_sessions_list_escapes_and_shortens(
     assert "pwned" in out  # shown, escaped
     [line] = out.splitlines()
     assert len(line) < 400 and line.endswith("…")
+
+
+def test_sessions_list_marks_a_session_in_quarantine(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file that does not hold what it claims is imported in quarantine; the list said
+    nothing of it (only the app's viewer did)."""
+    ws = tmp_path / "w.axmem"
+    assert main(["init", str(ws)]) == 0
+    clean = tmp_path / "clean.axsession.json"
+    clean.write_text(json.dumps(sample_session_json()), encoding="utf-8")
+    assert main(["sessions", "import", str(clean), "--workspace", str(ws)]) == 0
+    clean_id = sample_session_json()["id"]
+    doc = sample_session_json()
+    doc["id"] = "tampered"
+    doc["exchanges"][0]["request"]["chat_prompt"][-1]["content"] += " (tampered)"
+    path = tmp_path / "tampered.axsession.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["sessions", "import", str(path), "--workspace", str(ws)]) == 0
+    assert "quarantine" in capsys.readouterr().err
+    assert main(["sessions", "list", "--workspace", str(ws)]) == 0
+    captured = capsys.readouterr()
+    listed = {line.split()[0]: line for line in captured.out.splitlines()}
+    assert listed["tampered"].endswith("  [quarantine]")
+    assert not listed[clean_id].endswith("[quarantine]")
+    assert captured.err.startswith("1 session in [quarantine]: ")
+    assert main(["sessions", "list", "--json", "--workspace", str(ws)]) == 0
+    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["tampered"]["quarantine"].startswith("the file does not hold what it claims")
+    assert rows[clean_id]["quarantine"] == ""

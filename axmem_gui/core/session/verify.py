@@ -60,10 +60,31 @@ class Difference:
         return dict(self.__dict__)
 
     def render(self) -> str:
+        """For a terminal: the diff shortened to `SHOWN_DIFF_LINES` lines of at most
+        `SHOWN_LINE_CHARS` characters (a replayed session whose model sent a megabyte of
+        code printed all of it, on one line); `to_json` keeps the whole diff."""
         out = f"{self.where}: {self.message}\n"
         if self.diff:
-            out += "\n" + self.diff.rstrip("\n") + "\n"
+            out += "\n" + shortened(self.diff.rstrip("\n")) + "\n"
         return out
+
+
+#: What `Difference.render` shows of a diff (the JSON report has all of it).
+SHOWN_DIFF_LINES = 200
+SHOWN_LINE_CHARS = 1_000
+
+
+def shortened(diff: str) -> str:
+    lines = diff.split("\n")
+    shown = [
+        line
+        if len(line) <= SHOWN_LINE_CHARS
+        else f"{line[:SHOWN_LINE_CHARS]}… ({len(line) - SHOWN_LINE_CHARS:,} more characters)"
+        for line in lines[:SHOWN_DIFF_LINES]
+    ]
+    if len(lines) > SHOWN_DIFF_LINES:
+        shown.append(f"… {len(lines) - SHOWN_DIFF_LINES:,} more lines (--json shows them all)")
+    return "\n".join(shown)
 
 
 def pretty_json(value: Any) -> str:

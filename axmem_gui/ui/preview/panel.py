@@ -29,10 +29,14 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.ax.profile import AxProfile, load_profile
 from axmem_gui.core.ax.render import SkillsSection
-from axmem_gui.core.ax.runtime_diff import RuntimeDifferences, summary
+from axmem_gui.core.ax.runtime_diff import (
+    RuntimeDifference,
+    RuntimeDifferences,
+    summary,
+)
 from axmem_gui.core.ax.scenario import Scenario
 from axmem_gui.core.ax.simulate import SectionInputs, section_inputs
-from axmem_gui.core.catalog import Catalog, Skill
+from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.services.scenarios import (
     PREVIEW_PROFILES,
     RUNTIMES,
@@ -57,6 +61,9 @@ STAGES = (("executor", "Executor"), ("distiller", "Distiller"))
 #: A skills index of more entries than this is rendered on a worker thread (at 10,000
 #: skills it is 1.25 MB of text: 70-110 ms of CPU); a smaller one here, at once.
 RENDER_HERE_MAX_SKILLS = 200
+#: Up to this many entries the two runtimes' orders are compared here (a few ms); beyond,
+#: on the render worker (at 100,000 memories the collation keys cost ~250 ms).
+ORDER_HERE_MAX_ENTRIES = 5_000
 
 
 def total_text(chars: int, tokens: int) -> str:
@@ -119,6 +126,8 @@ class PreviewPanel(QWidget):
         #: The skills section last rendered, and the render under way on `_renderer`.
         self._rendered: _Rendered | None = None
         self._render_job: tuple[int, tuple[Skill, ...], SectionInputs] | None = None
+        #: The comparison of the two runtimes' orders under way on `_renderer`.
+        self._order_job: int | None = None
         #: The skills index of a big catalog is rendered here, off the GUI thread: a
         #: runner of its own, so a render never waits behind a lint or an index build.
         self._renderer: TaskRunner | None = None
@@ -364,14 +373,18 @@ class PreviewPanel(QWidget):
 
     @property
     def pending(self) -> bool:
-        """A recompute is due, or waits for the skills section being rendered."""
-        return self._timer.isActive() or self._render_job is not None
+        """A recompute is due, or waits for the skills section being rendered or the
+        runtimes' orders being compared."""
+        return (
+            self._timer.isActive() or self._render_job is not None or self._order_job is not None
+        )
 
     def stop(self) -> None:
         self._timer.stop()
         if self._renderer is not None:
             self._renderer.shutdown()
         self._render_job = None
+        self._order_job = None
 
     def _load_scenario(self) -> Scenario | None:
         name = self.scenario_name()
@@ -432,7 +445,15 @@ class PreviewPanel(QWidget):
 
     def _show_runtime_differences(self, catalog: Catalog) -> None:
         """Which entries the two profiles show differently (the tooltip lists why)."""
-        found = self._runtimes.of(catalog.skills, catalog.memories)
+        skills, memories = catalog.skills, catalog.memories
+        order = self._runtimes.known_order(skills, memories)
+        if order is None:
+            if self._renderer is None or len(skills) + len(memories) <= ORDER_HERE_MAX_ENTRIES:
+                order = self._runtimes.order(skills, memories)
+            else:
+                self._compare_orders(skills, memories)
+                return
+        found = [*order, *self._runtimes.entries(skills, memories)]
         line = summary(found)
         runs = "" if self.profile().name == self.runs_profile else (
             f"The studio's runs send {self.runs_profile}, not this. "
@@ -446,6 +467,33 @@ class PreviewPanel(QWidget):
             shown.append(f"… and {len(found) - len(shown)} more (see Lint: runtime-*)")
         runs = f"The studio's runs send {self.runs_profile}."
         self.runtimes_label.setToolTip("\n".join([runs, *shown]))
+
+    def _compare_orders(self, skills: tuple[Skill, ...], memories: tuple[Memory, ...]) -> None:
+        """Compare the runtimes' orders of a big catalog on the worker; the line says so
+        meanwhile and is filled when it lands (`_on_rendered`)."""
+        assert self._renderer is not None
+        self.runtimes_label.setText(
+            f"comparing Ax's and axllm's order of {len(skills) + len(memories):,} entries…"
+        )
+        self.runtimes_label.setToolTip("")
+        if self._order_job is not None:
+            return  # one at a time: when it lands, a changed catalog is compared again
+
+        def job(ctx: JobContext) -> tuple[object, list[RuntimeDifference]]:
+            ctx.check()
+            return RuntimeDifferences.key(skills, memories), RuntimeDifferences.compare(
+                skills, memories
+            )
+
+        self._order_job = self._renderer.submit(job)
+
+    def _on_order_compared(self, result: object) -> None:
+        self._order_job = None
+        if isinstance(result, tuple):
+            key, order = result
+            self._runtimes.remember(key, order)
+        if self.state.usable() and not self.controller.is_closed:
+            self._show_runtime_differences(self.state.live.catalog())
 
     def _skills_section(
         self, skills: tuple[Skill, ...], inputs: SectionInputs
@@ -490,6 +538,9 @@ class PreviewPanel(QWidget):
         return scenario, section_inputs(catalog, scenario, self.profile(), self.stage())
 
     def _on_rendered(self, job_id: int, result: object) -> None:
+        if job_id == self._order_job:
+            self._on_order_compared(result)
+            return
         if self._render_job is None or job_id != self._render_job[0]:
             return
         self._render_job = None
@@ -499,6 +550,10 @@ class PreviewPanel(QWidget):
 
     def _on_render_failed(self, job_id: int, message: str) -> None:
         del message
+        if job_id == self._order_job:
+            self._order_job = None
+            self.runtimes_label.setText("")  # the lint view's runtime-* findings still say it
+            return
         if self._render_job is None or job_id != self._render_job[0]:
             return
         _job, skills, inputs = self._render_job

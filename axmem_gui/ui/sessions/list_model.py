@@ -87,11 +87,16 @@ class SessionListModel(HeaderedTableModel):
         if role == SessionRole.SortKey:
             return self._sort_key(row, column)
         if role == Qt.ItemDataRole.ToolTipRole:
+            if column == STATUS and row.quarantine:
+                return (
+                    f"In quarantine: {row.quarantine}. Its code runs (replay, rerun) only "
+                    "once you confirm."
+                )
             if column == STATUS and row.status != "complete":
                 return "The run ended early (an error or a cancel); the calls made are kept."
             return f"{row.name or row.id}\nid: {row.id}"
         if role == Qt.ItemDataRole.ForegroundRole and column == STATUS:
-            return INCOMPLETE_COLOR if row.status != "complete" else None
+            return INCOMPLETE_COLOR if row.status != "complete" or row.quarantine else None
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (CALLS, TOKENS):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -104,7 +109,8 @@ class SessionListModel(HeaderedTableModel):
         if column == PROVIDER:
             return " / ".join(p for p in (row.provider, row.model) if p) or "—"
         if column == STATUS:
-            return row.status if row.status == "complete" else f"⚠ {row.status}"
+            status = row.status if row.status == "complete" else f"⚠ {row.status}"
+            return f"{status} · quarantine" if row.quarantine else status
         if column == CREATED:
             return created_text(row.created_at)
         if column == CALLS:

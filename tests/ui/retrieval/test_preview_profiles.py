@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.ax.profile import AXLLM_PROFILE, TS_PROFILE, load_profile
@@ -15,6 +16,7 @@ from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.commands import EditSession
 from axmem_gui.ui.main_window import MainWindow
 from tests.helpers.store import raw
+from tests.ui.conftest import calls_on_gui_thread
 
 from .conftest import views
 
@@ -92,3 +94,27 @@ def test_mixed_case_ids_are_named_and_ordered_per_profile(
     )
     if os.environ.get("AXMEM_SCREENSHOTS"):
         v.preview.grab().save(os.path.join(os.environ["AXMEM_SCREENSHOTS"], "preview-ts.png"))
+
+
+def test_a_big_catalogs_orders_are_compared_off_the_gui_thread(
+    rwindow: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Comparing Ax's and axllm's orders of 100,000 memories takes ~250 ms (collation
+    keys): above `ORDER_HERE_MAX_ENTRIES` it runs on the preview's worker, and the line
+    says so until it lands (it froze the GUI thread when the index landed at start-up)."""
+    from axmem_gui.core.ax import runtime_diff
+    from axmem_gui.ui.preview import panel as panel_module
+
+    on_gui_thread = calls_on_gui_thread(monkeypatch, runtime_diff, "order_differences")
+    monkeypatch.setattr(panel_module, "ORDER_HERE_MAX_ENTRIES", 0, raising=False)  # "big"
+    v = views(rwindow)
+    ws = rwindow.controller.workspace
+    session: EditSession = rwindow.feature(CATALOG).session
+    with qtbot.waitSignal(v.preview.updated, timeout=5000):
+        for skill_id in ISSUE_IDS:
+            raw(ws).skills.upsert(Skill(skill_id, f"Skill {skill_id}", "", "freeze"))
+        session.entries_changed("skills", list(ISSUE_IDS), True)
+    qtbot.waitUntil(lambda: not v.preview.pending, timeout=10000)
+    assert "Ax and axllm differ: order: " in v.preview.runtimes_label.text()
+    assert "Deploy-Freeze" in v.preview.runtimes_label.toolTip()
+    assert on_gui_thread and not any(on_gui_thread)

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 import pytest
+from PySide6.QtCore import Qt
 
 from axmem_gui.core.session.format import with_id
 from axmem_gui.services.agent_runner import Deadlines
@@ -17,6 +18,7 @@ from axmem_gui.ui.main_window import MainWindow
 from axmem_gui.ui.sessions.controller import SessionsFeature
 from axmem_gui.ui.sessions.job_kinds import ReplayJob
 from axmem_gui.ui.sessions.jobs import RunOrder
+from axmem_gui.ui.sessions.list_model import STATUS
 from axmem_gui.ui.sessions.quarantine import TrustSessionDialog
 from axmem_gui.ui.sessions.viewer import SessionViewer
 from tests.engine.conftest import AGENT_JSON, INPUTS
@@ -157,6 +159,16 @@ def test_a_file_that_fails_verify_is_imported_in_quarantine(
     path = tmp_path / "tampered.axsession.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     assert import_files(qtbot, feature, [path]) == ["tampered"]
+    model = feature.page.model
+
+    def status() -> str:
+        return str(model.index(model.row_of("tampered"), STATUS).data())
+
+    qtbot.waitUntil(lambda: model.row_of("tampered") >= 0)
+    assert status() == "complete · quarantine"  # the list says so too
+    assert "In quarantine: the file does not hold what it claims" in str(
+        model.index(model.row_of("tampered"), STATUS).data(Qt.ItemDataRole.ToolTipRole)
+    )
     viewer = feature.open_session("tampered")
     assert viewer is not None
     assert viewer.quarantine.startswith("the file does not hold what it claims")
@@ -169,6 +181,7 @@ def test_a_file_that_fails_verify_is_imported_in_quarantine(
     viewer.trust_action.trigger()
     assert viewer.replay_action.isEnabled() and viewer.rerun_action.isEnabled()
     assert feature.sessions().quarantined("tampered") == ""
+    qtbot.waitUntil(lambda: status() == "complete")
     _replay(qtbot, feature, viewer)
     assert viewer.banner.text().startswith("Replay differs")
 
