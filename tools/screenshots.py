@@ -52,7 +52,8 @@ def _shoot(app: Any, window: Any, out: Path, suffix: str) -> None:
     bench.set_searches(["how do I ship a release", "rollback a bad deploy"])
     _until(app, lambda: bench.state.ready, "the search index")
     bench.run()
-    _until(app, lambda: bench.result is not None, "the bench's result")
+    # (and its BM25 column: the picture showed "BM25: indexing…" beside an empty table)
+    _until(app, lambda: bench.result is not None and not bench.bm25_pending, "the bench's result")
     window.grab().save(str(out / f"main-window{suffix}.png"))
 
     # The sessions and context map pages show no docks (they belong to the catalog pages).

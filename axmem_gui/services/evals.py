@@ -361,6 +361,46 @@ class EvalService:
             self._store.evals.delete(name)
         self._notices.publish(Change("evals", (name,), True))
 
+    def set_and_revision(self, name: str) -> tuple[EvalSet, int]:
+        """The named set and the revision it is stored at (InputError when absent)."""
+        return self._get_set(name)
+
+    def move_case(
+        self, set_name: str, case_name: str, to: int, expected_revision: int | None = None
+    ) -> int:
+        """Put case `case_name` of set `set_name` at position `to` (0 is first), the others
+        keeping their order: one write, refused (ConflictError, nothing written) when the
+        set is no longer at `expected_revision`. Returns the set's new revision (the same
+        when the case is at `to` already: nothing is written)."""
+        with self._store.transaction(immediate=True):
+            eval_set, revision = self._get_set(set_name)
+            if expected_revision is not None and revision != expected_revision:
+                raise ConflictError(
+                    "eval set", set_name, expected_revision, revision,
+                    f"eval set '{set_name}' was changed elsewhere (revision {revision}, "
+                    f"not {expected_revision}); case '{case_name}' was not moved",
+                )  # fmt: skip
+            cases = list(eval_set.cases)
+            names = [c.name for c in cases]
+            if case_name not in names:
+                raise InputError(
+                    f"eval set '{set_name}' has no case '{case_name}' (cases: {', '.join(names)})"
+                )
+            if not 0 <= to < len(cases):
+                raise InputError(
+                    f"eval set '{set_name}': cannot move case '{case_name}' to position "
+                    f"{to + 1}; the set has {len(cases)} case(s)"
+                )
+            if names.index(case_name) == to:
+                return revision  # already there: nothing to write
+            cases.insert(to, cases.pop(names.index(case_name)))
+            moved = replace(eval_set, cases=tuple(cases))
+            new_revision = self._store.evals.save(
+                set_name, moved.to_json(), expected_revision=revision
+            )
+        self._notices.publish(Change("evals", (set_name,), False))
+        return new_revision
+
     def agent_names(self) -> list[str]:
         from axmem_gui.services.agents import AgentService
 

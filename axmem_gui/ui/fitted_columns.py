@@ -136,3 +136,13 @@ class WithinWidth(QObject):
             if give > 0:
                 header.resizeSection(column, widths[column] - give)
                 excess -= give
+
+
+def headers_whole(view: QTableView) -> None:
+    """Widen each column of `view` narrower than its header (text, margins and a sort
+    arrow's room, as the style draws them now) to the header's width."""
+    header = view.horizontalHeader()
+    for column in range(header.count()):
+        wanted = header.sectionSizeHint(column)
+        if header.sectionSize(column) < wanted:
+            header.resizeSection(column, wanted)

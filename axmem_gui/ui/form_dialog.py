@@ -7,12 +7,15 @@ the field): the problem is shown and the dialog stays open, so nothing half-vali
 
 from __future__ import annotations
 
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QLabel,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -20,6 +23,48 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.ui.dialog_focus import focus_first_input
 from axmem_gui.ui.inert_text import plain_label
+from axmem_gui.ui.screen_fit import screen_room
+
+#: The least of a form a dialog shows before it scrolls (a short screen).
+FORM_MIN_HEIGHT = 160
+
+
+class FormArea(QScrollArea):
+    """A dialog's form at its natural size, scrolling only when the screen is too short
+    for it (a case of an agent with seven inputs made the dialog taller than a 768-pixel
+    screen, Save out of reach)."""
+
+    def __init__(self, form: QFormLayout) -> None:
+        super().__init__()
+        self.setObjectName("formArea")
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        content = QWidget()
+        content.setObjectName("formAreaContent")
+        form.setContentsMargins(0, 0, 0, 0)
+        content.setLayout(form)
+        self.setWidget(content)
+        content.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()  # a row shown or hidden: the dialog's layout asks again
+        return super().eventFilter(watched, event)
+
+    def _bar(self) -> int:
+        return self.verticalScrollBar().sizeHint().width()
+
+    def sizeHint(self) -> QSize:
+        content = self.widget()
+        return content.sizeHint() if content is not None else super().sizeHint()
+
+    def minimumSizeHint(self) -> QSize:
+        content = self.widget()
+        if content is None:
+            return super().minimumSizeHint()
+        least = content.minimumSizeHint()
+        return QSize(least.width() + self._bar(), min(least.height(), FORM_MIN_HEIGHT))
 
 
 def problem_label() -> QLabel:
@@ -55,7 +100,8 @@ class FormDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addLayout(self.form)
+        self.form_area = FormArea(self.form)
+        layout.addWidget(self.form_area, 1)
         layout.addWidget(self.problem)
         layout.addWidget(self.buttons)
         self._focused = False
@@ -65,6 +111,13 @@ class FormDialog(QDialog):
         if not self._focused:
             self._focused = True
             focus_first_input(self)
+            # As tall as the whole form (a dialog sized `resize(w, 0)` asked for the least
+            # height, which the scrolling form would have made a few rows), never taller
+            # than the screen.
+            room = screen_room(self)
+            wanted = QSize(self.width(), max(self.height(), self.sizeHint().height()))
+            if wanted.boundedTo(room) != self.size():
+                self.resize(wanted.boundedTo(room))
         super().showEvent(event)
 
     def check(self) -> None:

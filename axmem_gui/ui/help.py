@@ -60,6 +60,7 @@ WIDGET_KEYS = (
     ("F2", "Rename (entry id, scenario, suite) or edit the selected case or map item", "Pages"),
     ("Delete", "Delete the selection; Ctrl+Z brings it back", "Pages"),
     ("Ctrl+D", "Diff toggle in the context map view", "Context maps"),
+    ("Alt+Up / Alt+Down", "Move the selected case up or down (in the case list)", "Evals"),
 )
 
 

@@ -252,6 +252,37 @@ def test_eval_sets_check_revisions_and_add_all_or_none(
     assert heard[-1] == Change("evals", ("another", eval_set.name), True)
 
 
+def _case_names(ws: OpenWorkspace) -> list[str]:
+    return [c.name for c in ws.evals.get_set("ops-triggers").cases]
+
+
+def test_moving_a_case_is_one_revision_checked_write_and_moving_back_undoes_it(
+    ws: OpenWorkspace, other: OpenWorkspace, heard: list[Change]
+) -> None:
+    first, second, third = _case_names(ws)
+    before, revision = ws.evals.set_and_revision("ops-triggers")
+    moved = ws.evals.move_case("ops-triggers", third, 0, revision)
+    assert moved == revision + 1
+    assert _case_names(ws) == [third, first, second]
+    assert heard == [Change("evals", ("ops-triggers",), False)]
+    after = ws.evals.get_set("ops-triggers")
+    assert after.cases[0] == before.cases[2] and after.agent == before.agent  # only the order
+    assert ws.evals.move_case("ops-triggers", third, 0, moved) == moved  # already there
+    assert len(heard) == 1  # nothing written, nothing announced
+    assert ws.evals.move_case("ops-triggers", third, 2, moved) == moved + 1
+    assert ws.evals.get_set("ops-triggers") == before
+    # Another program changed the set since: refused, the stored order stays.
+    other.evals.move_case("ops-triggers", first, 1)
+    with pytest.raises(ConflictError, match=f"case '{third}' was not moved"):
+        ws.evals.move_case("ops-triggers", third, 0, moved + 1)
+    assert _case_names(ws) == [second, first, third]
+    with pytest.raises(InputError, match="has no case 'nope'"):
+        ws.evals.move_case("ops-triggers", "nope", 0)
+    with pytest.raises(InputError, match=r"cannot move case .* to position 4; the set has 3"):
+        ws.evals.move_case("ops-triggers", first, 3)
+    assert len(heard) == 2
+
+
 # --- settings --------------------------------------------------------------------------
 
 

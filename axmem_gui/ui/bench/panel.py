@@ -169,6 +169,7 @@ class BenchPanel(QWidget):
         run_row.addWidget(self.add_case_button)
         inputs_layout.addLayout(run_row)
         inputs_layout.addWidget(self.status)
+        self._inputs_layout = inputs_layout
 
         self.ax_model = AxResultModel()
         self.ax_table = _table(self.ax_model)
@@ -288,9 +289,28 @@ class BenchPanel(QWidget):
     def _on_kind(self) -> None:
         recall = self.kind() == "recall"
         self.loaded_edit.setVisible(recall)
+        self._fit_inputs()
         self._fill_completer()
         # Results of the other call (and its "Why not?") would now be misleading.
         self.clear_results("Press Ctrl+Enter to run the search as " + self.kind() + ".")
+
+    def _fit_inputs(self) -> None:
+        """The inputs ask for the same height in both calls: recall's loaded-ids row
+        comes out of the search strings' minimum. (The dock grew by that row when the
+        bench switched to recall, e.g. on the Memories page, and stayed tall after: the
+        skill editor lost two lines.)"""
+        if self.loaded_edit.isHidden():
+            self.searches_edit.setMinimumHeight(0)  # its own minimum again
+            return
+        row = self.loaded_edit.sizeHint().height() + self._inputs_layout.spacing()
+        least = self.searches_edit.minimumSizeHint().height() - row
+        floor = self.searches_edit.fontMetrics().lineSpacing() + 2 * self.searches_edit.frameWidth()
+        self.searches_edit.setMinimumHeight(max(least, floor))
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange):
+            self._fit_inputs()  # a theme's sizes
 
     def _on_searches_edited(self) -> None:
         if self.result is not None and not self.searches_edit.toPlainText().strip():

@@ -32,8 +32,14 @@ from axmem_gui.ui.contextmap.editing import DRAFT_KEY, Draft, MapEditor, Source
 from axmem_gui.ui.contextmap.gauge import BudgetGauge
 from axmem_gui.ui.contextmap.map_model import COL_ID, COL_SCORE, COL_TEXT, MapRole, MapTreeModel
 from axmem_gui.ui.contextmap.page_actions import MapEditingMixin
-from axmem_gui.ui.contextmap.timeline_model import TimelineModel
+from axmem_gui.ui.contextmap.timeline_model import (
+    COL_EVICTED,
+    COL_LABEL,
+    COL_SESSION,
+    TimelineModel,
+)
 from axmem_gui.ui.controller import WorkspaceController
+from axmem_gui.ui.fitted_columns import FittedColumns
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import empty_state
 from axmem_gui.ui.resources import style_sheet
@@ -42,7 +48,9 @@ EMPTY_TEXT = (
     "No context map snapshots yet — they are recorded with each session of an agent that "
     "has a context map; or import a snapshot (File > Import snapshot…)"
 )
-PREVIOUS = ""  # the compare combo's "previous snapshot" choice
+PREVIOUS = ""
+#: The timeline's width: its five headers whole beside row numbers up to 999.
+TIMELINE_WIDTH = 400  # the compare combo's "previous snapshot" choice
 
 
 class ContextMapPage(MapEditingMixin):
@@ -117,12 +125,11 @@ class ContextMapPage(MapEditingMixin):
         self.timeline_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.timeline_view.verticalHeader().setDefaultSectionSize(22)
         self.timeline_view.setWordWrap(False)
-        header = self.timeline_view.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(0, 120)
-        for column in (1, 2, 3):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)  # "Evicted": what each update pushed out
+        # Every header whole in a laptop's 1350-pixel window (it cut "Chars" and hid
+        # "Evicted" behind a scroll bar): numbers as wide as they are, the session's
+        # name and the snapshot's label elided first, "Evicted" (what each update pushed
+        # out) taking what is left.
+        FittedColumns(self.timeline_view, (COL_SESSION, COL_LABEL, COL_EVICTED))
         self.timeline_view.selectionModel().selectionChanged.connect(self._on_timeline_selection)
         self.details = QPlainTextEdit()
         self.details.setObjectName("updateDetails")
@@ -188,7 +195,7 @@ class ContextMapPage(MapEditingMixin):
         split.addWidget(left)
         split.addWidget(center)
         split.setStretchFactor(1, 1)
-        split.setSizes([330, 700])
+        split.setSizes([TIMELINE_WIDTH, 700])
         self.content = content = QWidget()
         content_layout = QVBoxLayout(content)
         content_layout.setContentsMargins(0, 0, 0, 0)

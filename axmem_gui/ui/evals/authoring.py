@@ -12,8 +12,9 @@ from typing import Any, Protocol
 from PySide6.QtGui import QUndoCommand, QUndoStack
 from PySide6.QtWidgets import QWidget
 
-from axmem_gui.core.errors import AxmemError
+from axmem_gui.core.errors import AxmemError, ConflictError
 from axmem_gui.core.evals.model import EvalCase, EvalSet
+from axmem_gui.core.jsout import json_dumps
 from axmem_gui.services.evals import EvalService, EvalSetChange
 from axmem_gui.services.workspace import OpenWorkspace
 from axmem_gui.ui.dialogs import ErrorDialog
@@ -68,6 +69,62 @@ class EvalSetCommand(QUndoCommand):
             self.controller.notify_changed("evals")  # the page shows the store's sets
             return False
         return True
+
+
+class MoveCaseCommand(QUndoCommand):
+    """One case moved within its set (`EvalService.move_case`). Redo and undo each check
+    the set still holds what the step before left (the page's set; the set with the case
+    moved), then write once at the revision that check read: a set changed elsewhere
+    meanwhile is refused (the command becomes obsolete), never reordered unseen."""
+
+    def __init__(
+        self,
+        controller: _Controller,
+        before: EvalSet,
+        case_name: str,
+        to: int,
+        report: Callable[[str], None],
+        focus: Callable[[str | None, str | None], None],
+    ) -> None:
+        names = [c.name for c in before.cases]
+        self.old = names.index(case_name)
+        self.new = to
+        way = "up" if to < self.old else "down"
+        super().__init__(f"Move case '{case_name}' {way} in eval set '{before.name}'")
+        cases = list(before.cases)
+        cases.insert(to, cases.pop(self.old))
+        self.controller = controller
+        self.before = before
+        self.after = replace(before, cases=tuple(cases))
+        self.case_name = case_name
+        self.report = report
+        self.focus = focus
+        self.failed = False
+
+    def redo(self) -> None:
+        self._move(self.before, self.new)
+
+    def undo(self) -> None:
+        self._move(self.after, self.old)
+
+    def _move(self, seen: EvalSet, to: int) -> None:
+        evals = self.controller.workspace.evals
+        try:
+            stored, revision = evals.set_and_revision(seen.name)
+            if stored != seen:
+                raise ConflictError(
+                    "eval set", seen.name, None, revision,
+                    f"eval set '{seen.name}' was changed elsewhere; case "
+                    f"'{self.case_name}' was not moved",
+                )  # fmt: skip
+            evals.move_case(seen.name, self.case_name, to, revision)
+        except AxmemError as exc:
+            self.failed = True
+            self.setObsolete(True)
+            self.report(str(exc))
+            self.controller.notify_changed("evals")  # the page shows the store's sets
+            return
+        self.focus(seen.name, self.case_name)  # the selection follows the case
 
 
 class EvalAuthoring:
@@ -240,6 +297,10 @@ class EvalAuthoring:
         )  # fmt: skip
         if edited is None:
             return False
+        # As JSON text: `1 == 1.0 == True` to Python, and the inputs' order is kept.
+        if json_dumps(edited.to_json()) == json_dumps(case.to_json()):
+            self.report(f"Case '{case.name}': nothing changed")
+            return False
         cases = tuple(edited if c.name == case.name else c for c in eval_set.cases)
         new = replace(eval_set, cases=cases)
         return self._push(
@@ -247,6 +308,21 @@ class EvalAuthoring:
             f"Edit case '{case.name}' of eval set '{new.name}'",
             (new.name, edited.name),
         )
+
+    def move_case(self, by: int) -> bool:
+        """The selected case `by` places down (up when negative), within its set."""
+        eval_set, case = self.current()
+        if eval_set is None or case is None:
+            return False
+        to = eval_set.cases.index(case) + by
+        if not 0 <= to < len(eval_set.cases):
+            return False
+        command = MoveCaseCommand(self.controller, eval_set, case.name, to, self.report, self.focus)
+        self.undo_stack.push(command)
+        if command.failed:
+            return False
+        self.report(f"{command.text()} — Ctrl+Z to undo")
+        return True
 
     def delete_case(self) -> bool:
         eval_set, case = self.current()

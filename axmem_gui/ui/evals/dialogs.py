@@ -12,9 +12,9 @@ from typing import Any
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
+    QDialogButtonBox,
     QDoubleSpinBox,
     QLineEdit,
-    QPlainTextEdit,
     QSpinBox,
     QWidget,
 )
@@ -28,6 +28,7 @@ from axmem_gui.core.evals.model import (
     case_from_json_value,
 )
 from axmem_gui.services.evals import check_set_name
+from axmem_gui.ui.evals.input_edit import InputValueEdit
 from axmem_gui.ui.form_dialog import FormDialog, split_list
 
 #: What a case dialog asks of the page: the problems of this case in its set (empty: fine).
@@ -64,7 +65,8 @@ class EvalSetDialog(FormDialog):
         self.repeat_spin.setRange(1, MAX_REPEAT)
         self.repeat_spin.setValue(int(v.get("repeat", DEFAULT_REPEAT)))
         self.repeat_spin.setToolTip("Agent runs per case (a case may say otherwise)")
-        self.threshold_spin = _percent_spin(float(v.get("threshold", DEFAULT_THRESHOLD)))
+        self._threshold = float(v.get("threshold", DEFAULT_THRESHOLD))
+        self.threshold_spin = _percent_spin(self._threshold)
         self.form.addRow("Name", self.name_edit)
         self.form.addRow("Agent", self.agent_combo)
         self.form.addRow("Description", self.description_edit)
@@ -86,7 +88,7 @@ class EvalSetDialog(FormDialog):
             "agent": self.agent_combo.currentText(),
             "description": self.description_edit.text().strip(),
             "repeat": self.repeat_spin.value(),
-            "threshold": round(self.threshold_spin.value() / 100, 4),
+            "threshold": _kept(self.threshold_spin, self._threshold),
         }
 
     @classmethod
@@ -118,6 +120,14 @@ def _percent_spin(fraction: float | None, unset: str = "") -> QDoubleSpinBox:
     return spin
 
 
+def _kept(spin: QDoubleSpinBox, old: float | None) -> float:
+    """The spin's share of runs: whole percents, so a stored 0.675 shows as 68 % and stays
+    0.675 unless the percent is changed."""
+    if old is not None and spin.value() == round(old * 100):
+        return old
+    return round(spin.value() / 100, 4)
+
+
 class EvalCaseDialog(FormDialog):
     """One case of a set run by an agent with the input fields `inputs`."""
 
@@ -134,16 +144,13 @@ class EvalCaseDialog(FormDialog):
         self.name_edit = QLineEdit()
         self.name_edit.setObjectName("evalCaseName")
         self.form.addRow("Case name", self.name_edit)
-        self.input_edits: dict[str, QPlainTextEdit] = {}
-        line = self.fontMetrics().lineSpacing()
+        self.input_edits: dict[str, InputValueEdit] = {}
         for field in inputs:
-            edit = QPlainTextEdit()
-            edit.setObjectName(f"evalCaseInput_{field}")
-            edit.setTabChangesFocus(True)
-            edit.setPlaceholderText(f"The user's {field}, as the agent receives it")
-            edit.setFixedHeight(line * 3 + 12)
+            edit = InputValueEdit(field, 3)
+            edit.changed.connect(self._refresh_save)
             self.input_edits[field] = edit
             self.form.addRow(f"Input: {field}", edit)
+        self._case: EvalCase | None = None
         self.lists: dict[tuple[str, str], QLineEdit] = {}
         for kind, noun in (("skills", "Skills"), ("memories", "Memories")):
             for side, verb in (("load", "to load"), ("avoid", "to avoid")):
@@ -167,21 +174,38 @@ class EvalCaseDialog(FormDialog):
         self.resize(560, 0)
 
     def set_case(self, case: EvalCase) -> None:
+        self._case = case
         self.name_edit.setText(case.name)
-        for field, text_edit in self.input_edits.items():
-            value = case.inputs.get(field, "")
-            text_edit.setPlainText(value if isinstance(value, str) else str(value))
+        for field, value_edit in self.input_edits.items():
+            value_edit.set_value(case.inputs.get(field, ""))
         for (kind, side), edit in self.lists.items():
             edit.setText(", ".join(getattr(case.expectation(kind), side)))
         self.repeat_spin.setValue(case.repeat or 0)
         self.threshold_spin.setValue(-1 if case.threshold is None else round(case.threshold * 100))
         self.note_edit.setText(case.note)
 
+    def _refresh_save(self) -> None:
+        """Save waits until every JSON input parses (each says what is wrong under it)."""
+        ok = not any(e.problem() for e in self.input_edits.values())
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
+
+    def _inputs(self) -> dict[str, Any]:
+        """Each input's value, in the order the case held them (then the agent's order):
+        an unchanged case is stored byte for byte as it was."""
+        held = list(self._case.inputs) if self._case is not None else []
+        order = [f for f in held if f in self.input_edits]
+        order += [f for f in self.input_edits if f not in order]
+        return {f: self.input_edits[f].value() for f in order}
+
+    def _threshold(self) -> float | None:
+        old = None if self._case is None else self._case.threshold
+        return None if self.threshold_spin.value() < 0 else _kept(self.threshold_spin, old)
+
     def case(self) -> EvalCase:
         """The case as entered; InputError names the field that is wrong."""
         value: dict[str, Any] = {
             "name": self.name_edit.text().strip(),
-            "inputs": {f: e.toPlainText() for f, e in self.input_edits.items()},
+            "inputs": self._inputs(),
         }
         for kind in ("skills", "memories"):
             value[kind] = {
@@ -189,10 +213,14 @@ class EvalCaseDialog(FormDialog):
             }
         if self.repeat_spin.value() > 0:
             value["repeat"] = self.repeat_spin.value()
-        if self.threshold_spin.value() >= 0:
-            value["threshold"] = round(self.threshold_spin.value() / 100, 4)
-        if self.note_edit.text().strip():
-            value["note"] = self.note_edit.text().strip()
+        threshold = self._threshold()
+        if threshold is not None:
+            value["threshold"] = threshold
+        note = self.note_edit.text()
+        if self._case is None or note != self._case.note:
+            note = note.strip()
+        if note:
+            value["note"] = note
         return case_from_json_value(value, "case")
 
     def check(self) -> None:

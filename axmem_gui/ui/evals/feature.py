@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QItemSelection, QModelIndex
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QItemSelection, QModelIndex, Qt
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import QToolBar
 
 from axmem_gui.core.errors import AxmemError
@@ -87,6 +87,20 @@ class EvalsFeature:
         self.delete_case_action = add(
             p.case_bar, "Delete", a.delete_case, "Delete the case (Ctrl+Z brings it back)"
         )
+        self.move_up_action = add(
+            p.case_bar, "Move up", lambda: a.move_case(-1), "Move the case up (Alt+Up in the list)"
+        )
+        self.move_down_action = add(
+            p.case_bar,
+            "Move down",
+            lambda: a.move_case(1),
+            "Move the case down (Alt+Down in the list)",
+        )
+        for keys, action in (("Alt+Up", self.move_up_action), ("Alt+Down", self.move_down_action)):
+            # Only while the case list has the focus: elsewhere the keys stay free.
+            shortcut = QShortcut(QKeySequence(keys), p.case_list)
+            shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)
+            shortcut.activated.connect(action.trigger)
         p.empty_new_button.clicked.connect(a.new_set)
         p.case_list.itemDoubleClicked.connect(lambda _item: a.edit_case())
         p.case_list.currentRowChanged.connect(lambda _row: self._update_actions())
@@ -108,6 +122,11 @@ class EvalsFeature:
             action.setEnabled(writable and eval_set is not None)
         for action in (self.edit_case_action, self.delete_case_action):
             action.setEnabled(writable and case is not None)
+        row = -1 if eval_set is None or case is None else eval_set.cases.index(case)
+        self.move_up_action.setEnabled(writable and row > 0)
+        self.move_down_action.setEnabled(
+            writable and eval_set is not None and 0 <= row < len(eval_set.cases) - 1
+        )
 
     def contributions(self) -> Contributions:
         return Contributions(

@@ -12,7 +12,6 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFormLayout,
-    QFrame,
     QHBoxLayout,
     QHeaderView,
     QListView,
@@ -20,7 +19,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
-    QScrollArea,
     QSpinBox,
     QSplitter,
     QTableView,
@@ -33,6 +31,7 @@ from PySide6.QtWidgets import (
 from axmem_gui.services.evals import MAX_PARALLEL
 from axmem_gui.ui.evals.matrix import EvalMatrixModel
 from axmem_gui.ui.evals.models import CaseStatsModel, EvalRunsModel, EvalSetListModel
+from axmem_gui.ui.evals.run_pane import WholeBelow
 from axmem_gui.ui.fitted_columns import FittedColumns
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import empty_state
@@ -114,7 +113,7 @@ class EvalsPage(QWidget):
         self.details.setFont(mono)
 
         self.provider_form = ProviderForm(runner)
-        self.local = LocalModelChoice(self.provider_form)
+        self.local = LocalModelChoice(self.provider_form, compact=True)
         self.local_check = self.local.check
         self.local_check.setObjectName("evalLocalModel")
         self.repeat = QSpinBox()
@@ -147,18 +146,32 @@ class EvalsPage(QWidget):
         left_layout.addWidget(cases_title)
         left_layout.addWidget(self.case_list)
         left_layout.addWidget(self.case_bar)
+        run_box = QWidget()
+        run_box.setObjectName("evalRunBox")
+        run_layout = QVBoxLayout(run_box)
+        run_layout.setContentsMargins(0, 0, 0, 0)
         form = QFormLayout()
         form.addRow(self.local)
         form.addRow(self.provider_form)
-        form.addRow("Runs per case", self.repeat)
-        form.addRow("Runs at once", self.parallel)
-        left_layout.addLayout(form)
+        runs = QHBoxLayout()
+        runs.addWidget(self.repeat, 1)
+        runs.addWidget(plain_label("at once"))
+        runs.addWidget(self.parallel)
+        form.addRow("Runs per case", runs)
+        run_layout.addLayout(form)
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.cancel_button)
-        left_layout.addLayout(buttons)
-        left_layout.addWidget(self.progress)
-        left_layout.addWidget(self.status)
+        buttons.addWidget(self.progress, 1)  # beside the buttons: a row less to fit
+        run_layout.addLayout(buttons)
+        run_layout.addWidget(self.status)
+        run_layout.addStretch(1)
+        # The run controls are shown whole: the lists above give up their room first
+        # (on a laptop the provider form ran off the bottom of the page).
+        column = WholeBelow(left, run_box)
+        column.setObjectName("evalControls")
+        self.controls = column
+        self.run_box = run_box
 
         runs_bar = QHBoxLayout()
         runs_title = plain_label("Runs of this set")
@@ -188,19 +201,12 @@ class EvalsPage(QWidget):
         right.addWidget(self.run_tabs)
         right.setSizes([140, 240, 220])
 
-        # The run controls scroll, so the page (and the window) fits a laptop screen.
-        scroll = QScrollArea()
-        scroll.setObjectName("evalControls")
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(left)
-        # The controls wrap and scroll down, never sideways: the pane is as wide as they
-        # need (a laptop screen cut the Run button and the provider fields in half).
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        needed = left.sizeHint().width() + scroll.verticalScrollBar().sizeHint().width()
-        scroll.setMinimumWidth(min(needed, 520))
+        # The pane is as wide as the controls need (a laptop screen cut the Run button
+        # and the provider fields in half).
+        needed = run_box.sizeHint().width() + column.area.verticalScrollBar().sizeHint().width()
+        column.setMinimumWidth(min(needed, 520))
         split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(scroll)
+        split.addWidget(column)
         split.addWidget(right)
         split.setStretchFactor(1, 1)
         split.setCollapsible(0, False)

@@ -18,17 +18,20 @@ from PySide6.QtWidgets import (
     QCompleter,
     QDoubleSpinBox,
     QFormLayout,
+    QFrame,
     QGridLayout,
     QHBoxLayout,
-    QHeaderView,
     QLineEdit,
     QListView,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
+    QSplitter,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableView,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -37,10 +40,14 @@ from axmem_gui.core.ax.profile import load_profile
 from axmem_gui.core.ax.scenario import Scenario, ScenarioTurn, SearchArg
 from axmem_gui.core.scenarios import ScenarioDocument, item_id, item_label, ranking_number
 from axmem_gui.services.scenarios import RUNTIMES
+from axmem_gui.ui.fitted_columns import FittedColumns
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.scenarios.models import TurnsModel
+from axmem_gui.ui.whole_text import fit_placeholder
 
 RANKING_ON, RANKING_OFF, RANKING_CUSTOM = "on", "off", "custom"
+#: The turns table always has room for this many rows (the setup above scrolls).
+TURN_ROWS = 4
 #: relevanceRanking keys, their spin box ranges and the value a new custom object starts at.
 RANKING_FIELDS = (
     ("topK", 0, 50, 1.0, 0),
@@ -91,8 +98,13 @@ class EntryPicker(QWidget):
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
         self.id_edit.setCompleter(completer)
-        self.add_button = QPushButton("Add")
-        self.remove_button = QPushButton("Remove")
+        # The id field shows its placeholder whole beside two buttons as small as their
+        # words ("memory id…" was cut to "memor…" in a laptop's window).
+        fit_placeholder(self.id_edit)
+        self.add_button = QToolButton()
+        self.add_button.setText("Add")
+        self.remove_button = QToolButton()
+        self.remove_button.setText("Remove")
         heading = plain_label(title)
         heading.setObjectName("formHeading")
         heading.setWordWrap(True)
@@ -195,11 +207,9 @@ class ScenarioForm(QWidget):
         self.turns_view.verticalHeader().setVisible(False)
         self.turns_view.verticalHeader().setDefaultSectionSize(22)
         self.turns_view.setWordWrap(False)
-        header = self.turns_view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(True)
-        for column, width in enumerate((40, 180, 180, 150)):
-            self.turns_view.setColumnWidth(column, width)
+        # Every header whole in the page's width: the search strings and what they load
+        # are elided (their tooltips have them whole) rather than scroll sideways.
+        FittedColumns(self.turns_view, (3, 4, 1, 2))
         self.add_turn_button = QPushButton("Add turn")
         self.remove_turn_button = QPushButton("Remove turn")
         self.errors_label = plain_label()
@@ -215,6 +225,20 @@ class ScenarioForm(QWidget):
         pickers = QHBoxLayout()
         pickers.addWidget(self.presets)
         pickers.addWidget(self.memories)
+        setup = QWidget()
+        setup.setObjectName("scenarioSetup")
+        setup_layout = QVBoxLayout(setup)
+        setup_layout.setContentsMargins(0, 0, 0, 0)
+        setup_layout.setSpacing(6)
+        setup_layout.addLayout(form)
+        setup_layout.addLayout(pickers)
+        setup_layout.addStretch(1)
+        self.setup_scroll = QScrollArea()
+        self.setup_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.setup_scroll.setWidgetResizable(True)
+        self.setup_scroll.setWidget(setup)
+        self.setup_scroll.setMinimumHeight(60)
+
         turn_buttons = QHBoxLayout()
         turns_heading = plain_label("Executor turns — the calls the model makes; select a turn "
                                "to preview what the model sees at its start")
@@ -223,14 +247,32 @@ class ScenarioForm(QWidget):
         turn_buttons.addWidget(turns_heading, 1)
         turn_buttons.addWidget(self.add_turn_button)
         turn_buttons.addWidget(self.remove_turn_button)
+        turns = QWidget()
+        turns_layout = QVBoxLayout(turns)
+        turns_layout.setContentsMargins(0, 0, 0, 0)
+        turns_layout.setSpacing(6)
+        turns_layout.addLayout(turn_buttons)
+        turns_layout.addWidget(self.turns_view, 1)
+        # The turns table keeps room for a few rows; the setup above it scrolls when the
+        # window is short (on a laptop, under the bench, the table was out of sight
+        # below the form).
+        # (the header's hint before the style's polish is short: a row's height spare)
+        rows = self.turns_view.verticalHeader().defaultSectionSize()
+        self.turns_view.setMinimumHeight(
+            self.turns_view.horizontalHeader().sizeHint().height()
+            + (TURN_ROWS + 1) * rows
+            + 2 * self.turns_view.frameWidth()
+        )
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.setChildrenCollapsible(False)
+        self.split.addWidget(self.setup_scroll)
+        self.split.addWidget(turns)
+        self.split.setStretchFactor(1, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(6)
         layout.addWidget(self.name_label)
-        layout.addLayout(form)
-        layout.addLayout(pickers)
-        layout.addLayout(turn_buttons)
-        layout.addWidget(self.turns_view, 1)
+        layout.addWidget(self.split, 1)
         layout.addWidget(self.errors_label)
 
         self.task_edit.textChanged.connect(self._on_task)

@@ -125,7 +125,7 @@ class ScenariosPage(QWidget):
         split.addWidget(left)
         split.addWidget(self.right)
         split.setStretchFactor(1, 1)
-        split.setSizes([220, 800])
+        split.setSizes([180, 800])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(split)

@@ -14,7 +14,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -33,6 +33,7 @@ from axmem_gui.core.session.analytics import (
     EntryUsage,
     UsageReport,
 )
+from axmem_gui.ui.fitted_columns import headers_whole
 from axmem_gui.ui.inert_text import inert_tooltips, plain_label
 from axmem_gui.ui.table_model import HeaderedTableModel
 
@@ -172,6 +173,11 @@ class UsageView(QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.summary)
         layout.addWidget(self.table, 1)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        # Styled and sortable now: "Sessions" and "Loaded" were cut at 70 pixels.
+        headers_whole(self.table)
 
     def set_report(self, report: UsageReport) -> None:
         self.report = report

@@ -31,6 +31,7 @@ from axmem_gui.core.session.compare import CallPair, SessionComparison, render_c
 from axmem_gui.core.session.compare_config import render_agent_diff, render_catalog_diff
 from axmem_gui.core.session.model import Exchange, Session
 from axmem_gui.core.session.replay_cursor import request_as_text
+from axmem_gui.ui.elided import elided
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.sessions import texts
 from axmem_gui.ui.sessions.chips import ChipRow, chip
@@ -203,12 +204,10 @@ class CompareView(QWidget):
     def __init__(self, a: Session, b: Session, comparison: SessionComparison) -> None:
         super().__init__()
         self.a, self.b, self.comparison = a, b, comparison
-        self.a_title = plain_label(f"A  {a.label}\n{comparison.a_label}")
-        self.b_title = plain_label(f"B  {b.label}\n{comparison.b_label}")
-        for label in (self.a_title, self.b_title):
-            shrinkable(label)
-            label.setObjectName("compareTitle")
-            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # One line each (cut with an ellipsis, whole in the tooltip): the aligned calls
+        # below get the room (at 1350×693 they showed six rows).
+        self.a_title = elided(f"A  {a.label}  ·  {comparison.a_label}", "compareTitle")
+        self.b_title = elided(f"B  {b.label}  ·  {comparison.b_label}", "compareTitle")
         self.totals = plain_label(self._totals_text())
         self.totals.setObjectName("sessionMeta")
         shrinkable(self.totals)
@@ -263,7 +262,9 @@ class CompareView(QWidget):
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.table)
         split.addWidget(self.tabs)
-        split.setSizes([230, 470])
+        # The aligned calls take a little more than half (ten rows and more on a laptop),
+        # the texts of the selected pair the rest.
+        split.setSizes([550, 450])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.setSpacing(3)

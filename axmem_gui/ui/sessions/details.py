@@ -160,20 +160,23 @@ class SessionDetails(QWidget):
 
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
+        # Short titles: all ten tabs, and Replay and What-if after them, side by side in
+        # a laptop's window (scroll arrows hid four of them); each view's caption and the
+        # tab's tooltip say it in full. Arrows only in a narrower window still.
         self.tabs.setUsesScrollButtons(True)
-        for widget, title in (
-            (self.system, "System prompt"),
-            (self.user, "User prompt"),
-            (self.response, "Response"),
-            (self.code, "Actor code"),
-            (output_page, "Runtime output"),
-            (self.loaded, "Loaded / used"),
-            (self.functions, "Functions"),
-            (map_page, "Context map"),
-            (self.details, "Tokens · latency"),
-            (self.request, "Request"),
+        for widget, title, tip in (
+            (self.system, "System", "The system prompt"),
+            (self.user, "User", "The user prompt"),
+            (self.response, "Response", "The model's response"),
+            (self.code, "Code", "The actor's code (javascriptCode)"),
+            (output_page, "Output", "The runtime's output, and what the next call shows of it"),
+            (self.loaded, "Loaded", "Entries loaded and used, and the turn's searches"),
+            (self.functions, "Functions", "Function tool calls: arguments and results"),
+            (map_page, "Map", "The context map before and after this forward, and its update"),
+            (self.details, "Tokens · ms", "The call's and the forward's numbers"),
+            (self.request, "Request", "The request: its parameters, messages, tools, format"),
         ):
-            self.tabs.addTab(widget, title)
+            self.tabs.setTabToolTip(self.tabs.addTab(widget, title), tip)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)

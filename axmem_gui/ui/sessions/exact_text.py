@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.jsout import as_text
+from axmem_gui.ui.elided import ElidedLabel
 from axmem_gui.ui.inert_text import plain_label
 from axmem_gui.ui.pages import monospace_font
 from axmem_gui.ui.resources import style_leaves
@@ -95,9 +96,13 @@ class ExactTextView(QWidget):
         self.edit = exact_edit()
         self.caption = plain_label(caption)
         self.caption.setObjectName("exactCaption")
-        self.stats = plain_label()
+        # The caption is whole while the counts beside it can give way (they are cut
+        # first, their tooltip has them): a narrow pane showed "Context map befor".
+        # Only a pane narrower than the caption and the buttons cuts the caption.
+        self.caption.setMinimumWidth(8)
+        self.stats = ElidedLabel()
         self.stats.setObjectName("exactStats")
-        shrinkable(self.caption)
+        self.stats.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.whitespace_button = QToolButton()
         self.whitespace_button.setText("·¶")
         self.whitespace_button.setToolTip("Show spaces, tabs and line ends")
@@ -115,8 +120,8 @@ class ExactTextView(QWidget):
         bar = QHBoxLayout()
         bar.setContentsMargins(0, 0, 0, 0)
         bar.setSpacing(4)
-        bar.addWidget(self.caption, 1)
-        bar.addWidget(self.stats)
+        bar.addWidget(self.caption)
+        bar.addWidget(self.stats, 1)
         bar.addWidget(self.whitespace_button)
         bar.addWidget(self.wrap_button)
         bar.addWidget(self.copy_button)

@@ -145,6 +145,7 @@ class ProviderForm(QWidget):
         form.addRow("API key", key_row)
         form.addRow("", env_row)
         form.addRow("", self.key_status)
+        self._form = form
         form.addRow("", test_row)
 
         self.provider.currentIndexChanged.connect(self._on_provider)
@@ -252,13 +253,19 @@ class ProviderForm(QWidget):
             )
         if local and self.provider_name() != SCRIPTED_PROVIDER:
             notes.append("Local servers need no key (a placeholder is sent).")
-        self.key_status.setText(" ".join(notes))
+        self.show_key_status(" ".join(notes))
+
+    def show_key_status(self, text: str) -> None:
+        """The line under the key's source; its row takes no room when there is nothing
+        to say (an empty row pushed the form past a laptop window's bottom)."""
+        self.key_status.setText(text)
+        self._form.setRowVisible(self.key_status, bool(text))
 
     def _forget_key(self) -> None:
         try:
             secrets.delete_api_key(self.provider_name())
         except AxmemError as exc:
-            self.key_status.setText(str(exc))
+            self.show_key_status(str(exc))
             return
         self._update_key_widgets()
 
@@ -302,27 +309,35 @@ class LocalModelChoice(QWidget):
     starts the bundled model for its time (`services.local_model.local_provider`). The
     line below says whether the model is installed (the optional `local` extra)."""
 
-    def __init__(self, form: ProviderForm, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, form: ProviderForm, parent: QWidget | None = None, *, compact: bool = False
+    ) -> None:
         super().__init__(parent)
         self.form = form
         self.check = QCheckBox(LOCAL_LABEL)
         self.status = plain_label()
-        self.status.setWordWrap(True)
+        self.status.setWordWrap(not compact)
         found = local_model_status()
         self.ready = found.ready
         message = found.message[:1].upper() + found.message[1:]
         message += f"; with it installed, {SERVE_HINT}"
-        self.status.setText(
-            "SmolLM2-135M on 127.0.0.1, no account needed" if found.ready else message
-        )
+        if found.ready:
+            self.status.setText("SmolLM2-135M on 127.0.0.1, no account needed")
+        elif compact:
+            # One line beside the box (four lines pushed the Evals page's run controls
+            # off a laptop's window); what to install is in the tooltip, as on the box.
+            self.status.setText("not installed (its tooltip says what to install)")
+            self.status.setToolTip(inert(message))
+        else:
+            self.status.setText(message)
         if not found.ready:
             # Nothing to run: the box cannot be checked by hand (the line below says why).
             self.check.setEnabled(False)
             self.check.setToolTip(inert(message))  # names a path on this machine
-        layout = QVBoxLayout(self)
+        layout = QHBoxLayout(self) if compact else QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.check)
-        layout.addWidget(self.status)
+        layout.addWidget(self.status, 1)
         self.check.toggled.connect(self._on_toggled)
 
     def _on_toggled(self, on: bool) -> None:

@@ -189,7 +189,7 @@ class SessionViewer(QWidget):
         split.addWidget(self.tree)
         split.addWidget(self.details)
         split.setStretchFactor(1, 1)
-        split.setSizes([360, 800])
+        split.setSizes([340, 820])  # the detail tabs side by side at 1350 pixels
         self.split = split
         head = QVBoxLayout()
         head.setSpacing(0)

@@ -72,7 +72,7 @@ def case_form(qtbot: Any, name: str, request: str, skills: str, memories: str = 
         assert isinstance(dialog, EvalCaseDialog)
         for edit, text in (
             (dialog.name_edit, name),
-            (next(iter(dialog.input_edits.values())), request),  # the agent's one input
+            (next(iter(dialog.input_edits.values())).text, request),  # the agent's one input
             (dialog.lists[("skills", "load")], skills),
             (dialog.lists[("memories", "load")], memories),
         ):
