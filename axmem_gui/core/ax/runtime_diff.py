@@ -232,6 +232,10 @@ class RuntimeDifferences:
     def __init__(self, ts: AxProfile, axllm: AxProfile) -> None:
         self.ts, self.axllm = ts, axllm
         self._order: tuple[object, list[RuntimeDifference]] | None = None
+        #: The last (skills, memories) objects asked about, and their key: asked again
+        #: about the same objects (a catalog's entry tuples are kept while unchanged),
+        #: the 100,000 ids are not walked again (on the GUI thread, at every preview).
+        self._seen: tuple[Sequence[Skill], Sequence[Memory], object] | None = None
 
     @staticmethod
     def key(skills: Sequence[Skill], memories: Sequence[Memory]) -> object:
@@ -252,15 +256,23 @@ class RuntimeDifferences:
     ) -> list[RuntimeDifference] | None:
         """The order part when it is known for these entries, else None (nothing is
         computed: a view that must not stall computes it elsewhere and `remember`s it)."""
-        if self._order is None or self._order[0] != self.key(skills, memories):
+        if self._order is None or self._order[0] != self._key(skills, memories):
             return None
         return self._order[1]
+
+    def _key(self, skills: Sequence[Skill], memories: Sequence[Memory]) -> object:
+        seen = self._seen
+        if seen is not None and seen[0] is skills and seen[1] is memories:
+            return seen[2]
+        key = self.key(skills, memories)
+        self._seen = (skills, memories, key)
+        return key
 
     def remember(self, key: object, order: list[RuntimeDifference]) -> None:
         self._order = (key, order)
 
     def order(self, skills: Sequence[Skill], memories: Sequence[Memory]) -> list[RuntimeDifference]:
-        key = self.key(skills, memories)
+        key = self._key(skills, memories)
         if self._order is None or self._order[0] != key:
             self._order = (key, self.compare(skills, memories))
         return self._order[1]

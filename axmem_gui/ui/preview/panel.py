@@ -128,6 +128,8 @@ class PreviewPanel(QWidget):
         self._render_job: tuple[int, tuple[Skill, ...], SectionInputs] | None = None
         #: The comparison of the two runtimes' orders under way on `_renderer`.
         self._order_job: int | None = None
+        #: What the runtimes line was last filled for: (skills, memories, profile).
+        self._differences_shown: tuple[object, object, str] | None = None
         #: The skills index of a big catalog is rendered here, off the GUI thread: a
         #: runner of its own, so a render never waits behind a lint or an index build.
         self._renderer: TaskRunner | None = None
@@ -446,6 +448,10 @@ class PreviewPanel(QWidget):
     def _show_runtime_differences(self, catalog: Catalog) -> None:
         """Which entries the two profiles show differently (the tooltip lists why)."""
         skills, memories = catalog.skills, catalog.memories
+        asked = (skills, memories, self.profile().name)
+        last = self._differences_shown
+        if last is not None and last[0] is skills and last[1] is memories and last[2] == asked[2]:
+            return  # the line already says it (a preview recomputes at every keystroke)
         order = self._runtimes.known_order(skills, memories)
         if order is None:
             if self._renderer is None or len(skills) + len(memories) <= ORDER_HERE_MAX_ENTRIES:
@@ -454,6 +460,7 @@ class PreviewPanel(QWidget):
                 self._compare_orders(skills, memories)
                 return
         found = [*order, *self._runtimes.entries(skills, memories)]
+        self._differences_shown = asked
         line = summary(found)
         runs = "" if self.profile().name == self.runs_profile else (
             f"The studio's runs send {self.runs_profile}, not this. "
