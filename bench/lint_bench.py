@@ -77,7 +77,7 @@ def child(mode: str, skills: int, memories: int, seed: int) -> dict[str, Any]:
         out.update(memory_edit_wall_s=wall, memory_edit_cpu_s=cpu)
     elif mode == "shared":
         from axmem_gui.core.ax.profile import load_profile
-        from axmem_gui.services.bench import LiveSearch
+        from axmem_gui.services.live_search import LiveSearch
 
         live = LiveSearch(load_profile(), catalog)
         before = _rss_mb()

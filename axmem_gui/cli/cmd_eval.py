@@ -11,8 +11,8 @@ import signal
 import sys
 from pathlib import Path
 
-from axmem_gui.cli.cmd_sessions import _add_provider_args, _settings
 from axmem_gui.cli.common import add_workspace_arg, counted, print_json, say, write_report
+from axmem_gui.cli.provider_args import add_provider_args, provider_settings
 from axmem_gui.core.evals.compare import render_comparison, render_report
 from axmem_gui.core.evals.model import EvalSet, eval_sets_to_json_text
 from axmem_gui.core.evals.report import EvalReport
@@ -103,7 +103,7 @@ def _emit(report: EvalReport, args: argparse.Namespace) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    settings = _settings(args)
+    settings = provider_settings(args)
     with open_workspace(args.workspace) as ws:
         eval_set = ws.evals.get_set(args.set)
 
@@ -239,7 +239,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--search", choices=SEARCH_BACKENDS, default=None, help="who answers discover/recall"
     )
     q.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
-    _add_provider_args(q)
+    add_provider_args(q)
     q.set_defaults(handler=_run)
 
     q = es.add_parser("compare", help="two eval runs side by side (exit 1 on a regression)")

@@ -19,17 +19,11 @@ from axmem_gui.cli.common import (
     say,
     write_report,
 )
+from axmem_gui.cli.provider_args import add_provider_args, provider_settings
 from axmem_gui.core import jsontext
 from axmem_gui.core.contextmap import start_map_from_json_value
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.jsout import json_dumps
-from axmem_gui.core.providers import (
-    DEFAULT_MAX_REPLY_MIB,
-    RETRY_KINDS,
-    STRUCTURED_OUTPUT_MODES,
-    ProviderSettings,
-    parse_retry_on,
-)
 from axmem_gui.core.session.code_limits import CodeLimits
 from axmem_gui.core.session.compare import render_comparison
 from axmem_gui.core.session.format import is_session_value
@@ -68,23 +62,6 @@ def _parse_inputs(pairs: list[str], inputs_file: Path | None) -> list[dict[str, 
     if not values:
         raise InputError("no inputs: give --input key=value (repeatable) or --inputs-file FILE")
     return [values]
-
-
-def _settings(args: argparse.Namespace) -> ProviderSettings:
-    return ProviderSettings(
-        provider=args.provider,
-        model=args.model,
-        base_url=args.base_url,
-        structured_output=args.structured_output,
-        api_key_env=args.api_key_env,
-        timeout_s=args.timeout,
-        max_retries=args.max_retries,
-        retry_backoff_s=args.retry_backoff,
-        retry_max_wait_s=args.retry_max_wait,
-        retry_on=parse_retry_on(args.retry_on),
-        stream=args.stream,
-        max_reply_mib=args.max_reply_mib,
-    )
 
 
 def _limits(args: argparse.Namespace) -> CodeLimits:
@@ -168,7 +145,7 @@ def _finish_run(session: Session, args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     inputs = _parse_inputs(args.input or [], args.inputs_file)
-    settings = _settings(args)
+    settings = provider_settings(args)
     limits = _limits(args)
     with child_runs() as runner:  # (its child loads the engine meanwhile)
         with open_workspace(args.workspace, read_only=True) as ws:
@@ -229,7 +206,7 @@ def _catalog_arg(args: argparse.Namespace) -> Any:
 
 
 def _rerun(args: argparse.Namespace) -> int:
-    settings, limits = _settings(args), _limits(args)
+    settings, limits = provider_settings(args), _limits(args)
     with child_runs() as runner:
         recorded = sessions.read_session_file(args.file)
         catalog = _catalog_arg(args)
@@ -340,88 +317,13 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _test_connection(args: argparse.Namespace) -> int:
-    report = check_connection(_settings(args))
+    report = check_connection(provider_settings(args))
     if args.json:
         print_json(report.to_json())
     else:
         state = "ok" if report.ok else "FAILED"
         say(f"{state}: {report.message} ({report.latency_ms:.0f} ms, model {report.model})")
     return 0 if report.ok else 1
-
-
-def _add_provider_args(p: argparse.ArgumentParser, required: bool = True) -> None:
-    p.add_argument(
-        "--provider",
-        required=required,
-        metavar="P",
-        help="openai, anthropic, google-gemini, openai-compatible, ollama, "
-        "llama-cpp, lm-studio, vllm, local (the bundled model: reuses `axmem local-model "
-        "serve`, else starts it for the run), or any axllm profile",
-    )
-    p.add_argument("--model", metavar="M", help="model name")
-    p.add_argument("--base-url", metavar="URL", help="server URL, e.g. http://127.0.0.1:8080/v1")
-    p.add_argument(
-        "--api-key-env",
-        metavar="VAR",
-        help="environment variable holding the API key (default: OS keyring, "
-        "then the provider's usual variable)",
-    )
-    p.add_argument(
-        "--structured-output",
-        choices=STRUCTURED_OUTPUT_MODES,
-        default="auto",
-        help="structured-output mode the model supports (default: axllm's choice)",
-    )
-    p.add_argument(
-        "--timeout",
-        type=float,
-        default=120.0,
-        metavar="S",
-        help="deadline in seconds for one complete model reply, streamed or not (default 120); "
-        "the model's code has its own, --code-time-limit",
-    )
-    p.add_argument(
-        "--max-retries",
-        type=int,
-        default=2,
-        metavar="N",
-        help="retries of one model call (default 2); 0 = exactly one request (axllm's own "
-        "retries are folded into this policy)",
-    )
-    p.add_argument(
-        "--retry-backoff",
-        type=float,
-        default=1.0,
-        metavar="S",
-        help="seconds before the first retry, doubling each time (default 1)",
-    )
-    p.add_argument(
-        "--retry-max-wait",
-        type=float,
-        default=60.0,
-        metavar="S",
-        help="longest wait before a retry; a longer Retry-After gives up (default 60)",
-    )
-    p.add_argument(
-        "--retry-on",
-        default=",".join(RETRY_KINDS),
-        metavar="KINDS",
-        help=f"failures that are retried, comma-separated, or none (default: "
-        f"{','.join(RETRY_KINDS)})",
-    )
-    p.add_argument(
-        "--stream",
-        action="store_true",
-        help="ask the server for streamed (SSE) replies; the chunks are recorded",
-    )
-    p.add_argument(
-        "--max-reply-mib",
-        type=float,
-        default=DEFAULT_MAX_REPLY_MIB,
-        metavar="MIB",
-        help=f"a model reply larger than this ends the call with an error, streamed or not "
-        f"(default {DEFAULT_MAX_REPLY_MIB:g})",
-    )
 
 
 def _add_run_output(p: argparse.ArgumentParser) -> None:
@@ -512,7 +414,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="also store the session in the workspace (default when no -o)",
     )
-    _add_provider_args(p)
+    add_provider_args(p)
     _add_run_output(p)
     p.set_defaults(handler=_run)
 
@@ -545,7 +447,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="FILE",
         help="catalog JSON to use instead of the recorded one",
     )
-    _add_provider_args(p)
+    add_provider_args(p)
     _add_run_output(p)
     p.set_defaults(handler=_rerun)
 
@@ -568,7 +470,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(handler=_whatif)
 
     p = sub.add_parser("test-connection", help="send one tiny request to a model provider")
-    _add_provider_args(p)
+    add_provider_args(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=_test_connection)
 

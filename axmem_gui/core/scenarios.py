@@ -1,4 +1,4 @@
-"""Workspace scenarios: an Ax scenario (`core/ax/simulate.py`) stored under a name.
+"""Workspace scenarios: an Ax scenario (`core/ax/scenario.py`) stored under a name.
 
 The stored JSON is the scenario's own object plus its `name` (the document's key, taken
 off before validation and put back first on save). `read_scenario_document` is the one
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from axmem_gui.core.ax.jstext import js_to_number
-from axmem_gui.core.ax.simulate import Scenario
+from axmem_gui.core.ax.scenario import Scenario
 from axmem_gui.core.errors import InputError
 
 

@@ -16,8 +16,8 @@ import axllm
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.session.agent_config import AgentConfig
+from axmem_gui.core.session.map_records import MapSettings
 from axmem_gui.core.session.map_settings import applied_to_state
-from axmem_gui.core.session.model import MapSettings
 from axmem_gui.core.session.signature import SignatureRefusal
 from axmem_gui.engine.axllm_fixes import install_memories_fix
 from axmem_gui.engine.cage import CodeCage

@@ -36,9 +36,9 @@ from axmem_gui.core.session.format import (
     parse_exchange,
     parse_session,
 )
+from axmem_gui.core.session.map_records import AGENT_RULE, MapSettings
 from axmem_gui.core.session.map_settings import settings_rule, settings_warnings
 from axmem_gui.core.session.model import (
-    AGENT_RULE,
     CANCELLED,
     COMPLETE,
     FAILED,
@@ -47,7 +47,6 @@ from axmem_gui.core.session.model import (
     Callback,
     Exchange,
     Forward,
-    MapSettings,
     Origin,
     RunError,
     SearchInfo,

@@ -27,16 +27,9 @@ from axmem_gui.core.session.app_session import is_app_session, is_host_search, n
 from axmem_gui.core.session.code_limits import CodeLimits, LimitHit
 from axmem_gui.core.session.coverage import coverage
 from axmem_gui.core.session.digest import digest_scheme
+from axmem_gui.core.session.map_records import MapSettings
 from axmem_gui.core.session.map_settings import replay_settings
-from axmem_gui.core.session.model import (
-    CANCELLED,
-    COMPLETE,
-    FAILED,
-    Exchange,
-    Forward,
-    MapSettings,
-    Session,
-)
+from axmem_gui.core.session.model import CANCELLED, COMPLETE, FAILED, Exchange, Forward, Session
 from axmem_gui.core.session.payloads import runtime_map
 from axmem_gui.core.session.replay_check import (
     ForwardCheck,

@@ -20,7 +20,8 @@ from axmem_gui.core.formats import catalog_from_json_value
 from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import AgentConfig, agent_config_from_json
 from axmem_gui.core.session.code_limits import CodeLimits
-from axmem_gui.core.session.model import AGENT_RULE, Origin, SessionCatalog
+from axmem_gui.core.session.map_records import AGENT_RULE
+from axmem_gui.core.session.model import Origin, SessionCatalog
 
 #: The largest frame either side accepts (a result holds a whole session).
 MAX_FRAME = 1 << 30

@@ -30,9 +30,7 @@ import contextlib
 import os
 import queue
 import signal
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -43,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 import axmem_gui
 from axmem_gui.core.errors import AxmemError, InputError
 from axmem_gui.core.session.progress import CancelLike, ProgressCallback, RunProgress
+from axmem_gui.services.agent_child import AgentChild
 
 if TYPE_CHECKING:
     # (the window holds a runner from its start: the session code loads with the first run)
@@ -104,105 +103,6 @@ class Deadlines:
     idle_s: float = 300.0
     #: A cancelled child that has not ended by itself after this is killed.
     cancel_grace_s: float = 0.5
-
-
-class _Child:
-    """One worker process and the thread that reads what it says."""
-
-    def __init__(self, command: list[str]) -> None:
-        self.command = command
-        self.errors = tempfile.TemporaryFile()  # noqa: SIM115  (closed in `close`)
-        flags = getattr(subprocess, "CREATE_NO_WINDOW", 0)  # Windows: no console flashes up
-        self.process = subprocess.Popen(
-            command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self.errors,
-            creationflags=flags,
-        )
-        self.started = time.monotonic()
-        self.messages: queue.Queue[dict[str, Any] | None] = queue.Queue()
-        #: Set when the child said it has loaded the engine and waits for its job.
-        self.ready = threading.Event()
-        self.broken = ""
-        self._reader = threading.Thread(target=self._read, name="agent-worker", daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        from axmem_gui.services.agent_protocol import READY, FrameError, read_frame
-
-        stdout = self.process.stdout
-        assert stdout is not None
-        try:
-            while (message := read_frame(stdout)) is not None:
-                if message.get("type") == READY:
-                    self.ready.set()
-                    continue
-                self.messages.put(message)
-        except FrameError as exc:
-            self.broken = str(exc)
-            self.kill()
-        except (OSError, ValueError):
-            pass
-        self.messages.put(None)
-
-    @property
-    def alive(self) -> bool:
-        return self.process.poll() is None
-
-    def send(self, message: dict[str, Any]) -> bool:
-        from axmem_gui.services.agent_protocol import write_frame
-
-        stdin = self.process.stdin
-        try:
-            assert stdin is not None
-            write_frame(stdin, message)
-        except (OSError, ValueError):  # it is gone: what it said tells why
-            return False
-        return True
-
-    def kill(self) -> None:
-        with contextlib.suppress(OSError):
-            self.process.kill()
-
-    def end(self) -> int:
-        """Wait for the process (it ends by itself after its answer, or was killed)."""
-        with contextlib.suppress(OSError):
-            if self.process.stdin is not None:
-                self.process.stdin.close()
-        try:
-            return self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.kill()
-            return self.process.wait()
-
-    def end_later(self) -> None:
-        """Let the process end in the background (after its answer it only exits)."""
-        threading.Thread(target=self._end_and_close, name="agent-worker-end", daemon=True).start()
-
-    def _end_and_close(self) -> None:
-        self.end()
-        self.close()
-
-    def stderr_tail(self, lines: int = 6) -> str:
-        """What the child said last on stderr: from Python's fatal error report (its
-        faulthandler says where a crash happened), else the last lines."""
-        try:
-            self.errors.seek(0, 2)
-            size = self.errors.tell()
-            self.errors.seek(max(0, size - 16000))
-            text = self.errors.read().decode("utf-8", "replace")
-        except (OSError, ValueError):
-            return ""
-        said = text.strip().splitlines()
-        fatal = [i for i, line in enumerate(said) if line.startswith("Fatal Python error")]
-        if fatal:
-            return "\n".join(said[fatal[-1] : fatal[-1] + lines])
-        return "\n".join(said[-lines:])
-
-    def close(self) -> None:
-        with contextlib.suppress(OSError):
-            self.errors.close()
 
 
 @dataclass
@@ -316,7 +216,7 @@ class AgentRunner:
         self.deadlines = deadlines or Deadlines()
         self.keep_warm = keep_warm
         self._lock = threading.Lock()
-        self._warm: _Child | None = None
+        self._warm: AgentChild | None = None
         self._closed = False
 
     # -- the warm child
@@ -326,7 +226,7 @@ class AgentRunner:
         with self._lock:
             if self._closed or (self._warm is not None and self._warm.alive):
                 return
-            old, self._warm = self._warm, _Child(self.command)
+            old, self._warm = self._warm, AgentChild(self.command)
         if old is not None:
             old.close()
 
@@ -336,7 +236,7 @@ class AgentRunner:
             child = self._warm
         return child is not None and child.ready.wait(timeout)
 
-    def _take(self) -> _Child:
+    def _take(self) -> AgentChild:
         with self._lock:
             if self._closed:
                 raise AgentRunFailed("the agent runner was shut down")
@@ -346,7 +246,7 @@ class AgentRunner:
                 child.kill()
                 child.end()
                 child.close()
-            child = _Child(self.command)
+            child = AgentChild(self.command)
         return child
 
     def shutdown(self) -> None:
@@ -463,7 +363,7 @@ class AgentRunner:
 
     def _watch(
         self,
-        child: _Child,
+        child: AgentChild,
         watch: _Watch,
         cancel: CancelLike,
         progress: ProgressCallback | None,
@@ -530,7 +430,7 @@ class AgentRunner:
             f"{seconds:.0f} s {watch.where()}{why}",
         )
 
-    def _ended(self, child: _Child, watch: _Watch, cancelled: bool) -> _Outcome:
+    def _ended(self, child: AgentChild, watch: _Watch, cancelled: bool) -> _Outcome:
         code = child.end()
         how = _exit_how(code) if not child.broken else "broken stream"
         if cancelled:

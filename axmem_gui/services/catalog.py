@@ -32,7 +32,7 @@ from axmem_gui.services.aggregates import Change, Notices, WorkspaceAddress
 
 if TYPE_CHECKING:
     from axmem_gui.store import Workspace
-    from axmem_gui.store.repositories import MemoryRepository, SkillRepository
+    from axmem_gui.store.entries import MemoryRepository, SkillRepository
 
 __all__ = ["CatalogReader", "CatalogService", "CatalogTable", "TableStart", "Write"]
 

@@ -39,7 +39,8 @@ from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.records import to_json_value
 from axmem_gui.core.session.app_session import forwards_read, needs_exchanges
 from axmem_gui.core.session.derive import map_snapshots
-from axmem_gui.core.session.model import MapSnapshot, Session
+from axmem_gui.core.session.map_records import MapSnapshot
+from axmem_gui.core.session.model import Session
 from axmem_gui.services.agents import AgentService
 from axmem_gui.services.contextmap_updates import based_on_key, describe_update
 from axmem_gui.services.files import read_utf8_file, write_file_atomic

@@ -31,7 +31,8 @@ from typing import BinaryIO
 
 import axmem_gui
 from axmem_gui.core.ax.documents import DocumentColumns
-from axmem_gui.core.ax.index import IndexPart, SearchIndex
+from axmem_gui.core.ax.index import SearchIndex
+from axmem_gui.core.ax.inverted_index import IndexPart
 from axmem_gui.core.ax.profile import AxProfile
 from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.chunked_sort import no_check

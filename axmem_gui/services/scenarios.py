@@ -31,8 +31,9 @@ from axmem_gui.core.ax.render import (
     SkillsSection,
     user_turn_field,
 )
+from axmem_gui.core.ax.scenario import Scenario
 from axmem_gui.core.ax.search import MemorySearch, SkillSearch
-from axmem_gui.core.ax.simulate import Scenario, Simulation, simulate
+from axmem_gui.core.ax.simulate import Simulation, simulate
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.errors import ConflictError, InputError
 from axmem_gui.core.scenarios import ScenarioDocument, read_scenario_document

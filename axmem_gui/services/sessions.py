@@ -21,8 +21,9 @@ from axmem_gui.core.session.app_session import is_app_session, not_here
 from axmem_gui.core.session.code_limits import CodeLimits as CodeLimits
 from axmem_gui.core.session.compare import SessionComparison, compare_sessions
 from axmem_gui.core.session.format import session_to_json
+from axmem_gui.core.session.map_records import AGENT_RULE, MAP_RULES
 from axmem_gui.core.session.map_settings import overridden_settings, settings_warnings
-from axmem_gui.core.session.model import AGENT_RULE, MAP_RULES, Origin, Session
+from axmem_gui.core.session.model import Origin, Session
 from axmem_gui.core.session.progress import Cancellable, CancelLike, ProgressCallback
 from axmem_gui.core.session.redact import url_secrets
 from axmem_gui.core.session.replay_check import ReplayReport

@@ -17,9 +17,9 @@ from typing import Any
 from axmem_gui.core.errors import WorkspaceError
 from axmem_gui.core.filehandles import FileHandle, NotRegularFile, acquire
 from axmem_gui.store import schema
+from axmem_gui.store.errors import explain_sqlite_error
 from axmem_gui.store.lean_sqlite_utils import Database
 from axmem_gui.store.records import DAMAGED_HINT
-from axmem_gui.store.repositories import explain_sqlite_error
 from axmem_gui.store.schema_check import foreign_objects, refusal
 from axmem_gui.store.sharing import (
     WRITE_WAIT_S,

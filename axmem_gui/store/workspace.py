@@ -15,18 +15,16 @@ from axmem_gui.core.errors import WorkspaceError
 from axmem_gui.core.filehandles import FileHandle
 from axmem_gui.core.workspace import WorkspaceCounts
 from axmem_gui.store.connection import open_database
+from axmem_gui.store.entries import MemoryRepository, RevisionLog, SkillRepository
+from axmem_gui.store.errors import explain_sqlite_error
 from axmem_gui.store.lean_sqlite_utils import Database
 from axmem_gui.store.repositories import (
     ContextMapRepository,
     DocumentRepository,
     EvalRunRepository,
-    MemoryRepository,
-    RevisionLog,
     SessionRepository,
     SettingsRepository,
-    SkillRepository,
     SuiteRepository,
-    explain_sqlite_error,
 )
 from axmem_gui.store.sharing import Guard, WorkspaceDatabase
 

@@ -91,7 +91,7 @@ def test_sets_write_lone_surrogates_and_speak_the_one_type_vocabulary() -> None:
 def test_catalog_digest_of_a_catalog_holding_a_lone_surrogate() -> None:
     # Ax accepts such a catalog; the eval run's digest of it raised UnicodeEncodeError.
     from axmem_gui.core.catalog import Catalog, Memory
-    from axmem_gui.services.evals import catalog_digest
+    from axmem_gui.services.eval_running import catalog_digest
 
     cut = Catalog(skills=(), memories=(Memory("m", "x" * 79 + "\ud83c"),))
     whole = Catalog(skills=(), memories=(Memory("m", "x" * 79 + "🍐"),))

@@ -24,7 +24,8 @@ from axmem_gui.core.contextmap import (
     ts_snapshot_value,
 )
 from axmem_gui.core.errors import InputError
-from axmem_gui.core.session.model import MapUpdate, SessionAgent
+from axmem_gui.core.session.map_records import MapUpdate
+from axmem_gui.core.session.model import SessionAgent
 from axmem_gui.services import contextmaps as svc
 from axmem_gui.services.sessions import SessionService
 from axmem_gui.services.workspace import OpenWorkspace, init_workspace

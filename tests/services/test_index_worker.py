@@ -12,9 +12,9 @@ import pytest
 from axmem_gui.core.ax.documents import memory_columns
 from axmem_gui.core.ax.profile import load_profile
 from axmem_gui.core.catalog import Catalog, Memory, Skill
-from axmem_gui.services import bench as bench_service
-from axmem_gui.services.bench import LiveSearch
+from axmem_gui.services import live_search
 from axmem_gui.services.index_worker import IndexOffload, build_part, worker_command
+from axmem_gui.services.live_search import LiveSearch
 from tests.helpers.index_state import exact_state
 from tests.helpers.index_worker import NEVER_ANSWERS, started_jobs
 
@@ -196,7 +196,7 @@ def test_a_worker_far_slower_than_this_process_is_given_up_on(
     """A worker stopped or starved (here: one that never answers) is waited for about
     8 times what this process took for its own part (at least `PART_PATIENCE_S`), not
     the job's whole timeout: then its part is built here."""
-    monkeypatch.setattr(bench_service, "PART_PATIENCE_S", 0.2)
+    monkeypatch.setattr(live_search, "PART_PATIENCE_S", 0.2)
     offload = IndexOffload(min_chars=0, cpus=2, command=NEVER_ANSWERS)  # (timeout: 600 s)
     catalog = _catalog(5, 200)
     shared = LiveSearch(PROFILE, catalog, offload=offload)

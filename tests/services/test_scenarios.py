@@ -11,8 +11,9 @@ import pytest
 from axmem_gui.cli.main import main
 from axmem_gui.core.ax.profile import load_profile
 from axmem_gui.core.ax.render import user_turn_field
+from axmem_gui.core.ax.scenario import Scenario
 from axmem_gui.core.ax.search import MemorySearch, SkillSearch
-from axmem_gui.core.ax.simulate import Scenario, simulate
+from axmem_gui.core.ax.simulate import simulate
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.scenarios import (
     ScenarioDocument,

@@ -150,7 +150,7 @@ def test_pages_from_the_end_and_positions_use_the_index_too(tmp_path: Path) -> N
 
 
 def test_a_long_filter_queries_a_bounded_number_of_trigrams() -> None:
-    from axmem_gui.store.repositories import MAX_FILTER_TRIGRAMS, trigram_match
+    from axmem_gui.store.entry_queries import MAX_FILTER_TRIGRAMS, trigram_match
 
     assert trigram_match("ab") is None
     assert trigram_match("abc") == '"abc"'

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+import axmem_gui.store.entries
 import axmem_gui.store.records
 import axmem_gui.store.repositories
 import axmem_gui.store.workspace
@@ -33,7 +34,12 @@ from axmem_gui.services import (
 )
 
 ROOT = Path(__file__).resolve().parents[2] / "axmem_gui"
-STORE_MODULES = (axmem_gui.store.records, axmem_gui.store.repositories, axmem_gui.store.workspace)
+STORE_MODULES = (
+    axmem_gui.store.entries,
+    axmem_gui.store.records,
+    axmem_gui.store.repositories,
+    axmem_gui.store.workspace,
+)
 SERVICE_MODULES = (
     agents, aggregates, catalog, evals, scenarios, session_store, settings, suites, workspace,
 )
@@ -102,11 +108,11 @@ def test_the_check_sees_a_store_type_handed_out() -> None:
     """The check itself: a service method returning a repository is caught."""
 
     class Leaky:
-        def skills(self) -> axmem_gui.store.repositories.SkillRepository:
+        def skills(self) -> axmem_gui.store.entries.SkillRepository:
             raise NotImplementedError
 
     assert _store_types_handed_out(Leaky) == [
-        "Leaky.skills -> axmem_gui.store.repositories.SkillRepository"
+        "Leaky.skills -> axmem_gui.store.entries.SkillRepository"
     ]
 
 

@@ -22,13 +22,14 @@ from axmem_gui.core.ax.index import SearchIndex
 from axmem_gui.core.catalog import Memory, Skill
 from axmem_gui.core.lint import budget as budget_module
 from axmem_gui.core.lint.incremental import LintSession
-from axmem_gui.services import bench as bench_service
-from axmem_gui.services.bench import BenchKind, LiveSearch
+from axmem_gui.services import live_search
+from axmem_gui.services.bench import BenchKind
 from axmem_gui.services.index_worker import IndexOffload, PartJob
+from axmem_gui.services.live_search import LiveSearch
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace
+from axmem_gui.store.entries import MemoryRepository, SkillRepository
 from axmem_gui.store.fts import Bm25Index
-from axmem_gui.store.repositories import MemoryRepository, SkillRepository
 from axmem_gui.ui.bench.feature import BENCH
 from axmem_gui.ui.catalog.feature import CATALOG
 from axmem_gui.ui.lint.install import LINT
@@ -111,7 +112,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
     monkeypatch.setattr(
         lint_package, "lint_catalog", counted.wrap("lint_catalog", lint_package.lint_catalog)
     )
-    for module in (bench_service, retrieval_state):
+    for module in (live_search, retrieval_state):
         monkeypatch.setattr(
             module, "build_bm25_index", counted.wrap("build_bm25", module.build_bm25_index)
         )
@@ -318,7 +319,7 @@ def test_opening_another_workspace_stops_the_index_build_of_the_last_one(
     ran to its end beside the new one (a big → small → big switch was ready 5.4 s after
     the last open instead of 2.5 s)."""
     started = started_jobs(monkeypatch)
-    monkeypatch.setattr(bench_service, "PART_PATIENCE_S", 3600.0)  # only a cancel ends it
+    monkeypatch.setattr(live_search, "PART_PATIENCE_S", 3600.0)  # only a cancel ends it
     # (the sample's text is under the threshold: indexed in this process)
     offload = partial(IndexOffload, min_chars=100_000, cpus=2, command=NEVER_ANSWERS)
     monkeypatch.setattr(retrieval_state, "IndexOffload", offload)

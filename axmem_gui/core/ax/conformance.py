@@ -11,7 +11,8 @@ from typing import Any
 
 from axmem_gui.core.ax.collation import locale_sorted
 from axmem_gui.core.ax.profile import AxProfile
-from axmem_gui.core.ax.simulate import Scenario, scenario_catalog_json, simulate
+from axmem_gui.core.ax.scenario import Scenario, scenario_catalog_json
+from axmem_gui.core.ax.simulate import simulate
 from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.formats import catalog_from_json_value

@@ -24,14 +24,8 @@ from dataclasses import replace
 from axmem_gui.core.records import JsonValue
 from axmem_gui.core.session.contextmap_update import describe_update
 from axmem_gui.core.session.derive import map_snapshots, map_warnings
-from axmem_gui.core.session.model import (
-    Exchange,
-    Forward,
-    MapSnapshot,
-    MapUpdate,
-    SearchCall,
-    Session,
-)
+from axmem_gui.core.session.map_records import MapSnapshot, MapUpdate
+from axmem_gui.core.session.model import Exchange, Forward, SearchCall, Session
 from axmem_gui.core.session.payloads import actor_code, ax_update_report
 
 APP = "app"

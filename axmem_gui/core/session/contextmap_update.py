@@ -16,7 +16,8 @@ from typing import Any
 from axmem_gui.core.contextmap import apply_update, stored_map_from_json_value
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.records import JsonObject, JsonValue
-from axmem_gui.core.session.model import EVICTION_KEYS, Exchange, MapUpdate
+from axmem_gui.core.session.map_records import EVICTION_KEYS, MapUpdate
+from axmem_gui.core.session.model import Exchange
 from axmem_gui.core.session.payloads import (
     cartographer_operations,
     distiller_reply,

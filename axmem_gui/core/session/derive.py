@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from axmem_gui.core.session.map_records import MapSnapshot
 from axmem_gui.core.session.model import (
     CANCELLED,
     FAILED,
@@ -21,7 +22,6 @@ from axmem_gui.core.session.model import (
     UNUSED,
     Exchange,
     Forward,
-    MapSnapshot,
     RunError,
     Turn,
 )

@@ -26,14 +26,15 @@ from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.printable import printable
 from axmem_gui.core.records import JsonObject, shape_of
 from axmem_gui.core.session.agent_config import AgentConfig, agent_config_from_json
-from axmem_gui.core.session.code_limits import CodeLimits, LimitHit
 from axmem_gui.core.session.digest import digest_scheme
 from axmem_gui.core.session.format_parts import (
     Checker,
     at,
     attempts_of,
     callbacks,
+    code_limits,
     function_calls,
+    limit_hits,
     map_settings_rule,
     map_snapshots,
     map_update,
@@ -41,6 +42,10 @@ from axmem_gui.core.session.format_parts import (
     request_params,
     run_error,
     search_calls,
+    search_info,
+    session_origin,
+    session_provider,
+    session_versions,
     strings,
     token_usage,
     turns,
@@ -50,14 +55,10 @@ from axmem_gui.core.session.model import (
     Exchange,
     Forward,
     HttpAttempt,
-    Origin,
     SearchCall,
-    SearchInfo,
     Session,
     SessionAgent,
     SessionCatalog,
-    SessionProvider,
-    Versions,
 )
 
 FORMAT = "axsession"
@@ -245,51 +246,10 @@ def _forward(c: Checker, fw: Any, i: int) -> Forward:
         usage=fw.get("usage"),
         trace=fw.get("trace"),
         context_map_update_ax=fw.get("context_map_update_ax"),
-        code_limits_hit=_limit_hits(c, fw, path),
+        code_limits_hit=limit_hits(c, fw, path),
         **shape_of(fw, Forward),
     )
 
-
-def _limit_hits(c: Checker, fw: dict[str, Any], path: str) -> tuple[LimitHit, ...] | None:
-    items = c.optional(fw, "code_limits_hit", (list,), path)
-    if items is None:
-        return None
-    out = []
-    for j, item in enumerate(items):
-        where = f"{path}.code_limits_hit[{j}]"
-        if not isinstance(item, dict):
-            raise c.fail(where, f"must be an object, got {type_name(item)}")
-        out.append(
-            LimitHit(
-                kind=c.field(item, "kind", (str,), where),
-                message=c.field(item, "message", (str,), where),
-                forward=c.optional(item, "forward", (int,), where),
-                stage=c.optional(item, "stage", (str,), where),
-                turn=c.optional(item, "turn", (int,), where),
-                call_index=c.optional(item, "call_index", (int,), where),
-                **shape_of(item, LimitHit),
-            )
-        )
-    return tuple(out)
-
-
-def _code_limits(c: Checker, value: dict[str, Any]) -> CodeLimits | None:
-    """As written: `replay` refuses limits out of bounds (`CodeLimits.problem`), the file
-    still opens."""
-    v = c.optional(value, "code_limits", (dict,), "")
-    if v is None:
-        return None
-    known = CodeLimits()
-    read = {
-        name: c.optional(v, name, (int, float), "code_limits") for name in CodeLimits.BOUNDS
-    }
-    return CodeLimits(
-        time_s=float(read["time_s"]) if read["time_s"] is not None else known.time_s,
-        memory_mib=int(read["memory_mib"]) if read["memory_mib"] is not None else known.memory_mib,
-        stack_kib=int(read["stack_kib"]) if read["stack_kib"] is not None else known.stack_kib,
-        code_kib=int(read["code_kib"]) if read["code_kib"] is not None else known.code_kib,
-        **shape_of(v, CodeLimits),
-    )
 
 
 def _range(c: Checker, fw: dict[str, Any], path: str) -> tuple[int, int] | None:
@@ -322,70 +282,6 @@ def _agent(c: Checker, value: dict[str, Any], session_id: str) -> SessionAgent:
         raw=agent,
     )
 
-
-def _provider(c: Checker, value: dict[str, Any]) -> SessionProvider:
-    p = c.field(value, "provider", (dict,), "")
-    name = c.field(p, "name", (str,), "provider")
-    model = c.field(p, "model", (str,), "provider", nullable=True)
-    return SessionProvider(
-        name=name,
-        model=model,
-        base_url=c.optional(p, "base_url", (str,), "provider"),
-        structured_output=c.optional(p, "structured_output", (str,), "provider"),
-        api_key_env=c.optional(p, "api_key_env", (str,), "provider"),
-        timeout_s=c.optional(p, "timeout_s", (int, float), "provider"),
-        max_retries=c.optional(p, "max_retries", (int,), "provider"),
-        retry_policy=c.optional(p, "retry_policy", (dict,), "provider"),
-        stream=c.optional(p, "stream", (bool,), "provider"),
-        max_reply_mib=c.optional(p, "max_reply_mib", (int, float), "provider"),
-        api_key_source=c.optional(p, "api_key_source", (dict,), "provider"),
-        request_headers=c.optional(p, "request_headers", (dict,), "provider"),
-        **shape_of(p, SessionProvider),
-    )
-
-
-def _versions(c: Checker, value: dict[str, Any]) -> Versions:
-    v = c.field(value, "versions", (dict,), "")
-    # A session recorded by a TypeScript app names the Ax package instead of axllm.
-    typescript = "ax" in v and "axllm" not in v
-    runtime = c.field(v, "ax" if typescript else "axllm", (str,), "versions")
-    return Versions(
-        app=c.optional(v, "app", (str,), "versions"),
-        axllm=None if typescript else runtime,
-        quickjs=c.optional(v, "quickjs", (str,), "versions"),
-        python=c.optional(v, "python", (str,), "versions"),
-        ax_profile=c.optional(v, "ax_profile", (str,), "versions"),
-        ax=runtime if typescript else c.optional(v, "ax", (str,), "versions"),
-        prompt_profile=c.optional(v, "prompt_profile", (str,), "versions"),
-        **shape_of(v, Versions),
-    )
-
-
-def _origin(c: Checker, value: dict[str, Any]) -> Origin | None:
-    o = c.optional(value, "origin", (dict,), "")
-    if o is None:
-        return None
-    return Origin(
-        kind=c.optional(o, "kind", (str,), "origin"),
-        source_session=c.optional(o, "source_session", (str,), "origin"),
-        catalog=c.optional(o, "catalog", (str,), "origin"),
-        language=c.optional(o, "language", (str,), "origin"),
-        recorder=c.optional(o, "recorder", (str,), "origin"),
-        **shape_of(o, Origin),
-    )
-
-
-def _search(c: Checker, value: dict[str, Any]) -> SearchInfo | None:
-    s = c.field(value, "search", (dict,), "", required=False)
-    if s is None:
-        return None
-    backend = c.field(s, "backend", (str,), "search")
-    return SearchInfo(
-        backend=backend,
-        profile=c.optional(s, "profile", (str,), "search"),
-        host=c.optional(s, "host", (bool,), "search"),
-        **shape_of(s, SearchInfo),
-    )
 
 
 def _check_version(c: Checker, value: dict[str, Any]) -> int:
@@ -429,13 +325,13 @@ def parse_session(value: Any, source: str = "session", *, head: bool = False) ->
     warnings = c.field(
         value, "warnings", (list,), "", required=False, nullable=True, items=Field((str,))
     )
-    versions = _versions(c, value)
+    versions = session_versions(c, value)
     agent = _agent(c, value, session_id)
     raw_catalog = c.field(value, "catalog", (dict,), "")
     catalog = catalog_from_json_value(raw_catalog, f"{source}: catalog")
-    provider = _provider(c, value)
-    search = _search(c, value)
-    origin = _origin(c, value)
+    provider = session_provider(c, value)
+    search = search_info(c, value)
+    origin = session_origin(c, value)
     features = c.optional(value, "client_features", (dict,), "")
     raw_forwards = c.field(value, "forwards", (list,), "")
     forwards = tuple(_forward(c, fw, i) for i, fw in enumerate(raw_forwards))
@@ -459,7 +355,7 @@ def parse_session(value: Any, source: str = "session", *, head: bool = False) ->
         provider=provider,
         client_features=features,
         search=search,
-        code_limits=_code_limits(c, value),
+        code_limits=code_limits(c, value),
         forwards=forwards,
         exchanges=exchanges,
         map_snapshots=map_snapshots(c, value),

@@ -1,8 +1,9 @@
 """The session parser's smaller objects: errors, usage, turns, searches, callbacks, the
-context-map update record and what the app recorders add (function calls, request
-parameters, the recorder's account); core.session.format reads the document and its
-forwards and exchanges. Each is checked and built in one pass; every message names the
-JSON path."""
+context-map update record, the head's provider, versions, origin, search backend and code
+limits (and the limits a forward's code hit), and what the app recorders add (function
+calls, request parameters, the recorder's account); core.session.format reads the document
+and its forwards and exchanges. Each is checked and built in one pass; every message names
+the JSON path."""
 
 from __future__ import annotations
 
@@ -13,26 +14,33 @@ from typing import Any
 
 from axmem_gui.core import jsontext
 from axmem_gui.core.errors import InputError
-from axmem_gui.core.jsontext import REQUIRED, Field
+from axmem_gui.core.jsontext import REQUIRED, Field, type_name
 from axmem_gui.core.records import shape_of
-from axmem_gui.core.session.model import (
+from axmem_gui.core.session.code_limits import CodeLimits, LimitHit
+from axmem_gui.core.session.map_records import (
     MAP_RULES,
-    TURN_OUTCOMES,
-    Attempt,
-    Callback,
-    FunctionCall,
     MapSettings,
     MapSettingsRule,
     MapSnapshot,
     MapUpdate,
+)
+from axmem_gui.core.session.model import (
+    TURN_OUTCOMES,
+    Attempt,
+    Callback,
+    FunctionCall,
+    Origin,
     RecorderInfo,
     RecordingStop,
     RequestParams,
     RunError,
     SearchCall,
+    SearchInfo,
     SearchResult,
+    SessionProvider,
     TokenUsage,
     Turn,
+    Versions,
     WireRecord,
 )
 
@@ -395,6 +403,111 @@ def attempts_of(c: Checker, ex: dict[str, Any], path: str) -> tuple[Attempt, ...
                 retry_in_s=c.optional(item, "retry_in_s", (int, float), where),
                 duration_ms=c.optional(item, "duration_ms", (int, float), where),
                 **shape_of(item, Attempt),
+            )
+        )
+    return tuple(out)
+
+
+# ------------------------------------ the session's head; the code limits a forward hit
+
+
+def session_provider(c: Checker, value: dict[str, Any]) -> SessionProvider:
+    p = c.field(value, "provider", (dict,), "")
+    name = c.field(p, "name", (str,), "provider")
+    model = c.field(p, "model", (str,), "provider", nullable=True)
+    return SessionProvider(
+        name=name,
+        model=model,
+        base_url=c.optional(p, "base_url", (str,), "provider"),
+        structured_output=c.optional(p, "structured_output", (str,), "provider"),
+        api_key_env=c.optional(p, "api_key_env", (str,), "provider"),
+        timeout_s=c.optional(p, "timeout_s", (int, float), "provider"),
+        max_retries=c.optional(p, "max_retries", (int,), "provider"),
+        retry_policy=c.optional(p, "retry_policy", (dict,), "provider"),
+        stream=c.optional(p, "stream", (bool,), "provider"),
+        max_reply_mib=c.optional(p, "max_reply_mib", (int, float), "provider"),
+        api_key_source=c.optional(p, "api_key_source", (dict,), "provider"),
+        request_headers=c.optional(p, "request_headers", (dict,), "provider"),
+        **shape_of(p, SessionProvider),
+    )
+
+def session_versions(c: Checker, value: dict[str, Any]) -> Versions:
+    v = c.field(value, "versions", (dict,), "")
+    # A session recorded by a TypeScript app names the Ax package instead of axllm.
+    typescript = "ax" in v and "axllm" not in v
+    runtime = c.field(v, "ax" if typescript else "axllm", (str,), "versions")
+    return Versions(
+        app=c.optional(v, "app", (str,), "versions"),
+        axllm=None if typescript else runtime,
+        quickjs=c.optional(v, "quickjs", (str,), "versions"),
+        python=c.optional(v, "python", (str,), "versions"),
+        ax_profile=c.optional(v, "ax_profile", (str,), "versions"),
+        ax=runtime if typescript else c.optional(v, "ax", (str,), "versions"),
+        prompt_profile=c.optional(v, "prompt_profile", (str,), "versions"),
+        **shape_of(v, Versions),
+    )
+
+def session_origin(c: Checker, value: dict[str, Any]) -> Origin | None:
+    o = c.optional(value, "origin", (dict,), "")
+    if o is None:
+        return None
+    return Origin(
+        kind=c.optional(o, "kind", (str,), "origin"),
+        source_session=c.optional(o, "source_session", (str,), "origin"),
+        catalog=c.optional(o, "catalog", (str,), "origin"),
+        language=c.optional(o, "language", (str,), "origin"),
+        recorder=c.optional(o, "recorder", (str,), "origin"),
+        **shape_of(o, Origin),
+    )
+
+def search_info(c: Checker, value: dict[str, Any]) -> SearchInfo | None:
+    s = c.field(value, "search", (dict,), "", required=False)
+    if s is None:
+        return None
+    backend = c.field(s, "backend", (str,), "search")
+    return SearchInfo(
+        backend=backend,
+        profile=c.optional(s, "profile", (str,), "search"),
+        host=c.optional(s, "host", (bool,), "search"),
+        **shape_of(s, SearchInfo),
+    )
+
+def code_limits(c: Checker, value: dict[str, Any]) -> CodeLimits | None:
+    """As written: `replay` refuses limits out of bounds (`CodeLimits.problem`), the file
+    still opens."""
+    v = c.optional(value, "code_limits", (dict,), "")
+    if v is None:
+        return None
+    known = CodeLimits()
+    read = {
+        name: c.optional(v, name, (int, float), "code_limits") for name in CodeLimits.BOUNDS
+    }
+    return CodeLimits(
+        time_s=float(read["time_s"]) if read["time_s"] is not None else known.time_s,
+        memory_mib=int(read["memory_mib"]) if read["memory_mib"] is not None else known.memory_mib,
+        stack_kib=int(read["stack_kib"]) if read["stack_kib"] is not None else known.stack_kib,
+        code_kib=int(read["code_kib"]) if read["code_kib"] is not None else known.code_kib,
+        **shape_of(v, CodeLimits),
+    )
+
+def limit_hits(c: Checker, fw: dict[str, Any], path: str) -> tuple[LimitHit, ...] | None:
+    items = c.optional(fw, "code_limits_hit", (list,), path)
+    if items is None:
+        return None
+    out = []
+    for j, item in enumerate(items):
+        where = f"{path}.code_limits_hit[{j}]"
+        if not isinstance(item, dict):
+            raise c.fail(where, f"must be an object, got {type_name(item)}")
+        out.append(
+            LimitHit(
+                kind=c.field(item, "kind", (str,), where),
+                message=c.field(item, "message", (str,), where),
+                forward=c.optional(item, "forward", (int,), where),
+                stage=c.optional(item, "stage", (str,), where),
+                turn=c.optional(item, "turn", (int,), where),
+                call_index=c.optional(item, "call_index", (int,), where),
+                **shape_of(item, LimitHit),
             )
         )
     return tuple(out)

@@ -18,7 +18,7 @@ from typing import Any
 
 from axmem_gui.core.errors import InputError
 from axmem_gui.core.session.agent_config import ContextMapSettings
-from axmem_gui.core.session.model import (
+from axmem_gui.core.session.map_records import (
     AGENT_RULE,
     CARRIED_RULE,
     MAP_RULES,

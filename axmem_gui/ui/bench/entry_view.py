@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QTextEdit, QWidget
 
 from axmem_gui.core.ax.jstext import utf16_len
 from axmem_gui.core.catalog import Memory, Skill
-from axmem_gui.services.bench import LiveSearch, term_spans
+from axmem_gui.services.bench import term_spans
+from axmem_gui.services.live_search import LiveSearch
 from axmem_gui.ui.preview.section_view import ExactTextEdit
 
 MATCH = QColor(250, 205, 60)

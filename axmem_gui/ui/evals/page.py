@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from axmem_gui.services.evals import MAX_PARALLEL
+from axmem_gui.services.eval_running import MAX_PARALLEL
 from axmem_gui.ui.evals.matrix import EvalMatrixModel
 from axmem_gui.ui.evals.models import CaseStatsModel, EvalRunsModel, EvalSetListModel
 from axmem_gui.ui.evals.run_pane import WholeBelow

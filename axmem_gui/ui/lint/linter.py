@@ -32,7 +32,8 @@ from axmem_gui.core.lint import (
     LintOptions,
     LintReport,
 )
-from axmem_gui.core.lint.incremental import IndexedCatalog, LintSession
+from axmem_gui.core.lint.incremental import LintSession
+from axmem_gui.core.lint.shared_index import IndexedCatalog
 from axmem_gui.core.settings import clamp_budget
 from axmem_gui.services.catalog import CatalogReader
 from axmem_gui.ui.collector import COLLECTOR

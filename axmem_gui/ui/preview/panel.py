@@ -31,7 +31,8 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.ax.profile import AxProfile, load_profile
 from axmem_gui.core.ax.runtime_diff import RuntimeDifferences
-from axmem_gui.core.ax.simulate import Scenario, SectionInputs, section_inputs
+from axmem_gui.core.ax.scenario import Scenario
+from axmem_gui.core.ax.simulate import SectionInputs, section_inputs
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.services.scenarios import (
     PREVIEW_PROFILES,

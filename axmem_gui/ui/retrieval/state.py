@@ -17,9 +17,10 @@ from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
 from axmem_gui.core.ax.profile import AxProfile, load_profile
 from axmem_gui.core.catalog import CATALOG_KINDS, Catalog
 from axmem_gui.core.errors import AxmemError
-from axmem_gui.core.lint.incremental import IndexedCatalog
-from axmem_gui.services.bench import Bm25Index, Bm25Row, LiveSearch, bm25_rows, build_bm25_index
+from axmem_gui.core.lint.shared_index import IndexedCatalog
+from axmem_gui.services.bench import Bm25Index, Bm25Row, bm25_rows
 from axmem_gui.services.index_worker import IndexOffload
+from axmem_gui.services.live_search import LiveSearch, build_bm25_index
 from axmem_gui.ui.collector import COLLECTOR
 from axmem_gui.ui.controller import WorkspaceController
 from axmem_gui.ui.tasks import JobContext, TaskRunner

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from axmem_gui.core.ax.profile import load_profile
-from axmem_gui.core.ax.simulate import Scenario, ScenarioTurn, SearchArg
+from axmem_gui.core.ax.scenario import Scenario, ScenarioTurn, SearchArg
 from axmem_gui.core.scenarios import ScenarioDocument, item_id, item_label, ranking_number
 from axmem_gui.services.scenarios import RUNTIMES
 from axmem_gui.ui.fitted_columns import FittedColumns

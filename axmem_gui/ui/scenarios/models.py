@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 
-from axmem_gui.core.ax.simulate import ScenarioTurn, SearchArg
+from axmem_gui.core.ax.scenario import ScenarioTurn, SearchArg
 from axmem_gui.core.jsout import json_dumps
 from axmem_gui.services.scenarios import TurnLoads
 from axmem_gui.ui.inert_text import inert_tooltips

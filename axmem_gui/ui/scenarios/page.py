@@ -32,7 +32,7 @@ from axmem_gui.core.scenarios import (
     new_scenario_document,
     unique_name,
 )
-from axmem_gui.services.bench import LiveSearch
+from axmem_gui.services.live_search import LiveSearch
 from axmem_gui.services.scenarios import (
     ScenarioService,
     preloaded_memory,

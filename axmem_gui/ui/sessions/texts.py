@@ -10,7 +10,8 @@ from typing import Any
 
 from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.records import to_json_value
-from axmem_gui.core.session.model import Exchange, Forward, FunctionCall, MapUpdate, RunError
+from axmem_gui.core.session.map_records import MapUpdate
+from axmem_gui.core.session.model import Exchange, Forward, FunctionCall, RunError
 from axmem_gui.core.session.payloads import (
     Message,
     actor_code,

@@ -18,8 +18,9 @@ import pytest
 from axmem_gui.core.ax.collation import collation_keys, locale_sorted
 from axmem_gui.core.ax.icutext import icu_available, js_lower, js_nfkd, text_engine
 from axmem_gui.core.ax.profile import load_profile
+from axmem_gui.core.ax.scenario import Scenario, scenario_catalog_json
 from axmem_gui.core.ax.search import MemorySearch, SkillSearch
-from axmem_gui.core.ax.simulate import Scenario, scenario_catalog_json, simulate
+from axmem_gui.core.ax.simulate import simulate
 from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.formats import catalog_from_json_value
 

@@ -32,7 +32,8 @@ from axmem_gui.core.ax.render import (
     render_memory_entries,
     render_skills_section,
 )
-from axmem_gui.core.ax.simulate import Scenario, simulate
+from axmem_gui.core.ax.scenario import Scenario
+from axmem_gui.core.ax.simulate import simulate
 from axmem_gui.core.ax.state import LoadedSkills, merge_memories
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 

@@ -21,8 +21,9 @@ from axmem_gui.core.ax.collation import locale_sorted
 from axmem_gui.core.ax.conformance import run_cases
 from axmem_gui.core.ax.icutext import js_lower, js_nfkd
 from axmem_gui.core.ax.profile import load_profile
+from axmem_gui.core.ax.scenario import Scenario, scenario_catalog_json
 from axmem_gui.core.ax.search import MemorySearch, SkillSearch
-from axmem_gui.core.ax.simulate import Scenario, scenario_catalog_json, simulate
+from axmem_gui.core.ax.simulate import simulate
 from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.formats import catalog_from_json_value
 

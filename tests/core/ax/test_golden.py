@@ -13,8 +13,9 @@ import pytest
 from axmem_gui.cli.main import main
 from axmem_gui.core.ax.conformance import run_cases
 from axmem_gui.core.ax.profile import load_profile
+from axmem_gui.core.ax.scenario import Scenario, scenario_catalog_json
 from axmem_gui.core.ax.search import MemorySearch, SkillSearch
-from axmem_gui.core.ax.simulate import Scenario, scenario_catalog_json, simulate
+from axmem_gui.core.ax.simulate import simulate
 from axmem_gui.core.formats import catalog_from_json_value
 
 from .golden import GOLDEN_DIR, comparable_case, differences, golden_file

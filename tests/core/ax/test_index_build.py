@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from axmem_gui.core.ax import index as index_module
+from axmem_gui.core.ax import index_codes, inverted_index
 from axmem_gui.core.ax import tokenize as tokenize_module
 from axmem_gui.core.ax.collation import collation_key, collation_keys
 from axmem_gui.core.ax.documents import (
@@ -187,7 +187,7 @@ def test_batches_across_chunk_boundaries_rank_like_the_plain_ranker(
 ) -> None:
     """Several chunks (made small here), ids repeated across them, a few documents off the
     fast paths; then incremental changes on top."""
-    monkeypatch.setattr(index_module, "_CHUNK", 7)
+    monkeypatch.setattr(inverted_index, "_CHUNK", 7)
     words = ["alpha", "beta", "gamma", "the", "2024", "x", "Beta", "café", "v2", "a\x1cb"]
     catalog = [
         Memory(
@@ -233,7 +233,7 @@ class _WatchedIds(list[str]):
 def test_building_leaves_the_cycle_collector_on(monkeypatch: pytest.MonkeyPatch) -> None:
     """The collector is process-wide: a build on a worker thread must not turn it off for
     the GUI and every other thread (the index makes no long-lived containers instead)."""
-    monkeypatch.setattr(index_module, "_CHUNK", 3)
+    monkeypatch.setattr(inverted_index, "_CHUNK", 3)
     catalog = [Memory(f"m{i}", f"alpha beta {i} gamma{i % 4}") for i in range(10)]
     columns = memory_columns(catalog, PROFILE)
     ids = _WatchedIds(columns.ids)
@@ -253,7 +253,7 @@ def test_terms_beyond_the_last_code_rank_like_the_others(
     """Past the last one-character code (a catalog of over a million distinct words),
     terms are kept in a dict per document: same postings, same rankings."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(index_module, "_CODE_LIMIT", 3)
+        patch.setattr(index_codes, "_CODE_LIMIT", 3)
         small = SearchIndex(TOK, first)
         for doc in later:
             small.add(doc)

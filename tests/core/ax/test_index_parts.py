@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from axmem_gui.core.ax import index as index_module
+from axmem_gui.core.ax import index_codes
 from axmem_gui.core.ax.documents import memory_columns, skill_columns
 from axmem_gui.core.ax.index import SearchIndex
 from axmem_gui.core.ax.profile import load_profile
@@ -121,7 +121,7 @@ def test_a_part_that_no_longer_fits_the_codes_changes_nothing(
 ) -> None:
     """Head and tail each fit the codes, together they do not: `merge` says so before it
     touches anything, and `extend` of the same documents still gives the exact index."""
-    monkeypatch.setattr(index_module, "_CODE_LIMIT", 4)
+    monkeypatch.setattr(index_codes, "_CODE_LIMIT", 4)
     head = [RankDocument("h", (RankField("alpha beta gamma", 1, False),))]
     tail = [RankDocument("t", (RankField("delta epsilon zeta", 1, False),))]
     index = SearchIndex(TOK, head)
@@ -141,7 +141,7 @@ def test_only_an_extended_index_with_coded_terms_is_a_part(
     removed.remove(6)
     with pytest.raises(ValueError, match="only extended"):
         removed.part()
-    monkeypatch.setattr(index_module, "_CODE_LIMIT", 2)
+    monkeypatch.setattr(index_codes, "_CODE_LIMIT", 2)
     with pytest.raises(ValueError, match="coded terms"):
         SearchIndex(TOK, docs).part()
 

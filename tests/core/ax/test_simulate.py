@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from axmem_gui.core.ax.profile import load_profile
-from axmem_gui.core.ax.simulate import Scenario, ScenarioTurn, simulate
+from axmem_gui.core.ax.scenario import Scenario, ScenarioTurn
+from axmem_gui.core.ax.simulate import simulate
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.errors import InputError
 

@@ -19,7 +19,7 @@ from dataclasses import replace
 import pytest
 
 import axmem_gui.core.lint as lint_package
-from axmem_gui.core.ax import index as index_module
+from axmem_gui.core.ax import index_codes
 from axmem_gui.core.ax.documents import (
     memory_columns,
     memory_document,
@@ -43,9 +43,10 @@ from axmem_gui.core.lint.identity import (
     near_duplicate_ids,
     padded_and_empty_ids,
 )
-from axmem_gui.core.lint.incremental import IndexedCatalog, LintSession, SharedIndex
+from axmem_gui.core.lint.incremental import LintSession
 from axmem_gui.core.lint.model import EntryKind, Finding, finding
 from axmem_gui.core.lint.searchability import per_entry_searchability_findings
+from axmem_gui.core.lint.shared_index import IndexedCatalog, SharedIndex
 from axmem_gui.core.lint.toprank import TopRanker
 from tests.core.lint.test_lint_batch import IDS, WORDS, _catalog, _text
 from tests.helpers.entries import with_text
@@ -149,7 +150,7 @@ def test_only_terms_in_is_what_the_decoded_terms_say(
 ) -> None:
     """Also past the last one-character code (terms kept in a dict per document)."""
     if code_limit is not None:
-        monkeypatch.setattr(index_module, "_CODE_LIMIT", code_limit)
+        monkeypatch.setattr(index_codes, "_CODE_LIMIT", code_limit)
     rng = random.Random(3)
     catalog = _catalog(rng, 40, 200)
     stopwords_only = [Memory("the-and", "the and use"), Memory("x", ""), Memory("use", "a")]
@@ -198,7 +199,7 @@ def test_lint_of_a_patched_lent_index_equals_a_full_lint(
     """The app's index after edits, removals and additions, lent to a session: the same
     report as `lint_catalog`, and after `sync` with more edits too."""
     if code_limit is not None:  # terms past the last code, through the whole lint
-        monkeypatch.setattr(index_module, "_CODE_LIMIT", code_limit)
+        monkeypatch.setattr(index_codes, "_CODE_LIMIT", code_limit)
     rng = random.Random(seed)
     base = _catalog(rng, 60, 220)
     extra = _catalog(rng, 6, 20)

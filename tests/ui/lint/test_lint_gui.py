@@ -15,7 +15,8 @@ from pytestqt.qtbot import QtBot
 
 from axmem_gui.core.catalog import Skill
 from axmem_gui.core.lint import Finding, LintOptions, LintReport, lint_catalog
-from axmem_gui.core.lint.incremental import IndexedCatalog, LintSession, ReadGate
+from axmem_gui.core.lint.incremental import LintSession
+from axmem_gui.core.lint.shared_index import IndexedCatalog, ReadGate
 from axmem_gui.core.settings import LINT_BUDGET_KEY as BUDGET_KEY
 from axmem_gui.services.workspace import init_workspace
 from axmem_gui.store import Workspace

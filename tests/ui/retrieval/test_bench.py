@@ -321,12 +321,12 @@ def test_a_bm25_build_of_the_workspace_open_before_is_dropped(
     one's index waited for it)."""
     import threading
 
-    from axmem_gui.services import bench as bench_service
+    from axmem_gui.services import live_search
     from axmem_gui.services.workspace import init_workspace
     from axmem_gui.ui.retrieval import state as state_module
 
     gate = threading.Event()  # the old build lands after the new workspace's index
-    build = bench_service.build_bm25_index
+    build = live_search.build_bm25_index
 
     def held_build(entries: Iterable[Skill | Memory]) -> Bm25Index:
         gate.wait(30)

@@ -15,13 +15,13 @@ from axmem_gui.core.ax.tokenize import Tokenizer
 from axmem_gui.core.catalog import Catalog, Memory, Skill
 from axmem_gui.core.errors import InputError
 from axmem_gui.services.bench import (
-    LiveSearch,
     parse_ids,
     parse_searches,
     run_bench,
     term_spans,
     why_not,
 )
+from axmem_gui.services.live_search import LiveSearch
 from axmem_gui.services.suites import sample_catalog
 from axmem_gui.store.fts import Bm25Index
 

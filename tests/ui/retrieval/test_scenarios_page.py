@@ -11,11 +11,11 @@ from PySide6.QtGui import QUndoStack
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
+from axmem_gui.core.ax.scenario import ScenarioTurn
 from axmem_gui.core.ax.search import discover_ids
-from axmem_gui.core.ax.simulate import ScenarioTurn
 from axmem_gui.core.catalog import Memory
 from axmem_gui.core.scenarios import ScenarioDocument, new_scenario_document
-from axmem_gui.services.bench import LiveSearch
+from axmem_gui.services.live_search import LiveSearch
 from axmem_gui.services.scenarios import TurnLoads
 from axmem_gui.services.workspace import OpenWorkspace, init_workspace, open_workspace
 from axmem_gui.ui.main_window import MainWindow
