@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import axllm
+from axllm import schema as axllm_schema
 
 from axmem_gui.core.catalog import Catalog
 from axmem_gui.core.errors import InputError
@@ -117,6 +118,42 @@ def axllm_signature_refusal(signature: str) -> SignatureRefusal | None:
         axllm.agent(signature, {"runtime": _SignatureOnlyRuntime()})
     except Exception as exc:  # axllm raises its own error types, ValueError and TypeError
         return SignatureRefusal(runtime, f"{type(exc).__name__}: {exc}")
+    return None
+
+
+#: Input types whose values are JSON strings (a case edits them as text).
+TEXT_TYPES = frozenset({"string", "date", "datetime", "url"})
+
+
+def _input_fields(signature: str) -> list[Any] | None:
+    try:
+        return list(axllm.AxSignature(signature).get_input_fields())  # type: ignore[no-untyped-call]
+    except Exception:  # a signature axllm refuses: `axllm_signature_refusal` says why
+        return None
+
+
+def axllm_input_kinds(signature: str) -> dict[str, tuple[bool, bool]]:
+    """Each input: (its value is not text — a number, boolean, list or JSON — so an eval
+    case's editor offers it as JSON; it is optional)."""
+    return {
+        f.name: (
+            f.type is not None and (f.type.is_array or f.type.name not in TEXT_TYPES),
+            bool(getattr(f, "is_optional", False)),
+        )
+        for f in _input_fields(signature) or ()
+    }
+
+
+def axllm_input_problem(signature: str, inputs: Mapping[str, Any]) -> str | None:
+    """What axllm says of `inputs` for an agent with `signature`, the check a forward makes
+    before anything runs (a missing value, a string where a number is wanted), or None."""
+    fields = _input_fields(signature)
+    if fields is None:
+        return None
+    try:
+        axllm_schema.validate_fields(fields, dict(inputs), "input")
+    except Exception as exc:  # axllm's AxValidationError
+        return str(exc).removeprefix("Validation failed: ")
     return None
 
 

@@ -33,6 +33,7 @@ from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import select_catalog
 from axmem_gui.core.session.digest import canonical_json
 from axmem_gui.core.session.model import Origin, Session
+from axmem_gui.engine.agent_factory import axllm_input_kinds, axllm_input_problem
 from axmem_gui.engine.clients import CancelToken, is_cancelled, utc_now
 from axmem_gui.services import sessions
 from axmem_gui.services.agent_runner import AgentRunner
@@ -190,12 +191,19 @@ def run_eval(
 def set_problems(eval_set: EvalSet, config: AgentConfig, agent_catalog: Catalog) -> list[str]:
     """What stops `eval_set` from running with `config` over `agent_catalog` (its inputs,
     the ids the catalog lacks): checked before any run starts."""
-    return check_against(
+    kinds = axllm_input_kinds(config.signature)
+    problems = check_against(
         eval_set,
         config.input_fields,
         [s.id for s in agent_catalog.skills],
         [m.id for m in agent_catalog.memories],
+        optional=[name for name, (_json, optional) in kinds.items() if optional],
     )
+    for case in eval_set.cases:  # values axllm would refuse (a run would only fail later)
+        refused = axllm_input_problem(config.signature, case.inputs)
+        if refused and set(case.inputs) <= set(config.input_fields):
+            problems.append(f"case '{case.name}': {refused}")
+    return problems
 
 
 def _ms(started: float) -> float:

@@ -31,6 +31,7 @@ from axmem_gui.core.evals.report import EvalReport, report_from_json_value
 from axmem_gui.core.providers import ProviderSettings
 from axmem_gui.core.session.agent_config import select_catalog
 from axmem_gui.core.session.model import Session
+from axmem_gui.engine.agent_factory import axllm_input_kinds
 from axmem_gui.services import sessions
 from axmem_gui.services.agent_runner import AgentRunner
 from axmem_gui.services.aggregates import Change, Notices, WorkspaceAddress
@@ -227,6 +228,10 @@ class EvalService:
         """The input fields a case of a set run by `agent` gives values for (InputError
         when there is no such agent)."""
         return tuple(sessions.agent_from_workspace(self._store, agent).input_fields)
+
+    def agent_input_kinds(self, agent: str) -> dict[str, tuple[bool, bool]]:
+        """Each input of `agent`: (edited as JSON, optional) — see `axllm_input_kinds`."""
+        return axllm_input_kinds(sessions.agent_from_workspace(self._store, agent).signature)
 
     def problems(self, eval_set: EvalSet) -> list[str]:
         """What would stop `eval_set` from running on this workspace (its agent, the

@@ -307,11 +307,12 @@ def overridden_map_settings(session: Session) -> str:
 def claims_warning(session: Session) -> str:
     """ "" when everything the session claims that can be checked without running the
     agent holds (`verify`); otherwise the warning the CLI and the GUI give when they
-    import it: "the file does not hold what it claims (N difference(s))"."""
+    import it: "the file does not hold what it claims (N differences)"."""
     report = verify(session)
     if report.ok:
         return ""
-    return f"the file does not hold what it claims ({len(report.differences)} difference(s))"
+    found = len(report.differences)
+    return f"the file does not hold what it claims ({found} difference{_s(found)})"
 
 
 def agent_from_workspace(ws: Workspace, name: str) -> AgentConfig:
@@ -327,3 +328,7 @@ def save_session(ws: Workspace, session: Session) -> str:
 
 def import_session(ws: Workspace, path: Path) -> SessionImport:
     return SessionService(ws).import_file(path)
+
+
+def _s(count: int) -> str:
+    return "" if count == 1 else "s"

@@ -97,3 +97,16 @@ def test_catalog_digest_of_a_catalog_holding_a_lone_surrogate() -> None:
     whole = Catalog(skills=(), memories=(Memory("m", "x" * 79 + "🍐"),))
     assert catalog_digest(cut).startswith("sha256:")
     assert catalog_digest(cut) != catalog_digest(whole)
+
+
+def test_values_the_agent_would_refuse_stop_the_set_before_it_runs(ws: Any) -> None:
+    """A case whose value axllm's input check refuses (a string where a number is wanted,
+    a list for a string) failed only once its run started, case by case: now the check a
+    run makes first (and the case editor before saving) names it in axllm's words."""
+    good = make_set()
+    assert ws.evals.problems(good) == []
+    value = copy.deepcopy(SET_JSON)
+    first = next(iter(value["cases"][0]["inputs"]))
+    value["cases"][0]["inputs"][first] = ["not", "text"]
+    problems = ws.evals.problems(eval_set_from_json_value(value))
+    assert problems == [f"case 'most severe': Expected '{first}' to be a string"]

@@ -22,7 +22,7 @@ nothing). Pure: no IO.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -216,13 +216,15 @@ def check_against(
     input_fields: Sequence[str],
     skill_ids: Sequence[str],
     memory_ids: Sequence[str],
+    optional: Collection[str] = (),
 ) -> list[str]:
     """Problems that make a set unrunnable or meaningless for this agent and catalog:
-    missing input values, ids the catalog does not have (a typo never triggers)."""
+    missing input values (an `optional` one may be left out), ids the catalog does not
+    have (a typo never triggers)."""
     problems: list[str] = []
     known = {"skills": set(skill_ids), "memories": set(memory_ids)}
     for case in eval_set.cases:
-        missing = [f for f in input_fields if f not in case.inputs]
+        missing = [f for f in input_fields if f not in case.inputs and f not in optional]
         extra = [k for k in case.inputs if k not in input_fields]
         if missing:
             problems.append(f"case '{case.name}': no value for input '{missing[0]}'")

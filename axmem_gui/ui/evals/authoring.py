@@ -195,6 +195,13 @@ class EvalAuthoring:
             self._fail("Cannot edit the case", exc)
             return None
 
+    def _kinds(self, agent: str) -> dict[str, tuple[bool, bool]]:
+        """Which inputs are JSON and which optional (nothing known: all text, required)."""
+        try:
+            return self.service.agent_input_kinds(agent)
+        except AxmemError:
+            return {}
+
     # sets ---------------------------------------------------------------------------
     def new_set(self) -> bool:
         service = self.service
@@ -208,8 +215,9 @@ class EvalAuthoring:
             return False
         draft = EvalSet(cases=(), **_set_fields(asked))
         case = EvalCaseDialog.ask(
-            self.parent(), f"First case of '{draft.name}'", inputs, self._case_check(draft, None)
-        )
+            self.parent(), f"First case of '{draft.name}'", inputs,
+            self._case_check(draft, None), None, self._kinds(draft.agent),
+        )  # fmt: skip
         if case is None:
             return False
         new = replace(draft, cases=(case,))
@@ -232,6 +240,11 @@ class EvalAuthoring:
         if asked is None:
             return False
         new = replace(eval_set, **_set_fields(asked))
+        # As JSON text, like a case (`1 == 1.0 == True` to Python): saved unchanged, the
+        # set was written again, a new revision and an undo step for nothing.
+        if json_dumps(new.to_json()) == json_dumps(eval_set.to_json()):
+            self.report(f"Eval set '{eval_set.name}': nothing changed")
+            return False
         try:
             problems = service.problems(new)
         except AxmemError as exc:
@@ -273,7 +286,7 @@ class EvalAuthoring:
             return False
         case = EvalCaseDialog.ask(
             self.parent(), f"New case in '{eval_set.name}'", inputs,
-            self._case_check(eval_set, None),
+            self._case_check(eval_set, None), None, self._kinds(eval_set.agent),
         )  # fmt: skip
         if case is None:
             return False
@@ -293,7 +306,7 @@ class EvalAuthoring:
             return False
         edited = EvalCaseDialog.ask(
             self.parent(), f"Edit case in '{eval_set.name}'", inputs,
-            self._case_check(eval_set, case.name), case,
+            self._case_check(eval_set, case.name), case, self._kinds(eval_set.agent),
         )  # fmt: skip
         if edited is None:
             return False

@@ -6,7 +6,7 @@ set saved here runs. Each has an `ask` classmethod that tests drive or replace."
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtWidgets import (
@@ -28,7 +28,7 @@ from axmem_gui.core.evals.model import (
     case_from_json_value,
 )
 from axmem_gui.services.evals import check_set_name
-from axmem_gui.ui.evals.input_edit import InputValueEdit
+from axmem_gui.ui.evals.input_edit import ABSENT, InputValueEdit
 from axmem_gui.ui.form_dialog import FormDialog, split_list
 
 #: What a case dialog asks of the page: the problems of this case in its set (empty: fine).
@@ -138,15 +138,20 @@ class EvalCaseDialog(FormDialog):
         inputs: Sequence[str],
         check: CaseCheck,
         case: EvalCase | None = None,
+        kinds: Mapping[str, tuple[bool, bool]] | None = None,
     ) -> None:
         super().__init__(parent, title, "Save case")
+        kinds = kinds or {}
         self._check = check
         self.name_edit = QLineEdit()
         self.name_edit.setObjectName("evalCaseName")
         self.form.addRow("Case name", self.name_edit)
         self.input_edits: dict[str, InputValueEdit] = {}
         for field in inputs:
-            edit = InputValueEdit(field, 3)
+            as_json, optional = kinds.get(field, (False, False))
+            edit = InputValueEdit(field, 3, optional=optional)
+            if as_json and case is None:
+                edit.start_as_json()
             edit.changed.connect(self._refresh_save)
             self.input_edits[field] = edit
             self.form.addRow(f"Input: {field}", edit)
@@ -195,7 +200,8 @@ class EvalCaseDialog(FormDialog):
         held = list(self._case.inputs) if self._case is not None else []
         order = [f for f in held if f in self.input_edits]
         order += [f for f in self.input_edits if f not in order]
-        return {f: self.input_edits[f].value() for f in order}
+        values = {f: self.input_edits[f].value() for f in order}
+        return {f: v for f, v in values.items() if v is not ABSENT}
 
     def _threshold(self) -> float | None:
         old = None if self._case is None else self._case.threshold
@@ -241,8 +247,9 @@ class EvalCaseDialog(FormDialog):
         inputs: Sequence[str],
         check: CaseCheck,
         case: EvalCase | None = None,
+        kinds: Mapping[str, tuple[bool, bool]] | None = None,
     ) -> EvalCase | None:
-        dialog = cls(parent, title, inputs, check, case)
+        dialog = cls(parent, title, inputs, check, case, kinds)
         try:
             return dialog.case() if dialog.exec() == QDialog.DialogCode.Accepted else None
         finally:

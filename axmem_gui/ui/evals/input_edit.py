@@ -19,6 +19,9 @@ from axmem_gui.ui.pages import monospace_font
 
 JSON_EXAMPLES = '3, true, ["a", "b"], {"k": 1} or null'
 _NOT_JSON = object()
+#: What `InputValueEdit.value` gives for an optional input left empty: the case leaves it
+#: out (axllm refuses "" where a number is wanted, and null for a required input).
+ABSENT = object()
 
 
 class InputValueEdit(QWidget):
@@ -27,9 +30,12 @@ class InputValueEdit(QWidget):
 
     changed = Signal()
 
-    def __init__(self, field: str, lines: int, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, field: str, lines: int, parent: QWidget | None = None, *, optional: bool = False
+    ) -> None:
         super().__init__(parent)
         self.field = field
+        self.optional = optional
         self.text = QPlainTextEdit()
         self.text.setObjectName(f"evalCaseInput_{field}")
         self.text.setTabChangesFocus(True)
@@ -58,6 +64,14 @@ class InputValueEdit(QWidget):
     def as_json(self) -> bool:
         return self.json_box.isChecked()
 
+    def start_as_json(self) -> None:
+        """A new case's input whose type is not text (the agent's signature says number,
+        boolean, a list or JSON): typed as JSON from the first key."""
+        self.json_box.blockSignals(True)
+        self.json_box.setChecked(True)
+        self.json_box.blockSignals(False)
+        self._style(True)
+
     def set_value(self, value: Any) -> None:
         as_json = not isinstance(value, str)
         self.json_box.blockSignals(True)
@@ -75,6 +89,8 @@ class InputValueEdit(QWidget):
         text = self.text.toPlainText()
         if self._shown == (self.as_json, text):
             return self._original
+        if self.optional and not text:
+            return ABSENT
         if not self.as_json:
             return text
         if not text.strip():
@@ -121,7 +137,8 @@ class InputValueEdit(QWidget):
     def _style(self, as_json: bool) -> None:
         self.text.setFont(monospace_font() if as_json else self.font())
         self.text.setPlaceholderText(
-            f"A JSON value: {JSON_EXAMPLES}"
-            if as_json
-            else f"The user's {self.field}, as the agent receives it"
+            (f"A JSON value: {JSON_EXAMPLES}" if as_json else (
+                f"The user's {self.field}, as the agent receives it"
+            ))
+            + (" (optional: left empty, the case leaves it out)" if self.optional else "")
         )

@@ -41,7 +41,7 @@ class EvalSetListModel(QAbstractListModel):
             return None
         s = self.sets[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
-            return f"{s.name}  ·  {len(s.cases)} cases"
+            return f"{s.name}  ·  {len(s.cases)} case{_s(len(s.cases))}"
         if role == Qt.ItemDataRole.ToolTipRole:
             return f"agent {s.agent} · repeat {s.repeat} · threshold {pct(s.threshold)}"
         if role == EvalRole.Name:
@@ -140,3 +140,7 @@ class CaseStatsModel(HeaderedTableModel):
             "-" if runs == 0 else f"{c.duration_ms / runs / 1000:.1f} s",
         )
         return values[index.column()]
+
+
+def _s(count: int) -> str:
+    return "" if count == 1 else "s"

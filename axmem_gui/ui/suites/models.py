@@ -81,7 +81,7 @@ class SuiteListModel(QAbstractListModel):
             if entry.suite is None:
                 return f"{entry.name}  ·  invalid"
             if outcome is None:
-                return f"{entry.name}  ·  {len(entry.suite.cases)} cases"
+                return f"{entry.name}  ·  {len(entry.suite.cases)} case{_s(len(entry.suite.cases))}"
             s = outcome.result.summary
             mark = "  !" if entry.regressions else ""
             return f"{entry.name}  ·  {s.passed}/{s.total}{mark}"
@@ -203,3 +203,7 @@ class CaseTableModel(HeaderedTableModel):
         if col == 10:
             return "; ".join(result.reasons)
         return None
+
+
+def _s(count: int) -> str:
+    return "" if count == 1 else "s"

@@ -308,7 +308,8 @@ class SuitesPage(SuiteAuthoring, QWidget):
         if not entry.suite.cases:
             return "No cases yet — add one with New case…, or from the bench (Add as case…)."
         if entry.outcome is None:
-            return f"{len(entry.suite.cases)} cases — not run yet (Ctrl+Enter)"
+            cases = len(entry.suite.cases)
+            return f"{cases} case{_s(cases)} — not run yet (Ctrl+Enter)"
         result = entry.outcome.result
         s = result.summary
         text = f"{s.passed}/{s.total} passed"
@@ -416,3 +417,7 @@ class SuitesPage(SuiteAuthoring, QWidget):
             return
         case = self.cases_model.case(index.row())
         self.bench_requested.emit(case.kind, list(case.searches), list(case.loaded))
+
+
+def _s(count: int) -> str:
+    return "" if count == 1 else "s"

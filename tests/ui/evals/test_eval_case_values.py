@@ -179,18 +179,70 @@ def test_the_json_switch_turns_a_text_input_into_a_typed_value(
         maybe.json_box.setChecked(True)
         assert maybe.text.toPlainText() == '"x"'  # the same value, written as JSON
         maybe.text.clear()
-        qtbot.keyClicks(maybe.text, '{"level": 2}')
-        tags = dialog.input_edits["tags"]
-        assert tags.json_box.isChecked()
-        tags.json_box.setChecked(False)  # a list kept as its JSON text, now a string
+        qtbot.keyClicks(maybe.text, '"level\\n2"')
+        meta = dialog.input_edits["meta"]
+        assert meta.json_box.isChecked()
+        meta.json_box.setChecked(False)  # an object kept as its JSON text, now a string
         save(dialog)
 
     answer_dialogs(switch)
     typed.edit_case_action.trigger()
     inputs = window.controller.workspace.evals.get_set("typed-inputs").cases[1].inputs
-    assert inputs["maybe"] == {"level": 2}
-    assert inputs["tags"] == "[]"
-    assert inputs["count"] == 0 and inputs["urgent"] is False and inputs["meta"] == {}
+    assert inputs["maybe"] == "level\n2"
+    assert inputs["meta"] == "{}"  # (a json input takes a string too)
+    assert inputs["count"] == 0 and inputs["urgent"] is False and inputs["tags"] == []
+
+
+def test_a_value_the_agent_would_refuse_is_named_and_not_saved(
+    qtbot: Any, window: MainWindow, typed: EvalsFeature
+) -> None:
+    """The try-out saved cases no run could use: "3" typed as text for a number, ""
+    for a boolean. axllm's own input check now runs before a case is saved (and before a
+    set runs, from the CLI too), and a new case offers non-text inputs as JSON."""
+    before = _stored(window)
+    states: list[str] = []
+
+    def refuse(dialog: Any) -> None:
+        tags = dialog.input_edits["tags"]
+        tags.json_box.setChecked(False)  # ["a", "b"] as a string: not a list
+        _ok(dialog).click()
+        states.append(dialog.problem.text())
+        dialog.reject()
+
+    answer_dialogs(refuse)
+    typed.edit_case_action.trigger()
+    assert len(states) == 1 and states[0].endswith("input.tags must be an array"), states
+    assert _stored(window) == before
+
+    seen: dict[str, bool] = {}
+
+    def new_case(dialog: Any) -> None:
+        seen.update({f: e.json_box.isChecked() for f, e in dialog.input_edits.items()})
+        dialog.name_edit.setText("typed from scratch")
+        qtbot.keyClicks(dialog.input_edits["userRequest"].text, "Ship it")
+        qtbot.keyClicks(dialog.input_edits["count"].text, "3")
+        qtbot.keyClicks(dialog.input_edits["urgent"].text, "true")
+        qtbot.keyClicks(dialog.input_edits["tags"].text, '["a"]')
+        qtbot.keyClicks(dialog.input_edits["meta"].text, "{}")
+        dialog.lists[("skills", "load")].setText("release-checklist")
+        # `maybe` is optional: left empty, the case leaves it out
+        save(dialog)
+
+    def refused(dialog: Any) -> None:  # only when Save was refused: the test then fails
+        seen["refused: " + dialog.problem.text()] = True
+        dialog.reject()
+
+    answer_dialogs(new_case, refused)
+    typed.new_case_action.trigger()
+    assert seen == {
+        "userRequest": False, "count": True, "urgent": True, "tags": True, "meta": True,
+        "maybe": False,
+    }  # fmt: skip
+    added = window.controller.workspace.evals.get_set("typed-inputs").cases[-1]
+    assert added.name == "typed from scratch"
+    assert added.inputs == {
+        "userRequest": "Ship it", "count": 3, "urgent": True, "tags": ["a"], "meta": {},
+    }  # fmt: skip
 
 
 def test_switching_json_off_and_on_again_is_no_edit(qtbot: Any) -> None:
@@ -214,3 +266,14 @@ def test_the_set_dialog_keeps_a_threshold_its_whole_percents_cannot_show(qtbot: 
     assert dialog.values()["threshold"] == 0.675
     dialog.threshold_spin.setValue(70)
     assert dialog.values()["threshold"] == 0.7
+
+
+def test_saving_a_set_unchanged_writes_nothing(window: MainWindow, typed: EvalsFeature) -> None:
+    """A try-out: Edit… then Save on a set, nothing changed, wrote it again (a new
+    revision, a new `updated_at` and an undo step for nothing). A case did not."""
+    before = _stored(window)
+    steps = window.undo_stack.count()
+    answer_dialogs(save)
+    typed.edit_set_action.trigger()
+    assert _stored(window) == before
+    assert window.undo_stack.count() == steps

@@ -222,7 +222,8 @@ def test_a_tampered_file_is_imported_with_the_clis_warning(
     honest = _session_file(window, tmp_path, "honest")
     differences = len(sessions.verify(sessions.read_session_file(tampered)).differences)
     assert differences >= 1
-    expected = f"the file does not hold what it claims ({differences} difference(s))"
+    noun = "difference" if differences == 1 else "differences"
+    expected = f"the file does not hold what it claims ({differences} {noun})"
     assert import_files(qtbot, feature, [honest, tampered]) == ["honest", "tampered"]
     assert window.statusBar().currentMessage() == "Imported 2 sessions."
     notice = feature.page.notice
