@@ -10,6 +10,7 @@ from typing import Any, TextIO
 
 from axmem_gui.core.jsout import json_dumps
 from axmem_gui.core.printable import printable
+from axmem_gui.core.wording import counted as counted  # the CLI's commands use it
 from axmem_gui.services.files import read_utf8_file
 
 
@@ -45,11 +46,6 @@ class SafeTextStream(io.TextIOBase):
 
     def isatty(self) -> bool:
         return self._inner.isatty()
-
-
-def counted(count: int, noun: str, plural: str | None = None) -> str:
-    """'1 case', '2 cases', '0 memories' (`plural` when adding an s is wrong)."""
-    return f"{count} {noun if count == 1 else plural or noun + 's'}"
 
 
 def say(*parts: object, file: TextIO | None = None) -> None:

@@ -29,6 +29,7 @@ from axmem_gui.core.session.redact import url_secrets
 from axmem_gui.core.session.replay_check import ReplayReport
 from axmem_gui.core.session.verify import VerifyReport
 from axmem_gui.core.session.whatif import RetrievalBackend, WhatIfReport, whatif_retrieval
+from axmem_gui.core.wording import counted
 from axmem_gui.engine.clients import CancelToken
 from axmem_gui.engine.recorder import RunRequest, RunTaps, new_session_id, record_session
 from axmem_gui.engine.replay import check_replayable, verify_session
@@ -311,8 +312,8 @@ def claims_warning(session: Session) -> str:
     report = verify(session)
     if report.ok:
         return ""
-    found = len(report.differences)
-    return f"the file does not hold what it claims ({found} difference{_s(found)})"
+    found = counted(len(report.differences), "difference")
+    return f"the file does not hold what it claims ({found})"
 
 
 def agent_from_workspace(ws: Workspace, name: str) -> AgentConfig:
@@ -328,7 +329,3 @@ def save_session(ws: Workspace, session: Session) -> str:
 
 def import_session(ws: Workspace, path: Path) -> SessionImport:
     return SessionService(ws).import_file(path)
-
-
-def _s(count: int) -> str:
-    return "" if count == 1 else "s"

@@ -13,6 +13,7 @@ from PySide6.QtGui import QBrush, QColor
 from axmem_gui.core.evals.compare import pct
 from axmem_gui.core.evals.model import EvalSet
 from axmem_gui.core.evals.report import CaseStats, EvalReport
+from axmem_gui.core.wording import counted
 from axmem_gui.ui.table_model import HeaderedTableModel, Index
 
 FAIL_COLOR = QColor(200, 40, 40)
@@ -41,7 +42,7 @@ class EvalSetListModel(QAbstractListModel):
             return None
         s = self.sets[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
-            return f"{s.name}  ·  {len(s.cases)} case{_s(len(s.cases))}"
+            return f"{s.name}  ·  {counted(len(s.cases), 'case')}"
         if role == Qt.ItemDataRole.ToolTipRole:
             return f"agent {s.agent} · repeat {s.repeat} · threshold {pct(s.threshold)}"
         if role == EvalRole.Name:
@@ -140,7 +141,3 @@ class CaseStatsModel(HeaderedTableModel):
             "-" if runs == 0 else f"{c.duration_ms / runs / 1000:.1f} s",
         )
         return values[index.column()]
-
-
-def _s(count: int) -> str:
-    return "" if count == 1 else "s"

@@ -16,6 +16,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor
 
 from axmem_gui.core.suites import CaseResult, Suite, SuiteCase
+from axmem_gui.core.wording import counted
 from axmem_gui.services.suites import SuiteOutcome
 from axmem_gui.ui.inert_text import inert_tooltips
 from axmem_gui.ui.table_model import HeaderedTableModel
@@ -81,7 +82,7 @@ class SuiteListModel(QAbstractListModel):
             if entry.suite is None:
                 return f"{entry.name}  ·  invalid"
             if outcome is None:
-                return f"{entry.name}  ·  {len(entry.suite.cases)} case{_s(len(entry.suite.cases))}"
+                return f"{entry.name}  ·  {counted(len(entry.suite.cases), 'case')}"
             s = outcome.result.summary
             mark = "  !" if entry.regressions else ""
             return f"{entry.name}  ·  {s.passed}/{s.total}{mark}"
@@ -203,7 +204,3 @@ class CaseTableModel(HeaderedTableModel):
         if col == 10:
             return "; ".join(result.reasons)
         return None
-
-
-def _s(count: int) -> str:
-    return "" if count == 1 else "s"

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.core.suites import Suite
+from axmem_gui.core.wording import counted
 from axmem_gui.services.suites import SuiteOutcome, write_junit
 from axmem_gui.ui import file_dialogs
 from axmem_gui.ui.actions import make_action
@@ -309,7 +310,7 @@ class SuitesPage(SuiteAuthoring, QWidget):
             return "No cases yet — add one with New case…, or from the bench (Add as case…)."
         if entry.outcome is None:
             cases = len(entry.suite.cases)
-            return f"{cases} case{_s(cases)} — not run yet (Ctrl+Enter)"
+            return f"{counted(cases, 'case')} — not run yet (Ctrl+Enter)"
         result = entry.outcome.result
         s = result.summary
         text = f"{s.passed}/{s.total} passed"
@@ -417,7 +418,3 @@ class SuitesPage(SuiteAuthoring, QWidget):
             return
         case = self.cases_model.case(index.row())
         self.bench_requested.emit(case.kind, list(case.searches), list(case.loaded))
-
-
-def _s(count: int) -> str:
-    return "" if count == 1 else "s"

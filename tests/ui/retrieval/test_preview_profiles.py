@@ -58,16 +58,21 @@ def test_every_section_follows_the_chosen_profile(rwindow: MainWindow) -> None:
             )
 
 
+def _add_issue_skills(window: MainWindow, qtbot: QtBot) -> None:
+    """The issue's mixed-case ids, added as an edit the preview follows."""
+    ws = window.controller.workspace
+    session: EditSession = window.feature(CATALOG).session
+    with qtbot.waitSignal(views(window).preview.updated, timeout=5000):
+        for skill_id in ISSUE_IDS:
+            raw(ws).skills.upsert(Skill(skill_id, f"Skill {skill_id}", "", "freeze"))
+        session.entries_changed("skills", list(ISSUE_IDS), True)
+
+
 def test_mixed_case_ids_are_named_and_ordered_per_profile(
     rwindow: MainWindow, qtbot: QtBot
 ) -> None:
     v = views(rwindow)
-    ws = rwindow.controller.workspace
-    session: EditSession = rwindow.feature(CATALOG).session
-    with qtbot.waitSignal(v.preview.updated, timeout=5000):
-        for skill_id in ISSUE_IDS:
-            raw(ws).skills.upsert(Skill(skill_id, f"Skill {skill_id}", "", "freeze"))
-        session.entries_changed("skills", list(ISSUE_IDS), True)
+    _add_issue_skills(rwindow, qtbot)
     v.preview.show_scenario(None)
     label = v.preview.runtimes_label.text()
     assert "Ax and axllm differ: order: " in label
@@ -108,12 +113,7 @@ def test_a_big_catalogs_orders_are_compared_off_the_gui_thread(
     on_gui_thread = calls_on_gui_thread(monkeypatch, runtime_diff, "order_differences")
     monkeypatch.setattr(rendering, "ORDER_HERE_MAX_ENTRIES", 0)  # "big"
     v = views(rwindow)
-    ws = rwindow.controller.workspace
-    session: EditSession = rwindow.feature(CATALOG).session
-    with qtbot.waitSignal(v.preview.updated, timeout=5000):
-        for skill_id in ISSUE_IDS:
-            raw(ws).skills.upsert(Skill(skill_id, f"Skill {skill_id}", "", "freeze"))
-        session.entries_changed("skills", list(ISSUE_IDS), True)
+    _add_issue_skills(rwindow, qtbot)
     qtbot.waitUntil(lambda: not v.preview.pending, timeout=10000)
     assert "Ax and axllm differ: order: " in v.preview.runtimes_label.text()
     assert "Deploy-Freeze" in v.preview.runtimes_label.toolTip()
