@@ -7,15 +7,13 @@ the field): the problem is shown and the dialog stays open, so nothing half-vali
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QFrame,
     QLabel,
-    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -23,48 +21,34 @@ from PySide6.QtWidgets import (
 from axmem_gui.core.errors import AxmemError
 from axmem_gui.ui.dialog_focus import focus_first_input
 from axmem_gui.ui.inert_text import plain_label
-from axmem_gui.ui.screen_fit import screen_room
+from axmem_gui.ui.screen_fit import CentralArea, screen_room
 
 #: The least of a form a dialog shows before it scrolls (a short screen).
 FORM_MIN_HEIGHT = 160
 
 
-class FormArea(QScrollArea):
+class FormArea(CentralArea):
     """A dialog's form at its natural size, scrolling only when the screen is too short
     for it (a case of an agent with seven inputs made the dialog taller than a 768-pixel
-    screen, Save out of reach)."""
+    screen, Save out of reach). Like the window's central area, but the dialog may be
+    shorter than the form (down to `FORM_MIN_HEIGHT`), never narrower."""
 
     def __init__(self, form: QFormLayout) -> None:
-        super().__init__()
-        self.setObjectName("formArea")
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setWidgetResizable(True)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         content = QWidget()
         content.setObjectName("formAreaContent")
         form.setContentsMargins(0, 0, 0, 0)
         content.setLayout(form)
-        self.setWidget(content)
-        content.installEventFilter(self)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
-            self.updateGeometry()  # a row shown or hidden: the dialog's layout asks again
-        return super().eventFilter(watched, event)
-
-    def _bar(self) -> int:
-        return self.verticalScrollBar().sizeHint().width()
-
-    def sizeHint(self) -> QSize:
-        content = self.widget()
-        return content.sizeHint() if content is not None else super().sizeHint()
+        super().__init__(content)
+        self.setObjectName("formArea")
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
     def minimumSizeHint(self) -> QSize:
         content = self.widget()
         if content is None:
             return super().minimumSizeHint()
         least = content.minimumSizeHint()
-        return QSize(least.width() + self._bar(), min(least.height(), FORM_MIN_HEIGHT))
+        bar = self.verticalScrollBar().sizeHint().width()
+        return QSize(least.width() + bar, min(least.height(), FORM_MIN_HEIGHT))
 
 
 def problem_label() -> QLabel:
