@@ -8,6 +8,7 @@ a replay can rebuild the same agent around its own callables.
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -125,9 +126,12 @@ def axllm_signature_refusal(signature: str) -> SignatureRefusal | None:
 TEXT_TYPES = frozenset({"string", "date", "datetime", "url"})
 
 
-def _input_fields(signature: str) -> list[Any] | None:
+@functools.lru_cache(maxsize=16)
+def _input_fields(signature: str) -> tuple[Any, ...] | None:
+    """axllm's parse of the inputs, once per signature (a set's check asks for every
+    case, and the case editor at every save)."""
     try:
-        return list(axllm.AxSignature(signature).get_input_fields())  # type: ignore[no-untyped-call]
+        return tuple(axllm.AxSignature(signature).get_input_fields())  # type: ignore[no-untyped-call]
     except Exception:  # a signature axllm refuses: `axllm_signature_refusal` says why
         return None
 
@@ -151,7 +155,7 @@ def axllm_input_problem(signature: str, inputs: Mapping[str, Any]) -> str | None
     if fields is None:
         return None
     try:
-        axllm_schema.validate_fields(fields, dict(inputs), "input")
+        axllm_schema.validate_fields(list(fields), dict(inputs), "input")
     except Exception as exc:  # axllm's AxValidationError
         return str(exc).removeprefix("Validation failed: ")
     return None
